@@ -1,0 +1,1 @@
+"""Python driver of the erl_tracer conformance suite: stream parsing, comparison, results."""

@@ -1,0 +1,359 @@
+"""The canonical trace stream (CONFORMANCE.md section 1): parsing and classification.
+
+A golden line is ``CLASS SP BODY``; a live line is a bare ``BODY`` whose class
+is computed by :func:`classify`. Terms are compact (``~w``-like), so the only
+``", "`` separators at the top level of an argument list are the ones between
+arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+__all__ = [
+    "CALLBACKS",
+    "Line",
+    "StreamError",
+    "classify",
+    "normalise_live",
+    "parse_body",
+    "parse_line",
+    "parse_live_stream",
+    "parse_stream",
+    "split_args",
+]
+
+_CATEGORIES: Final = (
+    "call",
+    "garbage_collection",
+    "ports",
+    "procs",
+    "receive",
+    "running_ports",
+    "running_procs",
+    "send",
+)
+
+#: Every erl_tracer callback name: the two mandatory ones and the 14 optional ones.
+CALLBACKS: Final[frozenset[str]] = frozenset(
+    {"enabled", "trace"}
+    | {f"enabled_{c}" for c in _CATEGORIES}
+    | {f"trace_{c}" for c in _CATEGORIES}
+)
+
+_PID: Final = re.compile(r"<(?:[a-z][a-zA-Z0-9_]*|\?)>")
+_CALLBACK_HEAD: Final = re.compile(r"([a-z_]+)\(")
+_POSITIVE_INT: Final = re.compile(r"[1-9][0-9]*")
+_CLOSERS: Final = {"{": "}", "[": "]", "(": ")"}
+_TRACER_PID: Final = "<tracer>"
+_SCHEDULER_ID_PLACEHOLDER: Final = "_SchedulerId"
+
+
+class StreamError(ValueError):
+    """A stream line that does not have one of the canonical shapes."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One parsed stream line."""
+
+    cls: str  # 'N' | 'I'
+    body: str
+    kind: str  # 'enabled' | 'trace' | 'msg' | 'ctl'
+    callback: str | None
+    tag: str | None
+    group: str
+
+    def text(self) -> str:
+        """Return the line exactly as a golden file spells it: ``CLASS BODY``."""
+        return f"{self.cls} {self.body}"
+
+
+def _fail(where: str, why: str) -> StreamError:
+    """Return a StreamError whose message starts with the location when one is known."""
+    return StreamError(f"{where}: {why}" if where else why)
+
+
+def _quoted_end(s: str, i: int, col0: int = 0) -> int:
+    """Return the index just past the quoted atom or string opening at s[i]; raise if unterminated."""
+    quote = s[i]
+    j = i + 1
+    while j < len(s):
+        if s[j] == "\\":
+            j += 2
+            continue
+        if s[j] == quote:
+            return j + 1
+        j += 1
+    what = "quoted atom" if quote == "'" else "string"
+    raise StreamError(f"col {col0 + i + 1}: unterminated {what}")
+
+
+def _depths(s: str, col0: int = 0) -> list[int | None]:
+    """Return per character its bracket depth, or None inside a token (quote, pid, '=>'); raise on imbalance."""
+    return _scan(s, col0)[0]
+
+
+def _scan(s: str, col0: int = 0) -> tuple[list[int | None], list[str]]:
+    """Return per-character depths (None inside tokens) and the pid tokens in order; raise on imbalance."""
+    out: list[int | None] = [None] * len(s)
+    pids: list[str] = []
+    stack: list[tuple[str, int]] = []
+    i = 0
+    while i < len(s):
+        c = s[i]
+        if c in "'\"":
+            i = _quoted_end(s, i, col0)
+            continue
+        if s.startswith("<<", i):
+            out[i] = out[i + 1] = len(stack)
+            stack.append((">>", i))
+            i += 2
+            continue
+        if s.startswith(">>", i) and stack and stack[-1][0] == ">>":
+            stack.pop()
+            out[i] = out[i + 1] = len(stack)
+            i += 2
+            continue
+        if c == "<":
+            m = _PID.match(s, i)
+            if m is None:
+                raise StreamError(f"col {col0 + i + 1}: '<' is neither a pid <name> nor '<<'")
+            pids.append(m.group(0))
+            i = m.end()
+            continue
+        if s.startswith("=>", i):
+            i += 2
+            continue
+        if c in _CLOSERS:
+            out[i] = len(stack)
+            stack.append((_CLOSERS[c], i))
+        elif c in "}])":
+            if not stack or stack[-1][0] != c:
+                want = f"'{stack[-1][0]}'" if stack else "nothing"
+                raise StreamError(f"col {col0 + i + 1}: unbalanced '{c}' (expected {want})")
+            stack.pop()
+            out[i] = len(stack)
+        else:
+            out[i] = len(stack)
+        i += 1
+    if stack:
+        closer, at = stack[-1]
+        raise StreamError(f"col {col0 + at + 1}: bracket never closed (missing '{closer}')")
+    return out, pids
+
+
+def _split(s: str, sep: str, col0: int = 0) -> list[str]:
+    """Return s split at the top-level occurrences of sep (which starts with ','); raise on a bare top-level ','."""
+    if s == "":
+        return []
+    depth = _depths(s, col0)
+    pieces: list[str] = []
+    start = 0
+    i = 0
+    while i < len(s):
+        if depth[i] == 0 and s[i] == ",":
+            if not s.startswith(sep, i):
+                raise StreamError(f"col {col0 + i + 1}: top-level ',' not followed by a space")
+            pieces.append(s[start:i])
+            i += len(sep)
+            start = i
+            continue
+        i += 1
+    pieces.append(s[start:])
+    for piece in pieces:
+        if piece == "" or piece != piece.strip():
+            raise StreamError(f"col {col0 + 1}: empty or blank-padded argument in {s!r}")
+    return pieces
+
+
+def split_args(s: str) -> list[str]:
+    """Return the top-level ', '-separated arguments of s, respecting brackets, binaries, quotes and pids."""
+    return _split(s, ", ")
+
+
+def _find_top(s: str, needle: str, depth: list[int | None]) -> int:
+    """Return the index of the first top-level occurrence of needle in s, or -1."""
+    i = s.find(needle)
+    while i != -1:
+        if depth[i] == 0:
+            return i
+        i = s.find(needle, i + 1)
+    return -1
+
+
+def _callback_parts(body: str) -> tuple[str, str, str] | None:
+    """Return (callback, args text, tail after ')') when body is NAME(...)..., else None; raise on bad brackets."""
+    m = _CALLBACK_HEAD.match(body)
+    if m is None or m.group(1) not in CALLBACKS:
+        return None
+    depth = _depths(body)
+    open_at = m.end() - 1
+    for j in range(open_at + 1, len(body)):
+        if body[j] == ")" and depth[j] == 0:
+            return m.group(1), body[open_at + 1 : j], body[j + 1 :]
+    raise StreamError(f"col {open_at + 1}: '(' never closed")
+
+
+def classify(body: str) -> str:
+    """Return 'I' iff body is a callback line whose tag (first argument) is trace_status, else 'N'."""
+    m = _CALLBACK_HEAD.match(body)
+    if m is not None and m.group(1) in CALLBACKS:
+        return "I" if body.startswith("trace_status, ", m.end()) else "N"
+    return "N"
+
+
+def _first_pid(term: str, skip: str) -> str | None:
+    """Return the first pid token of term (outside quoted atoms and strings) that is not skip; None if none."""
+    return next((pid for pid in _scan(term)[1] if pid != skip), None)
+
+
+def _parse(body: str, where: str, cls: str, col0: int) -> Line:
+    """Return the Line for body with class cls; raise StreamError prefixed by where for any malformed shape."""
+    if body != body.strip():
+        raise _fail(where, "leading or trailing whitespace")
+    if body == "":
+        raise _fail(where, "empty line body")
+    try:
+        depth = _depths(body, col0)
+    except StreamError as e:
+        raise _fail(where, str(e)) from None
+    if any(c == "%" and d is not None for c, d in zip(body, depth)):
+        raise _fail(where, f"col {col0 + body.index('%') + 1}: '%' comment inside a stream line")
+    try:
+        if body.startswith("ctl "):
+            return _parse_ctl(body, cls, depth, col0)
+        if body.startswith("msg("):
+            return _parse_msg(body, cls, col0)
+        return _parse_callback(body, cls, col0)
+    except StreamError as e:
+        raise _fail(where, str(e)) from None
+
+
+def _parse_ctl(body: str, cls: str, depth: list[int | None], col0: int) -> Line:
+    """Return the Line for a 'ctl CALL -> TERM' or 'ctl CALL raises CLASS:REASON' body."""
+    arrow = _find_top(body, " -> ", depth)
+    raises = _find_top(body, " raises ", depth)
+    cut = min(x for x in (arrow, raises, len(body)) if x != -1)
+    call = body[4:cut]
+    if cut == len(body):
+        raise StreamError(f"col {col0 + 1}: ctl line without ' -> TERM' or ' raises CLASS:REASON'")
+    if not call.endswith(")") or "(" not in call or call != call.strip():
+        raise StreamError(f"col {col0 + 5}: ctl call {call!r} is not M:F(Args)")
+    if cut == arrow:
+        result = body[arrow + 4 :]
+        if result == "" or result != result.strip():
+            raise StreamError(f"col {col0 + arrow + 5}: ctl line without a result term")
+    else:
+        result = body[raises + 8 :]
+        if re.fullmatch(r"(?:error|exit|throw):\S.*", result) is None:
+            raise StreamError(f"col {col0 + raises + 9}: ctl exception {result!r} is not CLASS:REASON")
+    return Line(cls=cls, body=body, kind="ctl", callback=None, tag=None, group="ctl")
+
+
+def _parse_msg(body: str, cls: str, col0: int) -> Line:
+    """Return the Line for a 'msg(STATE, TERM)' body; its group is the first non-tracer pid in TERM."""
+    if not body.endswith(")"):
+        raise StreamError(f"col {col0 + len(body)}: msg line does not end with ')'")
+    inner = body[4:-1]
+    args = _split(inner, ", ", col0 + 4)
+    if len(args) != 2:
+        raise StreamError(f"col {col0 + 5}: msg line needs 2 arguments (STATE, TERM), got {len(args)}")
+    pid = _first_pid(args[1], _TRACER_PID)
+    return Line(cls=cls, body=body, kind="msg", callback=None, tag=None, group=pid if pid is not None else "msg")
+
+
+def _parse_callback(body: str, cls: str, col0: int) -> Line:
+    """Return the Line for an enabled*/3 ('... -> ANSWER') or trace*/5 callback body."""
+    parts = _callback_parts(body)
+    if parts is None:
+        head = body.split("(", 1)[0].split(" ", 1)[0]
+        raise StreamError(f"col {col0 + 1}: {head!r} is not a callback, 'msg(' or 'ctl '")
+    name, args_text, tail = parts
+    args = _split(args_text, ", ", col0 + len(name) + 1)
+    if name.startswith("enabled"):
+        if len(args) != 3:
+            raise StreamError(f"col {col0 + 1}: {name} needs 3 arguments, got {len(args)}")
+        if not tail.startswith(" -> ") or tail[4:] == "" or tail[4:] != tail[4:].strip():
+            raise StreamError(f"col {col0 + len(body) - len(tail) + 1}: {name} line without ' -> ANSWER'")
+        kind = "enabled"
+    else:
+        if len(args) != 5:
+            raise StreamError(f"col {col0 + 1}: {name} needs 5 arguments, got {len(args)}")
+        if tail != "":
+            raise StreamError(f"col {col0 + len(body) - len(tail) + 1}: text after the {name}/5 call: {tail!r}")
+        kind = "trace"
+    return Line(cls=cls, body=body, kind=kind, callback=name, tag=args[0], group=args[2])
+
+
+def parse_body(body: str, where: str = "") -> Line:
+    """Return the Line of a live body (no class); its class is classify(body); raise StreamError if malformed."""
+    return _parse(body, where, classify(body), 0)
+
+
+def parse_line(text: str, where: str = "") -> Line:
+    """Return the Line of a full 'CLASS BODY' line whose CLASS agrees with classify; raise StreamError otherwise."""
+    if len(text) < 2 or text[0] not in "NI" or text[1] != " ":
+        raise _fail(where, f"col 1: line does not start with 'N ' or 'I ': {text!r}")
+    body = text[2:]
+    line = _parse(body, where, text[0], 2)
+    expected = classify(body)
+    if line.cls != expected:
+        raise _fail(where, f"col 1: class {line.cls} but the line is {'informative' if expected == 'I' else 'normative'} ({expected})")
+    return line
+
+
+def _content_lines(text: str) -> list[tuple[int, str]]:
+    """Return (1-based line number, line) for every line that is neither blank nor a '%' comment."""
+    return [
+        (n, raw)
+        for n, raw in enumerate(text.splitlines(), start=1)
+        if raw.strip() != "" and not raw.startswith("%")
+    ]
+
+
+def parse_stream(text: str, where: str) -> list[Line]:
+    """Return the Lines of a golden stream, skipping blanks and '%' comments; raise StreamError naming where:lineno."""
+    return [parse_line(raw, f"{where}:{n}") for n, raw in _content_lines(text)]
+
+
+def parse_live_stream(text: str, where: str) -> list[Line]:
+    """Return the Lines of live bodies (one per line, no class), each normalised, skipping blanks and '%' comments."""
+    return [parse_body(normalise_live(raw), f"{where}:{n}") for n, raw in _content_lines(text)]
+
+
+def _normalise_opts(opts: str) -> str:
+    """Return the Opts map with a positive-integer scheduler_id value replaced by _SchedulerId; else unchanged."""
+    if not (opts.startswith("#{") and opts.endswith("}")):
+        return opts
+    try:
+        entries = _split(opts[2:-1], ",")
+    except StreamError:
+        return opts
+    out: list[str] = []
+    for entry in entries:
+        key, sep, value = entry.partition("=>")
+        if sep and key == "scheduler_id" and _POSITIVE_INT.fullmatch(value):
+            entry = f"{key}=>{_SCHEDULER_ID_PLACEHOLDER}"
+        out.append(entry)
+    return "#{" + ",".join(out) + "}"
+
+
+def normalise_live(body: str) -> str:
+    """Return body with a trace*/5 Opts map's positive-integer scheduler_id replaced by _SchedulerId; nothing else changes."""
+    try:
+        parts = _callback_parts(body)
+        if parts is None:
+            return body
+        name, args_text, tail = parts
+        args = split_args(args_text)
+    except StreamError:
+        return body
+    if not name.startswith("trace") or len(args) != 5 or tail != "":
+        return body
+    opts = _normalise_opts(args[4])
+    if opts == args[4]:
+        return body
+    return f"{name}({', '.join(args[:4] + [opts])})"
