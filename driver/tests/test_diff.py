@@ -1,0 +1,177 @@
+"""Tests of tcs_driver.diff: per-group comparison, observability, strictness and the report."""
+
+from __future__ import annotations
+
+import pytest
+
+from tcs_driver.diff import (
+    MSG_TRACER_OBSERVABLE,
+    Comparison,
+    compare,
+    diff_lines,
+    missing_and_extra,
+)
+from tcs_driver.stream import Line, parse_live_stream, parse_stream
+
+GOLDEN = """\
+% tcs stream v1: two_senders
+N ctl erlang:trace(<a>,true,[send]) -> 1
+I enabled(trace_status, <tracer>, <a>) -> trace
+N ctl erlang:trace(<b>,true,[send]) -> 1
+I enabled(trace_status, <tracer>, <b>) -> trace
+N enabled_send(send, <tracer>, <a>) -> trace
+N trace(send, <tracer>, <a>, one, #{extra=><c>})
+N enabled_send(send, <tracer>, <b>) -> trace
+N trace(send, <tracer>, <b>, two, #{extra=><c>})
+"""
+
+
+def golden() -> list[Line]:
+    """Return the parsed golden stream used by these tests."""
+    return parse_stream(GOLDEN, "golden")
+
+
+def live(text: str) -> list[Line]:
+    """Return the parsed live stream of text (bodies without class)."""
+    return parse_live_stream(text, "live")
+
+
+def bodies(*indices: int) -> str:
+    """Return the golden bodies at the given content-line indices as live text, in that order."""
+    lines = golden()
+    return "".join(lines[i].body + "\n" for i in indices)
+
+
+@pytest.mark.parametrize(
+    ("live_text", "agree"),
+    [
+        pytest.param(bodies(0, 1, 2, 3, 4, 5, 6, 7), True, id="identical"),
+        pytest.param(bodies(0, 2, 1, 3, 6, 7, 4, 5), True, id="cross-group-interleaving"),
+        pytest.param(bodies(0, 1, 2, 3, 6, 4, 7, 5), True, id="cross-group-interleaving-fine"),
+        pytest.param(bodies(2, 0, 1, 3, 4, 5, 6, 7), False, id="ctl-reordered"),
+        pytest.param(bodies(0, 1, 2, 3, 5, 4, 6, 7), False, id="within-group-reorder"),
+        pytest.param(bodies(0, 2, 4, 5, 6, 7), True, id="informative-missing-ignored"),
+        pytest.param(bodies(0, 1, 1, 2, 3, 4, 5, 6, 7), True, id="informative-extra-ignored"),
+        pytest.param(bodies(0, 1, 2, 3, 4, 6, 7), False, id="normative-missing"),
+        pytest.param(bodies(0, 1, 2, 3, 4, 5, 5, 6, 7), False, id="normative-duplicated"),
+        pytest.param(bodies(0, 1, 2, 3, 4, 5), False, id="whole-group-missing"),
+    ],
+)
+def test_compare_default(live_text: str, agree: bool) -> None:
+    result = compare(golden(), live(live_text))
+    assert result.agree is agree
+    assert result.agree == all(g.equal for g in result.groups)
+
+
+def test_groups_in_order_of_first_appearance() -> None:
+    result = compare(golden(), live(bodies(0, 1, 2, 3, 4, 5, 6, 7)))
+    assert [g.group for g in result.groups] == ["ctl", "<a>", "<b>"]
+    assert [len(g.golden) for g in result.groups] == [2, 2, 2]
+
+
+@pytest.mark.parametrize(
+    ("live_text", "agree"),
+    [
+        pytest.param(bodies(0, 1, 2, 3, 4, 5, 6, 7), True, id="identical"),
+        pytest.param(bodies(0, 2, 1, 3, 4, 5, 6, 7), True, id="probe-moves-across-groups"),
+        pytest.param(bodies(0, 2, 3, 4, 5, 6, 7), False, id="informative-missing"),
+        pytest.param(bodies(0, 1, 2, 3, 1, 4, 5, 6, 7), False, id="informative-extra"),
+        pytest.param(bodies(0, 2, 4, 1, 5, 3, 6, 7), False, id="probe-after-event"),
+    ],
+)
+def test_compare_strict(live_text: str, agree: bool) -> None:
+    assert compare(golden(), live(live_text), strict=True).agree is agree
+
+
+MSG_GOLDEN = """\
+N ctl erlang:trace(<a>,true,[send]) -> 1
+I enabled(trace_status, <tracer>, <a>) -> trace
+N enabled(send, <tracer>, <a>) -> trace
+N trace(send, <tracer>, <a>, hello, #{extra=><b>})
+N msg(<tracer>, {trace,<a>,<b>})
+"""
+
+
+@pytest.mark.parametrize(
+    ("live_text", "agree"),
+    [
+        pytest.param("ctl erlang:trace(<a>,true,[send]) -> 1\nmsg(<tracer>, {trace,<a>,<b>})\n", True, id="callbacks-unseen"),
+        pytest.param("ctl erlang:trace(<a>,true,[send]) -> 1\n", False, id="msg-missing"),
+        pytest.param("ctl erlang:trace(<a>,true,[send]) -> 1\nmsg(<tracer>, {trace,<a>,<c>})\n", False, id="msg-wrong"),
+        pytest.param("msg(<tracer>, {trace,<a>,<b>})\n", False, id="ctl-missing"),
+    ],
+)
+def test_compare_msg_only_observable(live_text: str, agree: bool) -> None:
+    result = compare(parse_stream(MSG_GOLDEN, "g"), live(live_text), observable=MSG_TRACER_OBSERVABLE)
+    assert result.agree is agree
+    assert all(ln.kind in {"msg", "ctl"} for g in result.groups for ln in g.golden + g.live)
+
+
+def test_default_observable_ignores_msg_lines() -> None:
+    live_text = "ctl erlang:trace(<a>,true,[send]) -> 1\nenabled(send, <tracer>, <a>) -> trace\ntrace(send, <tracer>, <a>, hello, #{extra=><b>})\n"
+    assert compare(parse_stream(MSG_GOLDEN, "g"), live(live_text)).agree
+
+
+def test_unknown_observable_kind_rejected() -> None:
+    with pytest.raises(ValueError, match="unknown line kinds"):
+        compare([], [], observable=frozenset({"msgs"}))
+
+
+def test_group_only_live_is_a_difference() -> None:
+    extra = "enabled_send(send, <tracer>, <z>) -> trace\n"
+    result = compare(golden(), live(bodies(0, 1, 2, 3, 4, 5, 6, 7) + extra))
+    assert not result.agree
+    [only] = result.differing()
+    assert (only.group, only.golden, [ln.body for ln in only.live]) == ("<z>", [], [extra.strip()])
+
+
+def test_empty_streams_agree() -> None:
+    result = compare([], [])
+    assert result.agree and result.groups == []
+
+
+def test_missing_and_extra() -> None:
+    g = golden()
+    missing, extra = missing_and_extra(g[4:6], [g[5], g[4]])
+    assert len(missing) == 1 and len(extra) == 1
+    assert missing[0] == extra[0]
+
+
+def test_render_within_group_reorder() -> None:
+    result = compare(golden(), live(bodies(0, 1, 2, 3, 5, 4, 6, 7)))
+    report = result.render()
+    lines = report.splitlines()
+    assert lines[:3] == ["--- golden", "+++ live", "@@ group <a> @@"]
+    assert "@@ group <b> @@" not in report and "@@ group ctl @@" not in report
+    assert lines[3:-1] == [
+        "+N trace(send, <tracer>, <a>, one, #{extra=><c>})",
+        " N enabled_send(send, <tracer>, <a>) -> trace",
+        "-N trace(send, <tracer>, <a>, one, #{extra=><c>})",
+    ]
+    assert lines[-1].startswith("DIFFER: 1 of 3 groups differ;")
+    assert "1 missing, 1 unexpected" in lines[-1]
+
+
+def test_render_missing_and_unexpected_lines() -> None:
+    changed = bodies(0, 1, 2, 3, 4) + "trace(send, <tracer>, <a>, uno, #{extra=><c>})\n" + bodies(6)
+    report = compare(golden(), live(changed)).render()
+    assert "@@ group <a> @@\n N enabled_send(send, <tracer>, <a>) -> trace\n-N trace(send, <tracer>, <a>, one, #{extra=><c>})\n+N trace(send, <tracer>, <a>, uno, #{extra=><c>})\n" in report
+    assert "@@ group <b> @@\n N enabled_send(send, <tracer>, <b>) -> trace\n-N trace(send, <tracer>, <b>, two, #{extra=><c>})\n" in report
+    assert report.endswith("2 missing, 1 unexpected (informative lines dropped; kinds ctl,enabled,trace)\n")
+
+
+def test_render_agreeing_is_only_the_summary() -> None:
+    report = compare(golden(), live(bodies(0, 1, 2, 3, 4, 5, 6, 7)), strict=True).render()
+    assert report == "AGREE: 0 of 3 groups differ; 8 golden / 8 live lines compared; 0 missing, 0 unexpected (strict; kinds ctl,enabled,trace)\n"
+
+
+def test_diff_lines_prefixes() -> None:
+    g = golden()
+    assert diff_lines([g[0]], [g[2]]) == [f"-{g[0].text()}", f"+{g[2].text()}"]
+    assert diff_lines([g[0]], [g[0]]) == [f" {g[0].text()}"]
+
+
+def test_comparison_is_a_value() -> None:
+    result = compare(golden(), live(bodies(0)))
+    assert isinstance(result, Comparison)
+    assert result == compare(golden(), live(bodies(0)))
