@@ -1,0 +1,53 @@
+%% Canonical term printing for live streams (CONFORMANCE.md §1 "Terms").
+%% The reference model prints the same way in ref/term_print.c; the two are
+%% kept apart on purpose, one per engine, and the corpus checks they agree.
+-module(tcs_canon).
+-export([term/2]).
+
+%% term(Term, Names): Term as canonical text; Names maps pids to scenario names.
+-spec term(term(), #{pid() => atom()}) -> iolist().
+term(T, Names) when is_pid(T) ->
+    case Names of
+        #{T := Name} -> ["<", atom_to_list(Name), ">"];
+        #{} -> "<?>"
+    end;
+term(T, _) when is_integer(T) -> integer_to_list(T);
+term(T, _) when is_atom(T) -> atom(T);
+term(T, Names) when is_tuple(T) -> ["{", seq(tuple_to_list(T), Names), "}"];
+term([], _) -> "[]";
+term(T, Names) when is_list(T) -> ["[", list(T, Names), "]"];
+term(T, Names) when is_map(T) ->
+    Pairs = [[term(K, Names), "=>", term(V, Names)] || {K, V} <- lists:sort(maps:to_list(T))],
+    ["#{", lists:join(",", Pairs), "}"];
+term(T, _) when is_binary(T) ->
+    ["<<", lists:join(",", [integer_to_list(B) || <<B>> <= T]), ">>"];
+term(T, _) -> io_lib:format("~w", [T]).
+
+seq(Items, Names) -> lists:join(",", [term(I, Names) || I <- Items]).
+
+list([H | T], Names) when is_list(T) -> [term(H, Names) | tail(T, Names)];
+list([H | T], Names) -> [term(H, Names), "|", term(T, Names)].
+
+tail([], _) -> [];
+tail([H | T], Names) when is_list(T) -> [",", term(H, Names) | tail(T, Names)];
+tail([H | T], Names) -> [",", term(H, Names), "|", term(T, Names)].
+
+atom(A) ->
+    S = atom_to_list(A),
+    case bare(S) andalso not lists:member(S, reserved()) of
+        true -> S;
+        false -> [$', escape(S), $']
+    end.
+
+bare([C | Rest]) when C >= $a, C =< $z ->
+    lists:all(fun(X) -> (X >= $a andalso X =< $z) orelse (X >= $A andalso X =< $Z)
+                            orelse (X >= $0 andalso X =< $9) orelse X =:= $_ orelse X =:= $@
+              end, Rest);
+bare(_) -> false.
+
+escape(S) -> [case C of $' -> "\\'"; $\\ -> "\\\\"; _ -> C end || C <- S].
+
+reserved() ->
+    ["after", "and", "andalso", "band", "begin", "bnot", "bor", "bsl", "bsr", "bxor",
+     "case", "catch", "cond", "div", "else", "end", "fun", "if", "let", "maybe", "not",
+     "of", "or", "orelse", "receive", "rem", "try", "when", "xor"].

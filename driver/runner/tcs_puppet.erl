@@ -1,0 +1,31 @@
+%% A scenario process.  It waits for its steps in tcs_gate (not in receive, so
+%% that waiting produces no trace events) and does exactly what a step says.
+-module(tcs_puppet).
+-export([run/1]).
+
+%% run(Name): the body of the process the scenario calls Name.  The name is
+%% the only argument so that the spawn trace term is the one the model predicts.
+run(_Name) ->
+    loop(persistent_term:get(tcs_gate)).
+
+loop(Gate) ->
+    case tcs_gate:await_turn(Gate) of
+        poke -> loop(Gate);
+        {exit, Reason} -> tcs_gate:finish(Gate, {ok, exiting}), exit(Reason);
+        Step -> tcs_gate:finish(Gate, perform(Step)), loop(Gate)
+    end.
+
+perform(Step) ->
+    try {ok, act(Step)}
+    catch Class:Reason -> {raised, Class, Reason}
+    end.
+
+act({send, To, Msg}) -> To ! Msg;
+act({recv, infinity}) -> receive Msg -> Msg end;
+act({recv, Ms}) -> receive Msg -> Msg after Ms -> timeout end;
+act({call, M, F, Args}) -> erlang:apply(M, F, Args);
+act({spawn, Name}) -> spawn(tcs_puppet, run, [Name]);
+act({link, Pid}) -> link(Pid);
+act({unlink, Pid}) -> unlink(Pid);
+act({register, Name}) -> register(Name, self());
+act({unregister, Name}) -> unregister(Name).

@@ -1,0 +1,238 @@
+%% Replays one scenario plan (cases/README.md "The plan") on this node and
+%% prints what the tracer was called with, one canonical line per callback.
+%%
+%% Usage: erl -noshell -pa DIR -run tcs_runner main JOB_FILE
+%% JOB_FILE holds {plan, Path}, {gate_so, Path}, {tracer_module, Mod},
+%% {tracer_so, Path} (the recorder or the example tracer's library), and
+%% {step_timeout_ms, N}.  Output protocol, one item a line on stdout:
+%%   TCS STEP N          step N is about to run (progress, crash evidence)
+%%   TCS LINE Body       one stream line without its class
+%%   TCS TIMEOUT N       step N did not finish in time; later steps skipped
+%%   TCS END             the run is complete
+-module(tcs_runner).
+-export([main/1]).
+
+-define(TRACER_NAME, tracer).
+
+main([JobFile]) ->
+    {ok, Job} = file:consult(JobFile),
+    {ok, Plan} = file:consult(proplists:get_value(plan, Job)),
+    ok = tcs_gate:load(proplists:get_value(gate_so, Job)),
+    {module, tcs_target} = code:ensure_loaded(tcs_target),
+    Gate = tcs_gate:new(),
+    persistent_term:put(tcs_gate, Gate),
+    Collector = spawn(fun() -> collect([]) end),
+    {tracer, Kind, _Callbacks, Answers} = lists:keyfind(tracer, 1, Plan),
+    TracerModule = load_tracer(Kind, Job, Answers),
+    {processes, Declared} = lists:keyfind(processes, 1, Plan),
+    Names0 = maps:from_list([{?TRACER_NAME, Collector} | [{N, start_puppet(N)} || N <- Declared]]),
+    Ctx = #{gate => Gate, collector => Collector, tracer => TracerModule,
+            timeout => proplists:get_value(step_timeout_ms, Job, 5000)},
+    Names = run_steps([S || {step, _, _} = S <- Plan], Names0, Ctx),
+    settle(Names),
+    print_records(collected(Collector), Names),
+    out("END"),
+    halt(0).
+
+%% --- the tracer ------------------------------------------------------------
+
+load_tracer(recorder, Job, Answers) ->
+    Mod = proplists:get_value(tracer_module, Job),
+    ok = compile_recorder_stub(Mod),
+    ok = Mod:load(proplists:get_value(tracer_so, Job), Answers),
+    Mod;
+load_tracer(erl_msg_tracer, Job, []) ->
+    %% The documentation's load/0 loads "erl_msg_tracer" relative to the cwd.
+    ok = file:set_cwd(filename:dirname(proplists:get_value(tracer_so, Job))),
+    ok = erl_msg_tracer:load(),
+    erl_msg_tracer.
+
+%% The recorder's Erlang module: a stub for every callback the behaviour
+%% declares; the NIF library replaces exactly those in its function table.
+compile_recorder_stub(Mod) ->
+    Callbacks = [{F, 3} || F <- enabled_callbacks()] ++ [{F, 5} || F <- trace_callbacks()],
+    Stubs = [io_lib:format("~p(~s) -> erlang:nif_error(not_loaded).~n",
+                           [F, lists:join(",", lists:duplicate(A, "_"))]) || {F, A} <- Callbacks],
+    Exports = [io_lib:format("~p/~p,", [F, A]) || {F, A} <- Callbacks],
+    Src = lists:flatten(["-module(", atom_to_list(Mod), ").\n-export([", Exports, "load/2]).\n",
+                         "load(Path, Answers) -> erlang:load_nif(Path, Answers).\n", Stubs]),
+    {ok, Mod, Bin} = compile:forms(parse_forms(Src), [binary, return_errors]),
+    {module, Mod} = code:load_binary(Mod, "tcs_recorder_stub", Bin),
+    ok.
+
+enabled_callbacks() ->
+    [enabled, enabled_call, enabled_garbage_collection, enabled_ports, enabled_procs,
+     enabled_receive, enabled_running_ports, enabled_running_procs, enabled_send].
+
+trace_callbacks() ->
+    [trace, trace_call, trace_garbage_collection, trace_ports, trace_procs,
+     trace_receive, trace_running_ports, trace_running_procs, trace_send].
+
+parse_forms(Src) ->
+    {ok, Tokens, _} = erl_scan:string(Src),
+    split_forms(Tokens, []).
+
+split_forms([], Acc) -> lists:reverse(Acc);
+split_forms(Tokens, Acc) ->
+    {Form, [Dot | Rest]} = lists:splitwith(fun(T) -> element(1, T) =/= dot end, Tokens),
+    {ok, F} = erl_parse:parse_form(Form ++ [Dot]),
+    split_forms(Rest, [F | Acc]).
+
+%% --- steps -----------------------------------------------------------------
+
+start_puppet(Name) ->
+    Pid = spawn(tcs_puppet, run, [Name]),
+    erlang:monitor(process, Pid),
+    Pid.
+
+run_steps([], Names, _Ctx) -> Names;
+run_steps([{step, N, Step} | Rest], Names, Ctx) ->
+    out("STEP ~p", [N]),
+    case run_step(resolve(Step, Names), Names, Ctx) of
+        {ok, Names1} ->
+            settle(Names1),
+            run_steps(Rest, Names1, Ctx);
+        timeout ->
+            out("TIMEOUT ~p", [N]),
+            Names
+    end.
+
+run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod}) ->
+    Pid = maps:get(Who, Names),
+    TracerFlags = case How of true -> [{tracer, Mod, C}]; false -> [] end,
+    Outcome = outcome(fun() -> erlang:trace(Pid, How, Flags ++ TracerFlags) end),
+    ctl(C, ["erlang:trace(", canon(Pid, Names), ",", atom_to_list(How), ",",
+            canon(Flags, Names), ")"], Outcome, Names),
+    {ok, Names};
+run_step({pattern, MFA, MS, Opts}, Names, #{collector := C}) ->
+    Outcome = outcome(fun() -> erlang:trace_pattern(MFA, MS, Opts) end),
+    ctl(C, ["erlang:trace_pattern(", canon(MFA, Names), ",", canon(MS, Names), ",",
+            canon(Opts, Names), ")"], Outcome, Names),
+    {ok, Names};
+run_step({spawn, Who, Child}, Names, Ctx) ->
+    case puppet_step(Who, {spawn, Child}, Names, Ctx) of
+        {done, {ok, Pid}} ->
+            erlang:monitor(process, Pid),
+            {ok, Names#{Child => Pid}};
+        Other -> after_puppet_step(Other, Names)
+    end;
+run_step(Step, Names, Ctx) ->
+    {Who, Action} = action(Step, Names),
+    after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).
+
+%% The action a scenario process does for a step, with names made pids.
+action({send, Who, To, Msg}, Names) -> {Who, {send, maps:get(To, Names), Msg}};
+action({link, Who, Other}, Names) -> {Who, {link, maps:get(Other, Names)}};
+action({unlink, Who, Other}, Names) -> {Who, {unlink, maps:get(Other, Names)}};
+action({recv, Who, Timeout}, _) -> {Who, {recv, Timeout}};
+action({call, Who, M, F, Args}, _) -> {Who, {call, M, F, Args}};
+action({register, Who, Name}, _) -> {Who, {register, Name}};
+action({unregister, Who, Name}, _) -> {Who, {unregister, Name}};
+action({exit, Who, Reason}, _) -> {Who, {exit, Reason}}.
+
+after_puppet_step(timeout, _Names) -> timeout;
+after_puppet_step({done, _}, Names) -> {ok, Names}.
+
+%% A step done by a scenario process: hand it over, wait for its result.
+%% A raise is reported as a control line, which the model never predicts, so
+%% it shows up as a difference.
+puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeout}) ->
+    ok = tcs_gate:give(Gate, maps:get(Who, Names), Action),
+    case await_result(Gate, erlang:monotonic_time(millisecond) + Timeout) of
+        timeout -> timeout;
+        {raised, Class, Reason} = Raised ->
+            ctl(C, ["step ", atom_to_list(element(1, Action)), " by <", atom_to_list(Who), ">"],
+                {raised, Class, Reason}, Names),
+            {done, Raised};
+        Result -> {done, Result}
+    end.
+
+await_result(Gate, Deadline) ->
+    case tcs_gate:result(Gate) of
+        {ok, Result} -> Result;
+        none ->
+            case erlang:monotonic_time(millisecond) > Deadline of
+                true -> timeout;
+                false -> timer:sleep(1), await_result(Gate, Deadline)
+            end
+    end.
+
+outcome(Fun) ->
+    try {ok, Fun()}
+    catch Class:Reason -> {raised, Class, Reason}
+    end.
+
+ctl(Collector, Call, {ok, Value}, Names) ->
+    Collector ! {ctl, ["ctl ", Call, " -> ", canon(Value, Names)]};
+ctl(Collector, Call, {raised, Class, Reason}, Names) ->
+    Collector ! {ctl, ["ctl ", Call, " raises ", atom_to_list(Class), ":", canon(Reason, Names)]}.
+
+%% Replace {'$tcs_pid', Name} and the acting names by real pids.
+resolve({'$tcs_pid', Name}, Names) -> maps:get(Name, Names);
+resolve(T, Names) when is_tuple(T) -> list_to_tuple(resolve(tuple_to_list(T), Names));
+resolve([H | T], Names) -> [resolve(H, Names) | resolve(T, Names)];
+resolve(M, Names) when is_map(M) -> maps:from_list(resolve(maps:to_list(M), Names));
+resolve(T, _) -> T.
+
+%% After a step, every consequence must have happened before the next one:
+%% let waiting processes see pending exit signals (poke), make each live one
+%% handle its signal queue (process_info is a signal, answered in order), and
+%% wait for the processes that die to be gone.  Repeat until nothing changes.
+settle(Names) ->
+    Gate = persistent_term:get(tcs_gate),
+    Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME],
+    settle(Gate, [P || P <- Puppets, is_process_alive(P)]).
+
+settle(Gate, Alive) ->
+    ok = tcs_gate:poke(Gate),
+    [erlang:process_info(P, message_queue_len) || P <- Alive],
+    Dead = [P || P <- Alive, not is_process_alive(P)],
+    [receive {'DOWN', _, process, P, _} -> ok end || P <- Dead],
+    case Dead of
+        [] -> ok;
+        _ -> settle(Gate, Alive -- Dead)
+    end.
+
+%% --- collecting and printing ------------------------------------------------
+
+collect(Acc) ->
+    receive
+        {collected, From} -> From ! {records, lists:reverse(Acc)};
+        Record -> collect([Record | Acc])
+    end.
+
+collected(Collector) ->
+    Collector ! {collected, self()},
+    receive {records, Records} -> Records end.
+
+%% Callback records carry the recorder's global sequence number: the order in
+%% which the runtime called the tracer, whichever process it called it from.
+%% They are put back in that order into the places callback records occupy.
+print_records(Records, Names) ->
+    Sorted = lists:keysort(2, [R || R <- Records, element(1, R) =:= tcs_rec]),
+    print_in_slots(Records, Sorted, Names).
+
+print_in_slots([], _, _) -> ok;
+print_in_slots([{tcs_rec, _, _, _, _} | Rest], [Rec | Sorted], Names) ->
+    out("LINE ~s", [callback_line(Rec, Names)]),
+    print_in_slots(Rest, Sorted, Names);
+print_in_slots([{ctl, Body} | Rest], Sorted, Names) ->
+    out("LINE ~s", [Body]),
+    print_in_slots(Rest, Sorted, Names);
+print_in_slots([Msg | Rest], Sorted, Names) ->
+    out("LINE msg(<tracer>, ~s)", [canon(Msg, Names)]),
+    print_in_slots(Rest, Sorted, Names).
+
+callback_line({tcs_rec, _Seq, Callback, Args, Result}, Names) ->
+    ArgText = lists:join(", ", [canon(A, Names) || A <- Args]),
+    case length(Args) of
+        3 -> [atom_to_list(Callback), "(", ArgText, ") -> ", canon(Result, Names)];
+        5 -> [atom_to_list(Callback), "(", ArgText, ")"]
+    end.
+
+pid_names(Names) -> maps:from_list([{P, N} || {N, P} <- maps:to_list(Names)]).
+
+canon(Term, Names) -> tcs_canon:term(Term, pid_names(Names)).
+
+out(Text) -> io:put_chars(["TCS ", Text, "\n"]).
+out(Fmt, Args) -> out(io_lib:format(Fmt, Args)).

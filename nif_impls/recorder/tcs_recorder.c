@@ -1,0 +1,165 @@
+/*
+ * The recording tracer.
+ *
+ * Every erl_tracer callback it provides reports its own invocation
+ * {tcs_rec, Seq, Callback, Args, Result} to the process in its tracer state,
+ * and enabled callbacks answer what the scenario chose per tag (load_info:
+ * [{Tag, Answer}], with {default, Answer} for the rest).
+ *
+ * Which optional callbacks exist is decided by the NIF function table, so
+ * each callback set is its own library: compile with
+ *   -DTCS_MODULE=<module name> -DTCS_CALLBACKS=<bit mask>
+ * where bit i of the mask provides optional_callbacks[i] below (the order
+ * driver/tcs_driver/recorder.py uses).
+ */
+#include <erl_nif.h>
+#include <stdatomic.h>
+
+#ifndef TCS_MODULE
+#error "define TCS_MODULE, the Erlang module name of this variant"
+#endif
+#ifndef TCS_CALLBACKS
+#error "define TCS_CALLBACKS, the bit mask of optional callbacks provided"
+#endif
+
+#define MAX_ANSWERS 64
+
+typedef struct {
+    ERL_NIF_TERM tags[MAX_ANSWERS];     /* atoms: valid in every env */
+    ERL_NIF_TERM answers[MAX_ANSWERS];
+    int count;
+    ERL_NIF_TERM default_answer;
+    atomic_ulong seq;                   /* global order of invocations */
+} Recorder;
+
+static int load(ErlNifEnv *env, void **priv, ERL_NIF_TERM info)
+{
+    Recorder *r = enif_alloc(sizeof *r);
+    ERL_NIF_TERM head, tail = info;
+    const ERL_NIF_TERM *pair;
+    int arity;
+
+    r->count = 0;
+    r->default_answer = enif_make_atom(env, "trace");
+    atomic_init(&r->seq, 0);
+    while (enif_get_list_cell(env, tail, &head, &tail)) {
+        if (!enif_get_tuple(env, head, &arity, &pair) || arity != 2
+            || !enif_is_atom(env, pair[0]) || !enif_is_atom(env, pair[1])
+            || r->count == MAX_ANSWERS) {
+            enif_free(r);
+            return 1;
+        }
+        if (enif_is_identical(pair[0], enif_make_atom(env, "default"))) {
+            r->default_answer = pair[1];
+        } else {
+            r->tags[r->count] = pair[0];
+            r->answers[r->count] = pair[1];
+            r->count++;
+        }
+    }
+    *priv = r;
+    return 0;
+}
+
+static void unload(ErlNifEnv *env, void *priv)
+{
+    (void)env;
+    enif_free(priv);
+}
+
+static ERL_NIF_TERM answer_for(const Recorder *r, ERL_NIF_TERM tag)
+{
+    for (int i = 0; i < r->count; i++)
+        if (enif_is_identical(r->tags[i], tag))
+            return r->answers[i];
+    return r->default_answer;
+}
+
+/* Sends the record of this invocation to the tracer state, if it is a pid. */
+static void report(ErlNifEnv *env, const char *callback, int argc,
+                   const ERL_NIF_TERM argv[], ERL_NIF_TERM result)
+{
+    Recorder *r = enif_priv_data(env);
+    unsigned long seq = atomic_fetch_add(&r->seq, 1);
+    ErlNifPid to;
+    ErlNifEnv *msg_env;
+    ERL_NIF_TERM args[5], msg;
+
+    if (!enif_get_local_pid(env, argv[1], &to))
+        return;
+    msg_env = enif_alloc_env();
+    for (int i = 0; i < argc; i++)
+        args[i] = enif_make_copy(msg_env, argv[i]);
+    msg = enif_make_tuple5(msg_env, enif_make_atom(msg_env, "tcs_rec"),
+                           enif_make_uint64(msg_env, seq),
+                           enif_make_atom(msg_env, callback),
+                           enif_make_list_from_array(msg_env, args, argc),
+                           enif_make_copy(msg_env, result));
+    enif_send(env, &to, msg_env, msg);
+    enif_free_env(msg_env);
+}
+
+#define ENABLED_CALLBACK(name)                                                \
+    static ERL_NIF_TERM name(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) \
+    {                                                                         \
+        ERL_NIF_TERM answer = answer_for(enif_priv_data(env), argv[0]);       \
+        report(env, #name, argc, argv, answer);                               \
+        return answer;                                                        \
+    }
+
+#define TRACE_CALLBACK(name)                                                  \
+    static ERL_NIF_TERM name(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) \
+    {                                                                         \
+        ERL_NIF_TERM ok = enif_make_atom(env, "ok");                          \
+        report(env, #name, argc, argv, ok);                                   \
+        return ok;                                                            \
+    }
+
+/* The callbacks of erl_tracer: X(name, bit) lists the optional ones. */
+#define OPTIONAL_ENABLED(X)                                                   \
+    X(enabled_call, 0) X(enabled_garbage_collection, 1) X(enabled_ports, 2)   \
+    X(enabled_procs, 3) X(enabled_receive, 4) X(enabled_running_ports, 5)     \
+    X(enabled_running_procs, 6) X(enabled_send, 7)
+#define OPTIONAL_TRACE(X)                                                     \
+    X(trace_call, 8) X(trace_garbage_collection, 9) X(trace_ports, 10)        \
+    X(trace_procs, 11) X(trace_receive, 12) X(trace_running_ports, 13)        \
+    X(trace_running_procs, 14) X(trace_send, 15)
+
+#define DEFINE_ENABLED(name, bit) __attribute__((unused)) ENABLED_CALLBACK(name)
+#define DEFINE_TRACE(name, bit) __attribute__((unused)) TRACE_CALLBACK(name)
+ENABLED_CALLBACK(enabled)
+TRACE_CALLBACK(trace)
+OPTIONAL_ENABLED(DEFINE_ENABLED)
+OPTIONAL_TRACE(DEFINE_TRACE)
+
+#define PROVIDED(bit) ((TCS_CALLBACKS >> (bit)) & 1)
+#define TABLE_ENTRY(name, arity, bit) {#name, arity, PROVIDED(bit) ? name : NULL, 0},
+#define ENTRY_3(name, bit) TABLE_ENTRY(name, 3, bit)
+#define ENTRY_5(name, bit) TABLE_ENTRY(name, 5, bit)
+
+static ErlNifFunc all_funcs[] = {
+    {"enabled", 3, enabled, 0},
+    {"trace", 5, trace, 0},
+    OPTIONAL_ENABLED(ENTRY_3)
+    OPTIONAL_TRACE(ENTRY_5)
+};
+
+/* The function table proper: only the entries whose function is provided. */
+static ErlNifFunc funcs[2 + __builtin_popcount(TCS_CALLBACKS)];
+
+static int load_variant(ErlNifEnv *env, void **priv, ERL_NIF_TERM info)
+{
+    return load(env, priv, info);
+}
+
+#define TCS_INIT(module) ERL_NIF_INIT(module, funcs, load_variant, NULL, NULL, unload)
+TCS_INIT(TCS_MODULE)
+
+/* Fills funcs[] before the runtime reads it: nif_init runs first. */
+__attribute__((constructor)) static void select_funcs(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof all_funcs / sizeof all_funcs[0]; i++)
+        if (all_funcs[i].fptr != NULL)
+            funcs[n++] = all_funcs[i];
+}
