@@ -5,6 +5,7 @@
 %% JOB_FILE holds {plan, Path}, {gate_so, Path}, {tracer_module, Mod},
 %% {tracer_so, Path} (the recorder or the example tracer's library), and
 %% {step_timeout_ms, N}.  Output protocol, one item a line on stdout:
+%%   TCS OTP Release     the node's OTP release
 %%   TCS STEP N          step N is about to run (progress, crash evidence)
 %%   TCS LINE Body       one stream line without its class
 %%   TCS TIMEOUT N       step N did not finish in time; later steps skipped
@@ -15,6 +16,7 @@
 -define(TRACER_NAME, tracer).
 
 main([JobFile]) ->
+    out("OTP ~s", [erlang:system_info(otp_release)]),
     {ok, Job} = file:consult(JobFile),
     {ok, Plan} = file:consult(proplists:get_value(plan, Job)),
     ok = tcs_gate:load(proplists:get_value(gate_so, Job)),

@@ -1,0 +1,196 @@
+"""`./tcs`: the one entry point (README.md). Set-up of Debian packages is done
+by the ./tcs shell wrapper before this module runs."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import corpus, node, recorder
+from .results import CaseResult, exit_code, render_table, to_json
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def say(text: str) -> None:
+    """Progress for the user, on stderr so stdout stays parseable."""
+    print(f"tcs: {text}", file=sys.stderr, flush=True)
+
+
+def layout() -> corpus.Layout:
+    """The repository and its build directory (TCS_BUILD_DIR, default build/)."""
+    return corpus.Layout(REPO, Path(os.environ.get("TCS_BUILD_DIR", REPO / "build")).resolve())
+
+
+def build(where: corpus.Layout, *, coverage: bool = False) -> None:
+    """Configures (once) and builds the model, the NIFs and the runner with CMake."""
+    if not (where.build / "CMakeCache.txt").exists():
+        say(f"configuring the build in {where.build}")
+        configure = ["cmake", "-S", str(where.repo), "-B", str(where.build), "-DCMAKE_BUILD_TYPE=Release"]
+        if coverage:
+            configure.append("-DTCS_COVERAGE=ON")
+        checked(configure)
+    say("building (cmake --build)")
+    checked(["cmake", "--build", str(where.build), "-j", str(os.cpu_count() or 2)])
+
+
+def checked(cmd: list[str]) -> None:
+    """Runs a build command quietly; on failure shows its output and exits 2."""
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout + done.stderr)
+        say(f"failed: {' '.join(cmd)}")
+        sys.exit(2)
+
+
+def local_otp() -> tuple[node.Otp, int, Path]:
+    """The host's erl: how to start it, its release, its NIF header directory."""
+    probe = ("io:format(\"~s ~s\", [erlang:system_info(otp_release), code:root_dir()]), halt().")
+    try:
+        done = subprocess.run(["erl", "-noshell", "-noinput", "-eval", probe],
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as why:
+        say(f"cannot start erl ({why}); install erlang-nox, or put erl on PATH")
+        sys.exit(2)
+    if done.returncode != 0 or " " not in done.stdout:
+        say(f"erl does not work: {(done.stdout + done.stderr).strip()[:300]}")
+        sys.exit(2)
+    release, root = done.stdout.split(" ", 1)
+    return node.Otp(release, ["erl"]), int(release), Path(root) / "usr" / "include"
+
+
+def select_otp(spec: str) -> tuple[node.Otp, int, Path]:
+    """The OTP release asked for with --otp; only the host's release is available here."""
+    otp, release, include = local_otp()
+    wanted = [w.strip() for w in spec.split(",") if w.strip()]
+    if wanted in (["local"], [str(release)]):
+        return otp, release, include
+    say(f"--otp {spec}: only the host's OTP {release} ('local') can run in this version; "
+        "OTP 27 and 29 need the Debian roots of the OTP matrix (not provisioned yet)")
+    sys.exit(2)
+
+
+def check_golden(where: corpus.Layout) -> bool:
+    """True when golden/ is exactly what the model generates now; says what is stale."""
+    done = subprocess.run([str(where.tcsref), "golden", str(where.cases), str(where.golden), "--check"],
+                          capture_output=True, text=True)
+    if done.returncode == 2:
+        sys.stderr.write(done.stderr)
+        sys.exit(2)
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout + done.stderr)
+        say("golden streams are stale: regenerate them with ./tcs golden and review the change")
+        return False
+    return True
+
+
+def run_corpus(where: corpus.Layout, pattern: str, otp_spec: str, strict: bool) -> list[CaseResult]:
+    """Runs every selected case live, printing one progress line per case."""
+    otp, release, include = select_otp(otp_spec)
+    paths = corpus.case_paths(where, pattern)
+    if not paths:
+        say(f"no case matches {pattern!r} in {where.cases}")
+        sys.exit(2)
+    say(f"running {len(paths)} case(s) on OTP {release}, one node per case")
+    results: list[CaseResult] = []
+    width = len(str(len(paths)))
+    for number, path in enumerate(paths, 1):
+        started = time.monotonic()
+        try:
+            case = corpus.load_case(where, path)
+            result = corpus.run_case(where, case, otp, release, include, strict=strict)
+        except (corpus.ModelError, recorder.BuildError) as why:
+            say(str(why))
+            sys.exit(2)
+        results.append(result)
+        print(f"[{number:>{width}}/{len(paths)}] {result.case:<48} {result.status:<9} "
+              f"({time.monotonic() - started:.2f}s)", flush=True)
+        if result.status not in ("pass", "skip", "deviation"):
+            print("    " + result.detail.replace("\n", "\n    "), flush=True)
+    return results
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    where = layout()
+    build(where)
+    if not check_golden(where):
+        return 1
+    started = time.monotonic()
+    results = run_corpus(where, args.cases, args.otp, args.strict)
+    print()
+    print(render_table(results))
+    say(f"wall time {time.monotonic() - started:.1f}s")
+    if args.json:
+        otp_name = results[0].otp if results else args.otp
+        Path(args.json).write_text(json.dumps(to_json(otp_name, results), indent=2) + "\n")
+        say(f"wrote {args.json}")
+    return exit_code(results)
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    where = layout()
+    build(where)
+    say("unit tests of the model (ctest)")
+    ctest = subprocess.run(["ctest", "--output-on-failure"], cwd=where.build)
+    say("driver tests and the live corpus (pytest)")
+    pytest = subprocess.run([sys.executable, "-m", "pytest", "-c", str(where.repo / "driver" / "pytest.ini"),
+                             str(where.repo / "driver" / "tests"), *args.pytest_args], cwd=where.repo)
+    return 0 if ctest.returncode == 0 and pytest.returncode == 0 else 1
+
+
+def case_path(where: corpus.Layout, name: str) -> Path:
+    """A case given by id or by path."""
+    path = Path(name)
+    if path.suffix == ".tcs" or path.exists():
+        return path
+    return where.cases / f"{name}.tcs"
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    where = layout()
+    build(where)
+    cmd = [str(where.tcsref), "sim", str(case_path(where, args.case))] + (["--explain"] if args.explain else [])
+    return subprocess.run(cmd).returncode
+
+
+def cmd_golden(args: argparse.Namespace) -> int:
+    where = layout()
+    build(where)
+    cmd = [str(where.tcsref), "golden", str(where.cases), str(where.golden)] + (["--check"] if args.check else [])
+    return subprocess.run(cmd).returncode
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line of ./tcs."""
+    top = argparse.ArgumentParser(prog="tcs", description="Conformance suite for Erlang tracer modules (erl_tracer).")
+    sub = top.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="build, check golden streams, replay every case live, summarise")
+    run.add_argument("--otp", default="local", help="OTP release(s): 'local' (default: the host's erl) or its number")
+    run.add_argument("--cases", default="*", help="shell pattern on case ids (default: all)")
+    run.add_argument("--json", help="write the results as JSON to this file")
+    run.add_argument("--strict", action="store_true", help="compare informative lines too")
+    run.set_defaults(func=cmd_run)
+    test = sub.add_parser("test", help="the project's own tests: ctest (model) and pytest (driver, corpus)")
+    test.add_argument("pytest_args", nargs=argparse.REMAINDER, help="extra pytest arguments")
+    test.set_defaults(func=cmd_test)
+    sim = sub.add_parser("sim", help="print the golden stream of one case, from the model")
+    sim.add_argument("case", help="case id or path to a .tcs file")
+    sim.add_argument("--explain", action="store_true", help="annotate each line with its rule IDs")
+    sim.set_defaults(func=cmd_sim)
+    golden = sub.add_parser("golden", help="regenerate golden/ from the model (or --check it)")
+    golden.add_argument("--check", action="store_true", help="write nothing; exit 1 if a golden file is stale")
+    golden.set_defaults(func=cmd_golden)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""The corpus: case files, their metadata and plans from the model, and running one case live."""
+from __future__ import annotations
+
+import fnmatch
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import diff, node, recorder, stream
+from .results import CaseResult
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the source tree and the build put things."""
+    repo: Path
+    build: Path
+
+    @property
+    def tcsref(self) -> Path:
+        return self.build / "ref" / "tcsref"
+
+    @property
+    def beams(self) -> Path:
+        return self.build / "beam"
+
+    @property
+    def nifs(self) -> Path:
+        return self.build / "nif"
+
+    @property
+    def cases(self) -> Path:
+        return self.repo / "cases"
+
+    @property
+    def golden(self) -> Path:
+        return self.repo / "golden"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One scenario file and what the model says about it."""
+    path: Path
+    id: str
+    rules: list[str]
+    otp: int
+    features: list[str]
+    tracer: str
+    callbacks: list[str]
+
+
+class ModelError(Exception):
+    """The model rejected a case (its message names FILE:LINE:COL)."""
+
+
+def model(layout: Layout, *args: str) -> str:
+    """Runs tcsref; returns stdout, raises ModelError with its stderr on failure."""
+    done = subprocess.run([str(layout.tcsref), *args], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise ModelError(done.stderr.strip() or f"tcsref {' '.join(args)}: exit {done.returncode}")
+    return done.stdout
+
+
+def case_paths(layout: Layout, pattern: str = "*") -> list[Path]:
+    """The case files whose id matches the shell pattern, sorted by id."""
+    return sorted(p for p in layout.cases.glob("*.tcs") if fnmatch.fnmatchcase(p.stem, pattern))
+
+
+def load_case(layout: Layout, path: Path) -> Case:
+    """The case's metadata, as the model parsed it."""
+    meta = json.loads(model(layout, "meta", str(path)))
+    return Case(path, meta["id"], meta["rules"], int(meta["otp"]), meta.get("features", []),
+                meta["tracer"], meta.get("callbacks", []))
+
+
+def observable_kinds(case: Case) -> frozenset[str]:
+    """The line kinds this case's tracer lets the live side observe."""
+    return diff.MSG_TRACER_OBSERVABLE if case.tracer == "erl_msg_tracer" else diff.DEFAULT_OBSERVABLE
+
+
+def tracer_library(layout: Layout, case: Case, erts_include: Path) -> tuple[str, Path]:
+    """The tracer module and its NIF library path (without .so) for a case."""
+    if case.tracer == "erl_msg_tracer":
+        return "erl_msg_tracer", layout.nifs / "erl_msg_tracer"
+    source = layout.repo / "nif_impls" / "recorder" / "tcs_recorder.c"
+    lib = recorder.build_variant(source, layout.build / "recorders", erts_include, case.callbacks)
+    return recorder.module_name(case.callbacks), lib
+
+
+def run_case(layout: Layout, case: Case, otp: node.Otp, otp_release: int, erts_include: Path,
+             *, strict: bool = False) -> CaseResult:
+    """Replays one case on a fresh node of `otp` and compares with its golden stream."""
+    def result(status: str, detail: str = "", golden: list[str] | None = None,
+               live: list[str] | None = None) -> CaseResult:
+        return CaseResult(case.id, status, case.rules, otp.name, detail, golden or [], live or [])
+
+    if otp_release < case.otp:
+        return result("skip", f"needs OTP >= {case.otp}; this node is OTP {otp_release}")
+    golden_path = layout.golden / f"{case.id}.stream"
+    golden = stream.parse_stream(golden_path.read_text(), str(golden_path))
+    module, lib = tracer_library(layout, case, erts_include)
+    ran = node.run_plan(otp, model(layout, "plan", str(case.path)), layout.beams,
+                        layout.nifs / "tcs_gate", module, lib)
+    live = stream.parse_live_stream("\n".join(ran.lines), f"live {case.id}")
+    texts = ([g.text() for g in golden], [line.text() for line in live])
+    if ran.status != "done":
+        return result(ran.status, ran.detail, *texts)
+    comparison = diff.compare(golden, live, strict=strict, observable=observable_kinds(case))
+    if comparison.agree:
+        return result("pass", "", *texts)
+    return result("fail", comparison.render(), *texts)

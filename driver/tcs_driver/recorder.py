@@ -1,0 +1,52 @@
+"""The recorder tracer, compiled once per set of optional callbacks.
+
+Only the NIF function table decides which erl_tracer callbacks exist, so a
+scenario's callback set needs a library of its own (nif_impls/recorder)."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+# Bit i of the mask provides OPTIONAL_CALLBACKS[i]; nif_impls/recorder/tcs_recorder.c
+# lists the same order in OPTIONAL_ENABLED / OPTIONAL_TRACE.
+OPTIONAL_CALLBACKS: tuple[str, ...] = (
+    "enabled_call", "enabled_garbage_collection", "enabled_ports", "enabled_procs",
+    "enabled_receive", "enabled_running_ports", "enabled_running_procs", "enabled_send",
+    "trace_call", "trace_garbage_collection", "trace_ports", "trace_procs",
+    "trace_receive", "trace_running_ports", "trace_running_procs", "trace_send",
+)
+
+
+def callback_mask(callbacks: list[str]) -> int:
+    """The bit mask of a callback set; unknown names raise ValueError."""
+    mask = 0
+    for name in callbacks:
+        mask |= 1 << OPTIONAL_CALLBACKS.index(name)
+    return mask
+
+
+def module_name(callbacks: list[str]) -> str:
+    """The Erlang module name of the recorder variant with these callbacks."""
+    return f"tcs_rec_{callback_mask(callbacks):04x}"
+
+
+class BuildError(Exception):
+    """A tracer library could not be compiled."""
+
+
+def build_variant(source: Path, out_dir: Path, erts_include: Path, callbacks: list[str]) -> Path:
+    """Compiles (or reuses) the variant library; returns its path without '.so'."""
+    name = module_name(callbacks)
+    lib = out_dir / f"{name}.so"
+    if lib.exists() and lib.stat().st_mtime >= source.stat().st_mtime:
+        return lib.with_suffix("")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp = lib.with_suffix(".so.tmp")
+    cmd = ["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
+           f"-I{erts_include}", f"-DTCS_MODULE={name}",
+           f"-DTCS_CALLBACKS={callback_mask(callbacks):#x}", "-o", str(tmp), str(source)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BuildError(f"compiling {name}: {done.stderr.strip()}")
+    tmp.replace(lib)
+    return lib.with_suffix("")
