@@ -1,0 +1,18 @@
+/* arena.h - one bump allocator per scenario; everything is freed at once. */
+#ifndef TCS_ARENA_H
+#define TCS_ARENA_H
+#include <stddef.h>
+
+typedef struct ArenaBlock ArenaBlock;
+typedef struct Arena { ArenaBlock *head; } Arena;
+
+/* Guarantees: an empty arena that owns no memory yet. */
+void arena_init(Arena *a);
+/* Guarantees: zeroed, max-aligned memory living until arena_free; aborts on OOM. */
+void *arena_alloc(Arena *a, size_t n);
+/* Guarantees: a NUL-terminated copy of s[0..n) owned by the arena. */
+char *arena_strndup(Arena *a, const char *s, size_t n);
+/* Guarantees: every block of the arena is released; the arena is empty again. */
+void arena_free(Arena *a);
+
+#endif

@@ -1,0 +1,52 @@
+/* model.c - simulation state; runs the steps in file order. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+int model_proc(const Model *m, const char *name)
+{
+    for (int i = 0; i < m->nprocs; i++)
+        if (strcmp(m->procs[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int model_add_proc(Model *m, const char *name)
+{
+    if (m->nprocs == MAX_PROCS)
+        return -1;
+    Proc *p = &m->procs[m->nprocs];
+    memset(p, 0, sizeof *p);
+    p->name = name;
+    p->alive = true;
+    return m->nprocs++;
+}
+
+bool model_unsupported(Model *m, int line, int col, const char *what)
+{
+    m->err->line = line;
+    m->err->col = col;
+    snprintf(m->err->msg, sizeof m->err->msg, "%s not supported by model v1", what);
+    return false;
+}
+
+bool model_run(Arena *a, const Scenario *sc, Stream *out, Err *err)
+{
+    Model *m = calloc(1, sizeof *m);
+    if (!m)
+        abort();
+    m->a = a;
+    m->sc = sc;
+    m->out = out;
+    m->err = err;
+    bool ok = true;
+    for (size_t i = 0; ok && i < sc->nprocs; i++)
+        if (model_add_proc(m, sc->procs[i]) < 0)
+            ok = model_unsupported(m, 1, 1, "more processes than MAX_PROCS are");
+    for (size_t i = 0; ok && i < sc->nsteps; i++)
+        ok = events_step(m, &sc->steps[i]);
+    free(m);
+    return ok;
+}

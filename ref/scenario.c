@@ -1,0 +1,716 @@
+/* scenario.c - line-oriented parser of .tcs files; every error carries LINE:COL. */
+#include "scenario.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "matchspec.h"
+
+enum { MAX_NAMES = 256, MAX_LIST = 256, MAX_STEPS = 4096 };
+
+/* Parser state: the current line and what has been declared so far. */
+typedef struct {
+    Arena *a;
+    Scenario *sc;
+    Err *err;
+    const char *s;   /* current line, comment stripped */
+    size_t i;        /* cursor in s */
+    int line;
+    int stage;       /* which statement may come next, see parse_statement */
+    const char *known[MAX_NAMES]; /* declared and spawned-so-far processes */
+    size_t nknown;
+    AnswerDecl answers[MAX_LIST];
+    const char *list[MAX_LIST];
+    Step *steps;
+    size_t nsteps;
+    bool has_default;
+} Parser;
+
+enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
+
+const char *answer_name(Answer a)
+{
+    return a == ANS_TRACE ? "trace" : a == ANS_DISCARD ? "discard" : "remove";
+}
+
+static bool fail(Parser *p, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool fail(Parser *p, size_t at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    p->err->line = p->line;
+    p->err->col = (int)at + 1;
+    vsnprintf(p->err->msg, sizeof p->err->msg, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+static void skip_ws(Parser *p) { while (is_blank(p->s[p->i])) p->i++; }
+static bool at_end(Parser *p) { skip_ws(p); return p->s[p->i] == '\0'; }
+
+/* The next blank-separated word (NULL at end of line); *at is its offset. */
+static const char *word(Parser *p, size_t *at)
+{
+    skip_ws(p);
+    *at = p->i;
+    while (p->s[p->i] && !is_blank(p->s[p->i]))
+        p->i++;
+    return *at == p->i ? NULL : arena_strndup(p->a, p->s + *at, p->i - *at);
+}
+
+/* A word made only of [a-zA-Z0-9_] (stops before ':', '(' etc.). */
+static const char *ident(Parser *p, size_t *at)
+{
+    skip_ws(p);
+    *at = p->i;
+    while (p->s[p->i] == '_' || (p->s[p->i] >= 'a' && p->s[p->i] <= 'z') ||
+           (p->s[p->i] >= 'A' && p->s[p->i] <= 'Z') || (p->s[p->i] >= '0' && p->s[p->i] <= '9'))
+        p->i++;
+    return *at == p->i ? NULL : arena_strndup(p->a, p->s + *at, p->i - *at);
+}
+
+static bool is_name(const char *w)
+{
+    if (!(w[0] >= 'a' && w[0] <= 'z'))
+        return false;
+    for (const char *c = w + 1; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'))
+            return false;
+    return true;
+}
+
+static bool is_rule_id(const char *w)
+{
+    if (!(w[0] >= 'A' && w[0] <= 'Z'))
+        return false;
+    for (const char *c = w; *c; c++)
+        if (!((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-'))
+            return false;
+    return true;
+}
+
+static bool known(const void *ctx, const char *name)
+{
+    const Parser *p = ctx;
+    if (strcmp(name, "tracer") == 0)
+        return true;
+    for (size_t i = 0; i < p->nknown; i++)
+        if (strcmp(p->known[i], name) == 0)
+            return true;
+    return false;
+}
+
+static bool term_arg(Parser *p, Term **out, int *col)
+{
+    skip_ws(p);
+    if (col)
+        *col = (int)p->i + 1;
+    return term_parse(p->a, p->s, &p->i, p->line, known, p, out, p->err);
+}
+
+static bool end_of_statement(Parser *p)
+{
+    if (at_end(p))
+        return true;
+    return fail(p, p->i, "unexpected text after the statement");
+}
+
+static bool int_arg(Parser *p, const char *what, long long *out)
+{
+    size_t at;
+    skip_ws(p);
+    at = p->i;
+    Term *t;
+    if (!term_arg(p, &t, NULL))
+        return false;
+    if (t->kind != TK_INT)
+        return fail(p, at, "%s must be an integer", what);
+    *out = t->u.i;
+    return true;
+}
+
+/* A process name that must already exist (declared or spawned by an earlier step). */
+static bool proc_arg(Parser *p, const char **out, int *col)
+{
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w)
+        return fail(p, at, "expected a process name, found end of line");
+    if (!is_name(w))
+        return fail(p, at, "'%s' is not a process name", w);
+    if (strcmp(w, "tracer") == 0 || !known(p, w))
+        return fail(p, at, "undeclared process '%s'", w);
+    *out = w;
+    *col = (int)at + 1;
+    return true;
+}
+
+static bool atom_arg(Parser *p, const char *what, const char **out, size_t *at)
+{
+    skip_ws(p);
+    *at = p->i;
+    Term *t;
+    if (!term_arg(p, &t, NULL))
+        return false;
+    if (t->kind != TK_ATOM)
+        return fail(p, *at, "%s must be an atom", what);
+    *out = t->u.name;
+    return true;
+}
+
+/* --- header ------------------------------------------------------------------------- */
+
+static bool parse_words(Parser *p, const char *kw, bool (*valid)(const char *), const char *what,
+                        const char ***out, size_t *n)
+{
+    size_t at, cnt = 0;
+    const char *w;
+    while ((w = word(p, &at)) != NULL) {
+        if (!valid(w))
+            return fail(p, at, "'%s' is not a valid %s", w, what);
+        if (cnt == MAX_LIST)
+            return fail(p, at, "too many %ss", what);
+        p->list[cnt++] = w;
+    }
+    if (cnt == 0)
+        return fail(p, p->i, "'%s' needs at least one %s", kw, what);
+    *out = arena_alloc(p->a, cnt * sizeof(char *));
+    memcpy(*out, p->list, cnt * sizeof(char *));
+    *n = cnt;
+    return true;
+}
+
+static bool is_feature(const char *w) { return is_name(w); }
+
+static bool parse_desc(Parser *p)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (p->s[p->i] != '"')
+        return fail(p, at, "desc needs a double-quoted string");
+    Buf b;
+    buf_init(&b);
+    p->i++;
+    for (;;) {
+        char c = p->s[p->i];
+        if (!c) {
+            buf_free(&b);
+            return fail(p, at, "unterminated string");
+        }
+        p->i++;
+        if (c == '"')
+            break;
+        if (c == '\\') {
+            c = p->s[p->i];
+            if (c != '"' && c != '\\') {
+                buf_free(&b);
+                return fail(p, p->i - 1, "only \\\" and \\\\ escapes are allowed in desc");
+            }
+            p->i++;
+        }
+        buf_putn(&b, &c, 1);
+    }
+    p->sc->desc = arena_strndup(p->a, buf_str(&b), b.len);
+    buf_free(&b);
+    return end_of_statement(p);
+}
+
+static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
+{
+    Scenario *sc = p->sc;
+    if (strcmp(kw, "callbacks") == 0) {
+        if (sc->tracer == TRACER_ERL_MSG)
+            return fail(p, kw_at, "'callbacks' is not allowed with tracer erl_msg_tracer");
+        size_t at;
+        const char *w;
+        int n = 0;
+        while ((w = word(p, &at)) != NULL) {
+            int idx = callback_index(w);
+            if (idx < 0)
+                return fail(p, at, "unknown callback name '%s'", w);
+            if (sc->callbacks & (1u << idx))
+                return fail(p, at, "callback '%s' listed twice", w);
+            sc->callbacks |= 1u << idx;
+            n++;
+        }
+        if (n == 0)
+            return fail(p, p->i, "'callbacks' needs at least one callback name");
+        return true;
+    }
+    /* answer TAG ANSWER */
+    if (sc->tracer == TRACER_ERL_MSG)
+        return fail(p, kw_at, "'answer' is not allowed with tracer erl_msg_tracer");
+    size_t at;
+    const char *tag;
+    if (!atom_arg(p, "the answer tag", &tag, &at))
+        return false;
+    bool is_default = strcmp(tag, "default") == 0;
+    if (!is_default && !tag_is_known(tag))
+        return fail(p, at, "unknown tag '%s' in answer", tag);
+    size_t aat;
+    const char *w = word(p, &aat);
+    Answer ans;
+    if (!w)
+        return fail(p, aat, "expected trace, discard or remove");
+    if (strcmp(w, "trace") == 0)
+        ans = ANS_TRACE;
+    else if (strcmp(w, "discard") == 0)
+        ans = ANS_DISCARD;
+    else if (strcmp(w, "remove") == 0)
+        ans = ANS_REMOVE;
+    else
+        return fail(p, aat, "unknown answer '%s' (expected trace, discard or remove)", w);
+    if (is_default) {
+        if (p->has_default)
+            return fail(p, at, "answer for default given twice");
+        p->has_default = true;
+        sc->default_answer = ans;
+    } else {
+        for (size_t i = 0; i < sc->nanswers; i++)
+            if (strcmp(p->answers[i].tag, tag) == 0)
+                return fail(p, at, "answer for tag '%s' given twice", tag);
+        if (sc->nanswers == MAX_LIST)
+            return fail(p, at, "too many answers");
+        p->answers[sc->nanswers].tag = tag;
+        p->answers[sc->nanswers].answer = ans;
+        sc->nanswers++;
+    }
+    return end_of_statement(p);
+}
+
+static bool parse_process_decl(Parser *p)
+{
+    size_t at;
+    const char *w;
+    while ((w = word(p, &at)) != NULL) {
+        if (!is_name(w))
+            return fail(p, at, "'%s' is not a process name", w);
+        if (strcmp(w, "tracer") == 0)
+            return fail(p, at, "'tracer' is reserved for the tracer state process");
+        if (known(p, w))
+            return fail(p, at, "duplicate process '%s'", w);
+        if (p->nknown == MAX_NAMES)
+            return fail(p, at, "too many processes");
+        p->known[p->nknown++] = w;
+    }
+    if (p->nknown == 0)
+        return fail(p, p->i, "'process' needs at least one name");
+    p->sc->nprocs = p->nknown;
+    p->sc->procs = arena_alloc(p->a, p->nknown * sizeof(char *));
+    memcpy(p->sc->procs, p->known, p->nknown * sizeof(char *));
+    return true;
+}
+
+/* --- steps -------------------------------------------------------------------------- */
+
+static bool parse_trace_step(Parser *p, Step *st)
+{
+    if (!proc_arg(p, &st->actor, &st->actor_col))
+        return false;
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w || (strcmp(w, "on") != 0 && strcmp(w, "off") != 0))
+        return fail(p, at, "expected 'on' or 'off'");
+    st->on = strcmp(w, "on") == 0;
+    while (!at_end(p)) {
+        const char *name;
+        if (!atom_arg(p, "a trace flag", &name, &at))
+            return false;
+        Flag f;
+        int r = flag_lookup(name, &f);
+        if (r < 0)
+            return fail(p, at, "unknown trace flag '%s'", name);
+        if (r == 0)
+            return fail(p, at, "trace flag '%s' is not supported by model v1", name);
+        if (st->nflags == MAX_STEP_FLAGS)
+            return fail(p, at, "too many flags");
+        st->flags[st->nflags++] = f;
+    }
+    if (st->nflags == 0)
+        return fail(p, p->i, "expected at least one trace flag");
+    return true;
+}
+
+static bool target_fn(Parser *p, size_t at, const char *fn, long long arity)
+{
+    static const char *const fns[] = {"id", "twice", "tail"};
+    for (size_t i = 0; i < 3; i++)
+        if (strcmp(fns[i], fn) == 0 && arity == 1)
+            return true;
+    return fail(p, at, "tcs_target:%s/%lld is not supported by model v1 (known: id/1, twice/1, tail/1)",
+                fn, arity);
+}
+
+/* MODULE ':' FUNCTION ; only tcs_target is known to model v1. */
+static bool module_fn(Parser *p, const char **fn, size_t *fn_at)
+{
+    size_t at;
+    const char *m = ident(p, &at);
+    if (!m)
+        return fail(p, at, "expected Module:Function");
+    if (strcmp(m, "tcs_target") != 0)
+        return fail(p, at, "module '%s' is not supported by model v1 (only tcs_target)", m);
+    if (p->s[p->i] != ':')
+        return fail(p, p->i, "expected ':' after the module name");
+    p->i++;
+    *fn = ident(p, fn_at);
+    if (!*fn)
+        return fail(p, *fn_at, "expected a function name");
+    return true;
+}
+
+static bool parse_pattern_step(Parser *p, Step *st)
+{
+    size_t fn_at;
+    if (!module_fn(p, &st->fn, &fn_at))
+        return false;
+    if (p->s[p->i] != '/')
+        return fail(p, p->i, "expected '/Arity' after the function name");
+    p->i++;
+    if (p->s[p->i] < '0' || p->s[p->i] > '9')
+        return fail(p, p->i, "expected an arity");
+    if (!int_arg(p, "arity", &st->arity))
+        return false;
+    if (!term_arg(p, &st->term, &st->term_col))
+        return false;
+    char msg[200];
+    if (!ms_validate(st->term, msg, sizeof msg))
+        return fail(p, (size_t)st->term_col - 1, "%s", msg);
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w || (strcmp(w, "global") != 0 && strcmp(w, "local") != 0))
+        return fail(p, at, "expected 'global' or 'local'");
+    st->local = strcmp(w, "local") == 0;
+    (void)fn_at; /* an unknown tcs_target function is allowed: trace_pattern returns 0 */
+    return end_of_statement(p);
+}
+
+static bool parse_call_step(Parser *p, Step *st)
+{
+    size_t fn_at;
+    if (!module_fn(p, &st->fn, &fn_at))
+        return false;
+    if (!(p->s[p->i] == '('))
+        return fail(p, p->i, "expected '(' after the function name");
+    p->i++;
+    Term *args[MAX_LIST];
+    size_t n = 0;
+    skip_ws(p);
+    if (p->s[p->i] == ')') {
+        p->i++;
+    } else {
+        for (;;) {
+            if (n == MAX_LIST)
+                return fail(p, p->i, "too many arguments");
+            if (!term_arg(p, &args[n++], NULL))
+                return false;
+            skip_ws(p);
+            if (p->s[p->i] == ',') {
+                p->i++;
+                continue;
+            }
+            if (p->s[p->i] != ')')
+                return fail(p, p->i, "expected ',' or ')' in the argument list");
+            p->i++;
+            break;
+        }
+    }
+    if (!target_fn(p, fn_at, st->fn, (long long)n))
+        return false;
+    st->args = term_list(p->a, n, args);
+    return end_of_statement(p);
+}
+
+static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t actor_at)
+{
+    st->actor = actor;
+    st->actor_col = (int)actor_at + 1;
+    size_t at;
+    const char *verb = word(p, &at);
+    if (!verb)
+        return fail(p, at, "expected a step after the process name");
+    if (strcmp(verb, "send") == 0) {
+        st->kind = ST_SEND;
+        if (!proc_arg(p, &st->other, &st->other_col) || !term_arg(p, &st->term, &st->term_col))
+            return false;
+    } else if (strcmp(verb, "recv") == 0) {
+        st->kind = ST_RECV;
+        const char *w = word(p, &at);
+        if (w) {
+            if (strcmp(w, "after") != 0)
+                return fail(p, at, "expected 'after' or end of line");
+            st->has_timeout = true;
+            skip_ws(p);
+            at = p->i;
+            if (!int_arg(p, "timeout", &st->timeout))
+                return false;
+            if (st->timeout < 0)
+                return fail(p, at, "timeout must not be negative");
+        }
+    } else if (strcmp(verb, "call") == 0) {
+        st->kind = ST_CALL;
+        return parse_call_step(p, st);
+    } else if (strcmp(verb, "spawn") == 0) {
+        st->kind = ST_SPAWN;
+        const char *w = word(p, &at);
+        if (!w || !is_name(w))
+            return fail(p, at, "expected the name of the new process");
+        if (strcmp(w, "tracer") == 0 || known(p, w))
+            return fail(p, at, "process '%s' already exists (spawn needs a new name)", w);
+        if (p->nknown == MAX_NAMES)
+            return fail(p, at, "too many processes");
+        p->known[p->nknown++] = w;
+        st->other = w;
+        st->other_col = (int)at + 1;
+    } else if (strcmp(verb, "link") == 0 || strcmp(verb, "unlink") == 0) {
+        st->kind = verb[0] == 'l' ? ST_LINK : ST_UNLINK;
+        if (!proc_arg(p, &st->other, &st->other_col))
+            return false;
+        if (strcmp(st->other, actor) == 0)
+            return fail(p, (size_t)st->other_col - 1, "linking a process to itself is not supported by model v1");
+    } else if (strcmp(verb, "register") == 0 || strcmp(verb, "unregister") == 0) {
+        st->kind = verb[0] == 'r' ? ST_REGISTER : ST_UNREGISTER;
+        const char *name;
+        skip_ws(p);
+        st->term_col = (int)p->i + 1;
+        if (!atom_arg(p, "a registered name", &name, &at))
+            return false;
+        if (strcmp(name, "undefined") == 0)
+            return fail(p, at, "'undefined' cannot be a registered name");
+        st->term = term_atom(p->a, name);
+    } else if (strcmp(verb, "exit") == 0) {
+        st->kind = ST_EXIT;
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+    } else {
+        return fail(p, at, "unknown step '%s'", verb);
+    }
+    return end_of_statement(p);
+}
+
+static bool parse_step(Parser *p, const char *kw, size_t at)
+{
+    if (p->nsteps == MAX_STEPS)
+        return fail(p, at, "too many steps");
+    Step *st = &p->steps[p->nsteps];
+    memset(st, 0, sizeof *st);
+    st->line = p->line;
+    st->col = (int)at + 1;
+    bool ok;
+    if (strcmp(kw, "trace") == 0) {
+        st->kind = ST_TRACE;
+        ok = parse_trace_step(p, st);
+    } else if (strcmp(kw, "pattern") == 0) {
+        st->kind = ST_PATTERN;
+        ok = parse_pattern_step(p, st);
+    } else if (is_name(kw) && known(p, kw) && strcmp(kw, "tracer") != 0) {
+        ok = parse_actor_step(p, st, kw, at);
+    } else {
+        static const char *const header[] = {"case", "rules", "desc", "otp", "features", "tracer",
+                                             "callbacks", "answer", "process"};
+        static const char *const verbs[] = {"send", "recv", "call", "spawn", "link", "unlink",
+                                            "register", "unregister", "exit"};
+        for (size_t i = 0; i < sizeof header / sizeof header[0]; i++)
+            if (strcmp(kw, header[i]) == 0)
+                return fail(p, at, "'%s' is not allowed after 'process'", kw);
+        size_t vat;
+        const char *verb = word(p, &vat);
+        for (size_t i = 0; verb && is_name(kw) && i < sizeof verbs / sizeof verbs[0]; i++)
+            if (strcmp(verb, verbs[i]) == 0)
+                return fail(p, at, "undeclared process '%s'", kw);
+        return fail(p, at, "unknown keyword '%s'", kw);
+    }
+    if (ok)
+        p->nsteps++;
+    return ok;
+}
+
+/* --- statements in order -------------------------------------------------------------- */
+
+static const char *const stage_kw[] = {"case", "rules", "desc", "otp"};
+
+static bool parse_statement(Parser *p)
+{
+    size_t at;
+    const char *kw = word(p, &at);
+    Scenario *sc = p->sc;
+    if (p->stage < S_FEATURES) {
+        if (strcmp(kw, stage_kw[p->stage]) != 0) {
+            for (int s = 0; s < 4; s++)
+                if (strcmp(kw, stage_kw[s]) == 0)
+                    return fail(p, at, "'%s' out of order: expected '%s' here", kw, stage_kw[p->stage]);
+            return fail(p, at, "%s '%s': expected '%s' here (header: case, rules, desc, otp)",
+                        known(p, kw) || !is_name(kw) ? "unexpected" : "unknown keyword", kw,
+                        stage_kw[p->stage]);
+        }
+        switch (p->stage++) {
+        case S_CASE: {
+            size_t iat;
+            const char *id = word(p, &iat);
+            if (!id || !is_name(id))
+                return fail(p, iat, "case id must match [a-z][a-zA-Z0-9_]*");
+            sc->id = id;
+            sc->id_line = p->line;
+            sc->id_col = (int)iat + 1;
+            return end_of_statement(p);
+        }
+        case S_RULES:
+            return parse_words(p, "rules", is_rule_id, "rule ID", &sc->rules, &sc->nrules);
+        case S_DESC:
+            return parse_desc(p);
+        default: {
+            skip_ws(p);
+            size_t iat = p->i;
+            if (!int_arg(p, "otp", &sc->otp))
+                return false;
+            if (sc->otp <= 0)
+                return fail(p, iat, "otp must be a positive release number");
+            return end_of_statement(p);
+        }
+        }
+    }
+    if (p->stage == S_FEATURES) {
+        if (strcmp(kw, "features") == 0) {
+            if (!parse_words(p, "features", is_feature, "feature", &sc->features, &sc->nfeatures))
+                return false;
+            return true;
+        }
+        if (strcmp(kw, "tracer") != 0)
+            return fail(p, at, "%s '%s': expected 'features' or 'tracer'",
+                        strcmp(kw, "process") == 0 || strcmp(kw, "callbacks") == 0 ||
+                                strcmp(kw, "answer") == 0 ? "unexpected" : "unknown keyword", kw);
+        size_t tat;
+        const char *t = word(p, &tat);
+        if (t && strcmp(t, "recorder") == 0)
+            sc->tracer = TRACER_RECORDER;
+        else if (t && strcmp(t, "erl_msg_tracer") == 0)
+            sc->tracer = TRACER_ERL_MSG;
+        else
+            return fail(p, tat, "tracer must be 'recorder' or 'erl_msg_tracer'");
+        p->stage = S_TRACER_OPTS;
+        return end_of_statement(p);
+    }
+    if (p->stage == S_TRACER_OPTS) {
+        if (strcmp(kw, "callbacks") == 0 || strcmp(kw, "answer") == 0)
+            return parse_tracer_opt(p, kw, at);
+        if (strcmp(kw, "process") == 0) {
+            p->stage = S_STEPS;
+            return parse_process_decl(p);
+        }
+        return fail(p, at, "%s '%s': expected 'callbacks', 'answer' or 'process'",
+                    strcmp(kw, "trace") == 0 || strcmp(kw, "pattern") == 0 ? "unexpected" : "unknown keyword",
+                    kw);
+    }
+    return parse_step(p, kw, at);
+}
+
+/* Cuts the line at a '%' that is outside quoted atoms and strings. */
+static void strip_comment(char *line)
+{
+    char q = 0;
+    for (char *c = line; *c; c++) {
+        if (q) {
+            if (*c == '\\' && c[1])
+                c++;
+            else if (*c == q)
+                q = 0;
+        } else if (*c == '\'' || *c == '"') {
+            q = *c;
+        } else if (*c == '%') {
+            *c = '\0';
+            return;
+        }
+    }
+}
+
+bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out, Err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->file = file;
+    out->default_answer = ANS_TRACE;
+    Parser *p = calloc(1, sizeof *p);
+    if (!p)
+        abort();
+    p->a = a;
+    p->sc = out;
+    p->err = err;
+    p->steps = arena_alloc(a, MAX_STEPS * sizeof(Step));
+    bool ok = true;
+    int line = 0;
+    for (const char *s = text; ok && *s;) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s) : strlen(s);
+        char *l = arena_strndup(a, s, n);
+        line++;
+        s += n + (nl ? 1 : 0);
+        strip_comment(l);
+        p->s = l;
+        p->i = 0;
+        p->line = line;
+        if (at_end(p))
+            continue;
+        ok = parse_statement(p);
+    }
+    if (ok && p->stage != S_STEPS) {
+        static const char *const missing[] = {"case", "rules", "desc", "otp", "tracer", "process",
+                                              "process"};
+        p->line = line + 1;
+        p->s = "";
+        ok = fail(p, 0, "missing '%s' statement", missing[p->stage]);
+    }
+    if (ok) {
+        out->answers = arena_alloc(a, (out->nanswers + 1) * sizeof(AnswerDecl));
+        memcpy(out->answers, p->answers, out->nanswers * sizeof(AnswerDecl));
+        out->steps = p->steps;
+        out->nsteps = p->nsteps;
+    }
+    free(p);
+    return ok;
+}
+
+bool scenario_load(Arena *a, const char *path, Scenario *out, Err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        err->line = 0;
+        err->col = 0;
+        snprintf(err->msg, sizeof err->msg, "cannot read file");
+        return false;
+    }
+    Buf b;
+    buf_init(&b);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        buf_putn(&b, chunk, n);
+    fclose(f);
+    if (memchr(buf_str(&b), '\0', b.len)) {
+        buf_free(&b);
+        err->line = 1;
+        err->col = 1;
+        snprintf(err->msg, sizeof err->msg, "file contains a NUL byte");
+        return false;
+    }
+    char *text = arena_strndup(a, buf_str(&b), b.len);
+    buf_free(&b);
+    if (!scenario_parse(a, path, text, out, err))
+        return false;
+    /* the case id must equal the file stem */
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t stem = strlen(base);
+    if (stem > 4 && strcmp(base + stem - 4, ".tcs") == 0)
+        stem -= 4;
+    if (strlen(out->id) != stem || strncmp(out->id, base, stem) != 0) {
+        err->line = out->id_line;
+        err->col = out->id_col;
+        snprintf(err->msg, sizeof err->msg, "case id '%s' must equal the file name stem '%.*s'",
+                 out->id, (int)stem, base);
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,70 @@
+/* scenario.h - a parsed .tcs file (cases/README.md, scenario language v1). */
+#ifndef TCS_SCENARIO_H
+#define TCS_SCENARIO_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arena.h"
+#include "flags.h"
+#include "term.h"
+
+typedef enum { ANS_TRACE, ANS_DISCARD, ANS_REMOVE } Answer;
+typedef enum { TRACER_RECORDER, TRACER_ERL_MSG } TracerKind;
+
+typedef enum {
+    ST_TRACE, ST_PATTERN, ST_SEND, ST_RECV, ST_CALL, ST_SPAWN, ST_LINK, ST_UNLINK,
+    ST_REGISTER, ST_UNREGISTER, ST_EXIT
+} StepKind;
+
+enum { MAX_STEP_FLAGS = 32 };
+
+/* One step; which fields are set depends on kind (see cases/README.md "Steps"). */
+typedef struct Step {
+    StepKind kind;
+    int line, col;             /* position of the step's first token */
+    const char *actor;         /* acting process (all but trace/pattern); trace: the tracee */
+    int actor_col;
+    const char *other;         /* send: recipient; spawn: child; link/unlink: the other */
+    int other_col;
+    bool on;                   /* trace: on/off */
+    Flag flags[MAX_STEP_FLAGS];/* trace: flags as written */
+    int nflags;
+    Term *term;                /* send: message; exit: reason; (un)register: name; pattern: MS */
+    int term_col;
+    const char *fn;            /* pattern/call: function of tcs_target */
+    long long arity;           /* pattern: arity */
+    bool local;                /* pattern: local (else global) */
+    Term *args;                /* call: argument list */
+    bool has_timeout;          /* recv after N */
+    long long timeout;
+} Step;
+
+typedef struct { const char *tag; Answer answer; } AnswerDecl;
+
+/* A whole case file. */
+typedef struct Scenario {
+    const char *file;          /* path as given, for error messages */
+    const char *id;
+    int id_line, id_col;
+    const char **rules; size_t nrules;
+    const char *desc;          /* decoded UTF-8 text */
+    long long otp;
+    const char **features; size_t nfeatures;
+    TracerKind tracer;
+    unsigned callbacks;        /* bit i = callback_index i provided */
+    AnswerDecl *answers; size_t nanswers; /* non-default answers, in file order */
+    Answer default_answer;     /* `answer default`, else trace */
+    const char **procs; size_t nprocs;
+    Step *steps; size_t nsteps;
+} Scenario;
+
+/* Guarantees: the atom name of an answer. */
+const char *answer_name(Answer a);
+/* Guarantees: parses the text of a case file; on failure returns false with err set to the
+ * position and message of the first problem (the file name is not part of err). */
+bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out, Err *err);
+/* Guarantees: reads and parses path and checks the case id equals the file stem;
+ * on failure returns false with err set (line 0 means the file could not be read). */
+bool scenario_load(Arena *a, const char *path, Scenario *out, Err *err);
+
+#endif

@@ -1,0 +1,297 @@
+/* tcsref.c - the command line: sim, plan, meta, golden. Exit 0 ok, 1 check failed, 2 bad input. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "model.h"
+#include "plan.h"
+#include "scenario.h"
+
+static const char usage[] =
+    "usage: tcsref sim FILE [--explain]            print the golden stream of one case\n"
+    "       tcsref plan FILE                       print the plan for the live runner\n"
+    "       tcsref meta FILE                       print the case header as one JSON object\n"
+    "       tcsref golden CASES_DIR GOLDEN_DIR [--check]\n"
+    "                                              (re)generate or check GOLDEN_DIR/<id>.stream\n"
+    "       tcsref --help\n"
+    "exit status: 0 ok, 1 check failed, 2 bad input or usage\n";
+
+/* Formats an error as FILE:LINE:COL: message. */
+static void print_err(FILE *f, const char *file, const Err *e)
+{
+    if (e->line == 0)
+        fprintf(f, "%s: %s\n", file, e->msg);
+    else
+        fprintf(f, "%s:%d:%d: %s\n", file, e->line, e->col, e->msg);
+}
+
+/* Loads and simulates one case; on success out holds the stream and *id the case id. */
+static bool run_case(Arena *a, const char *path, bool explain, Buf *out, const char **id, Err *err)
+{
+    Scenario sc;
+    if (!scenario_load(a, path, &sc, err))
+        return false;
+    Stream s;
+    stream_init(&s, sc.id, explain);
+    bool ok = model_run(a, &sc, &s, err);
+    if (ok) {
+        buf_putn(out, buf_str(&s.text), s.text.len);
+        *id = sc.id;
+    }
+    stream_free(&s);
+    return ok;
+}
+
+static int cmd_single(const char *cmd, const char *path, bool explain)
+{
+    Arena a;
+    arena_init(&a);
+    Buf out;
+    buf_init(&out);
+    Err err = {0};
+    bool ok;
+    if (strcmp(cmd, "sim") == 0) {
+        const char *id;
+        ok = run_case(&a, path, explain, &out, &id, &err);
+    } else {
+        Scenario sc;
+        ok = scenario_load(&a, path, &sc, &err);
+        if (ok && strcmp(cmd, "plan") == 0) {
+            /* the plan is only given for cases the model can run */
+            Stream s;
+            stream_init(&s, sc.id, false);
+            ok = model_run(&a, &sc, &s, &err);
+            stream_free(&s);
+            if (ok)
+                plan_print(&out, &sc);
+        } else if (ok) {
+            meta_print(&out, &sc);
+        }
+    }
+    if (ok)
+        fwrite(buf_str(&out), 1, out.len, stdout);
+    else
+        print_err(stderr, path, &err);
+    buf_free(&out);
+    arena_free(&a);
+    return ok ? 0 : 2;
+}
+
+/* ---- golden ------------------------------------------------------------------------------ */
+
+typedef struct { char **v; size_t n, cap; } Names;
+
+static void names_add(Names *ns, const char *s)
+{
+    if (ns->n == ns->cap) {
+        ns->cap = ns->cap ? ns->cap * 2 : 64;
+        char **nv = realloc(ns->v, ns->cap * sizeof(char *));
+        if (!nv)
+            abort();
+        ns->v = nv;
+    }
+    size_t len = strlen(s);
+    ns->v[ns->n] = malloc(len + 1);
+    if (!ns->v[ns->n])
+        abort();
+    memcpy(ns->v[ns->n++], s, len + 1);
+}
+
+static void names_free(Names *ns)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        free(ns->v[i]);
+    free(ns->v);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted names in dir ending in suffix; false if dir cannot be opened. */
+static bool list_dir(const char *dir, const char *suffix, Names *out)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    struct dirent *e;
+    size_t sl = strlen(suffix);
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n > sl && e->d_name[0] != '.' && strcmp(e->d_name + n - sl, suffix) == 0)
+            names_add(out, e->d_name);
+    }
+    closedir(d);
+    if (out->n)
+        qsort(out->v, out->n, sizeof(char *), cmp_str);
+    return true;
+}
+
+static char *path_join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (!p)
+        abort();
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+/* 1 if file exists with exactly content, 0 if it differs, -1 if missing. */
+static int same_content(const char *path, const Buf *content)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    Buf b;
+    buf_init(&b);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        buf_putn(&b, chunk, n);
+    fclose(f);
+    int same = b.len == content->len && memcmp(buf_str(&b), buf_str(content), b.len) == 0;
+    buf_free(&b);
+    return same;
+}
+
+static bool write_atomic(const char *path, const Buf *content)
+{
+    size_t n = strlen(path) + 8;
+    char *tmp = malloc(n);
+    if (!tmp)
+        abort();
+    snprintf(tmp, n, "%s.tmp~", path);
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f && fwrite(buf_str(content), 1, content->len, f) == content->len;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (ok && rename(tmp, path) != 0)
+        ok = false;
+    if (!ok) {
+        fprintf(stderr, "tcsref: cannot write %s: %s\n", path, strerror(errno));
+        remove(tmp);
+    }
+    free(tmp);
+    return ok;
+}
+
+static int cmd_golden(const char *cases_dir, const char *golden_dir, bool check)
+{
+    Names cases = {0}, goldens = {0};
+    if (!list_dir(cases_dir, ".tcs", &cases)) {
+        fprintf(stderr, "tcsref: cannot open directory %s\n", cases_dir);
+        return 2;
+    }
+    size_t nc = cases.n;
+    Buf *streams = calloc(nc ? nc : 1, sizeof(Buf));
+    char **ids = calloc(nc ? nc : 1, sizeof(char *));
+    if (!streams || !ids)
+        abort();
+    /* 1. parse and simulate everything; any error: report all and write nothing */
+    int errors = 0;
+    for (size_t i = 0; i < nc; i++) {
+        Arena a;
+        arena_init(&a);
+        buf_init(&streams[i]);
+        char *path = path_join(cases_dir, cases.v[i]);
+        Err err = {0};
+        const char *id = NULL;
+        if (run_case(&a, path, false, &streams[i], &id, &err)) {
+            ids[i] = malloc(strlen(id) + 1);
+            if (!ids[i])
+                abort();
+            strcpy(ids[i], id);
+        } else {
+            print_err(stderr, path, &err);
+            errors++;
+        }
+        free(path);
+        arena_free(&a);
+    }
+    int rc = 0;
+    if (errors) {
+        fprintf(stderr, "tcsref: %d case(s) with errors; nothing written\n", errors);
+        rc = 2;
+        goto done;
+    }
+    if (!check)
+        mkdir(golden_dir, 0777); /* may already exist */
+    /* 2. write or check each stream */
+    int bad = 0;
+    for (size_t i = 0; i < nc; i++) {
+        char name[512];
+        snprintf(name, sizeof name, "%s.stream", ids[i]);
+        char *path = path_join(golden_dir, name);
+        int same = same_content(path, &streams[i]);
+        if (same != 1) {
+            if (check) {
+                printf("%s: %s\n", same < 0 ? "missing" : "stale", path);
+                bad++;
+            } else if (write_atomic(path, &streams[i])) {
+                printf("%s %s\n", same < 0 ? "created" : "updated", path);
+            } else {
+                rc = 2;
+            }
+        }
+        free(path);
+    }
+    /* 3. orphans: golden files without a case */
+    list_dir(golden_dir, ".stream", &goldens);
+    for (size_t g = 0; g < goldens.n; g++) {
+        bool has_case = false;
+        for (size_t i = 0; i < nc && !has_case; i++) {
+            size_t n = strlen(ids[i]);
+            has_case = strncmp(goldens.v[g], ids[i], n) == 0 && strcmp(goldens.v[g] + n, ".stream") == 0;
+        }
+        if (has_case)
+            continue;
+        char *path = path_join(golden_dir, goldens.v[g]);
+        if (check) {
+            printf("orphan: %s\n", path);
+            bad++;
+        } else if (remove(path) == 0) {
+            printf("removed orphan %s (no case)\n", path);
+        } else {
+            fprintf(stderr, "tcsref: cannot remove %s\n", path);
+            rc = 2;
+        }
+        free(path);
+    }
+    if (check && bad)
+        rc = 1;
+done:
+    for (size_t i = 0; i < nc; i++) {
+        buf_free(&streams[i]);
+        free(ids[i]);
+    }
+    free(streams);
+    free(ids);
+    names_free(&cases);
+    names_free(&goldens);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        }
+    if (argc >= 3 && strcmp(argv[1], "sim") == 0 &&
+        (argc == 3 || (argc == 4 && strcmp(argv[3], "--explain") == 0)))
+        return cmd_single("sim", argv[2], argc == 4);
+    if (argc == 3 && (strcmp(argv[1], "plan") == 0 || strcmp(argv[1], "meta") == 0))
+        return cmd_single(argv[1], argv[2], false);
+    if (argc >= 4 && strcmp(argv[1], "golden") == 0 &&
+        (argc == 4 || (argc == 5 && strcmp(argv[4], "--check") == 0)))
+        return cmd_golden(argv[2], argv[3], argc == 5);
+    fputs(usage, stderr);
+    return 2;
+}

@@ -1,0 +1,176 @@
+/* term.c - construction and Erlang term order. */
+#include "term.h"
+
+#include <string.h>
+
+static Term *mk(Arena *a, TermKind k)
+{
+    Term *t = arena_alloc(a, sizeof *t);
+    t->kind = k;
+    return t;
+}
+
+Term *term_int(Arena *a, long long i)
+{
+    Term *t = mk(a, TK_INT);
+    t->u.i = i;
+    return t;
+}
+
+Term *term_atom(Arena *a, const char *name)
+{
+    Term *t = mk(a, TK_ATOM);
+    t->u.name = arena_strndup(a, name, strlen(name));
+    return t;
+}
+
+Term *term_pid(Arena *a, const char *name)
+{
+    Term *t = mk(a, TK_PID);
+    t->u.name = arena_strndup(a, name, strlen(name));
+    return t;
+}
+
+Term *term_placeholder(Arena *a, const char *text)
+{
+    Term *t = mk(a, TK_PLACEHOLDER);
+    t->u.name = arena_strndup(a, text, strlen(text));
+    return t;
+}
+
+Term *term_nil(Arena *a) { return mk(a, TK_NIL); }
+
+Term *term_cons(Arena *a, Term *head, Term *tail)
+{
+    Term *t = mk(a, TK_CONS);
+    t->u.cons.head = head;
+    t->u.cons.tail = tail;
+    return t;
+}
+
+Term *term_tuple(Arena *a, size_t n, Term *const *el)
+{
+    Term *t = mk(a, TK_TUPLE);
+    t->u.tuple.n = n;
+    t->u.tuple.el = arena_alloc(a, (n ? n : 1) * sizeof(Term *));
+    for (size_t i = 0; i < n; i++)
+        t->u.tuple.el[i] = el[i];
+    return t;
+}
+
+Term *term_tuple3(Arena *a, Term *x, Term *y, Term *z)
+{
+    Term *el[3] = {x, y, z};
+    return term_tuple(a, z ? 3 : 2, el);
+}
+
+Term *term_map(Arena *a, size_t n, Term *const *keys, Term *const *vals)
+{
+    Term *t = mk(a, TK_MAP);
+    Term **k = arena_alloc(a, (n ? n : 1) * sizeof(Term *));
+    Term **v = arena_alloc(a, (n ? n : 1) * sizeof(Term *));
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* insertion sort; an equal key replaces the earlier value */
+        size_t j = 0;
+        while (j < m && term_compare(k[j], keys[i]) < 0)
+            j++;
+        if (j < m && term_compare(k[j], keys[i]) == 0) {
+            v[j] = vals[i];
+            continue;
+        }
+        memmove(k + j + 1, k + j, (m - j) * sizeof(Term *));
+        memmove(v + j + 1, v + j, (m - j) * sizeof(Term *));
+        k[j] = keys[i];
+        v[j] = vals[i];
+        m++;
+    }
+    t->u.map.n = m;
+    t->u.map.key = k;
+    t->u.map.val = v;
+    return t;
+}
+
+Term *term_bin(Arena *a, size_t n, const unsigned char *bytes)
+{
+    Term *t = mk(a, TK_BIN);
+    t->u.bin.n = n;
+    t->u.bin.bytes = arena_alloc(a, n ? n : 1);
+    if (n)
+        memcpy(t->u.bin.bytes, bytes, n);
+    return t;
+}
+
+Term *term_list(Arena *a, size_t n, Term *const *el)
+{
+    Term *t = term_nil(a);
+    for (size_t i = n; i > 0; i--)
+        t = term_cons(a, el[i - 1], t);
+    return t;
+}
+
+bool term_is_atom(const Term *t, const char *name)
+{
+    return t && t->kind == TK_ATOM && strcmp(t->u.name, name) == 0;
+}
+
+long term_list_length(const Term *t)
+{
+    long n = 0;
+    for (; t->kind == TK_CONS; t = t->u.cons.tail)
+        n++;
+    return t->kind == TK_NIL ? n : -1;
+}
+
+static int cmp3(long long a, long long b) { return (a > b) - (a < b); }
+
+int term_compare(const Term *a, const Term *b)
+{
+    if (a->kind != b->kind)
+        return cmp3(a->kind, b->kind);
+    switch (a->kind) {
+    case TK_INT:
+        return cmp3(a->u.i, b->u.i);
+    case TK_ATOM: /* UTF-8 byte order equals code point order */
+    case TK_PID:
+    case TK_PLACEHOLDER: {
+        int c = strcmp(a->u.name, b->u.name);
+        return cmp3(c, 0);
+    }
+    case TK_TUPLE:
+        if (a->u.tuple.n != b->u.tuple.n)
+            return cmp3((long long)a->u.tuple.n, (long long)b->u.tuple.n);
+        for (size_t i = 0; i < a->u.tuple.n; i++) {
+            int c = term_compare(a->u.tuple.el[i], b->u.tuple.el[i]);
+            if (c)
+                return c;
+        }
+        return 0;
+    case TK_MAP:
+        if (a->u.map.n != b->u.map.n)
+            return cmp3((long long)a->u.map.n, (long long)b->u.map.n);
+        for (size_t i = 0; i < a->u.map.n; i++) {
+            int c = term_compare(a->u.map.key[i], b->u.map.key[i]);
+            if (c)
+                return c;
+        }
+        for (size_t i = 0; i < a->u.map.n; i++) {
+            int c = term_compare(a->u.map.val[i], b->u.map.val[i]);
+            if (c)
+                return c;
+        }
+        return 0;
+    case TK_NIL:
+        return 0;
+    case TK_CONS: {
+        int c = term_compare(a->u.cons.head, b->u.cons.head);
+        return c ? c : term_compare(a->u.cons.tail, b->u.cons.tail);
+    }
+    case TK_BIN: {
+        size_t n = a->u.bin.n < b->u.bin.n ? a->u.bin.n : b->u.bin.n;
+        int c = n ? memcmp(a->u.bin.bytes, b->u.bin.bytes, n) : 0;
+        return c ? cmp3(c, 0) : cmp3((long long)a->u.bin.n, (long long)b->u.bin.n);
+    }
+    }
+    return 0;
+}

@@ -1,0 +1,111 @@
+/* term_print.c - canonical printing (CONFORMANCE.md §1 "Terms") and plan printing. */
+#include "term.h"
+
+#include <string.h>
+
+static const char *const reserved[] = {
+    "after", "and", "andalso", "band", "begin", "bnot", "bor", "bsl", "bsr", "bxor",
+    "case", "catch", "cond", "div", "else", "end", "fun", "if", "let", "maybe",
+    "not", "of", "or", "orelse", "receive", "rem", "try", "when", "xor",
+};
+
+bool atom_is_bare(const char *name)
+{
+    if (!(name[0] >= 'a' && name[0] <= 'z'))
+        return false;
+    for (const char *p = name + 1; *p; p++) {
+        char c = *p;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '@'))
+            return false;
+    }
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        if (strcmp(name, reserved[i]) == 0)
+            return false;
+    return true;
+}
+
+void term_print_atom(Buf *out, const char *name)
+{
+    if (atom_is_bare(name)) {
+        buf_puts(out, name);
+        return;
+    }
+    buf_puts(out, "'");
+    for (const char *p = name; *p; p++) {
+        if (*p == '\\' || *p == '\'')
+            buf_puts(out, "\\");
+        buf_putn(out, p, 1);
+    }
+    buf_puts(out, "'");
+}
+
+void term_print(Buf *out, const Term *t, PrintStyle style)
+{
+    const char *sep = style == PRINT_PLAN ? ", " : ",";
+    switch (t->kind) {
+    case TK_INT:
+        buf_printf(out, "%lld", t->u.i);
+        return;
+    case TK_ATOM:
+        term_print_atom(out, t->u.name);
+        return;
+    case TK_PLACEHOLDER:
+        buf_puts(out, t->u.name);
+        return;
+    case TK_PID:
+        if (style == PRINT_PLAN) {
+            buf_puts(out, "{'$tcs_pid', ");
+            term_print_atom(out, t->u.name);
+            buf_puts(out, "}");
+        } else {
+            buf_printf(out, "<%s>", t->u.name);
+        }
+        return;
+    case TK_TUPLE:
+        buf_puts(out, "{");
+        for (size_t i = 0; i < t->u.tuple.n; i++) {
+            if (i)
+                buf_puts(out, sep);
+            term_print(out, t->u.tuple.el[i], style);
+        }
+        buf_puts(out, "}");
+        return;
+    case TK_MAP:
+        buf_puts(out, "#{");
+        for (size_t i = 0; i < t->u.map.n; i++) {
+            if (i)
+                buf_puts(out, sep);
+            term_print(out, t->u.map.key[i], style);
+            buf_puts(out, style == PRINT_PLAN ? " => " : "=>");
+            term_print(out, t->u.map.val[i], style);
+        }
+        buf_puts(out, "}");
+        return;
+    case TK_NIL:
+        buf_puts(out, "[]");
+        return;
+    case TK_CONS:
+        buf_puts(out, "[");
+        for (;;) {
+            term_print(out, t->u.cons.head, style);
+            t = t->u.cons.tail;
+            if (t->kind == TK_NIL)
+                break;
+            if (t->kind != TK_CONS) {
+                buf_puts(out, "|");
+                term_print(out, t, style);
+                break;
+            }
+            buf_puts(out, sep);
+        }
+        buf_puts(out, "]");
+        return;
+    case TK_BIN:
+        buf_puts(out, "<<");
+        for (size_t i = 0; i < t->u.bin.n; i++)
+            buf_printf(out, "%s%u", i ? sep : "", (unsigned)t->u.bin.bytes[i]);
+        buf_puts(out, ">>");
+        return;
+    }
+}
