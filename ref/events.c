@@ -114,7 +114,7 @@ static int target_index(const char *fn)
 static bool step_pattern(Model *m, const Step *st)
 {
     int fi = st->arity == 1 ? target_index(st->fn) : -1;
-    if (fi >= 0) {
+    if (fi >= 0 && !st->ms_invalid) {
         Pattern *pat = &m->pats[fi];
         pat->set = !term_is_atom(st->term, "false");
         pat->local = st->local;
@@ -127,7 +127,8 @@ static bool step_pattern(Model *m, const Step *st)
     buf_printf(&call, ",%lld},", st->arity);
     term_print(&call, st->term, PRINT_CANON);
     buf_printf(&call, ",[%s])", st->local ? "local" : "global");
-    ctl_line(m, &call, fi >= 0 ? "-> 1" : "-> 0", "CTL-PATTERN EV-CALL-GLOBAL-LOCAL");
+    ctl_line(m, &call, st->ms_invalid ? "raises error:badarg" : fi >= 0 ? "-> 1" : "-> 0",
+             "CTL-PATTERN EV-CALL-GLOBAL-LOCAL");
     buf_free(&call);
     return true;
 }
@@ -189,7 +190,7 @@ static Term *call_fn(Model *m, int p, const char *fn, Term *arg, bool global)
         const char *rules = global ? "EV-CALL" : "EV-CALL EV-CALL-GLOBAL-LOCAL";
         /* the enabled check comes before the match spec runs (erts_call_trace) */
         if (enabled_consult(m, p, "call", rules)) {
-            MsOutcome o = ms_run(pat->ms, args);
+            MsOutcome o = ms_run(m->a, pat->ms, args);
             if (o.matched && !o.suppress) {
                 bool arity = m->procs[p].flags & FLAG_BIT(FL_ARITY);
                 Term *mfa = term_tuple3(m->a, term_atom(m->a, "tcs_target"), term_atom(m->a, fn),

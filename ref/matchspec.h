@@ -15,11 +15,19 @@ typedef struct {
     bool return_trace; /* {return_trace} ran */
 } MsOutcome;
 
-/* Guarantees: true iff ms is true, false, or a list of {Head,[],Body} clauses of the v1
- * subset; otherwise false with a message in msg. */
-bool ms_validate(const Term *ms, char *msg, size_t n);
+/* How a match specification stands against model v1. */
+typedef enum {
+    MS_OK,          /* in the v1 subset */
+    MS_INVALID,     /* not a valid match spec: erlang:trace_pattern raises badarg */
+    MS_UNSUPPORTED  /* valid Erlang, but outside v1: msg says why */
+} MsCheck;
+
+/* Guarantees: MS_OK iff ms is true, false, or a list of {Head,[],Body} clauses of the v1
+ * subset; MS_INVALID for a body term that is a call of no match spec function (e.g.
+ * {message,{tag,42}}: tuples in bodies are calls); else MS_UNSUPPORTED with msg set. */
+MsCheck ms_validate(Arena *a, const Term *ms, char *msg, size_t n);
 /* Guarantees: the outcome of the first clause whose head matches args (a proper list);
- * ms must have passed ms_validate and must not be false. */
-MsOutcome ms_run(const Term *ms, const Term *args);
+ * ms must have passed ms_validate with MS_OK and must not be false. */
+MsOutcome ms_run(Arena *a, const Term *ms, const Term *args);
 
 #endif

@@ -378,8 +378,10 @@ static bool parse_pattern_step(Parser *p, Step *st)
     if (!term_arg(p, &st->term, &st->term_col))
         return false;
     char msg[200];
-    if (!ms_validate(st->term, msg, sizeof msg))
+    MsCheck mc = ms_validate(p->a, st->term, msg, sizeof msg);
+    if (mc == MS_UNSUPPORTED)
         return fail(p, (size_t)st->term_col - 1, "%s", msg);
+    st->ms_invalid = mc == MS_INVALID;
     size_t at;
     const char *w = word(p, &at);
     if (!w || (strcmp(w, "global") != 0 && strcmp(w, "local") != 0))

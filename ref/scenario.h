@@ -34,6 +34,7 @@ typedef struct Step {
     const char *fn;            /* pattern/call: function of tcs_target */
     long long arity;           /* pattern: arity */
     bool local;                /* pattern: local (else global) */
+    bool ms_invalid;           /* pattern: MS is no valid match spec (trace_pattern raises badarg) */
     Term *args;                /* call: argument list */
     bool has_timeout;          /* recv after N */
     long long timeout;
