@@ -173,7 +173,7 @@ static bool step_recv(Model *m, int p, const Step *st)
         return true;
     }
     if (!st->has_timeout)
-        return model_unsupported(m, st->line, st->col, "recv on an empty mailbox would block forever;");
+        return model_unsupported(m, st->line, st->col, "recv on an empty mailbox (it would block forever) is");
     simple_event(m, p, "receive", term_atom(m->a, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
     return true;
 }

@@ -1,0 +1,15 @@
+# Runs `tcsref sim BAD` and checks exit status 2 and the expected "FILE:LINE:COL: msg"
+# from the file's first line: "% expect: LINE:COL: message-substring".
+file(STRINGS ${BAD} first LIMIT_COUNT 1)
+string(REGEX REPLACE "^% expect: " "" expect "${first}")
+execute_process(COMMAND ${TCSREF} sim ${BAD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "exit status ${rc}, want 2; stderr: ${err}")
+endif()
+if(NOT out STREQUAL "")
+  message(FATAL_ERROR "wrote to stdout on error: ${out}")
+endif()
+string(FIND "${err}" "${BAD}:${expect}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "stderr\n  ${err}lacks\n  ${BAD}:${expect}")
+endif()
