@@ -71,7 +71,7 @@ static void test_order(int *failures)
     Term *t[sizeof ordered / sizeof ordered[0]];
     for (size_t i = 0; i < sizeof ordered / sizeof ordered[0]; i++) {
         size_t pos = 0;
-        Err err;
+        Err err = {0};
         CHECK(term_parse(&a, ordered[i], &pos, 1, NULL, NULL, &t[i], &err));
     }
     for (size_t i = 0; i + 1 < sizeof ordered / sizeof ordered[0]; i++) {
