@@ -19,7 +19,7 @@ class Layout:
 
     @property
     def tcsref(self) -> Path:
-        return self.build / "ref" / "tcsref"
+        return self.build / "tcsref"
 
     @property
     def beams(self) -> Path:
