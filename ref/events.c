@@ -296,8 +296,9 @@ static bool step_register(Model *m, int p, const Step *st, bool reg)
     return true;
 }
 
-/* Process p terminates with reason: exit, then unregister, then linked processes die too
- * unless the reason is normal (puppets do not trap exits); no unlink events. */
+/* Process p terminates with reason: exit, then unregister; then each linked
+ * process dies too with the same reason (puppets do not trap exits), or, when
+ * the reason is normal, survives and gets unlinked from p. */
 static void terminate(Model *m, int p, const Term *reason, bool by_link)
 {
     Proc *pp = &m->procs[p];
@@ -314,11 +315,14 @@ static void terminate(Model *m, int p, const Term *reason, bool by_link)
     pp->nlinks = 0;
     for (int i = 0; i < n; i++)
         link_remove(&m->procs[links[i]], p);
-    if (term_is_atom(reason, "normal"))
-        return;
-    for (int i = 0; i < n; i++)
-        if (m->procs[links[i]].alive)
-            terminate(m, links[i], reason, true); /* EV-EXIT-LINKED */
+    for (int i = 0; i < n; i++) {
+        if (!m->procs[links[i]].alive)
+            continue;
+        if (term_is_atom(reason, "normal"))
+            simple_event(m, links[i], "getting_unlinked", pid(m, p), NULL, "EV-LINK EV-EXIT-UNLINKED");
+        else
+            terminate(m, links[i], reason, true);
+    }
 }
 
 bool events_step(Model *m, const Step *st)

@@ -4,6 +4,7 @@ A tracer that crashes or hangs ends its node, never the driver: the outcome
 says what happened and what the node printed last."""
 from __future__ import annotations
 
+import os
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -72,9 +73,12 @@ def run_plan(otp: Otp, plan_text: str, beam_dir: Path, gate_so: Path, tracer_mod
         write_job(job, plan, gate_so, tracer_module, tracer_so, step_timeout_ms)
         cmd = otp.erl + ["-noshell", "-noinput", "-pa", str(beam_dir),
                          "-run", "tcs_runner", "main", str(job)]
+        # The documentation's example tracer loads its library by bare name,
+        # which dlopen looks up on the loader path only (Clarification C-4).
+        env = dict(os.environ, LD_LIBRARY_PATH=str(tracer_so.parent))
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=wall_timeout_s,
-                                  stdin=subprocess.DEVNULL, cwd=tmp)
+                                  stdin=subprocess.DEVNULL, cwd=tmp, env=env)
         except subprocess.TimeoutExpired as hung:
             out = (hung.stdout or b"").decode(errors="replace") if isinstance(hung.stdout, bytes) else (hung.stdout or "")
             lines, markers = parse_output(out)
