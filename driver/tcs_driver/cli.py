@@ -13,17 +13,11 @@ from pathlib import Path
 from . import corpus, node, recorder
 from .results import CaseResult, exit_code, render_table, to_json
 
-REPO = Path(__file__).resolve().parents[2]
 
 
 def say(text: str) -> None:
     """Progress for the user, on stderr so stdout stays parseable."""
     print(f"tcs: {text}", file=sys.stderr, flush=True)
-
-
-def layout() -> corpus.Layout:
-    """The repository and its build directory (TCS_BUILD_DIR, default build/)."""
-    return corpus.Layout(REPO, Path(os.environ.get("TCS_BUILD_DIR", REPO / "build")).resolve())
 
 
 def build(where: corpus.Layout, *, coverage: bool = False) -> None:
@@ -47,25 +41,13 @@ def checked(cmd: list[str]) -> None:
         sys.exit(2)
 
 
-def local_otp() -> tuple[node.Otp, int, Path]:
-    """The host's erl: how to start it, its release, its NIF header directory."""
-    probe = ("io:format(\"~s ~s\", [erlang:system_info(otp_release), code:root_dir()]), halt().")
-    try:
-        done = subprocess.run(["erl", "-noshell", "-noinput", "-eval", probe],
-                              capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as why:
-        say(f"cannot start erl ({why}); install erlang-nox, or put erl on PATH")
-        sys.exit(2)
-    if done.returncode != 0 or " " not in done.stdout:
-        say(f"erl does not work: {(done.stdout + done.stderr).strip()[:300]}")
-        sys.exit(2)
-    release, root = done.stdout.split(" ", 1)
-    return node.Otp(release, ["erl"]), int(release), Path(root) / "usr" / "include"
-
-
 def select_otp(spec: str) -> tuple[node.Otp, int, Path]:
     """The OTP release asked for with --otp; only the host's release is available here."""
-    otp, release, include = local_otp()
+    try:
+        otp, release, include = node.probe_local()
+    except node.NoErlang as why:
+        say(str(why))
+        sys.exit(2)
     wanted = [w.strip() for w in spec.split(",") if w.strip()]
     if wanted in (["local"], [str(release)]):
         return otp, release, include
@@ -115,7 +97,7 @@ def run_corpus(where: corpus.Layout, pattern: str, otp_spec: str, strict: bool) 
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    where = layout()
+    where = corpus.default_layout()
     build(where)
     if not check_golden(where):
         return 1
@@ -132,7 +114,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_test(args: argparse.Namespace) -> int:
-    where = layout()
+    where = corpus.default_layout()
     build(where)
     say("unit tests of the model (ctest)")
     ctest = subprocess.run(["ctest", "--output-on-failure"], cwd=where.build)
@@ -151,14 +133,14 @@ def case_path(where: corpus.Layout, name: str) -> Path:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    where = layout()
+    where = corpus.default_layout()
     build(where)
     cmd = [str(where.tcsref), "sim", str(case_path(where, args.case))] + (["--explain"] if args.explain else [])
     return subprocess.run(cmd).returncode
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
-    where = layout()
+    where = corpus.default_layout()
     build(where)
     cmd = [str(where.tcsref), "golden", str(where.cases), str(where.golden)] + (["--check"] if args.check else [])
     return subprocess.run(cmd).returncode

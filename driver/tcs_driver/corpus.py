@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,14 @@ class Layout:
     @property
     def golden(self) -> Path:
         return self.repo / "golden"
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def default_layout() -> Layout:
+    """This repository and its build directory ($TCS_BUILD_DIR, default build/)."""
+    return Layout(REPO, Path(os.environ.get("TCS_BUILD_DIR", REPO / "build")).resolve())
 
 
 @dataclass(frozen=True)

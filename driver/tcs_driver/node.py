@@ -27,6 +27,24 @@ class NodeRun:
     detail: str = ""
 
 
+class NoErlang(Exception):
+    """erl is missing or does not start."""
+
+
+def probe_local() -> tuple[Otp, int, Path]:
+    """The host's erl: how to start it, its OTP release, its NIF header directory."""
+    probe = 'io:format("~s ~s", [erlang:system_info(otp_release), code:root_dir()]), halt().'
+    try:
+        done = subprocess.run(["erl", "-noshell", "-noinput", "-eval", probe],
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as why:
+        raise NoErlang(f"cannot start erl ({why}); install erlang-nox, or put erl on PATH") from why
+    release, _, root = done.stdout.partition(" ")
+    if done.returncode != 0 or not release.isdigit():
+        raise NoErlang(f"erl does not work: {(done.stdout + done.stderr).strip()[:300]}")
+    return Otp(release, ["erl"]), int(release), Path(root) / "usr" / "include"
+
+
 def erlang_term_string(text: str) -> str:
     """Text as an Erlang string literal."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
