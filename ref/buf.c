@@ -56,3 +56,16 @@ void buf_free(Buf *b)
     free(b->data);
     buf_init(b);
 }
+
+bool buf_read_file(Buf *b, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        buf_putn(b, chunk, n);
+    fclose(f);
+    return true;
+}

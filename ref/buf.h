@@ -1,6 +1,7 @@
 /* buf.h - a growable text buffer (the only place output is assembled). */
 #ifndef TCS_BUF_H
 #define TCS_BUF_H
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct Buf { char *data; size_t len, cap; } Buf;
@@ -15,6 +16,8 @@ void buf_putn(Buf *b, const char *s, size_t n);
 void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Guarantees: a NUL-terminated string (never NULL) of the current content. */
 const char *buf_str(const Buf *b);
+/* Guarantees: true with the whole file appended to b, or false (b unchanged) when it cannot be opened. */
+bool buf_read_file(Buf *b, const char *path);
 /* Guarantees: memory released, buffer empty. */
 void buf_free(Buf *b);
 

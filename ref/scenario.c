@@ -41,9 +41,7 @@ static bool fail(Parser *p, size_t at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    p->err->line = p->line;
-    p->err->col = (int)at + 1;
-    vsnprintf(p->err->msg, sizeof p->err->msg, fmt, ap);
+    err_set(p->err, p->line, (int)at + 1, fmt, ap);
     va_end(ap);
     return false;
 }
@@ -676,20 +674,14 @@ bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out,
 
 bool scenario_load(Arena *a, const char *path, Scenario *out, Err *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    Buf b;
+    buf_init(&b);
+    if (!buf_read_file(&b, path)) {
         err->line = 0;
         err->col = 0;
         snprintf(err->msg, sizeof err->msg, "cannot read file");
         return false;
     }
-    Buf b;
-    buf_init(&b);
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        buf_putn(&b, chunk, n);
-    fclose(f);
     if (memchr(buf_str(&b), '\0', b.len)) {
         buf_free(&b);
         err->line = 1;

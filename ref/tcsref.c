@@ -145,16 +145,10 @@ static char *path_join(const char *dir, const char *name)
 /* 1 if file exists with exactly content, 0 if it differs, -1 if missing. */
 static int same_content(const char *path, const Buf *content)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
     Buf b;
     buf_init(&b);
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        buf_putn(&b, chunk, n);
-    fclose(f);
+    if (!buf_read_file(&b, path))
+        return -1;
     int same = b.len == content->len && memcmp(buf_str(&b), buf_str(content), b.len) == 0;
     buf_free(&b);
     return same;

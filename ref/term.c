@@ -1,6 +1,7 @@
 /* term.c - construction and Erlang term order. */
 #include "term.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static Term *mk(Arena *a, TermKind k)
@@ -173,4 +174,12 @@ int term_compare(const Term *a, const Term *b)
     }
     }
     return 0;
+}
+
+bool err_set(Err *err, int line, int col, const char *fmt, va_list ap)
+{
+    err->line = line;
+    err->col = col;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    return false;
 }

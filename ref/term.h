@@ -1,6 +1,7 @@
 /* term.h - Erlang term values of the scenario language (CONFORMANCE.md §1 "Terms"). */
 #ifndef TCS_TERM_H
 #define TCS_TERM_H
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -68,6 +69,9 @@ bool atom_is_bare(const char *name);
 
 /* A parse error: 1-based line and column plus a message. */
 typedef struct Err { int line, col; char msg[256]; } Err;
+
+/* Guarantees: err holds line, col and the formatted message; returns false (for `return err_set(...)`). */
+bool err_set(Err *err, int line, int col, const char *fmt, va_list ap);
 
 /* Decides whether a symbolic pid <name> may appear (NULL: any name). */
 typedef bool (*PidCheck)(const void *ctx, const char *name);

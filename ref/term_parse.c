@@ -37,9 +37,7 @@ static bool fail_at(P *p, size_t at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    p->err->line = p->line;
-    p->err->col = (int)at + 1;
-    vsnprintf(p->err->msg, sizeof p->err->msg, fmt, ap);
+    err_set(p->err, p->line, (int)at + 1, fmt, ap);
     va_end(ap);
     return false;
 }
@@ -190,7 +188,9 @@ static bool parse_word_atom(P *p, Term **out)
     return true;
 }
 
-static bool parse_seq(P *p, char close, Vec *v)
+/* Items separated by commas up to `close`; with tail != NULL a `| Tail` may end them
+ * (improper lists), otherwise *tail is untouched. */
+static bool parse_items(P *p, char close, Vec *v, Term **tail)
 {
     skip_ws(p);
     if (peek(p) == close) {
@@ -203,43 +203,24 @@ static bool parse_seq(P *p, char close, Vec *v)
             return false;
         vec_push(p->a, v, t);
         skip_ws(p);
-        if (peek(p) == ',') {
-            p->i++;
-            continue;
-        }
-        return expect(p, close);
+        if (peek(p) != ',')
+            break;
+        p->i++;
     }
+    if (tail && peek(p) == '|') {
+        p->i++;
+        if (!parse_term(p, tail))
+            return false;
+    }
+    return expect(p, close);
 }
 
 static bool parse_list(P *p, Term **out)
 {
     p->i++; /* [ */
     Vec v = {0};
-    skip_ws(p);
-    if (peek(p) == ']') {
-        p->i++;
-        *out = term_nil(p->a);
-        return true;
-    }
-    for (;;) {
-        Term *t;
-        if (!parse_term(p, &t))
-            return false;
-        vec_push(p->a, &v, t);
-        skip_ws(p);
-        if (peek(p) == ',') {
-            p->i++;
-            continue;
-        }
-        break;
-    }
     Term *tail = term_nil(p->a);
-    if (peek(p) == '|') {
-        p->i++;
-        if (!parse_term(p, &tail))
-            return false;
-    }
-    if (!expect(p, ']'))
+    if (!parse_items(p, ']', &v, &tail))
         return false;
     for (size_t i = v.n; i > 0; i--)
         tail = term_cons(p->a, v.v[i - 1], tail);
@@ -384,7 +365,7 @@ static bool parse_term(P *p, Term **out)
     if (c == '{') {
         p->i++;
         Vec v = {0};
-        if (!parse_seq(p, '}', &v))
+        if (!parse_items(p, '}', &v, NULL))
             return false;
         *out = term_tuple(p->a, v.n, v.v);
         return true;
