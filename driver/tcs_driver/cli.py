@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import corpus, node, recorder
+from . import corpus, node, recorder, rules
 from .results import CaseResult, exit_code, render_table, to_json
 
 
@@ -146,6 +146,16 @@ def cmd_golden(args: argparse.Namespace) -> int:
     return subprocess.run(cmd).returncode
 
 
+def cmd_rules(args: argparse.Namespace) -> int:
+    where = corpus.default_layout()
+    build(where)
+    catalogue = rules.catalogue((where.repo / "CONFORMANCE.md").read_text())
+    named = {case.id: case.rules for case in map(lambda p: corpus.load_case(where, p), corpus.case_paths(where))}
+    report = rules.check(catalogue, named)
+    print(rules.render(report))
+    return 0 if report.ok else 1
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line of ./tcs."""
     top = argparse.ArgumentParser(prog="tcs", description="Conformance suite for Erlang tracer modules (erl_tracer).")
@@ -166,6 +176,8 @@ def parser() -> argparse.ArgumentParser:
     golden = sub.add_parser("golden", help="regenerate golden/ from the model (or --check it)")
     golden.add_argument("--check", action="store_true", help="write nothing; exit 1 if a golden file is stale")
     golden.set_defaults(func=cmd_golden)
+    rule_list = sub.add_parser("rules", help="every rule of CONFORMANCE.md with its case count; exit 1 if a rule has no case or a case names an unknown rule")
+    rule_list.set_defaults(func=cmd_rules)
     return top
 
 
