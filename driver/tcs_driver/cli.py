@@ -167,7 +167,7 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--strict", action="store_true", help="compare informative lines too")
     run.set_defaults(func=cmd_run)
     test = sub.add_parser("test", help="the project's own tests: ctest (model) and pytest (driver, corpus)")
-    test.add_argument("pytest_args", nargs=argparse.REMAINDER, help="extra pytest arguments")
+    test.epilog = "Arguments tcs does not know are passed to pytest, e.g. ./tcs test -k fallback"
     test.set_defaults(func=cmd_test)
     sim = sub.add_parser("sim", help="print the golden stream of one case, from the model")
     sim.add_argument("case", help="case id or path to a .tcs file")
@@ -182,7 +182,11 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    top = parser()
+    args, extra = top.parse_known_args(argv)
+    if extra and args.command != "test":
+        top.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.pytest_args = extra
     return int(args.func(args))
 
 
