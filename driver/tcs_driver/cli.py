@@ -146,6 +146,34 @@ def cmd_golden(args: argparse.Namespace) -> int:
     return subprocess.run(cmd).returncode
 
 
+def cmd_coverage(args: argparse.Namespace) -> int:
+    """Model coverage from its unit tests and the corpus, as lcov data and an HTML report."""
+    where = corpus.default_layout()
+    cov = corpus.Layout(where.repo, where.build.with_name(where.build.name + "-coverage"))
+    build(cov, coverage=True)
+    checked(["lcov", "--quiet", "--zerocounters", "--directory", str(cov.build)])
+    say("unit tests of the model (ctest)")
+    checked(["ctest", "--test-dir", str(cov.build)])
+    say("the corpus through the model (sim, plan, meta of every case)")
+    for path in corpus.case_paths(cov):
+        for verb in (["sim", str(path), "--explain"], ["plan", str(path)], ["meta", str(path)]):
+            corpus.model(cov, *verb)
+    out = where.repo / "coverage"
+    out.mkdir(exist_ok=True)
+    info = out / "lcov.info"
+    lcov = ["lcov", "--quiet", "--rc", "lcov_branch_coverage=1"]
+    checked(lcov + ["--capture", "--directory", str(cov.build), "--output-file", str(info)])
+    checked(lcov + ["--extract", str(info), f"{where.repo}/ref/*", "--output-file", str(info)])
+    checked(lcov + ["--remove", str(info), f"{where.repo}/ref/tests/*", "--output-file", str(info)])
+    checked(["genhtml", "--quiet", "--branch-coverage", "--output-directory", str(out / "html"), str(info)])
+    summary = subprocess.run(["lcov", "--rc", "lcov_branch_coverage=1", "--summary", str(info)],
+                             capture_output=True, text=True)
+    print("\n".join(line.strip() for line in (summary.stdout + summary.stderr).splitlines()
+                    if line.strip().startswith(("lines", "functions", "branches"))))
+    say(f"report: {out / 'html' / 'index.html'}")
+    return 0
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
@@ -176,6 +204,8 @@ def parser() -> argparse.ArgumentParser:
     golden = sub.add_parser("golden", help="regenerate golden/ from the model (or --check it)")
     golden.add_argument("--check", action="store_true", help="write nothing; exit 1 if a golden file is stale")
     golden.set_defaults(func=cmd_golden)
+    coverage = sub.add_parser("coverage", help="build the model with coverage, run its tests and the corpus, write coverage/ (lcov, genhtml)")
+    coverage.set_defaults(func=cmd_coverage)
     rule_list = sub.add_parser("rules", help="every rule of CONFORMANCE.md with its case count; exit 1 if a rule has no case or a case names an unknown rule")
     rule_list.set_defaults(func=cmd_rules)
     return top
