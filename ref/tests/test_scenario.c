@@ -1,0 +1,357 @@
+/* test_scenario.c - the case-file parser: every error with its exact LINE:COL and message,
+ * the fields of a parsed case, the limits, and scenario_load's file checks. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "scenario.h"
+
+#define HDR "case x\nrules A\ndesc \"d\"\notp 1\n"
+#define H HDR "tracer recorder\nprocess a b\n" /* steps start on line 7 */
+
+/* "OK" or "LINE:COL: message" for parsing text. */
+static void parse(int *failures, const char *text, const char *want)
+{
+    Arena a;
+    arena_init(&a);
+    Scenario sc;
+    Err e = {0};
+    char got[400];
+    if (scenario_parse(&a, "f.tcs", text, &sc, &e))
+        snprintf(got, sizeof got, "OK");
+    else
+        snprintf(got, sizeof got, "%d:%d: %s", e.line, e.col, e.msg);
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "input:\n%s\n", text);
+    CHECK_STR(got, want);
+    arena_free(&a);
+}
+
+static void test_header_errors(int *failures)
+{
+    parse(failures, "", "1:1: missing 'case' statement");
+    parse(failures, "case x\nrules A\n", "3:1: missing 'desc' statement");
+    parse(failures, HDR, "5:1: missing 'tracer' statement");
+    parse(failures, HDR "features f\n", "6:1: missing 'tracer' statement");
+    parse(failures, HDR "tracer recorder\n", "6:1: missing 'process' statement");
+    parse(failures, "rules A\n", "1:1: 'rules' out of order: expected 'case' here");
+    parse(failures, "bogus\n", "1:1: unknown keyword 'bogus': expected 'case' here (header: case, rules, desc, otp)");
+    parse(failures, "tracer\n", "1:1: unexpected 'tracer': expected 'case' here (header: case, rules, desc, otp)");
+    parse(failures, "Foo x\n", "1:1: unexpected 'Foo': expected 'case' here (header: case, rules, desc, otp)");
+    parse(failures, "case\n", "1:5: case id must match [a-z][a-zA-Z0-9_]*");
+    parse(failures, "case 9x\n", "1:6: case id must match [a-z][a-zA-Z0-9_]*");
+    parse(failures, "case x extra\n", "1:8: unexpected text after the statement");
+    parse(failures, "case x\nrules EV-SEND bad\n", "2:15: 'bad' is not a valid rule ID");
+    parse(failures, "case x\nrules EV-SEND E_1\n", "2:15: 'E_1' is not a valid rule ID");
+    parse(failures, "case x\nrules\n", "2:6: 'rules' needs at least one rule ID");
+    parse(failures, "case x\nrules A\ndesc d\n", "3:6: desc needs a double-quoted string");
+    parse(failures, "case x\nrules A\ndesc \"abc\n", "3:6: unterminated string");
+    parse(failures, "case x\nrules A\ndesc \"a\\n\"\n", "3:8: only \\\" and \\\\ escapes are allowed in desc");
+    parse(failures, "case x\nrules A\ndesc \"d\" x\n", "3:10: unexpected text after the statement");
+    parse(failures, "case x\nrules A\ndesc \"d\"\notp abc\n", "4:5: otp must be an integer");
+    parse(failures, "case x\nrules A\ndesc \"d\"\notp 0\n", "4:5: otp must be a positive release number");
+    parse(failures, "case x\nrules A\ndesc \"d\"\notp 1 2\n", "4:7: unexpected text after the statement");
+    parse(failures, "case x\nrules A\ndesc \"d\"\notp [\n", "4:6: expected a term, found end of line");
+    parse(failures, HDR "process a\n", "5:1: unexpected 'process': expected 'features' or 'tracer'");
+    parse(failures, HDR "callbacks trace\n", "5:1: unexpected 'callbacks': expected 'features' or 'tracer'");
+    parse(failures, HDR "answer send trace\n", "5:1: unexpected 'answer': expected 'features' or 'tracer'");
+    parse(failures, HDR "bogus\n", "5:1: unknown keyword 'bogus': expected 'features' or 'tracer'");
+    parse(failures, HDR "features Bad\n", "5:10: 'Bad' is not a valid feature");
+    parse(failures, HDR "tracer nope\n", "5:8: tracer must be 'recorder' or 'erl_msg_tracer'");
+    parse(failures, HDR "tracer\n", "5:7: tracer must be 'recorder' or 'erl_msg_tracer'");
+    parse(failures, HDR "tracer recorder x\n", "5:17: unexpected text after the statement");
+}
+
+static void test_tracer_opt_errors(int *failures)
+{
+#define T HDR "tracer recorder\n"
+#define E HDR "tracer erl_msg_tracer\n"
+    parse(failures, E "callbacks trace\n", "6:1: 'callbacks' is not allowed with tracer erl_msg_tracer");
+    parse(failures, E "answer send trace\n", "6:1: 'answer' is not allowed with tracer erl_msg_tracer");
+    parse(failures, T "callbacks trace_send trace\n", "6:22: unknown callback name 'trace'");
+    parse(failures, T "callbacks trace_send trace_send\n", "6:22: callback 'trace_send' listed twice");
+    parse(failures, T "callbacks\n", "6:10: 'callbacks' needs at least one callback name");
+    parse(failures, T "answer send\n", "6:12: expected trace, discard or remove");
+    parse(failures, T "answer send explode\n", "6:13: unknown answer 'explode' (expected trace, discard or remove)");
+    parse(failures, T "answer bogus trace\n", "6:8: unknown tag 'bogus' in answer");
+    parse(failures, T "answer 42 trace\n", "6:8: the answer tag must be an atom");
+    parse(failures, T "answer send trace extra\n", "6:19: unexpected text after the statement");
+    parse(failures, T "answer send remove\nanswer send trace\n", "7:8: answer for tag 'send' given twice");
+    parse(failures, T "answer default discard\nanswer default trace\n", "7:8: answer for default given twice");
+    parse(failures, T "trace a on send\n", "6:1: unexpected 'trace': expected 'callbacks', 'answer' or 'process'");
+    parse(failures, T "pattern x\n", "6:1: unexpected 'pattern': expected 'callbacks', 'answer' or 'process'");
+    parse(failures, T "bogus\n", "6:1: unknown keyword 'bogus': expected 'callbacks', 'answer' or 'process'");
+    parse(failures, T "process A\n", "6:9: 'A' is not a process name");
+    parse(failures, T "process tracer\n", "6:9: 'tracer' is reserved for the tracer state process");
+    parse(failures, T "process a a\n", "6:11: duplicate process 'a'");
+    parse(failures, T "process\n", "6:8: 'process' needs at least one name");
+#undef T
+#undef E
+}
+
+static void test_step_errors(int *failures)
+{
+    parse(failures, H "rules A", "7:1: 'rules' is not allowed after 'process'");
+    parse(failures, H "process c", "7:1: 'process' is not allowed after 'process'");
+    parse(failures, H "c send a x", "7:1: undeclared process 'c'");
+    parse(failures, H "c bogus a x", "7:1: unknown keyword 'c'");
+    parse(failures, H "Q send a x", "7:1: unknown keyword 'Q'");
+    parse(failures, H "tracer send a x", "7:1: 'tracer' is not allowed after 'process'");
+    parse(failures, H "bogus", "7:1: unknown keyword 'bogus'");
+    /* trace */
+    parse(failures, H "trace a maybe", "7:9: expected 'on' or 'off'");
+    parse(failures, H "trace a", "7:8: expected 'on' or 'off'");
+    parse(failures, H "trace a on", "7:11: expected at least one trace flag");
+    parse(failures, H "trace a on all", "7:12: trace flag 'all' is not supported by model v1");
+    parse(failures, H "trace a on bogus", "7:12: unknown trace flag 'bogus'");
+    parse(failures, H "trace a on 42", "7:12: a trace flag must be an atom");
+    parse(failures, H "trace c on send", "7:7: undeclared process 'c'");
+    parse(failures, H "trace", "7:6: expected a process name, found end of line");
+    /* pattern */
+    parse(failures, H "pattern :id/1 true global", "7:9: expected Module:Function");
+    parse(failures, H "pattern lists:id/1 true global", "7:9: module 'lists' is not supported by model v1 (only tcs_target)");
+    parse(failures, H "pattern tcs_target/1 true global", "7:19: expected ':' after the module name");
+    parse(failures, H "pattern tcs_target:/1 true global", "7:20: expected a function name");
+    parse(failures, H "pattern tcs_target:id true global", "7:22: expected '/Arity' after the function name");
+    parse(failures, H "pattern tcs_target:id/x true global", "7:23: expected an arity");
+    parse(failures, H "pattern tcs_target:id/1 true", "7:29: expected 'global' or 'local'");
+    parse(failures, H "pattern tcs_target:id/1 true sideways", "7:30: expected 'global' or 'local'");
+    parse(failures, H "pattern tcs_target:id/1 true global x", "7:37: unexpected text after the statement");
+    parse(failures, H "pattern tcs_target:id/1 {x", "7:27: expected '}', found end of line");
+    parse(failures, H "pattern tcs_target:id/1 [{message,{tag,42}}] global",
+          "7:25: match spec clause must be {Head,Guards,Body}");
+    /* call */
+    parse(failures, H "a call tcs_target:id", "7:21: expected '(' after the function name");
+    parse(failures, H "a call tcs_target:id()", "7:19: tcs_target:id/0 is not supported by model v1 (known: id/1, twice/1, tail/1)");
+    parse(failures, H "a call tcs_target:id(1, 2)", "7:19: tcs_target:id/2 is not supported by model v1 (known: id/1, twice/1, tail/1)");
+    parse(failures, H "a call tcs_target:nope(1)", "7:19: tcs_target:nope/1 is not supported by model v1 (known: id/1, twice/1, tail/1)");
+    parse(failures, H "a call tcs_target:id(1 2)", "7:24: expected ',' or ')' in the argument list");
+    parse(failures, H "a call tcs_target:id(1", "7:23: expected ',' or ')' in the argument list");
+    parse(failures, H "a call tcs_target:id(1,", "7:24: expected a term, found end of line");
+    parse(failures, H "a call tcs_target:twice(1) x", "7:28: unexpected text after the statement");
+    parse(failures, H "a call bogus:id(1)", "7:8: module 'bogus' is not supported by model v1 (only tcs_target)");
+    /* actor steps */
+    parse(failures, H "a", "7:2: expected a step after the process name");
+    parse(failures, H "a explode", "7:3: unknown step 'explode'");
+    parse(failures, H "a send b", "7:9: expected a term, found end of line");
+    parse(failures, H "a send b {1,2} x", "7:16: unexpected text after the statement");
+    parse(failures, H "a send", "7:7: expected a process name, found end of line");
+    parse(failures, H "a link 1x", "7:8: '1x' is not a process name");
+    parse(failures, H "a link Ab", "7:8: 'Ab' is not a process name");
+    parse(failures, H "a link tracer", "7:8: undeclared process 'tracer'");
+    parse(failures, H "a link c", "7:8: undeclared process 'c'");
+    parse(failures, H "a link a", "7:8: linking a process to itself is not supported by model v1");
+    parse(failures, H "a unlink a", "7:10: linking a process to itself is not supported by model v1");
+    parse(failures, H "a recv soon", "7:8: expected 'after' or end of line");
+    parse(failures, H "a recv after -5", "7:14: timeout must not be negative");
+    parse(failures, H "a recv after x", "7:14: timeout must be an integer");
+    parse(failures, H "a recv after 5 x", "7:16: unexpected text after the statement");
+    parse(failures, H "a spawn", "7:8: expected the name of the new process");
+    parse(failures, H "a spawn Big", "7:9: expected the name of the new process");
+    parse(failures, H "a spawn b", "7:9: process 'b' already exists (spawn needs a new name)");
+    parse(failures, H "a spawn tracer", "7:9: process 'tracer' already exists (spawn needs a new name)");
+    parse(failures, H "a spawn c\na spawn c", "8:9: process 'c' already exists (spawn needs a new name)");
+    parse(failures, H "a register 42", "7:12: a registered name must be an atom");
+    parse(failures, H "a register undefined", "7:12: 'undefined' cannot be a registered name");
+    parse(failures, H "a unregister", "7:13: expected a term, found end of line");
+    parse(failures, H "a exit", "7:7: expected a term, found end of line");
+    /* comments: '%' inside quoted atoms and strings does not start a comment */
+    parse(failures, H "a send b 'it''s % x'", "7:14: unexpected text after the statement");
+    parse(failures, H "a send b \"100%\" x % comment", "7:17: unexpected text after the statement");
+}
+
+static void test_good(int *failures)
+{
+    const char *good =
+        "% a comment line\n"
+        "case good_1   % trailing comment\n"
+        "rules EV-SEND EV-LINK\n"
+        "desc \"say \\\"hi\\\" \\\\ 50%\"\n"
+        "otp 26\n"
+        "features f1 f_2\n"
+        "tracer recorder\n"
+        "callbacks enabled_send trace_send\n"
+        "answer default discard\n"
+        "answer send remove\n"
+        "answer 'receive' trace\n"
+        "process a b\n"
+        "\t\n"
+        "trace a on send 'receive' timestamp\n"
+        "trace b off call\n"
+        "pattern tcs_target:id/1 [{'_',[],[{return_trace}]}] local\n"
+        "pattern tcs_target:id/1 [{'_',[],[{message,{tag,42}}]}] global\n"
+        "a send b {hi, <a>, 'a\\'%'}\n"
+        "b recv\n"
+        "b recv after 0\n"
+        "a call tcs_target:twice( [x] )\n"
+        "a call tcs_target:tail(2)\n"
+        "a spawn c\n"
+        "c link a\n"
+        "c unlink a\n"
+        "c register r\n"
+        "c unregister r\n"
+        "c exit normal";
+    Arena a;
+    arena_init(&a);
+    Scenario sc;
+    Err e = {0};
+    bool ok = scenario_parse(&a, "good_1.tcs", good, &sc, &e);
+    if (!ok)
+        fprintf(stderr, "%d:%d: %s\n", e.line, e.col, e.msg);
+    CHECK(ok);
+    if (ok) {
+        CHECK_STR(sc.id, "good_1");
+        CHECK(sc.id_line == 2 && sc.id_col == 6);
+        CHECK(sc.nrules == 2);
+        CHECK_STR(sc.rules[1], "EV-LINK");
+        CHECK_STR(sc.desc, "say \"hi\" \\ 50%");
+        CHECK(sc.otp == 26);
+        CHECK(sc.nfeatures == 2);
+        CHECK_STR(sc.features[1], "f_2");
+        CHECK(sc.tracer == TRACER_RECORDER);
+        CHECK(sc.callbacks != 0);
+        CHECK(sc.default_answer == ANS_DISCARD);
+        CHECK(sc.nanswers == 2);
+        CHECK_STR(sc.answers[0].tag, "send");
+        CHECK(sc.answers[0].answer == ANS_REMOVE);
+        CHECK_STR(sc.answers[1].tag, "receive");
+        CHECK(sc.answers[1].answer == ANS_TRACE);
+        CHECK(sc.nprocs == 2);
+        CHECK(sc.nsteps == 15);
+        CHECK(sc.steps[14].kind == ST_EXIT && term_is_atom(sc.steps[14].term, "normal"));
+        CHECK(sc.steps[0].kind == ST_TRACE && sc.steps[0].on && sc.steps[0].nflags == 3);
+        CHECK(sc.steps[0].line == 14 && sc.steps[0].col == 1 && sc.steps[0].actor_col == 7);
+        CHECK(sc.steps[1].kind == ST_TRACE && !sc.steps[1].on);
+        CHECK(sc.steps[2].kind == ST_PATTERN && sc.steps[2].local && !sc.steps[2].ms_invalid);
+        CHECK(sc.steps[3].kind == ST_PATTERN && !sc.steps[3].local && sc.steps[3].ms_invalid);
+        CHECK(sc.steps[4].kind == ST_SEND && sc.steps[4].term_col == 10);
+        Buf b;
+        buf_init(&b);
+        term_print(&b, sc.steps[4].term, PRINT_CANON);
+        CHECK_STR(buf_str(&b), "{hi,<a>,'a\\'%'}");
+        buf_free(&b);
+        CHECK(sc.steps[5].kind == ST_RECV && !sc.steps[5].has_timeout);
+        CHECK(sc.steps[6].kind == ST_RECV && sc.steps[6].has_timeout && sc.steps[6].timeout == 0);
+        CHECK(sc.steps[7].kind == ST_CALL && term_list_length(sc.steps[7].args) == 1);
+        CHECK(sc.steps[9].kind == ST_SPAWN);
+        CHECK_STR(sc.steps[9].other, "c");
+        CHECK(sc.steps[10].kind == ST_LINK && sc.steps[11].kind == ST_UNLINK);
+        CHECK(sc.steps[12].kind == ST_REGISTER && term_is_atom(sc.steps[12].term, "r"));
+        CHECK(sc.steps[13].kind == ST_UNREGISTER && sc.steps[13].term_col == 14);
+    }
+    CHECK_STR(answer_name(ANS_TRACE), "trace");
+    CHECK_STR(answer_name(ANS_DISCARD), "discard");
+    CHECK_STR(answer_name(ANS_REMOVE), "remove");
+    e = (Err){0};
+    CHECK(scenario_parse(&a, "e.tcs", HDR "tracer erl_msg_tracer\nprocess a\n", &sc, &e));
+    CHECK(sc.tracer == TRACER_ERL_MSG && sc.nsteps == 0 && sc.nanswers == 0 && sc.default_answer == ANS_TRACE);
+    arena_free(&a);
+}
+
+/* The fixed limits of the parser: one more than allowed is an error at the extra item. */
+static void test_limits(int *failures)
+{
+    Buf t;
+    char want[80];
+    /* 256 rule IDs are fine, the 257th is one too many */
+    buf_init(&t);
+    buf_puts(&t, "case x\nrules");
+    for (int i = 0; i < 257; i++)
+        buf_puts(&t, " R");
+    snprintf(want, sizeof want, "2:%d: too many rule IDs", 6 + 256 * 2 + 1);
+    parse(failures, buf_str(&t), want);
+    buf_free(&t);
+    /* 257 declared processes */
+    buf_init(&t);
+    buf_puts(&t, HDR "tracer recorder\nprocess");
+    for (int i = 0; i < 257; i++)
+        buf_printf(&t, " p%03d", i);
+    snprintf(want, sizeof want, "6:%d: too many processes", 8 + 256 * 5 + 1);
+    parse(failures, buf_str(&t), want);
+    buf_free(&t);
+    /* 256 declared, then a spawn */
+    buf_init(&t);
+    buf_puts(&t, HDR "tracer recorder\nprocess");
+    for (int i = 0; i < 256; i++)
+        buf_printf(&t, " p%03d", i);
+    buf_puts(&t, "\np000 spawn q");
+    parse(failures, buf_str(&t), "7:12: too many processes");
+    buf_free(&t);
+    /* 33 flags in one trace step */
+    buf_init(&t);
+    buf_puts(&t, H "trace a on");
+    for (int i = 0; i < 33; i++)
+        buf_puts(&t, " send");
+    snprintf(want, sizeof want, "7:%d: too many flags", 11 + 32 * 5 + 1);
+    parse(failures, buf_str(&t), want);
+    buf_free(&t);
+    /* 257 call arguments */
+    buf_init(&t);
+    buf_puts(&t, H "a call tcs_target:id(");
+    for (int i = 0; i < 257; i++)
+        buf_puts(&t, i ? ",1" : "1");
+    buf_puts(&t, ")");
+    snprintf(want, sizeof want, "7:%d: too many arguments", 22 + 256 * 2);
+    parse(failures, buf_str(&t), want);
+    buf_free(&t);
+    /* 4096 steps are fine, the 4097th is one too many */
+    buf_init(&t);
+    buf_puts(&t, H);
+    for (int i = 0; i < 4096; i++)
+        buf_puts(&t, "a recv\n");
+    parse(failures, buf_str(&t), "OK");
+    buf_puts(&t, "a recv\n");
+    parse(failures, buf_str(&t), "4103:1: too many steps");
+    buf_free(&t);
+}
+
+static void load(int *failures, const char *path, const char *content, size_t len, const char *want)
+{
+    if (content) {
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL);
+        if (!f)
+            return;
+        fwrite(content, 1, len, f);
+        fclose(f);
+    }
+    Arena a;
+    arena_init(&a);
+    Scenario sc;
+    Err e = {0};
+    char got[400];
+    if (scenario_load(&a, path, &sc, &e))
+        snprintf(got, sizeof got, "OK %s", sc.id);
+    else
+        snprintf(got, sizeof got, "%d:%d: %s", e.line, e.col, e.msg);
+    CHECK_STR(got, want);
+    arena_free(&a);
+    if (content)
+        remove(path);
+}
+
+static void test_load(int *failures)
+{
+    static const char good[] = H;
+    load(failures, "test_scenario_no_such_file.tcs", NULL, 0, "0:0: cannot read file");
+    load(failures, "x.tcs", good, sizeof good - 1, "OK x");
+    load(failures, "x", good, sizeof good - 1, "OK x");
+    load(failures, "xy.tcs", good, sizeof good - 1, "1:6: case id 'x' must equal the file name stem 'xy'");
+    load(failures, "x.tcs.bak", good, sizeof good - 1, "1:6: case id 'x' must equal the file name stem 'x.tcs.bak'");
+    load(failures, "x.tcs", "case x\0\n", 8, "1:1: file contains a NUL byte");
+    load(failures, "x.tcs", "case\n", 5, "1:5: case id must match [a-z][a-zA-Z0-9_]*");
+}
+
+int main(void)
+{
+    int n = 0, *failures = &n;
+    test_header_errors(failures);
+    test_tracer_opt_errors(failures);
+    test_step_errors(failures);
+    test_good(failures);
+    test_limits(failures);
+    test_load(failures);
+    if (n)
+        fprintf(stderr, "%d failure(s)\n", n);
+    return n != 0;
+}
