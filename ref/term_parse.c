@@ -80,8 +80,7 @@ static bool parse_int(P *p, Term **out)
         neg = true;
         p->i++;
     }
-    if (!is_digit(peek(p)))
-        return fail_at(p, start, "expected a digit after '-'");
+    /* callers only come here at a digit or at '-' followed by a digit */
     unsigned long long v = 0;
     while (is_digit(peek(p))) {
         v = v * 10 + (unsigned long long)(peek(p) - '0');

@@ -82,6 +82,139 @@ static void test_order(int *failures)
     arena_free(&a);
 }
 
+/* Exact messages and columns of the term parser's errors (line 5, no pid check but for <c>). */
+static void test_error_messages(int *failures)
+{
+    static const struct { const char *src; const char *want; } cases[] = {
+        {"{a b}", "5:4: expected '}', found 'b'"},
+        {"[a b]", "5:4: expected ']', found 'b'"},
+        {"[a | ]", "5:6: unexpected character ']' in term"},
+        {"[a | b c]", "5:8: expected ']', found 'c'"},
+        {"99999999999999999999", "5:1: integer too large for model v1"},
+        {"-9223372036854775808", "5:1: integer too large for model v1"},
+        {"16#ff", "5:1: based integers are not supported by model v1"},
+        {"'\\x'", "5:2: unsupported escape sequence in model v1"},
+        {"\"\\q\"", "5:2: unsupported escape sequence in model v1"},
+        {"\"abc", "5:1: unterminated string"},
+        {"{a, \"\xff\"}", "5:5: invalid UTF-8 in string"},
+        {"\"\xc3\"", "5:1: invalid UTF-8 in string"},
+        {"\"\xc3\x41\"", "5:1: invalid UTF-8 in string"},
+        {"\"\xf8\x80\x80\x80\x80\"", "5:1: invalid UTF-8 in string"},
+        {"#a", "5:1: expected '#{' for a map"},
+        {"#Fun<a>", "5:1: references, ports and funs (#F...) are not supported by model v1"},
+        {"#{a => 1 b}", "5:10: expected '}', found 'b'"},
+        {"#{a => 1,", "5:10: expected a term, found end of line"},
+        {"#{a =>", "5:7: expected a term, found end of line"},
+        {"#{ => 1}", "5:4: unexpected character '=' in term"},
+        {"<<a>>", "5:3: binary segments must be integers 0..255 or strings in model v1"},
+        {"<<1 2>>", "5:5: expected '>>' to close the binary"},
+        {"<<1,", "5:5: binary segments must be integers 0..255 or strings in model v1"},
+        {"<<\"a\\q\">>", "5:5: unsupported escape sequence in model v1"},
+        {"<<-1>>", "5:3: binary segments must be integers 0..255 or strings in model v1"},
+        {"<A>", "5:1: expected a process name in <name>"},
+        {"<>", "5:1: expected a process name in <name>"},
+        {"<a b>", "5:3: expected '>' to close the symbolic pid"},
+        {"<a@b>", "5:3: expected '>' to close the symbolic pid"},
+        {"<c>", "5:1: unknown process <c> (not declared or not yet spawned)"},
+        {"@", "5:1: unexpected character '@' in term"},
+        {"-a", "5:1: unexpected character '-' in term"},
+        {"", "5:1: expected a term, found end of line"},
+        {" \t\r", "5:4: expected a term, found end of line"},
+        {"_", "5:1: variables are not allowed in terms (write '_' quoted for the wildcard atom)"},
+        {"begin", "5:1: reserved word 'begin' must be quoted to be an atom"},
+        {"{fun}", "5:2: funs are not supported by model v1"},
+        {"1.5", "5:1: floats are not supported by model v1"},
+        {"<0.1.2>", "5:1: raw pids are not supported by model v1; write <name>"},
+        {"$a", "5:1: character literals are not supported by model v1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Arena a;
+        arena_init(&a);
+        Term *t;
+        Err err = {0};
+        size_t pos = 0;
+        char got[300];
+        if (term_parse(&a, cases[i].src, &pos, 5, only_ab, NULL, &t, &err))
+            snprintf(got, sizeof got, "OK");
+        else
+            snprintf(got, sizeof got, "%d:%d: %s", err.line, err.col, err.msg);
+        CHECK_STR(got, cases[i].want);
+        arena_free(&a);
+    }
+}
+
+/* term_parse leaves *pos just after the term. */
+static void test_pos(int *failures)
+{
+    Arena a;
+    arena_init(&a);
+    Term *t;
+    Err err = {0};
+    size_t pos = 3;
+    CHECK(term_parse(&a, "ab  {x, y}  rest", &pos, 1, NULL, NULL, &t, &err));
+    CHECK(pos == 10);
+    pos = 0;
+    CHECK(term_parse(&a, "1.x", &pos, 1, NULL, NULL, &t, &err));
+    CHECK(pos == 1 && t->kind == TK_INT && t->u.i == 1);
+    arena_free(&a);
+}
+
+/* Pairs of distinct terms of one kind, first < second (equal kinds compare their contents). */
+static void test_compare_same_kind(int *failures)
+{
+    static const char *const pairs[][2] = {
+        {"-5", "3"},
+        {"abc", "abd"},
+        {"ab", "abc"},
+        {"<a>", "<b>"},
+        {"{a,b}", "{a,c}"},
+        {"{z}", "{a,a}"},
+        {"#{a=>1}", "#{a=>1,b=>1}"},
+        {"#{a=>9}", "#{b=>0}"},
+        {"#{a=>1,b=>2}", "#{a=>1,b=>3}"},
+        {"#{a=>1,b=>2}", "#{a=>2,b=>1}"},
+        {"[a,b]", "[a,c]"},
+        {"[a|b]", "[a|c]"},
+        {"[a]", "[b]"},
+        {"<<1,2>>", "<<1,3>>"},
+        {"<<1>>", "<<1,0>>"},
+        {"<<>>", "<<0>>"},
+        {"<<2>>", "<<10,0>>"},
+    };
+    Arena a;
+    arena_init(&a);
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        Term *x, *y, *x2;
+        Err err = {0};
+        size_t p1 = 0, p2 = 0, p3 = 0;
+        CHECK(term_parse(&a, pairs[i][0], &p1, 1, NULL, NULL, &x, &err));
+        CHECK(term_parse(&a, pairs[i][1], &p2, 1, NULL, NULL, &y, &err));
+        CHECK(term_parse(&a, pairs[i][0], &p3, 1, NULL, NULL, &x2, &err));
+        if (term_compare(x, y) >= 0 || term_compare(y, x) <= 0)
+            fprintf(stderr, "%s < %s does not hold\n", pairs[i][0], pairs[i][1]);
+        CHECK(term_compare(x, y) < 0);
+        CHECK(term_compare(y, x) > 0);
+        CHECK(term_compare(x, x2) == 0);
+    }
+    /* placeholders compare by text; built terms equal parsed ones */
+    CHECK(term_compare(term_placeholder(&a, "_A"), term_placeholder(&a, "_B")) < 0);
+    Term *el[2] = {term_int(&a, 1), term_atom(&a, "x")};
+    Term *p;
+    Err err = {0};
+    size_t pos = 0;
+    CHECK(term_parse(&a, "{1,x,<<7>>}", &pos, 1, NULL, NULL, &p, &err));
+    CHECK(term_compare(term_tuple3(&a, el[0], el[1], term_bin(&a, 1, (const unsigned char *)"\7")), p) == 0);
+    CHECK(term_compare(term_tuple3(&a, el[0], el[1], NULL), p) < 0);
+    CHECK(term_list_length(term_list(&a, 2, el)) == 2);
+    CHECK(term_list_length(term_cons(&a, el[0], el[1])) == -1);
+    CHECK(term_list_length(el[0]) == -1);
+    CHECK(!term_is_atom(NULL, "x"));
+    CHECK(!term_is_atom(el[0], "x"));
+    CHECK(!term_is_atom(el[1], "y"));
+    CHECK(term_is_atom(el[1], "x"));
+    arena_free(&a);
+}
+
 int main(void)
 {
     int n = 0, *failures = &n;
@@ -116,8 +249,22 @@ int main(void)
     roundtrip(failures, "{<a>, <tracer>}", PRINT_CANON, "{<a>,<tracer>}");
     roundtrip(failures, "{hello, <b>, #{k => <b>}}", PRINT_PLAN,
               "{hello, {'$tcs_pid', b}, #{k => {'$tcs_pid', b}}}");
+    /* escapes, UTF-8, blanks */
+    roundtrip(failures, "\"a\\\"b\\n\\t\\\\\"", PRINT_CANON, "[97,34,98,10,9,92]");
+    roundtrip(failures, "\"\xe2\x82\xac\xf0\x9f\x98\x80\"", PRINT_CANON, "[8364,128512]");
+    /* CONFORMANCE.md §1 escapes only \\ and ' in atoms: control characters print raw */
+    roundtrip(failures, "'a\\nb\\tc\\\"'", PRINT_CANON, "'a\nb\tc\"'");
+    roundtrip(failures, "{\ta,\r b ,\t[ ] }", PRINT_CANON, "{a,b,[]}");
+    roundtrip(failures, "<< 1 , \"\" , 255 >>", PRINT_CANON, "<<1,255>>");
+    roundtrip(failures, "#{ }", PRINT_CANON, "#{}");
+    roundtrip(failures, "[ ]", PRINT_CANON, "[]");
+    roundtrip(failures, "9223372036854775807", PRINT_CANON, "9223372036854775807");
+    roundtrip(failures, "-9223372036854775807", PRINT_CANON, "-9223372036854775807");
     test_errors(failures);
+    test_error_messages(failures);
+    test_pos(failures);
     test_order(failures);
+    test_compare_same_kind(failures);
     if (n)
         fprintf(stderr, "%d failure(s)\n", n);
     return n != 0;
