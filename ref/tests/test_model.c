@@ -1,0 +1,193 @@
+/* test_model.c - model_run: the "not supported by model v1" errors of steps, link cascades,
+ * mailbox growth, the example tracer's message, and the process limit. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "model.h"
+
+#define HDR "case x\nrules A\ndesc \"d\"\notp 1\n"
+#define H HDR "tracer recorder\nprocess a b c\n" /* steps start on line 7 */
+
+/* The stream of text (no header line), or "ERR LINE:COL: message". */
+static void sim(int *failures, const char *text, const char *want)
+{
+    Arena a;
+    arena_init(&a);
+    Scenario sc;
+    Err e = {0};
+    Buf got;
+    buf_init(&got);
+    if (!scenario_parse(&a, "x.tcs", text, &sc, &e)) {
+        buf_printf(&got, "PARSE %d:%d: %s", e.line, e.col, e.msg);
+    } else {
+        Stream s;
+        stream_init(&s, "x", false);
+        if (model_run(&a, &sc, &s, &e)) {
+            const char *body = strchr(buf_str(&s.text), '\n') + 1;
+            CHECK(strncmp(buf_str(&s.text), "% tcs stream v1: x\n", 19) == 0);
+            buf_puts(&got, body);
+        } else {
+            buf_printf(&got, "ERR %d:%d: %s", e.line, e.col, e.msg);
+        }
+        stream_free(&s);
+    }
+    if (strcmp(buf_str(&got), want) != 0)
+        fprintf(stderr, "input:\n%s\n", text);
+    CHECK_STR(buf_str(&got), want);
+    buf_free(&got);
+    arena_free(&a);
+}
+
+static void test_unsupported(int *failures)
+{
+    sim(failures, H "a exit kill\nb link a", "ERR 8:8: linking a dead process is not supported by model v1");
+    sim(failures, H "a exit kill\nb unlink a", "ERR 8:10: unlinking a dead process is not supported by model v1");
+    sim(failures, H "a link b\nb link a", "ERR 8:1: linking an already linked process is not supported by model v1");
+    sim(failures, H "a unlink b", "ERR 7:1: unlinking a process that is not linked is not supported by model v1");
+    sim(failures, H "a link b\na unlink b\nb unlink a",
+        "ERR 9:1: unlinking a process that is not linked is not supported by model v1");
+    sim(failures, H "a register r\na register s",
+        "ERR 8:12: registering a process that already has a name is not supported by model v1");
+    sim(failures, H "a register r\nb register r",
+        "ERR 8:12: registering a name already taken is not supported by model v1");
+    sim(failures, H "a unregister r",
+        "ERR 7:14: unregistering a name the process does not own is not supported by model v1");
+    sim(failures, H "a register r\na unregister s",
+        "ERR 8:14: unregistering a name the process does not own is not supported by model v1");
+    sim(failures, H "a register r\nb unregister r",
+        "ERR 8:14: unregistering a name the process does not own is not supported by model v1");
+    sim(failures, H "a exit kill\na send b hi", "ERR 8:1: a step by a dead process is not supported by model v1");
+    sim(failures, H "a recv", "ERR 7:1: recv on an empty mailbox (it would block forever) is not supported by model v1");
+    /* after an exit the name is free again; a dead process's name is unregistered */
+    sim(failures, H "a register r\na exit normal\nb register r\nb unregister r", "");
+}
+
+static void test_links(int *failures)
+{
+    /* a dies: b dies by the link, c dies by b's link; c is not killed twice via a */
+    sim(failures,
+        H "trace a on procs\ntrace b on procs\ntrace c on procs\na link b\na link c\nb link c\n"
+          "c register cr\na exit boom",
+        "I enabled(trace_status, <tracer>, <a>) -> trace\n"
+        "N ctl erlang:trace(<a>,true,[procs]) -> 1\n"
+        "I enabled(trace_status, <tracer>, <b>) -> trace\n"
+        "N ctl erlang:trace(<b>,true,[procs]) -> 1\n"
+        "I enabled(trace_status, <tracer>, <c>) -> trace\n"
+        "N ctl erlang:trace(<c>,true,[procs]) -> 1\n"
+        "N enabled(link, <tracer>, <a>) -> trace\n"
+        "N trace(link, <tracer>, <a>, <b>, #{})\n"
+        "N enabled(getting_linked, <tracer>, <b>) -> trace\n"
+        "N trace(getting_linked, <tracer>, <b>, <a>, #{})\n"
+        "N enabled(link, <tracer>, <a>) -> trace\n"
+        "N trace(link, <tracer>, <a>, <c>, #{})\n"
+        "N enabled(getting_linked, <tracer>, <c>) -> trace\n"
+        "N trace(getting_linked, <tracer>, <c>, <a>, #{})\n"
+        "N enabled(link, <tracer>, <b>) -> trace\n"
+        "N trace(link, <tracer>, <b>, <c>, #{})\n"
+        "N enabled(getting_linked, <tracer>, <c>) -> trace\n"
+        "N trace(getting_linked, <tracer>, <c>, <b>, #{})\n"
+        "N enabled(register, <tracer>, <c>) -> trace\n"
+        "N trace(register, <tracer>, <c>, cr, #{})\n"
+        "N enabled(exit, <tracer>, <a>) -> trace\n"
+        "N trace(exit, <tracer>, <a>, boom, #{})\n"
+        "N enabled(exit, <tracer>, <b>) -> trace\n"
+        "N trace(exit, <tracer>, <b>, boom, #{})\n"
+        "N enabled(exit, <tracer>, <c>) -> trace\n"
+        "N trace(exit, <tracer>, <c>, boom, #{})\n"
+        "N enabled(unregister, <tracer>, <c>) -> trace\n"
+        "N trace(unregister, <tracer>, <c>, cr, #{})\n");
+    /* a normal exit unlinks the survivors */
+    sim(failures, H "trace a on procs\na link b\nb link c\nb exit normal\na link c",
+        "I enabled(trace_status, <tracer>, <a>) -> trace\n"
+        "N ctl erlang:trace(<a>,true,[procs]) -> 1\n"
+        "N enabled(link, <tracer>, <a>) -> trace\n"
+        "N trace(link, <tracer>, <a>, <b>, #{})\n"
+        "N enabled(getting_unlinked, <tracer>, <a>) -> trace\n"
+        "N trace(getting_unlinked, <tracer>, <a>, <b>, #{})\n"
+        "N enabled(link, <tracer>, <a>) -> trace\n"
+        "N trace(link, <tracer>, <a>, <c>, #{})\n");
+}
+
+static void test_mailbox(int *failures)
+{
+    /* 16 messages fill the first mailbox block; after one recv the 17th forces a move */
+    Buf t;
+    buf_init(&t);
+    buf_puts(&t, H);
+    for (int i = 1; i <= 16; i++)
+        buf_printf(&t, "a send b %d\n", i);
+    buf_puts(&t, "b recv\na send b 17\na send b 18\n");
+    for (int i = 2; i <= 18; i++)
+        buf_puts(&t, "b recv\n");
+    sim(failures, buf_str(&t), "");
+    buf_puts(&t, "b recv\n"); /* line 6 + 16 + 3 + 17 + 1 */
+    sim(failures, buf_str(&t), "ERR 43:1: recv on an empty mailbox (it would block forever) is not supported by model v1");
+    buf_free(&t);
+}
+
+static void test_tracers(int *failures)
+{
+    sim(failures, HDR "tracer erl_msg_tracer\nprocess a b\ntrace a on send procs\na send b hi\na spawn c\n",
+        "I enabled(trace_status, <tracer>, <a>) -> trace\n"
+        "N ctl erlang:trace(<a>,true,[send,procs]) -> 1\n"
+        "N enabled(send, <tracer>, <a>) -> trace\n"
+        "N trace(send, <tracer>, <a>, hi, #{extra=><b>})\n"
+        "N msg(<tracer>, {trace,<a>,<b>})\n"
+        "N enabled(spawn, <tracer>, <a>) -> discard\n"); /* the example traces only send/receive */
+    sim(failures, H "pattern tcs_target:id/2 true global\npattern tcs_target:nope/1 true global\n"
+                    "pattern tcs_target:id/1 [{'_',[],[{message,{tag,42}}]}] global\n",
+        "N ctl erlang:trace_pattern({tcs_target,id,2},true,[global]) -> 0\n"
+        "N ctl erlang:trace_pattern({tcs_target,nope,1},true,[global]) -> 0\n"
+        "N ctl erlang:trace_pattern({tcs_target,id,1},[{'_',[],[{message,{tag,42}}]}],[global]) raises error:badarg\n");
+}
+
+/* The process limit of the model itself (the parser's limit keeps case files below it). */
+static void test_limit(int *failures)
+{
+    Model *m = calloc(1, sizeof *m);
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    for (int i = 0; i < MAX_PROCS; i++)
+        CHECK(model_add_proc(m, "p") == i);
+    CHECK(model_add_proc(m, "q") == -1);
+    CHECK(m->nprocs == MAX_PROCS);
+    free(m);
+
+    Arena a;
+    arena_init(&a);
+    const char **names = arena_alloc(&a, (MAX_PROCS + 1) * sizeof(char *));
+    for (int i = 0; i <= MAX_PROCS; i++) {
+        char n[16];
+        snprintf(n, sizeof n, "p%d", i);
+        names[i] = arena_strndup(&a, n, strlen(n));
+    }
+    Scenario sc = {0};
+    sc.id = "x";
+    sc.procs = names;
+    sc.nprocs = MAX_PROCS + 1;
+    Stream s;
+    stream_init(&s, "x", false);
+    Err e = {0};
+    CHECK(!model_run(&a, &sc, &s, &e));
+    char got[300];
+    snprintf(got, sizeof got, "%d:%d: %s", e.line, e.col, e.msg);
+    CHECK_STR(got, "1:1: more processes than MAX_PROCS are not supported by model v1");
+    sc.nprocs = MAX_PROCS;
+    CHECK(model_run(&a, &sc, &s, &e));
+    stream_free(&s);
+    arena_free(&a);
+}
+
+int main(void)
+{
+    int n = 0, *failures = &n;
+    test_unsupported(failures);
+    test_links(failures);
+    test_mailbox(failures);
+    test_tracers(failures);
+    test_limit(failures);
+    if (n)
+        fprintf(stderr, "%d failure(s)\n", n);
+    return n != 0;
+}
