@@ -1,0 +1,90 @@
+# The tcsref command line beyond the corpus: usage forms, unreadable files, plan of a case the
+# model cannot run, JSON escaping in meta, and golden's error paths (bad cases, missing
+# directory, orphans under --check, stale files rewritten, files that are not cases).
+set(W ${WORK})
+file(REMOVE_RECURSE ${W})
+file(MAKE_DIRECTORY ${W}/cases ${W}/golden)
+
+# run(RC OUT ERR args...): runs tcsref and requires exit status RC
+macro(run want_rc)
+  execute_process(COMMAND ${TCSREF} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL ${want_rc})
+    message(FATAL_ERROR "tcsref ${ARGN}: exit status ${rc}, want ${want_rc}\nstdout: ${out}\nstderr: ${err}")
+  endif()
+endmacro()
+macro(want var text)
+  if(NOT "${${var}}" STREQUAL "${text}")
+    message(FATAL_ERROR "${var} is\n[${${var}}]\nwant\n[${text}]")
+  endif()
+endmacro()
+
+# usage
+run(0 -h)
+string(FIND "${out}" "usage: tcsref sim FILE [--explain]" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "-h printed no usage: ${out}")
+endif()
+run(0 sim x --help)
+run(2 sim x y)
+want(out "")
+string(FIND "${err}" "usage: tcsref sim" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "no usage on stderr: ${err}")
+endif()
+run(2 sim)
+run(2 plan a b)
+run(2 golden a b --force)
+run(2 golden a)
+
+# a file that cannot be read: FILE: message, no line and column
+run(2 sim ${W}/no_such_case.tcs)
+want(err "${W}/no_such_case.tcs: cannot read file\n")
+run(2 meta ${W}/no_such_case.tcs)
+want(err "${W}/no_such_case.tcs: cannot read file\n")
+
+# plan is only given for a case the model can run
+run(2 plan ${DEAD_ACTOR})
+want(out "")
+want(err "${DEAD_ACTOR}:9:1: a step by a dead process is not supported by model v1\n")
+
+# meta: JSON escapes of ", \ and control characters in desc
+file(WRITE ${W}/cases/meta_esc.tcs "case meta_esc\nrules EV-SEND\ndesc \"q\\\"b\\\\s\tt\"\notp 26\nfeatures f1\ntracer recorder\ncallbacks trace_send\nprocess a\n")
+run(0 meta ${W}/cases/meta_esc.tcs)
+want(out [=[{"id":"meta_esc","rules":["EV-SEND"],"desc":"q\"b\\s\u0009t","otp":26,"features":["f1"],"tracer":"recorder","callbacks":["trace_send"]}
+]=])
+
+# golden: files that are not cases are ignored; created, then updated when stale
+file(WRITE ${W}/cases/notes.txt "not a case\n")
+file(WRITE ${W}/cases/.hidden.tcs "bogus\n")
+file(WRITE ${W}/golden/meta_esc.stream "old\n")
+file(WRITE ${W}/golden/keep.txt "not a stream\n")
+run(0 golden ${W}/cases ${W}/golden)
+want(out "updated ${W}/golden/meta_esc.stream\n")
+file(READ ${W}/golden/meta_esc.stream s)
+want(s "% tcs stream v1: meta_esc\n")
+run(0 golden ${W}/cases ${W}/golden --check)
+want(out "")
+
+# golden --check reports an orphan and exits 1 without removing it
+file(WRITE ${W}/golden/gone.stream "x\n")
+file(WRITE ${W}/golden/meta_esc_2.stream "x\n")
+run(1 golden ${W}/cases ${W}/golden --check)
+want(out "orphan: ${W}/golden/gone.stream\norphan: ${W}/golden/meta_esc_2.stream\n")
+if(NOT EXISTS ${W}/golden/gone.stream)
+  message(FATAL_ERROR "--check removed an orphan")
+endif()
+
+# golden with a bad case reports every error and writes nothing
+file(WRITE ${W}/cases/zz_bad.tcs "case zz_bad\nrules A\n")
+file(WRITE ${W}/cases/other.tcs "case wrong\n")
+file(REMOVE ${W}/golden/meta_esc.stream)
+run(2 golden ${W}/cases ${W}/golden)
+want(out "")
+want(err "${W}/cases/other.tcs:2:1: missing 'rules' statement\n${W}/cases/zz_bad.tcs:3:1: missing 'desc' statement\ntcsref: 2 case(s) with errors; nothing written\n")
+if(EXISTS ${W}/golden/meta_esc.stream OR NOT EXISTS ${W}/golden/gone.stream)
+  message(FATAL_ERROR "golden wrote or removed files despite errors")
+endif()
+
+# a cases directory that does not exist
+run(2 golden ${W}/no_such_dir ${W}/golden)
+want(err "tcsref: cannot open directory ${W}/no_such_dir\n")
