@@ -1,0 +1,111 @@
+/* test_util.c - buffers, the arena, stream lines, and the flag table. */
+#include "arena.h"
+#include "buf.h"
+#include "check.h"
+#include "dispatch.h"
+#include "flags.h"
+#include "stream.h"
+
+static void test_buf(int *failures)
+{
+    Buf b;
+    buf_init(&b);
+    CHECK_STR(buf_str(&b), "");
+    buf_printf(&b, "%s", ""); /* empty output appends nothing */
+    CHECK(b.len == 0);
+    CHECK_STR(buf_str(&b), "");
+    buf_puts(&b, "ab");
+    buf_putn(&b, "cdef", 2);
+    buf_printf(&b, "<%d|%s>", 42, "x");
+    CHECK_STR(buf_str(&b), "abcd<42|x>");
+    CHECK(b.len == 10);
+    for (int i = 0; i < 1000; i++) /* growth keeps the content */
+        buf_puts(&b, "0123456789");
+    CHECK(b.len == 10010);
+    CHECK(strncmp(buf_str(&b), "abcd<42|x>0123", 14) == 0);
+    CHECK(strcmp(buf_str(&b) + 10000, "0123456789") == 0);
+    buf_free(&b);
+    CHECK(b.len == 0);
+    CHECK_STR(buf_str(&b), "");
+    CHECK(!buf_read_file(&b, "test_util_no_such_file"));
+    CHECK(b.len == 0);
+}
+
+static void test_arena(int *failures)
+{
+    Arena a;
+    arena_init(&a);
+    unsigned char *z = arena_alloc(&a, 0); /* still a distinct, usable pointer */
+    unsigned char *p = arena_alloc(&a, 3);
+    CHECK(z != NULL && p != NULL && z != p);
+    CHECK(p[0] == 0 && p[1] == 0 && p[2] == 0);
+    CHECK((size_t)(p - z) % sizeof(max_align_t) == 0);
+    unsigned char *big = arena_alloc(&a, 100000); /* larger than a block */
+    CHECK(big[0] == 0 && big[99999] == 0);
+    char *s = arena_strndup(&a, "hello", 3);
+    CHECK_STR(s, "hel");
+    arena_free(&a);
+    CHECK(a.head == NULL);
+}
+
+static void test_stream(int *failures)
+{
+    Stream s;
+    stream_init(&s, "c1", true);
+    stream_line(&s, 'N', "a", "R-1 R-2");
+    stream_line(&s, 'I', "b", "");
+    stream_line(&s, 'N', "c", NULL);
+    CHECK_STR(buf_str(&s.text), "% tcs stream v1: c1\nN a  % R-1 R-2\nI b\nN c\n");
+    stream_free(&s);
+    stream_init(&s, "c2", false);
+    stream_line(&s, 'N', "a", "R-1");
+    CHECK_STR(buf_str(&s.text), "% tcs stream v1: c2\nN a\n");
+    stream_free(&s);
+    CHECK(stream_class("trace_status") == 'I');
+    CHECK(stream_class("send") == 'N');
+}
+
+static void test_flags(int *failures)
+{
+    Flag f;
+    for (int i = 0; i < FL_COUNT; i++) {
+        CHECK(flag_lookup(flag_name((Flag)i), &f) == 1);
+        CHECK(f == (Flag)i);
+    }
+    CHECK_STR(flag_name(FL_RECEIVE), "receive");
+    CHECK(flag_lookup("set_on_spawn", &f) == 0);
+    CHECK(flag_lookup("tracer", &f) == 0);
+    CHECK(flag_lookup("nope", &f) == -1);
+    const FlagSet T = FLAG_BIT(FL_TIMESTAMP), M = FLAG_BIT(FL_MONOTONIC_TIMESTAMP),
+                  S = FLAG_BIT(FL_STRICT_MONOTONIC_TIMESTAMP);
+    CHECK(flags_timestamp_flag(0) == FL_COUNT);
+    CHECK(flags_timestamp_flag(FLAG_BIT(FL_SEND)) == FL_COUNT);
+    CHECK(flags_timestamp_flag(M) == FL_MONOTONIC_TIMESTAMP);
+    CHECK(flags_timestamp_flag(M | S) == FL_STRICT_MONOTONIC_TIMESTAMP);
+    CHECK(flags_timestamp_flag(M | S | T) == FL_TIMESTAMP);
+    CHECK(flags_timestamp_flag(T | M) == FL_TIMESTAMP);
+    CHECK(flags_timestamp_kind(0) == NULL);
+    CHECK_STR(flags_timestamp_kind(S | M), "strict_monotonic");
+    /* only send, receive, call and procs categories are covered by v1 flags */
+    const FlagSet all = (1u << FL_COUNT) - 1;
+    CHECK(flags_cover(all, CAT_SEND) && flags_cover(all, CAT_RECEIVE) && flags_cover(all, CAT_CALL) &&
+          flags_cover(all, CAT_PROCS));
+    CHECK(!flags_cover(all, CAT_GARBAGE_COLLECTION));
+    CHECK(!flags_cover(all, CAT_PORTS));
+    CHECK(!flags_cover(all, CAT_RUNNING_PROCS));
+    CHECK(!flags_cover(all, CAT_RUNNING_PORTS));
+    CHECK(!flags_cover(all & ~FLAG_BIT(FL_SEND), CAT_SEND));
+    CHECK(!flags_cover(all & ~FLAG_BIT(FL_CALL), CAT_CALL));
+}
+
+int main(void)
+{
+    int n = 0, *failures = &n;
+    test_buf(failures);
+    test_arena(failures);
+    test_stream(failures);
+    test_flags(failures);
+    if (n)
+        fprintf(stderr, "%d failure(s)\n", n);
+    return n != 0;
+}
