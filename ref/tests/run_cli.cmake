@@ -12,11 +12,11 @@ macro(run want_rc)
     message(FATAL_ERROR "tcsref ${ARGN}: exit status ${rc}, want ${want_rc}\nstdout: ${out}\nstderr: ${err}")
   endif()
 endmacro()
-macro(want var text)
+function(want var text) # a function: text is compared as a value, never re-parsed
   if(NOT "${${var}}" STREQUAL "${text}")
     message(FATAL_ERROR "${var} is\n[${${var}}]\nwant\n[${text}]")
   endif()
-endmacro()
+endfunction()
 
 # usage
 run(0 -h)
@@ -35,6 +35,9 @@ run(2 sim)
 run(2 plan a b)
 run(2 golden a b --force)
 run(2 golden a)
+run(2 sim a b c)
+run(2 sim a --explain c)
+run(2 golden a b --check x)
 
 # a file that cannot be read: FILE: message, no line and column
 run(2 sim ${W}/no_such_case.tcs)
@@ -74,10 +77,52 @@ if(NOT EXISTS ${W}/golden/gone.stream)
   message(FATAL_ERROR "--check removed an orphan")
 endif()
 
+# a stale file of the right length is still stale; without --check it is rewritten and
+# orphans are removed
+file(WRITE ${W}/golden/meta_esc.stream "% tcs stream v1: meta_esX\n")
+run(1 golden ${W}/cases ${W}/golden --check)
+want(out "stale: ${W}/golden/meta_esc.stream\norphan: ${W}/golden/gone.stream\norphan: ${W}/golden/meta_esc_2.stream\n")
+run(0 golden ${W}/cases ${W}/golden)
+want(out "updated ${W}/golden/meta_esc.stream\nremoved orphan ${W}/golden/gone.stream (no case)\nremoved orphan ${W}/golden/meta_esc_2.stream (no case)\n")
+
+# an orphan that cannot be removed (a non-empty directory)
+file(WRITE ${W}/golden/stuck.stream/inside "x\n")
+run(2 golden ${W}/cases ${W}/golden)
+want(out "")
+want(err "tcsref: cannot remove ${W}/golden/stuck.stream\n")
+file(REMOVE_RECURSE ${W}/golden/stuck.stream)
+
+# a stream that cannot be written: the golden directory is a regular file
+file(WRITE ${W}/golden_file "x\n")
+run(2 golden ${W}/cases ${W}/golden_file)
+want(out "")
+string(FIND "${err}" "tcsref: cannot write ${W}/golden_file/meta_esc.stream: " at)
+if(NOT at EQUAL 0)
+  message(FATAL_ERROR "no write error: ${err}")
+endif()
+
+# an empty cases directory: nothing to do, nothing printed
+file(MAKE_DIRECTORY ${W}/empty_cases ${W}/empty_golden)
+run(0 golden ${W}/empty_cases ${W}/empty_golden)
+want(out "")
+run(0 golden ${W}/empty_cases ${W}/empty_golden --check)
+
+# many cases (more than the first block of names): all created, in sorted order
+file(MAKE_DIRECTORY ${W}/many)
+set(expect "")
+foreach(i RANGE 100 169)
+  file(WRITE ${W}/many/c${i}.tcs "case c${i}\nrules A\ndesc \"d\"\notp 1\ntracer recorder\nprocess a\n")
+  string(APPEND expect "created ${W}/many_golden/c${i}.stream\n")
+endforeach()
+run(0 golden ${W}/many ${W}/many_golden)
+want(out "${expect}")
+run(0 golden ${W}/many ${W}/many_golden --check)
+
 # golden with a bad case reports every error and writes nothing
 file(WRITE ${W}/cases/zz_bad.tcs "case zz_bad\nrules A\n")
 file(WRITE ${W}/cases/other.tcs "case wrong\n")
 file(REMOVE ${W}/golden/meta_esc.stream)
+file(WRITE ${W}/golden/gone.stream "x\n")
 run(2 golden ${W}/cases ${W}/golden)
 want(out "")
 want(err "${W}/cases/other.tcs:2:1: missing 'rules' statement\n${W}/cases/zz_bad.tcs:3:1: missing 'desc' statement\ntcsref: 2 case(s) with errors; nothing written\n")

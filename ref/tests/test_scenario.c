@@ -115,6 +115,7 @@ static void test_step_errors(int *failures)
     parse(failures, H "pattern tcs_target:id true global", "7:22: expected '/Arity' after the function name");
     parse(failures, H "pattern tcs_target:id/x true global", "7:23: expected an arity");
     parse(failures, H "pattern tcs_target:id/1 true", "7:29: expected 'global' or 'local'");
+    parse(failures, H "pattern tcs_target:id/99999999999999999999 true global", "7:23: integer too large for model v1");
     parse(failures, H "pattern tcs_target:id/1 true sideways", "7:30: expected 'global' or 'local'");
     parse(failures, H "pattern tcs_target:id/1 true global x", "7:37: unexpected text after the statement");
     parse(failures, H "pattern tcs_target:id/1 {x", "7:27: expected '}', found end of line");
@@ -158,6 +159,8 @@ static void test_step_errors(int *failures)
     /* comments: '%' inside quoted atoms and strings does not start a comment */
     parse(failures, H "a send b 'it''s % x'", "7:14: unexpected text after the statement");
     parse(failures, H "a send b \"100%\" x % comment", "7:17: unexpected text after the statement");
+    parse(failures, H "a send b 'ab\\", "7:13: unsupported escape sequence in model v1"); /* '\' ends the line */
+    parse(failures, H "a send b <<99999999999999999999>>", "7:12: integer too large for model v1");
 }
 
 static void test_good(int *failures)
@@ -336,6 +339,7 @@ static void test_load(int *failures)
     load(failures, "test_scenario_no_such_file.tcs", NULL, 0, "0:0: cannot read file");
     load(failures, "x.tcs", good, sizeof good - 1, "OK x");
     load(failures, "x", good, sizeof good - 1, "OK x");
+    load(failures, "y.tcs", good, sizeof good - 1, "1:6: case id 'x' must equal the file name stem 'y'");
     load(failures, "xy.tcs", good, sizeof good - 1, "1:6: case id 'x' must equal the file name stem 'xy'");
     load(failures, "x.tcs.bak", good, sizeof good - 1, "1:6: case id 'x' must equal the file name stem 'x.tcs.bak'");
     load(failures, "x.tcs", "case x\0\n", 8, "1:1: file contains a NUL byte");
