@@ -349,9 +349,15 @@ static bool parse_term(P *p, Term **out)
     if (is_lower(c))
         return parse_word_atom(p, out);
     if (c == '\'') {
+        size_t at = p->i;
         Buf text;
         buf_init(&text);
         bool ok = parse_quoted(p, '\'', &text);
+        /* The stream prints atoms with their characters as they are (CONFORMANCE.md
+         * §1): a control character would break the one-line-per-event format. */
+        for (size_t i = 0; ok && i < text.len; i++)
+            if ((unsigned char)text.data[i] < 0x20 || text.data[i] == 0x7f)
+                ok = fail_at(p, at, "control characters in atoms are not supported in model v1");
         if (ok)
             *out = term_atom(p->a, buf_str(&text));
         buf_free(&text);
