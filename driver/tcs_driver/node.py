@@ -98,7 +98,9 @@ def run_plan(otp: Otp, plan_text: str, beam_dir: Path, gate_so: Path, tracer_mod
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=wall_timeout_s,
                                   stdin=subprocess.DEVNULL, cwd=tmp, env=env)
         except subprocess.TimeoutExpired as hung:
-            out = (hung.stdout or b"").decode(errors="replace") if isinstance(hung.stdout, bytes) else (hung.stdout or "")
+            # TimeoutExpired carries the partial output as bytes even in text mode.
+            partial = hung.stdout or b""
+            out = partial.decode(errors="replace") if isinstance(partial, bytes) else partial
             lines, markers = parse_output(out)
             return NodeRun("timeout", lines, markers.get("OTP", ""),
                            f"node killed after {wall_timeout_s:.0f}s (last step started: "
