@@ -1,4 +1,4 @@
-/* model.c - simulation state; runs the steps in file order. */
+/* model.c - simulation state: processes and sessions; runs the steps in file order. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +24,8 @@ int model_add_proc(Model *m, const char *name)
     return m->nprocs++;
 }
 
+Term *model_pid(Model *m, int p) { return term_pid(m->a, m->procs[p].name); }
+
 bool model_unsupported(Model *m, int line, int col, const char *what)
 {
     m->err->line = line;
@@ -41,6 +43,9 @@ bool model_run(Arena *a, const Scenario *sc, Stream *out, Err *err)
     m->sc = sc;
     m->out = out;
     m->err = err;
+    m->sessions[LEGACY_SESSION].tracer = &sc->tracer;
+    m->sessions[LEGACY_SESSION].state = "tracer";
+    m->nsessions = 1;
     bool ok = true;
     for (size_t i = 0; ok && i < sc->nprocs; i++)
         if (model_add_proc(m, sc->procs[i]) < 0)

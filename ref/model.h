@@ -1,4 +1,16 @@
-/* model.h - the simulation state and the steps that change it (ref/model.c, ref/events.c). */
+/* model.h - the simulation state and the steps that change it.
+ *
+ * One file per concern, mirroring CONFORMANCE.md section 2:
+ *   model.c      state, process table, sessions; runs the steps in order
+ *   events.c     which concern handles each step
+ *   tracepoint.c one tracepoint across the sessions: enabled line, then trace line
+ *   enabled.c    the enabled protocol (answers, trace_status, discard, remove)
+ *   opts.c       the Opts map of trace callbacks
+ *   control.c    harness calls: erlang:trace/3, erlang:trace_pattern/3
+ *   calls.c      function calls, patterns, match specification outcomes
+ *   messages.c   send and receive
+ *   procs.c      spawn, link, register, exit
+ */
 #ifndef TCS_MODEL_H
 #define TCS_MODEL_H
 #include <stdbool.h>
@@ -11,15 +23,20 @@
 #include "stream.h"
 #include "term.h"
 
-enum { MAX_PROCS = 256, TARGET_FNS = 3 };
+enum { MAX_PROCS = 256, TARGET_FNS = 3, MAX_SESSIONS = 8 };
+
+/* What one session's tracing looks like on one process. */
+typedef struct TraceState {
+    bool attached;      /* the session's tracer is attached (trace on; cleared by remove) */
+    FlagSet flags;      /* current trace flags */
+    FlagSet ts_cleared; /* time stamp flags cleared by `trace off` (TS-REMEMBERED) */
+} TraceState;
 
 /* One process of the scenario. */
 typedef struct Proc {
     const char *name;
     bool alive;
-    bool attached;      /* the tracer is attached (set by `trace on`, cleared by remove) */
-    FlagSet flags;      /* current trace flags */
-    FlagSet ts_cleared; /* time stamp flags cleared by `trace off` (TS-REMEMBERED) */
+    TraceState trace[MAX_SESSIONS]; /* indexed by session */
     Term **mbox;        /* message queue, oldest at mhead */
     size_t mhead, mlen, mcap;
     int links[MAX_PROCS];
@@ -30,6 +47,16 @@ typedef struct Proc {
 /* A trace pattern on one tcs_target function. */
 typedef struct { bool set, local; const Term *ms; } Pattern;
 
+/* A trace session: a tracer with its own flags per process and its own patterns.
+ * Session 0 is the legacy session that erlang:trace/3 and erlang:trace_pattern/3 use. */
+typedef struct Session {
+    const TracerDecl *tracer;
+    const char *state;  /* name of the tracer state process, printed <state> */
+    Pattern pats[TARGET_FNS];
+} Session;
+
+enum { LEGACY_SESSION = 0 };
+
 /* The whole simulation. */
 typedef struct Model {
     Arena *a;
@@ -38,7 +65,8 @@ typedef struct Model {
     Err *err;
     Proc procs[MAX_PROCS];
     int nprocs;
-    Pattern pats[TARGET_FNS];
+    Session sessions[MAX_SESSIONS];
+    int nsessions;
 } Model;
 
 /* An event at a tracepoint of a process. */
@@ -50,26 +78,48 @@ typedef struct Event {
     const char *rules;     /* the EV-... rule IDs of this event */
 } Event;
 
+/* model.c */
 /* Guarantees: runs every step of sc in order, writing the stream to out; false with err set
  * (step position, "not supported by model v1" etc.) if the model cannot run the scenario. */
 bool model_run(Arena *a, const Scenario *sc, Stream *out, Err *err);
 /* Guarantees: the index of the process called name, or -1. */
 int model_proc(const Model *m, const char *name);
-/* Guarantees: a new alive, untraced process; its index. */
+/* Guarantees: a new alive, untraced process; its index, or -1 when the table is full. */
 int model_add_proc(Model *m, const char *name);
+/* Guarantees: the symbolic pid term of process p. */
+Term *model_pid(Model *m, int p);
 /* Guarantees: false with err at (line,col) and a message ending in "not supported by model v1". */
 bool model_unsupported(Model *m, int line, int col, const char *what);
 
+/* events.c */
+/* Guarantees: the effect and lines of one step; false with err set if unsupported. */
+bool events_step(Model *m, const Step *st);
+
+/* tracepoint.c */
+/* Guarantees: the trace*(tag, ...) line of session s (and the msg line of the example
+ * tracer) for a tracepoint already accepted; extra_rules name why (ENABLED-TRACE or
+ * ENABLED-RETURN-FROM). */
+void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *extra_rules);
+/* Guarantees: the full tracepoint for every session in session order: if live for the
+ * session, its enabled line, then its trace line if answered trace. */
+void tracepoint_fire(Model *m, int proc, const Event *ev);
+/* Guarantees: tracepoint_fire of the event {tag, term, extra} without match spec result. */
+void tracepoint_event(Model *m, int proc, const char *tag, const Term *term, const Term *extra,
+                      const char *rules);
+
 /* enabled.c */
-/* Guarantees: what the scenario's tracer answers to enabled*(tag, ...) (EV-EXAMPLE-TRACER). */
-Answer enabled_answer(const Scenario *sc, const char *tag);
-/* Guarantees: the informative trace_status probe line of `trace P on`; returns its answer. */
-Answer enabled_probe(Model *m, int proc);
-/* Guarantees: true iff the tracepoint is live: P alive, attached, with the category's flag. */
-bool enabled_live(const Model *m, int proc, const char *tag);
-/* Guarantees: the enabled*(tag) line of a live tracepoint; true iff it answered trace;
- * discard emits nothing more; remove also detaches the tracer (ENABLED-REMOVE-EVENT). */
-bool enabled_consult(Model *m, int proc, const char *tag, const char *ev_rules);
+/* Guarantees: what the tracer answers to enabled*(tag, ...) (EV-EXAMPLE-TRACER). */
+Answer enabled_answer(const TracerDecl *t, const char *tag);
+/* Guarantees: the informative trace_status probe line of session s when tracing starts on
+ * proc; returns its answer. */
+Answer enabled_probe(Model *m, int s, int proc);
+/* Guarantees: true iff the tracepoint is live in session s: proc alive, the session's
+ * tracer attached, with the category's flag. */
+bool enabled_live(const Model *m, int s, int proc, const char *tag);
+/* Guarantees: the enabled*(tag) line of session s for a live tracepoint; true iff it
+ * answered trace; discard emits nothing more; remove also detaches the session's tracer
+ * (ENABLED-REMOVE-EVENT). */
+bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_rules);
 
 /* opts.c */
 /* Guarantees: the Opts map of a trace callback with only the keys that apply (OPTS-ONLY-SET);
@@ -77,13 +127,34 @@ bool enabled_consult(Model *m, int proc, const char *tag, const char *ev_rules);
 Term *opts_build(Arena *a, FlagSet flags, FlagSet ts_cleared, const Term *extra,
                  const Term *ms_result, Buf *rules);
 
-/* events.c */
-/* Guarantees: the trace*(tag, ...) line (and the msg line of the example tracer) of a
- * tracepoint already accepted; extra_rules name why (ENABLED-TRACE or ENABLED-RETURN-FROM). */
-void events_trace(Model *m, int proc, const Event *ev, const char *extra_rules);
-/* Guarantees: a full tracepoint: if live, enabled line, then trace line if answered trace. */
-void events_tracepoint(Model *m, int proc, const Event *ev);
-/* Guarantees: the effect and lines of one step; false with err set if unsupported. */
-bool events_step(Model *m, const Step *st);
+/* control.c */
+/* Guarantees: the line "N ctl CALL RESULT" with its rules. */
+void control_line(Model *m, const char *call, const char *result, const char *rules);
+/* Guarantees: the effect and ctl line of a `trace` step (erlang:trace/3, legacy session). */
+bool control_trace(Model *m, const Step *st);
+/* Guarantees: the effect and ctl line of a `pattern` step (erlang:trace_pattern/3). */
+bool control_pattern(Model *m, const Step *st);
+
+/* calls.c */
+/* Guarantees: the index of a tcs_target function the model knows, or -1. */
+int calls_target_index(const char *fn);
+/* Guarantees: the lines of process p evaluating the `call` step (a global call). */
+bool calls_step(Model *m, int p, const Step *st);
+
+/* messages.c */
+/* Guarantees: the lines and mailbox effect of `P send Q T`. */
+bool messages_send(Model *m, int p, const Step *st);
+/* Guarantees: the lines and mailbox effect of `P recv [after N]`. */
+bool messages_recv(Model *m, int p, const Step *st);
+
+/* procs.c */
+/* Guarantees: the lines of `P spawn Q`; Q becomes a new process. */
+bool procs_spawn(Model *m, int p, const Step *st);
+/* Guarantees: the lines of `P link Q` (link true) or `P unlink Q`. */
+bool procs_link(Model *m, int p, const Step *st, bool link);
+/* Guarantees: the lines of `P register N` (reg true) or `P unregister N`. */
+bool procs_register(Model *m, int p, const Step *st, bool reg);
+/* Guarantees: the lines of `P exit R`, including what happens to linked processes. */
+bool procs_exit(Model *m, int p, const Step *st);
 
 #endif

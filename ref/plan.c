@@ -70,21 +70,21 @@ static void step_body(Buf *out, const Step *st)
 void plan_print(Buf *out, const Scenario *sc)
 {
     buf_printf(out, "{case_id, <<\"%s\">>}.\n", sc->id); /* ids are [a-z][a-zA-Z0-9_]* */
-    if (sc->tracer == TRACER_ERL_MSG) {
+    if (sc->tracer.kind == TRACER_ERL_MSG) {
         buf_puts(out, "{tracer, erl_msg_tracer, [], []}.\n");
     } else {
         buf_puts(out, "{tracer, recorder, [");
         int n = 0;
         for (int i = 0; i < CALLBACK_COUNT; i++)
-            if (sc->callbacks & (1u << i))
+            if (sc->tracer.callbacks & (1u << i))
                 buf_printf(out, "%s%s", n++ ? ", " : "", callback_name(i));
         buf_puts(out, "], [");
-        for (size_t i = 0; i < sc->nanswers; i++) {
+        for (size_t i = 0; i < sc->tracer.nanswers; i++) {
             buf_puts(out, "{");
-            atom(out, sc->answers[i].tag);
-            buf_printf(out, ", %s}, ", answer_name(sc->answers[i].answer));
+            atom(out, sc->tracer.answers[i].tag);
+            buf_printf(out, ", %s}, ", answer_name(sc->tracer.answers[i].answer));
         }
-        buf_printf(out, "{default, %s}]}.\n", answer_name(sc->default_answer));
+        buf_printf(out, "{default, %s}]}.\n", answer_name(sc->tracer.default_answer));
     }
     buf_puts(out, "{processes, [");
     for (size_t i = 0; i < sc->nprocs; i++) {
@@ -136,10 +136,10 @@ void meta_print(Buf *out, const Scenario *sc)
     buf_printf(out, ",\"otp\":%lld,\"features\":", sc->otp);
     json_strings(out, sc->features, sc->nfeatures);
     buf_printf(out, ",\"tracer\":\"%s\",\"callbacks\":[",
-               sc->tracer == TRACER_ERL_MSG ? "erl_msg_tracer" : "recorder");
+               sc->tracer.kind == TRACER_ERL_MSG ? "erl_msg_tracer" : "recorder");
     int n = 0;
     for (int i = 0; i < CALLBACK_COUNT; i++) /* index order is sorted name order */
-        if (sc->callbacks & (1u << i))
+        if (sc->tracer.callbacks & (1u << i))
             buf_printf(out, "%s\"%s\"", n++ ? "," : "", callback_name(i));
     buf_puts(out, "]}\n");
 }

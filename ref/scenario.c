@@ -219,9 +219,9 @@ static bool parse_desc(Parser *p)
 
 static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
 {
-    Scenario *sc = p->sc;
+    TracerDecl *t = &p->sc->tracer;
     if (strcmp(kw, "callbacks") == 0) {
-        if (sc->tracer == TRACER_ERL_MSG)
+        if (t->kind == TRACER_ERL_MSG)
             return fail(p, kw_at, "'callbacks' is not allowed with tracer erl_msg_tracer");
         size_t at;
         const char *w;
@@ -230,9 +230,9 @@ static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
             int idx = callback_index(w);
             if (idx < 0)
                 return fail(p, at, "unknown callback name '%s'", w);
-            if (sc->callbacks & (1u << idx))
+            if (t->callbacks & (1u << idx))
                 return fail(p, at, "callback '%s' listed twice", w);
-            sc->callbacks |= 1u << idx;
+            t->callbacks |= 1u << idx;
             n++;
         }
         if (n == 0)
@@ -240,7 +240,7 @@ static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
         return true;
     }
     /* answer TAG ANSWER */
-    if (sc->tracer == TRACER_ERL_MSG)
+    if (t->kind == TRACER_ERL_MSG)
         return fail(p, kw_at, "'answer' is not allowed with tracer erl_msg_tracer");
     size_t at;
     const char *tag;
@@ -266,15 +266,15 @@ static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
         if (p->has_default)
             return fail(p, at, "answer for default given twice");
         p->has_default = true;
-        sc->default_answer = ans;
+        t->default_answer = ans;
     } else {
-        for (size_t i = 0; i < sc->nanswers; i++)
+        for (size_t i = 0; i < t->nanswers; i++)
             if (strcmp(p->answers[i].tag, tag) == 0)
                 return fail(p, at, "answer for tag '%s' given twice", tag);
         /* no "too many answers" check: each known tag (far fewer than MAX_LIST) once */
-        p->answers[sc->nanswers].tag = tag;
-        p->answers[sc->nanswers].answer = ans;
-        sc->nanswers++;
+        p->answers[t->nanswers].tag = tag;
+        p->answers[t->nanswers].answer = ans;
+        t->nanswers++;
     }
     return end_of_statement(p);
 }
@@ -585,9 +585,9 @@ static bool parse_statement(Parser *p)
         size_t tat;
         const char *t = word(p, &tat);
         if (t && strcmp(t, "recorder") == 0)
-            sc->tracer = TRACER_RECORDER;
+            sc->tracer.kind = TRACER_RECORDER;
         else if (t && strcmp(t, "erl_msg_tracer") == 0)
-            sc->tracer = TRACER_ERL_MSG;
+            sc->tracer.kind = TRACER_ERL_MSG;
         else
             return fail(p, tat, "tracer must be 'recorder' or 'erl_msg_tracer'");
         p->stage = S_TRACER_OPTS;
@@ -630,7 +630,7 @@ bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out,
 {
     memset(out, 0, sizeof *out);
     out->file = file;
-    out->default_answer = ANS_TRACE;
+    out->tracer.default_answer = ANS_TRACE;
     Parser *p = calloc(1, sizeof *p);
     if (!p)
         abort();
@@ -662,8 +662,8 @@ bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out,
         ok = fail(p, 0, "missing '%s' statement", missing[p->stage]);
     }
     if (ok) {
-        out->answers = arena_alloc(a, (out->nanswers + 1) * sizeof(AnswerDecl));
-        memcpy(out->answers, p->answers, out->nanswers * sizeof(AnswerDecl));
+        out->tracer.answers = arena_alloc(a, (out->tracer.nanswers + 1) * sizeof(AnswerDecl));
+        memcpy(out->tracer.answers, p->answers, out->tracer.nanswers * sizeof(AnswerDecl));
         out->steps = p->steps;
         out->nsteps = p->nsteps;
     }

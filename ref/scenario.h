@@ -42,6 +42,14 @@ typedef struct Step {
 
 typedef struct { const char *tag; Answer answer; } AnswerDecl;
 
+/* A tracer module and how its enabled callbacks answer (cases/README.md "Tracer"). */
+typedef struct TracerDecl {
+    TracerKind kind;
+    unsigned callbacks;        /* bit i = callback_index i provided */
+    AnswerDecl *answers; size_t nanswers; /* non-default answers, in file order */
+    Answer default_answer;     /* `answer default`, else trace */
+} TracerDecl;
+
 /* A whole case file. */
 typedef struct Scenario {
     const char *file;          /* path as given, for error messages */
@@ -51,10 +59,7 @@ typedef struct Scenario {
     const char *desc;          /* decoded UTF-8 text */
     long long otp;
     const char **features; size_t nfeatures;
-    TracerKind tracer;
-    unsigned callbacks;        /* bit i = callback_index i provided */
-    AnswerDecl *answers; size_t nanswers; /* non-default answers, in file order */
-    Answer default_answer;     /* `answer default`, else trace */
+    TracerDecl tracer;         /* the tracer of erlang:trace/3 (the legacy session) */
     const char **procs; size_t nprocs;
     Step *steps; size_t nsteps;
 } Scenario;

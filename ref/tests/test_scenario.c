@@ -211,14 +211,14 @@ static void test_good(int *failures)
         CHECK(sc.otp == 26);
         CHECK(sc.nfeatures == 2);
         CHECK_STR(sc.features[1], "f_2");
-        CHECK(sc.tracer == TRACER_RECORDER);
-        CHECK(sc.callbacks != 0);
-        CHECK(sc.default_answer == ANS_DISCARD);
-        CHECK(sc.nanswers == 2);
-        CHECK_STR(sc.answers[0].tag, "send");
-        CHECK(sc.answers[0].answer == ANS_REMOVE);
-        CHECK_STR(sc.answers[1].tag, "receive");
-        CHECK(sc.answers[1].answer == ANS_TRACE);
+        CHECK(sc.tracer.kind == TRACER_RECORDER);
+        CHECK(sc.tracer.callbacks != 0);
+        CHECK(sc.tracer.default_answer == ANS_DISCARD);
+        CHECK(sc.tracer.nanswers == 2);
+        CHECK_STR(sc.tracer.answers[0].tag, "send");
+        CHECK(sc.tracer.answers[0].answer == ANS_REMOVE);
+        CHECK_STR(sc.tracer.answers[1].tag, "receive");
+        CHECK(sc.tracer.answers[1].answer == ANS_TRACE);
         CHECK(sc.nprocs == 2);
         CHECK(sc.nsteps == 15);
         CHECK(sc.steps[14].kind == ST_EXIT && term_is_atom(sc.steps[14].term, "normal"));
@@ -247,7 +247,7 @@ static void test_good(int *failures)
     CHECK_STR(answer_name(ANS_REMOVE), "remove");
     e = (Err){0};
     CHECK(scenario_parse(&a, "e.tcs", HDR "tracer erl_msg_tracer\nprocess a\n", &sc, &e));
-    CHECK(sc.tracer == TRACER_ERL_MSG && sc.nsteps == 0 && sc.nanswers == 0 && sc.default_answer == ANS_TRACE);
+    CHECK(sc.tracer.kind == TRACER_ERL_MSG && sc.nsteps == 0 && sc.tracer.nanswers == 0 && sc.tracer.default_answer == ANS_TRACE);
     arena_free(&a);
 }
 

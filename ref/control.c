@@ -1,0 +1,74 @@
+/* control.c - the harness's calls into the tracing BIFs and what they return
+ * (CONFORMANCE.md section 2, CTL-* rules). */
+#include <string.h>
+
+#include "model.h"
+
+void control_line(Model *m, const char *call, const char *result, const char *rules)
+{
+    Buf body;
+    buf_init(&body);
+    buf_printf(&body, "ctl %s %s", call, result);
+    stream_line(m->out, 'N', buf_str(&body), rules);
+    buf_free(&body);
+}
+
+bool control_trace(Model *m, const Step *st)
+{
+    int p = model_proc(m, st->actor);
+    Proc *pr = &m->procs[p];
+    TraceState *ts = &pr->trace[LEGACY_SESSION];
+    Buf call;
+    buf_init(&call);
+    buf_printf(&call, "erlang:trace(<%s>,%s,[", st->actor, st->on ? "true" : "false");
+    FlagSet set = 0;
+    for (int i = 0; i < st->nflags; i++) {
+        if (i)
+            buf_puts(&call, ",");
+        term_print_atom(&call, flag_name(st->flags[i]));
+        set |= FLAG_BIT(st->flags[i]);
+    }
+    buf_puts(&call, "])");
+    if (!pr->alive || (set & FLAG_BIT(FL_CPU_TIMESTAMP))) {
+        /* dead tracee; cpu_timestamp is only allowed with Procs == all (seen live) */
+        control_line(m, buf_str(&call), "raises error:badarg", "CTL-TRACE");
+        buf_free(&call);
+        return true;
+    }
+    FlagSet stamps = FLAG_BIT(FL_TIMESTAMP) | FLAG_BIT(FL_MONOTONIC_TIMESTAMP) |
+                     FLAG_BIT(FL_STRICT_MONOTONIC_TIMESTAMP);
+    if (st->on) {
+        Answer ans = enabled_probe(m, LEGACY_SESSION, p); /* STATUS-PROBE, during the call */
+        ts->flags |= set;
+        ts->ts_cleared &= ~set;
+        ts->attached = ans != ANS_REMOVE; /* STATUS-REMOVE; the call still returns 1 */
+    } else {
+        ts->flags &= ~set;
+        ts->ts_cleared |= set & stamps; /* TS-REMEMBERED */
+    }
+    control_line(m, buf_str(&call), "-> 1", "CTL-TRACE");
+    buf_free(&call);
+    return true;
+}
+
+bool control_pattern(Model *m, const Step *st)
+{
+    int fi = st->arity == 1 ? calls_target_index(st->fn) : -1;
+    if (fi >= 0 && !st->ms_invalid) {
+        Pattern *pat = &m->sessions[LEGACY_SESSION].pats[fi];
+        pat->set = !term_is_atom(st->term, "false");
+        pat->local = st->local;
+        pat->ms = st->term;
+    }
+    Buf call;
+    buf_init(&call);
+    buf_puts(&call, "erlang:trace_pattern({tcs_target,");
+    term_print_atom(&call, st->fn);
+    buf_printf(&call, ",%lld},", st->arity);
+    term_print(&call, st->term, PRINT_CANON);
+    buf_printf(&call, ",[%s])", st->local ? "local" : "global");
+    control_line(m, buf_str(&call), st->ms_invalid ? "raises error:badarg" : fi >= 0 ? "-> 1" : "-> 0",
+                 "CTL-PATTERN EV-CALL-GLOBAL-LOCAL");
+    buf_free(&call);
+    return true;
+}

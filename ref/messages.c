@@ -1,0 +1,45 @@
+/* messages.c - send and receive (CONFORMANCE.md section 2, EV-SEND and EV-RECEIVE rules). */
+#include <string.h>
+
+#include "model.h"
+
+static void mbox_push(Model *m, Proc *p, Term *msg)
+{
+    if (p->mhead + p->mlen == p->mcap) {
+        size_t cap = p->mcap ? p->mcap * 2 : 16;
+        Term **nb = arena_alloc(m->a, cap * sizeof(Term *));
+        if (p->mlen)
+            memcpy(nb, p->mbox + p->mhead, p->mlen * sizeof(Term *));
+        p->mbox = nb;
+        p->mcap = cap;
+        p->mhead = 0;
+    }
+    p->mbox[p->mhead + p->mlen++] = msg;
+}
+
+bool messages_send(Model *m, int p, const Step *st)
+{
+    int q = model_proc(m, st->other);
+    if (m->procs[q].alive) {
+        tracepoint_event(m, p, "send", st->term, model_pid(m, q), "EV-SEND");
+        tracepoint_event(m, q, "receive", st->term, NULL, "EV-RECEIVE");
+        mbox_push(m, &m->procs[q], st->term);
+    } else {
+        tracepoint_event(m, p, "send_to_non_existing_process", st->term, model_pid(m, q), "EV-SEND-NONEXIST");
+    }
+    return true;
+}
+
+bool messages_recv(Model *m, int p, const Step *st)
+{
+    Proc *pr = &m->procs[p];
+    if (pr->mlen > 0) { /* the 'receive' event happened at delivery */
+        pr->mhead++;
+        pr->mlen--;
+        return true;
+    }
+    if (!st->has_timeout)
+        return model_unsupported(m, st->line, st->col, "recv on an empty mailbox (it would block forever) is");
+    tracepoint_event(m, p, "receive", term_atom(m->a, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
+    return true;
+}

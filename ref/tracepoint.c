@@ -1,0 +1,54 @@
+/* tracepoint.c - one tracepoint, asked of every session in turn: the enabled line, then the
+ * trace line (CONFORMANCE.md section 2, "The enabled protocol" and "Callback dispatch"). */
+#include <string.h>
+
+#include "dispatch.h"
+#include "model.h"
+
+void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *extra_rules)
+{
+    const Session *ses = &m->sessions[s];
+    const TraceState *ts = &m->procs[proc].trace[s];
+    Category c;
+    tag_category(ev->tag, &c);
+    Buf body, rules;
+    buf_init(&body);
+    buf_init(&rules);
+    buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-TRACE %s %s", extra_rules, ev->rules);
+    Term *opts = opts_build(m->a, ts->flags, ts->ts_cleared, ev->extra, ev->ms_result, &rules);
+    buf_printf(&body, "%s(", dispatch_trace(ses->tracer->callbacks, c));
+    term_print_atom(&body, ev->tag);
+    buf_printf(&body, ", <%s>, <%s>, ", ses->state, m->procs[proc].name);
+    term_print(&body, ev->term, PRINT_CANON);
+    buf_puts(&body, ", ");
+    term_print(&body, opts, PRINT_CANON);
+    buf_puts(&body, ")");
+    bool example = ses->tracer->kind == TRACER_ERL_MSG;
+    if (example)
+        buf_puts(&rules, " EV-EXAMPLE-TRACER");
+    stream_line(m->out, stream_class(ev->tag), buf_str(&body), buf_str(&rules));
+    if (example && strcmp(ev->tag, "send") == 0 && ev->extra) {
+        /* EV-EXAMPLE-TRACER: trace/5 sends {trace, Tracee, Recipient} to its state */
+        buf_free(&body);
+        buf_printf(&body, "msg(<%s>, {trace,<%s>,", ses->state, m->procs[proc].name);
+        term_print(&body, ev->extra, PRINT_CANON);
+        buf_puts(&body, "})");
+        stream_line(m->out, 'N', buf_str(&body), "EV-EXAMPLE-TRACER");
+    }
+    buf_free(&body);
+    buf_free(&rules);
+}
+
+void tracepoint_fire(Model *m, int proc, const Event *ev)
+{
+    for (int s = 0; s < m->nsessions; s++)
+        if (enabled_live(m, s, proc, ev->tag) && enabled_consult(m, s, proc, ev->tag, ev->rules))
+            tracepoint_emit(m, s, proc, ev, "ENABLED-TRACE");
+}
+
+void tracepoint_event(Model *m, int proc, const char *tag, const Term *term, const Term *extra,
+                      const char *rules)
+{
+    Event ev = {tag, term, extra, NULL, rules};
+    tracepoint_fire(m, proc, &ev);
+}
