@@ -177,9 +177,10 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 def cmd_rules(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
-    catalogue = rules.catalogue((where.repo / "CONFORMANCE.md").read_text())
+    text = (where.repo / "CONFORMANCE.md").read_text()
     named = {case.id: case.rules for case in map(lambda p: corpus.load_case(where, p), corpus.case_paths(where))}
-    report = rules.check(catalogue, named)
+    report = rules.check(rules.catalogue(text), named,
+                         rules.model_problems(rules.model_refs(text), corpus.model_sources(where)))
     print(rules.render(report))
     return 0 if report.ok else 1
 

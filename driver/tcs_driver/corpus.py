@@ -76,6 +76,11 @@ def case_paths(layout: Layout, pattern: str = "*") -> list[Path]:
     return sorted(p for p in layout.cases.glob("*.tcs") if fnmatch.fnmatchcase(p.stem, pattern))
 
 
+def model_sources(layout: Layout) -> dict[str, str]:
+    """The reference model's C sources, keyed "ref/<file>.c", for checking the rule catalogue."""
+    return {f"ref/{path.name}": path.read_text() for path in sorted((layout.repo / "ref").glob("*.c"))}
+
+
 def load_case(layout: Layout, path: Path) -> Case:
     """The case's metadata, as the model parsed it."""
     meta = json.loads(model(layout, "meta", str(path)))

@@ -7,22 +7,50 @@ from conftest import CASES
 from tcs_driver import corpus, rules
 
 CATALOGUE = """
-| ID | statement | source |
-|---|---|---|
-| FALLBACK-ENABLED | enabled_X or enabled | 000 |
-| EV-SEND | send event | 003 |
+| ID | statement | source | model |
+|---|---|---|---|
+| FALLBACK-ENABLED | enabled_X or enabled | 000 | `dispatch_enabled` (`ref/dispatch.c`) |
+| EV-SEND | send event, `[a\\|b]` | 003 | `messages_send`, `fire` (`ref/messages.c`), `opts_build` (`ref/opts.c`) |
+| EV-NONE | no model | 003 |
 not a row | EV-X | y |
 """
 
+SOURCES = {
+    "ref/dispatch.c": "const char *dispatch_enabled(unsigned callbacks, Category c)\n{\n",
+    "ref/messages.c": "bool messages_send(Model *m, int p,\n                   const Step *st)\n"
+                      "static void fire(Model *m)\n{\n",
+    "ref/opts.c": "Term *opts_build(Arena *a);\n",   # a declaration, not a definition
+}
+
 
 def test_catalogue_reads_rows_in_order() -> None:
-    assert list(rules.catalogue(CATALOGUE)) == ["FALLBACK-ENABLED", "EV-SEND"]
-    assert rules.catalogue(CATALOGUE)["EV-SEND"] == "send event"
+    assert list(rules.catalogue(CATALOGUE)) == ["FALLBACK-ENABLED", "EV-SEND", "EV-NONE"]
+    assert rules.catalogue(CATALOGUE)["EV-SEND"] == "send event, `[a\\|b]`"   # \\| stays in the cell
 
 
 def test_catalogue_rejects_a_rule_defined_twice() -> None:
     with pytest.raises(ValueError, match="EV-SEND is defined twice"):
         rules.catalogue(CATALOGUE + "| EV-SEND | again | 003 |\n")
+
+
+def test_model_cells_name_functions_and_files() -> None:
+    refs = rules.model_refs(CATALOGUE)
+    assert refs["EV-SEND"] == [("messages_send", "ref/messages.c"), ("fire", "ref/messages.c"),
+                               ("opts_build", "ref/opts.c")]
+    assert refs["EV-NONE"] == []
+
+
+def test_model_problems_name_what_is_wrong() -> None:
+    problems = rules.model_problems(rules.model_refs(CATALOGUE), SOURCES)
+    assert problems == {"EV-SEND": "names opts_build, which ref/opts.c does not define",
+                        "EV-NONE": "names no model function"}
+    assert rules.model_problems({"A-1": [("f", "ref/gone.c")]}, SOURCES) == \
+        {"A-1": "names ref/gone.c, which does not exist"}
+
+
+def test_every_model_cell_names_a_defined_function(layout: corpus.Layout) -> None:
+    text = (layout.repo / "CONFORMANCE.md").read_text()
+    assert rules.model_problems(rules.model_refs(text), corpus.model_sources(layout)) == {}
 
 
 def test_check_finds_uncovered_and_unknown_rules() -> None:
@@ -32,6 +60,7 @@ def test_check_finds_uncovered_and_unknown_rules() -> None:
     assert not report.ok
     text = rules.render(report)
     assert "no case exercises B-2" in text and "unknown rule C-3 named by case_x" in text
+    assert not rules.check(["A-1"], {"case_x": ["A-1"]}, {"A-1": "names no model function"}).ok
 
 
 def test_every_rule_has_a_case_and_every_named_rule_exists(layout: corpus.Layout) -> None:
