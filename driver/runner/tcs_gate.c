@@ -20,6 +20,7 @@ typedef struct {
     ERL_NIF_TERM step;
     ERL_NIF_TERM result;
     int has_result;
+    int waiting;             /* processes blocked in await_turn/1 right now */
 } Gate;
 
 typedef struct {
@@ -101,9 +102,11 @@ static ERL_NIF_TERM gate_await_turn(ErlNifEnv *env, int argc, const ERL_NIF_TERM
         return enif_make_badarg(env);
     enif_mutex_lock(g->lock);
     generation = g->generation;
+    g->waiting++;
     while (!(g->has_turn && enif_compare_pids(&g->turn, &self) == 0)
            && generation == g->generation)
         enif_cond_wait(g->changed, g->lock);
+    g->waiting--;
     if (generation != g->generation) {
         step = enif_make_atom(env, "poke");
     } else {
@@ -159,6 +162,22 @@ static ERL_NIF_TERM gate_result(ErlNifEnv *env, int argc, const ERL_NIF_TERM arg
     return r;
 }
 
+/* waiting(Gate) -> N: how many processes are blocked in await_turn/1.  A process
+ * counted here already runs the NIF on a dirty scheduler, so tracing it now sees
+ * no scheduling of it until its next step. */
+static ERL_NIF_TERM gate_waiting(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
+{
+    Gate *g = get_gate(env, argv[0]);
+    int n;
+    (void)argc;
+    if (!g)
+        return enif_make_badarg(env);
+    enif_mutex_lock(g->lock);
+    n = g->waiting;
+    enif_mutex_unlock(g->lock);
+    return enif_make_int(env, n);
+}
+
 static ErlNifFunc gate_funcs[] = {
     {"new", 0, gate_new, 0},
     {"give", 3, gate_give, 0},
@@ -166,6 +185,7 @@ static ErlNifFunc gate_funcs[] = {
     {"finish", 2, gate_finish, 0},
     {"result", 1, gate_result, 0},
     {"poke", 1, gate_poke, 0},
+    {"waiting", 1, gate_waiting, 0},
 };
 
 ERL_NIF_INIT(tcs_gate, gate_funcs, load, NULL, NULL, NULL)

@@ -25,6 +25,7 @@ act({recv, infinity}) -> receive Msg -> Msg end;
 act({recv, Ms}) -> receive Msg -> Msg after Ms -> timeout end;
 act({call, M, F, Args}) -> erlang:apply(M, F, Args);
 act({spawn, Name}) -> spawn(tcs_puppet, run, [Name]);
+act({spawn_link, Name}) -> spawn_link(tcs_puppet, run, [Name]);
 act({link, Pid}) -> link(Pid);
 act({unlink, Pid}) -> unlink(Pid);
 act({register, Name}) -> register(Name, self());

@@ -27,14 +27,20 @@ main([JobFile]) ->
     Gate = tcs_gate:new(),
     persistent_term:put(tcs_gate, Gate),
     Collector = spawn(fun() -> collect([]) end),
+    %% The tracer state is a process of its own, so that a scenario can make it
+    %% exit while the collector goes on: it hands what it receives (the example
+    %% tracer's messages) to the collector; the recorder reports to the
+    %% collector directly.
+    State = tcs_procflags:start_state(Collector),
     {tracer, Kind, _Callbacks, Answers} = lists:keyfind(tracer, 1, Plan),
-    TracerModule = load_tracer(Kind, Job, Answers),
+    TracerModule = load_tracer(Kind, Job, [{'$collector', Collector} | Answers]),
     {processes, Declared} = lists:keyfind(processes, 1, Plan),
-    Names0 = maps:from_list([{?TRACER_NAME, Collector} | [{N, start_puppet(N)} || N <- Declared]]),
-    Ctx = #{gate => Gate, collector => Collector, tracer => TracerModule,
+    Names0 = maps:from_list([{?TRACER_NAME, State} | [{N, start_puppet(N)} || N <- Declared]]),
+    Ctx = #{gate => Gate, collector => Collector, tracer => TracerModule, state => State,
             timeout => proplists:get_value(step_timeout_ms, Job, 5000)},
     %% Each step is settled after it runs; after a timed-out step nothing is
     %% settled, since the stuck process may never answer.
+    settle(Names0),
     Names = run_steps([S || {step, _, _} = S <- Plan], Names0, Ctx),
     print_records(collected(Collector), Names),
     out("END"),
@@ -47,7 +53,7 @@ load_tracer(recorder, Job, Answers) ->
     ok = compile_recorder_stub(Mod),
     ok = Mod:load(proplists:get_value(tracer_so, Job), Answers),
     Mod;
-load_tracer(erl_msg_tracer, _Job, []) ->
+load_tracer(erl_msg_tracer, _Job, [{'$collector', _}]) ->
     %% The documentation's load/0 names its library without a directory: the
     %% driver puts that directory on LD_LIBRARY_PATH (Clarification C-4).
     ok = erl_msg_tracer:load(),
@@ -98,25 +104,33 @@ run_steps([{step, N, Step} | Rest], Names, Ctx) ->
         {ok, Names1} ->
             settle(Names1),
             run_steps(Rest, Names1, Ctx);
+        {harness, Names1} ->
+            %% A call by the harness only: no scenario process ran, none is
+            %% woken (a woken process would be scheduled, which `running`
+            %% tracing would see).
+            run_steps(Rest, Names1, Ctx);
         timeout ->
             out("TIMEOUT ~p", [N]),
             Names
     end.
 
-run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod}) ->
+run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod, state := State}) ->
     Pid = maps:get(Who, Names),
-    TracerFlags = case How of true -> [{tracer, Mod, C}]; false -> [] end,
+    TracerFlags = case How of true -> [{tracer, Mod, State}]; false -> [] end,
     Outcome = outcome(fun() -> erlang:trace(Pid, How, Flags ++ TracerFlags) end),
     ctl(C, ["erlang:trace(", canon(Pid, Names), ",", atom_to_list(How), ",",
             canon(Flags, Names), ")"], Outcome, Names),
-    {ok, Names};
+    {harness, Names};
+run_step(Step, Names, Ctx) when element(1, Step) =:= trace_spec; element(1, Step) =:= info;
+                                element(1, Step) =:= tracer_exit ->
+    tcs_procflags:run_step(Step, Names, Ctx);
 run_step({pattern, MFA, MS, Opts}, Names, #{collector := C}) ->
     Outcome = outcome(fun() -> erlang:trace_pattern(MFA, MS, Opts) end),
     ctl(C, ["erlang:trace_pattern(", canon(MFA, Names), ",", canon(MS, Names), ",",
             canon(Opts, Names), ")"], Outcome, Names),
     {ok, Names};
-run_step({spawn, Who, Child}, Names, Ctx) ->
-    case puppet_step(Who, {spawn, Child}, Names, Ctx) of
+run_step({Spawn, Who, Child}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
+    case puppet_step(Who, {Spawn, Child}, Names, Ctx) of
         {done, {ok, Pid}} ->
             erlang:monitor(process, Pid),
             {ok, Names#{Child => Pid}};
@@ -195,8 +209,17 @@ settle(Gate, Alive) ->
     Dead = [P || P <- Alive, not is_process_alive(P)],
     [receive {'DOWN', _, process, P, _} -> ok end || P <- Dead],
     case Dead of
-        [] -> ok;
+        [] -> all_waiting(Gate, length(Alive));
         _ -> settle(Gate, Alive -- Dead)
+    end.
+
+%% Every live scenario process back inside the gate, running its NIF on a dirty
+%% scheduler: a process still on its way there would be scheduled in and out,
+%% which a `running` flag set by the next step would trace.
+all_waiting(Gate, Count) ->
+    case tcs_gate:waiting(Gate) >= Count of
+        true -> ok;
+        false -> timer:sleep(1), all_waiting(Gate, Count)
     end.
 
 %% --- collecting and printing ------------------------------------------------

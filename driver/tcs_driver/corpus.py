@@ -8,7 +8,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import diff, node, recorder, stream
+from . import diff, expectations, node, recorder, stream
 from .results import CaseResult
 
 
@@ -121,6 +121,14 @@ def run_case(layout: Layout, case: Case, otp: node.Otp, otp_release: int, erts_i
     if ran.status != "done":
         return result(ran.status, ran.detail, *texts)
     comparison = diff.compare(golden, live, strict=strict, observable=observable_kinds(case))
+    expected = expectations.load(layout.repo, otp_release).get(case.id)
+    if comparison.agree and expected:
+        return result("fail", f"expected a {expected.status} ({expected.clarification}) on OTP "
+                      f"{otp_release}, but the node agreed with the model: the expectation is stale",
+                      *texts)
     if comparison.agree:
         return result("pass", "", *texts)
+    if expected:
+        return result(expected.status, f"{expected.clarification}: {expected.reason}\n"
+                      + comparison.render(), *texts)
     return result("fail", comparison.render(), *texts)

@@ -2,9 +2,17 @@
  * The recording tracer.
  *
  * Every erl_tracer callback it provides reports its own invocation
- * {tcs_rec, Seq, Callback, Args, Result} to the process in its tracer state,
- * and enabled callbacks answer what the scenario chose per tag (load_info:
- * [{Tag, Answer}], with {default, Answer} for the rest).
+ * {tcs_rec, Seq, Callback, Args, Result} to the collector process named in its
+ * load_info ({'$collector', Pid}), or without one to the process in its tracer
+ * state, and enabled callbacks answer what the scenario chose per tag
+ * (load_info: [{Tag, Answer}], with {default, Answer} for the rest).
+ *
+ * With a collector, the tracer state is free to be any process, even one that
+ * has died: the runtime never looks at the state, so the recorder goes on
+ * recording.  Callbacks whose tracee is the collector itself are not reported:
+ * a report is a message to the collector, and a collector traced with
+ * 'receive' (erlang:trace(all, ...) traces every process for a moment) would
+ * otherwise report its own reports without end.
  *
  * Which optional callbacks exist is decided by the NIF function table, so
  * each callback set is its own library: compile with
@@ -30,6 +38,8 @@ typedef struct {
     int count;
     ERL_NIF_TERM default_answer;
     atomic_ulong seq;                   /* global order of invocations */
+    ErlNifPid collector;                /* where reports go, when has_collector */
+    int has_collector;
 } Recorder;
 
 static int load(ErlNifEnv *env, void **priv, ERL_NIF_TERM info)
@@ -41,15 +51,24 @@ static int load(ErlNifEnv *env, void **priv, ERL_NIF_TERM info)
 
     r->count = 0;
     r->default_answer = enif_make_atom(env, "trace");
+    r->has_collector = 0;
     atomic_init(&r->seq, 0);
     while (enif_get_list_cell(env, tail, &head, &tail)) {
         if (!enif_get_tuple(env, head, &arity, &pair) || arity != 2
-            || !enif_is_atom(env, pair[0]) || !enif_is_atom(env, pair[1])
-            || r->count == MAX_ANSWERS) {
+            || !enif_is_atom(env, pair[0])) {
             enif_free(r);
             return 1;
         }
-        if (enif_is_identical(pair[0], enif_make_atom(env, "default"))) {
+        if (enif_is_identical(pair[0], enif_make_atom(env, "$collector"))) {
+            if (!enif_get_local_pid(env, pair[1], &r->collector)) {
+                enif_free(r);
+                return 1;
+            }
+            r->has_collector = 1;
+        } else if (!enif_is_atom(env, pair[1]) || r->count == MAX_ANSWERS) {
+            enif_free(r);
+            return 1;
+        } else if (enif_is_identical(pair[0], enif_make_atom(env, "default"))) {
             r->default_answer = pair[1];
         } else {
             r->tags[r->count] = pair[0];
@@ -75,18 +94,24 @@ static ERL_NIF_TERM answer_for(const Recorder *r, ERL_NIF_TERM tag)
     return r->default_answer;
 }
 
-/* Sends the record of this invocation to the tracer state, if it is a pid. */
+/* Sends the record of this invocation to the collector (or the tracer state,
+ * if it is a pid), unless the tracee is the collector itself. */
 static void report(ErlNifEnv *env, const char *callback, int argc,
                    const ERL_NIF_TERM argv[], ERL_NIF_TERM result)
 {
     Recorder *r = enif_priv_data(env);
-    unsigned long seq = atomic_fetch_add(&r->seq, 1);
     ErlNifPid to;
     ErlNifEnv *msg_env;
     ERL_NIF_TERM args[5], msg;
 
-    if (!enif_get_local_pid(env, argv[1], &to))
+    if (r->has_collector) {
+        if (enif_is_identical(argv[2], enif_make_pid(env, &r->collector)))
+            return;
+        to = r->collector;
+    } else if (!enif_get_local_pid(env, argv[1], &to)) {
         return;
+    }
+    unsigned long seq = atomic_fetch_add(&r->seq, 1);
     msg_env = enif_alloc_env();
     for (int i = 0; i < argc; i++)
         args[i] = enif_make_copy(msg_env, argv[i]);

@@ -1,0 +1,87 @@
+%% Steps about process trace flags and the tracer's status (cases/README.md):
+%% erlang:trace/3 on a process spec (all, existing, new, ...), erlang:trace_info/2,
+%% and the tracer state process exiting.  tcs_runner dispatches them here.
+-module(tcs_procflags).
+-export([start_state/1, run_step/3]).
+
+%% start_state(Collector): the tracer state process.  It hands every message it
+%% gets (the example tracer's {trace, Tracee, Recipient}) to the collector, and
+%% exits when the scenario says so.
+start_state(Collector) ->
+    spawn(fun() -> forward(Collector) end).
+
+forward(Collector) ->
+    receive
+        {'$tcs_exit', Reason} -> exit(Reason);
+        Msg -> Collector ! Msg, forward(Collector)
+    end.
+
+%% run_step(Step, Names, Ctx) -> {harness, Names}: each is a call by the harness.
+run_step({trace_spec, Spec, How, Flags}, Names,
+         #{collector := C, tracer := Mod, state := State}) ->
+    TracerFlags = case How of true -> [{tracer, Mod, State}]; false -> [] end,
+    Before = node_counts(),
+    Outcome = try {ok, erlang:trace(Spec, How, Flags ++ TracerFlags)}
+              catch Class:Reason -> {raised, Class, Reason}
+              end,
+    How andalso confine(Names),
+    After = node_counts(),
+    Call = ["erlang:trace(", atom_to_list(Spec), ",", atom_to_list(How), ",",
+            canon(Flags, Names), ")"],
+    C ! {ctl, ["ctl ", Call, result(Outcome, Before, After, Names)]},
+    {harness, Names};
+run_step({info, Who, Item}, Names, #{collector := C, tracer := Mod}) ->
+    Target = maps:get(Who, Names, Who),  % a scenario process, or new / new_processes
+    Value = case erlang:trace_info(Target, Item) of
+                {tracer, {Mod, State}} -> {tracer, {tcs_recorder_or_example(Mod), State}};
+                {flags, Flags} when is_list(Flags) -> {flags, lists:sort(Flags)};
+                Other -> Other
+            end,
+    Subject = case Names of #{Who := Pid} -> canon(Pid, Names); #{} -> atom_to_list(Who) end,
+    C ! {ctl, ["ctl erlang:trace_info(", Subject, ",", atom_to_list(Item), ") -> ",
+               canon(Value, Names)]},
+    {harness, Names};
+run_step({tracer_exit, Reason}, Names, #{state := State}) ->
+    Ref = erlang:monitor(process, State),
+    State ! {'$tcs_exit', Reason},
+    receive {'DOWN', Ref, process, State, _} -> ok end,
+    {harness, Names}.
+
+%% The recorder is one module per callback set (tcs_rec_MMMM); the stream names
+%% it tcs_recorder.  The example tracer keeps its name.
+tcs_recorder_or_example(erl_msg_tracer) -> erl_msg_tracer;
+tcs_recorder_or_example(_Recorder) -> tcs_recorder.
+
+%% all and existing trace every process and port of the node, the harness's
+%% own included.  The scenario is about its own processes only, so right after
+%% the call every other process and port gets its flags back to none, before
+%% the harness does anything that could be traced (PROCS-SPEC-CONFINED).
+confine(Names) ->
+    catch erlang:trace(self(), false, [all]),
+    Scenario = [Pid || {Name, Pid} <- maps:to_list(Names), Name =/= tracer],
+    Others = (erlang:processes() -- Scenario) ++ erlang:ports(),
+    [catch erlang:trace(P, false, [all]) || P <- Others],
+    ok.
+
+node_counts() ->
+    {erlang:system_info(process_count), erlang:system_info(port_count)}.
+
+%% What erlang:trace/3 returned.  For all and existing that is how many
+%% processes (and ports) of the node matched: the runner checks it against the
+%% node's own counts, unchanged across the call, and prints which count it was
+%% as the placeholder the model predicts (PROCS-SPEC-COUNT); any other number
+%% is printed as is.
+result({raised, Class, Reason}, _, _, Names) ->
+    [" raises ", atom_to_list(Class), ":", canon(Reason, Names)];
+result({ok, N}, {Procs, Ports}, {Procs, Ports}, _) when N > 0 ->
+    [" -> ", count_name(N, Procs, Ports)];
+result({ok, N}, _, _, Names) ->
+    [" -> ", canon(N, Names)].
+
+count_name(N, N, _) -> "_Processes";
+count_name(N, _, N) -> "_Ports";
+count_name(N, Procs, Ports) when N =:= Procs + Ports -> "_ProcessesAndPorts";
+count_name(N, _, _) -> integer_to_list(N).
+
+canon(Term, Names) ->
+    tcs_canon:term(Term, maps:from_list([{P, N} || {N, P} <- maps:to_list(Names)])).
