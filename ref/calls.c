@@ -26,19 +26,22 @@ static bool call_tracepoint(Model *m, int s, int p, const char *fn, Term *args, 
     /* EV-CALL-GLOBAL-LOCAL: a global pattern sees only calls through the export entry */
     if (!pat->set || !(global || pat->local) || !enabled_live(m, s, p, "call"))
         return false;
-    const char *rules = global ? "EV-CALL" : "EV-CALL EV-CALL-GLOBAL-LOCAL";
+    /* FLAGS-SILENT: enabled_call is asked, but no call (and no return_from) is traced */
+    bool silent = m->procs[p].trace[s].flags & FLAG_BIT(FL_SILENT);
+    const char *rules = global ? (silent ? "EV-CALL FLAGS-SILENT" : "EV-CALL")
+                               : (silent ? "EV-CALL EV-CALL-GLOBAL-LOCAL FLAGS-SILENT" : "EV-CALL EV-CALL-GLOBAL-LOCAL");
     /* the enabled check comes before the match spec runs (erts_call_trace) */
     if (!enabled_consult(m, s, p, "call", rules))
         return false;
     MsOutcome o = ms_run(m->a, pat->ms, args);
-    if (o.matched && !o.suppress) {
+    if (o.matched && !o.suppress && !silent) {
         bool arity = m->procs[p].trace[s].flags & FLAG_BIT(FL_ARITY);
         char r[96];
         snprintf(r, sizeof r, "%s%s", rules, o.has_message ? " EV-MS-MESSAGE" : "");
         Event ev = {"call", target_mfa(m, fn, arity ? term_int(m->a, 1) : args), NULL, o.result, r};
         tracepoint_emit(m, s, p, &ev, "ENABLED-TRACE");
     }
-    return o.matched && o.return_trace;
+    return o.matched && o.return_trace && !silent;
 }
 
 /* Calls tcs_target:fn(arg) in process p, tracing as the patterns say; returns the value. */

@@ -15,39 +15,35 @@ void control_line(Model *m, const char *call, const char *result, const char *ru
 
 bool control_trace(Model *m, const Step *st)
 {
-    int p = model_proc(m, st->actor);
-    Proc *pr = &m->procs[p];
-    TraceState *ts = &pr->trace[LEGACY_SESSION];
-    Buf call;
+    Buf call, rules;
     buf_init(&call);
-    buf_printf(&call, "erlang:trace(<%s>,%s,[", st->actor, st->on ? "true" : "false");
-    FlagSet set = 0;
+    buf_init(&rules);
+    buf_puts(&call, "erlang:trace(");
+    if (st->spec == SPEC_PID)
+        buf_printf(&call, "<%s>", st->actor);
+    else
+        term_print_atom(&call, st->actor);
+    buf_printf(&call, ",%s,[", st->on ? "true" : "false");
     for (int i = 0; i < st->nflags; i++) {
         if (i)
             buf_puts(&call, ",");
-        term_print_atom(&call, flag_name(st->flags[i]));
-        set |= FLAG_BIT(st->flags[i]);
+        term_print(&call, st->flag_terms[i], PRINT_CANON);
     }
     buf_puts(&call, "])");
-    if (!pr->alive || (set & FLAG_BIT(FL_CPU_TIMESTAMP))) {
-        /* dead tracee; cpu_timestamp is only allowed with Procs == all (seen live) */
-        control_line(m, buf_str(&call), "raises error:badarg", "CTL-TRACE");
-        buf_free(&call);
-        return true;
-    }
-    FlagSet stamps = FLAG_BIT(FL_TIMESTAMP) | FLAG_BIT(FL_MONOTONIC_TIMESTAMP) |
-                     FLAG_BIT(FL_STRICT_MONOTONIC_TIMESTAMP);
-    if (st->on) {
-        Answer ans = enabled_probe(m, LEGACY_SESSION, p); /* STATUS-PROBE, during the call */
-        ts->flags |= set;
-        ts->ts_cleared &= ~set;
-        ts->attached = ans != ANS_REMOVE; /* STATUS-REMOVE; the call still returns 1 */
-    } else {
-        ts->flags &= ~set;
-        ts->ts_cleared |= set & stamps; /* TS-REMEMBERED */
-    }
-    control_line(m, buf_str(&call), "-> 1", "CTL-TRACE");
+    const char *refusal = procspec_refusal(m, st);
+    buf_puts(&rules, refusal ? refusal : "CTL-TRACE");
+    /* the trace_status probe happens during the call, before its result (STATUS-PROBE) */
+    const char *result = refusal ? NULL : procspec_apply(m, LEGACY_SESSION, st, &rules);
+    Buf res;
+    buf_init(&res);
+    if (result)
+        buf_printf(&res, "-> %s", result);
+    else
+        buf_puts(&res, "raises error:badarg");
+    control_line(m, buf_str(&call), buf_str(&res), buf_str(&rules));
+    buf_free(&res);
     buf_free(&call);
+    buf_free(&rules);
     return true;
 }
 

@@ -4,10 +4,14 @@
 #include "dispatch.h"
 #include "model.h"
 
-Answer enabled_answer(const TracerDecl *t, const char *tag)
+Answer enabled_answer(const Session *ses, const char *tag)
 {
+    const TracerDecl *t = ses->tracer;
+    bool status = strcmp(tag, "trace_status") == 0;
+    if (t->kind == TRACER_ERL_MSG && ses->state_dead) /* STATUS-DEAD-STATE: its state is gone */
+        return status ? ANS_REMOVE : ANS_DISCARD;
     if (t->kind == TRACER_ERL_MSG) /* EV-EXAMPLE-TRACER */
-        return strcmp(tag, "send") == 0 || strcmp(tag, "trace_status") == 0 ? ANS_TRACE : ANS_DISCARD;
+        return strcmp(tag, "send") == 0 || status ? ANS_TRACE : ANS_DISCARD;
     for (size_t i = 0; i < t->nanswers; i++)
         if (strcmp(t->answers[i].tag, tag) == 0)
             return t->answers[i].answer;
@@ -16,13 +20,15 @@ Answer enabled_answer(const TracerDecl *t, const char *tag)
 
 static const char *tracer_rule(const Session *s)
 {
-    return s->tracer->kind == TRACER_ERL_MSG ? " EV-EXAMPLE-TRACER" : "";
+    if (s->tracer->kind != TRACER_ERL_MSG)
+        return "";
+    return s->state_dead ? " EV-EXAMPLE-TRACER STATUS-DEAD-STATE" : " EV-EXAMPLE-TRACER";
 }
 
 Answer enabled_probe(Model *m, int s, int proc)
 {
     const Session *ses = &m->sessions[s];
-    Answer ans = enabled_answer(ses->tracer, "trace_status");
+    Answer ans = enabled_answer(ses, "trace_status");
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);
@@ -48,20 +54,21 @@ bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_
     const Session *ses = &m->sessions[s];
     Category c;
     tag_category(tag, &c);
-    Answer ans = enabled_answer(ses->tracer, tag);
+    Answer ans = enabled_answer(ses, tag);
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);
     buf_printf(&body, "%s(", dispatch_enabled(ses->tracer->callbacks, c));
     term_print_atom(&body, tag);
     buf_printf(&body, ", <%s>, <%s>) -> %s", ses->state, m->procs[proc].name, answer_name(ans));
-    buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-ENABLED%s %s%s",
+    const char *origin = m->procs[proc].trace[s].origin; /* set while attached */
+    buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-ENABLED%s %s%s %s",
                ans == ANS_DISCARD ? " ENABLED-DISCARD" : ans == ANS_REMOVE ? " ENABLED-REMOVE-EVENT" : "",
-               ev_rules, tracer_rule(ses));
+               ev_rules, tracer_rule(ses), origin);
     stream_line(m->out, stream_class(tag), buf_str(&body), buf_str(&rules));
     buf_free(&body);
     buf_free(&rules);
     if (ans == ANS_REMOVE) /* treated as discard, and the tracer is detached */
-        m->procs[proc].trace[s].attached = false;
+        status_detach(m, s, proc);
     return ans == ANS_TRACE;
 }

@@ -7,14 +7,21 @@ bool events_step(Model *m, const Step *st)
         return control_trace(m, st);
     if (st->kind == ST_PATTERN)
         return control_pattern(m, st);
+    if (st->kind == ST_INFO)
+        return status_info(m, st);
+    if (st->kind == ST_TRACER_EXIT)
+        return status_tracer_exit(m, st);
     int p = model_proc(m, st->actor);
     if (!m->procs[p].alive)
         return model_unsupported(m, st->line, st->actor_col, "a step by a dead process is");
+    if (!procspec_check_modelled(m, st))
+        return false;
     switch (st->kind) {
     case ST_SEND: return messages_send(m, p, st);
     case ST_RECV: return messages_recv(m, p, st);
     case ST_CALL: return calls_step(m, p, st);
-    case ST_SPAWN: return procs_spawn(m, p, st);
+    case ST_SPAWN:
+    case ST_SPAWN_LINK: return procs_spawn(m, p, st);
     case ST_LINK: return procs_link(m, p, st, true);
     case ST_UNLINK: return procs_link(m, p, st, false);
     case ST_REGISTER: return procs_register(m, p, st, true);

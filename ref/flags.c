@@ -1,4 +1,4 @@
-/* flags.c - flag names, categories, TS-PRECEDENCE and TS-REMEMBERED. */
+/* flags.c - flag names and sets, TS-PRECEDENCE, TS-REMEMBERED and TS-CPU. */
 #include "flags.h"
 
 #include <stddef.h>
@@ -7,13 +7,9 @@
 static const char *const names[FL_COUNT] = {
     "send", "receive", "call", "procs", "arity", "timestamp", "monotonic_timestamp",
     "strict_monotonic_timestamp", "scheduler_id", "cpu_timestamp",
-};
-
-/* Documented erlang:trace/3 flags that model v1 does not implement. */
-static const char *const unsupported[] = {
-    "all", "exiting", "running", "running_procs", "running_ports", "garbage_collection",
-    "ports", "return_to", "silent", "set_on_spawn", "set_on_first_spawn", "set_on_link",
-    "set_on_first_link", "tracer",
+    "silent", "return_to", "set_on_spawn", "set_on_first_spawn", "set_on_link",
+    "set_on_first_link", "running", "exiting", "running_procs", "running_ports",
+    "garbage_collection", "ports", "all",
 };
 
 const char *flag_name(Flag f) { return names[f]; }
@@ -25,10 +21,39 @@ int flag_lookup(const char *name, Flag *out)
             *out = (Flag)f;
             return 1;
         }
-    for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
-        if (strcmp(unsupported[i], name) == 0)
-            return 0;
-    return -1;
+    return strcmp(name, "tracer") == 0 ? 0 : -1;
+}
+
+FlagSet flags_expand(Flag f)
+{
+    return f == FL_ALL ? FLAGS_ALL : FLAG_BIT(f); /* FLAGS-ALL */
+}
+
+/* Seen live on OTP 25 (erlang:trace(all, true, [F]) counts processes, ports or both):
+ * ports and running_ports apply to ports only; send, 'receive', silent, the time stamps and
+ * scheduler_id to both; every other flag but cpu_timestamp to processes only. */
+static const FlagSet port_only = FLAG_BIT(FL_PORTS) | FLAG_BIT(FL_RUNNING_PORTS);
+static const FlagSet port_and_process = FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RECEIVE) |
+                                        FLAG_BIT(FL_SILENT) | FLAGS_TIMESTAMPS |
+                                        FLAG_BIT(FL_SCHEDULER_ID);
+
+FlagSet flags_for_processes(FlagSet set)
+{
+    return set & FLAGS_ALL & ~port_only;
+}
+
+FlagSet flags_for_ports(FlagSet set)
+{
+    return set & (port_only | port_and_process);
+}
+
+FlagSet flags_unmodelled(FlagSet set, bool is_call)
+{
+    FlagSet never = FLAG_BIT(FL_RUNNING) | FLAG_BIT(FL_EXITING) | FLAG_BIT(FL_RUNNING_PROCS) |
+                    FLAG_BIT(FL_RUNNING_PORTS) | FLAG_BIT(FL_GARBAGE_COLLECTION) | FLAG_BIT(FL_PORTS);
+    /* return_to events are inhibited by silent ("Or rather, the absence of") */
+    bool return_to = is_call && !(set & FLAG_BIT(FL_SILENT));
+    return set & (never | (return_to ? FLAG_BIT(FL_RETURN_TO) : 0));
 }
 
 bool flags_cover(FlagSet set, Category c)
@@ -58,7 +83,8 @@ Flag flags_timestamp_flag(FlagSet set)
 const char *flags_timestamp_kind(FlagSet set)
 {
     switch (flags_timestamp_flag(set)) {
-    case FL_TIMESTAMP: return "timestamp";
+    case FL_TIMESTAMP: /* TS-CPU: cpu_timestamp turns `timestamp` time stamps into CPU time */
+        return set & FLAG_BIT(FL_CPU_TIMESTAMP) ? "cpu_timestamp" : "timestamp";
     case FL_STRICT_MONOTONIC_TIMESTAMP: return "strict_monotonic";
     case FL_MONOTONIC_TIMESTAMP: return "monotonic";
     default: return NULL;

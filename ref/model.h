@@ -10,6 +10,9 @@
  *   calls.c      function calls, patterns, match specification outcomes
  *   messages.c   send and receive
  *   procs.c      spawn, link, register, exit
+ *   procspec.c   which processes erlang:trace/3 names, the flags it sets, what it returns
+ *   inherit.c    flags a new or linked process inherits (set_on_spawn & co, new processes)
+ *   status.c     erlang:trace_info/2, removing a tracer, a tracer state process that dies
  */
 #ifndef TCS_MODEL_H
 #define TCS_MODEL_H
@@ -30,6 +33,7 @@ typedef struct TraceState {
     bool attached;      /* the session's tracer is attached (trace on; cleared by remove) */
     FlagSet flags;      /* current trace flags */
     FlagSet ts_cleared; /* time stamp flags cleared by `trace off` (TS-REMEMBERED) */
+    const char *origin; /* the rule IDs by which the tracer got attached (for --explain) */
 } TraceState;
 
 /* One process of the scenario. */
@@ -53,6 +57,8 @@ typedef struct Session {
     const TracerDecl *tracer;
     const char *state;  /* name of the tracer state process, printed <state> */
     Pattern pats[TARGET_FNS];
+    FlagSet new_flags;  /* flags processes created from now on get (PROCS-SPEC-NEW) */
+    bool state_dead;    /* the tracer state process has exited (STATUS-DEAD-STATE) */
 } Session;
 
 enum { LEGACY_SESSION = 0 };
@@ -67,6 +73,7 @@ typedef struct Model {
     int nprocs;
     Session sessions[MAX_SESSIONS];
     int nsessions;
+    bool cpu_timestamp; /* the node-wide cpu_timestamp flag (TS-CPU) */
 } Model;
 
 /* An event at a tracepoint of a process. */
@@ -108,8 +115,9 @@ void tracepoint_event(Model *m, int proc, const char *tag, const Term *term, con
                       const char *rules);
 
 /* enabled.c */
-/* Guarantees: what the tracer answers to enabled*(tag, ...) (EV-EXAMPLE-TRACER). */
-Answer enabled_answer(const TracerDecl *t, const char *tag);
+/* Guarantees: what the session's tracer answers to enabled*(tag, ...) (EV-EXAMPLE-TRACER,
+ * STATUS-DEAD-STATE). */
+Answer enabled_answer(const Session *ses, const char *tag);
 /* Guarantees: the informative trace_status probe line of session s when tracing starts on
  * proc; returns its answer. */
 Answer enabled_probe(Model *m, int s, int proc);
@@ -148,7 +156,7 @@ bool messages_send(Model *m, int p, const Step *st);
 bool messages_recv(Model *m, int p, const Step *st);
 
 /* procs.c */
-/* Guarantees: the lines of `P spawn Q`; Q becomes a new process. */
+/* Guarantees: the lines of `P spawn Q` and `P spawn_link Q`; Q becomes a new process. */
 bool procs_spawn(Model *m, int p, const Step *st);
 /* Guarantees: the lines of `P link Q` (link true) or `P unlink Q`. */
 bool procs_link(Model *m, int p, const Step *st, bool link);
@@ -156,5 +164,39 @@ bool procs_link(Model *m, int p, const Step *st, bool link);
 bool procs_register(Model *m, int p, const Step *st, bool reg);
 /* Guarantees: the lines of `P exit R`, including what happens to linked processes. */
 bool procs_exit(Model *m, int p, const Step *st);
+
+/* procspec.c */
+/* Guarantees: NULL if erlang:trace/3 accepts the step's arguments, else the rule IDs of why
+ * it raises badarg (FLAGS-BADARG, FLAGS-CPU-TIMESTAMP, CTL-TRACE). */
+const char *procspec_refusal(const Model *m, const Step *st);
+/* Guarantees: the effect of an accepted `trace` step in session s on every process it names,
+ * and the text of what the call returns ("1", "0", or a count placeholder); rule IDs of
+ * the decision are appended to rules. */
+const char *procspec_apply(Model *m, int s, const Step *st, Buf *rules);
+/* Guarantees: tracing of session s started (or extended) on process p with the flags set:
+ * the trace_status probe, then attached unless it answered remove; origin names the rules. */
+void procspec_attach(Model *m, int s, int p, FlagSet set, const char *origin);
+/* Guarantees: false with err set iff some live process has a flag whose events model v1
+ * does not produce for this step (scheduling, garbage collection, ports; return_to for a
+ * call unless silent). */
+bool procspec_check_modelled(Model *m, const Step *st);
+
+/* inherit.c */
+/* Guarantees: in every session, the flags the new process child gets at creation: the
+ * defaults for new processes, set_on_spawn / set_on_first_spawn of parent, and for a linked
+ * spawn set_on_link / set_on_first_link (INHERIT-*, PROCS-SPEC-NEW); clears the `first`
+ * flags used. */
+void inherit_spawn(Model *m, int parent, int child, bool linked);
+/* Guarantees: in every session, set_on_link / set_on_first_link of linker applied to the
+ * process it links to (INHERIT-LINK). */
+void inherit_link(Model *m, int linker, int other);
+
+/* status.c */
+/* Guarantees: session s's tracer removed from process p: no flags, not attached. */
+void status_detach(Model *m, int s, int p);
+/* Guarantees: the probe and ctl line of an `info` step (erlang:trace_info/2). */
+bool status_info(Model *m, const Step *st);
+/* Guarantees: the effect of `tracer exit R`: the legacy session's state process is dead. */
+bool status_tracer_exit(Model *m, const Step *st);
 
 #endif

@@ -27,6 +27,8 @@ Term *opts_build(Arena *a, FlagSet flags, FlagSet ts_cleared, const Term *extra,
         keys[n] = term_atom(a, "timestamp");
         vals[n++] = term_atom(a, kind);
         buf_puts(rules, " TS-KIND TS-PRECEDENCE");
+        if (flags & FLAG_BIT(FL_CPU_TIMESTAMP) && flags_timestamp_flag(flags) == FL_TIMESTAMP)
+            buf_puts(rules, " TS-CPU");
         if (flags_ts_remembered(flags, ts_cleared))
             buf_puts(rules, " TS-REMEMBERED");
     }

@@ -8,8 +8,10 @@ static void atom(Buf *out, const char *name) { term_print_atom(out, name); }
 static void step_body(Buf *out, const Step *st)
 {
     static const char *const kinds[] = {"trace", "pattern", "send", "recv", "call", "spawn",
-                                        "link", "unlink", "register", "unregister", "exit"};
-    buf_printf(out, "{%s, ", kinds[st->kind]);
+                                        "link", "unlink", "register", "unregister", "exit",
+                                        "spawn_link", "info", "tracer_exit"};
+    /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
+    buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
     case ST_TRACE:
         atom(out, st->actor);
@@ -17,9 +19,17 @@ static void step_body(Buf *out, const Step *st)
         for (int i = 0; i < st->nflags; i++) {
             if (i)
                 buf_puts(out, ", ");
-            atom(out, flag_name(st->flags[i]));
+            term_print(out, st->flag_terms[i], PRINT_PLAN);
         }
         buf_puts(out, "]");
+        break;
+    case ST_INFO:
+        atom(out, st->actor);
+        buf_puts(out, ", ");
+        atom(out, st->item);
+        break;
+    case ST_TRACER_EXIT:
+        term_print(out, st->term, PRINT_PLAN);
         break;
     case ST_PATTERN:
         buf_puts(out, "{tcs_target, ");
@@ -50,6 +60,7 @@ static void step_body(Buf *out, const Step *st)
         term_print(out, st->args, PRINT_PLAN);
         break;
     case ST_SPAWN:
+    case ST_SPAWN_LINK:
     case ST_LINK:
     case ST_UNLINK:
         atom(out, st->actor);

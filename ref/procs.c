@@ -6,12 +6,23 @@
 
 bool procs_spawn(Model *m, int p, const Step *st)
 {
+    bool linked = st->kind == ST_SPAWN_LINK;
     int q = model_add_proc(m, st->other);
     if (q < 0)
         return model_unsupported(m, st->line, st->other_col, "more processes than MAX_PROCS are");
     Term *a[1] = {term_atom(m->a, st->other)};
     Term *mfa = term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
+    inherit_spawn(m, p, q, linked); /* the child is created with its flags */
     tracepoint_event(m, p, "spawn", model_pid(m, q), mfa, "EV-SPAWN");
+    if (linked) { /* PROCS-SPAWN-LINK: the parent's link, then the child's side */
+        m->procs[p].links[m->procs[p].nlinks++] = q;
+        m->procs[q].links[m->procs[q].nlinks++] = p;
+        tracepoint_event(m, p, "link", model_pid(m, q), NULL, "EV-LINK PROCS-SPAWN-LINK");
+    }
+    /* PROCS-SPAWNED: the child's own first event, term = its parent */
+    tracepoint_event(m, q, "spawned", model_pid(m, p), mfa, "PROCS-SPAWNED");
+    if (linked)
+        tracepoint_event(m, q, "getting_linked", model_pid(m, p), NULL, "EV-LINK PROCS-SPAWN-LINK");
     return true;
 }
 
@@ -47,6 +58,7 @@ bool procs_link(Model *m, int p, const Step *st, bool link)
         pp->links[pp->nlinks++] = q;
         qp->links[qp->nlinks++] = p;
         tracepoint_event(m, p, "link", model_pid(m, q), NULL, "EV-LINK");
+        inherit_link(m, p, q); /* before the other handles the link (INHERIT-LINK) */
         tracepoint_event(m, q, "getting_linked", model_pid(m, p), NULL, "EV-LINK");
     } else {
         link_remove(pp, q);

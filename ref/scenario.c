@@ -31,6 +31,21 @@ typedef struct {
 
 enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
 
+static const char *const spec_names[] = {
+    NULL, "all", "processes", "existing", "existing_processes", "new", "new_processes",
+};
+
+const char *spec_name(ProcSpec s) { return spec_names[s]; }
+
+/* The process spec an atom names, or SPEC_PID if it names none. */
+static ProcSpec spec_lookup(const char *w)
+{
+    for (int i = SPEC_ALL; i <= SPEC_NEW_PROCESSES; i++)
+        if (strcmp(spec_names[i], w) == 0)
+            return (ProcSpec)i;
+    return SPEC_PID;
+}
+
 const char *answer_name(Answer a)
 {
     return a == ANS_TRACE ? "trace" : a == ANS_DISCARD ? "discard" : "remove";
@@ -288,6 +303,8 @@ static bool parse_process_decl(Parser *p)
             return fail(p, at, "'%s' is not a process name", w);
         if (strcmp(w, "tracer") == 0)
             return fail(p, at, "'tracer' is reserved for the tracer state process");
+        if (spec_lookup(w) != SPEC_PID)
+            return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
         if (known(p, w))
             return fail(p, at, "duplicate process '%s'", w);
         if (p->nknown == MAX_NAMES)
@@ -304,32 +321,81 @@ static bool parse_process_decl(Parser *p)
 
 /* --- steps -------------------------------------------------------------------------- */
 
+/* A process name, or with specs allowed one of the atoms of ProcSpec (PROCS-SPEC-*). */
+static bool target_arg(Parser *p, Step *st, bool specs)
+{
+    size_t save = p->i, at;
+    const char *w = word(p, &at);
+    ProcSpec spec = w ? spec_lookup(w) : SPEC_PID;
+    if (spec != SPEC_PID && (specs || spec == SPEC_NEW || spec == SPEC_NEW_PROCESSES)) {
+        st->spec = spec;
+        st->actor = w;
+        st->actor_col = (int)at + 1;
+        return true;
+    }
+    p->i = save;
+    return proc_arg(p, &st->actor, &st->actor_col);
+}
+
+/* One flag of a trace step: a documented flag atom, or deliberately something else. */
+static bool flag_arg(Parser *p, Step *st)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    bool quoted = p->s[at] == '\'';
+    Term *t;
+    if (!term_arg(p, &t, NULL))
+        return false;
+    if (st->nflags == MAX_STEP_FLAGS)
+        return fail(p, at, "too many flags");
+    Flag f = FL_COUNT;
+    if (t->kind == TK_ATOM) {
+        int r = flag_lookup(t->u.name, &f);
+        if (r == 0)
+            return fail(p, at, "the harness gives the tracer: '%s' is not allowed as a flag", t->u.name);
+        /* an unquoted unknown atom is most likely a typo; a quoted one is meant (FLAGS-BADARG) */
+        if (r < 0 && !quoted)
+            return fail(p, at, "unknown trace flag '%s' (write it quoted to pass it to erlang:trace/3 anyway)",
+                        t->u.name);
+    } else if (t->kind == TK_TUPLE && t->u.tuple.n > 0 &&
+               (term_is_atom(t->u.tuple.el[0], "tracer") || term_is_atom(t->u.tuple.el[0], "meta"))) {
+        return fail(p, at, "the harness gives the tracer: a {%s, ...} flag is not allowed",
+                    t->u.tuple.el[0]->u.name);
+    }
+    st->bad_flag |= f == FL_COUNT;
+    st->flags[st->nflags] = f;
+    st->flag_terms[st->nflags++] = t;
+    return true;
+}
+
 static bool parse_trace_step(Parser *p, Step *st)
 {
-    if (!proc_arg(p, &st->actor, &st->actor_col))
+    if (!target_arg(p, st, true))
         return false;
     size_t at;
     const char *w = word(p, &at);
     if (!w || (strcmp(w, "on") != 0 && strcmp(w, "off") != 0))
         return fail(p, at, "expected 'on' or 'off'");
     st->on = strcmp(w, "on") == 0;
-    while (!at_end(p)) {
-        const char *name;
-        if (!atom_arg(p, "a trace flag", &name, &at))
+    while (!at_end(p))
+        if (!flag_arg(p, st))
             return false;
-        Flag f;
-        int r = flag_lookup(name, &f);
-        if (r < 0)
-            return fail(p, at, "unknown trace flag '%s'", name);
-        if (r == 0)
-            return fail(p, at, "trace flag '%s' is not supported by model v1", name);
-        if (st->nflags == MAX_STEP_FLAGS)
-            return fail(p, at, "too many flags");
-        st->flags[st->nflags++] = f;
-    }
     if (st->nflags == 0)
         return fail(p, p->i, "expected at least one trace flag");
     return true;
+}
+
+/* info P flags|tracer, info new flags|tracer: erlang:trace_info/2 (STATUS-INFO). */
+static bool parse_info_step(Parser *p, Step *st)
+{
+    if (!target_arg(p, st, false))
+        return false;
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w || (strcmp(w, "flags") != 0 && strcmp(w, "tracer") != 0))
+        return fail(p, at, "expected 'flags' or 'tracer'");
+    st->item = w;
+    return end_of_statement(p);
 }
 
 static bool target_fn(Parser *p, size_t at, const char *fn, long long arity)
@@ -453,13 +519,15 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
     } else if (strcmp(verb, "call") == 0) {
         st->kind = ST_CALL;
         return parse_call_step(p, st);
-    } else if (strcmp(verb, "spawn") == 0) {
-        st->kind = ST_SPAWN;
+    } else if (strcmp(verb, "spawn") == 0 || strcmp(verb, "spawn_link") == 0) {
+        st->kind = verb[5] ? ST_SPAWN_LINK : ST_SPAWN;
         const char *w = word(p, &at);
         if (!w || !is_name(w))
             return fail(p, at, "expected the name of the new process");
         if (strcmp(w, "tracer") == 0 || known(p, w))
-            return fail(p, at, "process '%s' already exists (spawn needs a new name)", w);
+            return fail(p, at, "process '%s' already exists (%s needs a new name)", w, verb);
+        if (spec_lookup(w) != SPEC_PID)
+            return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
         if (p->nknown == MAX_NAMES)
             return fail(p, at, "too many processes");
         p->known[p->nknown++] = w;
@@ -491,6 +559,17 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
     return end_of_statement(p);
 }
 
+/* True, with the cursor after it, iff the next word is `exit`. */
+static bool is_tracer_exit(Parser *p)
+{
+    size_t save = p->i, at;
+    const char *w = word(p, &at);
+    if (w && strcmp(w, "exit") == 0)
+        return true;
+    p->i = save;
+    return false;
+}
+
 static bool parse_step(Parser *p, const char *kw, size_t at)
 {
     if (p->nsteps == MAX_STEPS)
@@ -506,13 +585,21 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     } else if (strcmp(kw, "pattern") == 0) {
         st->kind = ST_PATTERN;
         ok = parse_pattern_step(p, st);
+    } else if (strcmp(kw, "info") == 0) {
+        st->kind = ST_INFO;
+        ok = parse_info_step(p, st);
+    } else if (strcmp(kw, "tracer") == 0 && is_tracer_exit(p)) {
+        st->kind = ST_TRACER_EXIT; /* the tracer state process exits (STATUS-DEAD-STATE) */
+        st->actor = kw;
+        st->actor_col = st->col;
+        ok = term_arg(p, &st->term, &st->term_col) && end_of_statement(p);
     } else if (is_name(kw) && known(p, kw) && strcmp(kw, "tracer") != 0) {
         ok = parse_actor_step(p, st, kw, at);
     } else {
         static const char *const header[] = {"case", "rules", "desc", "otp", "features", "tracer",
                                              "callbacks", "answer", "process"};
-        static const char *const verbs[] = {"send", "recv", "call", "spawn", "link", "unlink",
-                                            "register", "unregister", "exit"};
+        static const char *const verbs[] = {"send", "recv", "call", "spawn", "spawn_link", "link",
+                                            "unlink", "register", "unregister", "exit"};
         for (size_t i = 0; i < sizeof header / sizeof header[0]; i++)
             if (strcmp(kw, header[i]) == 0)
                 return fail(p, at, "'%s' is not allowed after 'process'", kw);
@@ -601,7 +688,8 @@ static bool parse_statement(Parser *p)
             return parse_process_decl(p);
         }
         return fail(p, at, "%s '%s': expected 'callbacks', 'answer' or 'process'",
-                    strcmp(kw, "trace") == 0 || strcmp(kw, "pattern") == 0 ? "unexpected" : "unknown keyword",
+                    strcmp(kw, "trace") == 0 || strcmp(kw, "pattern") == 0 || strcmp(kw, "info") == 0
+                        ? "unexpected" : "unknown keyword",
                     kw);
     }
     return parse_step(p, kw, at);

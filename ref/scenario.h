@@ -13,8 +13,15 @@ typedef enum { TRACER_RECORDER, TRACER_ERL_MSG } TracerKind;
 
 typedef enum {
     ST_TRACE, ST_PATTERN, ST_SEND, ST_RECV, ST_CALL, ST_SPAWN, ST_LINK, ST_UNLINK,
-    ST_REGISTER, ST_UNREGISTER, ST_EXIT
+    ST_REGISTER, ST_UNREGISTER, ST_EXIT, ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT
 } StepKind;
+
+/* Which processes a `trace` step names (erlang:trace/3's first argument), or what an `info`
+ * step asks about: one process, or one of the atoms (PROCS-SPEC-*). */
+typedef enum {
+    SPEC_PID, SPEC_ALL, SPEC_PROCESSES, SPEC_EXISTING, SPEC_EXISTING_PROCESSES, SPEC_NEW,
+    SPEC_NEW_PROCESSES
+} ProcSpec;
 
 enum { MAX_STEP_FLAGS = 32 };
 
@@ -22,14 +29,20 @@ enum { MAX_STEP_FLAGS = 32 };
 typedef struct Step {
     StepKind kind;
     int line, col;             /* position of the step's first token */
-    const char *actor;         /* acting process (all but trace/pattern); trace: the tracee */
+    const char *actor;         /* acting process (all but trace/pattern); trace/info: the tracee
+                                  or the spec's atom */
     int actor_col;
-    const char *other;         /* send: recipient; spawn: child; link/unlink: the other */
+    const char *other;         /* send: recipient; spawn, spawn_link: child; link/unlink: the other */
     int other_col;
     bool on;                   /* trace: on/off */
-    Flag flags[MAX_STEP_FLAGS];/* trace: flags as written */
+    ProcSpec spec;             /* trace, info: a process (SPEC_PID) or an atom */
+    Flag flags[MAX_STEP_FLAGS];/* trace: flags as written; FL_COUNT for a term that is no flag */
+    Term *flag_terms[MAX_STEP_FLAGS]; /* trace: each flag as written */
     int nflags;
-    Term *term;                /* send: message; exit: reason; (un)register: name; pattern: MS */
+    bool bad_flag;             /* trace: some flag is no trace flag (erlang:trace/3 raises badarg) */
+    const char *item;          /* info: flags or tracer */
+    Term *term;                /* send: message; exit, tracer exit: reason; (un)register: name;
+                                  pattern: MS */
     int term_col;
     const char *fn;            /* pattern/call: function of tcs_target */
     long long arity;           /* pattern: arity */
@@ -64,6 +77,8 @@ typedef struct Scenario {
     Step *steps; size_t nsteps;
 } Scenario;
 
+/* Guarantees: the atom of a process spec ("all", ...); NULL for SPEC_PID. */
+const char *spec_name(ProcSpec s);
 /* Guarantees: the atom name of an answer. */
 const char *answer_name(Answer a);
 /* Guarantees: parses the text of a case file; on failure returns false with err set to the

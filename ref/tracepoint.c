@@ -14,8 +14,10 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);
-    buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-TRACE %s %s", extra_rules, ev->rules);
-    Term *opts = opts_build(m->a, ts->flags, ts->ts_cleared, ev->extra, ev->ms_result, &rules);
+    buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-TRACE %s %s %s", extra_rules, ev->rules, ts->origin);
+    /* TS-CPU: the node's cpu_timestamp flag changes what `timestamp` measures */
+    FlagSet flags = ts->flags | (m->cpu_timestamp ? FLAG_BIT(FL_CPU_TIMESTAMP) : 0);
+    Term *opts = opts_build(m->a, flags, ts->ts_cleared, ev->extra, ev->ms_result, &rules);
     buf_printf(&body, "%s(", dispatch_trace(ses->tracer->callbacks, c));
     term_print_atom(&body, ev->tag);
     buf_printf(&body, ", <%s>, <%s>, ", ses->state, m->procs[proc].name);

@@ -102,9 +102,12 @@ static void test_step_errors(int *failures)
     parse(failures, H "trace a maybe", "7:9: expected 'on' or 'off'");
     parse(failures, H "trace a", "7:8: expected 'on' or 'off'");
     parse(failures, H "trace a on", "7:11: expected at least one trace flag");
-    parse(failures, H "trace a on all", "7:12: trace flag 'all' is not supported by model v1");
-    parse(failures, H "trace a on bogus", "7:12: unknown trace flag 'bogus'");
-    parse(failures, H "trace a on 42", "7:12: a trace flag must be an atom");
+    parse(failures, H "trace a on bogus",
+          "7:12: unknown trace flag 'bogus' (write it quoted to pass it to erlang:trace/3 anyway)");
+    parse(failures, H "trace a on tracer", "7:12: the harness gives the tracer: 'tracer' is not allowed as a flag");
+    parse(failures, H "trace a on {meta,x}", "7:12: the harness gives the tracer: a {meta, ...} flag is not allowed");
+    parse(failures, H "trace a on {tracer,x}", "7:12: the harness gives the tracer: a {tracer, ...} flag is not allowed");
+    parse(failures, H "trace a on {", "7:13: expected a term, found end of line");
     parse(failures, H "trace c on send", "7:7: undeclared process 'c'");
     parse(failures, H "trace", "7:6: expected a process name, found end of line");
     /* pattern */

@@ -73,7 +73,7 @@ static void test_flags(int *failures)
         CHECK(f == (Flag)i);
     }
     CHECK_STR(flag_name(FL_RECEIVE), "receive");
-    CHECK(flag_lookup("set_on_spawn", &f) == 0);
+    CHECK(flag_lookup("set_on_spawn", &f) == 1 && f == FL_SET_ON_SPAWN);
     CHECK(flag_lookup("tracer", &f) == 0);
     CHECK(flag_lookup("nope", &f) == -1);
     const FlagSet T = FLAG_BIT(FL_TIMESTAMP), M = FLAG_BIT(FL_MONOTONIC_TIMESTAMP),
