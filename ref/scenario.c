@@ -35,8 +35,6 @@ static const char *const spec_names[] = {
     NULL, "all", "processes", "existing", "existing_processes", "new", "new_processes",
 };
 
-const char *spec_name(ProcSpec s) { return spec_names[s]; }
-
 /* The process spec an atom names, or SPEC_PID if it names none. */
 static ProcSpec spec_lookup(const char *w)
 {

@@ -77,8 +77,6 @@ typedef struct Scenario {
     Step *steps; size_t nsteps;
 } Scenario;
 
-/* Guarantees: the atom of a process spec ("all", ...); NULL for SPEC_PID. */
-const char *spec_name(ProcSpec s);
 /* Guarantees: the atom name of an answer. */
 const char *answer_name(Answer a);
 /* Guarantees: parses the text of a case file; on failure returns false with err set to the

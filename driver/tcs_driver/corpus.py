@@ -122,13 +122,5 @@ def run_case(layout: Layout, case: Case, otp: node.Otp, otp_release: int, erts_i
         return result(ran.status, ran.detail, *texts)
     comparison = diff.compare(golden, live, strict=strict, observable=observable_kinds(case))
     expected = expectations.load(layout.repo, otp_release).get(case.id)
-    if comparison.agree and expected:
-        return result("fail", f"expected a {expected.status} ({expected.clarification}) on OTP "
-                      f"{otp_release}, but the node agreed with the model: the expectation is stale",
-                      *texts)
-    if comparison.agree:
-        return result("pass", "", *texts)
-    if expected:
-        return result(expected.status, f"{expected.clarification}: {expected.reason}\n"
-                      + comparison.render(), *texts)
-    return result("fail", comparison.render(), *texts)
+    status, why = expectations.verdict(comparison.agree, expected, otp_release)
+    return result(status, why + ("" if comparison.agree else comparison.render()), *texts)

@@ -53,6 +53,18 @@ def parse(text: str, where: str) -> dict[str, Expectation]:
     return found
 
 
+def verdict(agree: bool, expected: Expectation | None, release: int) -> tuple[str, str]:
+    """The status of a case and what to say before its diff: pass when it agrees and nothing
+    is expected, the expected status with its clarification when it differs as listed,
+    fail when it differs unlisted or agrees although a difference is listed (stale)."""
+    if expected is None:
+        return ("pass", "") if agree else ("fail", "")
+    if agree:
+        return ("fail", f"expected a {expected.status} ({expected.clarification}) on OTP {release}, "
+                        "but the node agreed with the model: the expectation is stale\n")
+    return (expected.status, f"{expected.clarification}: {expected.reason}\n")
+
+
 def load(repo: Path, release: int) -> dict[str, Expectation]:
     """The expectations of a release; none when it has no file."""
     path = path_for(repo, release)

@@ -58,6 +58,24 @@ static void test_unsupported(int *failures)
         "ERR 8:14: unregistering a name the process does not own is not supported by model v1");
     sim(failures, H "a exit kill\na send b hi", "ERR 8:1: a step by a dead process is not supported by model v1");
     sim(failures, H "a recv", "ERR 7:1: recv on an empty mailbox (it would block forever) is not supported by model v1");
+    /* scheduling, garbage collection and ports events are not modelled (procspec_check_modelled) */
+    sim(failures, H "trace b on running\na send c hi",
+        "ERR 8:1: a step while <b> has trace flag 'running' is not supported by model v1");
+    sim(failures, H "trace a on garbage_collection ports\ninfo a flags\na exit normal",
+        "ERR 9:1: a step while <a> has trace flag 'garbage_collection' is not supported by model v1");
+    /* return_to only matters to calls, and not while silent */
+    sim(failures, H "trace a on call return_to\na call tcs_target:id(1)",
+        "ERR 8:1: a step while <a> has trace flag 'return_to' is not supported by model v1");
+    sim(failures, H "trace a on return_to\na exit normal",
+        "I enabled(trace_status, <tracer>, <a>) -> trace\nN ctl erlang:trace(<a>,true,[return_to]) -> 1\n");
+    sim(failures, H "trace a on call return_to silent\na call tcs_target:id(1)",
+        "I enabled(trace_status, <tracer>, <a>) -> trace\n"
+        "N ctl erlang:trace(<a>,true,[call,return_to,silent]) -> 1\n");
+    /* any live process counts, not only the one acting */
+    sim(failures, H "trace a on running\ntrace b on send\nb send a x",
+        "ERR 9:1: a step while <a> has trace flag 'running' is not supported by model v1");
+    sim(failures, H "trace a on exiting\ntrace b on exiting\ntrace a off exiting\nb send a x",
+        "ERR 10:1: a step while <b> has trace flag 'exiting' is not supported by model v1");
     /* after an exit the name is free again; a dead process's name is unregistered */
     sim(failures, H "a register r\na exit normal\nb register r\nb unregister r", "");
 }

@@ -109,6 +109,24 @@ static void test_step_errors(int *failures)
     parse(failures, H "trace a on {tracer,x}", "7:12: the harness gives the tracer: a {tracer, ...} flag is not allowed");
     parse(failures, H "trace a on {", "7:13: expected a term, found end of line");
     parse(failures, H "trace c on send", "7:7: undeclared process 'c'");
+    parse(failures, H "trace a on send {}", "OK"); /* no flag: erlang:trace/3 raises badarg */
+    parse(failures, H "trace new on send 'no_such_flag' 42", "OK");
+    parse(failures, H "trace existing_processes off all", "OK");
+    /* process specs are reserved names */
+    parse(failures, HDR "tracer recorder\nprocess a new", "6:11: 'new' is reserved for the process spec of erlang:trace/3");
+    parse(failures, H "a spawn all", "7:9: 'all' is reserved for the process spec of erlang:trace/3");
+    parse(failures, H "a spawn_link b", "7:14: process 'b' already exists (spawn_link needs a new name)");
+    /* info */
+    parse(failures, H "info a", "7:7: expected 'flags' or 'tracer'");
+    parse(failures, H "info a bogus", "7:8: expected 'flags' or 'tracer'");
+    parse(failures, H "info a flags x", "7:14: unexpected text after the statement");
+    parse(failures, H "info all flags", "7:6: undeclared process 'all'");
+    parse(failures, H "info new_processes tracer", "OK");
+    parse(failures, HDR "tracer recorder\ninfo a flags", "6:1: unexpected 'info': expected 'callbacks', 'answer' or 'process'");
+    /* tracer exit */
+    parse(failures, H "tracer exit", "7:12: expected a term, found end of line");
+    parse(failures, H "tracer exit normal x", "7:20: unexpected text after the statement");
+    parse(failures, H "tracer link a", "7:1: 'tracer' is not allowed after 'process'");
     parse(failures, H "trace", "7:6: expected a process name, found end of line");
     /* pattern */
     parse(failures, H "pattern :id/1 true global", "7:9: expected Module:Function");
@@ -196,7 +214,12 @@ static void test_good(int *failures)
         "c unlink a\n"
         "c register r\n"
         "c unregister r\n"
-        "c exit normal";
+        "c exit normal\n"
+        "trace new on procs {x}\n"
+        "a spawn_link d\n"
+        "info new flags\n"
+        "info d tracer\n"
+        "tracer exit kill";
     Arena a;
     arena_init(&a);
     Scenario sc;
@@ -223,7 +246,17 @@ static void test_good(int *failures)
         CHECK_STR(sc.tracer.answers[1].tag, "receive");
         CHECK(sc.tracer.answers[1].answer == ANS_TRACE);
         CHECK(sc.nprocs == 2);
-        CHECK(sc.nsteps == 15);
+        CHECK(sc.nsteps == 20);
+        CHECK(sc.steps[15].kind == ST_TRACE && sc.steps[15].spec == SPEC_NEW && sc.steps[15].bad_flag);
+        CHECK(sc.steps[15].flags[0] == FL_PROCS && sc.steps[15].flags[1] == FL_COUNT);
+        CHECK(sc.steps[16].kind == ST_SPAWN_LINK);
+        CHECK_STR(sc.steps[16].other, "d");
+        CHECK(sc.steps[17].kind == ST_INFO && sc.steps[17].spec == SPEC_NEW);
+        CHECK_STR(sc.steps[17].item, "flags");
+        CHECK(sc.steps[18].kind == ST_INFO && sc.steps[18].spec == SPEC_PID);
+        CHECK_STR(sc.steps[18].actor, "d");
+        CHECK(sc.steps[19].kind == ST_TRACER_EXIT && term_is_atom(sc.steps[19].term, "kill"));
+        CHECK(!sc.steps[0].bad_flag && sc.steps[0].spec == SPEC_PID);
         CHECK(sc.steps[14].kind == ST_EXIT && term_is_atom(sc.steps[14].term, "normal"));
         CHECK(sc.steps[0].kind == ST_TRACE && sc.steps[0].on && sc.steps[0].nflags == 3);
         CHECK(sc.steps[0].line == 14 && sc.steps[0].col == 1 && sc.steps[0].actor_col == 7);

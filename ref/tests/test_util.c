@@ -96,6 +96,35 @@ static void test_flags(int *failures)
     CHECK(!flags_cover(all, CAT_RUNNING_PORTS));
     CHECK(!flags_cover(all & ~FLAG_BIT(FL_SEND), CAT_SEND));
     CHECK(!flags_cover(all & ~FLAG_BIT(FL_CALL), CAT_CALL));
+    /* FLAGS-ALL: every flag but cpu_timestamp and `all` itself */
+    CHECK(flags_expand(FL_ALL) == FLAGS_ALL);
+    CHECK(flags_expand(FL_SEND) == FLAG_BIT(FL_SEND));
+    CHECK(!(FLAGS_ALL & FLAG_BIT(FL_CPU_TIMESTAMP)) && !(FLAGS_ALL & FLAG_BIT(FL_ALL)));
+    CHECK((FLAGS_ALL & FLAG_BIT(FL_PORTS)) && (FLAGS_ALL & FLAG_BIT(FL_SILENT)));
+    /* PROCS-SPEC-COUNT: which flags apply to processes, to ports, to both */
+    CHECK(flags_for_processes(FLAG_BIT(FL_PORTS) | FLAG_BIT(FL_RUNNING_PORTS)) == 0);
+    CHECK(flags_for_processes(FLAG_BIT(FL_CPU_TIMESTAMP)) == 0);
+    CHECK(flags_for_processes(FLAG_BIT(FL_PROCS) | FLAG_BIT(FL_PORTS)) == FLAG_BIT(FL_PROCS));
+    CHECK(flags_for_ports(FLAG_BIT(FL_PROCS) | FLAG_BIT(FL_CALL) | FLAG_BIT(FL_CPU_TIMESTAMP)) == 0);
+    CHECK(flags_for_ports(S | FLAG_BIT(FL_SEND)) == (S | FLAG_BIT(FL_SEND)));
+    CHECK(flags_for_ports(FLAG_BIT(FL_RUNNING_PORTS)) == FLAG_BIT(FL_RUNNING_PORTS));
+    /* what model v1 cannot follow */
+    CHECK(flags_unmodelled(FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RETURN_TO), false) == 0);
+    CHECK(flags_unmodelled(FLAG_BIT(FL_RETURN_TO), true) == FLAG_BIT(FL_RETURN_TO));
+    CHECK(flags_unmodelled(FLAG_BIT(FL_RETURN_TO) | FLAG_BIT(FL_SILENT), true) == 0);
+    CHECK(flags_unmodelled(FLAGS_ALL, false) == (FLAGS_ALL & ~(FLAG_BIT(FL_RETURN_TO) | FLAG_BIT(FL_SILENT) |
+                                                  flags_for_processes(FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RECEIVE) |
+                                                      FLAG_BIT(FL_CALL) | FLAG_BIT(FL_PROCS) | FLAG_BIT(FL_ARITY) |
+                                                      T | M | S | FLAG_BIT(FL_SCHEDULER_ID) |
+                                                      FLAG_BIT(FL_SET_ON_SPAWN) | FLAG_BIT(FL_SET_ON_FIRST_SPAWN) |
+                                                      FLAG_BIT(FL_SET_ON_LINK) | FLAG_BIT(FL_SET_ON_FIRST_LINK)))));
+    /* TS-CPU: cpu_timestamp turns timestamp into cpu_timestamp, not the monotonic kinds */
+    const FlagSet C = FLAG_BIT(FL_CPU_TIMESTAMP);
+    CHECK_STR(flags_timestamp_kind(T | C), "cpu_timestamp");
+    CHECK_STR(flags_timestamp_kind(T | M | C), "cpu_timestamp");
+    CHECK_STR(flags_timestamp_kind(M | C), "monotonic");
+    CHECK(flags_timestamp_kind(C) == NULL);
+    CHECK(flag_lookup("all", &f) == 1 && f == FL_ALL);
 }
 
 int main(void)
