@@ -68,7 +68,9 @@ bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_
     stream_line(m->out, stream_class(tag), buf_str(&body), buf_str(&rules));
     buf_free(&body);
     buf_free(&rules);
-    if (ans == ANS_REMOVE) /* treated as discard, and the tracer is detached */
+    /* ENABLED-REMOVE-EVENT: treated as discard; for send and call tracepoints the tracer is
+     * detached as well, for 'receive' and procs ones it is not (C-5, C-47) */
+    if (ans == ANS_REMOVE && (c == CAT_SEND || c == CAT_CALL))
         status_detach(m, s, proc);
     return ans == ANS_TRACE;
 }

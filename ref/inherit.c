@@ -22,6 +22,7 @@ static void inherit_pair(Model *m, int s, int from, int to, Flag every, Flag fir
     if (is_first) {
         f->flags &= ~pair;
         t->flags &= ~pair;
+        f->cleared_by = first_rule;
     }
 }
 
@@ -35,10 +36,10 @@ void inherit_spawn(Model *m, int parent, int child, bool linked)
             c->origin = "PROCS-SPEC-NEW";
         }
         inherit_pair(m, s, parent, child, FL_SET_ON_SPAWN, FL_SET_ON_FIRST_SPAWN,
-                     "INHERIT-SPAWN", "INHERIT-SPAWN INHERIT-FIRST-SPAWN");
+                     "INHERIT-SPAWN", "INHERIT-FIRST-SPAWN");
         if (linked)
             inherit_pair(m, s, parent, child, FL_SET_ON_LINK, FL_SET_ON_FIRST_LINK,
-                         "INHERIT-LINK INHERIT-SPAWN-LINK", "INHERIT-LINK INHERIT-FIRST-LINK INHERIT-SPAWN-LINK");
+                         "INHERIT-LINK INHERIT-SPAWN-LINK", "INHERIT-FIRST-LINK INHERIT-SPAWN-LINK");
     }
 }
 
@@ -46,5 +47,5 @@ void inherit_link(Model *m, int linker, int other)
 {
     for (int s = 0; s < m->nsessions; s++)
         inherit_pair(m, s, linker, other, FL_SET_ON_LINK, FL_SET_ON_FIRST_LINK, "INHERIT-LINK",
-                     "INHERIT-LINK INHERIT-FIRST-LINK");
+                     "INHERIT-FIRST-LINK");
 }

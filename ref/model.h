@@ -34,6 +34,7 @@ typedef struct TraceState {
     FlagSet flags;      /* current trace flags */
     FlagSet ts_cleared; /* time stamp flags cleared by `trace off` (TS-REMEMBERED) */
     const char *origin; /* the rule IDs by which the tracer got attached (for --explain) */
+    const char *cleared_by; /* the rule IDs that cleared flags of it by themselves, or NULL */
 } TraceState;
 
 /* One process of the scenario. */
@@ -125,8 +126,8 @@ Answer enabled_probe(Model *m, int s, int proc);
  * tracer attached, with the category's flag. */
 bool enabled_live(const Model *m, int s, int proc, const char *tag);
 /* Guarantees: the enabled*(tag) line of session s for a live tracepoint; true iff it
- * answered trace; discard emits nothing more; remove also detaches the session's tracer
- * (ENABLED-REMOVE-EVENT). */
+ * answered trace; discard emits nothing more; remove at a send or call tracepoint also
+ * detaches the session's tracer (ENABLED-REMOVE-EVENT). */
 bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_rules);
 
 /* opts.c */

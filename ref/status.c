@@ -11,6 +11,7 @@ void status_detach(Model *m, int s, int p)
     ts->flags = 0;
     ts->ts_cleared = 0;
     ts->origin = NULL;
+    ts->cleared_by = NULL;
 }
 
 /* {flags, [F...]} with the flags in Erlang term order, which for atoms is by name
@@ -71,6 +72,8 @@ bool status_info(Model *m, const Step *st)
             value = flags ? flags_term(m, ts->flags) : tracer_term(m, s, ts->attached);
             if (ts->origin)
                 buf_printf(&rules, " %s", ts->origin);
+            if (ts->cleared_by)
+                buf_printf(&rules, " %s", ts->cleared_by);
         }
     }
     buf_printf(&call, ",%s)", st->item);
