@@ -47,23 +47,28 @@ bool procs_link(Model *m, int p, const Step *st, bool link)
 {
     int q = model_proc(m, st->other);
     Proc *pp = &m->procs[p], *qp = &m->procs[q];
-    if (!qp->alive)
-        return model_unsupported(m, st->line, st->other_col, link ? "linking a dead process is" : "unlinking a dead process is");
     bool linked = link_pos(pp, q) >= 0;
-    if (link && linked)
-        return model_unsupported(m, st->line, st->col, "linking an already linked process is");
-    if (!link && !linked)
-        return model_unsupported(m, st->line, st->col, "unlinking a process that is not linked is");
+    /* the caller's event comes first, whatever the other side is */
+    tracepoint_event(m, p, link ? "link" : "unlink", model_pid(m, q), NULL,
+                     link == linked || !qp->alive ? "EV-LINK PROCS-LINK-ONE-SIDED" : "EV-LINK");
+    if (link && !qp->alive) { /* PROCS-LINK-DEAD: link/1 raises noproc, caught by the puppet */
+        Buf call;
+        buf_init(&call);
+        buf_printf(&call, "step(<%s>,{link,<%s>})", pp->name, qp->name);
+        control_line(m, buf_str(&call), "raises error:noproc", "PROCS-LINK-DEAD");
+        buf_free(&call);
+        return true;
+    }
+    if (link == linked) /* already linked, or not linked: nothing reaches the other side */
+        return true;
     if (link) {
         pp->links[pp->nlinks++] = q;
         qp->links[qp->nlinks++] = p;
-        tracepoint_event(m, p, "link", model_pid(m, q), NULL, "EV-LINK");
         inherit_link(m, p, q); /* before the other handles the link (INHERIT-LINK) */
         tracepoint_event(m, q, "getting_linked", model_pid(m, p), NULL, "EV-LINK");
     } else {
         link_remove(pp, q);
         link_remove(qp, p);
-        tracepoint_event(m, p, "unlink", model_pid(m, q), NULL, "EV-LINK");
         tracepoint_event(m, q, "getting_unlinked", model_pid(m, p), NULL, "EV-LINK");
     }
     return true;

@@ -154,14 +154,14 @@ after_puppet_step(timeout, _Names) -> timeout;
 after_puppet_step({done, _}, Names) -> {ok, Names}.
 
 %% A step done by a scenario process: hand it over, wait for its result.
-%% A raise is reported as a control line, which the model never predicts, so
-%% it shows up as a difference.
+%% A raise is reported as the control line `step(<P>,Action) raises C:R`,
+%% which the model predicts only where the step is meant to raise.
 puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeout}) ->
     ok = tcs_gate:give(Gate, maps:get(Who, Names), Action),
     case await_result(Gate, erlang:monotonic_time(millisecond) + Timeout) of
         timeout -> timeout;
         {raised, Class, Reason} = Raised ->
-            ctl(C, ["step ", atom_to_list(element(1, Action)), " by <", atom_to_list(Who), ">"],
+            ctl(C, ["step(", canon(maps:get(Who, Names), Names), ",", canon(Action, Names), ")"],
                 {raised, Class, Reason}, Names),
             {done, Raised};
         Result -> {done, Result}

@@ -40,12 +40,22 @@ static void sim(int *failures, const char *text, const char *want)
 
 static void test_unsupported(int *failures)
 {
-    sim(failures, H "a exit kill\nb link a", "ERR 8:8: linking a dead process is not supported by model v1");
-    sim(failures, H "a exit kill\nb unlink a", "ERR 8:10: unlinking a dead process is not supported by model v1");
-    sim(failures, H "a link b\nb link a", "ERR 8:1: linking an already linked process is not supported by model v1");
-    sim(failures, H "a unlink b", "ERR 7:1: unlinking a process that is not linked is not supported by model v1");
-    sim(failures, H "a link b\na unlink b\nb unlink a",
-        "ERR 9:1: unlinking a process that is not linked is not supported by model v1");
+    /* PROCS-LINK-DEAD, PROCS-LINK-ONE-SIDED: only the caller's side, and noproc for a dead one */
+    sim(failures, H "trace b on procs\na exit kill\nb link a\nb unlink a",
+        "I enabled(trace_status, <tracer>, <b>) -> trace\nN ctl erlang:trace(<b>,true,[procs]) -> 1\n"
+        "N enabled(link, <tracer>, <b>) -> trace\nN trace(link, <tracer>, <b>, <a>, #{})\n"
+        "N ctl step(<b>,{link,<a>}) raises error:noproc\n"
+        "N enabled(unlink, <tracer>, <b>) -> trace\nN trace(unlink, <tracer>, <b>, <a>, #{})\n");
+    sim(failures, H "trace a on procs\ntrace b on procs\na link b\nb link a\na unlink b\nb unlink a",
+        "I enabled(trace_status, <tracer>, <a>) -> trace\nN ctl erlang:trace(<a>,true,[procs]) -> 1\n"
+        "I enabled(trace_status, <tracer>, <b>) -> trace\nN ctl erlang:trace(<b>,true,[procs]) -> 1\n"
+        "N enabled(link, <tracer>, <a>) -> trace\nN trace(link, <tracer>, <a>, <b>, #{})\n"
+        "N enabled(getting_linked, <tracer>, <b>) -> trace\nN trace(getting_linked, <tracer>, <b>, <a>, #{})\n"
+        "N enabled(link, <tracer>, <b>) -> trace\nN trace(link, <tracer>, <b>, <a>, #{})\n"
+        "N enabled(unlink, <tracer>, <a>) -> trace\nN trace(unlink, <tracer>, <a>, <b>, #{})\n"
+        "N enabled(getting_unlinked, <tracer>, <b>) -> trace\nN trace(getting_unlinked, <tracer>, <b>, <a>, #{})\n"
+        "N enabled(unlink, <tracer>, <b>) -> trace\nN trace(unlink, <tracer>, <b>, <a>, #{})\n");
+    sim(failures, H "a link b\na unlink b\nb unlink a", "");
     sim(failures, H "a register r\na register s",
         "ERR 8:12: registering a process that already has a name is not supported by model v1");
     sim(failures, H "a register r\nb register r",
