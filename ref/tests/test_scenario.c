@@ -127,6 +127,7 @@ static void test_step_errors(int *failures)
     parse(failures, H "tracer exit", "7:12: expected a term, found end of line");
     parse(failures, H "tracer exit normal x", "7:20: unexpected text after the statement");
     parse(failures, H "tracer link a", "7:1: 'tracer' is not allowed after 'process'");
+    parse(failures, H "tracer", "7:1: 'tracer' is not allowed after 'process'");
     parse(failures, H "trace", "7:6: expected a process name, found end of line");
     /* pattern */
     parse(failures, H "pattern :id/1 true global", "7:9: expected Module:Function");
