@@ -26,6 +26,21 @@ bool procs_spawn(Model *m, int p, const Step *st)
     return true;
 }
 
+/* The line of a step of process p whose call raised: the process catches it and goes on. */
+static void step_raises(Model *m, int p, const Term *action, const char *raised, const char *rules)
+{
+    Buf call, result;
+    buf_init(&call);
+    buf_init(&result);
+    buf_printf(&call, "step(<%s>,", m->procs[p].name);
+    term_print(&call, action, PRINT_CANON);
+    buf_puts(&call, ")");
+    buf_printf(&result, "raises %s", raised);
+    control_line(m, buf_str(&call), buf_str(&result), rules);
+    buf_free(&call);
+    buf_free(&result);
+}
+
 static int link_pos(const Proc *p, int q)
 {
     for (int i = 0; i < p->nlinks; i++)
@@ -51,12 +66,9 @@ bool procs_link(Model *m, int p, const Step *st, bool link)
     /* the caller's event comes first, whatever the other side is */
     tracepoint_event(m, p, link ? "link" : "unlink", model_pid(m, q), NULL,
                      link == linked || !qp->alive ? "EV-LINK PROCS-LINK-ONE-SIDED" : "EV-LINK");
-    if (link && !qp->alive) { /* PROCS-LINK-DEAD: link/1 raises noproc, caught by the puppet */
-        Buf call;
-        buf_init(&call);
-        buf_printf(&call, "step(<%s>,{link,<%s>})", pp->name, qp->name);
-        control_line(m, buf_str(&call), "raises error:noproc", "PROCS-LINK-DEAD");
-        buf_free(&call);
+    if (link && !qp->alive) { /* PROCS-LINK-DEAD: link/1 raises noproc */
+        step_raises(m, p, term_tuple3(m->a, term_atom(m->a, "link"), model_pid(m, q), NULL), "error:noproc",
+                    "PROCS-LINK-DEAD");
         return true;
     }
     if (link == linked) /* already linked, or not linked: nothing reaches the other side */
@@ -74,23 +86,30 @@ bool procs_link(Model *m, int p, const Step *st, bool link)
     return true;
 }
 
+/* The index of the process registered as name, or -1. */
+static int registered(const Model *m, const char *name)
+{
+    for (int i = 0; i < m->nprocs; i++)
+        if (m->procs[i].regname && strcmp(m->procs[i].regname, name) == 0)
+            return i;
+    return -1;
+}
+
 bool procs_register(Model *m, int p, const Step *st, bool reg)
 {
     Proc *pp = &m->procs[p];
     const char *name = st->term->u.name;
-    if (reg) {
-        if (pp->regname)
-            return model_unsupported(m, st->line, st->term_col, "registering a process that already has a name is");
-        for (int i = 0; i < m->nprocs; i++)
-            if (m->procs[i].regname && strcmp(m->procs[i].regname, name) == 0)
-                return model_unsupported(m, st->line, st->term_col, "registering a name already taken is");
+    int owner = registered(m, name);
+    if (reg && !pp->regname && owner < 0) {
         pp->regname = name;
         tracepoint_event(m, p, "register", st->term, NULL, "EV-REGISTER");
-    } else {
-        if (!pp->regname || strcmp(pp->regname, name) != 0)
-            return model_unsupported(m, st->line, st->term_col, "unregistering a name the process does not own is");
-        pp->regname = NULL;
-        tracepoint_event(m, p, "unregister", st->term, NULL, "EV-REGISTER");
+    } else if (!reg && owner >= 0) { /* the event is the owner's, whoever unregisters */
+        m->procs[owner].regname = NULL;
+        tracepoint_event(m, owner, "unregister", st->term, NULL,
+                         owner == p ? "EV-REGISTER" : "EV-REGISTER PROCS-UNREGISTER-OTHER");
+    } else { /* PROCS-REGISTER-BADARG: a name taken, a second name, or no such name */
+        Term *action = term_tuple3(m->a, term_atom(m->a, reg ? "register" : "unregister"), st->term, NULL);
+        step_raises(m, p, action, "error:badarg", "PROCS-REGISTER-BADARG");
     }
     return true;
 }

@@ -56,16 +56,17 @@ static void test_unsupported(int *failures)
         "N enabled(getting_unlinked, <tracer>, <b>) -> trace\nN trace(getting_unlinked, <tracer>, <b>, <a>, #{})\n"
         "N enabled(unlink, <tracer>, <b>) -> trace\nN trace(unlink, <tracer>, <b>, <a>, #{})\n");
     sim(failures, H "a link b\na unlink b\nb unlink a", "");
-    sim(failures, H "a register r\na register s",
-        "ERR 8:12: registering a process that already has a name is not supported by model v1");
-    sim(failures, H "a register r\nb register r",
-        "ERR 8:12: registering a name already taken is not supported by model v1");
-    sim(failures, H "a unregister r",
-        "ERR 7:14: unregistering a name the process does not own is not supported by model v1");
-    sim(failures, H "a register r\na unregister s",
-        "ERR 8:14: unregistering a name the process does not own is not supported by model v1");
-    sim(failures, H "a register r\nb unregister r",
-        "ERR 8:14: unregistering a name the process does not own is not supported by model v1");
+    /* PROCS-REGISTER-BADARG, PROCS-UNREGISTER-OTHER */
+    sim(failures, H "trace a on procs\ntrace b on procs\na register r\na register s\nb register r\n"
+                    "b unregister r\nb unregister r\nc unregister s",
+        "I enabled(trace_status, <tracer>, <a>) -> trace\nN ctl erlang:trace(<a>,true,[procs]) -> 1\n"
+        "I enabled(trace_status, <tracer>, <b>) -> trace\nN ctl erlang:trace(<b>,true,[procs]) -> 1\n"
+        "N enabled(register, <tracer>, <a>) -> trace\nN trace(register, <tracer>, <a>, r, #{})\n"
+        "N ctl step(<a>,{register,s}) raises error:badarg\n"
+        "N ctl step(<b>,{register,r}) raises error:badarg\n"
+        "N enabled(unregister, <tracer>, <a>) -> trace\nN trace(unregister, <tracer>, <a>, r, #{})\n"
+        "N ctl step(<b>,{unregister,r}) raises error:badarg\n"
+        "N ctl step(<c>,{unregister,s}) raises error:badarg\n");
     sim(failures, H "a exit kill\na send b hi", "ERR 8:1: a step by a dead process is not supported by model v1");
     sim(failures, H "a recv", "ERR 7:1: recv on an empty mailbox (it would block forever) is not supported by model v1");
     /* scheduling, garbage collection and ports events are not modelled (procspec_check_modelled) */
