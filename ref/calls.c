@@ -169,14 +169,13 @@ static void meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
 {
     Model *m = r->m;
     TracerDecl t = meta_tracer(m, s);
-    Answer status = enabled_probe_as(m, &t, "meta", r->p, "CALL-META-REMOVE");
-    if (status == ANS_REMOVE) { /* CALL-META-REMOVE: the function is no longer meta traced */
+    /* CALL-META-REMOVE: remove ends meta tracing of the function; discard counts as trace */
+    if (enabled_probe_as(m, &t, "meta", r->p, "CALL-META-REMOVE") == ANS_REMOVE) {
         pat->meta = false;
         return;
     }
     /* an answer remove to enabled(call) is a discard: the meta tracer stays */
-    if (status != ANS_TRACE ||
-        enabled_ask(m, &t, "meta", r->p, "call", "CALL-META CALL-META-ENABLED", "ENABLED-DISCARD") != ANS_TRACE)
+    if (enabled_ask(m, &t, "meta", r->p, "call", "CALL-META CALL-META-ENABLED", "ENABLED-DISCARD") != ANS_TRACE)
         return;
     MsOutcome o;
     if (!run_ms(r, pat->meta_ms, args, &o))
@@ -210,6 +209,8 @@ static void breakpoint(Run *r, int fn, Term *args, bool global)
 
 /* ---- returning and unwinding --------------------------------------------------------------- */
 
+/* A trace frame's event. The process's flags cannot change during a step (but for silent),
+ * so a process tracer that pushed a frame still traces calls when the frame runs. */
 static void emit_frame(Run *r, const Frame *f, const char *tag, const Term *term, const Term *extra,
                        const char *rules, const char *why)
 {
@@ -217,7 +218,7 @@ static void emit_frame(Run *r, const Frame *f, const char *tag, const Term *term
     if (f->meta) {
         TracerDecl t = meta_tracer(r->m, f->session);
         tracepoint_emit_as(r->m, &t, "meta", FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP), 0, r->p, &ev, why);
-    } else if (enabled_live(r->m, f->session, r->p, tag)) {
+    } else {
         bool silent = r->m->procs[r->p].trace[f->session].flags & FLAG_BIT(FL_SILENT);
         Buf b;
         buf_init(&b);
@@ -228,11 +229,9 @@ static void emit_frame(Run *r, const Frame *f, const char *tag, const Term *term
     }
 }
 
-/* return_to {M,F,A} of session s, if the process still has call and return_to. */
+/* return_to {M,F,A} of a return_to frame's session. */
 static void emit_return_to(Run *r, const Frame *f, const Term *mfa, const char *rules)
 {
-    if (!(r->m->procs[r->p].trace[f->session].flags & FLAG_BIT(FL_RETURN_TO)))
-        return;
     emit_frame(r, f, "return_to", mfa, NULL, rules, "CALL-RETURN-NO-ENABLED");
 }
 

@@ -55,7 +55,7 @@ static void test_heads(int *failures)
     validate(failures, "[{'$1',[],[{message,'$1'}]}]", "OK");
     validate(failures, "[{['_', 1, ok, {t, [x]}, #{k => v}, \"s\", <<1>>, [a|b], <p>],[],[]}]", "OK");
     validate(failures, "[{['$1', {'$2', '$1'}, ['$3'|'_'], #{k => '$4'}],[],[]}]", "OK");
-    validate(failures, "[{['$_', '$$', '$01', '$00', '$2147483648'],[],[]}]", "OK"); /* plain atoms */
+    validate(failures, "[{['$_', '$$', '$01', '$00', '$2147483648', '$', '$1a', x],[],[]}]", "OK"); /* plain atoms */
     validate(failures, "[{[#{{a,'$1'} => 1}],[],[]}]", "OK"); /* a nested '$1' in a key is an atom */
     validate(failures, "[{x,[],[]}]", "INVALID MS-HEAD");
     validate(failures, "[{'$_',[],[]}]", "INVALID MS-HEAD");
@@ -100,7 +100,11 @@ static void test_expressions(int *failures)
     validate(failures, "[{'_',[{return_trace}],[]}]", "INVALID MS-GUARD-CONTEXT");
     validate(failures, "[{'_',[{caller}],[]}]", "INVALID MS-GUARD-CONTEXT");
     validate(failures, "[{'_',[{display,x}],[]}]", "INVALID MS-GUARD-CONTEXT");
-    /* invalid wins over unsupported, whichever comes first */
+    /* the first of several problems is reported; invalid wins over unsupported, whichever
+     * comes first */
+    validate(failures, "[{x,[],[]},{'_',[],[{message,'$1'}]}]", "INVALID MS-HEAD");
+    validate(failures, "[{'_',[],[{display,x},{process_dump}]}]",
+             "UNSUPPORTED: match spec function display/1 is not supported by model v1");
     validate(failures, "[{'_',[],[{display,x}]},{'_',[],[{message,{tag,1}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate(failures, "[{{a},[],[]},{x,[],[]}]", "INVALID MS-HEAD");
     /* valid, but not modelled */
@@ -253,6 +257,9 @@ static void test_run_guards(int *failures)
     guard(failures, "{'orelse',true,{'+',a,1}}", "1", true);
     guard(failures, "{'orelse',{'+',a,1},true}", "1", false);
     guard(failures, "{'and',true,true,true}", "1", true);
+    guard(failures, "{'and',true,true,true,'$1'}", "true", true);
+    guard(failures, "{'==',{element,1,'$1'},a}", "[a]", false);
+    guard(failures, "{'==',{element,2,'$1'},a}", "{a}", false);
     guard(failures, "{'and',true,false}", "1", false);
     guard(failures, "{'or',false,{'+','$1',a}}", "1", false);
     guard(failures, "{'or',false,'$1'}", "true", true);
@@ -266,6 +273,10 @@ static void test_run_guards(int *failures)
     guard(failures, "{'=:=',{node,'$1'},nonode@nohost}", "x", false);
     guard(failures, "{'=:=',{const,{'$1'}},{{'$1'}}}", "x", false);
     guard(failures, "{'=:=',{const,{x}},{{'$1'}}}", "x", true);
+    guard(failures, "{'==',{{{hd,'$1'}}},{{1}}}", "[]", false); /* a failure inside a construction */
+    guard(failures, "{'==',#{k => {hd,'$1'}},#{}}", "[]", false);
+    guard(failures, "{'==',#{{hd,'$1'} => k},#{}}", "[]", false);
+    guard(failures, "{'==',[{hd,'$1'}],[]}", "[]", false);
 }
 
 static void test_run_bifs(int *failures)
@@ -321,6 +332,11 @@ static void test_run_bifs(int *failures)
     message(failures, "{binary_part,<<1,2>>,3,0}", "[]", "'EXIT'");
     message(failures, "{binary_part,<<1,2>>,0,-1}", "[]", "'EXIT'");
     message(failures, "{binary_part,<<1,2>>,a,1}", "[]", "'EXIT'");
+    message(failures, "{binary_part,x,0,1}", "[]", "'EXIT'");
+    message(failures, "{binary_part,<<1,2>>,0,x}", "[]", "'EXIT'");
+    message(failures, "{binary_part,<<1,2>>,-1,1}", "[]", "'EXIT'");
+    message(failures, "{binary_part,<<1,2>>,x}", "[]", "'EXIT'");
+    message(failures, "{is_record,{{}},r,0}", "[]", "false");
     message(failures, "{binary_part,<<1,2>>,{const,{1}}}", "[]", "'EXIT'");
     message(failures, "{node,x}", "[]", "'EXIT'");
     message(failures, "{'andalso',true,1}", "[]", "1");
@@ -364,13 +380,25 @@ static void test_run_bodies(int *failures)
     /* actions: the last message wins; other expressions have no effect */
     run(failures, "[{'_',[],[{message,false},{message,x}]}]", "[]", "m=1 msg=x rt=0 et=0 silent=-1");
     run(failures, "[{'_',[],[{message,x},{message,false}]}]", "[]", "m=1 msg=false rt=0 et=0 silent=-1");
-    run(failures, "[{'_',[],[foo,{'+',1,1},{caller}]}]", "[]", "m=1 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{'_',[],[foo,{'+',1,1},{caller},{{a}}]}]", "[]", "m=1 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{[{'$1','$1'},'$1'],[],[]}]", "[{1,1},2]", "m=0 msg=- rt=0 et=0 silent=-1");
     run(failures, "[{'_',[],[{exception_trace},{return_trace}]}]", "[]", "m=1 msg=- rt=1 et=1 silent=-1");
     run(failures, "[{'_',[],[{silent,true}]}]", "[]", "m=1 msg=- rt=0 et=0 silent=1");
     run(failures, "[{'_',[],[{silent,true},{silent,false}]}]", "[]", "m=1 msg=- rt=0 et=0 silent=0");
     run(failures, "[{'_',[],[{silent,false},{silent,x}]}]", "[]", "m=1 msg=- rt=0 et=0 silent=0");
     run(failures, "[{['$1'],[],[{silent,'$1'}]}]", "[true]", "m=1 msg=- rt=0 et=0 silent=1");
     run(failures, "[{['$1'],[],[{silent,{'==','$1',1}}]}]", "[1]", "m=1 msg=- rt=0 et=0 silent=1");
+}
+
+/* {caller} when the model does not know where the call returns to. */
+static void test_run_no_caller(int *failures)
+{
+    Arena a;
+    arena_init(&a);
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL};
+    MsOutcome o = ms_run(&a, parse(&a, "[{'_',[],[{message,{caller}}]}]"), &call);
+    CHECK(o.matched && term_is_atom(o.message, "undefined"));
+    arena_free(&a);
 }
 
 static void test_run_unsupported_and_rules(int *failures)
@@ -408,6 +436,7 @@ int main(void)
     test_run_guards(failures);
     test_run_bifs(failures);
     test_run_bodies(failures);
+    test_run_no_caller(failures);
     test_run_unsupported_and_rules(failures);
     if (n)
         fprintf(stderr, "%d failure(s)\n", n);

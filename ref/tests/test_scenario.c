@@ -148,6 +148,9 @@ static void test_step_errors(int *failures)
     parse(failures, H "a call tcs_target:id(1,", "7:24: expected a term, found end of line");
     parse(failures, H "a call tcs_target:twice(1) x", "7:28: unexpected text after the statement");
     parse(failures, H "a call bogus:id(1)", "7:8: module 'bogus' is not supported by model v1 (tcs_target or tcs_late)");
+    parse(failures, H "a call (1)", "7:8: expected Module:Function");
+    parse(failures, H "a call tcs_target id(1)", "7:18: expected ':' after the module name");
+    parse(failures, H "a call tcs_target:(1)", "7:19: expected a function name");
     /* actor steps */
     parse(failures, H "a", "7:2: expected a step after the process name");
     parse(failures, H "a explode", "7:3: unknown step 'explode'");
@@ -323,6 +326,14 @@ static void test_limits(int *failures)
         buf_puts(&t, i ? ",1" : "1");
     buf_puts(&t, ")");
     snprintf(want, sizeof want, "7:%d: too many arguments", 22 + 256 * 2);
+    parse(failures, buf_str(&t), want);
+    buf_free(&t);
+    /* 33 pattern options: 32 are fine */
+    buf_init(&t);
+    buf_puts(&t, H "pattern tcs_target:id/1 true");
+    for (int i = 0; i < 33; i++)
+        buf_puts(&t, " local");
+    snprintf(want, sizeof want, "7:%d: too many options", 30 + 32 * 6);
     parse(failures, buf_str(&t), want);
     buf_free(&t);
     /* 4096 steps are fine, the 4097th is one too many */
