@@ -131,7 +131,8 @@ static void process_tracepoint(Run *r, int s, int fn, Term *args, const Pattern 
     TraceState *ts = &m->procs[r->p].trace[s];
     if (!enabled_live(m, s, r->p, "call"))
         return;
-    const char *kind = pat->local ? "EV-CALL EV-CALL-GLOBAL-LOCAL" : "EV-CALL";
+    const char *kind = pat->local ? "EV-CALL CALL-FLAG-AND-PATTERN EV-CALL-GLOBAL-LOCAL"
+                                  : "EV-CALL CALL-FLAG-AND-PATTERN";
     /* the enabled check comes before the match spec runs (erts_call_trace) */
     if (!enabled_consult(m, s, r->p, "call", kind))
         return;
