@@ -107,6 +107,12 @@ static void apply_silent(Run *r, int s, const MsOutcome *o)
 
 static bool message_false(const MsOutcome *o) { return o->message && term_is_atom(o->message, "false"); }
 
+/* The match_spec_result of a call event: the message unless it is true (OPTS-MATCH-SPEC-RESULT). */
+static const Term *ms_result(const MsOutcome *o)
+{
+    return o->message && !term_is_atom(o->message, "true") ? o->message : NULL;
+}
+
 /* The call event's rules: the pattern kind and what the match spec did. */
 static const char *call_rules(Run *r, const char *base, const MsOutcome *o)
 {
@@ -142,13 +148,12 @@ static void process_tracepoint(Run *r, int s, int fn, Term *args, const Pattern 
     apply_silent(r, s, &o);
     if (ts->flags & FLAG_BIT(FL_SILENT)) /* CALL-SILENT: no event, and no trace frames */
         return;
-    if (!o.matched) /* MS-NO-MATCH */
+    if (!o.matched) /* MS-CLAUSE-ORDER: no clause matched */
         return;
     bool message = !message_false(&o);
     if (message) {
         Term *what = ts->flags & FLAG_BIT(FL_ARITY) ? NULL : args;
-        const Term *result = o.message && !term_is_atom(o.message, "true") ? o.message : NULL;
-        Event ev = {"call", fn_mfa(m, fn, what), NULL, result, call_rules(r, kind, &o)};
+        Event ev = {"call", fn_mfa(m, fn, what), NULL, ms_result(&o), call_rules(r, kind, &o)};
         tracepoint_emit(m, s, r->p, &ev, "ENABLED-TRACE");
     }
     /* CALL-RETURN-TO: a local pattern whose call event was sent, with flag return_to */
@@ -185,8 +190,7 @@ static void meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
     if (!o.matched)
         return;
     if (!message_false(&o)) {
-        const Term *result = o.message && !term_is_atom(o.message, "true") ? o.message : NULL;
-        Event ev = {"call", fn_mfa(m, fn, args), NULL, result, call_rules(r, "CALL-META CALL-META-ORDER", &o)};
+        Event ev = {"call", fn_mfa(m, fn, args), NULL, ms_result(&o), call_rules(r, "CALL-META CALL-META-ORDER", &o)};
         tracepoint_emit_as(m, &t, "meta", FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP), 0, r->p, &ev,
                            "ENABLED-TRACE");
     }
