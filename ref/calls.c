@@ -77,7 +77,7 @@ static Frame *chain_return_to(Run *r, int s)
 /* ---- the tracepoints of a call ----------------------------------------------------------- */
 
 /* The meta tracer: the session's tracer module with its meta state. OTP 25 calls enabled/3
- * and trace/5 for it even when the module has enabled_call/3 (CALL-META-ENABLED, C-43). */
+ * and trace/5 for it even when the module has enabled_call/3 (CALL-META-ENABLED, C-9). */
 static TracerDecl meta_tracer(const Model *m, int s)
 {
     TracerDecl t = *m->sessions[s].tracer;

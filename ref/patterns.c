@@ -9,12 +9,12 @@
 /* What the options of a pattern step ask for. */
 typedef struct {
     bool global, local, meta;
-    bool global_meta;   /* global and {meta,...} both given: accepted as meta (C-42) */
+    bool global_meta;   /* global and {meta,...} both given: accepted as meta (C-8) */
     const char *bad;    /* the rule that makes the options a badarg, or NULL */
 } Options;
 
 /* The options as erts reads them, in order: global refuses local and an earlier breakpoint
- * option; {meta, Module, State} is not checked against an earlier global (C-42). */
+ * option; {meta, Module, State} is not checked against an earlier global (C-8). */
 static Options read_options(const Step *st)
 {
     Options o = {0};

@@ -389,7 +389,7 @@ static bool parse_pattern_step(Parser *p, Step *st)
         if (strcmp(opt, "meta") == 0 && p->sc->tracer.kind == TRACER_RECORDER &&
             (p->sc->tracer.callbacks & (1u << callback_index("trace_call"))))
             return fail(p, at, "option 'meta' with a tracer that has trace_call/5 is not supported by "
-                        "model v1: OTP 25 aborts (CONFORMANCE.md, Clarification C-44)");
+                        "model v1: OTP 25 aborts (CONFORMANCE.md, Clarification C-10)");
         if (st->nopts == MAX_STEP_FLAGS)
             return fail(p, at, "too many options");
         st->opts[st->nopts++] = opt;

@@ -130,7 +130,7 @@ static void test_step_errors(int *failures)
     parse(failures, "case x\nrules R-1\ndesc \"d\"\notp 25\ntracer recorder\ncallbacks trace_call\nprocess a\n"
           "pattern tcs_target:id/1 true meta",
           "8:30: option 'meta' with a tracer that has trace_call/5 is not supported by model v1: OTP 25 "
-          "aborts (CONFORMANCE.md, Clarification C-44)");
+          "aborts (CONFORMANCE.md, Clarification C-10)");
     /* call */
     parse(failures, H "a call tcs_target:id", "7:21: expected '(' after the function name");
     parse(failures, H "a call tcs_target:id()",
