@@ -59,12 +59,12 @@ def path_for(directory: Path, release: str) -> Path:
 
 def _position(text: str, case: str) -> tuple[int, int]:
     """Line and column (from 1) of a case's table header, (1, 1) when not found."""
-    header = re.compile(rf"^\s*\[\s*(?:{re.escape(case)}|\"{re.escape(case)}\")\s*\]", re.MULTILINE)
+    header = re.compile(rf"^[ \t]*(\[)[ \t]*(?:{re.escape(case)}|\"{re.escape(case)}\")[ \t]*\]", re.MULTILINE)
     found = header.search(text)
     if not found:
         return 1, 1
-    line = text.count("\n", 0, found.start()) + 1
-    return line, found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+    at = found.start(1)
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 def load(path: Path) -> dict[str, Expectation]:

@@ -28,9 +28,9 @@ from . import node
 #: The OTP releases that run in a Debian root, and the Debian suite that ships each.
 SUITES: Final[dict[int, str]] = {27: "trixie", 29: "sid"}
 #: Where apt keeps the host's package sources; the mirror is read from there.
-SOURCES: Final[Path] = Path("/etc/apt/sources.list.d/debian.sources")
+SOURCES: Path = Path("/etc/apt/sources.list.d/debian.sources")
 #: A root takes about 300 MB; this leaves room for debootstrap's downloads.
-SPACE_NEEDED: Final[int] = 1 << 30
+SPACE_NEEDED: int = 1 << 30
 PARTIAL_PREFIX: Final[str] = ".partial-"
 
 
@@ -48,8 +48,10 @@ def root_path(release: int) -> Path:
     return cache_dir() / f"otp-{SUITES[release]}"
 
 
-def mirror(sources: Path = SOURCES) -> str:
-    """The first URI of the host's deb822 sources that serves a Debian release itself (not only -security etc.)."""
+def mirror(sources: Path | None = None) -> str:
+    """The first URI of the host's deb822 sources (default SOURCES) that serves a Debian release itself
+    (not only -security, -updates or -backports)."""
+    sources = sources or SOURCES
     try:
         text = sources.read_text()
     except OSError as why:
@@ -178,7 +180,7 @@ def _check_reachable(archive: str, suite: str) -> None:
     except (urllib.error.URLError, OSError) as why:
         reason = getattr(why, "reason", why)
         raise ProvisionError(f"cannot reach the Debian mirror ({url}: {reason}); provisioning needs "
-                             "network access to the mirror configured in " + str(SOURCES)) from why
+                             f"network access to the mirror configured in {SOURCES}") from why
 
 
 def _debootstrap(suite: str, target: Path, archive: str, log: Path, say: Callable[[str], None]) -> None:
