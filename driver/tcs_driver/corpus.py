@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,19 +106,20 @@ def tracer_library(layout: Layout, case: Case, erts_include: Path) -> tuple[str,
 
 
 def runner_beams(layout: Layout, otp: node.Otp) -> Path:
-    """The runner's modules as `otp`'s own compiler builds them; cached per release, rebuilt when a source changes.
+    """The runner's modules as `otp`'s own compiler builds them, cached per release and sources.
 
     OTP 25 beams do load on 27 and 29 (tried), but the traced fixture
     tcs_target must be what the release's own compiler makes of it, as it is
-    for a team that upgrades."""
+    for a team that upgrades. The directory is named after a digest of the
+    sources and made whole by a rename, so runs side by side never see a
+    half-compiled one."""
     if otp.root is None:
         return layout.beams  # CMake compiled them with the host's erlc
     sources = sorted((layout.repo / "driver" / "runner").glob("*.erl")) + [
         layout.repo / "nif_impls" / "erl_msg_tracer" / "erl_msg_tracer.erl"]
     digest = hashlib.sha256(b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in sources)).hexdigest()
-    out = layout.build / f"beam-otp{otp.name}"
-    stamp = out / "sources.sha256"
-    if stamp.exists() and stamp.read_text() == digest:
+    out = layout.build / f"beam-otp{otp.name}-{digest[:16]}"
+    if out.is_dir():
         return out
     with otp.workspace() as ws:
         (ws.host / "beam").mkdir()
@@ -126,9 +128,15 @@ def runner_beams(layout: Layout, otp: node.Otp) -> Path:
         if done.returncode != 0:
             raise recorder.BuildError(f"compiling the runner with OTP {otp.name}'s erlc: "
                                       f"{(done.stdout + done.stderr).strip()}")
-        shutil.rmtree(out, ignore_errors=True)
-        shutil.copytree(ws.host / "beam", out)
-    stamp.write_text(digest)
+        partial = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=layout.build))
+        shutil.copytree(ws.host / "beam", partial, dirs_exist_ok=True)
+    try:
+        partial.rename(out)
+    except OSError:  # another run made it meanwhile
+        shutil.rmtree(partial)
+    for stale in layout.build.glob(f"beam-otp{otp.name}-*"):
+        if stale != out:
+            shutil.rmtree(stale, ignore_errors=True)
     return out
 
 

@@ -64,23 +64,35 @@ def otp_node() -> tuple[node.Otp, int, Path]:
 
 
 @pytest.fixture(scope="session")
-def corpus_results(layout: corpus.Layout, otp_node) -> Callable[[str], dict[str, CaseResult]]:
-    """The whole corpus run once per release (several cases per node, as ./tcs run does), by case id.
+def otp_for() -> Callable[[str], node.Otp]:
+    """How to start nodes of a release: the host's, or a Debian root provisioned on first use.
 
-    OTP 27 and 29 are provisioned on first use; without root they cannot be,
-    and their cases are skipped saying so."""
+    Without root the roots can be neither made nor entered: the test is
+    skipped saying so. As root, a provisioning failure is a test error."""
+    otps: dict[str, node.Otp] = {}
+
+    def otp(release: str) -> node.Otp:
+        if release not in otps:
+            try:
+                [otps[release]] = provision.otps(release, lambda text: print(f"tcs: {text}", flush=True))
+            except provision.ProvisionError as why:
+                if os.geteuid() != 0:
+                    pytest.skip(f"OTP {release}: {why}")
+                raise
+        return otps[release]
+
+    return otp
+
+
+@pytest.fixture(scope="session")
+def corpus_results(layout: corpus.Layout, otp_node, otp_for) -> Callable[[str], dict[str, CaseResult]]:
+    """The whole corpus run once per release (several cases per node, as ./tcs run does), by case id."""
     _, _, include = otp_node
     runs: dict[str, dict[str, CaseResult]] = {}
 
     def results_on(release: str) -> dict[str, CaseResult]:
         if release not in runs:
-            try:
-                [otp] = provision.otps(release, lambda text: print(f"tcs: {text}", flush=True))
-            except provision.ProvisionError as why:
-                if os.geteuid() != 0:
-                    pytest.skip(f"OTP {release}: {why}")
-                raise
-            runs[release] = {r.case: r for r in corpus.run_cases(layout, CASES, otp, include)}
+            runs[release] = {r.case: r for r in corpus.run_cases(layout, CASES, otp_for(release), include)}
         return runs[release]
 
     return results_on

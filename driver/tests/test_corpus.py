@@ -69,32 +69,40 @@ def test_malformed_case_is_rejected_with_position(layout: corpus.Layout, tmp_pat
     assert list(golden.iterdir()) == [], "a golden file was written despite the error"
 
 
-def test_crashing_tracer_is_a_crash_and_the_run_goes_on(layout: corpus.Layout, otp_node) -> None:
-    otp, _, include = otp_node
+@pytest.mark.parametrize("release", TEST_RELEASES)
+def test_crashing_tracer_is_a_crash_and_the_run_goes_on(layout: corpus.Layout, otp_node, otp_for,
+                                                        release: str) -> None:
+    _, _, include = otp_node
+    otp = otp_for(release)
     case = next(c for c in CASES if c.id == "fallback_send_none")
     crashing = node.Job(corpus.model(layout, "plan", str(case.path)), "tcs_crashing_tracer",
                         layout.nifs / "tcs_crashing_tracer")
     good = corpus.job(layout, case, include)
-    runs = list(node.run_jobs(otp, [good, crashing, good], layout.beams, layout.nifs / "tcs_gate"))
+    runs = list(node.run_jobs(otp, [good, crashing, good], corpus.runner_beams(layout, otp),
+                              layout.nifs / "tcs_gate"))
     assert [r.status for r in runs] == ["done", "crash", "done"], [r.detail for r in runs]
     crashed = runs[1]
     assert crashed.shared, "the crashing job should have run after another job in the same node"
     assert "last step started" in crashed.detail
     assert "TCS STEP" in crashed.detail, "the node's last output is missing"
     assert not runs[2].shared, "the job after a crash must run in a fresh node"
+    assert f"TCS OTP {release}" in crashed.detail
     after = corpus.judge(layout, case, otp, runs[2], strict=False)
     assert after.status == "pass", after.detail
 
 
-def test_hanging_step_is_a_timeout_and_the_run_goes_on(layout: corpus.Layout, otp_node) -> None:
-    otp, _, include = otp_node
+@pytest.mark.parametrize("release", TEST_RELEASES)
+def test_hanging_step_is_a_timeout_and_the_run_goes_on(layout: corpus.Layout, otp_node, otp_for,
+                                                       release: str) -> None:
+    _, _, include = otp_node
+    otp = otp_for(release)
     case = next(c for c in CASES if c.id == "fallback_send_none")
     good = corpus.job(layout, case, include)
     # A scenario process waiting for a message nobody sends: the step never finishes.
     hang = node.Job("{case_id, <<\"hang\">>}.\n{tracer, recorder, [], []}.\n{processes, [a]}.\n"
                     "{step, 1, {recv, a, infinity}}.\n", good.tracer_module, good.tracer_so)
-    runs = list(node.run_jobs(otp, [good, hang, good], layout.beams, layout.nifs / "tcs_gate",
-                              step_timeout_ms=300))
+    runs = list(node.run_jobs(otp, [good, hang, good], corpus.runner_beams(layout, otp),
+                              layout.nifs / "tcs_gate", step_timeout_ms=300))
     assert [r.status for r in runs] == ["done", "timeout", "done"], [r.detail for r in runs]
     assert runs[1].detail == "step 1 did not finish within 300 ms"
     assert not runs[2].shared, "the job after a timed-out step must run in a fresh node"
