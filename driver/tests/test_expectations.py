@@ -116,3 +116,19 @@ def test_skip_reason_in_words() -> None:
     assert corpus.skip_reason(case, 27) is None
     plain = corpus.Case(Path("y.tcs"), "y", [], 29, ["send"], "recorder", [])
     assert corpus.skip_reason(plain, 27) == "needs OTP >= 29; this node is OTP 27"
+
+
+def test_a_live_run_is_judged_against_the_release_file(layout: corpus.Layout, otp_node, tmp_path: Path) -> None:
+    """run_cases reads expectations/otp<N>.toml: here an entry for a case that agrees, so it is stale."""
+    otp, _, include = otp_node
+
+    class Elsewhere(corpus.Layout):
+        @property
+        def expectations(self) -> Path:
+            return tmp_path
+
+    (tmp_path / f"otp{otp.name}.toml").write_text(ENTRY.replace("[ev_send_terms]", "[fallback_send_none]"))
+    case = next(c for c in CASES if c.id == "fallback_send_none")
+    [result] = corpus.run_cases(Elsewhere(layout.repo, layout.build), [case], otp, include)
+    assert result.status == "fail"
+    assert result.detail.startswith(f"stale expectation: {tmp_path / f'otp{otp.name}.toml'}:2:1")
