@@ -104,6 +104,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     build(where)
     if not check_golden(where):
         return 1
+    for report in filter(None, (args.json, args.html)):
+        if not Path(report).resolve().parent.is_dir():
+            say(f"cannot write {report}: no directory {Path(report).resolve().parent}")
+            return 2
     started = time.monotonic()
     otps = select_otps(args.otp)
     results = run_corpus(where, args.cases, otps, args.strict, args.fresh_nodes)
