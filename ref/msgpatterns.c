@@ -71,18 +71,17 @@ static Term *ms_args(Model *m, bool send, const Term *msg, const Term *peer)
     return term_list(m->a, n, el);
 }
 
-/* The event's rules: those of the event, and, once a pattern step has set the pattern, what
- * the pattern did; o is the match spec's outcome, NULL when there is no match spec. */
+/* The event's rules: those of the event, then what the pattern did: nothing to say of the
+ * default pattern, but for a silent process (MSGPAT-SILENT); o is the match spec's outcome,
+ * NULL when there is no match spec. */
 static const char *event_rules(Model *m, const char *base, const MessagePattern *pat, bool send,
-                               bool timeout, const MsOutcome *o)
+                               bool timeout, bool silent, const MsOutcome *o)
 {
-    if (!pat->set)
-        return base; /* the default pattern: the event as it always was */
     Buf b;
     buf_init(&b);
     buf_puts(&b, base);
     if (!o) {
-        buf_puts(&b, " MSGPAT-TRUE");
+        buf_printf(&b, "%s%s", pat->set ? " MSGPAT-TRUE" : "", silent ? " MSGPAT-SILENT" : "");
     } else {
         buf_printf(&b, " MSGPAT-MATCH-SPEC %s%s", send ? "MSGPAT-SEND-ARGS" : "MSGPAT-RECEIVE-ARGS",
                    timeout ? " MSGPAT-TIMEOUT" : "");
@@ -108,22 +107,23 @@ bool msgpat_event(Model *m, const Step *st, int proc, const char *tag, const Ter
         const MessagePattern *pat = pattern_of(&m->sessions[s], send);
         if (!enabled_live(m, s, proc, tag) || pat->off) /* MSGPAT-FALSE: not even enabled is asked */
             continue;
-        Event ev = {tag, msg, send ? peer : NULL, NULL, event_rules(m, rules, pat, send, !peer, NULL)};
+        FlagSet *flags = &m->procs[proc].trace[s].flags;
+        MsOutcome o;
         if (pat->ms) {
             MsCall call = {ms_args(m, send, msg, peer), model_pid(m, proc), NULL};
-            MsOutcome o = ms_run(m->a, pat->ms, &call);
+            o = ms_run(m->a, pat->ms, &call);
             if (o.unsupported)
                 return model_unsupported(m, st->line, st->col, o.unsupported);
-            FlagSet *flags = &m->procs[proc].trace[s].flags;
             if (o.silent >= 0) /* MSGPAT-SILENT-ACTION: only a send spec can run {silent,Bool} */
                 *flags = o.silent ? *flags | FLAG_BIT(FL_SILENT) : *flags & ~FLAG_BIT(FL_SILENT);
             /* MSGPAT-BEFORE-ENABLED: the match spec decides before the tracer is asked;
              * MSGPAT-SILENT: a silent process's events are dropped, with a match spec only */
             if (!o.matched || ms_message_false(&o) || (*flags & FLAG_BIT(FL_SILENT)))
                 continue;
-            ev.ms_result = ms_message_result(&o);
-            ev.rules = event_rules(m, rules, pat, send, !peer, &o);
         }
+        bool silent = *flags & FLAG_BIT(FL_SILENT);
+        Event ev = {tag, msg, send ? peer : NULL, pat->ms ? ms_message_result(&o) : NULL,
+                    event_rules(m, rules, pat, send, !peer, silent, pat->ms ? &o : NULL)};
         if (enabled_consult(m, s, proc, tag, ev.rules))
             tracepoint_emit(m, s, proc, &ev, "ENABLED-TRACE");
     }
