@@ -6,7 +6,7 @@ bool events_step(Model *m, const Step *st)
     if (st->kind == ST_TRACE)
         return control_trace(m, st);
     if (st->kind == ST_PATTERN)
-        return patterns_step(m, st);
+        return st->event ? msgpat_step(m, st) : patterns_step(m, st);
     int p = model_proc(m, st->actor);
     if (!m->procs[p].alive)
         return model_unsupported(m, st->line, st->actor_col, "a step by a dead process is");
