@@ -1,5 +1,5 @@
 /* control.c - the harness's calls into the tracing BIFs and what they return
- * (CONFORMANCE.md section 2, CTL-* rules). */
+ * (CONFORMANCE.md section 2, CTL-* rules); trace_pattern/3 is in ref/patterns.c. */
 #include <string.h>
 
 #include "model.h"
@@ -11,6 +11,28 @@ void control_line(Model *m, const char *call, const char *result, const char *ru
     buf_printf(&body, "ctl %s %s", call, result);
     stream_line(m->out, 'N', buf_str(&body), rules);
     buf_free(&body);
+}
+
+void control_step_raised(Model *m, int p, const Term *action, const char *class_, const Term *reason,
+                         const char *rules)
+{
+    Buf call, result;
+    buf_init(&call);
+    buf_init(&result);
+    buf_printf(&call, "<%s> ", m->procs[p].name);
+    term_print_atom(&call, action->u.tuple.el[0]->u.name);
+    buf_puts(&call, "(");
+    for (size_t i = 1; i < action->u.tuple.n; i++) {
+        if (i > 1)
+            buf_puts(&call, ",");
+        term_print(&call, action->u.tuple.el[i], PRINT_CANON);
+    }
+    buf_puts(&call, ")");
+    buf_printf(&result, "raises %s:", class_);
+    term_print(&result, reason, PRINT_CANON);
+    control_line(m, buf_str(&call), buf_str(&result), rules);
+    buf_free(&call);
+    buf_free(&result);
 }
 
 bool control_trace(Model *m, const Step *st)
@@ -44,27 +66,5 @@ bool control_trace(Model *m, const Step *st)
     buf_free(&res);
     buf_free(&call);
     buf_free(&rules);
-    return true;
-}
-
-bool control_pattern(Model *m, const Step *st)
-{
-    int fi = st->arity == 1 ? calls_target_index(st->fn) : -1;
-    if (fi >= 0 && !st->ms_invalid) {
-        Pattern *pat = &m->sessions[LEGACY_SESSION].pats[fi];
-        pat->set = !term_is_atom(st->term, "false");
-        pat->local = st->local;
-        pat->ms = st->term;
-    }
-    Buf call;
-    buf_init(&call);
-    buf_puts(&call, "erlang:trace_pattern({tcs_target,");
-    term_print_atom(&call, st->fn);
-    buf_printf(&call, ",%lld},", st->arity);
-    term_print(&call, st->term, PRINT_CANON);
-    buf_printf(&call, ",[%s])", st->local ? "local" : "global");
-    control_line(m, buf_str(&call), st->ms_invalid ? "raises error:badarg" : fi >= 0 ? "-> 1" : "-> 0",
-                 "CTL-PATTERN EV-CALL-GLOBAL-LOCAL");
-    buf_free(&call);
     return true;
 }

@@ -6,7 +6,7 @@ bool events_step(Model *m, const Step *st)
     if (st->kind == ST_TRACE)
         return control_trace(m, st);
     if (st->kind == ST_PATTERN)
-        return control_pattern(m, st);
+        return st->event ? msgpat_step(m, st) : patterns_step(m, st);
     if (st->kind == ST_INFO)
         return status_info(m, st);
     if (st->kind == ST_TRACER_EXIT)

@@ -47,13 +47,10 @@ FlagSet flags_for_ports(FlagSet set)
     return set & (port_only | port_and_process);
 }
 
-FlagSet flags_unmodelled(FlagSet set, bool is_call)
+FlagSet flags_unmodelled(FlagSet set)
 {
-    FlagSet never = FLAG_BIT(FL_RUNNING) | FLAG_BIT(FL_EXITING) | FLAG_BIT(FL_RUNNING_PROCS) |
-                    FLAG_BIT(FL_RUNNING_PORTS) | FLAG_BIT(FL_GARBAGE_COLLECTION) | FLAG_BIT(FL_PORTS);
-    /* return_to events are inhibited by silent ("Or rather, the absence of") */
-    bool return_to = is_call && !(set & FLAG_BIT(FL_SILENT));
-    return set & (never | (return_to ? FLAG_BIT(FL_RETURN_TO) : 0));
+    return set & (FLAG_BIT(FL_RUNNING) | FLAG_BIT(FL_EXITING) | FLAG_BIT(FL_RUNNING_PROCS) |
+                  FLAG_BIT(FL_RUNNING_PORTS) | FLAG_BIT(FL_GARBAGE_COLLECTION) | FLAG_BIT(FL_PORTS));
 }
 
 bool flags_cover(FlagSet set, Category c)

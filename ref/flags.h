@@ -39,10 +39,9 @@ FlagSet flags_expand(Flag f);
 FlagSet flags_for_processes(FlagSet set);
 /* Guarantees: the flags of the set that apply to ports (PROCS-SPEC-COUNT). */
 FlagSet flags_for_ports(FlagSet set);
-/* Guarantees: the flags of the set whose events model v1 does not produce for a step of
- * kind call (is_call) or any other step: scheduling, garbage collection, ports, and
- * return_to for calls when not silent. */
-FlagSet flags_unmodelled(FlagSet set, bool is_call);
+/* Guarantees: the flags of the set whose events model v1 does not produce: scheduling,
+ * garbage collection, ports. */
+FlagSet flags_unmodelled(FlagSet set);
 /* Guarantees: true iff the set enables tracing of category c (send, receive, call, procs). */
 bool flags_cover(FlagSet set, Category c);
 /* Guarantees: the time stamp kind by TS-PRECEDENCE ("timestamp", "strict_monotonic",

@@ -6,9 +6,13 @@
  *   tracepoint.c one tracepoint across the sessions: enabled line, then trace line
  *   enabled.c    the enabled protocol (answers, trace_status, discard, remove)
  *   opts.c       the Opts map of trace callbacks
- *   control.c    harness calls: erlang:trace/3, erlang:trace_pattern/3
- *   calls.c      function calls, patterns, match specification outcomes
+ *   control.c    harness calls: erlang:trace/3
+ *   patterns.c   harness calls: erlang:trace_pattern/3 (function patterns, on_load)
+ *   calls.c      function calls: call, return_to, return_from, exception_from, meta
+ *   matchspec.c  match specifications: validation and evaluation
+ *   fixture.c    the functions of the traced fixture modules
  *   messages.c   send and receive
+ *   msgpatterns.c the send and 'receive' trace patterns (erlang:trace_pattern(send, ...))
  *   procs.c      spawn, link, register, exit
  *   procspec.c   which processes erlang:trace/3 names, the flags it sets, what it returns
  *   inherit.c    flags a new or linked process inherits (set_on_spawn & co, new processes)
@@ -20,13 +24,14 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "fixture.h"
 #include "flags.h"
 #include "matchspec.h"
 #include "scenario.h"
 #include "stream.h"
 #include "term.h"
 
-enum { MAX_PROCS = 256, TARGET_FNS = 3, MAX_SESSIONS = 8 };
+enum { MAX_PROCS = 256, TARGET_FNS = FIXTURE_FNS, MAX_SESSIONS = 8 };
 
 /* What one session's tracing looks like on one process. */
 typedef struct TraceState {
@@ -49,15 +54,39 @@ typedef struct Proc {
     const char *regname; /* registered name or NULL */
 } Proc;
 
-/* A trace pattern on one tcs_target function. */
-typedef struct { bool set, local; const Term *ms; } Pattern;
+/* The trace pattern of one fixture function (erlang:trace_pattern/3), or the one newly loaded
+ * modules get (on_load). */
+typedef struct {
+    bool set, local;     /* call traced: globally, or locally (any call) when local */
+    const Term *ms;      /* its match spec, or true */
+    bool meta;           /* meta traced by the scenario's tracer module, state <meta> */
+    const Term *meta_ms; /* the meta match spec, or true */
+} Pattern;
+
+/* The send or the 'receive' trace pattern of a session (erlang:trace_pattern(send, ...)):
+ * off (false), or on with a match spec, or on with none (true, [], the default). */
+typedef struct {
+    bool off;
+    const Term *ms;      /* NULL: no match spec */
+    bool set;            /* a pattern step has set it (its lines then cite MSGPAT-* rules) */
+} MessagePattern;
+
+/* A tracer as a tracepoint asks it: a session's, or the meta tracer of a session's patterns
+ * (the same module with the state <meta>). */
+typedef struct {
+    const TracerDecl *decl;
+    const char *state;  /* name of its state, printed <state> */
+    bool state_dead;    /* that state process has exited (STATUS-DEAD-STATE) */
+} Tracer;
 
 /* A trace session: a tracer with its own flags per process and its own patterns.
  * Session 0 is the legacy session that erlang:trace/3 and erlang:trace_pattern/3 use. */
 typedef struct Session {
     const TracerDecl *tracer;
     const char *state;  /* name of the tracer state process, printed <state> */
-    Pattern pats[TARGET_FNS];
+    Pattern pats[TARGET_FNS]; /* indexed by FixtureFn */
+    Pattern on_load;    /* the pattern of functions of modules loaded later */
+    MessagePattern send_pat, receive_pat; /* zeroed: on, no match spec (MSGPAT-DEFAULT) */
     FlagSet new_flags;  /* flags processes created from now on get (PROCS-SPEC-NEW) */
     bool state_dead;    /* the tracer state process has exited (STATUS-DEAD-STATE) */
 } Session;
@@ -74,6 +103,7 @@ typedef struct Model {
     int nprocs;
     Session sessions[MAX_SESSIONS];
     int nsessions;
+    bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
     bool cpu_timestamp; /* the node-wide cpu_timestamp flag (TS-CPU) */
 } Model;
 
@@ -108,6 +138,9 @@ bool events_step(Model *m, const Step *st);
  * tracer) for a tracepoint already accepted; extra_rules name why (ENABLED-TRACE or
  * ENABLED-RETURN-FROM). */
 void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *extra_rules);
+/* Guarantees: the same for a given tracer, state and process flags (the meta tracer). */
+void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_cleared, int proc,
+                        const Event *ev, const char *extra_rules);
 /* Guarantees: the full tracepoint for every session in session order: if live for the
  * session, its enabled line, then its trace line if answered trace. */
 void tracepoint_fire(Model *m, int proc, const Event *ev);
@@ -116,12 +149,17 @@ void tracepoint_event(Model *m, int proc, const char *tag, const Term *term, con
                       const char *rules);
 
 /* enabled.c */
-/* Guarantees: what the session's tracer answers to enabled*(tag, ...) (EV-EXAMPLE-TRACER,
+/* Guarantees: session s's tracer, with its state. */
+Tracer enabled_session_tracer(const Model *m, int s);
+/* Guarantees: what the tracer answers to enabled*(tag, ...) (EV-EXAMPLE-TRACER,
  * STATUS-DEAD-STATE). */
-Answer enabled_answer(const Session *ses, const char *tag);
+Answer enabled_answer(Tracer t, const char *tag);
 /* Guarantees: the informative trace_status probe line of session s when tracing starts on
  * proc; returns its answer. */
 Answer enabled_probe(Model *m, int s, int proc);
+/* Guarantees: the same probe line for a given tracer and state (the meta tracer), citing
+ * remove_rule when the answer is remove. */
+Answer enabled_probe_as(Model *m, Tracer tracer, int proc, const char *remove_rule);
 /* Guarantees: true iff the tracepoint is live in session s: proc alive, the session's
  * tracer attached, with the category's flag. */
 bool enabled_live(const Model *m, int s, int proc, const char *tag);
@@ -129,6 +167,10 @@ bool enabled_live(const Model *m, int s, int proc, const char *tag);
  * answered trace; discard emits nothing more; remove at a send or call tracepoint also
  * detaches the session's tracer (ENABLED-REMOVE-EVENT). */
 bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_rules);
+/* Guarantees: the enabled*(tag) line of a given tracer and state, citing remove_rule when
+ * the answer is remove; its answer (no detaching). */
+Answer enabled_ask(Model *m, Tracer tracer, int proc, const char *tag, const char *ev_rules,
+                   const char *remove_rule);
 
 /* opts.c */
 /* Guarantees: the Opts map of a trace callback with only the keys that apply (OPTS-ONLY-SET);
@@ -139,15 +181,34 @@ Term *opts_build(Arena *a, FlagSet flags, FlagSet ts_cleared, const Term *extra,
 /* control.c */
 /* Guarantees: the line "N ctl CALL RESULT" with its rules. */
 void control_line(Model *m, const char *call, const char *result, const char *rules);
+/* Guarantees: the line "N ctl <P> Verb(Arg,...) raises Class:Reason" of a step of process p
+ * whose action {Verb, Arg...} raised (the process catches it and goes on; CONFORMANCE.md
+ * section 1). */
+void control_step_raised(Model *m, int p, const Term *action, const char *class_, const Term *reason,
+                         const char *rules);
 /* Guarantees: the effect and ctl line of a `trace` step (erlang:trace/3, legacy session). */
 bool control_trace(Model *m, const Step *st);
+/* patterns.c */
 /* Guarantees: the effect and ctl line of a `pattern` step (erlang:trace_pattern/3). */
-bool control_pattern(Model *m, const Step *st);
+bool patterns_step(Model *m, const Step *st);
+/* Guarantees: module mod is loaded; its functions get each session's on_load pattern. */
+void patterns_load(Model *m, FixtureModule mod);
+/* Guarantees: the text "erlang:trace_pattern(Target,MS,[Opt,...])" of a pattern step. */
+void patterns_call_text(Buf *call, const Step *st);
+
+/* msgpatterns.c */
+/* Guarantees: the effect and ctl line of `pattern send|'receive' MS OPT...`. */
+bool msgpat_step(Model *m, const Step *st);
+/* Guarantees: the tracepoint of a send (tag send or send_to_non_existing_process: peer is the
+ * recipient) or a receive (tag receive: peer is the sender, NULL for a timeout) of process
+ * proc during step st, through each session's message pattern; false with err set (at st)
+ * if the model cannot run the match spec. */
+bool msgpat_event(Model *m, const Step *st, int proc, const char *tag, const Term *msg, const Term *peer,
+                  const char *rules);
 
 /* calls.c */
-/* Guarantees: the index of a tcs_target function the model knows, or -1. */
-int calls_target_index(const char *fn);
-/* Guarantees: the lines of process p evaluating the `call` step (a global call). */
+/* Guarantees: the lines of process p evaluating the `call` step (a global call), including
+ * the ctl line of an exception the call raises; false with err set if unsupported. */
 bool calls_step(Model *m, int p, const Step *st);
 
 /* messages.c */

@@ -26,21 +26,6 @@ bool procs_spawn(Model *m, int p, const Step *st)
     return true;
 }
 
-/* The line of a step of process p whose call raised: the process catches it and goes on. */
-static void step_raises(Model *m, int p, const Term *action, const char *raised, const char *rules)
-{
-    Buf call, result;
-    buf_init(&call);
-    buf_init(&result);
-    buf_printf(&call, "step(<%s>,", m->procs[p].name);
-    term_print(&call, action, PRINT_CANON);
-    buf_puts(&call, ")");
-    buf_printf(&result, "raises %s", raised);
-    control_line(m, buf_str(&call), buf_str(&result), rules);
-    buf_free(&call);
-    buf_free(&result);
-}
-
 static int link_pos(const Proc *p, int q)
 {
     for (int i = 0; i < p->nlinks; i++)
@@ -67,8 +52,8 @@ bool procs_link(Model *m, int p, const Step *st, bool link)
     tracepoint_event(m, p, link ? "link" : "unlink", model_pid(m, q), NULL,
                      link == linked || !qp->alive ? "EV-LINK PROCS-LINK-ONE-SIDED" : "EV-LINK");
     if (link && !qp->alive) { /* PROCS-LINK-DEAD: link/1 raises noproc */
-        step_raises(m, p, term_tuple3(m->a, term_atom(m->a, "link"), model_pid(m, q), NULL), "error:noproc",
-                    "PROCS-LINK-DEAD");
+        control_step_raised(m, p, term_tuple3(m->a, term_atom(m->a, "link"), model_pid(m, q), NULL), "error",
+                            term_atom(m->a, "noproc"), "PROCS-LINK-DEAD");
         return true;
     }
     if (link == linked) /* already linked, or not linked: nothing reaches the other side */
@@ -109,7 +94,7 @@ bool procs_register(Model *m, int p, const Step *st, bool reg)
                          owner == p ? "EV-REGISTER" : "EV-REGISTER PROCS-UNREGISTER-OTHER");
     } else { /* PROCS-REGISTER-BADARG: a name taken, a second name, or no such name */
         Term *action = term_tuple3(m->a, term_atom(m->a, reg ? "register" : "unregister"), st->term, NULL);
-        step_raises(m, p, action, "error:badarg", "PROCS-REGISTER-BADARG");
+        control_step_raised(m, p, action, "error", term_atom(m->a, "badarg"), "PROCS-REGISTER-BADARG");
     }
     return true;
 }

@@ -110,14 +110,14 @@ const char *procspec_apply(Model *m, int s, const Step *st, Buf *rules)
     return count_placeholder(step_flags(st), st->spec == SPEC_ALL || st->spec == SPEC_EXISTING);
 }
 
-/* The first live process with a flag model v1 cannot follow for this step, or -1. */
-static int unmodelled_party(const Model *m, const Step *st, FlagSet *bad)
+/* The first live process with a flag model v1 cannot follow, or -1. */
+static int unmodelled_party(const Model *m, FlagSet *bad)
 {
     for (int p = 0; p < m->nprocs; p++) {
         if (!m->procs[p].alive)
             continue;
         for (int s = 0; s < m->nsessions; s++) {
-            *bad = flags_unmodelled(m->procs[p].trace[s].flags, st->kind == ST_CALL);
+            *bad = flags_unmodelled(m->procs[p].trace[s].flags);
             if (*bad)
                 return p;
         }
@@ -128,7 +128,7 @@ static int unmodelled_party(const Model *m, const Step *st, FlagSet *bad)
 bool procspec_check_modelled(Model *m, const Step *st)
 {
     FlagSet bad;
-    int p = unmodelled_party(m, st, &bad);
+    int p = unmodelled_party(m, &bad);
     if (p < 0)
         return true;
     Flag f = FL_SEND;

@@ -7,32 +7,44 @@
 
 void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *extra_rules)
 {
-    const Session *ses = &m->sessions[s];
     const TraceState *ts = &m->procs[proc].trace[s];
+    Buf rules;
+    buf_init(&rules);
+    /* the rules by which the tracer got attached (none once a return outlives it) */
+    buf_printf(&rules, "%s%s%s", ev->rules, ts->origin ? " " : "", ts->origin ? ts->origin : "");
+    Event with_origin = *ev;
+    with_origin.rules = buf_str(&rules);
+    tracepoint_emit_as(m, enabled_session_tracer(m, s), ts->flags, ts->ts_cleared, proc, &with_origin, extra_rules);
+    buf_free(&rules);
+}
+
+void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_cleared, int proc,
+                        const Event *ev, const char *extra_rules)
+{
     Category c;
     tag_category(ev->tag, &c);
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);
-    buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-TRACE %s %s %s", extra_rules, ev->rules, ts->origin);
+    buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-TRACE %s %s", extra_rules, ev->rules);
     /* TS-CPU: the node's cpu_timestamp flag changes what `timestamp` measures */
-    FlagSet flags = ts->flags | (m->cpu_timestamp ? FLAG_BIT(FL_CPU_TIMESTAMP) : 0);
-    Term *opts = opts_build(m->a, flags, ts->ts_cleared, ev->extra, ev->ms_result, &rules);
-    buf_printf(&body, "%s(", dispatch_trace(ses->tracer->callbacks, c));
+    flags |= m->cpu_timestamp ? FLAG_BIT(FL_CPU_TIMESTAMP) : 0;
+    Term *opts = opts_build(m->a, flags, ts_cleared, ev->extra, ev->ms_result, &rules);
+    buf_printf(&body, "%s(", dispatch_trace(tracer.decl->callbacks, c));
     term_print_atom(&body, ev->tag);
-    buf_printf(&body, ", <%s>, <%s>, ", ses->state, m->procs[proc].name);
+    buf_printf(&body, ", <%s>, <%s>, ", tracer.state, m->procs[proc].name);
     term_print(&body, ev->term, PRINT_CANON);
     buf_puts(&body, ", ");
     term_print(&body, opts, PRINT_CANON);
     buf_puts(&body, ")");
-    bool example = ses->tracer->kind == TRACER_ERL_MSG;
+    bool example = tracer.decl->kind == TRACER_ERL_MSG;
     if (example)
         buf_puts(&rules, " EV-EXAMPLE-TRACER");
     stream_line(m->out, stream_class(ev->tag), buf_str(&body), buf_str(&rules));
     if (example && strcmp(ev->tag, "send") == 0 && ev->extra) {
         /* EV-EXAMPLE-TRACER: trace/5 sends {trace, Tracee, Recipient} to its state */
         buf_free(&body);
-        buf_printf(&body, "msg(<%s>, {trace,<%s>,", ses->state, m->procs[proc].name);
+        buf_printf(&body, "msg(<%s>, {trace,<%s>,", tracer.state, m->procs[proc].name);
         term_print(&body, ev->extra, PRINT_CANON);
         buf_puts(&body, "})");
         stream_line(m->out, 'N', buf_str(&body), "EV-EXAMPLE-TRACER");

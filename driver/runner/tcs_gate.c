@@ -20,7 +20,7 @@ typedef struct {
     ERL_NIF_TERM step;
     ERL_NIF_TERM result;
     int has_result;
-    int waiting;             /* processes blocked in await_turn/1 right now */
+    int waiting;             /* processes blocked in await_turn/1 since the last poke */
 } Gate;
 
 typedef struct {
@@ -106,10 +106,11 @@ static ERL_NIF_TERM gate_await_turn(ErlNifEnv *env, int argc, const ERL_NIF_TERM
     while (!(g->has_turn && enif_compare_pids(&g->turn, &self) == 0)
            && generation == g->generation)
         enif_cond_wait(g->changed, g->lock);
-    g->waiting--;
     if (generation != g->generation) {
+        /* poked: poke/1 has already stopped counting this process */
         step = enif_make_atom(env, "poke");
     } else {
+        g->waiting--;
         g->has_turn = 0;
         step = enif_make_copy(env, g->step);
     }
@@ -141,6 +142,9 @@ static ERL_NIF_TERM gate_poke(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[
         return enif_make_badarg(env);
     enif_mutex_lock(g->lock);
     g->generation++;
+    /* Every waiting process is on its way out: none of them counts any more,
+     * even before it has woken up and left (waiting/1 must not see them). */
+    g->waiting = 0;
     enif_cond_broadcast(g->changed);
     enif_mutex_unlock(g->lock);
     return enif_make_atom(env, "ok");
@@ -162,9 +166,11 @@ static ERL_NIF_TERM gate_result(ErlNifEnv *env, int argc, const ERL_NIF_TERM arg
     return r;
 }
 
-/* waiting(Gate) -> N: how many processes are blocked in await_turn/1.  A process
- * counted here already runs the NIF on a dirty scheduler, so tracing it now sees
- * no scheduling of it until its next step. */
+/* waiting(Gate) -> N: how many processes have entered await_turn/1 since the
+ * last poke and are still blocked there.  A process counted here already runs
+ * the NIF on a dirty scheduler, so tracing it now sees no scheduling of it until
+ * its next step.  A process poked but not yet out of the NIF is not counted: it
+ * is about to leave, and be scheduled again. */
 static ERL_NIF_TERM gate_waiting(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
 {
     Gate *g = get_gate(env, argv[0]);

@@ -4,9 +4,10 @@
 -module(tcs_procflags).
 -export([start_state/1, run_step/3]).
 
-%% start_state(Collector): the tracer state process.  It hands every message it
-%% gets (the example tracer's {trace, Tracee, Recipient}) to the collector, and
-%% exits when the scenario says so.
+%% start_state(Collector): a tracer state process (<tracer>, or the meta
+%% tracer's <meta>).  It hands every message it gets (the example tracer's
+%% {trace, Tracee, Recipient}) to the collector, and exits when the scenario
+%% says so.
 start_state(Collector) ->
     spawn(fun() -> forward(Collector) end).
 
@@ -58,7 +59,7 @@ tcs_recorder_or_example(_Recorder) -> tcs_recorder.
 %% the harness does anything that could be traced (PROCS-SPEC-CONFINED).
 confine(Names) ->
     catch erlang:trace(self(), false, [all]),
-    Scenario = [Pid || {Name, Pid} <- maps:to_list(Names), Name =/= tracer],
+    Scenario = [Pid || {Name, Pid} <- maps:to_list(Names), Name =/= tracer, Name =/= meta],
     Others = (erlang:processes() -- Scenario) ++ erlang:ports(),
     [catch erlang:trace(P, false, [all]) || P <- Others],
     ok.

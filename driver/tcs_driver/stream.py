@@ -232,16 +232,24 @@ def _parse(body: str, where: str, cls: str, col0: int) -> Line:
         raise _fail(where, str(e)) from None
 
 
+# CONFORMANCE.md section 1: a harness call is M:F(Args); a scenario process's step that
+# raised is <P> Step(Args).
+_HARNESS_CALL: Final = re.compile(r"[^\s(<]+:[^\s(]+\(.*\)")
+_STEP_CALL: Final = re.compile(r"<[a-z][a-zA-Z0-9_]*> [a-z][a-zA-Z0-9_]*\(.*\)")
+
+
 def _parse_ctl(body: str, cls: str, depth: list[int | None], col0: int) -> Line:
-    """Return the Line for a 'ctl CALL -> TERM' or 'ctl CALL raises CLASS:REASON' body."""
+    """Return the Line for a 'ctl M:F(Args) -> TERM', 'ctl M:F(Args) raises CLASS:REASON' or
+    'ctl <P> Step(Args) raises CLASS:REASON' body."""
     arrow = _find_top(body, " -> ", depth)
     raises = _find_top(body, " raises ", depth)
     cut = min(x for x in (arrow, raises, len(body)) if x != -1)
     call = body[4:cut]
     if cut == len(body):
         raise StreamError(f"col {col0 + 1}: ctl line without ' -> TERM' or ' raises CLASS:REASON'")
-    if not call.endswith(")") or "(" not in call or call != call.strip():
-        raise StreamError(f"col {col0 + 5}: ctl call {call!r} is not M:F(Args)")
+    if _HARNESS_CALL.fullmatch(call) is None and (cut == arrow or _STEP_CALL.fullmatch(call) is None):
+        shapes = "M:F(Args)" if cut == arrow else "M:F(Args) or <P> Step(Args)"
+        raise StreamError(f"col {col0 + 5}: ctl call {call!r} is not {shapes}")
     if cut == arrow:
         result = body[arrow + 4 :]
         if result == "" or result != result.strip():

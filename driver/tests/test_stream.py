@@ -131,6 +131,11 @@ def test_classify(body: str, cls: str) -> None:
             id="ctl-raises",
         ),
         pytest.param(
+            "ctl <a> link(<b>) raises error:noproc",
+            Line("N", "ctl <a> link(<b>) raises error:noproc", "ctl", None, None, "ctl"),
+            id="ctl-step-raises",
+        ),
+        pytest.param(
             "ctl erlang:trace_pattern({tcs_target,id,1},[{'_',[],[{return_trace}]}],[global]) -> 1",
             Line(
                 "N",
@@ -165,11 +170,15 @@ def test_parse_line_roundtrips_text() -> None:
         pytest.param("foo(send, <tracer>, <a>) -> trace", "f:3: col 1: 'foo' is not a callback", id="unknown-callback"),
         pytest.param("ctl erlang:trace(<a>,true,[send])", "f:3: col 1: ctl line without ' -> TERM'", id="ctl-no-result"),
         pytest.param("ctl erlang:trace(<a>) raises badarg", "is not CLASS:REASON", id="ctl-bad-raise"),
+        pytest.param("ctl trace(<a>) -> 1", "f:3: col 5: ctl call 'trace(<a>)' is not M:F(Args)", id="ctl-no-module"),
+        pytest.param("ctl <a> link(<b>) -> true", "col 5: ctl call '<a> link(<b>)' is not M:F(Args)", id="ctl-step-result"),
+        pytest.param("ctl step(<a>,{link,<b>}) raises error:noproc", "is not M:F(Args) or <P> Step(Args)",
+                     id="ctl-step-old-form"),
         pytest.param("msg(<tracer>)", "f:3: col 5: msg line needs 2 arguments", id="msg-arity"),
         pytest.param("msg(<tracer>, {trace,<a>", "f:3:", id="msg-unclosed"),
         pytest.param("trace(send, <tracer>, <a>, x, #{}", "f:3: col 6: bracket never closed", id="unclosed-call"),
         pytest.param("trace(send, <tracer>, <a>, x, #{})  % OPTS-EXTRA", "f:3: col 37: '%' comment", id="explain-suffix"),
-        pytest.param(" ctl f() -> 1", "f:3: leading or trailing whitespace", id="leading-space"),
+        pytest.param(" ctl m:f() -> 1", "f:3: leading or trailing whitespace", id="leading-space"),
         pytest.param("", "f:3: empty line body", id="empty"),
     ],
 )
@@ -204,12 +213,12 @@ def test_parse_stream_skips_comments_and_blanks() -> None:
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [
-        pytest.param("% h\nN ctl f() -> 1\nN enabled(trace_status, <tracer>, <a>) -> trace\n", "s.stream:3: col 1: class N but the line is informative (I)", id="status-marked-N"),
+        pytest.param("% h\nN ctl m:f() -> 1\nN enabled(trace_status, <tracer>, <a>) -> trace\n", "s.stream:3: col 1: class N but the line is informative (I)", id="status-marked-N"),
         pytest.param("I enabled_send(send, <tracer>, <a>) -> trace\n", "s.stream:1: col 1: class I but the line is normative (N)", id="send-marked-I"),
-        pytest.param("\n\nX ctl f() -> 1\n", "s.stream:3: col 1: line does not start with 'N ' or 'I '", id="bad-class"),
-        pytest.param("Nctl f() -> 1\n", "s.stream:1: col 1: line does not start", id="no-space"),
-        pytest.param("N ctl f() -> 1  % RULE-X\n", "s.stream:1: col 17: '%' comment", id="explain-suffix"),
-        pytest.param("N ctl f() -> 1 \n", "s.stream:1: leading or trailing whitespace", id="trailing-space"),
+        pytest.param("\n\nX ctl m:f() -> 1\n", "s.stream:3: col 1: line does not start with 'N ' or 'I '", id="bad-class"),
+        pytest.param("Nctl m:f() -> 1\n", "s.stream:1: col 1: line does not start", id="no-space"),
+        pytest.param("N ctl m:f() -> 1  % RULE-X\n", "s.stream:1: col 19: '%' comment", id="explain-suffix"),
+        pytest.param("N ctl m:f() -> 1 \n", "s.stream:1: leading or trailing whitespace", id="trailing-space"),
     ],
 )
 def test_parse_stream_errors_name_the_line(text: str, fragment: str) -> None:
@@ -288,4 +297,4 @@ def test_parse_live_stream_normalises_and_classifies() -> None:
 
 def test_parse_live_stream_error_names_line() -> None:
     with pytest.raises(StreamError, match=r"^live:2: "):
-        parse_live_stream("ctl f() -> 1\nnonsense\n", "live")
+        parse_live_stream("ctl m:f() -> 1\nnonsense\n", "live")

@@ -3,40 +3,9 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "model.h"
+#include "sim.h"
 
-#define HDR "case x\nrules A\ndesc \"d\"\notp 1\n"
 #define H HDR "tracer recorder\nprocess a b c\n" /* steps start on line 7 */
-
-/* The stream of text (no header line), or "ERR LINE:COL: message". */
-static void sim(int *failures, const char *text, const char *want)
-{
-    Arena a;
-    arena_init(&a);
-    Scenario sc;
-    Err e = {0};
-    Buf got;
-    buf_init(&got);
-    if (!scenario_parse(&a, "x.tcs", text, &sc, &e)) {
-        buf_printf(&got, "PARSE %d:%d: %s", e.line, e.col, e.msg);
-    } else {
-        Stream s;
-        stream_init(&s, "x", false);
-        if (model_run(&a, &sc, &s, &e)) {
-            const char *body = strchr(buf_str(&s.text), '\n') + 1;
-            CHECK(strncmp(buf_str(&s.text), "% tcs stream v1: x\n", 19) == 0);
-            buf_puts(&got, body);
-        } else {
-            buf_printf(&got, "ERR %d:%d: %s", e.line, e.col, e.msg);
-        }
-        stream_free(&s);
-    }
-    if (strcmp(buf_str(&got), want) != 0)
-        fprintf(stderr, "input:\n%s\n", text);
-    CHECK_STR(buf_str(&got), want);
-    buf_free(&got);
-    arena_free(&a);
-}
 
 static void test_unsupported(int *failures)
 {
@@ -44,7 +13,7 @@ static void test_unsupported(int *failures)
     sim(failures, H "trace b on procs\na exit kill\nb link a\nb unlink a",
         "I enabled(trace_status, <tracer>, <b>) -> trace\nN ctl erlang:trace(<b>,true,[procs]) -> 1\n"
         "N enabled(link, <tracer>, <b>) -> trace\nN trace(link, <tracer>, <b>, <a>, #{})\n"
-        "N ctl step(<b>,{link,<a>}) raises error:noproc\n"
+        "N ctl <b> link(<a>) raises error:noproc\n"
         "N enabled(unlink, <tracer>, <b>) -> trace\nN trace(unlink, <tracer>, <b>, <a>, #{})\n");
     sim(failures, H "trace a on procs\ntrace b on procs\na link b\nb link a\na unlink b\nb unlink a",
         "I enabled(trace_status, <tracer>, <a>) -> trace\nN ctl erlang:trace(<a>,true,[procs]) -> 1\n"
@@ -62,11 +31,11 @@ static void test_unsupported(int *failures)
         "I enabled(trace_status, <tracer>, <a>) -> trace\nN ctl erlang:trace(<a>,true,[procs]) -> 1\n"
         "I enabled(trace_status, <tracer>, <b>) -> trace\nN ctl erlang:trace(<b>,true,[procs]) -> 1\n"
         "N enabled(register, <tracer>, <a>) -> trace\nN trace(register, <tracer>, <a>, r, #{})\n"
-        "N ctl step(<a>,{register,s}) raises error:badarg\n"
-        "N ctl step(<b>,{register,r}) raises error:badarg\n"
+        "N ctl <a> register(s) raises error:badarg\n"
+        "N ctl <b> register(r) raises error:badarg\n"
         "N enabled(unregister, <tracer>, <a>) -> trace\nN trace(unregister, <tracer>, <a>, r, #{})\n"
-        "N ctl step(<b>,{unregister,r}) raises error:badarg\n"
-        "N ctl step(<c>,{unregister,s}) raises error:badarg\n");
+        "N ctl <b> unregister(r) raises error:badarg\n"
+        "N ctl <c> unregister(s) raises error:badarg\n");
     sim(failures, H "a exit kill\na send b hi", "ERR 8:1: a step by a dead process is not supported by model v1");
     sim(failures, H "a recv", "ERR 7:1: recv on an empty mailbox (it would block forever) is not supported by model v1");
     /* scheduling, garbage collection and ports events are not modelled (procspec_check_modelled) */
@@ -74,14 +43,6 @@ static void test_unsupported(int *failures)
         "ERR 8:1: a step while <b> has trace flag 'running' is not supported by model v1");
     sim(failures, H "trace a on garbage_collection ports\ninfo a flags\na exit normal",
         "ERR 9:1: a step while <a> has trace flag 'garbage_collection' is not supported by model v1");
-    /* return_to only matters to calls, and not while silent */
-    sim(failures, H "trace a on call return_to\na call tcs_target:id(1)",
-        "ERR 8:1: a step while <a> has trace flag 'return_to' is not supported by model v1");
-    sim(failures, H "trace a on return_to\na exit normal",
-        "I enabled(trace_status, <tracer>, <a>) -> trace\nN ctl erlang:trace(<a>,true,[return_to]) -> 1\n");
-    sim(failures, H "trace a on call return_to silent\na call tcs_target:id(1)",
-        "I enabled(trace_status, <tracer>, <a>) -> trace\n"
-        "N ctl erlang:trace(<a>,true,[call,return_to,silent]) -> 1\n");
     /* any live process counts, not only the one acting */
     sim(failures, H "trace a on running\ntrace b on send\nb send a x",
         "ERR 9:1: a step while <a> has trace flag 'running' is not supported by model v1");

@@ -109,10 +109,8 @@ static void test_flags(int *failures)
     CHECK(flags_for_ports(S | FLAG_BIT(FL_SEND)) == (S | FLAG_BIT(FL_SEND)));
     CHECK(flags_for_ports(FLAG_BIT(FL_RUNNING_PORTS)) == FLAG_BIT(FL_RUNNING_PORTS));
     /* what model v1 cannot follow */
-    CHECK(flags_unmodelled(FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RETURN_TO), false) == 0);
-    CHECK(flags_unmodelled(FLAG_BIT(FL_RETURN_TO), true) == FLAG_BIT(FL_RETURN_TO));
-    CHECK(flags_unmodelled(FLAG_BIT(FL_RETURN_TO) | FLAG_BIT(FL_SILENT), true) == 0);
-    CHECK(flags_unmodelled(FLAGS_ALL, false) == (FLAGS_ALL & ~(FLAG_BIT(FL_RETURN_TO) | FLAG_BIT(FL_SILENT) |
+    CHECK(flags_unmodelled(FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RETURN_TO) | FLAG_BIT(FL_SILENT)) == 0);
+    CHECK(flags_unmodelled(FLAGS_ALL) == (FLAGS_ALL & ~(FLAG_BIT(FL_RETURN_TO) | FLAG_BIT(FL_SILENT) |
                                                   flags_for_processes(FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RECEIVE) |
                                                       FLAG_BIT(FL_CALL) | FLAG_BIT(FL_PROCS) | FLAG_BIT(FL_ARITY) |
                                                       T | M | S | FLAG_BIT(FL_SCHEDULER_ID) |
