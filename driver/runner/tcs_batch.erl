@@ -9,7 +9,8 @@
 %% Isolation.  Each job runs in a fresh process whose group leader is a proxy
 %% of its own, so every process the job starts (collector, scenario processes
 %% and their children) is found and killed afterwards.  Then everything a job
-%% can leave in the node is undone: trace flags on all processes, call trace
+%% can leave in the node is undone: trace flags on all processes and ports,
+%% the defaults for new ones and the node's cpu_timestamp flag, call trace
 %% patterns of every kind (and on_load ones), send/receive match
 %% specifications, fixture modules the job loaded, trace sessions
 %% made since the batch began, and the tracer module with its NIF library (so
@@ -79,7 +80,10 @@ await_down([Ref | Rest] = Refs) ->
     end.
 
 clean(JobFile, Sessions) ->
+    %% `all` clears every flag of every process and port and the defaults for
+    %% new ones, but not the node-wide cpu_timestamp (it is no flag of `all`).
     erlang:trace(all, false, [all]),
+    erlang:trace(all, false, [cpu_timestamp]),
     [catch erlang:trace_pattern(What, false, [Kind])
      || What <- [{'_', '_', '_'}, on_load],
         Kind <- [global, local, meta, call_count, call_time, call_memory]],

@@ -117,3 +117,20 @@ def test_batched_node_runs_many_jobs(layout: corpus.Layout, otp_node) -> None:
     fresh = list(node.run_jobs(otp, jobs, layout.beams, layout.nifs / "tcs_gate", per_node=1))
     assert [r.shared for r in fresh] == [False] * 5
     assert all(r.status == "done" for r in runs + fresh), [r.detail for r in runs + fresh]
+
+
+@pytest.mark.parametrize("release", TEST_RELEASES)
+def test_batch_clean_up_clears_node_wide_cpu_timestamp(layout: corpus.Layout, otp_node, otp_for,
+                                                       release: str) -> None:
+    """A job that leaves cpu_timestamp set (no flag of `all`) does not change the next job's time stamps."""
+    _, _, include = otp_node
+    otp = otp_for(release)
+    case = next(c for c in CASES if c.id == "ts_timestamp")
+    good = corpus.job(layout, case, include)
+    leaves = node.Job("{case_id, <<\"leaves_cpu_timestamp\">>}.\n{tracer, recorder, [], []}.\n{processes, [a]}.\n"
+                      "{step, 1, {trace_spec, all, true, [cpu_timestamp]}}.\n", good.tracer_module, good.tracer_so)
+    runs = list(node.run_jobs(otp, [leaves, good], corpus.runner_beams(layout, otp), layout.nifs / "tcs_gate"))
+    assert [r.status for r in runs] == ["done", "done"], [r.detail for r in runs]
+    assert runs[1].shared, "the second job should have run in the same node"
+    after = corpus.judge(layout, case, otp, runs[1], strict=False)
+    assert after.status == "pass", after.detail
