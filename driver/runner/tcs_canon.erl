@@ -11,6 +11,7 @@ term(T, Names) when is_pid(T) ->
         #{T := Name} -> ["<", atom_to_list(Name), ">"];
         #{} -> "<?>"
     end;
+term({'$tcs_placeholder', Text}, _) -> Text;   % a value printed as a name: _Ref, _Id
 term(T, _) when is_integer(T) -> integer_to_list(T);
 term(T, _) when is_atom(T) -> atom(T);
 term(T, Names) when is_tuple(T) -> ["{", seq(tuple_to_list(T), Names), "}"];

@@ -3,8 +3,10 @@
 %%
 %% Usage: erl -noshell -pa DIR -run tcs_runner main JOB_FILE
 %% JOB_FILE holds {plan, Path}, {gate_so, Path}, {tracer_module, Mod},
-%% {tracer_so, Path} (the recorder or the example tracer's library), and
-%% {step_timeout_ms, N}.  Output protocol, one item a line on stdout:
+%% {tracer_so, Path} (the recorder or the example tracer's library),
+%% {step_timeout_ms, N}, and for trace sessions with a recorder tracer
+%% {session_tracers, [{Session, Mod, Path}]} (tcs_sessions).  Output
+%% protocol, one item a line on stdout:
 %%   TCS OTP Release     the node's OTP release
 %%   TCS STEP N          step N is about to run (progress, crash evidence)
 %%   TCS LINE Body       one stream line without its class
@@ -12,6 +14,8 @@
 %%   TCS END             the run is complete
 -module(tcs_runner).
 -export([main/1]).
+%% For tcs_sessions, which runs the trace session steps.
+-export([collect/1, ctl/4, canon/2, load_recorder/3]).
 
 -define(TRACER_NAME, tracer).
 
@@ -27,16 +31,19 @@ main([JobFile]) ->
     Gate = tcs_gate:new(),
     persistent_term:put(tcs_gate, Gate),
     Collector = spawn(fun() -> collect([]) end),
+    Sessions = tcs_sessions:start(Plan, Job),
     {tracer, Kind, _Callbacks, Answers} = lists:keyfind(tracer, 1, Plan),
-    TracerModule = load_tracer(Kind, Job, Answers),
+    TracerModule = load_tracer(Kind, Job, Answers ++ tcs_sessions:answer_tables(Sessions, Kind, Job)),
+    ok = tcs_sessions:load_tracers(Sessions, TracerModule),
     {processes, Declared} = lists:keyfind(processes, 1, Plan),
-    Names0 = maps:from_list([{?TRACER_NAME, Collector} | [{N, start_puppet(N)} || N <- Declared]]),
-    Ctx = #{gate => Gate, collector => Collector, tracer => TracerModule,
+    States = [{?TRACER_NAME, Collector} | tcs_sessions:states(Sessions)],
+    Names0 = maps:from_list(States ++ [{N, start_puppet(N)} || N <- Declared]),
+    Ctx = #{gate => Gate, collector => Collector, tracer => TracerModule, sessions => Sessions,
             timeout => proplists:get_value(step_timeout_ms, Job, 5000)},
     %% Each step is settled after it runs; after a timed-out step nothing is
     %% settled, since the stuck process may never answer.
     Names = run_steps([S || {step, _, _} = S <- Plan], Names0, Ctx),
-    print_records(collected(Collector), Names),
+    print_records([{Name, collected(Pid)} || {Name, Pid} <- States], Names),
     out("END"),
     halt(0).
 
@@ -44,14 +51,18 @@ main([JobFile]) ->
 
 load_tracer(recorder, Job, Answers) ->
     Mod = proplists:get_value(tracer_module, Job),
-    ok = compile_recorder_stub(Mod),
-    ok = Mod:load(proplists:get_value(tracer_so, Job), Answers),
+    ok = load_recorder(Mod, proplists:get_value(tracer_so, Job), Answers),
     Mod;
 load_tracer(erl_msg_tracer, _Job, []) ->
     %% The documentation's load/0 names its library without a directory: the
     %% driver puts that directory on LD_LIBRARY_PATH (Clarification C-4).
     ok = erl_msg_tracer:load(),
     erl_msg_tracer.
+
+%% One recorder variant with its answer tables (nif_impls/recorder).
+load_recorder(Mod, Path, Answers) ->
+    ok = compile_recorder_stub(Mod),
+    Mod:load(Path, Answers).
 
 %% The recorder's Erlang module: a stub for every callback the behaviour
 %% declares; the NIF library replaces exactly those in its function table.
@@ -110,6 +121,8 @@ run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod}) ->
     ctl(C, ["erlang:trace(", canon(Pid, Names), ",", atom_to_list(How), ",",
             canon(Flags, Names), ")"], Outcome, Names),
     {ok, Names};
+run_step({session, Step}, Names, Ctx) ->
+    tcs_sessions:run_step(Step, Names, Ctx);
 run_step({pattern, MFA, MS, Opts}, Names, #{collector := C}) ->
     Outcome = outcome(fun() -> erlang:trace_pattern(MFA, MS, Opts) end),
     ctl(C, ["erlang:trace_pattern(", canon(MFA, Names), ",", canon(MS, Names), ",",
@@ -168,10 +181,13 @@ outcome(Fun) ->
     catch Class:Reason -> {raised, Class, Reason}
     end.
 
+%% A control line carries a number from the counter the recorder stamps its
+%% records with: one order for all of them (print_records).
 ctl(Collector, Call, {ok, Value}, Names) ->
-    Collector ! {ctl, ["ctl ", Call, " -> ", canon(Value, Names)]};
+    Collector ! {ctl, erlang:unique_integer([monotonic]), ["ctl ", Call, " -> ", canon(Value, Names)]};
 ctl(Collector, Call, {raised, Class, Reason}, Names) ->
-    Collector ! {ctl, ["ctl ", Call, " raises ", atom_to_list(Class), ":", canon(Reason, Names)]}.
+    Collector ! {ctl, erlang:unique_integer([monotonic]),
+                 ["ctl ", Call, " raises ", atom_to_list(Class), ":", canon(Reason, Names)]}.
 
 %% Replace {'$tcs_pid', Name} and the acting names by real pids.
 resolve({'$tcs_pid', Name}, Names) -> maps:get(Name, Names);
@@ -201,33 +217,36 @@ settle(Gate, Alive) ->
 
 %% --- collecting and printing ------------------------------------------------
 
+%% A tracer state process: it keeps what it receives, each item with a number
+%% from the runtime's monotonic counter taken when it arrives.
 collect(Acc) ->
     receive
         {collected, From} -> From ! {records, lists:reverse(Acc)};
-        Record -> collect([Record | Acc])
+        Record -> collect([{erlang:unique_integer([monotonic]), Record} | Acc])
     end.
 
 collected(Collector) ->
     Collector ! {collected, self()},
     receive {records, Records} -> Records end.
 
-%% Callback records carry the recorder's global sequence number: the order in
-%% which the runtime called the tracer, whichever process it called it from.
-%% They are put back in that order into the places callback records occupy.
-print_records(Records, Names) ->
-    Sorted = lists:keysort(2, [R || R <- Records, element(1, R) =:= tcs_rec]),
-    print_in_slots(Records, Sorted, Names).
+%% What every tracer state process received, in one order: callback records
+%% by the recorder's sequence number (the order in which the runtime called
+%% the tracers, whichever process it called them from), control lines by the
+%% number the harness gave them, and any other message (one a tracer sent) by
+%% its arrival.  All come from one counter.
+print_records(PerState, Names) ->
+    Items = [{order(Arrived, Item), State, Item} || {State, Items} <- PerState,
+                                                    {Arrived, Item} <- Items],
+    [print_item(State, Item, Names) || {_, State, Item} <- lists:keysort(1, Items)],
+    ok.
 
-print_in_slots([], _, _) -> ok;
-print_in_slots([{tcs_rec, _, _, _, _} | Rest], [Rec | Sorted], Names) ->
-    out("LINE ~s", [callback_line(Rec, Names)]),
-    print_in_slots(Rest, Sorted, Names);
-print_in_slots([{ctl, Body} | Rest], Sorted, Names) ->
-    out("LINE ~s", [Body]),
-    print_in_slots(Rest, Sorted, Names);
-print_in_slots([Msg | Rest], Sorted, Names) ->
-    out("LINE msg(<tracer>, ~s)", [canon(Msg, Names)]),
-    print_in_slots(Rest, Sorted, Names).
+order(_, {tcs_rec, Seq, _, _, _}) -> Seq;
+order(_, {ctl, Seq, _}) -> Seq;
+order(Arrived, _) -> Arrived.
+
+print_item(_, {tcs_rec, _, _, _, _} = Rec, Names) -> out("LINE ~s", [callback_line(Rec, Names)]);
+print_item(_, {ctl, _, Body}, _) -> out("LINE ~s", [Body]);
+print_item(State, Msg, Names) -> out("LINE msg(<~s>, ~s)", [State, canon(Msg, Names)]).
 
 callback_line({tcs_rec, _Seq, Callback, Args, Result}, Names) ->
     ArgText = lists:join(", ", [canon(A, Names) || A <- Args]),
