@@ -19,24 +19,28 @@ static Term *target_mfa(Model *m, const char *fn, Term *args_or_arity)
     return term_tuple3(m->a, term_atom(m->a, "tcs_target"), term_atom(m->a, fn), args_or_arity);
 }
 
-/* The call tracepoint of session s; true iff its match spec asked for {return_trace}. */
-static bool call_tracepoint(Model *m, int s, int p, const char *fn, Term *args, bool global)
+/* The call tracepoint of session s, one of nsessions whose patterns see the call; true iff
+ * its match spec asked for {return_trace}.  EV-CALL-GLOBAL-LOCAL: sessions_by_pattern gives
+ * global patterns only the calls through the export entry. */
+static bool call_tracepoint(Model *m, int s, int nsessions, int p, const char *fn, Term *args, bool global)
 {
     const Pattern *pat = &m->sessions[s].pats[calls_target_index(fn)];
-    /* EV-CALL-GLOBAL-LOCAL: a global pattern sees only calls through the export entry */
-    if (!pat->set || !(global || pat->local) || !enabled_live(m, s, p, "call"))
+    if (!enabled_live(m, s, p, "call"))
         return false;
-    const char *rules = global ? "EV-CALL" : "EV-CALL EV-CALL-GLOBAL-LOCAL";
+    const char *rules = sessions_rules(m, s, nsessions, global ? "EV-CALL" : "EV-CALL EV-CALL-GLOBAL-LOCAL",
+                                       "SESSION-ORDER-CALL");
     /* the enabled check comes before the match spec runs (erts_call_trace) */
-    if (!enabled_consult(m, s, p, "call", rules))
+    if (!tracepoint_accept(m, s, p, "call", rules))
         return false;
     MsOutcome o = ms_run(m->a, pat->ms, args);
     if (o.matched && !o.suppress) {
         bool arity = m->procs[p].trace[s].flags & FLAG_BIT(FL_ARITY);
-        char r[96];
-        snprintf(r, sizeof r, "%s%s", rules, o.has_message ? " EV-MS-MESSAGE" : "");
-        Event ev = {"call", target_mfa(m, fn, arity ? term_int(m->a, 1) : args), NULL, o.result, r};
+        Buf r;
+        buf_init(&r);
+        buf_printf(&r, "%s%s", rules, o.has_message ? " EV-MS-MESSAGE" : "");
+        Event ev = {"call", target_mfa(m, fn, arity ? term_int(m->a, 1) : args), NULL, o.result, buf_str(&r), NULL};
         tracepoint_emit(m, s, p, &ev, "ENABLED-TRACE");
+        buf_free(&r);
     }
     return o.matched && o.return_trace;
 }
@@ -45,9 +49,11 @@ static bool call_tracepoint(Model *m, int s, int p, const char *fn, Term *args, 
 static Term *call_fn(Model *m, int p, const char *fn, Term *arg, bool global)
 {
     Term *args = term_list(m->a, 1, &arg);
+    int order[MAX_SESSIONS];
+    int n = sessions_by_pattern(m, calls_target_index(fn), global, order);
     bool return_trace[MAX_SESSIONS];
-    for (int s = 0; s < m->nsessions; s++)
-        return_trace[s] = call_tracepoint(m, s, p, fn, args, global);
+    for (int i = 0; i < n; i++)
+        return_trace[i] = call_tracepoint(m, order[i], n, p, fn, args, global);
     Term *result;
     if (strcmp(fn, "twice") == 0) {
         Term *x = call_fn(m, p, "id", arg, false);
@@ -58,11 +64,13 @@ static Term *call_fn(Model *m, int p, const char *fn, Term *arg, bool global)
     } else {
         result = arg;
     }
-    for (int s = 0; s < m->nsessions; s++) {
-        if (!return_trace[s] || !enabled_live(m, s, p, "return_from"))
+    for (int i = n - 1; i >= 0; i--) { /* SESSION-ORDER-CALL: the return frames unwind */
+        int s = order[i];
+        if (!return_trace[i] || !enabled_live(m, s, p, "return_from"))
             continue;
         /* ENABLED-RETURN-FROM (C-1): no enabled call before return_from */
-        Event ev = {"return_from", target_mfa(m, fn, term_int(m->a, 1)), result, NULL, "EV-RETURN-FROM"};
+        Event ev = {"return_from", target_mfa(m, fn, term_int(m->a, 1)), result, NULL,
+                    sessions_rules(m, s, n, "EV-RETURN-FROM", "SESSION-ORDER-CALL"), NULL};
         tracepoint_emit(m, s, p, &ev, "ENABLED-RETURN-FROM");
     }
     return result;

@@ -41,10 +41,15 @@ bool control_trace(Model *m, const Step *st)
         Answer ans = enabled_probe(m, LEGACY_SESSION, p); /* STATUS-PROBE, during the call */
         ts->flags |= set;
         ts->ts_cleared &= ~set;
-        ts->attached = ans != ANS_REMOVE; /* STATUS-REMOVE; the call still returns 1 */
+        if (ans == ANS_REMOVE) /* STATUS-REMOVE; the call still returns 1 */
+            ts->attached = false;
+        else
+            sessions_attach(m, LEGACY_SESSION, p);
     } else {
         ts->flags &= ~set;
         ts->ts_cleared |= set & stamps; /* TS-REMEMBERED */
+        if (ts->flags == 0)
+            ts->attached = false; /* no flags left: the tracer goes (SESSION-ORDER-PROCESS) */
     }
     control_line(m, buf_str(&call), "-> 1", "CTL-TRACE");
     buf_free(&call);
@@ -54,12 +59,8 @@ bool control_trace(Model *m, const Step *st)
 bool control_pattern(Model *m, const Step *st)
 {
     int fi = st->arity == 1 ? calls_target_index(st->fn) : -1;
-    if (fi >= 0 && !st->ms_invalid) {
-        Pattern *pat = &m->sessions[LEGACY_SESSION].pats[fi];
-        pat->set = !term_is_atom(st->term, "false");
-        pat->local = st->local;
-        pat->ms = st->term;
-    }
+    if (fi >= 0 && !st->ms_invalid)
+        sessions_set_pattern(m, &m->sessions[LEGACY_SESSION].pats[fi], st->term, st->local);
     Buf call;
     buf_init(&call);
     buf_puts(&call, "erlang:trace_pattern({tcs_target,");

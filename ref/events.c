@@ -7,6 +7,8 @@ bool events_step(Model *m, const Step *st)
         return control_trace(m, st);
     if (st->kind == ST_PATTERN)
         return control_pattern(m, st);
+    if (st->kind == ST_SESSION)
+        return sessions_step(m, st);
     int p = model_proc(m, st->actor);
     if (!m->procs[p].alive)
         return model_unsupported(m, st->line, st->actor_col, "a step by a dead process is");

@@ -22,7 +22,8 @@ bool messages_send(Model *m, int p, const Step *st)
     int q = model_proc(m, st->other);
     if (m->procs[q].alive) {
         tracepoint_event(m, p, "send", st->term, model_pid(m, q), "EV-SEND");
-        tracepoint_event(m, q, "receive", st->term, NULL, "EV-RECEIVE");
+        Event recv = {"receive", st->term, NULL, NULL, "EV-RECEIVE", model_pid(m, p)};
+        tracepoint_fire(m, q, &recv);
         mbox_push(m, &m->procs[q], st->term);
     } else {
         tracepoint_event(m, p, "send_to_non_existing_process", st->term, model_pid(m, q), "EV-SEND-NONEXIST");

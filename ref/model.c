@@ -45,8 +45,12 @@ bool model_run(Arena *a, const Scenario *sc, Stream *out, Err *err)
     m->err = err;
     m->sessions[LEGACY_SESSION].tracer = &sc->tracer;
     m->sessions[LEGACY_SESSION].state = "tracer";
+    m->sessions[LEGACY_SESSION].life = LIFE_ALIVE; /* SESSION-LEGACY: always there */
     m->nsessions = 1;
     bool ok = true;
+    /* the parser allows at most MAX_SESSIONS - 1 session declarations */
+    for (size_t i = 0; i < sc->nsessions; i++)
+        m->sessions[m->nsessions++] = (Session){.tracer = &sc->sessions[i].tracer, .state = sc->sessions[i].name};
     for (size_t i = 0; ok && i < sc->nprocs; i++)
         if (model_add_proc(m, sc->procs[i]) < 0)
             ok = model_unsupported(m, 1, 1, "more processes than MAX_PROCS are");

@@ -10,6 +10,7 @@
  *   calls.c      function calls, patterns, match specification outcomes
  *   messages.c   send and receive
  *   procs.c      spawn, link, register, exit
+ *   sessions.c   trace sessions: create, destroy, handles, module trace's calls, their order
  */
 #ifndef TCS_MODEL_H
 #define TCS_MODEL_H
@@ -30,6 +31,7 @@ typedef struct TraceState {
     bool attached;      /* the session's tracer is attached (trace on; cleared by remove) */
     FlagSet flags;      /* current trace flags */
     FlagSet ts_cleared; /* time stamp flags cleared by `trace off` (TS-REMEMBERED) */
+    unsigned since;     /* model clock when the tracer was last attached (SESSION-ORDER-PROCESS) */
 } TraceState;
 
 /* One process of the scenario. */
@@ -45,14 +47,26 @@ typedef struct Proc {
 } Proc;
 
 /* A trace pattern on one tcs_target function. */
-typedef struct { bool set, local; const Term *ms; } Pattern;
+typedef struct {
+    bool set, local;
+    const Term *ms;
+    unsigned since;     /* model clock when the breakpoint was set (SESSION-ORDER-CALL) */
+} Pattern;
+
+/* Where a session is in its life (SESSION-CREATE, SESSION-DESTROY, SESSION-GC). */
+typedef enum { LIFE_UNBORN, LIFE_ALIVE, LIFE_DESTROYED } SessionLife;
 
 /* A trace session: a tracer with its own flags per process and its own patterns.
- * Session 0 is the legacy session that erlang:trace/3 and erlang:trace_pattern/3 use. */
+ * Session 0 is the legacy session that erlang:trace/3 and erlang:trace_pattern/3 use;
+ * session i > 0 is the scenario's session declaration i - 1. */
 typedef struct Session {
     const TracerDecl *tracer;
-    const char *state;  /* name of the tracer state process, printed <state> */
+    const char *state;  /* name of the tracer state process, printed <state>; also the session's name */
     Pattern pats[TARGET_FNS];
+    SessionLife life;
+    bool strong;        /* a strong handle exists (created and not dropped) */
+    unsigned since;     /* model clock at creation (SESSION-INFO-ALL) */
+    const Term *send_ms, *recv_ms; /* trace:send/3, trace:recv/3 patterns; NULL is true */
 } Session;
 
 enum { LEGACY_SESSION = 0 };
@@ -67,6 +81,7 @@ typedef struct Model {
     int nprocs;
     Session sessions[MAX_SESSIONS];
     int nsessions;
+    unsigned clock;     /* counts attach, pattern and create events, for their order */
 } Model;
 
 /* An event at a tracepoint of a process. */
@@ -76,6 +91,7 @@ typedef struct Event {
     const Term *extra;     /* NULL when the trace tuple has no fifth element */
     const Term *ms_result; /* NULL unless a match spec gave a non-true result */
     const char *rules;     /* the EV-... rule IDs of this event */
+    const Term *sender;    /* 'receive': the sender, for trace:recv/3 patterns; else NULL */
 } Event;
 
 /* model.c */
@@ -100,9 +116,13 @@ bool events_step(Model *m, const Step *st);
  * tracer) for a tracepoint already accepted; extra_rules name why (ENABLED-TRACE or
  * ENABLED-RETURN-FROM). */
 void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *extra_rules);
-/* Guarantees: the full tracepoint for every session in session order: if live for the
- * session, its enabled line, then its trace line if answered trace. */
+/* Guarantees: the full tracepoint for every session, in SESSION-ORDER-PROCESS order: if live
+ * for the session and let through by its send/recv pattern, its enabled line, then its trace
+ * line if answered trace (a process tracer: its message line). */
 void tracepoint_fire(Model *m, int proc, const Event *ev);
+/* Guarantees: true iff session s goes on to trace the live tracepoint tag: a process tracer
+ * always (no callback); a tracer module when enabled_consult answers trace. */
+bool tracepoint_accept(Model *m, int s, int proc, const char *tag, const char *ev_rules);
 /* Guarantees: tracepoint_fire of the event {tag, term, extra} without match spec result. */
 void tracepoint_event(Model *m, int proc, const char *tag, const Term *term, const Term *extra,
                       const char *rules);
@@ -126,6 +146,34 @@ bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_
  * the rule IDs behind each key are appended to rules. */
 Term *opts_build(Arena *a, FlagSet flags, FlagSet ts_cleared, const Term *extra,
                  const Term *ms_result, Buf *rules);
+
+/* sessions.c */
+/* Guarantees: the effect and ctl lines of a trace session step (ST_SESSION). */
+bool sessions_step(Model *m, const Step *st);
+/* Guarantees: the sessions whose tracer is attached to proc, most recently attached first
+ * (SESSION-ORDER-PROCESS); returns how many. */
+int sessions_by_attach(const Model *m, int proc, int out[MAX_SESSIONS]);
+/* Guarantees: the sessions with a pattern on tcs_target function fi that a call sees (global
+ * calls: global patterns, then local ones; local calls: local ones), most recently set first
+ * within each (SESSION-ORDER-CALL); returns how many. */
+int sessions_by_pattern(const Model *m, int fi, bool global, int out[MAX_SESSIONS]);
+/* Guarantees: ev_rules plus the session rule of a line of session s (SESSION-LEGACY or
+ * SESSION-ISOLATION) when the scenario declares sessions, plus order_rule when nsessions
+ * sessions see the tracepoint. */
+const char *sessions_rules(Model *m, int s, int nsessions, const char *ev_rules, const char *order_rule);
+/* Guarantees: true iff session s's send or recv pattern lets the event through
+ * (SESSION-SEND-PATTERN, SESSION-RECV-PATTERN); *ms_result set to a {message,X} result. */
+bool sessions_event_pattern(Model *m, int s, const Event *ev, const Term **ms_result);
+/* Guarantees: the msg line of a process tracer receiving the trace message of the event
+ * (SESSION-PROCESS-TRACER). */
+void sessions_trace_message(Model *m, int s, int proc, const Event *ev, const char *extra_rules);
+/* Guarantees: session s's tracer is attached to proc with its flags, with a new place in the
+ * order if it was not attached before (SESSION-ORDER-PROCESS). */
+void sessions_attach(Model *m, int s, int proc);
+/* Guarantees: pattern pat of session s set (or cleared) as a trace_pattern/function call
+ * says; a breakpoint that is new or moves between global and local gets a new place in the
+ * order (SESSION-ORDER-CALL). */
+void sessions_set_pattern(Model *m, Pattern *pat, const Term *ms, bool local);
 
 /* control.c */
 /* Guarantees: the line "N ctl CALL RESULT" with its rules. */

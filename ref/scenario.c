@@ -9,7 +9,10 @@
 #include "dispatch.h"
 #include "matchspec.h"
 
-enum { MAX_NAMES = 256, MAX_LIST = 256, MAX_STEPS = 4096 };
+enum { MAX_NAMES = 256, MAX_LIST = 256, MAX_STEPS = 4096, MAX_SESSION_DECLS = 7 };
+
+/* What the steps so far did to a declared session (checked while parsing). */
+typedef enum { SES_UNBORN, SES_CREATED, SES_DROPPED } SessionPhase;
 
 /* Parser state: the current line and what has been declared so far. */
 typedef struct {
@@ -27,6 +30,10 @@ typedef struct {
     Step *steps;
     size_t nsteps;
     bool has_default;
+    TracerDecl *cur; /* the tracer whose callbacks/answer lines come next */
+    SessionDecl sessions[MAX_SESSION_DECLS];
+    SessionPhase phase[MAX_SESSION_DECLS];
+    size_t nsessions;
 } Parser;
 
 enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
@@ -102,12 +109,27 @@ static bool known(const void *ctx, const char *name)
     return false;
 }
 
+/* The index of the declared session called name, or -1. */
+static int session_index(const Parser *p, const char *name)
+{
+    for (size_t i = 0; i < p->nsessions; i++)
+        if (strcmp(p->sessions[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* A pid in a term: a process, or the tracer state process of the legacy tracer or a session. */
+static bool known_pid(const void *ctx, const char *name)
+{
+    return known(ctx, name) || session_index(ctx, name) >= 0;
+}
+
 static bool term_arg(Parser *p, Term **out, int *col)
 {
     skip_ws(p);
     if (col)
         *col = (int)p->i + 1;
-    return term_parse(p->a, p->s, &p->i, p->line, known, p, out, p->err);
+    return term_parse(p->a, p->s, &p->i, p->line, known_pid, p, out, p->err);
 }
 
 static bool end_of_statement(Parser *p)
@@ -217,12 +239,17 @@ static bool parse_desc(Parser *p)
     return end_of_statement(p);
 }
 
+const char *tracer_kind_name(TracerKind k)
+{
+    return k == TRACER_RECORDER ? "recorder" : k == TRACER_ERL_MSG ? "erl_msg_tracer" : "process";
+}
+
 static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
 {
-    TracerDecl *t = &p->sc->tracer;
+    TracerDecl *t = p->cur;
     if (strcmp(kw, "callbacks") == 0) {
-        if (t->kind == TRACER_ERL_MSG)
-            return fail(p, kw_at, "'callbacks' is not allowed with tracer erl_msg_tracer");
+        if (t->kind != TRACER_RECORDER)
+            return fail(p, kw_at, "'callbacks' is not allowed with tracer %s", tracer_kind_name(t->kind));
         size_t at;
         const char *w;
         int n = 0;
@@ -240,8 +267,8 @@ static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
         return true;
     }
     /* answer TAG ANSWER */
-    if (t->kind == TRACER_ERL_MSG)
-        return fail(p, kw_at, "'answer' is not allowed with tracer erl_msg_tracer");
+    if (t->kind != TRACER_RECORDER)
+        return fail(p, kw_at, "'answer' is not allowed with tracer %s", tracer_kind_name(t->kind));
     size_t at;
     const char *tag;
     if (!atom_arg(p, "the answer tag", &tag, &at))
@@ -279,6 +306,15 @@ static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
     return end_of_statement(p);
 }
 
+/* The answers of the tracer declared last move from the parser's buffer into the arena. */
+static void finish_tracer(Parser *p)
+{
+    TracerDecl *t = p->cur;
+    t->answers = arena_alloc(p->a, (t->nanswers + 1) * sizeof(AnswerDecl));
+    memcpy(t->answers, p->answers, t->nanswers * sizeof(AnswerDecl));
+    p->has_default = false;
+}
+
 static bool parse_process_decl(Parser *p)
 {
     size_t at;
@@ -288,6 +324,8 @@ static bool parse_process_decl(Parser *p)
             return fail(p, at, "'%s' is not a process name", w);
         if (strcmp(w, "tracer") == 0)
             return fail(p, at, "'tracer' is reserved for the tracer state process");
+        if (session_index(p, w) >= 0)
+            return fail(p, at, "'%s' is the name of a session (and of its tracer state process)", w);
         if (known(p, w))
             return fail(p, at, "duplicate process '%s'", w);
         if (p->nknown == MAX_NAMES)
@@ -304,7 +342,9 @@ static bool parse_process_decl(Parser *p)
 
 /* --- steps -------------------------------------------------------------------------- */
 
-static bool parse_trace_step(Parser *p, Step *st)
+/* P on|off FLAG... ; with_options (trace sessions) also takes tuples such as {tracer,<x>},
+ * which a session refuses, and keeps every option as written in st->opts. */
+static bool parse_trace_step(Parser *p, Step *st, bool with_options)
 {
     if (!proc_arg(p, &st->actor, &st->actor_col))
         return false;
@@ -313,22 +353,32 @@ static bool parse_trace_step(Parser *p, Step *st)
     if (!w || (strcmp(w, "on") != 0 && strcmp(w, "off") != 0))
         return fail(p, at, "expected 'on' or 'off'");
     st->on = strcmp(w, "on") == 0;
+    Term *opts[MAX_STEP_FLAGS];
+    size_t nopts = 0;
     while (!at_end(p)) {
-        const char *name;
-        if (!atom_arg(p, "a trace flag", &name, &at))
+        at = p->i;
+        Term *t;
+        if (!term_arg(p, &t, NULL))
             return false;
-        Flag f;
-        int r = flag_lookup(name, &f);
-        if (r < 0)
-            return fail(p, at, "unknown trace flag '%s'", name);
-        if (r == 0)
-            return fail(p, at, "trace flag '%s' is not supported by model v1", name);
-        if (st->nflags == MAX_STEP_FLAGS)
+        if (nopts == MAX_STEP_FLAGS)
             return fail(p, at, "too many flags");
+        opts[nopts++] = t;
+        if (with_options && t->kind == TK_TUPLE)
+            continue;
+        if (t->kind != TK_ATOM)
+            return fail(p, at, with_options ? "a trace flag or an option tuple must be an atom or a tuple"
+                                            : "a trace flag must be an atom");
+        Flag f;
+        int r = flag_lookup(t->u.name, &f);
+        if (r < 0)
+            return fail(p, at, "unknown trace flag '%s'", t->u.name);
+        if (r == 0)
+            return fail(p, at, "trace flag '%s' is not supported by model v1", t->u.name);
         st->flags[st->nflags++] = f;
     }
-    if (st->nflags == 0)
+    if (nopts == 0)
         return fail(p, p->i, "expected at least one trace flag");
+    st->opts = term_list(p->a, nopts, opts);
     return true;
 }
 
@@ -360,7 +410,8 @@ static bool module_fn(Parser *p, const char **fn, size_t *fn_at)
     return true;
 }
 
-static bool parse_pattern_step(Parser *p, Step *st)
+/* M:F/A MS, the first arguments of `pattern` steps. */
+static bool parse_mfa_ms(Parser *p, Step *st)
 {
     size_t fn_at;
     if (!module_fn(p, &st->fn, &fn_at))
@@ -379,12 +430,19 @@ static bool parse_pattern_step(Parser *p, Step *st)
     if (mc == MS_UNSUPPORTED)
         return fail(p, (size_t)st->term_col - 1, "%s", msg);
     st->ms_invalid = mc == MS_INVALID;
+    (void)fn_at; /* an unknown tcs_target function is allowed: trace_pattern returns 0 */
+    return true;
+}
+
+static bool parse_pattern_step(Parser *p, Step *st)
+{
+    if (!parse_mfa_ms(p, st))
+        return false;
     size_t at;
     const char *w = word(p, &at);
     if (!w || (strcmp(w, "global") != 0 && strcmp(w, "local") != 0))
         return fail(p, at, "expected 'global' or 'local'");
     st->local = strcmp(w, "local") == 0;
-    (void)fn_at; /* an unknown tcs_target function is allowed: trace_pattern returns 0 */
     return end_of_statement(p);
 }
 
@@ -458,7 +516,7 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
         const char *w = word(p, &at);
         if (!w || !is_name(w))
             return fail(p, at, "expected the name of the new process");
-        if (strcmp(w, "tracer") == 0 || known(p, w))
+        if (strcmp(w, "tracer") == 0 || known(p, w) || session_index(p, w) >= 0)
             return fail(p, at, "process '%s' already exists (spawn needs a new name)", w);
         if (p->nknown == MAX_NAMES)
             return fail(p, at, "too many processes");
@@ -491,6 +549,175 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
     return end_of_statement(p);
 }
 
+/* --- trace sessions ------------------------------------------------------------------ */
+
+/* session NAME tracer recorder|erl_msg_tracer|process */
+static bool parse_session_decl(Parser *p)
+{
+    size_t at;
+    const char *name = word(p, &at);
+    if (!name || !is_name(name))
+        return fail(p, at, "expected a session name ([a-z][a-zA-Z0-9_]*)");
+    if (strcmp(name, "tracer") == 0 || strcmp(name, "legacy") == 0)
+        return fail(p, at, "'%s' cannot name a session (reserved)", name);
+    if (session_index(p, name) >= 0)
+        return fail(p, at, "duplicate session '%s'", name);
+    if (p->nsessions == MAX_SESSION_DECLS)
+        return fail(p, at, "too many sessions (at most %d)", MAX_SESSION_DECLS);
+    if (p->sc->otp < 27)
+        return fail(p, at, "trace sessions need 'otp 27' or later (module trace is new in OTP 27)");
+    const char *w = word(p, &at);
+    if (!w || strcmp(w, "tracer") != 0)
+        return fail(p, at, "expected 'tracer' after the session name");
+    w = word(p, &at);
+    TracerKind kind;
+    if (w && strcmp(w, "recorder") == 0)
+        kind = TRACER_RECORDER;
+    else if (w && strcmp(w, "erl_msg_tracer") == 0)
+        kind = TRACER_ERL_MSG;
+    else if (w && strcmp(w, "process") == 0)
+        kind = TRACER_PROCESS;
+    else
+        return fail(p, at, "a session's tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
+    if (kind == TRACER_ERL_MSG && p->sc->tracer.kind != TRACER_ERL_MSG)
+        return fail(p, at, "a session with tracer erl_msg_tracer needs 'tracer erl_msg_tracer' as the "
+                           "legacy tracer (the example loads its library once, by name)");
+    finish_tracer(p);
+    SessionDecl *d = &p->sessions[p->nsessions++];
+    d->name = name;
+    d->tracer.kind = kind;
+    d->tracer.default_answer = ANS_TRACE;
+    p->cur = &d->tracer;
+    return end_of_statement(p);
+}
+
+/* A session reference: NAME (its strong handle) or weak(NAME); weak(legacy) is the legacy
+ * session's weak handle.  Checks the session exists at this point of the steps. */
+static bool session_ref(Parser *p, Step *st, bool weak_allowed)
+{
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w)
+        return fail(p, at, "expected a session, found end of line");
+    size_t n = strlen(w);
+    if (n > 6 && strncmp(w, "weak(", 5) == 0 && w[n - 1] == ')') {
+        if (!weak_allowed)
+            return fail(p, at, "a weak handle is not allowed here");
+        st->weak = true;
+        w = arena_strndup(p->a, w + 5, n - 6);
+    }
+    if (st->weak && strcmp(w, "legacy") == 0) {
+        st->session = SESSION_LEGACY;
+        return true;
+    }
+    st->session = session_index(p, w);
+    if (st->session < 0)
+        return fail(p, at, strcmp(w, "legacy") == 0 ? "the legacy session has only a weak handle: weak(legacy)"
+                                                    : "unknown session '%s'", w);
+    SessionPhase ph = p->phase[st->session];
+    if (st->sop == SO_CREATE && ph != SES_UNBORN)
+        return fail(p, at, "session '%s' is already created", w);
+    if (st->sop != SO_CREATE && ph == SES_UNBORN)
+        return fail(p, at, "session '%s' is used before 'create %s'", w, w);
+    if (st->sop != SO_CREATE && !st->weak && ph == SES_DROPPED)
+        return fail(p, at, "session '%s' has no strong handle after 'drop %s' (use weak(%s))", w, w, w);
+    return true;
+}
+
+/* create NAME [OPTS] | destroy REF | drop NAME | trace REF P on|off OPT... |
+ * pattern REF M:F/A MS FLAGS | send_pattern REF MS | recv_pattern REF MS |
+ * info REF WHAT ITEM | session_info WHAT | delivered REF WHAT */
+static bool parse_session_step(Parser *p, Step *st, SessionOp op)
+{
+    st->kind = ST_SESSION;
+    st->sop = op;
+    if (op == SO_SESSION_INFO)
+        return term_arg(p, &st->term, &st->term_col) && end_of_statement(p);
+    if (!session_ref(p, st, op != SO_CREATE && op != SO_DROP))
+        return false;
+    switch (op) {
+    case SO_CREATE:
+        if (at_end(p)) {
+            st->opts = term_nil(p->a);
+        } else if (!term_arg(p, &st->opts, &st->term_col)) {
+            return false;
+        }
+        if (st->opts->kind == TK_NIL) /* other Opts raise badarg: no session */
+            p->phase[st->session] = SES_CREATED;
+        break;
+    case SO_DROP:
+        p->phase[st->session] = SES_DROPPED;
+        break;
+    case SO_PROCESS:
+        return parse_trace_step(p, st, true);
+    case SO_FUNCTION: {
+        if (!parse_mfa_ms(p, st))
+            return false;
+        skip_ws(p);
+        size_t at = p->i;
+        if (!term_arg(p, &st->opts, NULL))
+            return false;
+        if (term_list_length(st->opts) < 0)
+            return fail(p, at, "the flag list of a session pattern must be a list, e.g. [global]");
+        break;
+    }
+    case SO_SEND:
+    case SO_RECV: {
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        char msg[200];
+        MsCheck mc = ms_validate(p->a, st->term, msg, sizeof msg);
+        if (mc == MS_UNSUPPORTED)
+            return fail(p, (size_t)st->term_col - 1, "%s", msg);
+        st->ms_invalid = mc == MS_INVALID;
+        break;
+    }
+    case SO_INFO: {
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        skip_ws(p);
+        size_t at = p->i;
+        if (!term_arg(p, &st->opts, NULL))
+            return false;
+        if (st->opts->kind != TK_ATOM)
+            return fail(p, at, "the info item must be an atom, e.g. flags");
+        break;
+    }
+    case SO_DELIVERED:
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        break;
+    default: /* SO_DESTROY: nothing more */
+        break;
+    }
+    return end_of_statement(p);
+}
+
+/* The session step a keyword starts, if any: `trace` and `pattern` with a session as their
+ * first argument are the session forms of erlang:trace/3 and erlang:trace_pattern/3. */
+static bool session_op(Parser *p, const char *kw, SessionOp *op)
+{
+    static const struct { const char *kw; SessionOp op; } ops[] = {
+        {"create", SO_CREATE}, {"destroy", SO_DESTROY}, {"drop", SO_DROP},
+        {"send_pattern", SO_SEND}, {"recv_pattern", SO_RECV}, {"info", SO_INFO},
+        {"session_info", SO_SESSION_INFO}, {"delivered", SO_DELIVERED},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(kw, ops[i].kw) == 0) {
+            *op = ops[i].op;
+            return true;
+        }
+    if (strcmp(kw, "trace") != 0 && strcmp(kw, "pattern") != 0)
+        return false;
+    size_t save = p->i, at;
+    const char *w = word(p, &at);
+    p->i = save;
+    if (!w || !(strncmp(w, "weak(", 5) == 0 || session_index(p, w) >= 0 || strcmp(w, "legacy") == 0))
+        return false;
+    *op = kw[0] == 't' ? SO_PROCESS : SO_FUNCTION;
+    return true;
+}
+
 static bool parse_step(Parser *p, const char *kw, size_t at)
 {
     if (p->nsteps == MAX_STEPS)
@@ -500,9 +727,12 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     st->line = p->line;
     st->col = (int)at + 1;
     bool ok;
-    if (strcmp(kw, "trace") == 0) {
+    SessionOp op;
+    if (session_op(p, kw, &op)) {
+        ok = parse_session_step(p, st, op);
+    } else if (strcmp(kw, "trace") == 0) {
         st->kind = ST_TRACE;
-        ok = parse_trace_step(p, st);
+        ok = parse_trace_step(p, st, false) && end_of_statement(p);
     } else if (strcmp(kw, "pattern") == 0) {
         st->kind = ST_PATTERN;
         ok = parse_pattern_step(p, st);
@@ -510,7 +740,7 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         ok = parse_actor_step(p, st, kw, at);
     } else {
         static const char *const header[] = {"case", "rules", "desc", "otp", "features", "tracer",
-                                             "callbacks", "answer", "process"};
+                                             "callbacks", "answer", "process", "session"};
         static const char *const verbs[] = {"send", "recv", "call", "spawn", "link", "unlink",
                                             "register", "unregister", "exit"};
         for (size_t i = 0; i < sizeof header / sizeof header[0]; i++)
@@ -591,16 +821,20 @@ static bool parse_statement(Parser *p)
         else
             return fail(p, tat, "tracer must be 'recorder' or 'erl_msg_tracer'");
         p->stage = S_TRACER_OPTS;
+        p->cur = &sc->tracer;
         return end_of_statement(p);
     }
     if (p->stage == S_TRACER_OPTS) {
         if (strcmp(kw, "callbacks") == 0 || strcmp(kw, "answer") == 0)
             return parse_tracer_opt(p, kw, at);
+        if (strcmp(kw, "session") == 0)
+            return parse_session_decl(p);
         if (strcmp(kw, "process") == 0) {
             p->stage = S_STEPS;
+            finish_tracer(p);
             return parse_process_decl(p);
         }
-        return fail(p, at, "%s '%s': expected 'callbacks', 'answer' or 'process'",
+        return fail(p, at, "%s '%s': expected 'callbacks', 'answer', 'session' or 'process'",
                     strcmp(kw, "trace") == 0 || strcmp(kw, "pattern") == 0 ? "unexpected" : "unknown keyword",
                     kw);
     }
@@ -662,8 +896,9 @@ bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out,
         ok = fail(p, 0, "missing '%s' statement", missing[p->stage]);
     }
     if (ok) {
-        out->tracer.answers = arena_alloc(a, (out->tracer.nanswers + 1) * sizeof(AnswerDecl));
-        memcpy(out->tracer.answers, p->answers, out->tracer.nanswers * sizeof(AnswerDecl));
+        out->sessions = arena_alloc(a, (p->nsessions + 1) * sizeof(SessionDecl));
+        memcpy(out->sessions, p->sessions, p->nsessions * sizeof(SessionDecl));
+        out->nsessions = p->nsessions;
         out->steps = p->steps;
         out->nsteps = p->nsteps;
     }

@@ -9,12 +9,21 @@
 #include "term.h"
 
 typedef enum { ANS_TRACE, ANS_DISCARD, ANS_REMOVE } Answer;
-typedef enum { TRACER_RECORDER, TRACER_ERL_MSG } TracerKind;
+typedef enum { TRACER_RECORDER, TRACER_ERL_MSG, TRACER_PROCESS } TracerKind;
 
 typedef enum {
     ST_TRACE, ST_PATTERN, ST_SEND, ST_RECV, ST_CALL, ST_SPAWN, ST_LINK, ST_UNLINK,
-    ST_REGISTER, ST_UNREGISTER, ST_EXIT
+    ST_REGISTER, ST_UNREGISTER, ST_EXIT, ST_SESSION
 } StepKind;
+
+/* The trace session steps (cases/README.md "Trace sessions"): one call of module trace each. */
+typedef enum {
+    SO_CREATE, SO_DESTROY, SO_DROP, SO_PROCESS, SO_FUNCTION, SO_SEND, SO_RECV, SO_INFO,
+    SO_SESSION_INFO, SO_DELIVERED
+} SessionOp;
+
+/* Step.session of `weak(legacy)`: the legacy session's weak handle {legacy,default}. */
+enum { SESSION_LEGACY = -1 };
 
 enum { MAX_STEP_FLAGS = 32 };
 
@@ -38,6 +47,10 @@ typedef struct Step {
     Term *args;                /* call: argument list */
     bool has_timeout;          /* recv after N */
     long long timeout;
+    SessionOp sop;             /* session steps: which call */
+    int session;               /* session steps: index in Scenario.sessions, or SESSION_LEGACY */
+    bool weak;                 /* session steps: the call uses the weak handle */
+    Term *opts;                /* create: Opts; trace: the options; pattern: the flag list; info: Item */
 } Step;
 
 typedef struct { const char *tag; Answer answer; } AnswerDecl;
@@ -50,6 +63,13 @@ typedef struct TracerDecl {
     Answer default_answer;     /* `answer default`, else trace */
 } TracerDecl;
 
+/* A trace session the case may create: its name (an atom, also the name of its tracer
+ * state process) and its tracer (cases/README.md "Trace sessions"). */
+typedef struct SessionDecl {
+    const char *name;
+    TracerDecl tracer;
+} SessionDecl;
+
 /* A whole case file. */
 typedef struct Scenario {
     const char *file;          /* path as given, for error messages */
@@ -60,10 +80,13 @@ typedef struct Scenario {
     long long otp;
     const char **features; size_t nfeatures;
     TracerDecl tracer;         /* the tracer of erlang:trace/3 (the legacy session) */
+    SessionDecl *sessions; size_t nsessions; /* in declaration order */
     const char **procs; size_t nprocs;
     Step *steps; size_t nsteps;
 } Scenario;
 
+/* Guarantees: the name of a tracer kind as the scenario writes it (recorder, ...). */
+const char *tracer_kind_name(TracerKind k);
 /* Guarantees: the atom name of an answer. */
 const char *answer_name(Answer a);
 /* Guarantees: parses the text of a case file; on failure returns false with err set to the

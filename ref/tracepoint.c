@@ -8,6 +8,10 @@
 void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *extra_rules)
 {
     const Session *ses = &m->sessions[s];
+    if (ses->tracer->kind == TRACER_PROCESS) {
+        sessions_trace_message(m, s, proc, ev, extra_rules);
+        return;
+    }
     const TraceState *ts = &m->procs[proc].trace[s];
     Category c;
     tag_category(ev->tag, &c);
@@ -39,16 +43,30 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
     buf_free(&rules);
 }
 
+bool tracepoint_accept(Model *m, int s, int proc, const char *tag, const char *ev_rules)
+{
+    if (m->sessions[s].tracer->kind == TRACER_PROCESS) /* SESSION-PROCESS-TRACER: no callbacks */
+        return true;
+    return enabled_consult(m, s, proc, tag, ev_rules);
+}
+
 void tracepoint_fire(Model *m, int proc, const Event *ev)
 {
-    for (int s = 0; s < m->nsessions; s++)
-        if (enabled_live(m, s, proc, ev->tag) && enabled_consult(m, s, proc, ev->tag, ev->rules))
-            tracepoint_emit(m, s, proc, ev, "ENABLED-TRACE");
+    int order[MAX_SESSIONS];
+    int n = sessions_by_attach(m, proc, order);
+    for (int i = 0; i < n; i++) {
+        int s = order[i];
+        Event sev = *ev;
+        sev.rules = sessions_rules(m, s, n, ev->rules, "SESSION-ORDER-PROCESS");
+        if (enabled_live(m, s, proc, ev->tag) && sessions_event_pattern(m, s, ev, &sev.ms_result) &&
+            tracepoint_accept(m, s, proc, ev->tag, sev.rules))
+            tracepoint_emit(m, s, proc, &sev, "ENABLED-TRACE");
+    }
 }
 
 void tracepoint_event(Model *m, int proc, const char *tag, const Term *term, const Term *extra,
                       const char *rules)
 {
-    Event ev = {tag, term, extra, NULL, rules};
+    Event ev = {tag, term, extra, NULL, rules, NULL};
     tracepoint_fire(m, proc, &ev);
 }

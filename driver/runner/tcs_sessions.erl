@@ -67,7 +67,7 @@ run_step(Step, Names, #{collector := C, sessions := #{holder := Holder} = Sessio
     after Timeout -> timeout
     end.
 
-request({create, Name}, Sessions, _) -> {create, Name, tracer(Name, Sessions)};
+request({create, Name, Opts}, Sessions, _) -> {create, Name, tracer(Name, Sessions), Opts};
 request({destroy, Ref}, _, _) -> {apply, Ref, session_destroy, []};
 request({drop, Name}, _, _) -> {drop, Name};
 request({process, Ref, Pid, How, Opts}, _, _) -> {apply, Ref, process, [Pid, How, Opts]};
@@ -93,10 +93,10 @@ tracer(Name, #{decls := Decls, states := States, recorders := Recorders}) ->
 %% with handles, references and recorder modules made printable.
 hold(St) ->
     receive
-        {{create, Name, Tracer}, From} ->
-            Outcome = outcome(fun() -> trace:session_create(Name, Tracer, []) end),
+        {{create, Name, Tracer, Opts}, From} ->
+            Outcome = outcome(fun() -> trace:session_create(Name, Tracer, Opts) end),
             St1 = remember(Name, Outcome, St),
-            reply(From, St1, [{{"trace:session_create", [Name, Tracer, []]}, Outcome}]),
+            reply(From, St1, [{{"trace:session_create", [Name, Tracer, Opts]}, Outcome}]),
             hold(St1);
         {{drop, Name}, From} ->
             #{strong := Strong} = St,

@@ -50,15 +50,27 @@ def erlang_term_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+@dataclass(frozen=True)
+class SessionTracer:
+    """The recorder variant of one trace session: its module and library (without .so)."""
+    session: str
+    module: str
+    library: Path
+
+
 def write_job(path: Path, plan: Path, gate_so: Path, tracer_module: str,
-              tracer_so: Path, step_timeout_ms: int) -> None:
+              tracer_so: Path, step_timeout_ms: int,
+              session_tracers: tuple[SessionTracer, ...] = ()) -> None:
     """Writes the job file tcs_runner reads."""
+    sessions = ", ".join(f"{{{s.session}, {s.module}, {erlang_term_string(str(s.library))}}}"
+                         for s in session_tracers)
     path.write_text(
         f"{{plan, {erlang_term_string(str(plan))}}}.\n"
         f"{{gate_so, {erlang_term_string(str(gate_so))}}}.\n"
         f"{{tracer_module, {tracer_module}}}.\n"
         f"{{tracer_so, {erlang_term_string(str(tracer_so))}}}.\n"
-        f"{{step_timeout_ms, {step_timeout_ms}}}.\n")
+        f"{{step_timeout_ms, {step_timeout_ms}}}.\n"
+        f"{{session_tracers, [{sessions}]}}.\n")
 
 
 def parse_output(out: str) -> tuple[list[str], dict[str, str]]:
@@ -82,13 +94,14 @@ def tail(text: str, count: int = 15) -> str:
 
 
 def run_plan(otp: Otp, plan_text: str, beam_dir: Path, gate_so: Path, tracer_module: str,
-             tracer_so: Path, step_timeout_ms: int = 5000, wall_timeout_s: float = 60.0) -> NodeRun:
+             tracer_so: Path, step_timeout_ms: int = 5000, wall_timeout_s: float = 60.0,
+             session_tracers: tuple[SessionTracer, ...] = ()) -> NodeRun:
     """Replays one plan on a fresh node and classifies how the node ended."""
     with tempfile.TemporaryDirectory(prefix="tcs-node-") as tmp:
         plan = Path(tmp) / "plan.terms"
         plan.write_text(plan_text)
         job = Path(tmp) / "job.terms"
-        write_job(job, plan, gate_so, tracer_module, tracer_so, step_timeout_ms)
+        write_job(job, plan, gate_so, tracer_module, tracer_so, step_timeout_ms, session_tracers)
         cmd = otp.erl + ["-noshell", "-noinput", "-pa", str(beam_dir),
                          "-run", "tcs_runner", "main", str(job)]
         # The documentation's example tracer loads its library by bare name,

@@ -9,7 +9,7 @@ arguments.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 __all__ = [
@@ -47,7 +47,6 @@ _PID: Final = re.compile(r"<(?:[a-z][a-zA-Z0-9_]*|\?)>")
 _CALLBACK_HEAD: Final = re.compile(r"([a-z_]+)\(")
 _POSITIVE_INT: Final = re.compile(r"[1-9][0-9]*")
 _CLOSERS: Final = {"{": "}", "[": "]", "(": ")"}
-_TRACER_PID: Final = "<tracer>"
 _SCHEDULER_ID_PLACEHOLDER: Final = "_SchedulerId"
 
 
@@ -65,6 +64,7 @@ class Line:
     callback: str | None
     tag: str | None
     group: str
+    state: str | None = field(default=None, compare=False)  # the tracer state (2nd argument; msg: 1st)
 
     def text(self) -> str:
         """Return the line exactly as a golden file spells it: ``CLASS BODY``."""
@@ -254,15 +254,23 @@ def _parse_ctl(body: str, cls: str, depth: list[int | None], col0: int) -> Line:
 
 
 def _parse_msg(body: str, cls: str, col0: int) -> Line:
-    """Return the Line for a 'msg(STATE, TERM)' body; its group is the first non-tracer pid in TERM."""
+    """Return the Line for a 'msg(STATE, TERM)' body.
+
+    Its group is the first pid in TERM other than STATE (the tracee) and ' to STATE':
+    messages from one tracee to one tracer keep their order, but the messages a tracer gets
+    have no order with the callbacks of other tracers (trace sessions) or with the messages
+    other tracers get.
+    """
     if not body.endswith(")"):
         raise StreamError(f"col {col0 + len(body)}: msg line does not end with ')'")
     inner = body[4:-1]
     args = _split(inner, ", ", col0 + 4)
     if len(args) != 2:
         raise StreamError(f"col {col0 + 5}: msg line needs 2 arguments (STATE, TERM), got {len(args)}")
-    pid = _first_pid(args[1], _TRACER_PID)
-    return Line(cls=cls, body=body, kind="msg", callback=None, tag=None, group=pid if pid is not None else "msg")
+    state = args[0]
+    pid = _first_pid(args[1], state)
+    group = f"{pid if pid is not None else 'msg'} to {state}"
+    return Line(cls=cls, body=body, kind="msg", callback=None, tag=None, group=group, state=state)
 
 
 def _parse_callback(body: str, cls: str, col0: int) -> Line:
@@ -285,7 +293,7 @@ def _parse_callback(body: str, cls: str, col0: int) -> Line:
         if tail != "":
             raise StreamError(f"col {col0 + len(body) - len(tail) + 1}: text after the {name}/5 call: {tail!r}")
         kind = "trace"
-    return Line(cls=cls, body=body, kind=kind, callback=name, tag=args[0], group=args[2])
+    return Line(cls=cls, body=body, kind=kind, callback=name, tag=args[0], group=args[2], state=args[1])
 
 
 def parse_body(body: str, where: str = "") -> Line:

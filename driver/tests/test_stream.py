@@ -112,12 +112,17 @@ def test_classify(body: str, cls: str) -> None:
         ),
         pytest.param(
             "msg(<tracer>, {trace,<a>,<b>})",
-            Line("N", "msg(<tracer>, {trace,<a>,<b>})", "msg", None, None, "<a>"),
-            id="msg-groups-by-tracee",
+            Line("N", "msg(<tracer>, {trace,<a>,<b>})", "msg", None, None, "<a> to <tracer>"),
+            id="msg-groups-by-tracee-and-tracer",
+        ),
+        pytest.param(
+            "msg(<sp>, {trace,<a>,send,hi,<sp>})",
+            Line("N", "msg(<sp>, {trace,<a>,send,hi,<sp>})", "msg", None, None, "<a> to <sp>"),
+            id="msg-of-a-session-tracer",
         ),
         pytest.param(
             "msg(<tracer>, {trace,'<x>',<tracer>,<b>})",
-            Line("N", "msg(<tracer>, {trace,'<x>',<tracer>,<b>})", "msg", None, None, "<b>"),
+            Line("N", "msg(<tracer>, {trace,'<x>',<tracer>,<b>})", "msg", None, None, "<b> to <tracer>"),
             id="msg-skips-tracer-and-quoted",
         ),
         pytest.param(

@@ -78,9 +78,9 @@ static void test_tracer_opt_errors(int *failures)
     parse(failures, T "answer send trace extra\n", "6:19: unexpected text after the statement");
     parse(failures, T "answer send remove\nanswer send trace\n", "7:8: answer for tag 'send' given twice");
     parse(failures, T "answer default discard\nanswer default trace\n", "7:8: answer for default given twice");
-    parse(failures, T "trace a on send\n", "6:1: unexpected 'trace': expected 'callbacks', 'answer' or 'process'");
-    parse(failures, T "pattern x\n", "6:1: unexpected 'pattern': expected 'callbacks', 'answer' or 'process'");
-    parse(failures, T "bogus\n", "6:1: unknown keyword 'bogus': expected 'callbacks', 'answer' or 'process'");
+    parse(failures, T "trace a on send\n", "6:1: unexpected 'trace': expected 'callbacks', 'answer', 'session' or 'process'");
+    parse(failures, T "pattern x\n", "6:1: unexpected 'pattern': expected 'callbacks', 'answer', 'session' or 'process'");
+    parse(failures, T "bogus\n", "6:1: unknown keyword 'bogus': expected 'callbacks', 'answer', 'session' or 'process'");
     parse(failures, T "process A\n", "6:9: 'A' is not a process name");
     parse(failures, T "process tracer\n", "6:9: 'tracer' is reserved for the tracer state process");
     parse(failures, T "process a a\n", "6:11: duplicate process 'a'");
