@@ -47,6 +47,8 @@ bool model_run(Arena *a, const Scenario *sc, Stream *out, Err *err)
     m->sessions[LEGACY_SESSION].state = "tracer";
     m->sessions[LEGACY_SESSION].life = LIFE_ALIVE; /* SESSION-LEGACY: always there */
     m->nsessions = 1;
+    m->loaded[MOD_TARGET] = true; /* the runner loads it before the first step; tcs_late is
+                                   * loaded by its first call (CALL-PATTERN-ON-LOAD) */
     bool ok = true;
     /* the parser allows at most MAX_SESSIONS - 1 session declarations */
     for (size_t i = 0; i < sc->nsessions; i++)
@@ -54,8 +56,11 @@ bool model_run(Arena *a, const Scenario *sc, Stream *out, Err *err)
     for (size_t i = 0; ok && i < sc->nprocs; i++)
         if (model_add_proc(m, sc->procs[i]) < 0)
             ok = model_unsupported(m, 1, 1, "more processes than MAX_PROCS are");
-    for (size_t i = 0; ok && i < sc->nsteps; i++)
+    for (size_t i = 0; ok && i < sc->nsteps; i++) {
         ok = events_step(m, &sc->steps[i]);
+        if (ok && m->unsupported)
+            ok = model_unsupported(m, sc->steps[i].line, sc->steps[i].col, m->unsupported);
+    }
     free(m);
     return ok;
 }

@@ -6,8 +6,11 @@
  *   tracepoint.c one tracepoint across the sessions: enabled line, then trace line
  *   enabled.c    the enabled protocol (answers, trace_status, discard, remove)
  *   opts.c       the Opts map of trace callbacks
- *   control.c    harness calls: erlang:trace/3, erlang:trace_pattern/3
- *   calls.c      function calls, patterns, match specification outcomes
+ *   control.c    harness calls: erlang:trace/3
+ *   patterns.c   harness calls: erlang:trace_pattern/3 (function patterns, on_load)
+ *   calls.c      function calls: call, return_to, return_from, exception_from, meta
+ *   matchspec.c  match specifications: validation and evaluation
+ *   fixture.c    the functions of the traced fixture modules
  *   messages.c   send and receive
  *   procs.c      spawn, link, register, exit
  *   sessions.c   trace sessions: create, destroy, handles, module trace's calls, their order
@@ -18,13 +21,14 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "fixture.h"
 #include "flags.h"
 #include "matchspec.h"
 #include "scenario.h"
 #include "stream.h"
 #include "term.h"
 
-enum { MAX_PROCS = 256, TARGET_FNS = 3, MAX_SESSIONS = 8 };
+enum { MAX_PROCS = 256, TARGET_FNS = FIXTURE_FNS, MAX_SESSIONS = 8 };
 
 /* What one session's tracing looks like on one process. */
 typedef struct TraceState {
@@ -46,11 +50,14 @@ typedef struct Proc {
     const char *regname; /* registered name or NULL */
 } Proc;
 
-/* A trace pattern on one tcs_target function. */
+/* The trace pattern of one fixture function (erlang:trace_pattern/3), or the one newly loaded
+ * modules get (on_load). */
 typedef struct {
-    bool set, local;
-    const Term *ms;
-    unsigned since;     /* model clock when the breakpoint was set (SESSION-ORDER-CALL) */
+    bool set, local;     /* call traced: globally, or locally (any call) when local */
+    const Term *ms;      /* its match spec, or true */
+    bool meta;           /* meta traced by the scenario's tracer module, state <meta> */
+    const Term *meta_ms; /* the meta match spec, or true */
+    unsigned since;      /* model clock when the breakpoint was set (SESSION-ORDER-CALL) */
 } Pattern;
 
 /* Where a session is in its life (SESSION-CREATE, SESSION-DESTROY, SESSION-GC). */
@@ -62,10 +69,11 @@ typedef enum { LIFE_UNBORN, LIFE_ALIVE, LIFE_DESTROYED } SessionLife;
 typedef struct Session {
     const TracerDecl *tracer;
     const char *state;  /* name of the tracer state process, printed <state>; also the session's name */
-    Pattern pats[TARGET_FNS];
+    Pattern pats[TARGET_FNS]; /* indexed by FixtureFn */
+    Pattern on_load;    /* the pattern of functions of modules loaded later */
     SessionLife life;
     bool strong;        /* a strong handle exists (created and not dropped) */
-    unsigned since;     /* model clock at creation (SESSION-INFO-ALL) */
+    unsigned since;     /* model clock at creation (SESSION-INFO-SESSIONS) */
     const Term *send_ms, *recv_ms; /* trace:send/3, trace:recv/3 patterns; NULL is true */
 } Session;
 
@@ -81,7 +89,9 @@ typedef struct Model {
     int nprocs;
     Session sessions[MAX_SESSIONS];
     int nsessions;
+    bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
     unsigned clock;     /* counts attach, pattern and create events, for their order */
+    const char *unsupported; /* set by a tracepoint the model cannot compute ("... is") */
 } Model;
 
 /* An event at a tracepoint of a process. */
@@ -116,6 +126,9 @@ bool events_step(Model *m, const Step *st);
  * tracer) for a tracepoint already accepted; extra_rules name why (ENABLED-TRACE or
  * ENABLED-RETURN-FROM). */
 void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *extra_rules);
+/* Guarantees: the same for a given tracer, state and process flags (the meta tracer). */
+void tracepoint_emit_as(Model *m, const TracerDecl *tracer, const char *state, FlagSet flags,
+                        FlagSet ts_cleared, int proc, const Event *ev, const char *extra_rules);
 /* Guarantees: the full tracepoint for every session, in SESSION-ORDER-PROCESS order: if live
  * for the session and let through by its send/recv pattern, its enabled line, then its trace
  * line if answered trace (a process tracer: its message line). */
@@ -133,6 +146,10 @@ Answer enabled_answer(const TracerDecl *t, const char *tag);
 /* Guarantees: the informative trace_status probe line of session s when tracing starts on
  * proc; returns its answer. */
 Answer enabled_probe(Model *m, int s, int proc);
+/* Guarantees: the same probe line for a given tracer and state (the meta tracer), citing
+ * remove_rule when the answer is remove. */
+Answer enabled_probe_as(Model *m, const TracerDecl *tracer, const char *state, int proc,
+                        const char *remove_rule);
 /* Guarantees: true iff the tracepoint is live in session s: proc alive, the session's
  * tracer attached, with the category's flag. */
 bool enabled_live(const Model *m, int s, int proc, const char *tag);
@@ -140,6 +157,10 @@ bool enabled_live(const Model *m, int s, int proc, const char *tag);
  * answered trace; discard emits nothing more; remove also detaches the session's tracer
  * (ENABLED-REMOVE-EVENT). */
 bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_rules);
+/* Guarantees: the enabled*(tag) line of a given tracer and state, citing remove_rule when
+ * the answer is remove; its answer (no detaching). */
+Answer enabled_ask(Model *m, const TracerDecl *tracer, const char *state, int proc, const char *tag,
+                   const char *ev_rules, const char *remove_rule);
 
 /* opts.c */
 /* Guarantees: the Opts map of a trace callback with only the keys that apply (OPTS-ONLY-SET);
@@ -153,40 +174,45 @@ bool sessions_step(Model *m, const Step *st);
 /* Guarantees: the sessions whose tracer is attached to proc, most recently attached first
  * (SESSION-ORDER-PROCESS); returns how many. */
 int sessions_by_attach(const Model *m, int proc, int out[MAX_SESSIONS]);
-/* Guarantees: the sessions with a pattern on tcs_target function fi that a call sees (global
- * calls: global patterns, then local ones; local calls: local ones), most recently set first
- * within each (SESSION-ORDER-CALL); returns how many. */
-int sessions_by_pattern(const Model *m, int fi, bool global, int out[MAX_SESSIONS]);
+/* Guarantees: the sessions with a breakpoint on fixture function fn that a call meets: for a
+ * global call the global patterns (export entry), then for any call the function's own
+ * breakpoint (local and meta patterns), most recently set first within each
+ * (SESSION-ORDER-CALL); returns how many. */
+int sessions_by_pattern(const Model *m, int fn, bool global, int out[MAX_SESSIONS]);
 /* Guarantees: ev_rules plus the session rule of a line of session s (SESSION-LEGACY or
  * SESSION-ISOLATION) when the scenario declares sessions, plus order_rule when nsessions
  * sessions see the tracepoint. */
 const char *sessions_rules(Model *m, int s, int nsessions, const char *ev_rules, const char *order_rule);
 /* Guarantees: true iff session s's send or recv pattern lets the event through
  * (SESSION-SEND-PATTERN, SESSION-RECV-PATTERN); *ms_result set to a {message,X} result. */
-bool sessions_event_pattern(Model *m, int s, const Event *ev, const Term **ms_result);
+bool sessions_event_pattern(Model *m, int s, int proc, const Event *ev, const Term **ms_result);
 /* Guarantees: the msg line of a process tracer receiving the trace message of the event
  * (SESSION-PROCESS-TRACER). */
 void sessions_trace_message(Model *m, int s, int proc, const Event *ev, const char *extra_rules);
 /* Guarantees: session s's tracer is attached to proc with its flags, with a new place in the
  * order if it was not attached before (SESSION-ORDER-PROCESS). */
 void sessions_attach(Model *m, int s, int proc);
-/* Guarantees: pattern pat of session s set (or cleared) as a trace_pattern/function call
- * says; a breakpoint that is new or moves between global and local gets a new place in the
- * order (SESSION-ORDER-CALL). */
-void sessions_set_pattern(Model *m, Pattern *pat, const Term *ms, bool local);
+/* Guarantees: pat, changed from before, gets a new place in the order if it is now set where
+ * it was not (new, or moved between global and local) or newly meta (SESSION-ORDER-CALL). */
+void sessions_note_pattern(Model *m, Pattern *pat, const Pattern *before);
 
 /* control.c */
 /* Guarantees: the line "N ctl CALL RESULT" with its rules. */
 void control_line(Model *m, const char *call, const char *result, const char *rules);
 /* Guarantees: the effect and ctl line of a `trace` step (erlang:trace/3, legacy session). */
 bool control_trace(Model *m, const Step *st);
+/* patterns.c */
 /* Guarantees: the effect and ctl line of a `pattern` step (erlang:trace_pattern/3). */
-bool control_pattern(Model *m, const Step *st);
+bool patterns_step(Model *m, const Step *st);
+/* Guarantees: the effect of the pattern of step st on session s's patterns, the call's result
+ * ("-> N" or "raises error:badarg") and its rules. */
+void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules);
+/* Guarantees: module mod is loaded; its functions get each session's on_load pattern. */
+void patterns_load(Model *m, FixtureModule mod);
 
 /* calls.c */
-/* Guarantees: the index of a tcs_target function the model knows, or -1. */
-int calls_target_index(const char *fn);
-/* Guarantees: the lines of process p evaluating the `call` step (a global call). */
+/* Guarantees: the lines of process p evaluating the `call` step (a global call), including
+ * the ctl line of an exception the call raises; false with err set if unsupported. */
 bool calls_step(Model *m, int p, const Step *st);
 
 /* messages.c */

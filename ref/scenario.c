@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "fixture.h"
 #include "matchspec.h"
 
 enum { MAX_NAMES = 256, MAX_LIST = 256, MAX_STEPS = 4096, MAX_SESSION_DECLS = 7 };
@@ -322,8 +323,8 @@ static bool parse_process_decl(Parser *p)
     while ((w = word(p, &at)) != NULL) {
         if (!is_name(w))
             return fail(p, at, "'%s' is not a process name", w);
-        if (strcmp(w, "tracer") == 0)
-            return fail(p, at, "'tracer' is reserved for the tracer state process");
+        if (strcmp(w, "tracer") == 0 || strcmp(w, "meta") == 0)
+            return fail(p, at, "'%s' is reserved for a tracer state process", w);
         if (session_index(p, w) >= 0)
             return fail(p, at, "'%s' is the name of a session (and of its tracer state process)", w);
         if (known(p, w))
@@ -343,7 +344,7 @@ static bool parse_process_decl(Parser *p)
 /* --- steps -------------------------------------------------------------------------- */
 
 /* P on|off FLAG... ; with_options (trace sessions) also takes tuples such as {tracer,<x>},
- * which a session refuses, and keeps every option as written in st->opts. */
+ * which a session refuses, and keeps every option as written in st->sargs. */
 static bool parse_trace_step(Parser *p, Step *st, bool with_options)
 {
     if (!proc_arg(p, &st->actor, &st->actor_col))
@@ -378,78 +379,111 @@ static bool parse_trace_step(Parser *p, Step *st, bool with_options)
     }
     if (nopts == 0)
         return fail(p, p->i, "expected at least one trace flag");
-    st->opts = term_list(p->a, nopts, opts);
+    st->sargs = term_list(p->a, nopts, opts);
     return true;
 }
 
-static bool target_fn(Parser *p, size_t at, const char *fn, long long arity)
+/* The pattern's target: on_load, or Module:Function/Arity with '_' wildcards. Modules other
+ * than the fixture modules are refused: the model does not know their functions. */
+static bool pattern_target(Parser *p, Step *st)
 {
-    static const char *const fns[] = {"id", "twice", "tail"};
-    for (size_t i = 0; i < 3; i++)
-        if (strcmp(fns[i], fn) == 0 && arity == 1)
-            return true;
-    return fail(p, at, "tcs_target:%s/%lld is not supported by model v1 (known: id/1, twice/1, tail/1)",
-                fn, arity);
+    size_t at;
+    if (!atom_arg(p, "the module", &st->module, &at))
+        return false;
+    if (strcmp(st->module, "on_load") == 0 && p->s[p->i] != ':') {
+        st->module = NULL;
+        return true;
+    }
+    if (strcmp(st->module, "_") != 0 && fixture_module(st->module) < 0)
+        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late or '_')",
+                    st->module);
+    if (p->s[p->i] != ':')
+        return fail(p, p->i, "expected ':' after the module name");
+    p->i++;
+    if (!atom_arg(p, "the function", &st->fn, &at))
+        return false;
+    if (p->s[p->i] != '/')
+        return fail(p, p->i, "expected '/Arity' after the function name");
+    p->i++;
+    Term *arity;
+    size_t arity_at = p->i;
+    if (!term_arg(p, &arity, NULL))
+        return false;
+    if (term_is_atom(arity, "_"))
+        st->arity = ANY_ARITY;
+    else if (arity->kind == TK_INT && arity->u.i >= 0)
+        st->arity = arity->u.i;
+    else
+        return fail(p, arity_at, "the arity must be a non-negative integer or '_'");
+    return true;
 }
 
-/* MODULE ':' FUNCTION ; only tcs_target is known to model v1. */
-static bool module_fn(Parser *p, const char **fn, size_t *fn_at)
+/* TARGET MS OPTION...; in a trace session (session) an option may be a tuple, to be refused,
+ * and every option is kept as a term in st->sargs. */
+static bool parse_pattern_step(Parser *p, Step *st, bool session)
+{
+    if (!pattern_target(p, st) || !term_arg(p, &st->term, &st->term_col))
+        return false;
+    if (term_is_atom(st->term, "restart") || term_is_atom(st->term, "pause"))
+        return fail(p, (size_t)st->term_col - 1, "'%s' (for call_count, call_time and call_memory) is "
+                    "not supported by model v1", st->term->u.name);
+    MsVerdict v = ms_validate(st->term);
+    if (v.check == MS_UNSUPPORTED)
+        return fail(p, (size_t)st->term_col - 1, "%s", v.msg);
+    st->ms_invalid = v.rule; /* set only for MS_INVALID */
+    Term *all[MAX_STEP_FLAGS];
+    size_t nall = 0;
+    while (!at_end(p)) {
+        size_t at = p->i;
+        Term *t;
+        if (!term_arg(p, &t, NULL))
+            return false;
+        if (st->nopts == MAX_STEP_FLAGS || nall == MAX_STEP_FLAGS)
+            return fail(p, at, "too many options");
+        all[nall++] = t;
+        if (session && t->kind == TK_TUPLE) /* {meta, ...}: a session refuses it (badarg) */
+            continue;
+        if (t->kind != TK_ATOM)
+            return fail(p, at, "a trace_pattern option must be an atom");
+        const char *opt = t->u.name;
+        if (strncmp(opt, "call_", 5) == 0)
+            return fail(p, at, "option '%s' is not supported by model v1", opt);
+        if (strcmp(opt, "meta") == 0 && session)
+            return fail(p, at, "option 'meta' in a trace session is not supported by model v1");
+        if (strcmp(opt, "meta") == 0 && p->sc->tracer.kind == TRACER_RECORDER &&
+            (p->sc->tracer.callbacks & (1u << callback_index("trace_call"))))
+            return fail(p, at, "option 'meta' with a tracer that has trace_call/5 is not supported by "
+                        "model v1: OTP 25 aborts (CONFORMANCE.md, Clarification C-10)");
+        st->opts[st->nopts++] = opt;
+    }
+    if (session)
+        st->sargs = term_list(p->a, nall, all);
+    return true;
+}
+
+/* MODULE ':' FUNCTION of a step call: a fixture module. */
+static bool module_fn(Parser *p, Step *st, size_t *fn_at)
 {
     size_t at;
     const char *m = ident(p, &at);
     if (!m)
         return fail(p, at, "expected Module:Function");
-    if (strcmp(m, "tcs_target") != 0)
-        return fail(p, at, "module '%s' is not supported by model v1 (only tcs_target)", m);
+    if (fixture_module(m) < 0)
+        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target or tcs_late)", m);
+    st->module = m;
     if (p->s[p->i] != ':')
         return fail(p, p->i, "expected ':' after the module name");
     p->i++;
-    *fn = ident(p, fn_at);
-    if (!*fn)
+    st->fn = ident(p, fn_at);
+    if (!st->fn)
         return fail(p, *fn_at, "expected a function name");
     return true;
-}
-
-/* M:F/A MS, the first arguments of `pattern` steps. */
-static bool parse_mfa_ms(Parser *p, Step *st)
-{
-    size_t fn_at;
-    if (!module_fn(p, &st->fn, &fn_at))
-        return false;
-    if (p->s[p->i] != '/')
-        return fail(p, p->i, "expected '/Arity' after the function name");
-    p->i++;
-    if (p->s[p->i] < '0' || p->s[p->i] > '9')
-        return fail(p, p->i, "expected an arity");
-    if (!int_arg(p, "arity", &st->arity))
-        return false;
-    if (!term_arg(p, &st->term, &st->term_col))
-        return false;
-    char msg[200];
-    MsCheck mc = ms_validate(p->a, st->term, msg, sizeof msg);
-    if (mc == MS_UNSUPPORTED)
-        return fail(p, (size_t)st->term_col - 1, "%s", msg);
-    st->ms_invalid = mc == MS_INVALID;
-    (void)fn_at; /* an unknown tcs_target function is allowed: trace_pattern returns 0 */
-    return true;
-}
-
-static bool parse_pattern_step(Parser *p, Step *st)
-{
-    if (!parse_mfa_ms(p, st))
-        return false;
-    size_t at;
-    const char *w = word(p, &at);
-    if (!w || (strcmp(w, "global") != 0 && strcmp(w, "local") != 0))
-        return fail(p, at, "expected 'global' or 'local'");
-    st->local = strcmp(w, "local") == 0;
-    return end_of_statement(p);
 }
 
 static bool parse_call_step(Parser *p, Step *st)
 {
     size_t fn_at;
-    if (!module_fn(p, &st->fn, &fn_at))
+    if (!module_fn(p, st, &fn_at))
         return false;
     if (!(p->s[p->i] == '('))
         return fail(p, p->i, "expected '(' after the function name");
@@ -476,8 +510,10 @@ static bool parse_call_step(Parser *p, Step *st)
             break;
         }
     }
-    if (!target_fn(p, fn_at, st->fn, (long long)n))
-        return false;
+    int fn = fixture_fn(fixture_module(st->module), st->fn, (long long)n);
+    if (fn < 0 || !fixture_fn_info(fn)->exported || strcmp(st->fn, "module_info") == 0)
+        return fail(p, fn_at, "%s:%s/%zu is not supported by model v1 (see cases/README.md, "
+                    "\"The traced functions\")", st->module, st->fn, n);
     st->args = term_list(p->a, n, args);
     return end_of_statement(p);
 }
@@ -516,7 +552,7 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
         const char *w = word(p, &at);
         if (!w || !is_name(w))
             return fail(p, at, "expected the name of the new process");
-        if (strcmp(w, "tracer") == 0 || known(p, w) || session_index(p, w) >= 0)
+        if (strcmp(w, "tracer") == 0 || strcmp(w, "meta") == 0 || known(p, w) || session_index(p, w) >= 0)
             return fail(p, at, "process '%s' already exists (spawn needs a new name)", w);
         if (p->nknown == MAX_NAMES)
             return fail(p, at, "too many processes");
@@ -558,7 +594,7 @@ static bool parse_session_decl(Parser *p)
     const char *name = word(p, &at);
     if (!name || !is_name(name))
         return fail(p, at, "expected a session name ([a-z][a-zA-Z0-9_]*)");
-    if (strcmp(name, "tracer") == 0 || strcmp(name, "legacy") == 0)
+    if (strcmp(name, "tracer") == 0 || strcmp(name, "legacy") == 0 || strcmp(name, "meta") == 0)
         return fail(p, at, "'%s' cannot name a session (reserved)", name);
     if (session_index(p, name) >= 0)
         return fail(p, at, "duplicate session '%s'", name);
@@ -638,11 +674,11 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
     switch (op) {
     case SO_CREATE:
         if (at_end(p)) {
-            st->opts = term_nil(p->a);
-        } else if (!term_arg(p, &st->opts, &st->term_col)) {
+            st->sargs = term_nil(p->a);
+        } else if (!term_arg(p, &st->sargs, &st->term_col)) {
             return false;
         }
-        if (st->opts->kind == TK_NIL) /* other Opts raise badarg: no session */
+        if (st->sargs->kind == TK_NIL) /* other Opts raise badarg: no session */
             p->phase[st->session] = SES_CREATED;
         break;
     case SO_DROP:
@@ -650,26 +686,16 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
         break;
     case SO_PROCESS:
         return parse_trace_step(p, st, true);
-    case SO_FUNCTION: {
-        if (!parse_mfa_ms(p, st))
-            return false;
-        skip_ws(p);
-        size_t at = p->i;
-        if (!term_arg(p, &st->opts, NULL))
-            return false;
-        if (term_list_length(st->opts) < 0)
-            return fail(p, at, "the flag list of a session pattern must be a list, e.g. [global]");
-        break;
-    }
+    case SO_FUNCTION:
+        return parse_pattern_step(p, st, true);
     case SO_SEND:
     case SO_RECV: {
         if (!term_arg(p, &st->term, &st->term_col))
             return false;
-        char msg[200];
-        MsCheck mc = ms_validate(p->a, st->term, msg, sizeof msg);
-        if (mc == MS_UNSUPPORTED)
-            return fail(p, (size_t)st->term_col - 1, "%s", msg);
-        st->ms_invalid = mc == MS_INVALID;
+        MsVerdict v = ms_validate(st->term);
+        if (v.check == MS_UNSUPPORTED)
+            return fail(p, (size_t)st->term_col - 1, "%s", v.msg);
+        st->ms_invalid = v.rule; /* set only for MS_INVALID */
         break;
     }
     case SO_INFO: {
@@ -677,9 +703,9 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
             return false;
         skip_ws(p);
         size_t at = p->i;
-        if (!term_arg(p, &st->opts, NULL))
+        if (!term_arg(p, &st->sargs, NULL))
             return false;
-        if (st->opts->kind != TK_ATOM)
+        if (st->sargs->kind != TK_ATOM)
             return fail(p, at, "the info item must be an atom, e.g. flags");
         break;
     }
@@ -735,7 +761,7 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         ok = parse_trace_step(p, st, false) && end_of_statement(p);
     } else if (strcmp(kw, "pattern") == 0) {
         st->kind = ST_PATTERN;
-        ok = parse_pattern_step(p, st);
+        ok = parse_pattern_step(p, st, false);
     } else if (is_name(kw) && known(p, kw) && strcmp(kw, "tracer") != 0) {
         ok = parse_actor_step(p, st, kw, at);
     } else {

@@ -26,6 +26,7 @@ typedef enum {
 enum { SESSION_LEGACY = -1 };
 
 enum { MAX_STEP_FLAGS = 32 };
+#define ANY_ARITY (-1LL) /* pattern: arity '_' */
 
 /* One step; which fields are set depends on kind (see cases/README.md "Steps"). */
 typedef struct Step {
@@ -40,17 +41,21 @@ typedef struct Step {
     int nflags;
     Term *term;                /* send: message; exit: reason; (un)register: name; pattern: MS */
     int term_col;
-    const char *fn;            /* pattern/call: function of tcs_target */
-    long long arity;           /* pattern: arity */
-    bool local;                /* pattern: local (else global) */
-    bool ms_invalid;           /* pattern: MS is no valid match spec (trace_pattern raises badarg) */
+    const char *module;        /* pattern/call: module ("_" for the wildcard); NULL: on_load */
+    const char *fn;            /* pattern/call: function ("_" for the wildcard) */
+    long long arity;           /* pattern: arity, ANY_ARITY for '_' */
+    const char *opts[MAX_STEP_FLAGS]; /* pattern: the options as written (global, local, meta...) */
+    int nopts;
+    const char *ms_invalid;    /* pattern: the MS-* rule when MS is no valid match spec
+                                * (trace_pattern raises badarg), else NULL */
     Term *args;                /* call: argument list */
     bool has_timeout;          /* recv after N */
     long long timeout;
     SessionOp sop;             /* session steps: which call */
     int session;               /* session steps: index in Scenario.sessions, or SESSION_LEGACY */
     bool weak;                 /* session steps: the call uses the weak handle */
-    Term *opts;                /* create: Opts; trace: the options; pattern: the flag list; info: Item */
+    Term *sargs;               /* session steps: create: Opts; trace and pattern: the options as
+                                * terms (a session refuses tuples such as {tracer,T}); info: Item */
 } Step;
 
 typedef struct { const char *tag; Answer answer; } AnswerDecl;

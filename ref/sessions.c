@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "plan.h"
 
 /* --- order ------------------------------------------------------------------------------ */
 
@@ -35,16 +36,16 @@ int sessions_by_attach(const Model *m, int proc, int out[MAX_SESSIONS])
     return n;
 }
 
-int sessions_by_pattern(const Model *m, int fi, bool global, int out[MAX_SESSIONS])
+int sessions_by_pattern(const Model *m, int fn, bool global, int out[MAX_SESSIONS])
 {
     unsigned key[MAX_SESSIONS] = {0};
     int n = 0;
-    for (int pass = global ? 0 : 1; pass < 2; pass++) { /* global breakpoints, then local */
+    for (int pass = global ? 0 : 1; pass < 2; pass++) { /* the export entry, then the function */
         int first = n;
         for (int s = 0; s < m->nsessions; s++) {
-            const Pattern *pat = &m->sessions[s].pats[fi];
+            const Pattern *pat = &m->sessions[s].pats[fn];
             key[s] = pat->since;
-            if (pat->set && pat->local == (pass == 1))
+            if (pass == 0 ? pat->set && !pat->local : (pat->set && pat->local) || pat->meta)
                 out[n++] = s;
         }
         sort_sessions(out + first, key, n - first, true);
@@ -60,17 +61,11 @@ void sessions_attach(Model *m, int s, int proc)
     ts->attached = true;
 }
 
-void sessions_set_pattern(Model *m, Pattern *pat, const Term *ms, bool local)
+void sessions_note_pattern(Model *m, Pattern *pat, const Pattern *before)
 {
-    if (term_is_atom(ms, "false")) {
-        pat->set = false;
-        return;
-    }
-    if (!pat->set || pat->local != local)
+    bool moved = pat->set && (!before->set || pat->local != before->local);
+    if (moved || (pat->meta && !before->meta))
         pat->since = ++m->clock;
-    pat->set = true;
-    pat->local = local;
-    pat->ms = ms;
 }
 
 /* --- what tracers see -------------------------------------------------------------------- */
@@ -89,7 +84,7 @@ const char *sessions_rules(Model *m, int s, int nsessions, const char *ev_rules,
     return r;
 }
 
-bool sessions_event_pattern(Model *m, int s, const Event *ev, const Term **ms_result)
+bool sessions_event_pattern(Model *m, int s, int proc, const Event *ev, const Term **ms_result)
 {
     const Session *ses = &m->sessions[s];
     bool send = strcmp(ev->tag, "send") == 0 || strcmp(ev->tag, "send_to_non_existing_process") == 0;
@@ -107,10 +102,15 @@ bool sessions_event_pattern(Model *m, int s, const Event *ev, const Term **ms_re
                        ev->sender ? (Term *)ev->sender : term_atom(m->a, "undefined"), (Term *)ev->term};
         args = term_list(m->a, 3, el);
     }
-    MsOutcome o = ms_run(m->a, ms, args);
-    if (!o.matched || o.suppress)
+    MsCall call = {args, model_pid(m, proc), NULL};
+    MsOutcome o = ms_run(m->a, ms, &call);
+    if (o.unsupported) {
+        m->unsupported = o.unsupported; /* model_run reports it after the step */
         return false;
-    *ms_result = o.result;
+    }
+    if (!o.matched || (o.message && term_is_atom(o.message, "false")))
+        return false;
+    *ms_result = o.message && !term_is_atom(o.message, "true") ? o.message : NULL;
     return true;
 }
 
@@ -224,9 +224,9 @@ static bool create(Model *m, const Step *st)
     buf_puts(&call, "trace:session_create(");
     term_print_atom(&call, ses->state);
     put_arg(&call, tracer_term(m, s));
-    put_arg(&call, st->opts);
+    put_arg(&call, st->sargs);
     buf_puts(&call, ")");
-    if (st->opts->kind != TK_NIL) {
+    if (st->sargs->kind != TK_NIL) {
         control_line(m, buf_str(&call), "raises error:badarg", "SESSION-CREATE-OPTS");
     } else {
         ses->life = LIFE_ALIVE;
@@ -281,13 +281,13 @@ static bool process_step(Model *m, const Step *st)
     buf_init(&call);
     call_head(m, &call, "process", st);
     buf_printf(&call, ",<%s>,%s", st->actor, st->on ? "true" : "false");
-    put_arg(&call, st->opts);
+    put_arg(&call, st->sargs);
     buf_puts(&call, ")");
     FlagSet set = 0;
     for (int i = 0; i < st->nflags; i++)
         set |= FLAG_BIT(st->flags[i]);
     bool refused_option = false;
-    for (const Term *o = st->opts; o->kind == TK_CONS; o = o->u.cons.tail)
+    for (const Term *o = st->sargs; o->kind == TK_CONS; o = o->u.cons.tail)
         refused_option |= o->u.cons.head->kind == TK_TUPLE;
     const char *refused = handle_refused(m, st);
     if (!refused && refused_option)
@@ -327,64 +327,35 @@ static bool process_step(Model *m, const Step *st)
     return true;
 }
 
-/* global or local from a trace:function/4 flag list; false (badarg) for anything else the
- * model knows; *unmodelled for the call_* and meta kinds. */
-static bool pattern_kind(const Term *flags, bool *local, bool *refused_option, bool *unmodelled)
-{
-    int global = 0, loc = 0;
-    *refused_option = *unmodelled = false;
-    for (const Term *f = flags; f->kind == TK_CONS; f = f->u.cons.tail) {
-        const Term *x = f->u.cons.head;
-        if (x->kind == TK_TUPLE)
-            *refused_option = true;
-        else if (term_is_atom(x, "global"))
-            global++;
-        else if (term_is_atom(x, "local"))
-            loc++;
-        else if (term_is_atom(x, "meta") || term_is_atom(x, "call_count") || term_is_atom(x, "call_time") ||
-                 term_is_atom(x, "call_memory"))
-            *unmodelled = true;
-        else
-            return false;
-    }
-    *local = loc > 0;
-    return !*refused_option && global + loc <= 1;
-}
-
+/* trace:function/4: erlang:trace_pattern/3 in the session, but for {meta, ...} options. */
 static bool function_step(Model *m, const Step *st)
 {
-    int s = step_session(st);
-    Buf call;
+    Buf call, result, rules;
     buf_init(&call);
+    buf_init(&result);
+    buf_init(&rules);
     call_head(m, &call, "function", st);
-    buf_puts(&call, ",{tcs_target,");
-    term_print_atom(&call, st->fn);
-    buf_printf(&call, ",%lld}", st->arity);
+    buf_puts(&call, ",");
+    pattern_target(&call, st);
     put_arg(&call, st->term);
-    put_arg(&call, st->opts);
+    put_arg(&call, st->sargs);
     buf_puts(&call, ")");
-    bool local = false, refused_option, unmodelled;
-    bool valid = pattern_kind(st->opts, &local, &refused_option, &unmodelled);
+    bool refused_option = false;
+    for (const Term *o = st->sargs; o->kind == TK_CONS; o = o->u.cons.tail)
+        refused_option |= o->u.cons.head->kind == TK_TUPLE;
     const char *refused = handle_refused(m, st);
     if (!refused && refused_option)
         refused = "SESSION-REFUSED-OPTS";
-    if (!refused && unmodelled) {
-        buf_free(&call);
-        return model_unsupported(m, st->line, st->col, "meta, call_count, call_time and call_memory patterns are");
-    }
-    if (!refused && (!valid || st->ms_invalid))
-        refused = "SESSION-FUNCTION CTL-PATTERN";
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg", refused);
-        buf_free(&call);
-        return true;
+    } else {
+        patterns_apply(m, step_session(st), st, &result, &rules);
+        buf_puts(&rules, st->weak ? " SESSION-FUNCTION SESSION-WEAK" : " SESSION-FUNCTION");
+        control_line(m, buf_str(&call), buf_str(&result), buf_str(&rules));
     }
-    int fi = st->arity == 1 ? calls_target_index(st->fn) : -1;
-    if (fi >= 0)
-        sessions_set_pattern(m, &m->sessions[s].pats[fi], st->term, local);
-    control_line(m, buf_str(&call), fi >= 0 ? "-> 1" : "-> 0",
-                 with_weak(st, "SESSION-FUNCTION CTL-PATTERN", "SESSION-FUNCTION CTL-PATTERN SESSION-WEAK"));
     buf_free(&call);
+    buf_free(&result);
+    buf_free(&rules);
     return true;
 }
 
@@ -442,13 +413,26 @@ static Term *info_process(Model *m, int s, const Term *what, const char *it)
     return item(m, "flags", term_list(m->a, n, el));
 }
 
-/* trace:info(S, {tcs_target,F,A}, Item). */
-static Term *info_function(Model *m, int s, const Term *what, const char *it)
+/* True iff what is {M,F,A} of a fixture module; *fn is the function, or -1 when there is
+ * no such function (or its module is not loaded yet). */
+static bool fixture_mfa(const Model *m, const Term *what, int *fn)
+{
+    if (what->kind != TK_TUPLE || what->u.tuple.n != 3)
+        return false;
+    const Term *mod = what->u.tuple.el[0], *f = what->u.tuple.el[1], *ar = what->u.tuple.el[2];
+    int mi = mod->kind == TK_ATOM ? fixture_module(mod->u.name) : -1;
+    if (mi < 0 || f->kind != TK_ATOM || ar->kind != TK_INT)
+        return false;
+    *fn = m->loaded[mi] ? fixture_fn((FixtureModule)mi, f->u.name, ar->u.i) : -1;
+    return true;
+}
+
+/* trace:info(S, {M,F,A}, Item) for a fixture function fi (-1: none). A session has no meta
+ * or call_* patterns in the model (the parser refuses them), so those items are false. */
+static Term *info_function(Model *m, int s, int fi, const char *it)
 {
     static const char *const items[] = {"traced", "match_spec", "meta", "meta_match_spec",
                                         "call_memory", "call_time", "call_count"};
-    const Term *fn = what->u.tuple.el[1], *ar = what->u.tuple.el[2];
-    int fi = fn->kind == TK_ATOM && ar->kind == TK_INT && ar->u.i == 1 ? calls_target_index(fn->u.name) : -1;
     bool is_all = strcmp(it, "all") == 0, known_item = is_all;
     for (size_t i = 0; i < sizeof items / sizeof items[0]; i++)
         known_item |= strcmp(it, items[i]) == 0;
@@ -478,12 +462,12 @@ static bool info_step(Model *m, const Step *st)
 {
     int s = step_session(st);
     const Term *what = st->term;
-    const char *it = st->opts->u.name;
+    const char *it = st->sargs->u.name;
     Buf call;
     buf_init(&call);
     call_head(m, &call, "info", st);
     put_arg(&call, what);
-    put_arg(&call, st->opts);
+    put_arg(&call, st->sargs);
     buf_puts(&call, ")");
     const char *refused = handle_refused(m, st);
     if (refused) {
@@ -492,13 +476,14 @@ static bool info_step(Model *m, const Step *st)
         return true;
     }
     Term *result;
+    int fi;
     if (what->kind == TK_PID || term_is_atom(what, "new")) {
         result = info_process(m, s, what, it);
     } else if (term_is_atom(what, "send") || term_is_atom(what, "receive")) {
         const Term *ms = term_is_atom(what, "send") ? m->sessions[s].send_ms : m->sessions[s].recv_ms;
         result = strcmp(it, "match_spec") == 0 ? item(m, "match_spec", ms ? (Term *)ms : term_atom(m->a, "true")) : NULL;
-    } else if (what->kind == TK_TUPLE && what->u.tuple.n == 3 && term_is_atom(what->u.tuple.el[0], "tcs_target")) {
-        result = info_function(m, s, what, it);
+    } else if (fixture_mfa(m, what, &fi)) {
+        result = info_function(m, s, fi, it);
     } else {
         buf_free(&call);
         return model_unsupported(m, st->line, st->term_col, "this trace:info/3 argument is");
@@ -529,7 +514,7 @@ static bool session_info_step(Model *m, const Step *st)
     buf_puts(&call, "trace:session_info(");
     term_print(&call, what, PRINT_CANON);
     buf_puts(&call, ")");
-    int list[MAX_SESSIONS], n = 0;
+    int list[MAX_SESSIONS], n = 0, fi;
     Term *result = NULL;
     if (what->kind == TK_PID) {
         int p = model_proc(m, what->u.name);
@@ -562,16 +547,15 @@ static bool session_info_step(Model *m, const Step *st)
         }
     } else if (term_is_atom(what, "new")) {
         n = 0;
-    } else if (what->kind == TK_TUPLE && what->u.tuple.n == 3 && term_is_atom(what->u.tuple.el[0], "tcs_target") &&
-               what->u.tuple.el[1]->kind == TK_ATOM && what->u.tuple.el[2]->kind == TK_INT) {
-        int fi = what->u.tuple.el[2]->u.i == 1 ? calls_target_index(what->u.tuple.el[1]->u.name) : -1;
+    } else if (fixture_mfa(m, what, &fi)) {
         if (fi < 0) {
             result = term_atom(m->a, "undefined");
         } else { /* the sessions with a pattern on it, first set first */
             unsigned key[MAX_SESSIONS] = {0};
             for (int s = 0; s < m->nsessions; s++) {
-                key[s] = m->sessions[s].pats[fi].since;
-                if (m->sessions[s].pats[fi].set)
+                const Pattern *pat = &m->sessions[s].pats[fi];
+                key[s] = pat->since;
+                if (pat->set || pat->meta)
                     list[n++] = s;
             }
             sort_sessions(list, key, n, false);

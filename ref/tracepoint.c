@@ -7,34 +7,40 @@
 
 void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *extra_rules)
 {
-    const Session *ses = &m->sessions[s];
-    if (ses->tracer->kind == TRACER_PROCESS) {
+    if (m->sessions[s].tracer->kind == TRACER_PROCESS) {
         sessions_trace_message(m, s, proc, ev, extra_rules);
         return;
     }
     const TraceState *ts = &m->procs[proc].trace[s];
+    tracepoint_emit_as(m, m->sessions[s].tracer, m->sessions[s].state, ts->flags, ts->ts_cleared, proc,
+                       ev, extra_rules);
+}
+
+void tracepoint_emit_as(Model *m, const TracerDecl *tracer, const char *state, FlagSet flags,
+                        FlagSet ts_cleared, int proc, const Event *ev, const char *extra_rules)
+{
     Category c;
     tag_category(ev->tag, &c);
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);
     buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-TRACE %s %s", extra_rules, ev->rules);
-    Term *opts = opts_build(m->a, ts->flags, ts->ts_cleared, ev->extra, ev->ms_result, &rules);
-    buf_printf(&body, "%s(", dispatch_trace(ses->tracer->callbacks, c));
+    Term *opts = opts_build(m->a, flags, ts_cleared, ev->extra, ev->ms_result, &rules);
+    buf_printf(&body, "%s(", dispatch_trace(tracer->callbacks, c));
     term_print_atom(&body, ev->tag);
-    buf_printf(&body, ", <%s>, <%s>, ", ses->state, m->procs[proc].name);
+    buf_printf(&body, ", <%s>, <%s>, ", state, m->procs[proc].name);
     term_print(&body, ev->term, PRINT_CANON);
     buf_puts(&body, ", ");
     term_print(&body, opts, PRINT_CANON);
     buf_puts(&body, ")");
-    bool example = ses->tracer->kind == TRACER_ERL_MSG;
+    bool example = tracer->kind == TRACER_ERL_MSG;
     if (example)
         buf_puts(&rules, " EV-EXAMPLE-TRACER");
     stream_line(m->out, stream_class(ev->tag), buf_str(&body), buf_str(&rules));
     if (example && strcmp(ev->tag, "send") == 0 && ev->extra) {
         /* EV-EXAMPLE-TRACER: trace/5 sends {trace, Tracee, Recipient} to its state */
         buf_free(&body);
-        buf_printf(&body, "msg(<%s>, {trace,<%s>,", ses->state, m->procs[proc].name);
+        buf_printf(&body, "msg(<%s>, {trace,<%s>,", state, m->procs[proc].name);
         term_print(&body, ev->extra, PRINT_CANON);
         buf_puts(&body, "})");
         stream_line(m->out, 'N', buf_str(&body), "EV-EXAMPLE-TRACER");
@@ -58,7 +64,7 @@ void tracepoint_fire(Model *m, int proc, const Event *ev)
         int s = order[i];
         Event sev = *ev;
         sev.rules = sessions_rules(m, s, n, ev->rules, "SESSION-ORDER-PROCESS");
-        if (enabled_live(m, s, proc, ev->tag) && sessions_event_pattern(m, s, ev, &sev.ms_result) &&
+        if (enabled_live(m, s, proc, ev->tag) && sessions_event_pattern(m, s, proc, ev, &sev.ms_result) &&
             tracepoint_accept(m, s, proc, ev->tag, sev.rules))
             tracepoint_emit(m, s, proc, &sev, "ENABLED-TRACE");
     }
