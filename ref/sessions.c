@@ -202,6 +202,17 @@ static const char *with_weak(const Step *st, const char *rule, const char *weak_
     return st->weak ? weak_rule : rule;
 }
 
+/* Why process/4 or function/4 refuses its handle or its options: a tuple option such as
+ * {tracer,T} or {meta,T} (SESSION-REFUSED-OPTS); NULL if it does not. */
+static const char *options_refused(const Model *m, const Step *st)
+{
+    const char *refused = handle_refused(m, st);
+    for (const Term *o = st->sargs; !refused && o->kind == TK_CONS; o = o->u.cons.tail)
+        if (o->u.cons.head->kind == TK_TUPLE)
+            refused = "SESSION-REFUSED-OPTS";
+    return refused;
+}
+
 /* Everything session s set is gone: flags, tracers, patterns (SESSION-DESTROY). */
 static void destroy(Model *m, int s)
 {
@@ -286,12 +297,7 @@ static bool process_step(Model *m, const Step *st)
     FlagSet set = 0;
     for (int i = 0; i < st->nflags; i++)
         set |= FLAG_BIT(st->flags[i]);
-    bool refused_option = false;
-    for (const Term *o = st->sargs; o->kind == TK_CONS; o = o->u.cons.tail)
-        refused_option |= o->u.cons.head->kind == TK_TUPLE;
-    const char *refused = handle_refused(m, st);
-    if (!refused && refused_option)
-        refused = "SESSION-REFUSED-OPTS";
+    const char *refused = options_refused(m, st);
     if (!refused && (!m->procs[p].alive || (set & FLAG_BIT(FL_CPU_TIMESTAMP))))
         refused = "SESSION-PROCESS";
     if (refused) {
@@ -340,12 +346,7 @@ static bool function_step(Model *m, const Step *st)
     put_arg(&call, st->term);
     put_arg(&call, st->sargs);
     buf_puts(&call, ")");
-    bool refused_option = false;
-    for (const Term *o = st->sargs; o->kind == TK_CONS; o = o->u.cons.tail)
-        refused_option |= o->u.cons.head->kind == TK_TUPLE;
-    const char *refused = handle_refused(m, st);
-    if (!refused && refused_option)
-        refused = "SESSION-REFUSED-OPTS";
+    const char *refused = options_refused(m, st);
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg", refused);
     } else {
