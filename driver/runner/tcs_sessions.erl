@@ -137,9 +137,11 @@ collect_garbage(St, From) ->
     reply(From, St, [{{"erlang:garbage_collect", []}, Outcome}]),
     hold(St).
 
+%% A session whose creation failed on this node has no handle: the call gets
+%% {no_handle, Name} instead (and fails, visibly, rather than the holder).
 handle({weak, legacy}, _) -> {legacy, default};
-handle({weak, Name}, #{weak := W}) -> maps:get(Name, W);
-handle(Name, #{strong := S}) -> maps:get(Name, S).
+handle({weak, Name}, #{weak := W}) -> maps:get(Name, W, {no_handle, Name});
+handle(Name, #{strong := S}) -> maps:get(Name, S, {no_handle, Name}).
 
 reply(From, St, Lines) ->
     From ! {holder, [{{Fun, printable(Args, St)}, printable(Outcome, St)} || {{Fun, Args}, Outcome} <- Lines]}.
