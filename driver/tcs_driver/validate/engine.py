@@ -71,7 +71,10 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
                  progress: Callable[[str], None]) -> list[CheckResult]:
     for beam in runner_beams.glob("tcs_validate_*.beam"):
         shutil.copy(beam, work.beams)
-    shutil.copy(tracer.nif, work.tracer_dir / tracer.nif.name)
+    # The library under its own name and under the module's, the name most
+    # tracers load it by.
+    for name in {tracer.nif.name, f"{tracer.module}.so"}:
+        shutil.copy(tracer.nif, work.tracer_dir / name)
     beam = work.tracer_dir / f"{tracer.module}.beam"
     shutil.copy(tracer.beam, beam)
     job = {"module": tracer.module,
@@ -151,6 +154,11 @@ class _Runner:
         if mismatch:
             raise BadInput(f"--nif {tracer.nif}: the library is for module {mismatch.group(1)}, "
                            f"not {mismatch.group(2)}")
+        missing = re.search(r"'([^':]*): cannot open shared object file", said)
+        if missing:
+            raise BadInput(f"{tracer.module} loads a NIF library {missing.group(1)} that is not there: "
+                           f"validate puts --nif next to the module, in the node's working directory "
+                           f"and on LD_LIBRARY_PATH, as {tracer.nif.name} and {tracer.module}.so")
         data = {kind: rest for kind, rest in (line.partition(" ")[::2] for line in ran.of("DATA"))
                 if kind in ("loaded_by", "accepted")}
         nifs = frozenset(_name_arity(rest) for rest in ran.of("DATA") if rest.startswith("nif "))
