@@ -173,6 +173,23 @@ def test_state_without_harness_process_skips_dead_state(layout, otp_node, tmp_pa
 
 
 @pytest.mark.live
+def test_callback_written_in_erlang_is_pointed_out(layout, otp_node, tmp_path: Path) -> None:
+    example = (layout.repo / "nif_impls" / "erl_msg_tracer" / "erl_msg_tracer.erl").read_text()
+    exports = "-export([enabled/3, trace/5, load/0])."
+    assert exports in example
+    (tmp_path / "erl_msg_tracer.erl").write_text(
+        example.replace(exports, "-export([enabled/3, trace/5, load/0, enabled_send/3]).")
+        + "\nenabled_send(_, _, _) -> trace.\n")
+    done = _tcs("--module", "erl_msg_tracer", "--nif", str(layout.nifs / "erl_msg_tracer.so"),
+                "--erl", str(tmp_path / "erl_msg_tracer.erl"), "--checks", "shape", "--json", "r.json",
+                cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    shape = json.loads((tmp_path / "r.json").read_text())["checks"][0]
+    assert any(e.startswith("enabled_send/3 is exported by the module but is not a NIF")
+               for e in shape["evidence"]), shape
+
+
+@pytest.mark.live
 @pytest.mark.parametrize("args, message", [
     (["--module", "erl_msg_tracer", "--nif", "missing.so", "--erl", "x.erl"], "--nif missing.so: no such file"),
     (_msg_tracer("--state", "{unclosed, "), "--state:1:"),

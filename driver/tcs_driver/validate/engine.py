@@ -27,6 +27,7 @@ from .checks import (CALLBACKS, CHECK_NAMES, Bench, CheckResult, Limits, looks_l
                      runtime_callbacks)
 from .inputs import BadInput, Tracer
 from .releases import Workdir
+from .report import first_line
 
 #: Nodes a direct-call check may use when callbacks crash or hang.
 MAX_NODES = 3
@@ -105,10 +106,11 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
         submit("live", run.live, shape)
         # Each property is judged on the inputs the prerequisite check passed.
         only: dict[str, list[str]] = {}
-        for prerequisite, family in (("enabled_answers", "only_enabled"), ("trace_accepts", "only_trace")):
-            if prerequisite in futures:
-                results[prerequisite], only[family] = futures.pop(prerequisite).result()
-        submit("enabled_pure", run.calls, {k: v for k, v in only.items() if k == "only_enabled"})
+        if "enabled_answers" in futures:
+            results["enabled_answers"], only["only_enabled"] = futures.pop("enabled_answers").result()
+        submit("enabled_pure", run.calls, dict(only))
+        if "trace_accepts" in futures:
+            results["trace_accepts"], only["only_trace"] = futures.pop("trace_accepts").result()
         submit("tracee_untouched", run.calls, only)
         for check, future in futures.items():
             outcome = future.result()
@@ -137,7 +139,7 @@ class _Runner:
 
     def _result(self, check: str, status: str, summary: str, evidence: list[str], started: float,
                 nodes: int = 1, data: dict | None = None) -> CheckResult:
-        self.progress(f"{check:<17} {status:<5} {summary}")
+        self.progress(f"OTP {self.otp}: {check:<17} {status:<5} {first_line(summary)}")
         return CheckResult(check, self.otp, status, summary, evidence,
                            round(time.monotonic() - started, 2), nodes, data or {})
 
@@ -212,20 +214,22 @@ class _Runner:
             extra = {"check": check, "skip": _erlang_strings(skip), "skip_keys": _erlang_strings(skip_keys),
                      **{family: _erlang_strings(indices) for family, indices in only.items()}}
             ran = self._run("tcs_validate_calls", extra, limit)
-            for index, key, text in ran.steps():
+            calls = [step for step in ran.steps() if step[1] != "-"]
+            for index, _key, text in calls:
                 texts[index] = text
                 skip.append(index)
             for finding in ran.of("FINDING"):
                 index, _, what = finding.partition(" ")
                 failed.append(index)
                 evidence.append(f"{texts.get(index, 'after the calls')}: {what}")
-            notes += ran.of("NOTE")
+            if calls:
+                notes += [f"node {nodes}: {n}" if nodes > 1 else n for n in ran.of("NOTE")]
             if ran.status == "done":
                 break
             evidence.append(_incident_line(ran))
-            if ran.last_step is None:
-                break
-            index, key, _ = jobs.split_step(ran.last_step)
+            index, key, _ = jobs.split_step(ran.last_step or "- - -")
+            if key == "-":
+                break   # not in a callback call: a fresh node would end the same way
             failed.append(index)
             skip_keys.append(key)
             evidence.append(f"  (a fresh node goes on without the other inputs of {key})")

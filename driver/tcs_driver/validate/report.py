@@ -37,7 +37,8 @@ class Report:
         return self.tracer.state if self.tracer.state is not None else "a process of the harness"
 
 
-def _cut(text: str, limit: int = 110) -> str:
+def first_line(text: str, limit: int = 110) -> str:
+    """The first line of text, cut to limit characters."""
     line = text.splitlines()[0] if text else ""
     return line if len(line) <= limit else line[:limit - 3] + "..."
 
@@ -46,7 +47,7 @@ def render_text(report: Report) -> str:
     t = report.tracer
     out = [f"tracer {t.module}: library {t.nif}, module from {t.given_as}, state {report.state_text()}",
            ""]
-    rows = [(r.check, r.otp, r.status, _cut(r.summary)) for r in report.results]
+    rows = [(r.check, r.otp, r.status, first_line(r.summary)) for r in report.results]
     header = ("CHECK", "OTP", "VERDICT", "EVIDENCE")
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header[:3])]
     for row in [header, tuple("-" * w for w in widths) + ("-" * 8,), *rows]:
