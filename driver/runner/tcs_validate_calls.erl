@@ -46,6 +46,7 @@ check(tracee_untouched, Ctx) ->
 answer(Index, Input, Ctx) ->
     case call(Input, Ctx) of
         {ok, Answer} when Answer =:= trace; Answer =:= discard; Answer =:= remove ->
+            note_unusual(Index, element(2, Input), Answer),
             Answer;
         {ok, Other} ->
             finding(Index, "answered ~0tP, which is none of trace, discard and remove", [Other, 10]),
@@ -54,6 +55,16 @@ answer(Index, Input, Ctx) ->
             finding(Index, "raised ~p:~0tP", [Class, Reason, 10]),
             raised
     end.
+
+%% Answers the documents allow but the runtime reads in its own way (notes,
+%% not findings): the -spec of enabled/3 gives trace | remove for trace_status
+%% and trace | discard for the other tags.
+note_unusual(Index, trace_status, discard) ->
+    out("NOTE", "~s answers discard for trace_status, which the runtime takes as trace", [Index]);
+note_unusual(Index, Tag, remove) when Tag =/= trace_status ->
+    out("NOTE", "~s answers remove for ~p: the runtime then detaches the tracer from the tracee "
+        "(CONFORMANCE.md, Clarification C-5)", [Index, Tag]);
+note_unusual(_, _, _) -> ok.
 
 pure(Index, Input, Ctx) ->
     First = call(Input, Ctx),
@@ -69,7 +80,8 @@ accepts(Index, Input, Ctx) ->
     Result = call(Input, Ctx),
     _ = effects(Ctx),   % what trace*/5 sends is its business here; keep the sinks small
     case Result of
-        {ok, _} -> returned;
+        {ok, ok} -> ok;
+        {ok, _} -> returned_other_than_ok;   % the runtime ignores it; the -callback says ok
         {raised, Class, Reason} ->
             finding(Index, "raised ~p:~0tP", [Class, Reason, 10]),
             raised
