@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tcs_driver import corpus
-from tcs_driver.validate import bundled, engine, inputs
+from tcs_driver import corpus, node
+from tcs_driver.validate import bundled, engine, inputs, releases
 from tcs_driver.validate.checks import (CHECK_NAMES, Bench, CheckResult, looks_like_callback,
                                         runtime_callbacks)
 
@@ -241,3 +241,14 @@ def test_every_defective_tracer_names_a_check(layout) -> None:
     for tracer in bundled.defective(layout):
         assert len(tracer.fails) == 1 and tracer.fails <= set(CHECK_NAMES), tracer
         assert tracer.erl.exists(), tracer
+
+
+def test_workdir_of_a_chroot_release_lies_inside_its_root(tmp_path: Path) -> None:
+    (tmp_path / "tmp").mkdir()
+    otp = node.Otp("27", ["chroot", str(tmp_path), "erl"])
+    with releases.Workdir(otp) as work:
+        assert work.host.parent == tmp_path / "tmp"
+        assert work.node_path(work.beams) == f"/tmp/{work.host.name}/beam"
+    assert not work.host.exists()
+    with releases.Workdir(node.Otp("local", ["erl"])) as local:
+        assert local.node_path(local.tracer_dir) == str(local.tracer_dir)
