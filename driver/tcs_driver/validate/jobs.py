@@ -7,13 +7,13 @@ with a STEP line before it runs it (tcs_validate_lib, "Output protocol"), so
 when the node dies or goes quiet the last STEP line names what it was doing."""
 from __future__ import annotations
 
+import itertools
 import os
 import selectors
 import signal
 import subprocess
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .. import node
 from .releases import Workdir
@@ -23,7 +23,7 @@ from .releases import Workdir
 class StepLimit:
     """How long one step may run before the node is taken as hung."""
     seconds: float
-    what: str               # "callback" or "action": says which limit was hit
+    what: str               # "per-callback", "per-action", "per-check": named in the verdict
 
 
 @dataclass
@@ -66,7 +66,7 @@ def job_terms(entries: dict[str, object]) -> str:
     return "".join(f"{{{key}, {value}}}.\n" for key, value in entries.items())
 
 
-_job_numbers = iter(range(1, 1 << 62))
+_job_numbers = itertools.count(1)   # job file names, unique within a run
 
 
 #: How often the progress file is read while the node runs.
