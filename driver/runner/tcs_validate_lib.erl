@@ -90,7 +90,7 @@ substitute(T, _) -> T.
 %% by its -on_load function or, failing that, by its exported load/0 (as in
 %% the documentation's example).  {ok, on_load | load, Nifs} | {error, Why}.
 load_tracer(Module, Beam) ->
-    step("-", "-", "loading the tracer module and its NIF library"),
+    step("load", "-", "loading the tracer module and its NIF library"),
     case code:load_abs(filename:rootname(Beam)) of
         {module, Module} ->
             case Module:module_info(nifs) of

@@ -52,7 +52,7 @@ bad_input(Fmt, Args) ->
 
 %% erlang:trace/3 refuses a module whose NIF library lacks enabled/3 or trace/5.
 accepted(Module, State) ->
-    tcs_validate_lib:step("-", "-", "erlang:trace/3 with the tracer (it asks enabled(trace_status, ...))"),
+    tcs_validate_lib:step("probe", "-", "erlang:trace/3 with the tracer (it asks enabled(trace_status, ...))"),
     Tracee = spawn(fun() -> receive stop -> ok end end),
     Accepted = try erlang:trace(Tracee, true, [send, {tracer, Module, State}]) of
                    _ -> true

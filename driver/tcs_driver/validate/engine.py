@@ -165,10 +165,14 @@ class _Runner:
                 if kind in ("loaded_by", "accepted")}
         nifs = frozenset(_name_arity(rest) for rest in ran.of("DATA") if rest.startswith("nif "))
         exports = {_name_arity(rest) for rest in ran.of("DATA") if rest.startswith("export ")}
-        loaded = ran.status == "done" and not ran.of("FINDING")
-        shape = Shape(loaded, data.get("accepted") == "true", nifs)
+        # A tracer that crashes or hangs when erlang:trace/3 asks it for
+        # trace_status is judged by enabled_answers, which asks the same.
+        in_probe = ran.status != "done" and (ran.last_step or "").startswith("probe ")
+        loaded = (ran.status == "done" or in_probe) and not ran.of("FINDING")
+        accepted = data.get("accepted") == "true" or (in_probe and {("enabled", 3), ("trace", 5)} <= nifs)
+        shape = Shape(loaded, accepted, nifs)
         table = {"nifs": [f"{n}/{a}" for n, a in sorted(nifs)], "loaded_by": data.get("loaded_by")}
-        if ran.status != "done":
+        if ran.status != "done" and not in_probe:
             return self._result("shape", "fail", f"the node {ran.status}ed while loading the tracer",
                                 _incident(ran), started, data=table), shape
         if not loaded:
@@ -188,6 +192,9 @@ class _Runner:
                  if (name, arity) in CALLBACKS or looks_like_callback(name, arity)]
         facts = [f"NIFs: {', '.join(table['nifs'])} (loaded by {table['loaded_by']})",
                  f"optional callbacks provided: {', '.join(optional) or 'none'}"]
+        if in_probe:
+            facts.append(f"not known whether erlang:trace/3 accepts the module: "
+                         f"{_incident_line(ran)}\n(enabled_answers asks trace_status too)")
         if problems:
             return self._result("shape", "fail", problems[0], problems + facts + notes, started,
                                 data=table), shape
