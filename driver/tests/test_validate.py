@@ -113,6 +113,12 @@ def test_defects_are_described_with_their_inputs(verdicts) -> None:
 
 
 @pytest.mark.live
+def test_shape_warns_of_meta_tracing_with_trace_call(verdicts) -> None:
+    assert engine.META_TRACE_CALL in _check(verdicts, "tcs_good_tracer", "shape", status="pass").evidence
+    assert engine.META_TRACE_CALL not in _check(verdicts, "erl_msg_tracer", "shape", status="pass").evidence
+
+
+@pytest.mark.live
 def test_cost_reports_medians_and_ratios(verdicts) -> None:
     for name in ("erl_msg_tracer", "tcs_good_tracer"):
         data = _check(verdicts, name, "cost", status="pass").data

@@ -42,6 +42,14 @@ LIVE_PHASES: dict[str, list[str]] = {
 }
 
 
+#: A runtime defect that concerns tracers with trace_call/5, not a fault of theirs.
+META_TRACE_CALL = (
+    "note: trace_call/5 is a NIF, and OTP's meta tracing (erlang:trace_pattern/3 with "
+    "{meta, Module, State}) calls the trace_call/5 NIF with 3 arguments where it means "
+    "enabled_call/3 (erl_trace.c, erts_call_trace): the node crashes (seen on OTP 25.2.3); "
+    "do not use this tracer as a meta tracer")
+
+
 @dataclass(frozen=True)
 class Options:
     checks: tuple[str, ...] = CHECK_NAMES     # shape always runs
@@ -192,6 +200,8 @@ class _Runner:
                  if (name, arity) in CALLBACKS or looks_like_callback(name, arity)]
         facts = [f"NIFs: {', '.join(table['nifs'])} (loaded by {table['loaded_by']})",
                  f"optional callbacks provided: {', '.join(optional) or 'none'}"]
+        if ("trace_call", 5) in nifs:
+            notes.append(META_TRACE_CALL)
         if in_probe:
             facts.append(f"not known whether erlang:trace/3 accepts the module: "
                          f"{_incident_line(ran)}\n(enabled_answers asks trace_status too)")
