@@ -48,7 +48,7 @@ def main() -> int:
             where = Path(scratch) / tracer.module
             where.mkdir()
             prepared = inputs.prepare(tracer.module, str(tracer.nif), str(tracer.erl), None, None, where)
-            results = engine.validate(prepared, [otp], layout.beams, run, lambda _: None)
+            results = engine.validate(prepared, [otp], lambda o: corpus.runner_beams(layout, o), run, lambda _: None)
             cost = next(r for r in results if r.check == "cost")
             if cost.status != "pass":
                 print(f"{tracer.module}: {cost.summary}", file=sys.stderr)

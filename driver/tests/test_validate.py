@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tcs_driver import corpus, node
+from conftest import TEST_RELEASES
+from tcs_driver import corpus, node, provision
 from tcs_driver.validate import bundled, engine, inputs, releases
 from tcs_driver.validate.checks import (CHECK_NAMES, Bench, CheckResult, looks_like_callback,
                                         runtime_callbacks)
@@ -40,7 +41,7 @@ def verdicts(layout, otp_node, tmp_path_factory) -> dict[str, tuple[bundled.Bund
         where = scratch / tracer.module
         where.mkdir()
         prepared = inputs.prepare(tracer.module, str(tracer.nif), str(tracer.erl), None, None, where)
-        return tracer, engine.validate(prepared, [otp], layout.beams, QUICK, lambda _: None)
+        return tracer, engine.validate(prepared, [otp], lambda o: corpus.runner_beams(layout, o), QUICK, lambda _: None)
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         done = list(pool.map(validate, tracers))
@@ -258,3 +259,15 @@ def test_workdir_of_a_chroot_release_lies_inside_its_root(tmp_path: Path) -> Non
     assert not work.host.exists()
     with releases.Workdir(node.Otp("local", ["erl"])) as local:
         assert local.node_path(local.tracer_dir) == str(local.tracer_dir)
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("release", [r for r in TEST_RELEASES if int(r) in provision.SUITES])
+def test_good_tracer_passes_every_check_on_other_releases(release: str, layout, otp_for, tmp_path) -> None:
+    tracer = next(t for t in bundled.good(layout) if t.module == "tcs_good_tracer")
+    prepared = inputs.prepare(tracer.module, str(tracer.nif), str(tracer.erl), None, None, tmp_path)
+    results = engine.validate(prepared, [otp_for(release)], lambda o: corpus.runner_beams(layout, o), QUICK,
+                              lambda _: None)
+    assert [r.check for r in results] == list(CHECK_NAMES)
+    assert {r.otp for r in results} == {release}
+    assert [r for r in results if r.status != "pass"] == [], _table(results)

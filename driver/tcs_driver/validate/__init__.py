@@ -51,7 +51,7 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
     """Runs the command; returns the exit status."""
     try:
         options = _options(args)
-        otps = releases.available(args.otp)
+        otps = releases.available(args.otp, say)
     except (inputs.BadInput, releases.Unavailable, node.NoErlang) as why:
         say(f"bad input: {why}" if isinstance(why, inputs.BadInput) else str(why))
         return 2
@@ -60,7 +60,7 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
             tracer = inputs.prepare(args.module, args.nif, args.erl, args.beam, args.state, Path(scratch))
             say(f"validating {tracer.module} on OTP {', '.join(o.name for o in otps)}, "
                 "each check in nodes of its own")
-            results = engine.validate(tracer, otps, layout.beams, options, say)
+            results = engine.validate(tracer, otps, lambda otp: corpus.runner_beams(layout, otp), options, say)
         except inputs.BadInput as why:
             say(f"bad input: {why}")
             return 2

@@ -66,13 +66,13 @@ class Shape:
     nifs: frozenset[tuple[str, int]]
 
 
-def validate(tracer: Tracer, otps: list[node.Otp], runner_beams: Path, options: Options,
+def validate(tracer: Tracer, otps: list[node.Otp], runner_beams: Callable[[node.Otp], Path], options: Options,
              progress: Callable[[str], None]) -> list[CheckResult]:
     """Every selected check of the tracer on every release, in CHECK_NAMES order."""
     results: list[CheckResult] = []
     for otp in otps:
         with Workdir(otp) as work:
-            results += _validate_on(work, tracer, runner_beams, options, progress)
+            results += _validate_on(work, tracer, runner_beams(otp), options, progress)
     return results
 
 

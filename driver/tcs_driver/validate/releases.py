@@ -1,43 +1,31 @@
 """The OTP releases validate runs on, and where their nodes find files.
 
-This is the seam for the OTP matrix.  `available(spec)` turns `--otp` into
-node.Otp objects (`Otp(name, erl)`, erl the command that starts erl), and a
-`Workdir` is a directory the nodes of one release read and write.  Today only
-the host's release runs.  A release started through a chroot
-(`erl == ["chroot", ROOT, "erl"]`) needs its files inside ROOT: Workdir then
-creates its directory under ROOT/tmp and gives paths as the node sees them,
-so nothing else in validate changes when such releases are provided."""
+`available(spec)` turns `--otp` into node.Otp objects through the OTP
+matrix's provisioning (the host's release, and OTP 27 and 29 in their Debian
+roots), and a `Workdir` is a directory the nodes of one release read and
+write.  A release in a root needs its files inside the root: Workdir then
+creates its directory under ROOT/tmp and gives paths as the node sees them."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 import tempfile
 from pathlib import Path
 
-from .. import node
+from .. import node, provision
 
 
 class Unavailable(Exception):
     """An OTP release asked for cannot run here."""
 
 
-def available(spec: str) -> list[node.Otp]:
-    """The releases `--otp` asks for: 'local', the host's release number, or
-    'all' (every release this machine has).  Raises Unavailable or
-    node.NoErlang."""
-    otp, release, _include = node.probe_local()
-    wanted = [w.strip() for w in spec.split(",") if w.strip()]
-    if wanted in (["local"], [str(release)], ["all"]):
-        return [otp]
-    raise Unavailable(f"--otp {spec}: only the host's OTP {release} ('local') can run in this "
-                      "version; OTP 27 and 29 need the Debian roots of the OTP matrix "
-                      "(not provisioned yet)")
-
-
-def chroot_root(otp: node.Otp) -> Path | None:
-    """The root directory of a release started through chroot, else None."""
-    if len(otp.erl) >= 3 and Path(otp.erl[0]).name == "chroot":
-        return Path(otp.erl[1])
-    return None
+def available(spec: str, say: Callable[[str], None]) -> list[node.Otp]:
+    """The releases `--otp` asks for ('local', 'all', or numbers like '25,27,29'), each ready to
+    run (roots provisioned on first use).  Raises Unavailable or node.NoErlang."""
+    try:
+        return provision.otps(spec, say)
+    except provision.ProvisionError as why:
+        raise Unavailable(f"--otp {spec}: {why}") from why
 
 
 class Workdir:
@@ -47,7 +35,7 @@ class Workdir:
 
     def __init__(self, otp: node.Otp) -> None:
         self.otp = otp
-        self._root = chroot_root(otp)
+        self._root = otp.root
         self.host = Path(tempfile.mkdtemp(prefix="tcs-validate-",
                                           dir=self._root / "tmp" if self._root else None))
         self.beams = self.host / "beam"
