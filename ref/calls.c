@@ -106,14 +106,6 @@ static void apply_silent(Run *r, int s, const MsOutcome *o)
         *flags &= ~FLAG_BIT(FL_SILENT);
 }
 
-static bool message_false(const MsOutcome *o) { return o->message && term_is_atom(o->message, "false"); }
-
-/* The match_spec_result of a call event: the message unless it is true (OPTS-MATCH-SPEC-RESULT). */
-static const Term *ms_result(const MsOutcome *o)
-{
-    return o->message && !term_is_atom(o->message, "true") ? o->message : NULL;
-}
-
 /* The call event's rules: the pattern kind and what the match spec did. */
 static const char *call_rules(Run *r, const char *base, const MsOutcome *o)
 {
@@ -157,10 +149,10 @@ static void process_tracepoint(Run *r, int s, int nsessions, int fn, Term *args,
         return;
     if (!o.matched) /* MS-CLAUSE-ORDER: no clause matched */
         return;
-    bool message = !message_false(&o);
+    bool message = !ms_message_false(&o);
     if (message) {
         Term *what = ts->flags & FLAG_BIT(FL_ARITY) ? NULL : args;
-        Event ev = {"call", fn_mfa(m, fn, what), NULL, ms_result(&o), call_rules(r, kind, &o), NULL};
+        Event ev = {"call", fn_mfa(m, fn, what), NULL, ms_message_result(&o), call_rules(r, kind, &o)};
         tracepoint_emit(m, s, r->p, &ev, "ENABLED-TRACE");
     }
     /* CALL-RETURN-TO: a local pattern whose call event was sent, with flag return_to */
@@ -196,9 +188,8 @@ static void meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
     apply_silent(r, s, &o);
     if (!o.matched)
         return;
-    if (!message_false(&o)) {
-        Event ev = {"call", fn_mfa(m, fn, args), NULL, ms_result(&o), call_rules(r, "CALL-META CALL-META-ORDER", &o),
-                    NULL};
+    if (!ms_message_false(&o)) {
+        Event ev = {"call", fn_mfa(m, fn, args), NULL, ms_message_result(&o), call_rules(r, "CALL-META CALL-META-ORDER", &o)};
         tracepoint_emit_as(m, &t, "meta", FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP), 0, r->p, &ev,
                            "ENABLED-TRACE");
     }
@@ -231,7 +222,7 @@ static void breakpoint(Run *r, int fn, Term *args, bool global)
 static void emit_frame(Run *r, const Frame *f, const char *tag, const Term *term, const Term *extra,
                        const char *rules, const char *why)
 {
-    Event ev = {tag, term, extra, NULL, rules, NULL};
+    Event ev = {tag, term, extra, NULL, rules};
     if (f->meta) {
         TracerDecl t = meta_tracer(r->m, f->session);
         tracepoint_emit_as(r->m, &t, "meta", FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP), 0, r->p, &ev, why);

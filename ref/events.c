@@ -6,7 +6,7 @@ bool events_step(Model *m, const Step *st)
     if (st->kind == ST_TRACE)
         return control_trace(m, st);
     if (st->kind == ST_PATTERN)
-        return patterns_step(m, st);
+        return st->event ? msgpat_step(m, st) : patterns_step(m, st);
     if (st->kind == ST_SESSION)
         return sessions_step(m, st);
     int p = model_proc(m, st->actor);

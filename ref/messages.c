@@ -20,15 +20,13 @@ static void mbox_push(Model *m, Proc *p, Term *msg)
 bool messages_send(Model *m, int p, const Step *st)
 {
     int q = model_proc(m, st->other);
-    if (m->procs[q].alive) {
-        tracepoint_event(m, p, "send", st->term, model_pid(m, q), "EV-SEND");
-        Event recv = {"receive", st->term, NULL, NULL, "EV-RECEIVE", model_pid(m, p)};
-        tracepoint_fire(m, q, &recv);
-        mbox_push(m, &m->procs[q], st->term);
-    } else {
-        tracepoint_event(m, p, "send_to_non_existing_process", st->term, model_pid(m, q), "EV-SEND-NONEXIST");
-    }
-    return true;
+    /* each tracepoint goes through the session's send or 'receive' pattern (msgpatterns.c) */
+    if (!m->procs[q].alive)
+        return msgpat_event(m, st, p, "send_to_non_existing_process", st->term, model_pid(m, q), "EV-SEND-NONEXIST");
+    bool ok = msgpat_event(m, st, p, "send", st->term, model_pid(m, q), "EV-SEND") &&
+              msgpat_event(m, st, q, "receive", st->term, model_pid(m, p), "EV-RECEIVE");
+    mbox_push(m, &m->procs[q], st->term);
+    return ok;
 }
 
 bool messages_recv(Model *m, int p, const Step *st)
@@ -41,6 +39,5 @@ bool messages_recv(Model *m, int p, const Step *st)
     }
     if (!st->has_timeout)
         return model_unsupported(m, st->line, st->col, "recv on an empty mailbox (it would block forever) is");
-    tracepoint_event(m, p, "receive", term_atom(m->a, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
-    return true;
+    return msgpat_event(m, st, p, "receive", term_atom(m->a, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
 }

@@ -56,11 +56,8 @@ bool model_run(Arena *a, const Scenario *sc, Stream *out, Err *err)
     for (size_t i = 0; ok && i < sc->nprocs; i++)
         if (model_add_proc(m, sc->procs[i]) < 0)
             ok = model_unsupported(m, 1, 1, "more processes than MAX_PROCS are");
-    for (size_t i = 0; ok && i < sc->nsteps; i++) {
+    for (size_t i = 0; ok && i < sc->nsteps; i++)
         ok = events_step(m, &sc->steps[i]);
-        if (ok && m->unsupported)
-            ok = model_unsupported(m, sc->steps[i].line, sc->steps[i].col, m->unsupported);
-    }
     free(m);
     return ok;
 }

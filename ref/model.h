@@ -12,6 +12,7 @@
  *   matchspec.c  match specifications: validation and evaluation
  *   fixture.c    the functions of the traced fixture modules
  *   messages.c   send and receive
+ *   msgpatterns.c the send and 'receive' trace patterns (erlang:trace_pattern(send, ...))
  *   procs.c      spawn, link, register, exit
  *   sessions.c   trace sessions: create, destroy, handles, module trace's calls, their order
  */
@@ -60,6 +61,14 @@ typedef struct {
     unsigned since;      /* model clock when the breakpoint was set (SESSION-ORDER-CALL) */
 } Pattern;
 
+/* The send or the 'receive' trace pattern of a session (erlang:trace_pattern(send, ...)):
+ * off (false), or on with a match spec, or on with none (true, [], the default). */
+typedef struct {
+    bool off;
+    const Term *ms;      /* NULL: no match spec */
+    bool set;            /* a pattern step has set it (its lines then cite MSGPAT-* rules) */
+} MessagePattern;
+
 /* Where a session is in its life (SESSION-CREATE, SESSION-DESTROY, SESSION-GC). */
 typedef enum { LIFE_UNBORN, LIFE_ALIVE, LIFE_DESTROYED } SessionLife;
 
@@ -71,10 +80,10 @@ typedef struct Session {
     const char *state;  /* name of the tracer state process, printed <state>; also the session's name */
     Pattern pats[TARGET_FNS]; /* indexed by FixtureFn */
     Pattern on_load;    /* the pattern of functions of modules loaded later */
+    MessagePattern send_pat, receive_pat; /* zeroed: on, no match spec (MSGPAT-DEFAULT) */
     SessionLife life;
     bool strong;        /* a strong handle exists (created and not dropped) */
     unsigned since;     /* model clock at creation (SESSION-INFO-SESSIONS) */
-    const Term *send_ms, *recv_ms; /* trace:send/3, trace:recv/3 patterns; NULL is true */
 } Session;
 
 enum { LEGACY_SESSION = 0 };
@@ -91,7 +100,6 @@ typedef struct Model {
     int nsessions;
     bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
     unsigned clock;     /* counts attach, pattern and create events, for their order */
-    const char *unsupported; /* set by a tracepoint the model cannot compute ("... is") */
 } Model;
 
 /* An event at a tracepoint of a process. */
@@ -101,7 +109,6 @@ typedef struct Event {
     const Term *extra;     /* NULL when the trace tuple has no fifth element */
     const Term *ms_result; /* NULL unless a match spec gave a non-true result */
     const char *rules;     /* the EV-... rule IDs of this event */
-    const Term *sender;    /* 'receive': the sender, for trace:recv/3 patterns; else NULL */
 } Event;
 
 /* model.c */
@@ -130,8 +137,8 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
 void tracepoint_emit_as(Model *m, const TracerDecl *tracer, const char *state, FlagSet flags,
                         FlagSet ts_cleared, int proc, const Event *ev, const char *extra_rules);
 /* Guarantees: the full tracepoint for every session, in SESSION-ORDER-PROCESS order: if live
- * for the session and let through by its send/recv pattern, its enabled line, then its trace
- * line if answered trace (a process tracer: its message line). */
+ * for the session, its enabled line, then its trace line if answered trace (a process
+ * tracer: its message line). */
 void tracepoint_fire(Model *m, int proc, const Event *ev);
 /* Guarantees: true iff session s goes on to trace the live tracepoint tag: a process tracer
  * always (no callback); a tracer module when enabled_consult answers trace. */
@@ -183,9 +190,6 @@ int sessions_by_pattern(const Model *m, int fn, bool global, int out[MAX_SESSION
  * SESSION-ISOLATION) when the scenario declares sessions, plus order_rule when nsessions
  * sessions see the tracepoint. */
 const char *sessions_rules(Model *m, int s, int nsessions, const char *ev_rules, const char *order_rule);
-/* Guarantees: true iff session s's send or recv pattern lets the event through
- * (SESSION-SEND-PATTERN, SESSION-RECV-PATTERN); *ms_result set to a {message,X} result. */
-bool sessions_event_pattern(Model *m, int s, int proc, const Event *ev, const Term **ms_result);
 /* Guarantees: the msg line of a process tracer receiving the trace message of the event
  * (SESSION-PROCESS-TRACER). */
 void sessions_trace_message(Model *m, int s, int proc, const Event *ev, const char *extra_rules);
@@ -209,6 +213,21 @@ bool patterns_step(Model *m, const Step *st);
 void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules);
 /* Guarantees: module mod is loaded; its functions get each session's on_load pattern. */
 void patterns_load(Model *m, FixtureModule mod);
+/* Guarantees: the text "erlang:trace_pattern(Target,MS,[Opt,...])" of a pattern step. */
+void patterns_call_text(Buf *call, const Step *st);
+
+/* msgpatterns.c */
+/* Guarantees: the effect and ctl line of `pattern send|'receive' MS OPT...`. */
+bool msgpat_step(Model *m, const Step *st);
+/* Guarantees: the effect of the send (send) or receive pattern MS of step st on session s,
+ * its result ("-> 1" or "raises error:badarg") and its rules appended to rules. */
+const char *msgpat_set(Model *m, int s, bool send, const Step *st, Buf *rules);
+/* Guarantees: the tracepoint of a send (tag send or send_to_non_existing_process: peer is the
+ * recipient) or a receive (tag receive: peer is the sender, NULL for a timeout) of process
+ * proc during step st, through each session's message pattern; false with err set (at st)
+ * if the model cannot run the match spec. */
+bool msgpat_event(Model *m, const Step *st, int proc, const char *tag, const Term *msg, const Term *peer,
+                  const char *rules);
 
 /* calls.c */
 /* Guarantees: the lines of process p evaluating the `call` step (a global call), including

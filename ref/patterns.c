@@ -109,6 +109,18 @@ static void success_rules(Buf *rules, const Step *st, const Options *o, bool on,
         buf_puts(rules, " CALL-PATTERN-REPLACE");
 }
 
+void patterns_call_text(Buf *call, const Step *st)
+{
+    buf_puts(call, "erlang:trace_pattern(");
+    pattern_target(call, st);
+    buf_puts(call, ",");
+    term_print(call, st->term, PRINT_CANON);
+    buf_puts(call, ",[");
+    for (int i = 0; i < st->nopts; i++)
+        buf_printf(call, "%s%s", i ? "," : "", st->opts[i]);
+    buf_puts(call, "])");
+}
+
 void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
 {
     Session *ses = &m->sessions[s];
@@ -148,14 +160,7 @@ bool patterns_step(Model *m, const Step *st)
     buf_init(&call);
     buf_init(&result);
     buf_init(&rules);
-    buf_puts(&call, "erlang:trace_pattern(");
-    pattern_target(&call, st);
-    buf_puts(&call, ",");
-    term_print(&call, st->term, PRINT_CANON);
-    buf_puts(&call, ",[");
-    for (int i = 0; i < st->nopts; i++)
-        buf_printf(&call, "%s%s", i ? "," : "", st->opts[i]);
-    buf_puts(&call, "])");
+    patterns_call_text(&call, st);
     patterns_apply(m, LEGACY_SESSION, st, &result, &rules);
     control_line(m, buf_str(&call), buf_str(&result), buf_str(&rules));
     buf_free(&call);

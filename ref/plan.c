@@ -8,7 +8,7 @@ static void atom(Buf *out, const char *name) { term_print_atom(out, name); }
 void pattern_target(Buf *out, const Step *st)
 {
     if (!st->module) {
-        buf_puts(out, "on_load");
+        atom(out, st->event ? st->event : "on_load"); /* send, 'receive' or on_load */
         return;
     }
     buf_puts(out, "{");
@@ -67,6 +67,11 @@ static void session_step(Buf *out, const Scenario *sc, const Step *st)
         break;
     case SO_SEND:
     case SO_RECV:
+        buf_puts(out, ", ");
+        term_print(out, st->term, PRINT_PLAN);
+        buf_puts(out, ", ");
+        term_print(out, st->sargs, PRINT_PLAN);
+        break;
     case SO_DELIVERED:
         buf_puts(out, ", ");
         term_print(out, st->term, PRINT_PLAN);

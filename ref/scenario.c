@@ -383,14 +383,17 @@ static bool parse_trace_step(Parser *p, Step *st, bool with_options)
     return true;
 }
 
-/* The pattern's target: on_load, or Module:Function/Arity with '_' wildcards. Modules other
- * than the fixture modules are refused: the model does not know their functions. */
+/* The pattern's target: on_load, send, 'receive', or Module:Function/Arity with '_'
+ * wildcards. Modules other than the fixture modules are refused: the model does not know
+ * their functions. */
 static bool pattern_target(Parser *p, Step *st)
 {
     size_t at;
     if (!atom_arg(p, "the module", &st->module, &at))
         return false;
-    if (strcmp(st->module, "on_load") == 0 && p->s[p->i] != ':') {
+    bool event = strcmp(st->module, "send") == 0 || strcmp(st->module, "receive") == 0;
+    if ((event || strcmp(st->module, "on_load") == 0) && p->s[p->i] != ':') {
+        st->event = event ? st->module : NULL;
         st->module = NULL;
         return true;
     }
@@ -418,19 +421,24 @@ static bool pattern_target(Parser *p, Step *st)
     return true;
 }
 
-/* TARGET MS OPTION...; in a trace session (session) an option may be a tuple, to be refused,
- * and every option is kept as a term in st->sargs. */
+/* A pattern step: TARGET MS OPTION.... For send and 'receive' every option and restart/pause
+ * are allowed in a case, and give badarg (MSGPAT-NO-OPTIONS, MSGPAT-NO-RESTART); the count
+ * options and a meta tracer with trace_call/5 only matter for function patterns. In a trace
+ * session (session) an option may be a tuple, to be refused, and every option is kept as a
+ * term in st->sargs. */
 static bool parse_pattern_step(Parser *p, Step *st, bool session)
 {
     if (!pattern_target(p, st) || !term_arg(p, &st->term, &st->term_col))
         return false;
-    if (term_is_atom(st->term, "restart") || term_is_atom(st->term, "pause"))
+    bool restart = term_is_atom(st->term, "restart") || term_is_atom(st->term, "pause");
+    if (restart && !st->event)
         return fail(p, (size_t)st->term_col - 1, "'%s' (for call_count, call_time and call_memory) is "
                     "not supported by model v1", st->term->u.name);
-    MsVerdict v = ms_validate(st->term);
-    if (v.check == MS_UNSUPPORTED)
+    MsDialect dialect = !st->event ? MS_FOR_CALL : strcmp(st->event, "send") == 0 ? MS_FOR_SEND : MS_FOR_RECEIVE;
+    MsVerdict v = ms_validate_for(st->term, dialect);
+    if (!restart && v.check == MS_UNSUPPORTED)
         return fail(p, (size_t)st->term_col - 1, "%s", v.msg);
-    st->ms_invalid = v.rule; /* set only for MS_INVALID */
+    st->ms_invalid = restart ? NULL : v.rule; /* set only for MS_INVALID */
     Term *all[MAX_STEP_FLAGS];
     size_t nall = 0;
     while (!at_end(p)) {
@@ -446,11 +454,11 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
         if (t->kind != TK_ATOM)
             return fail(p, at, "a trace_pattern option must be an atom");
         const char *opt = t->u.name;
-        if (strncmp(opt, "call_", 5) == 0)
+        if (!st->event && strncmp(opt, "call_", 5) == 0)
             return fail(p, at, "option '%s' is not supported by model v1", opt);
-        if (strcmp(opt, "meta") == 0 && session)
+        if (!st->event && strcmp(opt, "meta") == 0 && session)
             return fail(p, at, "option 'meta' in a trace session is not supported by model v1");
-        if (strcmp(opt, "meta") == 0 && p->sc->tracer.kind == TRACER_RECORDER &&
+        if (!st->event && strcmp(opt, "meta") == 0 && p->sc->tracer.kind == TRACER_RECORDER &&
             (p->sc->tracer.callbacks & (1u << callback_index("trace_call"))))
             return fail(p, at, "option 'meta' with a tracer that has trace_call/5 is not supported by "
                         "model v1: OTP 25 aborts (CONFORMANCE.md, Clarification C-10)");
@@ -661,7 +669,7 @@ static bool session_ref(Parser *p, Step *st, bool weak_allowed)
 }
 
 /* create NAME [OPTS] | destroy REF | drop NAME | trace REF P on|off OPT... |
- * pattern REF M:F/A MS FLAGS | send_pattern REF MS | recv_pattern REF MS |
+ * pattern REF TARGET MS OPT... (TARGET send or 'receive': trace:send/3, trace:recv/3) |
  * info REF WHAT ITEM | session_info WHAT | delivered REF WHAT */
 static bool parse_session_step(Parser *p, Step *st, SessionOp op)
 {
@@ -686,18 +694,12 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
         break;
     case SO_PROCESS:
         return parse_trace_step(p, st, true);
-    case SO_FUNCTION:
-        return parse_pattern_step(p, st, true);
-    case SO_SEND:
-    case SO_RECV: {
-        if (!term_arg(p, &st->term, &st->term_col))
+    case SO_FUNCTION: /* or trace:send/3, trace:recv/3 for the targets send and 'receive' */
+        if (!parse_pattern_step(p, st, true))
             return false;
-        MsVerdict v = ms_validate(st->term);
-        if (v.check == MS_UNSUPPORTED)
-            return fail(p, (size_t)st->term_col - 1, "%s", v.msg);
-        st->ms_invalid = v.rule; /* set only for MS_INVALID */
-        break;
-    }
+        if (st->event)
+            st->sop = strcmp(st->event, "send") == 0 ? SO_SEND : SO_RECV;
+        return true;
     case SO_INFO: {
         if (!term_arg(p, &st->term, &st->term_col))
             return false;
@@ -724,8 +726,7 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
 static bool session_op(Parser *p, const char *kw, SessionOp *op)
 {
     static const struct { const char *kw; SessionOp op; } ops[] = {
-        {"create", SO_CREATE}, {"destroy", SO_DESTROY}, {"drop", SO_DROP},
-        {"send_pattern", SO_SEND}, {"recv_pattern", SO_RECV}, {"info", SO_INFO},
+        {"create", SO_CREATE}, {"destroy", SO_DESTROY}, {"drop", SO_DROP}, {"info", SO_INFO},
         {"session_info", SO_SESSION_INFO}, {"delivered", SO_DELIVERED},
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)

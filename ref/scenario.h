@@ -41,7 +41,9 @@ typedef struct Step {
     int nflags;
     Term *term;                /* send: message; exit: reason; (un)register: name; pattern: MS */
     int term_col;
-    const char *module;        /* pattern/call: module ("_" for the wildcard); NULL: on_load */
+    const char *module;        /* pattern/call: module ("_" for the wildcard); NULL: on_load
+                                * or an event */
+    const char *event;         /* pattern: "send" or "receive" for a message pattern, else NULL */
     const char *fn;            /* pattern/call: function ("_" for the wildcard) */
     long long arity;           /* pattern: arity, ANY_ARITY for '_' */
     const char *opts[MAX_STEP_FLAGS]; /* pattern: the options as written (global, local, meta...) */

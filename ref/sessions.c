@@ -84,36 +84,6 @@ const char *sessions_rules(Model *m, int s, int nsessions, const char *ev_rules,
     return r;
 }
 
-bool sessions_event_pattern(Model *m, int s, int proc, const Event *ev, const Term **ms_result)
-{
-    const Session *ses = &m->sessions[s];
-    bool send = strcmp(ev->tag, "send") == 0 || strcmp(ev->tag, "send_to_non_existing_process") == 0;
-    const Term *ms = send ? ses->send_ms : strcmp(ev->tag, "receive") == 0 ? ses->recv_ms : NULL;
-    if (!ms)
-        return true;
-    if (term_is_atom(ms, "false"))
-        return false;
-    Term *args;
-    if (send) { /* [Receiver, Msg] */
-        Term *el[2] = {(Term *)ev->extra, (Term *)ev->term};
-        args = term_list(m->a, 2, el);
-    } else { /* [Node, Sender, Msg] */
-        Term *el[3] = {term_atom(m->a, "nonode@nohost"),
-                       ev->sender ? (Term *)ev->sender : term_atom(m->a, "undefined"), (Term *)ev->term};
-        args = term_list(m->a, 3, el);
-    }
-    MsCall call = {args, model_pid(m, proc), NULL};
-    MsOutcome o = ms_run(m->a, ms, &call);
-    if (o.unsupported) {
-        m->unsupported = o.unsupported; /* model_run reports it after the step */
-        return false;
-    }
-    if (!o.matched || (o.message && term_is_atom(o.message, "false")))
-        return false;
-    *ms_result = o.message && !term_is_atom(o.message, "true") ? o.message : NULL;
-    return true;
-}
-
 void sessions_trace_message(Model *m, int s, int proc, const Event *ev, const char *extra_rules)
 {
     Term *el[6];
@@ -219,7 +189,7 @@ static void destroy(Model *m, int s)
     Session *ses = &m->sessions[s];
     ses->life = LIFE_DESTROYED;
     memset(ses->pats, 0, sizeof ses->pats);
-    ses->send_ms = ses->recv_ms = NULL;
+    ses->send_pat = ses->receive_pat = (MessagePattern){0};
     for (int p = 0; p < m->nprocs; p++)
         memset(&m->procs[p].trace[s], 0, sizeof(TraceState));
 }
@@ -360,29 +330,27 @@ static bool function_step(Model *m, const Step *st)
     return true;
 }
 
-/* trace:send/3 or trace:recv/3. */
+/* trace:send/3 or trace:recv/3: erlang:trace_pattern(send | 'receive', ...) in the session. */
 static bool message_pattern_step(Model *m, const Step *st)
 {
     bool send = st->sop == SO_SEND;
-    const char *rule = send ? "SESSION-SEND-PATTERN" : "SESSION-RECV-PATTERN";
-    Buf call;
+    Buf call, rules;
     buf_init(&call);
+    buf_init(&rules);
     call_head(m, &call, send ? "send" : "recv", st);
     put_arg(&call, st->term);
-    buf_puts(&call, ",[])");
-    const char *refused = handle_refused(m, st);
-    if (!refused && st->ms_invalid)
-        refused = rule;
+    put_arg(&call, st->sargs);
+    buf_puts(&call, ")");
+    const char *refused = handle_refused(m, st), *result = "raises error:badarg";
     if (refused) {
-        control_line(m, buf_str(&call), "raises error:badarg", refused);
+        buf_puts(&rules, refused);
     } else {
-        Session *ses = &m->sessions[step_session(st)];
-        /* true and [] (the same: 003, send/3) leave no match spec */
-        const Term *ms = term_is_atom(st->term, "true") || st->term->kind == TK_NIL ? NULL : st->term;
-        *(send ? &ses->send_ms : &ses->recv_ms) = ms;
-        control_line(m, buf_str(&call), "-> 1", rule);
+        result = msgpat_set(m, step_session(st), send, st, &rules);
+        buf_puts(&rules, send ? " SESSION-SEND-PATTERN" : " SESSION-RECV-PATTERN");
     }
+    control_line(m, buf_str(&call), result, buf_str(&rules));
     buf_free(&call);
+    buf_free(&rules);
     return true;
 }
 
@@ -481,8 +449,9 @@ static bool info_step(Model *m, const Step *st)
     if (what->kind == TK_PID || term_is_atom(what, "new")) {
         result = info_process(m, s, what, it);
     } else if (term_is_atom(what, "send") || term_is_atom(what, "receive")) {
-        const Term *ms = term_is_atom(what, "send") ? m->sessions[s].send_ms : m->sessions[s].recv_ms;
-        result = strcmp(it, "match_spec") == 0 ? item(m, "match_spec", ms ? (Term *)ms : term_atom(m->a, "true")) : NULL;
+        const MessagePattern *pat = term_is_atom(what, "send") ? &m->sessions[s].send_pat : &m->sessions[s].receive_pat;
+        Term *ms = pat->off ? term_atom(m->a, "false") : pat->ms ? (Term *)pat->ms : term_atom(m->a, "true");
+        result = strcmp(it, "match_spec") == 0 ? item(m, "match_spec", ms) : NULL;
     } else if (fixture_mfa(m, what, &fi)) {
         result = info_function(m, s, fi, it);
     } else {
@@ -542,8 +511,9 @@ static bool session_info_step(Model *m, const Step *st)
         order[k++] = LEGACY_SESSION;
         for (int i = 0; i < k; i++) {
             const Session *ses = &m->sessions[order[i]];
-            const Term *ms = term_is_atom(what, "send") ? ses->send_ms : term_is_atom(what, "receive") ? ses->recv_ms : NULL;
-            if (!ms || !term_is_atom(ms, "false"))
+            bool off = term_is_atom(what, "send") ? ses->send_pat.off
+                     : term_is_atom(what, "receive") && ses->receive_pat.off;
+            if (!off)
                 list[n++] = order[i];
         }
     } else if (term_is_atom(what, "new")) {

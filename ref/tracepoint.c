@@ -64,8 +64,7 @@ void tracepoint_fire(Model *m, int proc, const Event *ev)
         int s = order[i];
         Event sev = *ev;
         sev.rules = sessions_rules(m, s, n, ev->rules, "SESSION-ORDER-PROCESS");
-        if (enabled_live(m, s, proc, ev->tag) && sessions_event_pattern(m, s, proc, ev, &sev.ms_result) &&
-            tracepoint_accept(m, s, proc, ev->tag, sev.rules))
+        if (enabled_live(m, s, proc, ev->tag) && tracepoint_accept(m, s, proc, ev->tag, sev.rules))
             tracepoint_emit(m, s, proc, &sev, "ENABLED-TRACE");
     }
 }
@@ -73,6 +72,6 @@ void tracepoint_fire(Model *m, int proc, const Event *ev)
 void tracepoint_event(Model *m, int proc, const char *tag, const Term *term, const Term *extra,
                       const char *rules)
 {
-    Event ev = {tag, term, extra, NULL, rules, NULL};
+    Event ev = {tag, term, extra, NULL, rules};
     tracepoint_fire(m, proc, &ev);
 }

@@ -72,8 +72,8 @@ request({destroy, Ref}, _, _) -> {apply, Ref, session_destroy, []};
 request({drop, Name}, _, _) -> {drop, Name};
 request({process, Ref, Pid, How, Opts}, _, _) -> {apply, Ref, process, [Pid, How, Opts]};
 request({function, Ref, MFA, MS, Flags}, _, _) -> {apply, Ref, function, [MFA, MS, Flags]};
-request({send, Ref, MS}, _, _) -> {apply, Ref, send, [MS, []]};
-request({recv, Ref, MS}, _, _) -> {apply, Ref, recv, [MS, []]};
+request({send, Ref, MS, Opts}, _, _) -> {apply, Ref, send, [MS, Opts]};
+request({recv, Ref, MS, Opts}, _, _) -> {apply, Ref, recv, [MS, Opts]};
 request({info, Ref, What, Item}, _, _) -> {apply, Ref, info, [What, Item]};
 request({session_info, What}, _, _) -> {session_info, What};
 request({delivered, Ref, Pid}, _, Wait) -> {delivered, Ref, Pid, Wait}.

@@ -137,7 +137,7 @@ static void test_destroy_and_drop(int *failures)
 
 static void test_refused_handles_and_options(int *failures)
 {
-    has_in_order(failures, H "trace weak(legacy) a on send\ninfo weak(legacy) <a> flags\nsend_pattern weak(legacy) false\n"
+    has_in_order(failures, H "trace weak(legacy) a on send\ninfo weak(legacy) <a> flags\npattern weak(legacy) send false\n"
                              "destroy weak(legacy)\n",
                  "N ctl trace:process({legacy,default},<a>,true,[send]) raises error:badarg\n"
                  "N ctl trace:info({legacy,default},<a>,flags) raises error:badarg\n"
@@ -149,12 +149,12 @@ static void test_refused_handles_and_options(int *failures)
                  "N ctl trace:function({_Ref,{sa,_Id}},{tcs_target,id,1},true,[{meta,<sa>}]) raises error:badarg\n"
                  "N ctl trace:process({_Ref,{sa,_Id}},<a>,true,[cpu_timestamp]) raises error:badarg\n"
                  "N ctl trace:process({_Ref,{sa,_Id}},<b>,true,[send]) raises error:badarg\n");
-    has_in_order(failures, H "create sa\ndestroy sa\npattern sa tcs_target:id/1 true\nrecv_pattern sa true\n",
+    has_in_order(failures, H "create sa\ndestroy sa\npattern sa tcs_target:id/1 true\npattern sa 'receive' true\n",
                  "N ctl trace:function({_Ref,{sa,_Id}},{tcs_target,id,1},true,[]) raises error:badarg\n"
                  "N ctl trace:recv({_Ref,{sa,_Id}},true,[]) raises error:badarg\n");
     /* trace:function is trace_pattern in the session: its results and badargs */
     has_in_order(failures, H "create sa\npattern weak(sa) tcs_target:id/1 true local\npattern sa tcs_target:id/1 true global local\n"
-                             "send_pattern sa [{'_',[],[{message,{tag,1}}]}]\n",
+                             "pattern sa send [{'_',[],[{message,{tag,1}}]}]\n",
                  "N ctl trace:function({sa,_Id},{tcs_target,id,1},true,[local]) -> 1\n"
                  "N ctl trace:function({_Ref,{sa,_Id}},{tcs_target,id,1},true,[global,local]) raises error:badarg\n"
                  "N ctl trace:send({_Ref,{sa,_Id}},[{'_',[],[{message,{tag,1}}]}],[]) raises error:badarg\n");
@@ -185,8 +185,8 @@ static void test_info(int *failures)
                  "N ctl trace:info({_Ref,{sa,_Id}},{tcs_target,id,1},meta) -> {meta,false}\n"
                  "N ctl trace:info({_Ref,{sa,_Id}},{tcs_target,id,1},bogus) raises error:badarg\n"
                  "N ctl trace:info({_Ref,{sa,_Id}},{tcs_late,id,1},traced) -> {traced,undefined}\n");
-    has_in_order(failures, H "create sa\ninfo sa send match_spec\nsend_pattern sa []\ninfo sa send match_spec\n"
-                             "recv_pattern sa false\ninfo sa 'receive' match_spec\ninfo sa send traced\n",
+    has_in_order(failures, H "create sa\ninfo sa send match_spec\npattern sa send []\ninfo sa send match_spec\n"
+                             "pattern sa 'receive' false\ninfo sa 'receive' match_spec\ninfo sa send traced\n",
                  "N ctl trace:info({_Ref,{sa,_Id}},send,match_spec) -> {match_spec,true}\n"
                  "N ctl trace:info({_Ref,{sa,_Id}},send,match_spec) -> {match_spec,true}\n"
                  "N ctl trace:info({_Ref,{sa,_Id}},'receive',match_spec) -> {match_spec,false}\n"
@@ -197,7 +197,7 @@ static void test_session_info(int *failures)
 {
     has_in_order(failures, H "create sb\ncreate sa\nsession_info all\ntrace sa a on send\ntrace a on send\n"
                              "trace sb a on 'receive'\nsession_info <a>\nsession_info <b>\nsession_info new\n"
-                             "send_pattern sb false\nsession_info send\nsession_info 'receive'\n",
+                             "pattern sb send false\nsession_info send\nsession_info 'receive'\n",
                  "N ctl trace:session_info(all) -> [{sb,_Id},{sa,_Id},{legacy,default}]\n"
                  "N ctl trace:session_info(<a>) -> [{sa,_Id},{legacy,default},{sb,_Id}]\n"
                  "N ctl trace:session_info(<b>) -> []\n"
@@ -215,15 +215,15 @@ static void test_session_info(int *failures)
 static void test_patterns_and_tracers(int *failures)
 {
     /* a send pattern comes before any callback of its session; {message,X} gives the result */
-    has_in_order(failures, H "create sa\ncreate sb\ntrace sa a on send\ntrace sb a on send\nsend_pattern sa false\n"
-                             "send_pattern sb [{['_',m],[],[{message,tag}]}]\na send b m\na send b n\n",
+    has_in_order(failures, H "create sa\ncreate sb\ntrace sa a on send\ntrace sb a on send\npattern sa send false\n"
+                             "pattern sb send [{['_',m],[],[{message,tag}]}]\na send b m\na send b n\n",
                  "N trace(send, <sb>, <a>, m, #{extra=><b>,match_spec_result=>tag})\n");
-    lacks(failures, H "create sa\ntrace sa a on send\nsend_pattern sa false\na send b m\n", "enabled(send, <sa>");
+    lacks(failures, H "create sa\ntrace sa a on send\npattern sa send false\na send b m\n", "enabled(send, <sa>");
     /* receive patterns match [Node, Sender, Msg]; a timeout has no sender */
-    has_in_order(failures, H "create sa\ntrace sa b on 'receive'\nrecv_pattern sa [{[nonode@nohost,<a>,m],[],[]}]\n"
+    has_in_order(failures, H "create sa\ntrace sa b on 'receive'\npattern sa 'receive' [{[nonode@nohost,<a>,m],[],[]}]\n"
                              "a send b m\nb recv\nb recv after 0\n",
                  "N trace('receive', <sa>, <b>, m, #{})\n");
-    lacks(failures, H "create sa\ntrace sa b on 'receive'\nrecv_pattern sa [{['_',<a>,'_'],[],[]}]\nb recv after 0\n",
+    lacks(failures, H "create sa\ntrace sa b on 'receive'\npattern sa 'receive' [{['_',<a>,'_'],[],[]}]\nb recv after 0\n",
           "timeout");
     /* a process tracer gets messages, one element more for a {message,X} result */
     has_in_order(failures, H "create sp\ntrace sp a on call procs\npattern sp tcs_target:id/1 [{'_',[],[{message,x},{return_trace}]}]\n"
@@ -247,7 +247,7 @@ static void test_unsupported(int *failures)
     char *got = sim(H "create sp\ntrace sp a on send monotonic_timestamp\n");
     CHECK_STR(got, "ERR 11:1: time stamps and scheduler ids in a process tracer's messages are not supported by model v1");
     free(got);
-    got = sim(H "create sa\ntrace sa a on send\nsend_pattern sa [{['_','$1'],[{'>',{'*','$1',9223372036854775807},0}],[]}]\n"
+    got = sim(H "create sa\ntrace sa a on send\npattern sa send [{['_','$1'],[{'>',{'*','$1',9223372036854775807},0}],[]}]\n"
                 "a send b 2\n");
     CHECK_STR(got, "ERR 13:1: integer arithmetic beyond 64 bits in a match spec is not supported by model v1");
     free(got);
@@ -261,7 +261,7 @@ static void test_plan_and_meta(int *failures)
     Scenario sc;
     Err e = {0};
     const char *text = H "create sa\ntrace weak(sa) a on send {tracer,<sb>}\npattern sa tcs_target:id/'_' true local\n"
-                         "send_pattern sa false\nrecv_pattern sa true\ninfo sa <a> flags\nsession_info all\n"
+                         "pattern sa send false\npattern sa 'receive' true\ninfo sa <a> flags\nsession_info all\n"
                          "delivered sa all\ndestroy weak(legacy)\ndrop sa\ncreate sb [x]\n";
     CHECK(scenario_parse(&a, "x.tcs", text, &sc, &e));
     Buf out;
@@ -273,8 +273,8 @@ static void test_plan_and_meta(int *failures)
         "{step, 1, {session, {create, sa, []}}}.",
         "{step, 2, {session, {process, {weak, sa}, {'$tcs_pid', a}, true, [send, {tracer, {'$tcs_pid', sb}}]}}}.",
         "{step, 3, {session, {function, sa, {tcs_target,id,'_'}, true, [local]}}}.",
-        "{step, 4, {session, {send, sa, false}}}.",
-        "{step, 5, {session, {recv, sa, true}}}.",
+        "{step, 4, {session, {send, sa, false, []}}}.",
+        "{step, 5, {session, {recv, sa, true, []}}}.",
         "{step, 6, {session, {info, sa, {'$tcs_pid', a}, flags}}}.",
         "{step, 7, {session, {session_info, all}}}.",
         "{step, 8, {session, {delivered, sa, all}}}.",
