@@ -4,36 +4,21 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <stdlib.h>
 
-#include "check.h"
-#include "model.h"
 #include "plan.h"
+#include "sim.h"
 
+#undef HDR
 #define HDR "case x\nrules A\ndesc \"d\"\notp 27\n"
 /* two recorder sessions and a process tracer session; steps start on line 10 */
 #define H HDR "tracer recorder\nsession sa tracer recorder\nsession sb tracer recorder\n" \
               "session sp tracer process\nprocess a b\n"
 
-/* The stream (without its header line) of text, or "ERR LINE:COL: message". */
-static char *sim(const char *text)
+/* The stream of text (see sim_stream), to be freed. */
+static char *stream_of(int *failures, const char *text)
 {
-    Arena a;
-    arena_init(&a);
-    Scenario sc;
-    Err e = {0};
     Buf got;
     buf_init(&got);
-    if (!scenario_parse(&a, "x.tcs", text, &sc, &e)) {
-        buf_printf(&got, "PARSE %d:%d: %s", e.line, e.col, e.msg);
-    } else {
-        Stream s;
-        stream_init(&s, "x", false);
-        if (model_run(&a, &sc, &s, &e))
-            buf_puts(&got, strchr(buf_str(&s.text), '\n') + 1);
-        else
-            buf_printf(&got, "ERR %d:%d: %s", e.line, e.col, e.msg);
-        stream_free(&s);
-    }
-    arena_free(&a);
+    sim_stream(failures, text, false, &got);
     char *out = strdup(buf_str(&got));
     buf_free(&got);
     return out;
@@ -42,7 +27,7 @@ static char *sim(const char *text)
 /* Checks that every line of want appears in got, in this order. */
 static void has_in_order(int *failures, const char *text, const char *want)
 {
-    char *got = sim(text);
+    char *got = stream_of(failures, text);
     const char *at = got;
     char line[512];
     for (const char *w = want; *w;) {
@@ -64,7 +49,7 @@ static void has_in_order(int *failures, const char *text, const char *want)
 /* Checks that line does not appear in the stream. */
 static void lacks(int *failures, const char *text, const char *line)
 {
-    char *got = sim(text);
+    char *got = stream_of(failures, text);
     if (strstr(got, line)) {
         fprintf(stderr, "unexpected: %s\nstream:\n%s\n", line, got);
         (*failures)++;
@@ -87,7 +72,7 @@ static void test_order_at_one_event(int *failures)
                              "trace sa a off procs\na send b m\n",
                  "N enabled(send, <sb>, <a>) -> trace\nN enabled(send, <sa>, <a>) -> trace\n");
     /* the order rule is named only when several sessions see the event */
-    char *one = sim(H "create sa\ntrace sa a on send\na send b m\n");
+    char *one = stream_of(failures, H "create sa\ntrace sa a on send\na send b m\n");
     CHECK(strstr(one, "N enabled(send, <sa>, <a>) -> trace\n") != NULL);
     free(one);
 }
@@ -244,13 +229,11 @@ static void test_patterns_and_tracers(int *failures)
 
 static void test_unsupported(int *failures)
 {
-    char *got = sim(H "create sp\ntrace sp a on send monotonic_timestamp\n");
-    CHECK_STR(got, "ERR 11:1: time stamps and scheduler ids in a process tracer's messages are not supported by model v1");
-    free(got);
-    got = sim(H "create sa\ntrace sa a on send\npattern sa send [{['_','$1'],[{'>',{'*','$1',9223372036854775807},0}],[]}]\n"
-                "a send b 2\n");
-    CHECK_STR(got, "ERR 13:1: integer arithmetic beyond 64 bits in a match spec is not supported by model v1");
-    free(got);
+    sim(failures, H "create sp\ntrace sp a on send monotonic_timestamp\n",
+        "ERR 11:1: time stamps and scheduler ids in a process tracer's messages are not supported by model v1");
+    sim(failures, H "create sa\ntrace sa a on send\npattern sa send [{['_','$1'],[{'>',{'*','$1',9223372036854775807},0}],[]}]\n"
+                    "a send b 2\n",
+        "ERR 13:1: integer arithmetic beyond 64 bits in a match spec is not supported by model v1");
 }
 
 /* The plan and meta of a case with sessions. */
