@@ -27,7 +27,7 @@ main(JobFiles) ->
 
 run([], _, _) -> ok;
 run([JobFile | Rest], Index, Sessions) ->
-    io:format("TCS JOB ~p~n", [Index]),
+    tcs_runner:out(io_lib:format("JOB ~p", [Index])),
     Loaded = [M || {M, _} <- code:all_loaded()],
     run_isolated(JobFile),
     clean(JobFile, Sessions),

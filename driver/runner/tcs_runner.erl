@@ -12,7 +12,7 @@
 %%   TCS TIMEOUT N       step N did not finish in time; later steps skipped
 %%   TCS END             the run is complete
 -module(tcs_runner).
--export([main/1, run/1]).
+-export([main/1, run/1, out/1]).
 
 -define(TRACER_NAME, tracer).
 
@@ -239,13 +239,13 @@ print_records(Records, Names) ->
 
 print_in_slots([], _, _) -> ok;
 print_in_slots([{tcs_rec, _, _, _, _} | Rest], [Rec | Sorted], Names) ->
-    out("LINE ~s", [callback_line(Rec, Names)]),
+    line("~s", [callback_line(Rec, Names)]),
     print_in_slots(Rest, Sorted, Names);
 print_in_slots([{ctl, Body} | Rest], Sorted, Names) ->
-    out("LINE ~s", [Body]),
+    line("~s", [Body]),
     print_in_slots(Rest, Sorted, Names);
 print_in_slots([Msg | Rest], Sorted, Names) ->
-    out("LINE msg(<tracer>, ~s)", [canon(Msg, Names)]),
+    line("msg(<tracer>, ~s)", [canon(Msg, Names)]),
     print_in_slots(Rest, Sorted, Names).
 
 callback_line({tcs_rec, _Seq, Callback, Args, Result}, Names) ->
@@ -259,5 +259,18 @@ pid_names(Names) -> maps:from_list([{P, N} || {N, P} <- maps:to_list(Names)]).
 
 canon(Term, Names) -> tcs_canon:term(Term, pid_names(Names)).
 
-out(Text) -> io:put_chars(["TCS ", Text, "\n"]).
+%% A protocol marker (OTP, STEP, TIMEOUT, END...).  It also goes to the file
+%% $TCS_PROGRESS names, written synchronously: standard output is written
+%% asynchronously, and what is still buffered is lost when a tracer aborts
+%% the node, yet the last step started is the evidence of where it crashed.
+out(Text) ->
+    Marker = ["TCS ", Text, "\n"],
+    case os:getenv("TCS_PROGRESS") of
+        false -> ok;
+        Path -> ok = file:write_file(Path, Marker, [append, raw])
+    end,
+    io:put_chars(Marker).
 out(Fmt, Args) -> out(io_lib:format(Fmt, Args)).
+
+%% One stream line.
+line(Fmt, Args) -> io:put_chars(["TCS LINE ", io_lib:format(Fmt, Args), "\n"]).

@@ -117,3 +117,10 @@ def test_batched_node_runs_many_jobs(layout: corpus.Layout, otp_node) -> None:
     fresh = list(node.run_jobs(otp, jobs, layout.beams, layout.nifs / "tcs_gate", per_node=1))
     assert [r.shared for r in fresh] == [False] * 5
     assert all(r.status == "done" for r in runs + fresh), [r.detail for r in runs + fresh]
+
+
+def test_job_progress_is_the_markers_of_one_job() -> None:
+    written = "TCS JOB 1\nTCS OTP 25\nTCS STEP 1\nTCS END\nTCS JOB 2\nTCS OTP 25\nTCS STEP 1\nTCS STEP 2\n"
+    assert node.job_progress(written, 2) == ["TCS OTP 25", "TCS STEP 1", "TCS STEP 2"]
+    assert node.job_progress(written, 1) == ["TCS OTP 25", "TCS STEP 1", "TCS END"]
+    assert node.job_progress(written, 3) == []
