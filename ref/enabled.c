@@ -27,8 +27,9 @@ Answer enabled_probe(Model *m, int s, int proc)
     buf_init(&body);
     buf_init(&rules);
     /* STATUS-PROBE: always enabled/3, never enabled_X */
-    buf_printf(&body, "enabled(trace_status, <%s>, <%s>) -> %s", ses->state, m->procs[proc].name,
-               answer_name(ans));
+    buf_printf(&body, "enabled(trace_status, <%s>, ", ses->state);
+    model_print_id(&body, m, proc);
+    buf_printf(&body, ") -> %s", answer_name(ans));
     buf_printf(&rules, "STATUS-PROBE%s%s", ans == ANS_REMOVE ? " STATUS-REMOVE" : "", tracer_rule(ses));
     stream_line(m->out, stream_class("trace_status"), buf_str(&body), buf_str(&rules));
     buf_free(&body);
@@ -40,21 +41,24 @@ bool enabled_live(const Model *m, int s, int proc, const char *tag)
 {
     const Proc *p = &m->procs[proc];
     Category c;
-    return p->alive && p->trace[s].attached && tag_category(tag, &c) && flags_cover(p->trace[s].flags, c);
+    return p->alive && p->trace[s].attached && model_category(m, proc, tag, &c) &&
+           flags_cover_tag(p->trace[s].flags, c, tag);
 }
 
 bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_rules)
 {
     const Session *ses = &m->sessions[s];
     Category c;
-    tag_category(tag, &c);
+    model_category(m, proc, tag, &c);
     Answer ans = enabled_answer(ses->tracer, tag);
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);
     buf_printf(&body, "%s(", dispatch_enabled(ses->tracer->callbacks, c));
     term_print_atom(&body, tag);
-    buf_printf(&body, ", <%s>, <%s>) -> %s", ses->state, m->procs[proc].name, answer_name(ans));
+    buf_printf(&body, ", <%s>, ", ses->state);
+    model_print_id(&body, m, proc);
+    buf_printf(&body, ") -> %s", answer_name(ans));
     buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-ENABLED%s %s%s",
                ans == ANS_DISCARD ? " ENABLED-DISCARD" : ans == ANS_REMOVE ? " ENABLED-REMOVE-EVENT" : "",
                ev_rules, tracer_rule(ses));

@@ -7,9 +7,15 @@ bool events_step(Model *m, const Step *st)
         return control_trace(m, st);
     if (st->kind == ST_PATTERN)
         return control_pattern(m, st);
+    if (st->kind == ST_SEQ_TRACER)
+        return seqtrace_tracer(m, st);
     int p = model_proc(m, st->actor);
     if (!m->procs[p].alive)
         return model_unsupported(m, st->line, st->actor_col, "a step by a dead process is");
+    if (m->procs[p].blocked)
+        return model_unsupported(m, st->line, st->actor_col, "a step by a process blocked in a receive is");
+    if (!seqtrace_allows(m, p, st->kind))
+        return model_unsupported(m, st->line, st->col, "this step by a process holding a seq_trace token is");
     switch (st->kind) {
     case ST_SEND: return messages_send(m, p, st);
     case ST_RECV: return messages_recv(m, p, st);
@@ -20,6 +26,14 @@ bool events_step(Model *m, const Step *st)
     case ST_REGISTER: return procs_register(m, p, st, true);
     case ST_UNREGISTER: return procs_register(m, p, st, false);
     case ST_EXIT: return procs_exit(m, p, st);
+    case ST_OPEN_PORT: return ports_open(m, p, st);
+    case ST_PORT_COMMAND: return ports_command(m, p, st, false);
+    case ST_PORT_SEND: return ports_command(m, p, st, true);
+    case ST_PORT_CLOSE: return ports_close(m, p, st);
+    case ST_GC: return gc_step(m, p, st);
+    case ST_SEQ_TOKEN:
+    case ST_SEQ_PRINT:
+    case ST_SEQ_RESET: return seqtrace_step(m, p, st);
     default: return true;
     }
 }

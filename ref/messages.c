@@ -3,18 +3,38 @@
 
 #include "model.h"
 
-static void mbox_push(Model *m, Proc *p, Term *msg)
+static void mbox_push(Model *m, Proc *p, Term *msg, const SeqToken *token)
 {
     if (p->mhead + p->mlen == p->mcap) {
         size_t cap = p->mcap ? p->mcap * 2 : 16;
-        Term **nb = arena_alloc(m->a, cap * sizeof(Term *));
+        Message *nb = arena_alloc(m->a, cap * sizeof(Message));
         if (p->mlen)
-            memcpy(nb, p->mbox + p->mhead, p->mlen * sizeof(Term *));
+            memcpy(nb, p->mbox + p->mhead, p->mlen * sizeof(Message));
         p->mbox = nb;
         p->mcap = cap;
         p->mhead = 0;
     }
-    p->mbox[p->mhead + p->mlen++] = msg;
+    p->mbox[p->mhead + p->mlen++] = (Message){msg, token};
+}
+
+Message messages_take(Model *m, int p)
+{
+    Proc *pr = &m->procs[p];
+    pr->mlen--;
+    return pr->mbox[pr->mhead++];
+}
+
+void messages_deliver(Model *m, int p, Term *msg, const SeqToken *token)
+{
+    bool wakes = m->procs[p].blocked;
+    if (wakes) /* RUN-WAKE: scheduled in before it handles the message */
+        running_wake(m, p);
+    tracepoint_event(m, p, "receive", msg, NULL, "EV-RECEIVE");
+    mbox_push(m, &m->procs[p], msg, token);
+    if (wakes) { /* the blocked receive completes */
+        Message got = messages_take(m, p);
+        seqtrace_receive(m, p, &got);
+    }
 }
 
 bool messages_send(Model *m, int p, const Step *st)
@@ -22,8 +42,8 @@ bool messages_send(Model *m, int p, const Step *st)
     int q = model_proc(m, st->other);
     if (m->procs[q].alive) {
         tracepoint_event(m, p, "send", st->term, model_pid(m, q), "EV-SEND");
-        tracepoint_event(m, q, "receive", st->term, NULL, "EV-RECEIVE");
-        mbox_push(m, &m->procs[q], st->term);
+        const SeqToken *token = seqtrace_send(m, p, q, st->term);
+        messages_deliver(m, q, st->term, token);
     } else {
         tracepoint_event(m, p, "send_to_non_existing_process", st->term, model_pid(m, q), "EV-SEND-NONEXIST");
     }
@@ -34,12 +54,16 @@ bool messages_recv(Model *m, int p, const Step *st)
 {
     Proc *pr = &m->procs[p];
     if (pr->mlen > 0) { /* the 'receive' event happened at delivery */
-        pr->mhead++;
-        pr->mlen--;
+        Message got = messages_take(m, p);
+        seqtrace_receive(m, p, &got);
         return true;
     }
-    if (!st->has_timeout)
-        return model_unsupported(m, st->line, st->col, "recv on an empty mailbox (it would block forever) is");
+    if (!st->has_timeout) { /* RUN-BLOCK: waits until a later step sends it a message */
+        running_block(m, p);
+        return true;
+    }
+    if (st->timeout > 0 && running_traced(m, p))
+        return model_unsupported(m, st->line, st->col, "a receive timing out after waiting, with running traced,");
     tracepoint_event(m, p, "receive", term_atom(m->a, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
     return true;
 }

@@ -10,7 +10,7 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
     const Session *ses = &m->sessions[s];
     const TraceState *ts = &m->procs[proc].trace[s];
     Category c;
-    tag_category(ev->tag, &c);
+    model_category(m, proc, ev->tag, &c);
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);
@@ -18,7 +18,9 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
     Term *opts = opts_build(m->a, ts->flags, ts->ts_cleared, ev->extra, ev->ms_result, &rules);
     buf_printf(&body, "%s(", dispatch_trace(ses->tracer->callbacks, c));
     term_print_atom(&body, ev->tag);
-    buf_printf(&body, ", <%s>, <%s>, ", ses->state, m->procs[proc].name);
+    buf_printf(&body, ", <%s>, ", ses->state);
+    model_print_id(&body, m, proc);
+    buf_puts(&body, ", ");
     term_print(&body, ev->term, PRINT_CANON);
     buf_puts(&body, ", ");
     term_print(&body, opts, PRINT_CANON);
@@ -30,7 +32,9 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
     if (example && strcmp(ev->tag, "send") == 0 && ev->extra) {
         /* EV-EXAMPLE-TRACER: trace/5 sends {trace, Tracee, Recipient} to its state */
         buf_free(&body);
-        buf_printf(&body, "msg(<%s>, {trace,<%s>,", ses->state, m->procs[proc].name);
+        buf_printf(&body, "msg(<%s>, {trace,", ses->state);
+        model_print_id(&body, m, proc);
+        buf_puts(&body, ",");
         term_print(&body, ev->extra, PRINT_CANON);
         buf_puts(&body, "})");
         stream_line(m->out, 'N', buf_str(&body), "EV-EXAMPLE-TRACER");

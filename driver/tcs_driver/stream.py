@@ -9,7 +9,7 @@ arguments.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "Line",
     "StreamError",
     "classify",
+    "classify_scheduling",
     "normalise_live",
     "parse_body",
     "parse_line",
@@ -43,12 +44,24 @@ CALLBACKS: Final[frozenset[str]] = frozenset(
     | {f"trace_{c}" for c in _CATEGORIES}
 )
 
-_PID: Final = re.compile(r"<(?:[a-z][a-zA-Z0-9_]*|\?)>")
+_PID: Final = re.compile(r"<(?:port:)?(?:[a-z][a-zA-Z0-9_]*|\?)>")
 _CALLBACK_HEAD: Final = re.compile(r"([a-z_]+)\(")
 _POSITIVE_INT: Final = re.compile(r"[1-9][0-9]*")
 _CLOSERS: Final = {"{": "}", "[": "]", "(": ")"}
 _TRACER_PID: Final = "<tracer>"
 _SCHEDULER_ID_PLACEHOLDER: Final = "_SchedulerId"
+_GC_INFO_PLACEHOLDER: Final = "_GcInfo"
+#: The keys of a garbage collection Info list (003, trace message gc_minor_start).
+_GC_INFO_KEYS: Final = frozenset({
+    "heap_size", "heap_block_size", "old_heap_size", "old_heap_block_size", "stack_size",
+    "recent_size", "mbuf_size", "bin_vheap_size", "bin_vheap_block_size", "bin_old_vheap_size",
+    "bin_old_vheap_block_size", "wordsize",
+})
+_GC_INFO_ITEM: Final = re.compile(r"\{([a-z_]+),(?:0|[1-9][0-9]*)\}")
+#: The scheduling tags (running_procs and running_ports).
+_SCHEDULING_TAGS: Final = frozenset({"in", "out", "in_exiting", "out_exiting", "out_exited"})
+#: The functions the harness's processes wait in (driver/runner/tcs_gate.c) (RUN-HARNESS).
+_HARNESS_FUNCTIONS: Final = frozenset({"{tcs_gate,await_turn,1}", "{erts_internal,dirty_nif_finalizer,1}"})
 
 
 class StreamError(ValueError):
@@ -314,14 +327,50 @@ def _content_lines(text: str) -> list[tuple[int, str]]:
     ]
 
 
+def _unpredictable_scheduling(line: Line) -> bool:
+    """Return True iff line is a scheduling trace line the documents leave unpredictable: a port
+    scheduled for a task they do not name (term 0, PORTS-RUNNING-ZERO) or a process scheduled
+    in a function the harness waits in (RUN-HARNESS)."""
+    if line.kind != "trace" or line.tag not in _SCHEDULING_TAGS:
+        return False
+    parts = _callback_parts(line.body)
+    assert parts is not None  # a parsed trace line
+    term = split_args(parts[1])[3]
+    return term in _HARNESS_FUNCTIONS if not line.group.startswith("<port:") else term == "0"
+
+
+def classify_scheduling(lines: list[Line]) -> list[Line]:
+    """Return lines with each unpredictable scheduling line and the enabled line that asked for
+    it (its group's nearest earlier normative line, when that is an enabled line of the same
+    tag) made informative; every other line unchanged."""
+    out = list(lines)
+    for i, line in enumerate(out):
+        if not _unpredictable_scheduling(line):
+            continue
+        out[i] = replace(line, cls="I")
+        earlier = (j for j in range(i - 1, -1, -1) if out[j].group == line.group and out[j].cls == "N")
+        j = next(earlier, None)
+        if j is not None and out[j].kind == "enabled" and out[j].tag == line.tag:
+            out[j] = replace(out[j], cls="I")
+    return out
+
+
 def parse_stream(text: str, where: str) -> list[Line]:
-    """Return the Lines of a golden stream, skipping blanks and '%' comments; raise StreamError naming where:lineno."""
-    return [parse_line(raw, f"{where}:{n}") for n, raw in _content_lines(text)]
+    """Return the Lines of a golden stream, skipping blanks and '%' comments; raise StreamError naming where:lineno,
+    also when a line's class disagrees with classify or classify_scheduling."""
+    numbered = [(n, parse_line(raw, f"{where}:{n}")) for n, raw in _content_lines(text)]
+    lines = [line for _, line in numbered]
+    for (n, line), checked in zip(numbered, classify_scheduling(lines)):
+        if checked.cls != line.cls:
+            raise _fail(f"{where}:{n}", "col 1: class N but the line is informative (unpredictable scheduling)")
+    return lines
 
 
 def parse_live_stream(text: str, where: str) -> list[Line]:
-    """Return the Lines of live bodies (one per line, no class), each normalised, skipping blanks and '%' comments."""
-    return [parse_body(normalise_live(raw), f"{where}:{n}") for n, raw in _content_lines(text)]
+    """Return the Lines of live bodies (one per line, no class), each normalised and classified, skipping blanks
+    and '%' comments."""
+    lines = [parse_body(normalise_live(raw), f"{where}:{n}") for n, raw in _content_lines(text)]
+    return classify_scheduling(lines)
 
 
 def _normalise_opts(opts: str) -> str:
@@ -341,8 +390,22 @@ def _normalise_opts(opts: str) -> str:
     return "#{" + ",".join(out) + "}"
 
 
+def _is_gc_info(term: str) -> bool:
+    """Return True iff term is a garbage collection Info list: each documented key once, non-negative integer values."""
+    if not (term.startswith("[") and term.endswith("]")):
+        return False
+    try:
+        items = _split(term[1:-1], ",")
+    except StreamError:
+        return False
+    keys = [m.group(1) for m in map(_GC_INFO_ITEM.fullmatch, items) if m is not None]
+    return len(keys) == len(items) == len(_GC_INFO_KEYS) and set(keys) == _GC_INFO_KEYS
+
+
 def normalise_live(body: str) -> str:
-    """Return body with a trace*/5 Opts map's positive-integer scheduler_id replaced by _SchedulerId; nothing else changes."""
+    """Return body with the values no model predicts replaced by placeholders, once their shape is checked:
+    a trace*/5 Opts map's positive-integer scheduler_id by _SchedulerId, the Info list of a gc_* event by
+    _GcInfo; nothing else changes."""
     try:
         parts = _callback_parts(body)
         if parts is None:
@@ -353,7 +416,8 @@ def normalise_live(body: str) -> str:
         return body
     if not name.startswith("trace") or len(args) != 5 or tail != "":
         return body
+    term = _GC_INFO_PLACEHOLDER if args[0].startswith("gc_") and _is_gc_info(args[3]) else args[3]
     opts = _normalise_opts(args[4])
-    if opts == args[4]:
+    if (term, opts) == (args[3], args[4]):
         return body
-    return f"{name}({', '.join(args[:4] + [opts])})"
+    return f"{name}({', '.join(args[:3] + [term, opts])})"

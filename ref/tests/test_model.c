@@ -57,7 +57,7 @@ static void test_unsupported(int *failures)
     sim(failures, H "a register r\nb unregister r",
         "ERR 8:14: unregistering a name the process does not own is not supported by model v1");
     sim(failures, H "a exit kill\na send b hi", "ERR 8:1: a step by a dead process is not supported by model v1");
-    sim(failures, H "a recv", "ERR 7:1: recv on an empty mailbox (it would block forever) is not supported by model v1");
+    sim(failures, H "a recv\na send b hi", "ERR 8:1: a step by a process blocked in a receive is not supported by model v1");
     /* after an exit the name is free again; a dead process's name is unregistered */
     sim(failures, H "a register r\na exit normal\nb register r\nb unregister r", "");
 }
@@ -120,8 +120,8 @@ static void test_mailbox(int *failures)
     for (int i = 2; i <= 18; i++)
         buf_puts(&t, "b recv\n");
     sim(failures, buf_str(&t), "");
-    buf_puts(&t, "b recv\n"); /* line 6 + 16 + 3 + 17 + 1 */
-    sim(failures, buf_str(&t), "ERR 43:1: recv on an empty mailbox (it would block forever) is not supported by model v1");
+    buf_puts(&t, "b recv\nb recv\n"); /* line 6 + 16 + 3 + 17 + 2: b blocked in the first */
+    sim(failures, buf_str(&t), "ERR 44:1: a step by a process blocked in a receive is not supported by model v1");
     buf_free(&t);
 }
 
