@@ -1,14 +1,8 @@
 /* events.c - which concern handles each step of a scenario. */
 #include "model.h"
 
-bool events_step(Model *m, const Step *st)
+static bool actor_step(Model *m, const Step *st)
 {
-    if (st->kind == ST_TRACE)
-        return control_trace(m, st);
-    if (st->kind == ST_PATTERN)
-        return control_pattern(m, st);
-    if (st->kind == ST_SEQ_TRACER)
-        return seqtrace_tracer(m, st);
     int p = model_proc(m, st->actor);
     if (!m->procs[p].alive)
         return model_unsupported(m, st->line, st->actor_col, "a step by a dead process is");
@@ -31,9 +25,23 @@ bool events_step(Model *m, const Step *st)
     case ST_PORT_SEND: return ports_command(m, p, st, true);
     case ST_PORT_CLOSE: return ports_close(m, p, st);
     case ST_GC: return gc_step(m, p, st);
-    case ST_SEQ_TOKEN:
-    case ST_SEQ_PRINT:
-    case ST_SEQ_RESET: return seqtrace_step(m, p, st);
-    default: return true;
+    default: return seqtrace_step(m, p, st); /* seq_token, seq_print, seq_reset */
     }
+}
+
+bool events_step(Model *m, const Step *st)
+{
+    bool ok;
+    if (st->kind == ST_TRACE)
+        ok = control_trace(m, st);
+    else if (st->kind == ST_PATTERN)
+        ok = control_pattern(m, st);
+    else if (st->kind == ST_SEQ_TRACER)
+        ok = seqtrace_tracer(m, st);
+    else
+        ok = actor_step(m, st);
+    if (ok && !seqtrace_holders_untraced(m))
+        return model_unsupported(m, st->line, st->col,
+                                 "a process holding a seq_trace token that is also traced (C-65)");
+    return ok;
 }

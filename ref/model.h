@@ -61,6 +61,7 @@ typedef struct Proc {
     bool is_port;       /* a port (ref/ports.c): printed <port:name> */
     int owner;          /* port: the connected process */
     bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/running.c) */
+    const char *last_traced; /* the tag of p's last trace line, or NULL (ref/gc.c) */
     const SeqToken *token;           /* seq_trace token or NULL (ref/seqtrace.c) */
     long long seq_clock, seq_lastcnt; /* the process's seq_trace counters */
 } Proc;
@@ -214,6 +215,9 @@ void ports_exit_signal(Model *m, int x, int p, const Term *reason);
 void running_block(Model *m, int p);
 /* Guarantees: a message reached blocked p: its scheduled-in line; p is no longer blocked. */
 void running_wake(Model *m, int p);
+/* Guarantees: the scheduling line of p, killed by a signal while not blocked, scheduled in
+ * to exit (RUN-KILLED). */
+void running_killed(Model *m, int p);
 /* Guarantees: the scheduling line of p leaving the system after its exit (RUN-EXITED). */
 void running_exited(Model *m, int p);
 /* Guarantees: true iff some session traces the scheduling (running, running_procs) of p. */
@@ -235,5 +239,8 @@ void seqtrace_receive(Model *m, int p, const Message *msg);
 /* Guarantees: false iff p holds a token and the step kind passes it on in a way the model
  * leaves out (spawn, link, unlink, exit). */
 bool seqtrace_allows(const Model *m, int p, StepKind kind);
+/* Guarantees: false iff a live process holds a token and is traced: its trace callbacks would
+ * pass the token on with the tracer's own messages (C-65), which the model leaves out. */
+bool seqtrace_holders_untraced(const Model *m);
 
 #endif

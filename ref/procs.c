@@ -108,6 +108,8 @@ void procs_terminate(Model *m, int p, const Term *reason, bool by_link)
     Proc *pp = &m->procs[p];
     if (pp->blocked) /* RUN-WAKE: a process killed in a receive is scheduled in to exit */
         running_wake(m, p);
+    else if (by_link) /* RUN-KILLED: killed while it runs (in the gate): scheduled in exiting */
+        running_killed(m, p);
     tracepoint_event(m, p, "exit", reason, NULL, by_link ? "EV-EXIT EV-EXIT-LINKED" : "EV-EXIT");
     if (pp->regname) {
         tracepoint_event(m, p, "unregister", term_atom(m->a, pp->regname), NULL, "EV-REGISTER EV-EXIT-UNREGISTER");

@@ -22,6 +22,13 @@ void running_wake(Model *m, int p)
     tracepoint_event(m, p, "in", block_mfa(m), NULL, "RUN-FLAGS RUN-WAKE");
 }
 
+void running_killed(Model *m, int p)
+{
+    /* RUN-KILLED: the exit signal reaches the process in the gate's dirty NIF; it is
+     * scheduled in to exit, in a function that cannot be determined (seen live on OTP 25) */
+    tracepoint_event(m, p, "in_exiting", term_int(m->a, 0), NULL, "RUN-FLAGS RUN-KILLED");
+}
+
 void running_exited(Model *m, int p)
 {
     /* RUN-EXITED: the last function cannot be determined: 0 (seen live on OTP 25, C-62) */

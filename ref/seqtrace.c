@@ -8,10 +8,10 @@
 
 bool seqtrace_tracer(Model *m, const Step *st)
 {
-    (void)st;
+    if (m->seq_tracer)
+        return model_unsupported(m, st->line, st->col, "setting the system seq tracer twice is");
     /* SEQ-TRACER: the previous system seq tracer, none, is returned as false */
-    control_line(m, "seq_trace:set_system_tracer(<tracer>)", m->seq_tracer ? "-> <tracer>" : "-> false",
-                 "SEQ-TRACER");
+    control_line(m, "seq_trace:set_system_tracer(<tracer>)", "-> false", "SEQ-TRACER");
     m->seq_tracer = true;
     return true;
 }
@@ -144,4 +144,13 @@ bool seqtrace_allows(const Model *m, int p, StepKind kind)
 {
     /* spawn, links and exits of a token holder carry the token in ways model v1 leaves out */
     return !m->procs[p].token || !(kind == ST_SPAWN || kind == ST_LINK || kind == ST_UNLINK || kind == ST_EXIT);
+}
+
+bool seqtrace_holders_untraced(const Model *m)
+{
+    for (int p = 0; p < m->nprocs; p++)
+        for (int s = 0; s < m->nsessions && m->procs[p].token && m->procs[p].alive; s++)
+            if (m->procs[p].trace[s].attached && m->procs[p].trace[s].flags)
+                return false;
+    return true;
 }

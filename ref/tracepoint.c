@@ -29,6 +29,7 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
     if (example)
         buf_puts(&rules, " EV-EXAMPLE-TRACER");
     stream_line(m->out, stream_class(ev->tag), buf_str(&body), buf_str(&rules));
+    m->procs[proc].last_traced = ev->tag;
     if (example && strcmp(ev->tag, "send") == 0 && ev->extra) {
         /* EV-EXAMPLE-TRACER: trace/5 sends {trace, Tracee, Recipient} to its state */
         buf_free(&body);

@@ -65,12 +65,12 @@ await_echo(Owner, Echo, Deadline, Names) ->
     end.
 
 %% deaths([{Pid, Reason}], Timeout): waits until the ports these deaths close
-%% are gone: the ports the dead owned, and those linked to one that died with
-%% a reason other than normal.  Returns ok or timeout.
+%% are gone: the ports linked to one of the dead that was their owner or died
+%% with a reason other than normal.  Returns ok, or timeout when one stays.
 deaths(Deaths, Timeout) ->
     Closing = [Port || {{tcs_port, Port}, #{owner := Owner, links := Links}} <- get(),
-                       {Pid, Reason} <- Deaths,
-                       Pid =:= Owner orelse (Reason =/= normal andalso lists:member(Pid, Links))],
+                       {Pid, Reason} <- Deaths, lists:member(Pid, Links),
+                       Pid =:= Owner orelse Reason =/= normal],
     Dead = [Pid || {Pid, _} <- Deaths],
     [put({tcs_port, P}, I#{links := Ls -- Dead})
      || {{tcs_port, P}, #{links := Ls} = I} <- get()],

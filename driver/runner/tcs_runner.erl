@@ -26,6 +26,7 @@ main([JobFile]) ->
     [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet]],
     Gate = tcs_gate:new(),
     persistent_term:put(tcs_gate, Gate),
+    put(tcs_dead_puppets, []),
     Collector = spawn(fun() -> collect([]) end),
     {tracer, Kind, _Callbacks, Answers} = lists:keyfind(tracer, 1, Plan),
     TracerModule = load_tracer(Kind, Job, Answers),
@@ -200,17 +201,21 @@ resolve(T, _) -> T.
 %% let waiting processes see pending exit signals (poke), make each live one
 %% handle its signal queue (process_info is a signal, answered in order), and
 %% wait for the processes that die to be gone.  Repeat until nothing changes.
+%% Each death is collected once (its 'DOWN'), also that of a process which
+%% died during the step itself, so that the ports closing with it are awaited.
 settle(Names) ->
     Gate = persistent_term:get(tcs_gate),
     Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, is_pid(P)],
-    settle(Gate, [P || P <- Puppets, is_process_alive(P)]).
+    settle(Gate, Puppets -- get(tcs_dead_puppets)).
 
 settle(Gate, Alive) ->
     ok = tcs_gate:poke(Gate),
     [erlang:process_info(P, message_queue_len) || P <- Alive],
     Dead = [P || P <- Alive, not is_process_alive(P)],
     Deaths = [receive {'DOWN', _, process, P, Reason} -> {P, Reason} end || P <- Dead],
-    ok = tcs_ports:deaths(Deaths, 5000),
+    put(tcs_dead_puppets, Dead ++ get(tcs_dead_puppets)),
+    %% a port that stays open against the rule shows up as a difference
+    _ = tcs_ports:deaths(Deaths, 1000),
     case Dead of
         [] -> tcs_settle:until_idle(Alive);
         _ -> settle(Gate, Alive -- Dead)

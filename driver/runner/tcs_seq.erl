@@ -9,9 +9,7 @@
 %% {tracer, Module, State}.
 tracer(Names, #{collector := C, tracer := Mod}) ->
     Previous = seq_trace:set_system_tracer({Mod, C}),
-    Shown = case Previous of {Mod, C} -> C; _ -> Previous end,
-    C ! {ctl, ["ctl seq_trace:set_system_tracer(<tracer>) -> ",
-               tcs_canon:term(Shown, #{C => tracer})]},
+    C ! {ctl, ["ctl seq_trace:set_system_tracer(<tracer>) -> ", tcs_canon:term(Previous, #{})]},
     {ok, Names}.
 
 %% action(Step): what the scenario process does for a seq_trace step.

@@ -17,7 +17,7 @@ __all__ = [
     "Line",
     "StreamError",
     "classify",
-    "classify_scheduling",
+    "classify_implementation_defined",
     "normalise_live",
     "parse_body",
     "parse_line",
@@ -339,30 +339,51 @@ def _unpredictable_scheduling(line: Line) -> bool:
     return term in _HARNESS_FUNCTIONS if not line.group.startswith("<port:") else term == "0"
 
 
-def classify_scheduling(lines: list[Line]) -> list[Line]:
-    """Return lines with each unpredictable scheduling line and the enabled line that asked for
-    it (its group's nearest earlier normative line, when that is an enabled line of the same
-    tag) made informative; every other line unchanged."""
+def _enabled_before(lines: list[Line], i: int) -> int | None:
+    """Return the index of the enabled line that asked for trace line i: its group's nearest
+    earlier normative line, when that is an enabled line of the same tag; else None."""
+    line = lines[i]
+    j = next((j for j in range(i - 1, -1, -1) if lines[j].group == line.group and lines[j].cls == "N"), None)
+    return j if j is not None and lines[j].kind == "enabled" and lines[j].tag == line.tag else None
+
+
+def classify_implementation_defined(lines: list[Line]) -> list[Line]:
+    """Return lines with the events the documents leave to the implementation made informative,
+    each with the enabled line that asked for it: unpredictable scheduling (RUN-HARNESS,
+    PORTS-RUNNING-ZERO) and a fullsweep right after a minor collection of the same process
+    (GC-MINOR-FULLSWEEP: the gc_major_start and gc_major_end directly following gc_minor_end).
+    Every other line is unchanged."""
     out = list(lines)
+    last_trace: dict[str, str | None] = {}  # group -> tag of its last normative trace line
+    in_fullsweep: set[str] = set()
     for i, line in enumerate(out):
-        if not _unpredictable_scheduling(line):
+        if line.kind != "trace" or line.cls != "N":
+            continue
+        previous = last_trace.get(line.group)
+        fullsweep = (line.tag == "gc_major_start" and previous == "gc_minor_end") or (
+            line.tag == "gc_major_end" and line.group in in_fullsweep)
+        if fullsweep and line.tag == "gc_major_start":
+            in_fullsweep.add(line.group)
+        else:
+            in_fullsweep.discard(line.group)
+        if not (fullsweep or _unpredictable_scheduling(line)):
+            last_trace[line.group] = line.tag
             continue
         out[i] = replace(line, cls="I")
-        earlier = (j for j in range(i - 1, -1, -1) if out[j].group == line.group and out[j].cls == "N")
-        j = next(earlier, None)
-        if j is not None and out[j].kind == "enabled" and out[j].tag == line.tag:
+        j = _enabled_before(out, i)
+        if j is not None:
             out[j] = replace(out[j], cls="I")
     return out
 
 
 def parse_stream(text: str, where: str) -> list[Line]:
     """Return the Lines of a golden stream, skipping blanks and '%' comments; raise StreamError naming where:lineno,
-    also when a line's class disagrees with classify or classify_scheduling."""
+    also when a line's class disagrees with classify or classify_implementation_defined."""
     numbered = [(n, parse_line(raw, f"{where}:{n}")) for n, raw in _content_lines(text)]
     lines = [line for _, line in numbered]
-    for (n, line), checked in zip(numbered, classify_scheduling(lines)):
+    for (n, line), checked in zip(numbered, classify_implementation_defined(lines)):
         if checked.cls != line.cls:
-            raise _fail(f"{where}:{n}", "col 1: class N but the line is informative (unpredictable scheduling)")
+            raise _fail(f"{where}:{n}", "col 1: class N but the line is informative (implementation-defined event)")
     return lines
 
 
@@ -370,7 +391,7 @@ def parse_live_stream(text: str, where: str) -> list[Line]:
     """Return the Lines of live bodies (one per line, no class), each normalised and classified, skipping blanks
     and '%' comments."""
     lines = [parse_body(normalise_live(raw), f"{where}:{n}") for n, raw in _content_lines(text)]
-    return classify_scheduling(lines)
+    return classify_implementation_defined(lines)
 
 
 def _normalise_opts(opts: str) -> str:
