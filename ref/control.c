@@ -1,5 +1,5 @@
 /* control.c - the harness's calls into the tracing BIFs and what they return
- * (CONFORMANCE.md section 2, CTL-* rules). */
+ * (CONFORMANCE.md section 2, CTL-* rules); trace_pattern/3 is in ref/patterns.c. */
 #include <string.h>
 
 #include "model.h"
@@ -53,28 +53,6 @@ bool control_trace(Model *m, const Step *st)
     }
     /* CTL-TRACE: one tracee; PORTS-NEW: new_ports matches no existing port */
     control_line(m, buf_str(&call), p < 0 ? "-> 0" : "-> 1", p < 0 ? "CTL-TRACE PORTS-NEW" : "CTL-TRACE");
-    buf_free(&call);
-    return true;
-}
-
-bool control_pattern(Model *m, const Step *st)
-{
-    int fi = st->arity == 1 ? calls_target_index(st->fn) : -1;
-    if (fi >= 0 && !st->ms_invalid) {
-        Pattern *pat = &m->sessions[LEGACY_SESSION].pats[fi];
-        pat->set = !term_is_atom(st->term, "false");
-        pat->local = st->local;
-        pat->ms = st->term;
-    }
-    Buf call;
-    buf_init(&call);
-    buf_puts(&call, "erlang:trace_pattern({tcs_target,");
-    term_print_atom(&call, st->fn);
-    buf_printf(&call, ",%lld},", st->arity);
-    term_print(&call, st->term, PRINT_CANON);
-    buf_printf(&call, ",[%s])", st->local ? "local" : "global");
-    control_line(m, buf_str(&call), st->ms_invalid ? "raises error:badarg" : fi >= 0 ? "-> 1" : "-> 0",
-                 "CTL-PATTERN EV-CALL-GLOBAL-LOCAL");
     buf_free(&call);
     return true;
 }

@@ -35,7 +35,7 @@ bool events_step(Model *m, const Step *st)
     if (st->kind == ST_TRACE)
         ok = control_trace(m, st);
     else if (st->kind == ST_PATTERN)
-        ok = control_pattern(m, st);
+        ok = patterns_step(m, st);
     else if (st->kind == ST_SEQ_TRACER)
         ok = seqtrace_tracer(m, st);
     else

@@ -6,13 +6,13 @@
 
 static const char *const names[FL_COUNT] = {
     "send", "receive", "call", "procs", "arity", "timestamp", "monotonic_timestamp",
-    "strict_monotonic_timestamp", "scheduler_id", "cpu_timestamp",
+    "strict_monotonic_timestamp", "scheduler_id", "cpu_timestamp", "return_to", "silent",
     "ports", "running", "running_procs", "running_ports", "exiting", "garbage_collection",
 };
 
 /* Documented erlang:trace/3 flags that model v1 does not implement. */
 static const char *const unsupported[] = {
-    "all", "return_to", "silent", "set_on_spawn", "set_on_first_spawn", "set_on_link",
+    "all", "set_on_spawn", "set_on_first_spawn", "set_on_link",
     "set_on_first_link", "tracer",
 };
 

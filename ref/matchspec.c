@@ -1,228 +1,903 @@
-/* matchspec.c - heads '_' or lists of '_'/literals, no guards, {message,X}, {return_trace}. */
+/* matchspec.c - match specifications of call tracing: what erlang:trace_pattern/3 accepts
+ * (ms_validate) and what one clause list does with one call (ms_run).
+ *
+ * The documents define the form (003, trace_match_spec()) and the body actions; the
+ * expression language is the one of erts' match spec compiler (erl_db_util.c), checked
+ * live with erlang:match_spec_test/3 on OTP 25. The MS-* rule IDs are in CONFORMANCE.md. */
 #include "matchspec.h"
 
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* A literal must not contain match variables or wildcards ('$1', '_'), which v1 does not do. */
-static bool literal_ok(const Term *t)
+/* ---- match variables ------------------------------------------------------------------ */
+
+/* The number of a match variable '$N' ('$0', or '$' and digits without a leading zero whose
+ * value fits an int), or -1 for any other term: '$01' or '$2147483648' are plain atoms. */
+static long var_number(const Term *t)
 {
-    switch (t->kind) {
-    case TK_ATOM:
-        return t->u.name[0] != '$' && strcmp(t->u.name, "_") != 0;
+    if (t->kind != TK_ATOM || t->u.name[0] != '$' || t->u.name[1] == '\0')
+        return -1;
+    const char *d = t->u.name + 1;
+    if (d[0] == '0')
+        return d[1] == '\0' ? 0 : -1;
+    long n = 0;
+    for (; *d; d++) {
+        if (*d < '0' || *d > '9')
+            return -1;
+        n = n * 10 + (*d - '0');
+        if (n > INT_MAX)
+            return -1;
+    }
+    return n;
+}
+
+/* ---- the functions a match spec may call ----------------------------------------------- */
+
+typedef enum {
+    F_GUARD,    /* guard BIF: guards and bodies */
+    F_SPECIAL,  /* and, or, andalso, orelse, const, self: anywhere */
+    F_BODY,     /* body only (in a guard: badarg) */
+} FnContext;
+
+typedef struct {
+    const char *name;
+    int arity;          /* -1: one or more arguments (and, or, andalso, orelse) */
+    FnContext ctx;
+    bool supported;     /* the model evaluates it */
+} MsFn;
+
+/* Every function erts' match spec compiler knows for call tracing on OTP 25. Floats ('/',
+ * float/1), the trace control word, sequential tracing, process dumps, display and the
+ * enable/disable/trace functions are valid but not modelled. */
+static const MsFn ms_fns[] = {
+    {"is_atom", 1, F_GUARD, true}, {"is_float", 1, F_GUARD, true},
+    {"is_integer", 1, F_GUARD, true}, {"is_list", 1, F_GUARD, true},
+    {"is_number", 1, F_GUARD, true}, {"is_pid", 1, F_GUARD, true},
+    {"is_port", 1, F_GUARD, true}, {"is_reference", 1, F_GUARD, true},
+    {"is_tuple", 1, F_GUARD, true}, {"is_map", 1, F_GUARD, true},
+    {"is_binary", 1, F_GUARD, true}, {"is_function", 1, F_GUARD, true},
+    {"is_record", 3, F_GUARD, true}, {"is_map_key", 2, F_GUARD, true},
+    {"abs", 1, F_GUARD, true}, {"element", 2, F_GUARD, true}, {"hd", 1, F_GUARD, true},
+    {"tl", 1, F_GUARD, true}, {"length", 1, F_GUARD, true}, {"map_get", 2, F_GUARD, true},
+    {"map_size", 1, F_GUARD, true}, {"node", 0, F_GUARD, true}, {"node", 1, F_GUARD, true},
+    {"round", 1, F_GUARD, true}, {"trunc", 1, F_GUARD, true}, {"size", 1, F_GUARD, true},
+    {"byte_size", 1, F_GUARD, true}, {"bit_size", 1, F_GUARD, true},
+    {"binary_part", 2, F_GUARD, true}, {"binary_part", 3, F_GUARD, true},
+    {"+", 1, F_GUARD, true}, {"-", 1, F_GUARD, true}, {"+", 2, F_GUARD, true},
+    {"-", 2, F_GUARD, true}, {"*", 2, F_GUARD, true}, {"div", 2, F_GUARD, true},
+    {"rem", 2, F_GUARD, true}, {"band", 2, F_GUARD, true}, {"bor", 2, F_GUARD, true},
+    {"bxor", 2, F_GUARD, true}, {"bnot", 1, F_GUARD, true}, {"bsl", 2, F_GUARD, true},
+    {"bsr", 2, F_GUARD, true}, {">", 2, F_GUARD, true}, {">=", 2, F_GUARD, true},
+    {"<", 2, F_GUARD, true}, {"=<", 2, F_GUARD, true}, {"==", 2, F_GUARD, true},
+    {"=:=", 2, F_GUARD, true}, {"/=", 2, F_GUARD, true}, {"=/=", 2, F_GUARD, true},
+    {"not", 1, F_GUARD, true}, {"xor", 2, F_GUARD, true},
+    {"/", 2, F_GUARD, false}, {"float", 1, F_GUARD, false}, {"get_tcw", 0, F_GUARD, false},
+    {"is_seq_trace", 0, F_GUARD, false},
+    {"and", -1, F_SPECIAL, true}, {"or", -1, F_SPECIAL, true},
+    {"andalso", -1, F_SPECIAL, true}, {"orelse", -1, F_SPECIAL, true},
+    {"self", 0, F_SPECIAL, true},
+    {"message", 1, F_BODY, true}, {"return_trace", 0, F_BODY, true},
+    {"exception_trace", 0, F_BODY, true}, {"silent", 1, F_BODY, true},
+    {"caller", 0, F_BODY, true},
+    {"display", 1, F_BODY, false}, {"process_dump", 0, F_BODY, false},
+    {"caller_line", 0, F_BODY, false}, {"enable_trace", 1, F_BODY, false},
+    {"enable_trace", 2, F_BODY, false}, {"disable_trace", 1, F_BODY, false},
+    {"disable_trace", 2, F_BODY, false}, {"trace", 2, F_BODY, false},
+    {"trace", 3, F_BODY, false}, {"set_seq_token", 2, F_BODY, false},
+    {"get_seq_token", 0, F_BODY, false}, {"set_tcw", 1, F_BODY, false},
+};
+
+/* The entry for name/arity, or NULL. */
+static const MsFn *fn_lookup(const char *name, size_t arity)
+{
+    for (size_t i = 0; i < sizeof ms_fns / sizeof ms_fns[0]; i++)
+        if (strcmp(ms_fns[i].name, name) == 0 &&
+            (ms_fns[i].arity == (int)arity || (ms_fns[i].arity < 0 && arity > 0)))
+            return &ms_fns[i];
+    return NULL;
+}
+
+/* Actions: body functions whose effect is on the trace, not on a value. */
+static bool is_action(const char *name)
+{
+    return strcmp(name, "message") == 0 || strcmp(name, "return_trace") == 0 ||
+           strcmp(name, "exception_trace") == 0 || strcmp(name, "silent") == 0;
+}
+
+/* ---- validation ------------------------------------------------------------------------- */
+
+enum { MAX_VARS = 64 };
+
+/* What validation has found so far; the first invalid part wins over the first unsupported
+ * one, since OTP rejects a spec with any invalid part whatever else it holds. */
+typedef struct {
+    MsVerdict v;
+    bool invalid, unsupported;
+    long bound[MAX_VARS]; /* variables bound by the current clause's head */
+    int nbound;
+} Check;
+
+static void invalid(Check *c, const char *rule, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void invalid(Check *c, const char *rule, const char *fmt, ...)
+{
+    if (c->invalid)
+        return;
+    c->invalid = true;
+    c->v.rule = rule;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->v.msg, sizeof c->v.msg, fmt, ap);
+    va_end(ap);
+}
+
+static void unsupported(Check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void unsupported(Check *c, const char *fmt, ...)
+{
+    if (c->invalid || c->unsupported)
+        return;
+    c->unsupported = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->v.msg, sizeof c->v.msg, fmt, ap);
+    va_end(ap);
+}
+
+static bool is_bound(const Check *c, long n)
+{
+    for (int i = 0; i < c->nbound; i++)
+        if (c->bound[i] == n)
+            return true;
+    return false;
+}
+
+/* A head pattern: binds its variables; map keys must be ground (MS-HEAD-MAP). */
+static void check_pattern(Check *c, const Term *p)
+{
+    long n = var_number(p);
+    if (n >= 0) {
+        if (!is_bound(c, n)) {
+            if (c->nbound == MAX_VARS) {
+                unsupported(c, "more than %d match variables in one head are not supported by model v1", MAX_VARS);
+                return;
+            }
+            c->bound[c->nbound++] = n;
+        }
+        return;
+    }
+    switch (p->kind) {
     case TK_TUPLE:
-        for (size_t i = 0; i < t->u.tuple.n; i++)
-            if (!literal_ok(t->u.tuple.el[i]))
-                return false;
-        return true;
+        for (size_t i = 0; i < p->u.tuple.n; i++)
+            check_pattern(c, p->u.tuple.el[i]);
+        return;
+    case TK_CONS:
+        check_pattern(c, p->u.cons.head);
+        check_pattern(c, p->u.cons.tail);
+        return;
     case TK_MAP:
-        for (size_t i = 0; i < t->u.map.n; i++)
-            if (!literal_ok(t->u.map.key[i]) || !literal_ok(t->u.map.val[i]))
+        for (size_t i = 0; i < p->u.map.n; i++) {
+            if (var_number(p->u.map.key[i]) >= 0)
+                invalid(c, "MS-HEAD-MAP", "a match variable as a map key in a match spec head");
+            else if (term_is_atom(p->u.map.key[i], "_"))
+                invalid(c, "MS-HEAD-MAP", "'_' as a map key in a match spec head");
+            check_pattern(c, p->u.map.val[i]);
+        }
+        return;
+    default:
+        return;
+    }
+}
+
+static void check_head(Check *c, const Term *head)
+{
+    c->nbound = 0;
+    if (term_is_atom(head, "_") || var_number(head) >= 0) {
+        check_pattern(c, head);
+        return;
+    }
+    if (head->kind == TK_TUPLE) {
+        /* erts compiles any tuple head like the list of its elements (undocumented) */
+        unsupported(c, "a tuple as match spec head is not supported by model v1 (use a list)");
+        return;
+    }
+    if (head->kind != TK_NIL && head->kind != TK_CONS) {
+        invalid(c, "MS-HEAD", "a match spec head must be a list of patterns, '_' or a match variable");
+        return;
+    }
+    if (term_list_length(head) < 0) {
+        invalid(c, "MS-HEAD", "a match spec head must be a proper list");
+        return;
+    }
+    for (const Term *h = head; h->kind == TK_CONS; h = h->u.cons.tail)
+        check_pattern(c, h->u.cons.head);
+}
+
+static void check_expr(Check *c, const Term *x, bool guard, bool top);
+
+static void check_call(Check *c, const Term *x, bool guard, bool top)
+{
+    const Term *f = x->u.tuple.el[0];
+    size_t arity = x->u.tuple.n - 1;
+    const char *name = f->u.name;
+    if (strcmp(name, "const") == 0) {
+        if (arity != 1)
+            invalid(c, "MS-CONST", "{const,...} takes exactly one argument");
+        return; /* the argument is a literal, whatever it holds */
+    }
+    const MsFn *fn = fn_lookup(name, arity);
+    if (!fn) {
+        invalid(c, "MS-UNKNOWN-FUNCTION", "%s/%zu is no match spec function", name, arity);
+        return;
+    }
+    if (guard && fn->ctx == F_BODY) {
+        invalid(c, "MS-GUARD-CONTEXT", "%s/%zu may only be called in a match spec body", name, arity);
+        return;
+    }
+    if (!fn->supported) {
+        unsupported(c, "match spec function %s/%zu is not supported by model v1", name, arity);
+        return;
+    }
+    if (is_action(name) && !top) {
+        unsupported(c, "{%s...} nested inside another expression is not supported by model v1 "
+                       "(write it as a body element)", name);
+        return;
+    }
+    for (size_t i = 1; i < x->u.tuple.n; i++)
+        check_expr(c, x->u.tuple.el[i], guard, false);
+}
+
+/* A guard or body expression (MS-CONST for constructions, MS-UNBOUND for variables). */
+static void check_expr(Check *c, const Term *x, bool guard, bool top)
+{
+    long n = var_number(x);
+    if (n >= 0) {
+        if (!is_bound(c, n))
+            invalid(c, "MS-UNBOUND", "match variable '$%ld' is not bound in the head", n);
+        return;
+    }
+    switch (x->kind) {
+    case TK_CONS:
+        check_expr(c, x->u.cons.head, guard, false);
+        check_expr(c, x->u.cons.tail, guard, false);
+        return;
+    case TK_MAP:
+        for (size_t i = 0; i < x->u.map.n; i++) {
+            check_expr(c, x->u.map.key[i], guard, false);
+            check_expr(c, x->u.map.val[i], guard, false);
+        }
+        return;
+    case TK_TUPLE:
+        if (x->u.tuple.n == 1 && x->u.tuple.el[0]->kind == TK_TUPLE) { /* {{E...}} */
+            const Term *in = x->u.tuple.el[0];
+            for (size_t i = 0; i < in->u.tuple.n; i++)
+                check_expr(c, in->u.tuple.el[i], guard, false);
+            return;
+        }
+        if (x->u.tuple.n == 0 || x->u.tuple.el[0]->kind != TK_ATOM) {
+            invalid(c, "MS-UNKNOWN-FUNCTION", "a tuple in a match spec guard or body is a function "
+                                              "call {F,Arg...} or a construction {{E...}}");
+            return;
+        }
+        check_call(c, x, guard, top);
+        return;
+    default:
+        return; /* atoms (incl. '$_', '$$', '_'), integers, binaries, pids, [] */
+    }
+}
+
+/* The guard list or the body list of a clause: a proper list of expressions. */
+static void check_exprs(Check *c, const Term *list, bool guard)
+{
+    if (term_list_length(list) < 0) {
+        invalid(c, "MS-FORM", "match spec guards and bodies must be proper lists");
+        return;
+    }
+    for (const Term *e = list; e->kind == TK_CONS; e = e->u.cons.tail)
+        check_expr(c, e->u.cons.head, guard, !guard);
+}
+
+MsVerdict ms_validate(const Term *ms)
+{
+    Check c;
+    memset(&c, 0, sizeof c);
+    if (term_is_atom(ms, "true") || term_is_atom(ms, "false"))
+        return c.v;
+    if (term_list_length(ms) < 0) {
+        invalid(&c, "MS-FORM", "a match spec is true, false or a list of {Head,Guards,Body}");
+    } else {
+        for (const Term *l = ms; l->kind == TK_CONS; l = l->u.cons.tail) {
+            const Term *cl = l->u.cons.head;
+            if (cl->kind != TK_TUPLE || cl->u.tuple.n != 3) {
+                invalid(&c, "MS-FORM", "a match spec clause is a tuple {Head,Guards,Body}");
+                continue;
+            }
+            check_head(&c, cl->u.tuple.el[0]);
+            check_exprs(&c, cl->u.tuple.el[1], true);
+            check_exprs(&c, cl->u.tuple.el[2], false);
+        }
+    }
+    c.v.check = c.invalid ? MS_INVALID : c.unsupported ? MS_UNSUPPORTED : MS_OK;
+    if (c.v.check != MS_INVALID)
+        c.v.rule = NULL;
+    return c.v;
+}
+
+/* ---- running ---------------------------------------------------------------------------- */
+
+typedef struct { long n; const Term *value; } Binding;
+
+/* One run: the call, the bindings of the clause being tried, what has been used. */
+typedef struct {
+    Arena *a;
+    const MsCall *call;
+    Binding vars[MAX_VARS];
+    int nvars;
+    unsigned used;            /* bit per UsedRule */
+    const char *unsupported;
+} Run;
+
+/* The rules behind an outcome, in catalogue order. */
+typedef enum {
+    U_EMPTY, U_CLAUSE_ORDER, U_HEAD_VARIABLE, U_HEAD_MAP, U_GUARD, U_GUARD_FAIL, U_TYPE,
+    U_COMPARE, U_ARITH, U_BOOL, U_SELF, U_NODE, U_CALLER, U_DOLLAR_UNDERSCORE, U_DOLLAR_DOLLAR,
+    U_BODY_EXIT, U_BODY_VALUE, U_CONST, U_COUNT
+} UsedRule;
+
+static const char *const used_rule[U_COUNT] = {
+    "MS-EMPTY", "MS-CLAUSE-ORDER", "MS-HEAD-VARIABLE", "MS-HEAD-MAP", "MS-GUARD",
+    "MS-GUARD-FAIL", "MS-GUARD-TYPE", "MS-GUARD-COMPARE", "MS-GUARD-ARITH", "MS-GUARD-BOOL",
+    "MS-SELF", "MS-NODE", "MS-CALLER", "MS-DOLLAR-UNDERSCORE", "MS-DOLLAR-DOLLAR",
+    "MS-BODY-EXIT", "MS-BODY-VALUE", "MS-CONST",
+};
+
+static void use(Run *r, UsedRule u) { r->used |= 1u << u; }
+
+static const Term *binding(const Run *r, long n)
+{
+    for (int i = 0; i < r->nvars; i++)
+        if (r->vars[i].n == n)
+            return r->vars[i].value;
+    return NULL;
+}
+
+static bool match(Run *r, const Term *p, const Term *t)
+{
+    if (term_is_atom(p, "_"))
+        return true;
+    long n = var_number(p);
+    if (n >= 0) {
+        use(r, U_HEAD_VARIABLE);
+        const Term *b = binding(r, n);
+        if (b)
+            return term_compare(b, t) == 0; /* a repeated variable: the same term again */
+        r->vars[r->nvars].n = n;
+        r->vars[r->nvars].value = t;
+        r->nvars++;
+        return true;
+    }
+    switch (p->kind) {
+    case TK_TUPLE:
+        if (t->kind != TK_TUPLE || t->u.tuple.n != p->u.tuple.n)
+            return false;
+        for (size_t i = 0; i < p->u.tuple.n; i++)
+            if (!match(r, p->u.tuple.el[i], t->u.tuple.el[i]))
                 return false;
         return true;
     case TK_CONS:
-        return literal_ok(t->u.cons.head) && literal_ok(t->u.cons.tail);
-    case TK_PID:
-        return false; /* pids differ per run; not in v1 heads */
-    default:
+        return t->kind == TK_CONS && match(r, p->u.cons.head, t->u.cons.head) &&
+               match(r, p->u.cons.tail, t->u.cons.tail);
+    case TK_MAP:
+        use(r, U_HEAD_MAP);
+        if (t->kind != TK_MAP)
+            return false;
+        for (size_t i = 0; i < p->u.map.n; i++) { /* every key present, its value matching */
+            size_t j = 0;
+            while (j < t->u.map.n && term_compare(t->u.map.key[j], p->u.map.key[i]) != 0)
+                j++;
+            if (j == t->u.map.n || !match(r, p->u.map.val[i], t->u.map.val[j]))
+                return false;
+        }
         return true;
-    }
-}
-
-static bool is_pair(const Term *t, const char *first)
-{
-    return t->kind == TK_TUPLE && t->u.tuple.n == 2 && term_is_atom(t->u.tuple.el[0], first);
-}
-
-/* Functions a match spec body may call; v1 models none of them. */
-static const char *const ms_functions[] = {
-    "is_atom", "is_float", "is_integer", "is_list", "is_number", "is_pid", "is_port",
-    "is_reference", "is_tuple", "is_map", "is_map_key", "is_binary", "is_function", "is_record",
-    "abs", "element", "hd", "length", "map_get", "map_size", "node", "round", "size", "bit_size",
-    "byte_size", "tl", "trunc", "binary_part", "and", "or", "not", "xor", "andalso", "orelse",
-    "+", "-", "*", "div", "rem", "band", "bor", "bxor", "bnot", "bsl", "bsr", ">", ">=", "<",
-    "=<", "=:=", "==", "=/=", "/=", "self", "float", "get_tcw", "set_tcw", "caller", "display",
-    "set_seq_token", "get_seq_token", "is_seq_trace", "process_dump", "enable_trace",
-    "disable_trace", "trace", "silent", "exception_trace", "return_trace", "message", "caller_line",
-    "current_stacktrace",
-};
-
-/* Evaluates a match spec body expression made of constants: atoms, integers, binaries,
- * lists and maps of expressions, {const,T} and {{E...}} (tuple construction). */
-static MsCheck body_value(Arena *a, const Term *x, Term **out, char *msg, size_t n)
-{
-    switch (x->kind) {
-    case TK_ATOM:
-        if (x->u.name[0] == '$' || strcmp(x->u.name, "_") == 0) {
-            snprintf(msg, n, "match variables in match spec bodies are not supported by model v1");
-            return MS_UNSUPPORTED;
-        }
-        *out = (Term *)x;
-        return MS_OK;
-    case TK_CONS: {
-        Term *h, *t;
-        MsCheck c = body_value(a, x->u.cons.head, &h, msg, n);
-        if (c == MS_OK)
-            c = body_value(a, x->u.cons.tail, &t, msg, n);
-        if (c == MS_OK)
-            *out = term_cons(a, h, t);
-        return c;
-    }
-    case TK_MAP: {
-        Term **k = arena_alloc(a, (x->u.map.n + 1) * sizeof(Term *));
-        Term **v = arena_alloc(a, (x->u.map.n + 1) * sizeof(Term *));
-        for (size_t i = 0; i < x->u.map.n; i++) {
-            MsCheck c = body_value(a, x->u.map.key[i], &k[i], msg, n);
-            if (c == MS_OK)
-                c = body_value(a, x->u.map.val[i], &v[i], msg, n);
-            if (c != MS_OK)
-                return c;
-        }
-        *out = term_map(a, x->u.map.n, k, v);
-        return MS_OK;
-    }
-    case TK_TUPLE: {
-        const Term *inner = x->u.tuple.n == 1 ? x->u.tuple.el[0] : NULL;
-        if (inner && inner->kind == TK_TUPLE) { /* {{E...}} constructs a tuple */
-            Term **el = arena_alloc(a, (inner->u.tuple.n + 1) * sizeof(Term *));
-            for (size_t i = 0; i < inner->u.tuple.n; i++) {
-                MsCheck c = body_value(a, inner->u.tuple.el[i], &el[i], msg, n);
-                if (c != MS_OK)
-                    return c;
-            }
-            *out = term_tuple(a, inner->u.tuple.n, el);
-            return MS_OK;
-        }
-        if (x->u.tuple.n == 2 && term_is_atom(x->u.tuple.el[0], "const")) {
-            *out = x->u.tuple.el[1];
-            return MS_OK;
-        }
-        if (x->u.tuple.n > 0 && x->u.tuple.el[0]->kind == TK_ATOM)
-            for (size_t i = 0; i < sizeof ms_functions / sizeof ms_functions[0]; i++)
-                if (strcmp(ms_functions[i], x->u.tuple.el[0]->u.name) == 0) {
-                    snprintf(msg, n, "match spec function %s is not supported by model v1",
-                             ms_functions[i]);
-                    return MS_UNSUPPORTED;
-                }
-        return MS_INVALID; /* a call of something that is no match spec function */
-    }
-    case TK_PID:
-        snprintf(msg, n, "pids in match specs are not supported by model v1");
-        return MS_UNSUPPORTED;
     default:
-        *out = (Term *)x;
-        return MS_OK;
+        return term_compare(p, t) == 0;
     }
 }
 
-static MsCheck action_check(Arena *a, const Term *act, char *msg, size_t n)
+static bool head_matches(Run *r, const Term *head)
 {
-    if (act->kind == TK_TUPLE && act->u.tuple.n == 1 && term_is_atom(act->u.tuple.el[0], "return_trace"))
-        return MS_OK;
-    if (is_pair(act, "message")) {
-        Term *v;
-        return body_value(a, act->u.tuple.el[1], &v, msg, n);
-    }
-    MsCheck c = body_value(a, act, &(Term *){NULL}, msg, n);
-    if (c == MS_OK) {
-        snprintf(msg, n, "match spec body actions other than {message,X} and {return_trace} are "
-                         "not supported by model v1");
-        return MS_UNSUPPORTED;
-    }
-    return c;
-}
-
-static MsCheck clause_check(Arena *a, const Term *c, char *msg, size_t n)
-{
-    if (c->kind != TK_TUPLE || c->u.tuple.n != 3) {
-        snprintf(msg, n, "match spec clause must be {Head,Guards,Body}");
-        return MS_UNSUPPORTED;
-    }
-    const Term *head = c->u.tuple.el[0], *guards = c->u.tuple.el[1], *body = c->u.tuple.el[2];
-    if (!term_is_atom(head, "_")) {
-        if (term_list_length(head) < 0) {
-            snprintf(msg, n, "match spec head must be '_' or a list in model v1");
-            return MS_UNSUPPORTED;
-        }
-        for (const Term *h = head; h->kind == TK_CONS; h = h->u.cons.tail)
-            if (!term_is_atom(h->u.cons.head, "_") && !literal_ok(h->u.cons.head)) {
-                snprintf(msg, n, "match spec head elements must be '_' or literals in model v1");
-                return MS_UNSUPPORTED;
-            }
-    }
-    if (guards->kind != TK_NIL) {
-        snprintf(msg, n, "match spec guards are not supported by model v1");
-        return MS_UNSUPPORTED;
-    }
-    if (term_list_length(body) < 0) {
-        snprintf(msg, n, "match spec body must be a list");
-        return MS_UNSUPPORTED;
-    }
-    for (const Term *b = body; b->kind == TK_CONS; b = b->u.cons.tail) {
-        MsCheck r = action_check(a, b->u.cons.head, msg, n);
-        if (r != MS_OK)
-            return r;
-    }
-    return MS_OK;
-}
-
-MsCheck ms_validate(Arena *a, const Term *ms, char *msg, size_t n)
-{
-    if (term_is_atom(ms, "true") || term_is_atom(ms, "false"))
-        return MS_OK;
-    if (term_list_length(ms) < 0) {
-        snprintf(msg, n, "match spec must be true, false or a list of clauses");
-        return MS_UNSUPPORTED;
-    }
-    MsCheck worst = MS_OK;
-    for (const Term *c = ms; c->kind == TK_CONS; c = c->u.cons.tail) {
-        MsCheck r = clause_check(a, c->u.cons.head, msg, n);
-        if (r == MS_UNSUPPORTED)
-            return r;
-        if (r == MS_INVALID)
-            worst = MS_INVALID;
-    }
-    return worst;
-}
-
-static bool head_matches(const Term *head, const Term *args)
-{
+    r->nvars = 0;
     if (term_is_atom(head, "_"))
         return true;
-    if (term_list_length(head) != term_list_length(args))
+    if (var_number(head) >= 0)
+        return match(r, head, r->call->args);
+    if (term_list_length(head) != term_list_length(r->call->args))
         return false;
-    for (; head->kind == TK_CONS; head = head->u.cons.tail, args = args->u.cons.tail)
-        if (!term_is_atom(head->u.cons.head, "_") && term_compare(head->u.cons.head, args->u.cons.head) != 0)
+    const Term *arg = r->call->args;
+    for (; head->kind == TK_CONS; head = head->u.cons.tail, arg = arg->u.cons.tail)
+        if (!match(r, head->u.cons.head, arg->u.cons.head))
             return false;
     return true;
 }
 
-MsOutcome ms_run(Arena *a, const Term *ms, const Term *args)
+/* ---- expressions ---- */
+
+/* Evaluation fails (a BIF raised, a guard must fail) or cannot be computed by the model. */
+typedef enum { EV_OK, EV_FAIL, EV_UNSUPPORTED } Ev;
+
+static Ev eval(Run *r, const Term *x, bool guard, Term **out);
+
+static Term *atom(Run *r, const char *name) { return term_atom(r->a, name); }
+static Term *boolean(Run *r, bool b) { return atom(r, b ? "true" : "false"); }
+static bool is_bool(const Term *t) { return term_is_atom(t, "true") || term_is_atom(t, "false"); }
+static Term *integer(Run *r, long long i) { return term_int(r->a, i); }
+
+static Ev overflow(Run *r)
 {
-    MsOutcome o = {0};
+    r->unsupported = "integer arithmetic beyond 64 bits in a match spec is";
+    return EV_UNSUPPORTED;
+}
+
+/* '$$': the values of the bound variables, in the order of their numbers. */
+static Term *all_bindings(Run *r)
+{
+    Term *el[MAX_VARS];
+    int n = 0;
+    long last = -1;
+    for (;;) {
+        const Binding *next = NULL;
+        for (int i = 0; i < r->nvars; i++)
+            if (r->vars[i].n > last && (!next || r->vars[i].n < next->n))
+                next = &r->vars[i];
+        if (!next)
+            break;
+        el[n++] = (Term *)next->value;
+        last = next->n;
+    }
+    return term_list(r->a, (size_t)n, el);
+}
+
+static Ev arith2(Run *r, const char *op, const Term *x, const Term *y, Term **out)
+{
+    if (x->kind != TK_INT || y->kind != TK_INT)
+        return EV_FAIL;
+    long long a = x->u.i, b = y->u.i, v;
+    if (strcmp(op, "+") == 0) {
+        if (__builtin_add_overflow(a, b, &v))
+            return overflow(r);
+    } else if (strcmp(op, "-") == 0) {
+        if (__builtin_sub_overflow(a, b, &v))
+            return overflow(r);
+    } else if (strcmp(op, "*") == 0) {
+        if (__builtin_mul_overflow(a, b, &v))
+            return overflow(r);
+    } else if (strcmp(op, "div") == 0 || strcmp(op, "rem") == 0) {
+        if (b == 0)
+            return EV_FAIL;
+        if (a == LLONG_MIN && b == -1)
+            return overflow(r);
+        v = op[0] == 'd' ? a / b : a % b; /* both truncate toward zero, as in Erlang */
+    } else if (strcmp(op, "band") == 0) {
+        v = a & b;
+    } else if (strcmp(op, "bor") == 0) {
+        v = a | b;
+    } else if (strcmp(op, "bxor") == 0) {
+        v = a ^ b;
+    } else { /* bsl, bsr: a negative shift goes the other way */
+        long long shift = op[2] == 'l' ? b : -b;
+        if (shift >= 0) {
+            if (shift > 62 || (a != 0 && (a > (LLONG_MAX >> shift) || a < (LLONG_MIN >> shift))))
+                return a == 0 ? (*out = integer(r, 0), EV_OK) : overflow(r);
+            v = (long long)((unsigned long long)a << shift);
+        } else {
+            v = -shift > 63 ? (a < 0 ? -1 : 0) : a >> -shift; /* arithmetic shift */
+        }
+    }
+    *out = integer(r, v);
+    return EV_OK;
+}
+
+static Ev compare2(Run *r, const char *op, const Term *x, const Term *y, Term **out)
+{
+    int c = term_compare(x, y); /* no floats: == is =:= and /= is =/= */
+    bool v;
+    if (strcmp(op, "<") == 0)
+        v = c < 0;
+    else if (strcmp(op, "=<") == 0)
+        v = c <= 0;
+    else if (strcmp(op, ">") == 0)
+        v = c > 0;
+    else if (strcmp(op, ">=") == 0)
+        v = c >= 0;
+    else if (strcmp(op, "==") == 0 || strcmp(op, "=:=") == 0)
+        v = c == 0;
+    else
+        v = c != 0;
+    *out = boolean(r, v);
+    return EV_OK;
+}
+
+static Ev type_test(Run *r, const char *name, const Term *x, Term **out)
+{
+    bool v;
+    if (strcmp(name, "is_atom") == 0)
+        v = x->kind == TK_ATOM;
+    else if (strcmp(name, "is_integer") == 0 || strcmp(name, "is_number") == 0)
+        v = x->kind == TK_INT;
+    else if (strcmp(name, "is_list") == 0)
+        v = x->kind == TK_CONS || x->kind == TK_NIL;
+    else if (strcmp(name, "is_pid") == 0)
+        v = x->kind == TK_PID;
+    else if (strcmp(name, "is_tuple") == 0)
+        v = x->kind == TK_TUPLE;
+    else if (strcmp(name, "is_map") == 0)
+        v = x->kind == TK_MAP;
+    else if (strcmp(name, "is_binary") == 0)
+        v = x->kind == TK_BIN;
+    else /* is_float, is_port, is_reference, is_function: no such terms in the model */
+        v = false;
+    *out = boolean(r, v);
+    return EV_OK;
+}
+
+/* binary_part(Bin, Start, Len): Len may be negative (the part before Start). */
+static Ev binary_part(Run *r, const Term *b, const Term *start, const Term *len, Term **out)
+{
+    if (b->kind != TK_BIN || start->kind != TK_INT || len->kind != TK_INT)
+        return EV_FAIL;
+    long long s = start->u.i, l = len->u.i, size = (long long)b->u.bin.n;
+    if (l < 0) {
+        s += l;
+        l = -l;
+    }
+    if (s < 0 || s > size || l > size - s)
+        return EV_FAIL;
+    *out = term_bin(r->a, (size_t)l, b->u.bin.bytes + s);
+    return EV_OK;
+}
+
+static const Term *map_lookup(const Term *m, const Term *k)
+{
+    for (size_t i = 0; i < m->u.map.n; i++)
+        if (term_compare(m->u.map.key[i], k) == 0)
+            return m->u.map.val[i];
+    return NULL;
+}
+
+/* The one-argument BIFs on an evaluated argument. */
+static Ev bif1(Run *r, const char *name, const Term *a, Term **out)
+{
+    if (strncmp(name, "is_", 3) == 0)
+        return type_test(r, name, a, out);
+    if (strcmp(name, "hd") == 0 || strcmp(name, "tl") == 0) {
+        if (a->kind != TK_CONS)
+            return EV_FAIL;
+        *out = name[0] == 'h' ? a->u.cons.head : a->u.cons.tail;
+        return EV_OK;
+    }
+    if (strcmp(name, "length") == 0) {
+        long len = term_list_length(a);
+        if (len < 0)
+            return EV_FAIL;
+        *out = integer(r, len);
+        return EV_OK;
+    }
+    if (strcmp(name, "map_size") == 0) {
+        if (a->kind != TK_MAP)
+            return EV_FAIL;
+        *out = integer(r, (long long)a->u.map.n);
+        return EV_OK;
+    }
+    if (strcmp(name, "size") == 0 || strcmp(name, "byte_size") == 0 || strcmp(name, "bit_size") == 0) {
+        if (a->kind == TK_BIN)
+            *out = integer(r, (long long)a->u.bin.n * (strcmp(name, "bit_size") == 0 ? 8 : 1));
+        else if (a->kind == TK_TUPLE && name[0] == 's')
+            *out = integer(r, (long long)a->u.tuple.n);
+        else
+            return EV_FAIL;
+        return EV_OK;
+    }
+    if (a->kind != TK_INT) /* the rest are arithmetic: abs - + bnot round trunc */
+        return EV_FAIL;
+    long long i = a->u.i;
+    if (strcmp(name, "abs") == 0 || strcmp(name, "-") == 0) {
+        bool negate = name[0] == '-' || i < 0;
+        if (negate && i == LLONG_MIN)
+            return overflow(r);
+        *out = integer(r, negate ? -i : i);
+        return EV_OK;
+    }
+    *out = strcmp(name, "bnot") == 0 ? integer(r, ~i) : (Term *)a; /* round, trunc, + */
+    return EV_OK;
+}
+
+/* The two-argument BIFs on evaluated arguments. */
+static Ev bif2(Run *r, const char *name, const Term *x, const Term *y, Term **out)
+{
+    if (strcmp(name, "element") == 0) {
+        if (x->kind != TK_INT || y->kind != TK_TUPLE || x->u.i < 1 || x->u.i > (long long)y->u.tuple.n)
+            return EV_FAIL;
+        *out = y->u.tuple.el[x->u.i - 1];
+        return EV_OK;
+    }
+    if (strcmp(name, "map_get") == 0 || strcmp(name, "is_map_key") == 0) {
+        if (y->kind != TK_MAP)
+            return EV_FAIL;
+        const Term *found = map_lookup(y, x);
+        if (name[0] == 'i') {
+            *out = boolean(r, found != NULL);
+            return EV_OK;
+        }
+        if (!found)
+            return EV_FAIL;
+        *out = (Term *)found;
+        return EV_OK;
+    }
+    if (strcmp(name, "binary_part") == 0) { /* binary_part(Bin, {Start, Len}) */
+        if (y->kind != TK_TUPLE || y->u.tuple.n != 2)
+            return EV_FAIL;
+        return binary_part(r, x, y->u.tuple.el[0], y->u.tuple.el[1], out);
+    }
+    if (strchr("<=>/", name[0]))
+        return compare2(r, name, x, y, out);
+    return arith2(r, name, x, y, out); /* + - * div rem band bor bxor bsl bsr */
+}
+
+/* is_record(Term, Tag, Size): a tuple of Size elements whose first is the atom Tag. */
+static Ev is_record(Run *r, Term *const *v, Term **out)
+{
+    if (v[1]->kind != TK_ATOM || v[2]->kind != TK_INT)
+        return EV_FAIL;
+    const Term *t = v[0];
+    *out = boolean(r, t->kind == TK_TUPLE && (long long)t->u.tuple.n == v[2]->u.i && t->u.tuple.n > 0 &&
+                          term_compare(t->u.tuple.el[0], v[1]) == 0);
+    return EV_OK;
+}
+
+/* andalso / orelse: left to right; every argument but the last must be a boolean, and the
+ * last one's value is the result (a non-boolean before it fails; in a body: 'EXIT'). */
+static Ev short_circuit(Run *r, bool andalso, Term *const *argx, size_t n, bool guard, Term **out)
+{
+    for (size_t i = 0; i < n; i++) {
+        Ev e = eval(r, argx[i], guard, out);
+        if (e != EV_OK || i == n - 1)
+            return e;
+        if (term_is_atom(*out, andalso ? "false" : "true"))
+            return EV_OK;
+        if (!is_bool(*out))
+            return EV_FAIL;
+    }
+    return EV_OK; /* not reached: n >= 1 (ms_validate) */
+}
+
+/* A call {F, Arg...} of a supported function; guard says which context it runs in. */
+static Ev eval_call(Run *r, const Term *x, bool guard, Term **out)
+{
+    const char *name = x->u.tuple.el[0]->u.name;
+    size_t n = x->u.tuple.n - 1;
+    Term *const *argx = x->u.tuple.el + 1;
+    if (strcmp(name, "const") == 0) {
+        use(r, U_CONST);
+        *out = argx[0];
+        return EV_OK;
+    }
+    if (strcmp(name, "self") == 0) {
+        use(r, U_SELF);
+        *out = (Term *)r->call->self;
+        return EV_OK;
+    }
+    if (strcmp(name, "caller") == 0) {
+        use(r, U_CALLER);
+        *out = r->call->caller ? (Term *)r->call->caller : atom(r, "undefined");
+        return EV_OK;
+    }
+    bool boolean_op = strcmp(name, "and") == 0 || strcmp(name, "or") == 0 || strcmp(name, "not") == 0 ||
+                      strcmp(name, "xor") == 0 || strcmp(name, "andalso") == 0 || strcmp(name, "orelse") == 0;
+    if (boolean_op)
+        use(r, U_BOOL);
+    else if (strncmp(name, "is_", 3) == 0)
+        use(r, U_TYPE);
+    else if (strchr("<=>/", name[0]))
+        use(r, U_COMPARE);
+    else if (strcmp(name, "node") != 0)
+        use(r, U_ARITH);
+    if (strcmp(name, "andalso") == 0 || strcmp(name, "orelse") == 0)
+        return short_circuit(r, name[0] == 'a', argx, n, guard, out);
+    Term *v[3];
+    Term **vs = n <= 3 ? v : arena_alloc(r->a, n * sizeof(Term *));
+    for (size_t i = 0; i < n; i++) {
+        Ev e = eval(r, argx[i], guard, &vs[i]);
+        if (e != EV_OK)
+            return e;
+    }
+    if (strcmp(name, "and") == 0 || strcmp(name, "or") == 0) {
+        /* every argument is evaluated and must be a boolean */
+        bool and_ = name[0] == 'a', acc = and_;
+        for (size_t i = 0; i < n; i++) {
+            if (!is_bool(vs[i]))
+                return EV_FAIL;
+            bool b = term_is_atom(vs[i], "true");
+            acc = and_ ? acc && b : acc || b;
+        }
+        *out = boolean(r, acc);
+        return EV_OK;
+    }
+    if (strcmp(name, "not") == 0 || strcmp(name, "xor") == 0) {
+        for (size_t i = 0; i < n; i++)
+            if (!is_bool(vs[i]))
+                return EV_FAIL;
+        bool a = term_is_atom(vs[0], "true");
+        *out = boolean(r, n == 1 ? !a : a != term_is_atom(vs[1], "true"));
+        return EV_OK;
+    }
+    if (strcmp(name, "node") == 0) {
+        use(r, U_NODE);
+        if (n == 1 && vs[0]->kind != TK_PID)
+            return EV_FAIL;
+        *out = atom(r, "nonode@nohost"); /* the harness's nodes are not distributed */
+        return EV_OK;
+    }
+    if (n == 1)
+        return bif1(r, name, vs[0], out);
+    if (n == 3)
+        return strcmp(name, "is_record") == 0 ? is_record(r, vs, out) : binary_part(r, vs[0], vs[1], vs[2], out);
+    return bif2(r, name, vs[0], vs[1], out);
+}
+
+/* Evaluates a guard or body expression. In a body (guard false), a failing function call
+ * gives the atom 'EXIT' in its place instead of failing (MS-BODY-EXIT). */
+static Ev eval(Run *r, const Term *x, bool guard, Term **out)
+{
+    long n = var_number(x);
+    if (n >= 0) {
+        *out = (Term *)binding(r, n);
+        return EV_OK;
+    }
+    switch (x->kind) {
+    case TK_ATOM:
+        if (strcmp(x->u.name, "$_") == 0) {
+            use(r, U_DOLLAR_UNDERSCORE);
+            *out = (Term *)r->call->args;
+        } else if (strcmp(x->u.name, "$$") == 0) {
+            use(r, U_DOLLAR_DOLLAR);
+            *out = all_bindings(r);
+        } else {
+            *out = (Term *)x;
+        }
+        return EV_OK;
+    case TK_CONS: {
+        Term *h, *t;
+        Ev e = eval(r, x->u.cons.head, guard, &h);
+        if (e == EV_OK)
+            e = eval(r, x->u.cons.tail, guard, &t);
+        if (e == EV_OK)
+            *out = term_cons(r->a, h, t);
+        return e;
+    }
+    case TK_MAP: {
+        size_t m = x->u.map.n;
+        Term **k = arena_alloc(r->a, (m + 1) * sizeof(Term *));
+        Term **v = arena_alloc(r->a, (m + 1) * sizeof(Term *));
+        for (size_t i = 0; i < m; i++) {
+            Ev e = eval(r, x->u.map.key[i], guard, &k[i]);
+            if (e == EV_OK)
+                e = eval(r, x->u.map.val[i], guard, &v[i]);
+            if (e != EV_OK)
+                return e;
+        }
+        *out = term_map(r->a, m, k, v);
+        return EV_OK;
+    }
+    case TK_TUPLE: {
+        if (x->u.tuple.n == 1 && x->u.tuple.el[0]->kind == TK_TUPLE) { /* {{E...}} */
+            const Term *in = x->u.tuple.el[0];
+            Term **el = arena_alloc(r->a, (in->u.tuple.n + 1) * sizeof(Term *));
+            for (size_t i = 0; i < in->u.tuple.n; i++) {
+                Ev e = eval(r, in->u.tuple.el[i], guard, &el[i]);
+                if (e != EV_OK)
+                    return e;
+            }
+            use(r, U_CONST);
+            *out = term_tuple(r->a, in->u.tuple.n, el);
+            return EV_OK;
+        }
+        Ev e = eval_call(r, x, guard, out);
+        if (e == EV_FAIL && !guard) {
+            use(r, U_BODY_EXIT);
+            *out = atom(r, "EXIT");
+            return EV_OK;
+        }
+        return e;
+    }
+    default:
+        *out = (Term *)x;
+        return EV_OK;
+    }
+}
+
+/* Guards: each must evaluate to true; a failure or another value fails the clause. */
+static Ev guards_pass(Run *r, const Term *guards, bool *pass)
+{
+    *pass = true;
+    for (const Term *g = guards; g->kind == TK_CONS; g = g->u.cons.tail) {
+        use(r, U_GUARD);
+        Term *v;
+        Ev e = eval(r, g->u.cons.head, true, &v);
+        if (e == EV_UNSUPPORTED)
+            return e;
+        if (e == EV_FAIL || !term_is_atom(v, "true")) {
+            use(r, U_GUARD_FAIL);
+            *pass = false;
+            return EV_OK;
+        }
+    }
+    return EV_OK;
+}
+
+/* The body of the matching clause: actions in order; other expressions only evaluated. */
+static Ev run_body(Run *r, const Term *body, MsOutcome *o)
+{
+    for (const Term *b = body; b->kind == TK_CONS; b = b->u.cons.tail) {
+        const Term *x = b->u.cons.head;
+        const char *fn = x->kind == TK_TUPLE && x->u.tuple.n > 0 && x->u.tuple.el[0]->kind == TK_ATOM
+                             ? x->u.tuple.el[0]->u.name : "";
+        if (strcmp(fn, "return_trace") == 0) {
+            o->return_trace = true;
+            continue;
+        }
+        if (strcmp(fn, "exception_trace") == 0) {
+            o->exception_trace = true;
+            continue;
+        }
+        Term *v;
+        bool action = strcmp(fn, "message") == 0 || strcmp(fn, "silent") == 0;
+        if (!action || (strcmp(fn, "message") == 0 && o->message))
+            use(r, U_BODY_VALUE); /* an expression with no effect, or a message that overrides */
+        Ev e = eval(r, action ? x->u.tuple.el[1] : x, false, &v);
+        if (e != EV_OK)
+            return e;
+        if (strcmp(fn, "message") == 0)
+            o->message = v; /* the last {message,X} wins */
+        else if (action && is_bool(v))
+            o->silent = term_is_atom(v, "true"); /* a non-boolean silent does nothing */
+    }
+    return EV_OK;
+}
+
+MsOutcome ms_run(Arena *a, const Term *ms, const MsCall *call)
+{
+    MsOutcome o = {.silent = -1, .rules = ""};
     if (term_is_atom(ms, "true") || ms->kind == TK_NIL) {
         o.matched = true;
+        o.rules = ms->kind == TK_NIL ? used_rule[U_EMPTY] : "";
         return o;
     }
-    for (const Term *c = ms; c->kind == TK_CONS; c = c->u.cons.tail) {
+    Run *r = arena_alloc(a, sizeof *r);
+    memset(r, 0, sizeof *r);
+    r->a = a;
+    r->call = call;
+    Ev e = EV_OK;
+    for (const Term *c = ms; c->kind == TK_CONS && e == EV_OK && !o.matched; c = c->u.cons.tail) {
         const Term *cl = c->u.cons.head;
-        if (!head_matches(cl->u.tuple.el[0], args))
+        if (c != ms || c->u.cons.tail->kind == TK_CONS)
+            use(r, U_CLAUSE_ORDER); /* more than one clause: the order decides */
+        bool pass;
+        if (!head_matches(r, cl->u.tuple.el[0]))
             continue;
-        o.matched = true;
-        for (const Term *b = cl->u.tuple.el[2]; b->kind == TK_CONS; b = b->u.cons.tail) {
-            const Term *act = b->u.cons.head;
-            if (act->u.tuple.n == 1) {
-                o.return_trace = true;
-                continue;
-            }
-            Term *x;
-            char msg[8];
-            body_value(a, act->u.tuple.el[1], &x, msg, sizeof msg);
-            o.has_message = true; /* the last {message,X} wins */
-            o.suppress = term_is_atom(x, "false");
-            o.result = (term_is_atom(x, "true") || o.suppress) ? NULL : x;
+        e = guards_pass(r, cl->u.tuple.el[1], &pass);
+        if (e == EV_OK && pass) {
+            o.matched = true;
+            e = run_body(r, cl->u.tuple.el[2], &o);
         }
-        return o;
     }
+    if (e == EV_UNSUPPORTED)
+        o.unsupported = r->unsupported;
+    Buf b;
+    buf_init(&b);
+    for (int u = 0; u < U_COUNT; u++)
+        if (r->used & (1u << u))
+            buf_printf(&b, "%s%s", b.len ? " " : "", used_rule[u]);
+    o.rules = arena_strndup(a, buf_str(&b), b.len);
+    buf_free(&b);
     return o;
 }

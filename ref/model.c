@@ -61,6 +61,8 @@ bool model_run(Arena *a, const Scenario *sc, Stream *out, Err *err)
     m->sessions[LEGACY_SESSION].tracer = &sc->tracer;
     m->sessions[LEGACY_SESSION].state = "tracer";
     m->nsessions = 1;
+    m->loaded[MOD_TARGET] = true; /* the runner loads it before the first step; tcs_late is
+                                   * loaded by its first call (CALL-PATTERN-ON-LOAD) */
     bool ok = true;
     for (size_t i = 0; ok && i < sc->nprocs; i++)
         if (model_add_proc(m, sc->procs[i]) < 0)

@@ -6,8 +6,11 @@
  *   tracepoint.c one tracepoint across the sessions: enabled line, then trace line
  *   enabled.c    the enabled protocol (answers, trace_status, discard, remove)
  *   opts.c       the Opts map of trace callbacks
- *   control.c    harness calls: erlang:trace/3, erlang:trace_pattern/3
- *   calls.c      function calls, patterns, match specification outcomes
+ *   control.c    harness calls: erlang:trace/3
+ *   patterns.c   harness calls: erlang:trace_pattern/3 (function patterns, on_load)
+ *   calls.c      function calls: call, return_to, return_from, exception_from, meta
+ *   matchspec.c  match specifications: validation and evaluation
+ *   fixture.c    the functions of the traced fixture modules
  *   messages.c   send and receive
  *   procs.c      spawn, link, register, exit
  *   ports.c      ports: open, commands, echo, close, port links and names
@@ -21,13 +24,14 @@
 
 #include "arena.h"
 #include "buf.h"
+#include "fixture.h"
 #include "flags.h"
 #include "matchspec.h"
 #include "scenario.h"
 #include "stream.h"
 #include "term.h"
 
-enum { MAX_PROCS = 256, TARGET_FNS = 3, MAX_SESSIONS = 8 };
+enum { MAX_PROCS = 256, TARGET_FNS = FIXTURE_FNS, MAX_SESSIONS = 8 };
 
 /* What one session's tracing looks like on one process. */
 typedef struct TraceState {
@@ -66,15 +70,22 @@ typedef struct Proc {
     long long seq_clock, seq_lastcnt; /* the process's seq_trace counters */
 } Proc;
 
-/* A trace pattern on one tcs_target function. */
-typedef struct { bool set, local; const Term *ms; } Pattern;
+/* The trace pattern of one fixture function (erlang:trace_pattern/3), or the one newly loaded
+ * modules get (on_load). */
+typedef struct {
+    bool set, local;     /* call traced: globally, or locally (any call) when local */
+    const Term *ms;      /* its match spec, or true */
+    bool meta;           /* meta traced by the scenario's tracer module, state <meta> */
+    const Term *meta_ms; /* the meta match spec, or true */
+} Pattern;
 
 /* A trace session: a tracer with its own flags per process and its own patterns.
  * Session 0 is the legacy session that erlang:trace/3 and erlang:trace_pattern/3 use. */
 typedef struct Session {
     const TracerDecl *tracer;
     const char *state;  /* name of the tracer state process, printed <state> */
-    Pattern pats[TARGET_FNS];
+    Pattern pats[TARGET_FNS]; /* indexed by FixtureFn */
+    Pattern on_load;    /* the pattern of functions of modules loaded later */
     TraceState new_ports; /* what ports opened later get (erlang:trace(new_ports, ...)) */
 } Session;
 
@@ -90,6 +101,7 @@ typedef struct Model {
     int nprocs;
     Session sessions[MAX_SESSIONS];
     int nsessions;
+    bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
     bool seq_tracer;    /* the system seq tracer is the scenario's tracer (ref/seqtrace.c) */
 } Model;
 
@@ -130,6 +142,9 @@ bool events_step(Model *m, const Step *st);
  * tracer) for a tracepoint already accepted; extra_rules name why (ENABLED-TRACE or
  * ENABLED-RETURN-FROM). */
 void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *extra_rules);
+/* Guarantees: the same for a given tracer, state and process flags (the meta tracer). */
+void tracepoint_emit_as(Model *m, const TracerDecl *tracer, const char *state, FlagSet flags,
+                        FlagSet ts_cleared, int proc, const Event *ev, const char *extra_rules);
 /* Guarantees: the full tracepoint for every session in session order: if live for the
  * session, its enabled line, then its trace line if answered trace. */
 void tracepoint_fire(Model *m, int proc, const Event *ev);
@@ -143,6 +158,10 @@ Answer enabled_answer(const TracerDecl *t, const char *tag);
 /* Guarantees: the informative trace_status probe line of session s when tracing starts on
  * proc; returns its answer. */
 Answer enabled_probe(Model *m, int s, int proc);
+/* Guarantees: the same probe line for a given tracer and state (the meta tracer), citing
+ * remove_rule when the answer is remove. */
+Answer enabled_probe_as(Model *m, const TracerDecl *tracer, const char *state, int proc,
+                        const char *remove_rule);
 /* Guarantees: true iff the tracepoint is live in session s: proc alive, the session's
  * tracer attached, with the category's flag. */
 bool enabled_live(const Model *m, int s, int proc, const char *tag);
@@ -150,6 +169,10 @@ bool enabled_live(const Model *m, int s, int proc, const char *tag);
  * answered trace; discard emits nothing more; remove also detaches the session's tracer
  * (ENABLED-REMOVE-EVENT). */
 bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_rules);
+/* Guarantees: the enabled*(tag) line of a given tracer and state, citing remove_rule when
+ * the answer is remove; its answer (no detaching). */
+Answer enabled_ask(Model *m, const TracerDecl *tracer, const char *state, int proc, const char *tag,
+                   const char *ev_rules, const char *remove_rule);
 
 /* opts.c */
 /* Guarantees: the Opts map of a trace callback with only the keys that apply (OPTS-ONLY-SET);
@@ -162,13 +185,15 @@ Term *opts_build(Arena *a, FlagSet flags, FlagSet ts_cleared, const Term *extra,
 void control_line(Model *m, const char *call, const char *result, const char *rules);
 /* Guarantees: the effect and ctl line of a `trace` step (erlang:trace/3, legacy session). */
 bool control_trace(Model *m, const Step *st);
+/* patterns.c */
 /* Guarantees: the effect and ctl line of a `pattern` step (erlang:trace_pattern/3). */
-bool control_pattern(Model *m, const Step *st);
+bool patterns_step(Model *m, const Step *st);
+/* Guarantees: module mod is loaded; its functions get each session's on_load pattern. */
+void patterns_load(Model *m, FixtureModule mod);
 
 /* calls.c */
-/* Guarantees: the index of a tcs_target function the model knows, or -1. */
-int calls_target_index(const char *fn);
-/* Guarantees: the lines of process p evaluating the `call` step (a global call). */
+/* Guarantees: the lines of process p evaluating the `call` step (a global call), including
+ * the ctl line of an exception the call raises; false with err set if unsupported. */
 bool calls_step(Model *m, int p, const Step *st);
 
 /* messages.c */

@@ -5,6 +5,22 @@
 
 static void atom(Buf *out, const char *name) { term_print_atom(out, name); }
 
+void pattern_target(Buf *out, const Step *st)
+{
+    if (!st->module) {
+        buf_puts(out, "on_load");
+        return;
+    }
+    buf_puts(out, "{");
+    atom(out, st->module);
+    buf_puts(out, ",");
+    atom(out, st->fn);
+    if (st->arity == ANY_ARITY)
+        buf_puts(out, ",'_'}");
+    else
+        buf_printf(out, ",%lld}", st->arity);
+}
+
 static void step_body(Buf *out, const Step *st)
 {
     static const char *const kinds[] = {"trace", "pattern", "send", "recv", "call", "spawn",
@@ -24,11 +40,16 @@ static void step_body(Buf *out, const Step *st)
         buf_puts(out, "]");
         break;
     case ST_PATTERN:
-        buf_puts(out, "{tcs_target, ");
-        atom(out, st->fn);
-        buf_printf(out, ", %lld}, ", st->arity);
+        pattern_target(out, st);
+        buf_puts(out, ", ");
         term_print(out, st->term, PRINT_PLAN);
-        buf_printf(out, ", [%s]", st->local ? "local" : "global");
+        buf_puts(out, ", [");
+        for (int i = 0; i < st->nopts; i++) {
+            if (i)
+                buf_puts(out, ", ");
+            atom(out, st->opts[i]);
+        }
+        buf_puts(out, "]");
         break;
     case ST_SEND:
         atom(out, st->actor);
@@ -46,7 +67,9 @@ static void step_body(Buf *out, const Step *st)
         break;
     case ST_CALL:
         atom(out, st->actor);
-        buf_puts(out, ", tcs_target, ");
+        buf_puts(out, ", ");
+        atom(out, st->module);
+        buf_puts(out, ", ");
         atom(out, st->fn);
         buf_puts(out, ", ");
         term_print(out, st->args, PRINT_PLAN);

@@ -7,6 +7,8 @@
 /* Guarantees: the scenario as file:consult/1 terms, pids as {'$tcs_pid',Name}; the tracer
  * answers list the written answers in file order, then always {default, Answer}. */
 void plan_print(Buf *out, const Scenario *sc);
+/* Guarantees: a pattern step's target as an Erlang term: on_load, or {M,F,A} with '_' quoted. */
+void pattern_target(Buf *out, const Step *st);
 /* Guarantees: one JSON object line {"id","rules","desc","otp","features","tracer","callbacks"}
  * with callbacks sorted by name. */
 void meta_print(Buf *out, const Scenario *sc);

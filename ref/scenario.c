@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "fixture.h"
 #include "matchspec.h"
 
 enum { MAX_NAMES = 256, MAX_LIST = 256, MAX_STEPS = 4096 };
@@ -195,7 +196,7 @@ static bool new_name_arg(Parser *p, const char *what, const char *verb, const ch
     const char *w = word(p, &at);
     if (!w || !is_name(w))
         return fail(p, at, "expected the name of the new %s", what);
-    if (strcmp(w, "tracer") == 0 || known(p, w))
+    if (strcmp(w, "tracer") == 0 || strcmp(w, "meta") == 0 || known(p, w))
         return fail(p, at, "%s '%s' already exists (%s needs a new name)",
                     is_port_name(p, w) ? "port" : "process", w, verb);
     if (p->nknown == MAX_NAMES)
@@ -345,8 +346,8 @@ static bool parse_process_decl(Parser *p)
     while ((w = word(p, &at)) != NULL) {
         if (!is_name(w))
             return fail(p, at, "'%s' is not a process name", w);
-        if (strcmp(w, "tracer") == 0)
-            return fail(p, at, "'tracer' is reserved for the tracer state process");
+        if (strcmp(w, "tracer") == 0 || strcmp(w, "meta") == 0)
+            return fail(p, at, "'%s' is reserved for a tracer state process", w);
         if (known(p, w))
             return fail(p, at, "duplicate process '%s'", w);
         if (p->nknown == MAX_NAMES)
@@ -402,66 +403,93 @@ static bool parse_trace_step(Parser *p, Step *st)
     return true;
 }
 
-static bool target_fn(Parser *p, size_t at, const char *fn, long long arity)
-{
-    static const char *const fns[] = {"id", "twice", "tail"};
-    for (size_t i = 0; i < 3; i++)
-        if (strcmp(fns[i], fn) == 0 && arity == 1)
-            return true;
-    return fail(p, at, "tcs_target:%s/%lld is not supported by model v1 (known: id/1, twice/1, tail/1)",
-                fn, arity);
-}
-
-/* MODULE ':' FUNCTION ; only tcs_target is known to model v1. */
-static bool module_fn(Parser *p, const char **fn, size_t *fn_at)
+/* The pattern's target: on_load, or Module:Function/Arity with '_' wildcards. Modules other
+ * than the fixture modules are refused: the model does not know their functions. */
+static bool pattern_target(Parser *p, Step *st)
 {
     size_t at;
-    const char *m = ident(p, &at);
-    if (!m)
-        return fail(p, at, "expected Module:Function");
-    if (strcmp(m, "tcs_target") != 0)
-        return fail(p, at, "module '%s' is not supported by model v1 (only tcs_target)", m);
+    if (!atom_arg(p, "the module", &st->module, &at))
+        return false;
+    if (strcmp(st->module, "on_load") == 0 && p->s[p->i] != ':') {
+        st->module = NULL;
+        return true;
+    }
+    if (strcmp(st->module, "_") != 0 && fixture_module(st->module) < 0)
+        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late or '_')",
+                    st->module);
     if (p->s[p->i] != ':')
         return fail(p, p->i, "expected ':' after the module name");
     p->i++;
-    *fn = ident(p, fn_at);
-    if (!*fn)
-        return fail(p, *fn_at, "expected a function name");
+    if (!atom_arg(p, "the function", &st->fn, &at))
+        return false;
+    if (p->s[p->i] != '/')
+        return fail(p, p->i, "expected '/Arity' after the function name");
+    p->i++;
+    Term *arity;
+    size_t arity_at = p->i;
+    if (!term_arg(p, &arity, NULL))
+        return false;
+    if (term_is_atom(arity, "_"))
+        st->arity = ANY_ARITY;
+    else if (arity->kind == TK_INT && arity->u.i >= 0)
+        st->arity = arity->u.i;
+    else
+        return fail(p, arity_at, "the arity must be a non-negative integer or '_'");
     return true;
 }
 
 static bool parse_pattern_step(Parser *p, Step *st)
 {
-    size_t fn_at;
-    if (!module_fn(p, &st->fn, &fn_at))
+    if (!pattern_target(p, st) || !term_arg(p, &st->term, &st->term_col))
         return false;
-    if (p->s[p->i] != '/')
-        return fail(p, p->i, "expected '/Arity' after the function name");
-    p->i++;
-    if (p->s[p->i] < '0' || p->s[p->i] > '9')
-        return fail(p, p->i, "expected an arity");
-    if (!int_arg(p, "arity", &st->arity))
-        return false;
-    if (!term_arg(p, &st->term, &st->term_col))
-        return false;
-    char msg[200];
-    MsCheck mc = ms_validate(p->a, st->term, msg, sizeof msg);
-    if (mc == MS_UNSUPPORTED)
-        return fail(p, (size_t)st->term_col - 1, "%s", msg);
-    st->ms_invalid = mc == MS_INVALID;
+    if (term_is_atom(st->term, "restart") || term_is_atom(st->term, "pause"))
+        return fail(p, (size_t)st->term_col - 1, "'%s' (for call_count, call_time and call_memory) is "
+                    "not supported by model v1", st->term->u.name);
+    MsVerdict v = ms_validate(st->term);
+    if (v.check == MS_UNSUPPORTED)
+        return fail(p, (size_t)st->term_col - 1, "%s", v.msg);
+    st->ms_invalid = v.rule; /* set only for MS_INVALID */
+    while (!at_end(p)) {
+        size_t at;
+        const char *opt;
+        if (!atom_arg(p, "a trace_pattern option", &opt, &at))
+            return false;
+        if (strncmp(opt, "call_", 5) == 0)
+            return fail(p, at, "option '%s' is not supported by model v1", opt);
+        if (strcmp(opt, "meta") == 0 && p->sc->tracer.kind == TRACER_RECORDER &&
+            (p->sc->tracer.callbacks & (1u << callback_index("trace_call"))))
+            return fail(p, at, "option 'meta' with a tracer that has trace_call/5 is not supported by "
+                        "model v1: OTP 25 aborts (CONFORMANCE.md, Clarification C-10)");
+        if (st->nopts == MAX_STEP_FLAGS)
+            return fail(p, at, "too many options");
+        st->opts[st->nopts++] = opt;
+    }
+    return true;
+}
+
+/* MODULE ':' FUNCTION of a step call: a fixture module. */
+static bool module_fn(Parser *p, Step *st, size_t *fn_at)
+{
     size_t at;
-    const char *w = word(p, &at);
-    if (!w || (strcmp(w, "global") != 0 && strcmp(w, "local") != 0))
-        return fail(p, at, "expected 'global' or 'local'");
-    st->local = strcmp(w, "local") == 0;
-    (void)fn_at; /* an unknown tcs_target function is allowed: trace_pattern returns 0 */
-    return end_of_statement(p);
+    const char *m = ident(p, &at);
+    if (!m)
+        return fail(p, at, "expected Module:Function");
+    if (fixture_module(m) < 0)
+        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target or tcs_late)", m);
+    st->module = m;
+    if (p->s[p->i] != ':')
+        return fail(p, p->i, "expected ':' after the module name");
+    p->i++;
+    st->fn = ident(p, fn_at);
+    if (!st->fn)
+        return fail(p, *fn_at, "expected a function name");
+    return true;
 }
 
 static bool parse_call_step(Parser *p, Step *st)
 {
     size_t fn_at;
-    if (!module_fn(p, &st->fn, &fn_at))
+    if (!module_fn(p, st, &fn_at))
         return false;
     if (!(p->s[p->i] == '('))
         return fail(p, p->i, "expected '(' after the function name");
@@ -488,8 +516,10 @@ static bool parse_call_step(Parser *p, Step *st)
             break;
         }
     }
-    if (!target_fn(p, fn_at, st->fn, (long long)n))
-        return false;
+    int fn = fixture_fn(fixture_module(st->module), st->fn, (long long)n);
+    if (fn < 0 || !fixture_fn_info(fn)->exported || strcmp(st->fn, "module_info") == 0)
+        return fail(p, fn_at, "%s:%s/%zu is not supported by model v1 (see cases/README.md, "
+                    "\"The traced functions\")", st->module, st->fn, n);
     st->args = term_list(p->a, n, args);
     return end_of_statement(p);
 }

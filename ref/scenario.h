@@ -19,6 +19,7 @@ typedef enum {
 } StepKind;
 
 enum { MAX_STEP_FLAGS = 32 };
+#define ANY_ARITY (-1LL) /* pattern: arity '_' */
 
 /* One step; which fields are set depends on kind (see cases/README.md "Steps"). */
 typedef struct Step {
@@ -37,10 +38,14 @@ typedef struct Step {
                                   port_command/port_send: the data; gc: minor or major;
                                   seq_token: the value; seq_print: the term */
     int term_col;
-    const char *fn;            /* pattern/call: function of tcs_target; seq_token: component */
-    long long arity;           /* pattern: arity */
-    bool local;                /* pattern: local (else global) */
-    bool ms_invalid;           /* pattern: MS is no valid match spec (trace_pattern raises badarg) */
+    const char *module;        /* pattern/call: module ("_" for the wildcard); NULL: on_load */
+    const char *fn;            /* pattern/call: function ("_" for the wildcard);
+                                  seq_token: the token component */
+    long long arity;           /* pattern: arity, ANY_ARITY for '_' */
+    const char *opts[MAX_STEP_FLAGS]; /* pattern: the options as written (global, local, meta...) */
+    int nopts;
+    const char *ms_invalid;    /* pattern: the MS-* rule when MS is no valid match spec
+                                * (trace_pattern raises badarg), else NULL */
     Term *args;                /* call: argument list */
     bool has_timeout;          /* recv after N */
     long long timeout;

@@ -7,25 +7,31 @@
 
 void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *extra_rules)
 {
-    const Session *ses = &m->sessions[s];
     const TraceState *ts = &m->procs[proc].trace[s];
+    tracepoint_emit_as(m, m->sessions[s].tracer, m->sessions[s].state, ts->flags, ts->ts_cleared, proc,
+                       ev, extra_rules);
+}
+
+void tracepoint_emit_as(Model *m, const TracerDecl *tracer, const char *state, FlagSet flags,
+                        FlagSet ts_cleared, int proc, const Event *ev, const char *extra_rules)
+{
     Category c;
     model_category(m, proc, ev->tag, &c);
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);
     buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-TRACE %s %s", extra_rules, ev->rules);
-    Term *opts = opts_build(m->a, ts->flags, ts->ts_cleared, ev->extra, ev->ms_result, &rules);
-    buf_printf(&body, "%s(", dispatch_trace(ses->tracer->callbacks, c));
+    Term *opts = opts_build(m->a, flags, ts_cleared, ev->extra, ev->ms_result, &rules);
+    buf_printf(&body, "%s(", dispatch_trace(tracer->callbacks, c));
     term_print_atom(&body, ev->tag);
-    buf_printf(&body, ", <%s>, ", ses->state);
+    buf_printf(&body, ", <%s>, ", state);
     model_print_id(&body, m, proc);
     buf_puts(&body, ", ");
     term_print(&body, ev->term, PRINT_CANON);
     buf_puts(&body, ", ");
     term_print(&body, opts, PRINT_CANON);
     buf_puts(&body, ")");
-    bool example = ses->tracer->kind == TRACER_ERL_MSG;
+    bool example = tracer->kind == TRACER_ERL_MSG;
     if (example)
         buf_puts(&rules, " EV-EXAMPLE-TRACER");
     stream_line(m->out, stream_class(ev->tag), buf_str(&body), buf_str(&rules));
@@ -33,7 +39,7 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
     if (example && strcmp(ev->tag, "send") == 0 && ev->extra) {
         /* EV-EXAMPLE-TRACER: trace/5 sends {trace, Tracee, Recipient} to its state */
         buf_free(&body);
-        buf_printf(&body, "msg(<%s>, {trace,", ses->state);
+        buf_printf(&body, "msg(<%s>, {trace,", state);
         model_print_id(&body, m, proc);
         buf_puts(&body, ",");
         term_print(&body, ev->extra, PRINT_CANON);

@@ -22,8 +22,12 @@ main([JobFile]) ->
     ok = tcs_gate:load(proplists:get_value(gate_so, Job)),
     %% Load every module the scenario processes run before they start: a
     %% process that calls an unloaded module receives a code_server reply,
-    %% a message the scenario never sent.
-    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet]],
+    %% a message the scenario never sent.  The harness's own modules are
+    %% loaded too, so that no on_load pattern of a scenario applies to them
+    %% (a meta tracer sees the harness's calls too).  tcs_late is left for
+    %% the scenario to load.
+    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet, tcs_canon, tcs_patterns, timer,
+                                                  tcs_settle, tcs_ports, tcs_seq]],
     Gate = tcs_gate:new(),
     persistent_term:put(tcs_gate, Gate),
     put(tcs_dead_puppets, []),
@@ -111,11 +115,11 @@ run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod}) ->
     ctl(C, ["erlang:trace(", canon(Pid, Names), ",", atom_to_list(How), ",",
             canon(Flags, Names), ")"], Outcome, Names),
     {ok, Names};
-run_step({pattern, MFA, MS, Opts}, Names, #{collector := C}) ->
-    Outcome = outcome(fun() -> erlang:trace_pattern(MFA, MS, Opts) end),
-    ctl(C, ["erlang:trace_pattern(", canon(MFA, Names), ",", canon(MS, Names), ",",
-            canon(Opts, Names), ")"], Outcome, Names),
-    {ok, Names};
+run_step({pattern, Target, MS, Opts}, Names, #{collector := C, tracer := Mod}) ->
+    {Outcome, Names1} = tcs_patterns:set(Target, MS, Opts, Names, Mod, C),
+    ctl(C, ["erlang:trace_pattern(", canon(Target, Names1), ",", canon(MS, Names1), ",",
+            canon(Opts, Names1), ")"], Outcome, Names1),
+    {ok, Names1};
 run_step({spawn, Who, Child}, Names, Ctx) ->
     case puppet_step(Who, {spawn, Child}, Names, Ctx) of
         {done, {ok, Pid}} ->
@@ -154,8 +158,9 @@ after_puppet_step(timeout, _Names) -> timeout;
 after_puppet_step({done, _}, Names) -> {ok, Names}.
 
 %% A step done by a scenario process: hand it over, wait for its result.
-%% A raise is reported as a control line, which the model never predicts, so
-%% it shows up as a difference.
+%% A raise is reported as the control line "<P> Step(Arg,...) raises C:R"
+%% (e.g. "<a> call(tcs_target,check,[x]) raises error:x"); the model predicts
+%% it where the documents say the step raises, so elsewhere it is a difference.
 puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeout}) ->
     ok = tcs_gate:give(Gate, maps:get(Who, Names), Action),
     case await_result(Gate, erlang:monotonic_time(millisecond) + Timeout) of
@@ -164,7 +169,9 @@ puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeo
             tcs_settle:until_blocked(maps:get(Who, Names)),
             {done, blocked};
         {raised, Class, Reason} = Raised ->
-            ctl(C, ["step ", atom_to_list(element(1, Action)), " by <", atom_to_list(Who), ">"],
+            [Step | Args] = tuple_to_list(Action),
+            ctl(C, ["<", atom_to_list(Who), "> ", atom_to_list(Step), "(",
+                    lists:join(",", [canon(A, Names) || A <- Args]), ")"],
                 {raised, Class, Reason}, Names),
             {done, Raised};
         Result -> {done, Result}
@@ -187,6 +194,8 @@ outcome(Fun) ->
 
 ctl(Collector, Call, {ok, Value}, Names) ->
     Collector ! {ctl, ["ctl ", Call, " -> ", canon(Value, Names)]};
+ctl(Collector, Call, {placeholder, Text}, _Names) ->
+    Collector ! {ctl, ["ctl ", Call, " -> ", Text]};
 ctl(Collector, Call, {raised, Class, Reason}, Names) ->
     Collector ! {ctl, ["ctl ", Call, " raises ", atom_to_list(Class), ":", canon(Reason, Names)]}.
 
@@ -205,7 +214,7 @@ resolve(T, _) -> T.
 %% died during the step itself, so that the ports closing with it are awaited.
 settle(Names) ->
     Gate = persistent_term:get(tcs_gate),
-    Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, is_pid(P)],
+    Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, N =/= meta, is_pid(P)],
     settle(Gate, Puppets -- get(tcs_dead_puppets)).
 
 settle(Gate, Alive) ->

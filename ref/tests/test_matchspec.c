@@ -1,4 +1,6 @@
-/* test_matchspec.c - ms_validate on every shape of the v1 subset and outside it, ms_run. */
+/* test_matchspec.c - ms_validate on every form, valid, invalid and unsupported; ms_run on
+ * heads, guards, bodies and actions. The expected values were checked on OTP 25 with
+ * erlang:match_spec_test(Args, MS, trace) (trace_pattern raises badarg where it says error). */
 #include "check.h"
 #include "matchspec.h"
 
@@ -12,128 +14,430 @@ static Term *parse(Arena *a, const char *src)
     return t;
 }
 
-/* "OK", "INVALID" or "UNSUPPORTED: msg" for ms_validate on src. */
+/* "OK", "INVALID <rule>" or "UNSUPPORTED: <msg>" for ms_validate on src. */
 static void validate(int *failures, const char *src, const char *want)
 {
     Arena a;
     arena_init(&a);
-    char msg[200] = "", got[260];
-    MsCheck c = ms_validate(&a, parse(&a, src), msg, sizeof msg);
-    if (c == MS_OK)
+    MsVerdict v = ms_validate(parse(&a, src));
+    char got[300];
+    if (v.check == MS_OK)
         snprintf(got, sizeof got, "OK");
-    else if (c == MS_INVALID)
-        snprintf(got, sizeof got, "INVALID");
+    else if (v.check == MS_INVALID)
+        snprintf(got, sizeof got, "INVALID %s", v.rule);
     else
-        snprintf(got, sizeof got, "UNSUPPORTED: %s", msg);
+        snprintf(got, sizeof got, "UNSUPPORTED: %s", v.msg);
     if (strcmp(got, want) != 0)
         fprintf(stderr, "ms: %s\n", src);
     CHECK_STR(got, want);
     arena_free(&a);
 }
 
-static void test_validate(int *failures)
+static void test_form(int *failures)
 {
-    const char *U = "UNSUPPORTED: ";
-    char w[300];
-#define UNS(src, m) (snprintf(w, sizeof w, "%s%s", U, m), validate(failures, src, w))
     validate(failures, "true", "OK");
     validate(failures, "false", "OK");
     validate(failures, "[]", "OK");
-    UNS("ok", "match spec must be true, false or a list of clauses");
-    UNS("[x|y]", "match spec must be true, false or a list of clauses");
-    UNS("[x]", "match spec clause must be {Head,Guards,Body}");
-    UNS("[{a,b}]", "match spec clause must be {Head,Guards,Body}");
-    /* heads */
-    validate(failures, "[{'_',[],[]}]", "OK");
-    validate(failures, "[{[],[],[]}]", "OK");
-    validate(failures, "[{['_', 1, ok, {t, [x]}, #{k => v}, \"s\", <<1>>, [a|b]],[],[]}]", "OK");
-    UNS("[{x,[],[]}]", "match spec head must be '_' or a list in model v1");
-    UNS("[{[a|b],[],[]}]", "match spec head must be '_' or a list in model v1");
-    UNS("[{['$1'],[],[]}]", "match spec head elements must be '_' or literals in model v1");
-    UNS("[{[{'_'}],[],[]}]", "match spec head elements must be '_' or literals in model v1");
-    UNS("[{[{a,'$1'}],[],[]}]", "match spec head elements must be '_' or literals in model v1");
-    UNS("[{[#{k => '$1'}],[],[]}]", "match spec head elements must be '_' or literals in model v1");
-    UNS("[{[#{'$1' => v}],[],[]}]", "match spec head elements must be '_' or literals in model v1");
-    UNS("[{[[a,'_']],[],[]}]", "match spec head elements must be '_' or literals in model v1");
-    UNS("[{[['_'|a]],[],[]}]", "match spec head elements must be '_' or literals in model v1");
-    UNS("[{[<a>],[],[]}]", "match spec head elements must be '_' or literals in model v1");
-    /* guards and bodies */
-    UNS("[{'_',[{is_integer,1}],[]}]", "match spec guards are not supported by model v1");
-    UNS("[{'_',x,[]}]", "match spec guards are not supported by model v1");
-    UNS("[{'_',[],x}]", "match spec body must be a list");
-    UNS("[{'_',[],[x|y]}]", "match spec body must be a list");
-    validate(failures, "[{'_',[],[{return_trace},{message,hi},{message,[1,{{a,<<2>>}}]}]}]", "OK");
-    validate(failures, "[{'_',[],[{message,#{k => {const,{x,y}}}}]}]", "OK");
-    validate(failures, "[{'_',[],[{message,{{}}}]}]", "OK");
-    UNS("[{'_',[],[hello]}]",
-        "match spec body actions other than {message,X} and {return_trace} are not supported by model v1");
-    UNS("[{'_',[],[{{a}}]}]",
-        "match spec body actions other than {message,X} and {return_trace} are not supported by model v1");
-    UNS("[{'_',[],[{return_trace,x}]}]", "match spec function return_trace is not supported by model v1");
-    UNS("[{'_',[],[{self}]}]", "match spec function self is not supported by model v1");
-    UNS("[{'_',[],[{message,{'+',1,2}}]}]", "match spec function + is not supported by model v1");
-    UNS("[{'_',[],[{message,'$1'}]}]", "match variables in match spec bodies are not supported by model v1");
-    UNS("[{'_',[],[{message,'_'}]}]", "match variables in match spec bodies are not supported by model v1");
-    UNS("[{'_',[],[{message,['$_']}]}]", "match variables in match spec bodies are not supported by model v1");
-    UNS("[{'_',[],[{message,[a|'$1']}]}]", "match variables in match spec bodies are not supported by model v1");
-    UNS("[{'_',[],[{message,#{'$1' => 1}}]}]", "match variables in match spec bodies are not supported by model v1");
-    UNS("[{'_',[],[{message,#{k => '$1'}}]}]", "match variables in match spec bodies are not supported by model v1");
-    UNS("[{'_',[],[{message,{{a,'$1'}}}]}]", "match variables in match spec bodies are not supported by model v1");
-    UNS("[{'_',[],[{message,<a>}]}]", "pids in match specs are not supported by model v1");
-    /* a tuple that calls no match spec function: erlang:trace_pattern raises badarg */
-    validate(failures, "[{'_',[],[{message,{tag,42}}]}]", "INVALID");
-    validate(failures, "[{'_',[],[{message,{1,2}}]}]", "INVALID");
-    validate(failures, "[{'_',[],[{message,{}}]}]", "INVALID");
-    validate(failures, "[{'_',[],[{nonsense}]}]", "INVALID");
-    validate(failures, "[{'_',[],[{message,{tag,1}}]}, {'_',[],[]}]", "INVALID");
-    /* unsupported wins over invalid, whichever clause comes first */
-    UNS("[{'_',[],[{message,{tag,1}}]}, {x,[],[]}]", "match spec head must be '_' or a list in model v1");
-#undef UNS
+    validate(failures, "ok", "INVALID MS-FORM");
+    validate(failures, "[x|y]", "INVALID MS-FORM");
+    validate(failures, "[x]", "INVALID MS-FORM");
+    validate(failures, "[{a,b}]", "INVALID MS-FORM");
+    validate(failures, "[{'_',x,[]}]", "INVALID MS-FORM");
+    validate(failures, "[{'_',[x|y],[]}]", "INVALID MS-FORM");
+    validate(failures, "[{'_',[],x}]", "INVALID MS-FORM");
+    validate(failures, "[{'_',[],[x|y]}]", "INVALID MS-FORM");
 }
 
-/* "matched=M message=H suppress=S return=R result=X" for ms_run. */
-static void run(int *failures, const char *ms, const char *args, const char *want)
+static void test_heads(int *failures)
+{
+    validate(failures, "[{'_',[],[]}]", "OK");
+    validate(failures, "[{[],[],[]}]", "OK");
+    validate(failures, "[{'$1',[],[{message,'$1'}]}]", "OK");
+    validate(failures, "[{['_', 1, ok, {t, [x]}, #{k => v}, \"s\", <<1>>, [a|b], <p>],[],[]}]", "OK");
+    validate(failures, "[{['$1', {'$2', '$1'}, ['$3'|'_'], #{k => '$4'}],[],[]}]", "OK");
+    validate(failures, "[{['$_', '$$', '$01', '$00', '$2147483648', '$', '$1a', x],[],[]}]", "OK"); /* plain atoms */
+    validate(failures, "[{[#{{a,'$1'} => 1}],[],[]}]", "OK"); /* a nested '$1' in a key is an atom */
+    validate(failures, "[{x,[],[]}]", "INVALID MS-HEAD");
+    validate(failures, "[{'$_',[],[]}]", "INVALID MS-HEAD");
+    validate(failures, "[{1,[],[]}]", "INVALID MS-HEAD");
+    validate(failures, "[{[a|b],[],[]}]", "INVALID MS-HEAD");
+    validate(failures, "[{['_'|'_'],[],[]}]", "INVALID MS-HEAD");
+    validate(failures, "[{[#{'$1' => v}],[],[]}]", "INVALID MS-HEAD-MAP");
+    validate(failures, "[{[#{'_' => v}],[],[]}]", "INVALID MS-HEAD-MAP");
+    validate(failures, "[{{'$1'},[],[]}]",
+             "UNSUPPORTED: a tuple as match spec head is not supported by model v1 (use a list)");
+}
+
+static void test_expressions(int *failures)
+{
+    validate(failures, "[{['$1'],[{is_integer,'$1'},{'>',{'+','$1',1},2},{'andalso',true,'$1'}],[]}]", "OK");
+    validate(failures, "[{['$1'],[{'=:=',{self},<a>},{'==',{node},{node,{self}}}],[]}]", "OK");
+    validate(failures, "[{'_',[],[{message,[{self}|'$_']},{message,#{{self} => '$$'}}]}]", "OK");
+    validate(failures, "[{'_',[],[{message,{{a,{const,{b}},{caller}}}}]}]", "OK");
+    validate(failures, "[{'_',[],[foo, 1, '_', {return_trace}, {exception_trace}, {silent,x}]}]", "OK");
+    validate(failures, "[{'_',[{'and',true}],[]}]", "OK");
+    /* unbound variables, even in a clause that would never run */
+    validate(failures, "[{'_',[],[{message,'$1'}]}]", "INVALID MS-UNBOUND");
+    validate(failures, "[{['$1'],[{'==','$2',1}],[]}]", "INVALID MS-UNBOUND");
+    validate(failures, "[{['$1'],[],[]},{'_',[],[{message,'$1'}]}]", "INVALID MS-UNBOUND");
+    /* tuples that call nothing a match spec knows */
+    validate(failures, "[{'_',[],[{message,{tag,42}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[],[{message,{1,2}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[],[{message,{}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[],[{nonsense}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[{is_atom}],[]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[{is_atom,a,b}],[]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[],[{message}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[],[{return_trace,1}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[],[{message,{self,1}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[{'and'}],[]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[],[{message,{is_boolean,true}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[],[{current_stacktrace}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[],[{message,{const}}]}]", "INVALID MS-CONST");
+    validate(failures, "[{'_',[],[{message,{const,1,2}}]}]", "INVALID MS-CONST");
+    /* body-only functions in a guard */
+    validate(failures, "[{'_',[{message,x}],[]}]", "INVALID MS-GUARD-CONTEXT");
+    validate(failures, "[{'_',[{return_trace}],[]}]", "INVALID MS-GUARD-CONTEXT");
+    validate(failures, "[{'_',[{caller}],[]}]", "INVALID MS-GUARD-CONTEXT");
+    validate(failures, "[{'_',[{display,x}],[]}]", "INVALID MS-GUARD-CONTEXT");
+    /* the first of several problems is reported; invalid wins over unsupported, whichever
+     * comes first */
+    validate(failures, "[{x,[],[]},{'_',[],[{message,'$1'}]}]", "INVALID MS-HEAD");
+    validate(failures, "[{'_',[],[{display,x},{process_dump}]}]",
+             "UNSUPPORTED: match spec function display/1 is not supported by model v1");
+    validate(failures, "[{'_',[],[{display,x}]},{'_',[],[{message,{tag,1}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{{a},[],[]},{x,[],[]}]", "INVALID MS-HEAD");
+    /* valid, but not modelled */
+    validate(failures, "[{'_',[],[{display,x}]}]",
+             "UNSUPPORTED: match spec function display/1 is not supported by model v1");
+    validate(failures, "[{'_',[{is_seq_trace}],[]}]",
+             "UNSUPPORTED: match spec function is_seq_trace/0 is not supported by model v1");
+    validate(failures, "[{'_',[],[{message,{'/',1,2}}]}]",
+             "UNSUPPORTED: match spec function //2 is not supported by model v1");
+    validate(failures, "[{'_',[],[{message,{return_trace}}]}]",
+             "UNSUPPORTED: {return_trace...} nested inside another expression is not supported by "
+             "model v1 (write it as a body element)");
+    validate(failures, "[{['$1','$2','$3','$4','$5','$6','$7','$8','$9','$10','$11','$12','$13','$14',"
+                       "'$15','$16','$17','$18','$19','$20','$21','$22','$23','$24','$25','$26','$27',"
+                       "'$28','$29','$30','$31','$32','$33','$34','$35','$36','$37','$38','$39','$40',"
+                       "'$41','$42','$43','$44','$45','$46','$47','$48','$49','$50','$51','$52','$53',"
+                       "'$54','$55','$56','$57','$58','$59','$60','$61','$62','$63','$64','$65'],[],[]}]",
+             "UNSUPPORTED: more than 64 match variables in one head are not supported by model v1");
+}
+
+/* "m=M msg=X rt=R et=E silent=S" (or "unsupported: why") for ms_run on args, called by <a>
+ * from {tcs_target,twice,1}; rules=... when want_rules. */
+static void run_rules(int *failures, const char *ms, const char *args, const char *want, bool want_rules)
 {
     Arena a;
     arena_init(&a);
     Term *m = parse(&a, ms);
-    char msg[200];
-    CHECK(ms_validate(&a, m, msg, sizeof msg) == MS_OK);
-    MsOutcome o = ms_run(&a, m, parse(&a, args));
+    MsVerdict v = ms_validate(m);
+    if (v.check != MS_OK)
+        fprintf(stderr, "not OK: %s (%s)\n", ms, v.msg);
+    CHECK(v.check == MS_OK);
+    if (v.check != MS_OK) {
+        arena_free(&a);
+        return;
+    }
+    MsCall call = {parse(&a, args), parse(&a, "<a>"), parse(&a, "{tcs_target,twice,1}")};
+    MsOutcome o = ms_run(&a, m, &call);
     Buf b;
     buf_init(&b);
-    buf_printf(&b, "matched=%d message=%d suppress=%d return=%d result=", o.matched, o.has_message,
-               o.suppress, o.return_trace);
-    if (o.result)
-        term_print(&b, o.result, PRINT_CANON);
-    else
-        buf_puts(&b, "-");
+    if (o.unsupported) {
+        buf_printf(&b, "unsupported: %s", o.unsupported);
+    } else {
+        buf_printf(&b, "m=%d msg=", o.matched);
+        if (o.message)
+            term_print(&b, o.message, PRINT_CANON);
+        else
+            buf_puts(&b, "-");
+        buf_printf(&b, " rt=%d et=%d silent=%d", o.return_trace, o.exception_trace, o.silent);
+    }
+    if (want_rules)
+        buf_printf(&b, " rules=%s", o.rules);
+    if (strcmp(buf_str(&b), want) != 0)
+        fprintf(stderr, "ms_run %s on %s\n", ms, args);
     CHECK_STR(buf_str(&b), want);
     buf_free(&b);
     arena_free(&a);
 }
 
-static void test_run(int *failures)
+static void run(int *failures, const char *ms, const char *args, const char *want)
 {
-    run(failures, "true", "[1]", "matched=1 message=0 suppress=0 return=0 result=-");
-    run(failures, "[]", "[1]", "matched=1 message=0 suppress=0 return=0 result=-");
-    run(failures, "[{'_',[],[]}]", "[1]", "matched=1 message=0 suppress=0 return=0 result=-");
-    run(failures, "[{[2],[],[]}]", "[1]", "matched=0 message=0 suppress=0 return=0 result=-");
-    run(failures, "[{[1,2],[],[]}]", "[1]", "matched=0 message=0 suppress=0 return=0 result=-");
-    run(failures, "[{['_',2],[],[{return_trace}]}]", "[1,2]", "matched=1 message=0 suppress=0 return=1 result=-");
-    run(failures, "[{['_',3],[],[{return_trace}]}]", "[1,2]", "matched=0 message=0 suppress=0 return=0 result=-");
-    run(failures, "[{[1],[],[{message,true}]}]", "[1]", "matched=1 message=1 suppress=0 return=0 result=-");
-    run(failures, "[{[1],[],[{message,false}]}]", "[1]", "matched=1 message=1 suppress=1 return=0 result=-");
-    /* the first matching clause decides; within it the last message wins */
-    run(failures, "[{[2],[],[{message,two}]}, {'_',[],[{message,a},{return_trace},{message,{{b,[c|d],#{k=>{const,{e}}}}}}]}, {'_',[],[{message,z}]}]",
-        "[1]", "matched=1 message=1 suppress=0 return=1 result={b,[c|d],#{k=>{e}}}");
+    run_rules(failures, ms, args, want, false);
+}
+
+/* The message a one-clause spec [{'_',[],[{message,Expr}]}] gives, on args. */
+static void message(int *failures, const char *expr, const char *args, const char *want)
+{
+    char ms[400], w[400];
+    snprintf(ms, sizeof ms, "[{'_',[],[{message,%s}]}]", expr);
+    snprintf(w, sizeof w, "m=1 msg=%s rt=0 et=0 silent=-1", want);
+    run(failures, ms, args, w);
+}
+
+/* Whether the guard (one expression) lets the clause match, on args bound to '$1'. */
+static void guard(int *failures, const char *g, const char *arg, bool pass)
+{
+    char ms[400], args[200];
+    snprintf(ms, sizeof ms, "[{['$1'],[%s],[]}]", g);
+    snprintf(args, sizeof args, "[%s]", arg);
+    run(failures, ms, args, pass ? "m=1 msg=- rt=0 et=0 silent=-1" : "m=0 msg=- rt=0 et=0 silent=-1");
+}
+
+static void test_run_heads(int *failures)
+{
+    run(failures, "true", "[1]", "m=1 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[]", "[1]", "m=1 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{'_',[],[]}]", "[1]", "m=1 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{[2],[],[]}]", "[1]", "m=0 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{[1,2],[],[]}]", "[1]", "m=0 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{['$1'],[],[{message,'$1'}]}]", "[{x,[1]}]", "m=1 msg={x,[1]} rt=0 et=0 silent=-1");
+    run(failures, "[{'$1',[],[{message,'$1'}]}]", "[1,2]", "m=1 msg=[1,2] rt=0 et=0 silent=-1");
+    /* repeated variables must be bound to the same term */
+    run(failures, "[{[{'$1','$1'}],[],[{message,'$1'}]}]", "[{7,7}]", "m=1 msg=7 rt=0 et=0 silent=-1");
+    run(failures, "[{[{'$1','$1'}],[],[]}]", "[{7,8}]", "m=0 msg=- rt=0 et=0 silent=-1");
+    /* structures: tuples, lists, improper lists, maps (a sub-map), literal atoms */
+    run(failures, "[{[{'_','$1'}],[],[{message,'$1'}]}]", "[{1,2}]", "m=1 msg=2 rt=0 et=0 silent=-1");
+    run(failures, "[{[{'_','$1'}],[],[]}]", "[{1,2,3}]", "m=0 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{[{'_','$1'}],[],[]}]", "[[1,2]]", "m=0 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{[['$1'|'$2']],[],[{message,'$2'}]}]", "[[1,2,3]]", "m=1 msg=[2,3] rt=0 et=0 silent=-1");
+    run(failures, "[{[['$1'|'$2']],[],[]}]", "[[]]", "m=0 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{[#{k => '$1'}],[],[{message,'$1'}]}]", "[#{j => 0, k => 1}]", "m=1 msg=1 rt=0 et=0 silent=-1");
+    run(failures, "[{[#{k => '_'}],[],[]}]", "[#{j => 0}]", "m=0 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{[#{}],[],[]}]", "[x]", "m=0 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{[#{k => 2}],[],[]}]", "[#{k => 1}]", "m=0 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{['$_'],[],[]}]", "[a]", "m=0 msg=- rt=0 et=0 silent=-1");
+    /* the first clause whose head and guards match decides */
+    run(failures, "[{[2],[],[{message,two}]}, {'_',[],[{message,a},{return_trace},{message,b}]}, {'_',[],[{message,z}]}]",
+        "[1]", "m=1 msg=b rt=1 et=0 silent=-1");
+    run(failures, "[{['$1'],[{'==','$1',b}],[{message,'$1'}]},{'_',[],[{message,other}]}]", "[a]",
+        "m=1 msg=other rt=0 et=0 silent=-1");
+}
+
+static void test_run_guards(int *failures)
+{
+    guard(failures, "{is_atom,'$1'}", "a", true);
+    guard(failures, "{is_atom,'$1'}", "1", false);
+    guard(failures, "{is_integer,'$1'}", "1", true);
+    guard(failures, "{is_number,'$1'}", "1", true);
+    guard(failures, "{is_list,'$1'}", "[]", true);
+    guard(failures, "{is_list,'$1'}", "[1|2]", true);
+    guard(failures, "{is_tuple,'$1'}", "{}", true);
+    guard(failures, "{is_map,'$1'}", "#{}", true);
+    guard(failures, "{is_binary,'$1'}", "<<>>", true);
+    guard(failures, "{is_pid,'$1'}", "<b>", true);
+    guard(failures, "{is_float,'$1'}", "1", false);
+    guard(failures, "{is_port,'$1'}", "1", false);
+    guard(failures, "{is_reference,'$1'}", "1", false);
+    guard(failures, "{is_function,'$1'}", "1", false);
+    guard(failures, "{is_record,'$1',r,2}", "{r,1}", true);
+    guard(failures, "{is_record,'$1',r,3}", "{r,1}", false);
+    guard(failures, "{is_record,'$1',r,1}", "{}", false);
+    guard(failures, "{is_record,'$1',1,1}", "{1}", false); /* badarg: the tag must be an atom */
+    guard(failures, "{is_record,'$1',r,x}", "{r}", false);
+    /* comparisons are in term order; without floats == is =:= */
+    guard(failures, "{'<',1,'$1'}", "a", true);
+    guard(failures, "{'=<','$1',1}", "1", true);
+    guard(failures, "{'>','$1',{const,{1}}}", "[]", true);
+    guard(failures, "{'>=','$1',b}", "a", false);
+    guard(failures, "{'==','$1',1}", "1", true);
+    guard(failures, "{'=:=','$1',[a]}", "[a]", true);
+    guard(failures, "{'/=','$1',1}", "1", false);
+    guard(failures, "{'=/=','$1',2}", "1", true);
+    /* a guard must be exactly true: other values and failures fail the clause */
+    guard(failures, "'$1'", "1", false);
+    guard(failures, "true", "1", true);
+    guard(failures, "{self}", "1", false);
+    guard(failures, "{'+','$1',a}", "1", false);
+    guard(failures, "{'andalso',true,1}", "1", false);
+    guard(failures, "{'andalso','$1',true}", "1", false);
+    guard(failures, "{'andalso',false,{'+',a,1}}", "1", false);
+    guard(failures, "{'orelse',true,{'+',a,1}}", "1", true);
+    guard(failures, "{'orelse',{'+',a,1},true}", "1", false);
+    guard(failures, "{'and',true,true,true}", "1", true);
+    guard(failures, "{'and',true,true,true,'$1'}", "true", true);
+    guard(failures, "{'==',{element,1,'$1'},a}", "[a]", false);
+    guard(failures, "{'==',{element,2,'$1'},a}", "{a}", false);
+    guard(failures, "{'and',true,false}", "1", false);
+    guard(failures, "{'or',false,{'+','$1',a}}", "1", false);
+    guard(failures, "{'or',false,'$1'}", "true", true);
+    guard(failures, "{'not',{is_atom,'$1'}}", "1", true);
+    guard(failures, "{'not','$1'}", "1", false);
+    guard(failures, "{'xor',true,'$1'}", "false", true);
+    guard(failures, "{'xor',true,'$1'}", "1", false);
+    guard(failures, "{'=:=',{self},<a>}", "1", true);
+    guard(failures, "{'=:=',{node},nonode@nohost}", "1", true);
+    guard(failures, "{'=:=',{node,'$1'},nonode@nohost}", "<b>", true);
+    guard(failures, "{'=:=',{node,'$1'},nonode@nohost}", "x", false);
+    guard(failures, "{'=:=',{const,{'$1'}},{{'$1'}}}", "x", false);
+    guard(failures, "{'=:=',{const,{x}},{{'$1'}}}", "x", true);
+    guard(failures, "{'==',{{{hd,'$1'}}},{{1}}}", "[]", false); /* a failure inside a construction */
+    guard(failures, "{'==',#{k => {hd,'$1'}},#{}}", "[]", false);
+    guard(failures, "{'==',#{{hd,'$1'} => k},#{}}", "[]", false);
+    guard(failures, "{'==',[{hd,'$1'}],[]}", "[]", false);
+}
+
+static void test_run_bifs(int *failures)
+{
+    message(failures, "{'+',1,2}", "[]", "3");
+    message(failures, "{'-',1,2}", "[]", "-1");
+    message(failures, "{'*',3,-2}", "[]", "-6");
+    message(failures, "{'div',-7,2}", "[]", "-3");
+    message(failures, "{'rem',-7,2}", "[]", "-1");
+    message(failures, "{'rem',7,-2}", "[]", "1");
+    message(failures, "{'div',7,0}", "[]", "'EXIT'");
+    message(failures, "{'rem',7,0}", "[]", "'EXIT'");
+    message(failures, "{'band',12,10}", "[]", "8");
+    message(failures, "{'bor',12,10}", "[]", "14");
+    message(failures, "{'bxor',12,10}", "[]", "6");
+    message(failures, "{'bnot',1}", "[]", "-2");
+    message(failures, "{'bsl',1,62}", "[]", "4611686018427387904");
+    message(failures, "{'bsl',0,100}", "[]", "0");
+    message(failures, "{'bsl',1,-1}", "[]", "0");
+    message(failures, "{'bsr',-8,1}", "[]", "-4");
+    message(failures, "{'bsr',-8,100}", "[]", "-1");
+    message(failures, "{'bsr',8,100}", "[]", "0");
+    message(failures, "{'+',3}", "[]", "3");
+    message(failures, "{'-',3}", "[]", "-3");
+    message(failures, "{'-',a}", "[]", "'EXIT'");
+    message(failures, "{abs,-3}", "[]", "3");
+    message(failures, "{abs,3}", "[]", "3");
+    message(failures, "{round,2}", "[]", "2");
+    message(failures, "{trunc,2}", "[]", "2");
+    message(failures, "{element,1,{hd,'$_'}}", "[{a,b}]", "a");
+    message(failures, "{element,0,{const,{a}}}", "[]", "'EXIT'");
+    message(failures, "{element,2,{const,{a}}}", "[]", "'EXIT'");
+    message(failures, "{element,a,{const,{a}}}", "[]", "'EXIT'");
+    message(failures, "{hd,[]}", "[]", "'EXIT'");
+    message(failures, "{tl,[1|2]}", "[]", "2");
+    message(failures, "{length,\"ab\"}", "[]", "2");
+    message(failures, "{length,[a|b]}", "[]", "'EXIT'");
+    message(failures, "{size,{const,{1,2}}}", "[]", "2");
+    message(failures, "{size,<<1,2,3>>}", "[]", "3");
+    message(failures, "{size,[1]}", "[]", "'EXIT'");
+    message(failures, "{byte_size,<<1,2>>}", "[]", "2");
+    message(failures, "{bit_size,<<1,2>>}", "[]", "16");
+    message(failures, "{byte_size,{const,{1}}}", "[]", "'EXIT'");
+    message(failures, "{map_size,#{a => 1}}", "[]", "1");
+    message(failures, "{map_size,a}", "[]", "'EXIT'");
+    message(failures, "{map_get,a,#{a => 1}}", "[]", "1");
+    message(failures, "{map_get,b,#{a => 1}}", "[]", "'EXIT'");
+    message(failures, "{is_map_key,a,#{a => 1}}", "[]", "true");
+    message(failures, "{is_map_key,b,x}", "[]", "'EXIT'");
+    message(failures, "{binary_part,<<1,2,3>>,3,-2}", "[]", "<<2,3>>");
+    message(failures, "{binary_part,<<1,2,3>>,{const,{1,1}}}", "[]", "<<2>>");
+    message(failures, "{binary_part,<<1,2>>,2,0}", "[]", "<<>>");
+    message(failures, "{binary_part,<<1,2>>,3,0}", "[]", "'EXIT'");
+    message(failures, "{binary_part,<<1,2>>,0,-1}", "[]", "'EXIT'");
+    message(failures, "{binary_part,<<1,2>>,a,1}", "[]", "'EXIT'");
+    message(failures, "{binary_part,x,0,1}", "[]", "'EXIT'");
+    message(failures, "{binary_part,<<1,2>>,0,x}", "[]", "'EXIT'");
+    message(failures, "{binary_part,<<1,2>>,-1,1}", "[]", "'EXIT'");
+    message(failures, "{binary_part,<<1,2>>,x}", "[]", "'EXIT'");
+    message(failures, "{is_record,{{}},r,0}", "[]", "false");
+    message(failures, "{binary_part,<<1,2>>,{const,{1}}}", "[]", "'EXIT'");
+    message(failures, "{node,x}", "[]", "'EXIT'");
+    message(failures, "{'andalso',true,1}", "[]", "1");
+    message(failures, "{'orelse',1}", "[]", "1");
+    message(failures, "{'orelse',false,1}", "[]", "1");
+    message(failures, "{'andalso',false,{'+',a,1}}", "[]", "false");
+    message(failures, "{'orelse',{'+',a,1},true}", "[]", "'EXIT'");
+    message(failures, "{'and',true,1}", "[]", "'EXIT'");
+    message(failures, "{'and',false,{'+',a,1}}", "[]", "'EXIT'");
+    message(failures, "{'not',1}", "[]", "'EXIT'");
+    message(failures, "{'xor',true,1}", "[]", "'EXIT'");
+    message(failures, "{'<',1,a}", "[]", "true");
+    message(failures, "{'==',1,a}", "[]", "false");
+    message(failures, "{is_atom,a}", "[]", "true");
+}
+
+static void test_run_bodies(int *failures)
+{
+    /* '$_', '$$' (bound variables in the order of their numbers), constructions */
+    message(failures, "'$_'", "[1,2]", "[1,2]");
+    run(failures, "[{['$2','$1'],[],[{message,'$$'}]}]", "[a,b]", "m=1 msg=[b,a] rt=0 et=0 silent=-1");
+    run(failures, "[{['$3','_'],[],[{message,'$$'}]}]", "[a,b]", "m=1 msg=[a] rt=0 et=0 silent=-1");
+    message(failures, "'$$'", "[a,b]", "[]");
+    run(failures, "[{'$1',[],[{message,'$$'}]}]", "[a,b]", "m=1 msg=[[a,b]] rt=0 et=0 silent=-1");
+    run(failures, "[{['$1'],[],[{message,{{'$1','$_'}}}]}]", "[a]", "m=1 msg={a,[a]} rt=0 et=0 silent=-1");
+    run(failures, "[{['$1'],[],[{message,[a|'$1']}]}]", "[1]", "m=1 msg=[a|1] rt=0 et=0 silent=-1");
+    run(failures, "[{['$1'],[],[{message,#{'$1' => '$1'}}]}]", "[1]", "m=1 msg=#{1=>1} rt=0 et=0 silent=-1");
+    message(failures, "{const,'$1'}", "[1]", "'$1'");
+    message(failures, "{{}}", "[]", "{}");
+    message(failures, "#{}", "[]", "#{}");
+    message(failures, "'_'", "[]", "'_'");
+    message(failures, "{self}", "[]", "<a>");
+    message(failures, "{node}", "[]", "nonode@nohost");
+    message(failures, "{caller}", "[]", "{tcs_target,twice,1}");
+    /* a failing call in a body gives 'EXIT' in its place, and the clause still matches */
+    message(failures, "[{'+',a,1}]", "[]", "['EXIT']");
+    message(failures, "{{{'+',a,1}}}", "[]", "{'EXIT'}");
+    message(failures, "#{x => {'+',a,1}}", "[]", "#{x=>'EXIT'}");
+    run(failures, "[{'_',[],[{message,{hd,'$_'}},{message,{hd,[]}}]}]", "[3]", "m=1 msg='EXIT' rt=0 et=0 silent=-1");
+    run(failures, "[{'_',[],[{message,{element,2,{const,{a}}}},{message,y}]}]", "[]", "m=1 msg=y rt=0 et=0 silent=-1");
+    /* actions: the last message wins; other expressions have no effect */
+    run(failures, "[{'_',[],[{message,false},{message,x}]}]", "[]", "m=1 msg=x rt=0 et=0 silent=-1");
+    run(failures, "[{'_',[],[{message,x},{message,false}]}]", "[]", "m=1 msg=false rt=0 et=0 silent=-1");
+    run(failures, "[{'_',[],[foo,{'+',1,1},{caller},{{a}}]}]", "[]", "m=1 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{[{'$1','$1'},'$1'],[],[]}]", "[{1,1},2]", "m=0 msg=- rt=0 et=0 silent=-1");
+    run(failures, "[{'_',[],[{exception_trace},{return_trace}]}]", "[]", "m=1 msg=- rt=1 et=1 silent=-1");
+    run(failures, "[{'_',[],[{silent,true}]}]", "[]", "m=1 msg=- rt=0 et=0 silent=1");
+    run(failures, "[{'_',[],[{silent,true},{silent,false}]}]", "[]", "m=1 msg=- rt=0 et=0 silent=0");
+    run(failures, "[{'_',[],[{silent,false},{silent,x}]}]", "[]", "m=1 msg=- rt=0 et=0 silent=0");
+    run(failures, "[{['$1'],[],[{silent,'$1'}]}]", "[true]", "m=1 msg=- rt=0 et=0 silent=1");
+    run(failures, "[{['$1'],[],[{silent,{'==','$1',1}}]}]", "[1]", "m=1 msg=- rt=0 et=0 silent=1");
+}
+
+/* {caller} when the model does not know where the call returns to. */
+static void test_run_no_caller(int *failures)
+{
+    Arena a;
+    arena_init(&a);
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL};
+    MsOutcome o = ms_run(&a, parse(&a, "[{'_',[],[{message,{caller}}]}]"), &call);
+    CHECK(o.matched && term_is_atom(o.message, "undefined"));
+    arena_free(&a);
+}
+
+static void test_run_unsupported_and_rules(int *failures)
+{
+    const char *too_big = "unsupported: integer arithmetic beyond 64 bits in a match spec is";
+    run(failures, "[{'_',[],[{message,{'*',4611686018427387904,4}}]}]", "[]", too_big);
+    run(failures, "[{'_',[],[{message,{'+',9223372036854775807,1}}]}]", "[]", too_big);
+    run(failures, "[{'_',[],[{message,{'-',-9223372036854775807,2}}]}]", "[]", too_big);
+    run(failures, "[{'_',[],[{message,{'div',{'-',{'-',9223372036854775807},1},-1}}]}]", "[]", too_big);
+    run(failures, "[{'_',[],[{message,{'bsl',1,63}}]}]", "[]", too_big);
+    run(failures, "[{'_',[],[{message,{'bsl',2,62}}]}]", "[]", too_big);
+    run(failures, "[{'_',[],[{message,{'bsl',-3,62}}]}]", "[]", too_big);
+    run(failures, "[{'_',[],[{message,{abs,{'-',{'-',9223372036854775807},1}}}]}]", "[]", too_big);
+    run(failures, "[{'_',[{'==',{'*',4611686018427387904,4},0}],[]}]", "[]", too_big);
+    run(failures, "[{'_',[],[{silent,{'*',4611686018427387904,4}}]}]", "[]", too_big);
+    /* the rules behind an outcome, for --explain */
+    run_rules(failures, "true", "[1]", "m=1 msg=- rt=0 et=0 silent=-1 rules=", true);
+    run_rules(failures, "[{['$1'],[{'=:=',{self},<a>},{is_atom,'$1'}],[]},{'_',[],[{message,{{{node},{caller},'$$','$_',{const,1}}}},{message,{hd,[]}}]}]",
+              "[#{}]", "m=1 msg='EXIT' rt=0 et=0 silent=-1 rules=MS-CLAUSE-ORDER MS-HEAD-VARIABLE MS-GUARD "
+              "MS-GUARD-FAIL MS-GUARD-TYPE MS-GUARD-COMPARE MS-GUARD-ARITH MS-SELF MS-NODE MS-CALLER "
+              "MS-DOLLAR-UNDERSCORE MS-DOLLAR-DOLLAR MS-BODY-EXIT MS-BODY-VALUE MS-CONST", true);
+    run_rules(failures, "[]", "[1]", "m=1 msg=- rt=0 et=0 silent=-1 rules=MS-EMPTY", true);
+    run_rules(failures, "[{'_',[{'orelse',false,true}],[foo]}]", "[1]",
+              "m=1 msg=- rt=0 et=0 silent=-1 rules=MS-GUARD MS-GUARD-BOOL MS-BODY-VALUE", true);
+    run_rules(failures, "[{[#{}],[],[]}]", "[#{}]", "m=1 msg=- rt=0 et=0 silent=-1 rules=MS-HEAD-MAP", true);
 }
 
 int main(void)
 {
     int n = 0, *failures = &n;
-    test_validate(failures);
-    test_run(failures);
+    test_form(failures);
+    test_heads(failures);
+    test_expressions(failures);
+    test_run_heads(failures);
+    test_run_guards(failures);
+    test_run_bifs(failures);
+    test_run_bodies(failures);
+    test_run_no_caller(failures);
+    test_run_unsupported_and_rules(failures);
     if (n)
         fprintf(stderr, "%d failure(s)\n", n);
     return n != 0;

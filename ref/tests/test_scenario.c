@@ -82,7 +82,8 @@ static void test_tracer_opt_errors(int *failures)
     parse(failures, T "pattern x\n", "6:1: unexpected 'pattern': expected 'callbacks', 'answer' or 'process'");
     parse(failures, T "bogus\n", "6:1: unknown keyword 'bogus': expected 'callbacks', 'answer' or 'process'");
     parse(failures, T "process A\n", "6:9: 'A' is not a process name");
-    parse(failures, T "process tracer\n", "6:9: 'tracer' is reserved for the tracer state process");
+    parse(failures, T "process tracer\n", "6:9: 'tracer' is reserved for a tracer state process");
+    parse(failures, T "process meta\n", "6:9: 'meta' is reserved for a tracer state process");
     parse(failures, T "process a a\n", "6:11: duplicate process 'a'");
     parse(failures, T "process\n", "6:8: 'process' needs at least one name");
 #undef T
@@ -108,29 +109,48 @@ static void test_step_errors(int *failures)
     parse(failures, H "trace c on send", "7:7: undeclared process 'c'");
     parse(failures, H "trace", "7:6: expected a process name, found end of line");
     /* pattern */
-    parse(failures, H "pattern :id/1 true global", "7:9: expected Module:Function");
-    parse(failures, H "pattern lists:id/1 true global", "7:9: module 'lists' is not supported by model v1 (only tcs_target)");
+    parse(failures, H "pattern :id/1 true global", "7:9: unexpected character ':' in term");
+    parse(failures, H "pattern 42:id/1 true global", "7:9: the module must be an atom");
+    parse(failures, H "pattern lists:id/1 true global",
+          "7:9: module 'lists' is not supported by model v1 (tcs_target, tcs_late or '_')");
     parse(failures, H "pattern tcs_target/1 true global", "7:19: expected ':' after the module name");
-    parse(failures, H "pattern tcs_target:/1 true global", "7:20: expected a function name");
+    parse(failures, H "pattern on_load", "7:16: expected a term, found end of line");
+    parse(failures, H "pattern tcs_target:/1 true global", "7:20: unexpected character '/' in term");
     parse(failures, H "pattern tcs_target:id true global", "7:22: expected '/Arity' after the function name");
-    parse(failures, H "pattern tcs_target:id/x true global", "7:23: expected an arity");
-    parse(failures, H "pattern tcs_target:id/1 true", "7:29: expected 'global' or 'local'");
+    parse(failures, H "pattern tcs_target:id/x true global", "7:23: the arity must be a non-negative integer or '_'");
+    parse(failures, H "pattern tcs_target:id/-1 true global", "7:23: the arity must be a non-negative integer or '_'");
     parse(failures, H "pattern tcs_target:id/99999999999999999999 true global", "7:23: integer too large for model v1");
-    parse(failures, H "pattern tcs_target:id/1 true sideways", "7:30: expected 'global' or 'local'");
-    parse(failures, H "pattern tcs_target:id/1 true global x", "7:37: unexpected text after the statement");
+    parse(failures, H "pattern tcs_target:id/1 true 42", "7:30: a trace_pattern option must be an atom");
+    parse(failures, H "pattern tcs_target:id/1 true call_count", "7:30: option 'call_count' is not supported by model v1");
     parse(failures, H "pattern tcs_target:id/1 {x", "7:27: expected '}', found end of line");
-    parse(failures, H "pattern tcs_target:id/1 [{message,{tag,42}}] global",
-          "7:25: match spec clause must be {Head,Guards,Body}");
+    parse(failures, H "pattern tcs_target:id/1 pause local",
+          "7:25: 'pause' (for call_count, call_time and call_memory) is not supported by model v1");
+    parse(failures, H "pattern tcs_target:id/1 [{'_',[],[{display,x}]}] local",
+          "7:25: match spec function display/1 is not supported by model v1");
+    parse(failures, "case x\nrules R-1\ndesc \"d\"\notp 25\ntracer recorder\ncallbacks trace_call\nprocess a\n"
+          "pattern tcs_target:id/1 true meta",
+          "8:30: option 'meta' with a tracer that has trace_call/5 is not supported by model v1: OTP 25 "
+          "aborts (CONFORMANCE.md, Clarification C-10)");
     /* call */
     parse(failures, H "a call tcs_target:id", "7:21: expected '(' after the function name");
-    parse(failures, H "a call tcs_target:id()", "7:19: tcs_target:id/0 is not supported by model v1 (known: id/1, twice/1, tail/1)");
-    parse(failures, H "a call tcs_target:id(1, 2)", "7:19: tcs_target:id/2 is not supported by model v1 (known: id/1, twice/1, tail/1)");
-    parse(failures, H "a call tcs_target:nope(1)", "7:19: tcs_target:nope/1 is not supported by model v1 (known: id/1, twice/1, tail/1)");
+    parse(failures, H "a call tcs_target:id()",
+          "7:19: tcs_target:id/0 is not supported by model v1 (see cases/README.md, \"The traced functions\")");
+    parse(failures, H "a call tcs_target:id(1, 2)",
+          "7:19: tcs_target:id/2 is not supported by model v1 (see cases/README.md, \"The traced functions\")");
+    parse(failures, H "a call tcs_target:nope(1)",
+          "7:19: tcs_target:nope/1 is not supported by model v1 (see cases/README.md, \"The traced functions\")");
+    parse(failures, H "a call tcs_target:inner(1)",
+          "7:19: tcs_target:inner/1 is not supported by model v1 (see cases/README.md, \"The traced functions\")");
+    parse(failures, H "a call tcs_target:module_info()",
+          "7:19: tcs_target:module_info/0 is not supported by model v1 (see cases/README.md, \"The traced functions\")");
     parse(failures, H "a call tcs_target:id(1 2)", "7:24: expected ',' or ')' in the argument list");
     parse(failures, H "a call tcs_target:id(1", "7:23: expected ',' or ')' in the argument list");
     parse(failures, H "a call tcs_target:id(1,", "7:24: expected a term, found end of line");
     parse(failures, H "a call tcs_target:twice(1) x", "7:28: unexpected text after the statement");
-    parse(failures, H "a call bogus:id(1)", "7:8: module 'bogus' is not supported by model v1 (only tcs_target)");
+    parse(failures, H "a call bogus:id(1)", "7:8: module 'bogus' is not supported by model v1 (tcs_target or tcs_late)");
+    parse(failures, H "a call (1)", "7:8: expected Module:Function");
+    parse(failures, H "a call tcs_target id(1)", "7:18: expected ':' after the module name");
+    parse(failures, H "a call tcs_target:(1)", "7:19: expected a function name");
     /* actor steps */
     parse(failures, H "a", "7:2: expected a step after the process name");
     parse(failures, H "a explode", "7:3: unknown step 'explode'");
@@ -183,6 +203,8 @@ static void test_good(int *failures)
         "trace b off call\n"
         "pattern tcs_target:id/1 [{'_',[],[{return_trace}]}] local\n"
         "pattern tcs_target:id/1 [{'_',[],[{message,{tag,42}}]}] global\n"
+        "pattern '_':'_'/'_' false\n"
+        "pattern on_load true local meta\n"
         "a send b {hi, <a>, 'a\\'%'}\n"
         "b recv\n"
         "b recv after 0\n"
@@ -220,27 +242,36 @@ static void test_good(int *failures)
         CHECK_STR(sc.tracer.answers[1].tag, "receive");
         CHECK(sc.tracer.answers[1].answer == ANS_TRACE);
         CHECK(sc.nprocs == 2);
-        CHECK(sc.nsteps == 15);
-        CHECK(sc.steps[14].kind == ST_EXIT && term_is_atom(sc.steps[14].term, "normal"));
+        CHECK(sc.nsteps == 17);
+        CHECK(sc.steps[16].kind == ST_EXIT && term_is_atom(sc.steps[16].term, "normal"));
         CHECK(sc.steps[0].kind == ST_TRACE && sc.steps[0].on && sc.steps[0].nflags == 3);
         CHECK(sc.steps[0].line == 14 && sc.steps[0].col == 1 && sc.steps[0].actor_col == 7);
         CHECK(sc.steps[1].kind == ST_TRACE && !sc.steps[1].on);
-        CHECK(sc.steps[2].kind == ST_PATTERN && sc.steps[2].local && !sc.steps[2].ms_invalid);
-        CHECK(sc.steps[3].kind == ST_PATTERN && !sc.steps[3].local && sc.steps[3].ms_invalid);
-        CHECK(sc.steps[4].kind == ST_SEND && sc.steps[4].term_col == 10);
+        CHECK(sc.steps[2].kind == ST_PATTERN && sc.steps[2].nopts == 1 && !sc.steps[2].ms_invalid);
+        CHECK_STR(sc.steps[2].opts[0], "local");
+        CHECK_STR(sc.steps[2].module, "tcs_target");
+        CHECK(sc.steps[2].arity == 1);
+        CHECK(sc.steps[3].kind == ST_PATTERN && sc.steps[3].nopts == 1 && sc.steps[3].ms_invalid);
+        CHECK_STR(sc.steps[3].ms_invalid, "MS-UNKNOWN-FUNCTION");
+        CHECK(sc.steps[4].nopts == 0 && sc.steps[4].arity == ANY_ARITY);
+        CHECK_STR(sc.steps[4].module, "_");
+        CHECK_STR(sc.steps[4].fn, "_");
+        CHECK(sc.steps[5].module == NULL && sc.steps[5].nopts == 2);
+        CHECK_STR(sc.steps[5].opts[1], "meta");
+        CHECK(sc.steps[6].kind == ST_SEND && sc.steps[6].term_col == 10);
         Buf b;
         buf_init(&b);
-        term_print(&b, sc.steps[4].term, PRINT_CANON);
+        term_print(&b, sc.steps[6].term, PRINT_CANON);
         CHECK_STR(buf_str(&b), "{hi,<a>,'a\\'%'}");
         buf_free(&b);
-        CHECK(sc.steps[5].kind == ST_RECV && !sc.steps[5].has_timeout);
-        CHECK(sc.steps[6].kind == ST_RECV && sc.steps[6].has_timeout && sc.steps[6].timeout == 0);
-        CHECK(sc.steps[7].kind == ST_CALL && term_list_length(sc.steps[7].args) == 1);
-        CHECK(sc.steps[9].kind == ST_SPAWN);
-        CHECK_STR(sc.steps[9].other, "c");
-        CHECK(sc.steps[10].kind == ST_LINK && sc.steps[11].kind == ST_UNLINK);
-        CHECK(sc.steps[12].kind == ST_REGISTER && term_is_atom(sc.steps[12].term, "r"));
-        CHECK(sc.steps[13].kind == ST_UNREGISTER && sc.steps[13].term_col == 14);
+        CHECK(sc.steps[7].kind == ST_RECV && !sc.steps[7].has_timeout);
+        CHECK(sc.steps[8].kind == ST_RECV && sc.steps[8].has_timeout && sc.steps[8].timeout == 0);
+        CHECK(sc.steps[9].kind == ST_CALL && term_list_length(sc.steps[9].args) == 1);
+        CHECK(sc.steps[11].kind == ST_SPAWN);
+        CHECK_STR(sc.steps[11].other, "c");
+        CHECK(sc.steps[12].kind == ST_LINK && sc.steps[13].kind == ST_UNLINK);
+        CHECK(sc.steps[14].kind == ST_REGISTER && term_is_atom(sc.steps[14].term, "r"));
+        CHECK(sc.steps[15].kind == ST_UNREGISTER && sc.steps[15].term_col == 14);
     }
     CHECK_STR(answer_name(ANS_TRACE), "trace");
     CHECK_STR(answer_name(ANS_DISCARD), "discard");
@@ -295,6 +326,14 @@ static void test_limits(int *failures)
         buf_puts(&t, i ? ",1" : "1");
     buf_puts(&t, ")");
     snprintf(want, sizeof want, "7:%d: too many arguments", 22 + 256 * 2);
+    parse(failures, buf_str(&t), want);
+    buf_free(&t);
+    /* 33 pattern options: 32 are fine */
+    buf_init(&t);
+    buf_puts(&t, H "pattern tcs_target:id/1 true");
+    for (int i = 0; i < 33; i++)
+        buf_puts(&t, " local");
+    snprintf(want, sizeof want, "7:%d: too many options", 30 + 32 * 6);
     parse(failures, buf_str(&t), want);
     buf_free(&t);
     /* 4096 steps are fine, the 4097th is one too many */

@@ -1,0 +1,42 @@
+/* fixture.c - the function table of the fixture modules. */
+#include "fixture.h"
+
+#include <string.h>
+
+static const char *const module_names[FIXTURE_MODULES] = {"tcs_target", "tcs_late"};
+
+static const FixtureFnInfo fns[FIXTURE_FNS] = {
+    [FN_ID] = {MOD_TARGET, "id", 1, true},
+    [FN_TWICE] = {MOD_TARGET, "twice", 1, true},
+    [FN_TAIL] = {MOD_TARGET, "tail", 1, true},
+    [FN_DEEP] = {MOD_TARGET, "deep", 1, true},
+    [FN_INNER] = {MOD_TARGET, "inner", 1, false},
+    [FN_CHECK] = {MOD_TARGET, "check", 1, true},
+    [FN_RELAY] = {MOD_TARGET, "relay", 1, true},
+    [FN_CATCHER] = {MOD_TARGET, "catcher", 1, true},
+    [FN_TARGET_INFO0] = {MOD_TARGET, "module_info", 0, true},
+    [FN_TARGET_INFO1] = {MOD_TARGET, "module_info", 1, true},
+    [FN_LATE_ID] = {MOD_LATE, "id", 1, true},
+    [FN_LATE_INFO0] = {MOD_LATE, "module_info", 0, true},
+    [FN_LATE_INFO1] = {MOD_LATE, "module_info", 1, true},
+};
+
+const char *fixture_module_name(FixtureModule m) { return module_names[m]; }
+
+int fixture_module(const char *name)
+{
+    for (int m = 0; m < FIXTURE_MODULES; m++)
+        if (strcmp(module_names[m], name) == 0)
+            return m;
+    return -1;
+}
+
+const FixtureFnInfo *fixture_fn_info(int fn) { return &fns[fn]; }
+
+int fixture_fn(FixtureModule m, const char *name, long long arity)
+{
+    for (int f = 0; f < FIXTURE_FNS; f++)
+        if (fns[f].module == m && fns[f].arity == arity && strcmp(fns[f].name, name) == 0)
+            return f;
+    return -1;
+}
