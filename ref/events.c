@@ -42,6 +42,6 @@ bool events_step(Model *m, const Step *st)
         ok = actor_step(m, st);
     if (ok && !seqtrace_holders_untraced(m))
         return model_unsupported(m, st->line, st->col,
-                                 "a process holding a seq_trace token that is also traced (C-65)");
+                                 "tracing a process that holds a seq_trace token (C-65) is");
     return ok;
 }

@@ -262,7 +262,7 @@ const SeqToken *seqtrace_send(Model *m, int p, int q, const Term *msg);
 /* Guarantees: p takes over the token of a received message (NULL clears it); its lines. */
 void seqtrace_receive(Model *m, int p, const Message *msg);
 /* Guarantees: false iff p holds a token and the step kind passes it on in a way the model
- * leaves out (spawn, link, unlink, exit). */
+ * leaves out (spawn, link, unlink, exit, the port steps). */
 bool seqtrace_allows(const Model *m, int p, StepKind kind);
 /* Guarantees: false iff a live process holds a token and is traced: its trace callbacks would
  * pass the token on with the tracer's own messages (C-65), which the model leaves out. */

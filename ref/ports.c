@@ -13,20 +13,16 @@ static void port_sched(Model *m, int x, const char *tag, const char *command)
 }
 
 /* The port named by a port step, or -1 with err set if the step cannot be modelled. */
-static int port_of(Model *m, int p, const Step *st)
+static int port_of(Model *m, const Step *st)
 {
     int x = model_proc(m, st->other);
     if (!m->procs[x].alive)
         return model_unsupported(m, st->line, st->other_col, "a step on a closed port is"), -1;
-    if (m->procs[p].token)
-        return model_unsupported(m, st->line, st->col, "a port step by a process holding a seq_trace token is"), -1;
     return x;
 }
 
 bool ports_open(Model *m, int p, const Step *st)
 {
-    if (m->procs[p].token)
-        return model_unsupported(m, st->line, st->col, "a port step by a process holding a seq_trace token is");
     int x = model_add_proc(m, st->other);
     if (x < 0)
         return model_unsupported(m, st->line, st->other_col, "more processes and ports than MAX_PROCS are");
@@ -50,7 +46,7 @@ bool ports_open(Model *m, int p, const Step *st)
 
 bool ports_command(Model *m, int p, const Step *st, bool via_send)
 {
-    int x = port_of(m, p, st);
+    int x = port_of(m, st);
     if (x < 0)
         return false;
     int owner = m->procs[x].owner;
@@ -74,7 +70,7 @@ bool ports_command(Model *m, int p, const Step *st, bool via_send)
 
 bool ports_close(Model *m, int p, const Step *st)
 {
-    int x = port_of(m, p, st);
+    int x = port_of(m, st);
     if (x < 0)
         return false;
     /* PORTS-CLOSE: scheduled in to close, never out; port_close/1 is received as {Pid, close} */

@@ -142,8 +142,14 @@ bool seqtrace_step(Model *m, int p, const Step *st)
 
 bool seqtrace_allows(const Model *m, int p, StepKind kind)
 {
-    /* spawn, links and exits of a token holder carry the token in ways model v1 leaves out */
-    return !m->procs[p].token || !(kind == ST_SPAWN || kind == ST_LINK || kind == ST_UNLINK || kind == ST_EXIT);
+    /* spawn, links, exits and port steps of a token holder carry the token in ways model v1
+     * leaves out */
+    static const StepKind passing[] = {ST_SPAWN, ST_LINK, ST_UNLINK, ST_EXIT, ST_OPEN_PORT,
+                                       ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE};
+    for (size_t i = 0; m->procs[p].token && i < sizeof passing / sizeof passing[0]; i++)
+        if (kind == passing[i])
+            return false;
+    return true;
 }
 
 bool seqtrace_holders_untraced(const Model *m)

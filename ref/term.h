@@ -33,7 +33,8 @@ Term *term_int(Arena *a, long long i);
 Term *term_atom(Arena *a, const char *name);
 /* Guarantees: a symbolic pid term for the process called name. */
 Term *term_pid(Arena *a, const char *name);
-/* Guarantees: a symbolic port term for the port called name (printed <port:name>). */
+/* Guarantees: a symbolic port term for the port called name (printed <port:name> in either
+ * style: scenario terms hold no ports, so none reaches a plan). */
 Term *term_port(Arena *a, const char *name);
 /* Guarantees: a term that prints as the bare text (never parsed, never compared). */
 Term *term_placeholder(Arena *a, const char *text);

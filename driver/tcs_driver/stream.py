@@ -354,25 +354,25 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
     (GC-MINOR-FULLSWEEP: the gc_major_start and gc_major_end directly following gc_minor_end).
     Every other line is unchanged."""
     out = list(lines)
-    last_trace: dict[str, str | None] = {}  # group -> tag of its last normative trace line
-    in_fullsweep: set[str] = set()
+    last_tag: dict[str, str] = {}  # group -> tag of its last trace line, the harness's left out
+    in_fullsweep: set[str] = set()  # groups between an added gc_major_start and its end
     for i, line in enumerate(out):
         if line.kind != "trace" or line.cls != "N":
             continue
-        previous = last_trace.get(line.group)
-        fullsweep = (line.tag == "gc_major_start" and previous == "gc_minor_end") or (
-            line.tag == "gc_major_end" and line.group in in_fullsweep)
-        if fullsweep and line.tag == "gc_major_start":
-            in_fullsweep.add(line.group)
+        if _unpredictable_scheduling(line):
+            informative = True
         else:
+            starts = line.tag == "gc_major_start" and last_tag.get(line.group) == "gc_minor_end"
+            informative = starts or (line.tag == "gc_major_end" and line.group in in_fullsweep)
             in_fullsweep.discard(line.group)
-        if not (fullsweep or _unpredictable_scheduling(line)):
-            last_trace[line.group] = line.tag
-            continue
-        out[i] = replace(line, cls="I")
-        j = _enabled_before(out, i)
-        if j is not None:
-            out[j] = replace(out[j], cls="I")
+            if starts:
+                in_fullsweep.add(line.group)
+            last_tag[line.group] = line.tag
+        if informative:
+            out[i] = replace(line, cls="I")
+            j = _enabled_before(out, i)
+            if j is not None:
+                out[j] = replace(out[j], cls="I")
     return out
 
 
