@@ -52,6 +52,8 @@ static void step_body(Buf *out, const Step *st)
         buf_puts(out, "]");
         break;
     case ST_SEND:
+    case ST_PORT_COMMAND:
+    case ST_PORT_SEND:
         atom(out, st->actor);
         buf_puts(out, ", ");
         atom(out, st->other);
@@ -82,14 +84,6 @@ static void step_body(Buf *out, const Step *st)
         atom(out, st->actor);
         buf_puts(out, ", ");
         atom(out, st->other);
-        break;
-    case ST_PORT_COMMAND:
-    case ST_PORT_SEND:
-        atom(out, st->actor);
-        buf_puts(out, ", ");
-        atom(out, st->other);
-        buf_puts(out, ", ");
-        term_print(out, st->term, PRINT_PLAN);
         break;
     case ST_REGISTER:
     case ST_UNREGISTER:

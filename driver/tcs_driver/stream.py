@@ -394,13 +394,20 @@ def parse_live_stream(text: str, where: str) -> list[Line]:
     return classify_implementation_defined(lines)
 
 
+def _items(term: str, opener: str, closer: str) -> list[str] | None:
+    """Return the top-level items of a map or list term written opener...closer; None for another shape."""
+    if not (term.startswith(opener) and term.endswith(closer)):
+        return None
+    try:
+        return _split(term[len(opener):-len(closer)], ",")
+    except StreamError:
+        return None
+
+
 def _normalise_opts(opts: str) -> str:
     """Return the Opts map with a positive-integer scheduler_id value replaced by _SchedulerId; else unchanged."""
-    if not (opts.startswith("#{") and opts.endswith("}")):
-        return opts
-    try:
-        entries = _split(opts[2:-1], ",")
-    except StreamError:
+    entries = _items(opts, "#{", "}")
+    if entries is None:
         return opts
     out: list[str] = []
     for entry in entries:
@@ -413,11 +420,8 @@ def _normalise_opts(opts: str) -> str:
 
 def _is_gc_info(term: str) -> bool:
     """Return True iff term is a garbage collection Info list: each documented key once, non-negative integer values."""
-    if not (term.startswith("[") and term.endswith("]")):
-        return False
-    try:
-        items = _split(term[1:-1], ",")
-    except StreamError:
+    items = _items(term, "[", "]")
+    if items is None:
         return False
     keys = [m.group(1) for m in map(_GC_INFO_ITEM.fullmatch, items) if m is not None]
     return len(keys) == len(items) == len(_GC_INFO_KEYS) and set(keys) == _GC_INFO_KEYS
