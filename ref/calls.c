@@ -105,14 +105,6 @@ static void apply_silent(Run *r, int s, const MsOutcome *o)
         *flags &= ~FLAG_BIT(FL_SILENT);
 }
 
-static bool message_false(const MsOutcome *o) { return o->message && term_is_atom(o->message, "false"); }
-
-/* The match_spec_result of a call event: the message unless it is true (OPTS-MATCH-SPEC-RESULT). */
-static const Term *ms_result(const MsOutcome *o)
-{
-    return o->message && !term_is_atom(o->message, "true") ? o->message : NULL;
-}
-
 /* The call event's rules: the pattern kind and what the match spec did. */
 static const char *call_rules(Run *r, const char *base, const MsOutcome *o)
 {
@@ -150,10 +142,10 @@ static void process_tracepoint(Run *r, int s, int fn, Term *args, const Pattern 
         return;
     if (!o.matched) /* MS-CLAUSE-ORDER: no clause matched */
         return;
-    bool message = !message_false(&o);
+    bool message = !ms_message_false(&o);
     if (message) {
         Term *what = ts->flags & FLAG_BIT(FL_ARITY) ? NULL : args;
-        Event ev = {"call", fn_mfa(m, fn, what), NULL, ms_result(&o), call_rules(r, kind, &o)};
+        Event ev = {"call", fn_mfa(m, fn, what), NULL, ms_message_result(&o), call_rules(r, kind, &o)};
         tracepoint_emit(m, s, r->p, &ev, "ENABLED-TRACE");
     }
     /* CALL-RETURN-TO: a local pattern whose call event was sent, with flag return_to */
@@ -189,8 +181,8 @@ static void meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
     apply_silent(r, s, &o);
     if (!o.matched)
         return;
-    if (!message_false(&o)) {
-        Event ev = {"call", fn_mfa(m, fn, args), NULL, ms_result(&o), call_rules(r, "CALL-META CALL-META-ORDER", &o)};
+    if (!ms_message_false(&o)) {
+        Event ev = {"call", fn_mfa(m, fn, args), NULL, ms_message_result(&o), call_rules(r, "CALL-META CALL-META-ORDER", &o)};
         tracepoint_emit_as(m, &t, "meta", FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP), 0, r->p, &ev,
                            "ENABLED-TRACE");
     }

@@ -32,14 +32,17 @@ static bool actor_step(Model *m, const Step *st)
 bool events_step(Model *m, const Step *st)
 {
     bool ok;
+    m->step = st;
     if (st->kind == ST_TRACE)
         ok = control_trace(m, st);
     else if (st->kind == ST_PATTERN)
-        ok = patterns_step(m, st);
+        ok = st->event ? msgpat_step(m, st) : patterns_step(m, st);
     else if (st->kind == ST_SEQ_TRACER)
         ok = seqtrace_tracer(m, st);
     else
         ok = actor_step(m, st);
+    if (ok && m->err->line) /* an error found where no caller passes it up (ports_exit_signal) */
+        return false;
     if (ok && !seqtrace_holders_untraced(m))
         return model_unsupported(m, st->line, st->col,
                                  "tracing a process that holds a seq_trace token (C-65) is");

@@ -108,6 +108,27 @@ static bool is_action(const char *name)
 
 /* ---- validation ------------------------------------------------------------------------- */
 
+/* The rule that refuses function name in a send or receive spec, or NULL. erts compiles send
+ * specs without DCOMP_CALL_TRACE and receive specs also without DCOMP_ALLOW_TRACE_OPS
+ * (erl_db_util.c, erts_match_set_compile); the lists are 003's notes on send/3 and recv/3,
+ * plus caller_line, which OTP 25 refuses in both (C-81). */
+static const char *dialect_refuses(MsDialect d, const char *name)
+{
+    static const char *const call_only[] = {"caller", "caller_line"};
+    static const char *const trace_ops[] = {"is_seq_trace", "get_seq_token", "set_seq_token", "enable_trace",
+                                            "disable_trace", "trace", "silent", "process_dump"};
+    if (d == MS_FOR_CALL)
+        return NULL;
+    const char *rule = d == MS_FOR_SEND ? "MSGPAT-SEND-REFUSED" : "MSGPAT-RECEIVE-REFUSED";
+    for (size_t i = 0; i < sizeof call_only / sizeof call_only[0]; i++)
+        if (strcmp(name, call_only[i]) == 0)
+            return rule;
+    for (size_t i = 0; d == MS_FOR_RECEIVE && i < sizeof trace_ops / sizeof trace_ops[0]; i++)
+        if (strcmp(name, trace_ops[i]) == 0)
+            return rule;
+    return NULL;
+}
+
 enum { MAX_VARS = 64 };
 
 /* What validation has found so far; the first invalid part wins over the first unsupported
@@ -117,6 +138,7 @@ typedef struct {
     bool invalid, unsupported;
     long bound[MAX_VARS]; /* variables bound by the current clause's head */
     int nbound;
+    MsDialect dialect;
 } Check;
 
 static void invalid(Check *c, const char *rule, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -230,6 +252,12 @@ static void check_call(Check *c, const Term *x, bool guard, bool top)
         invalid(c, "MS-UNKNOWN-FUNCTION", "%s/%zu is no match spec function", name, arity);
         return;
     }
+    const char *refused = dialect_refuses(c->dialect, name);
+    if (refused) {
+        invalid(c, refused, "%s/%zu is not allowed in a match spec for %s tracing", name, arity,
+                c->dialect == MS_FOR_SEND ? "send" : "'receive'");
+        return;
+    }
     if (guard && fn->ctx == F_BODY) {
         invalid(c, "MS-GUARD-CONTEXT", "%s/%zu may only be called in a match spec body", name, arity);
         return;
@@ -299,8 +327,14 @@ static void check_exprs(Check *c, const Term *list, bool guard)
 
 MsVerdict ms_validate(const Term *ms)
 {
+    return ms_validate_for(ms, MS_FOR_CALL);
+}
+
+MsVerdict ms_validate_for(const Term *ms, MsDialect dialect)
+{
     Check c;
     memset(&c, 0, sizeof c);
+    c.dialect = dialect;
     if (term_is_atom(ms, "true") || term_is_atom(ms, "false"))
         return c.v;
     if (term_list_length(ms) < 0) {
@@ -900,4 +934,14 @@ MsOutcome ms_run(Arena *a, const Term *ms, const MsCall *call)
     o.rules = arena_strndup(a, buf_str(&b), b.len);
     buf_free(&b);
     return o;
+}
+
+bool ms_message_false(const MsOutcome *o)
+{
+    return o->message && term_is_atom(o->message, "false");
+}
+
+const Term *ms_message_result(const MsOutcome *o)
+{
+    return o->message && !term_is_atom(o->message, "true") ? o->message : NULL;
 }

@@ -41,12 +41,24 @@ typedef struct MsOutcome {
                               * followed by "not supported by model v1") */
 } MsOutcome;
 
+/* What a match specification is for: erts compiles the specs of call, send and receive
+ * tracing in different dialects, which refuse different functions (erl_db_util.c). */
+typedef enum { MS_FOR_CALL, MS_FOR_SEND, MS_FOR_RECEIVE } MsDialect;
+
 /* Guarantees: MS_OK iff ms is true, false, [] or a list of {Head,Guards,Body} clauses that
  * erlang:trace_pattern/3 accepts for a function and the model can evaluate; MS_INVALID (with
  * the MS-* rule and a message) for what OTP rejects with badarg; MS_UNSUPPORTED otherwise. */
 MsVerdict ms_validate(const Term *ms);
+/* Guarantees: the same for a match spec of the given dialect: in a send or receive spec the
+ * functions that dialect refuses are MS_INVALID (MSGPAT-SEND-REFUSED, MSGPAT-RECEIVE-REFUSED). */
+MsVerdict ms_validate_for(const Term *ms, MsDialect dialect);
 /* Guarantees: the outcome of the first clause whose head and guards match the call (MS-*);
  * ms must have passed ms_validate with MS_OK and must not be false. */
 MsOutcome ms_run(Arena *a, const Term *ms, const MsCall *call);
+/* Guarantees: true iff the outcome ran {message,false}: the event is not traced (EV-MS-MESSAGE). */
+bool ms_message_false(const MsOutcome *o);
+/* Guarantees: the match_spec_result of the traced event: the last {message,X} unless X is
+ * true, else NULL (OPTS-MATCH-SPEC-RESULT). */
+const Term *ms_message_result(const MsOutcome *o);
 
 #endif

@@ -24,30 +24,32 @@ Message messages_take(Model *m, int p)
     return pr->mbox[pr->mhead++];
 }
 
-void messages_deliver(Model *m, int p, Term *msg, const SeqToken *token)
+bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
+                      const char *rules)
 {
     bool wakes = m->procs[p].blocked;
     if (wakes) /* RUN-WAKE: scheduled in before it handles the message */
         running_wake(m, p);
-    tracepoint_event(m, p, "receive", msg, NULL, "EV-RECEIVE");
+    /* each tracepoint goes through the session's 'receive' pattern (msgpatterns.c) */
+    bool ok = msgpat_event(m, m->step, p, "receive", msg, sender, rules);
     mbox_push(m, &m->procs[p], msg, token);
     if (wakes) { /* the blocked receive completes */
         Message got = messages_take(m, p);
         seqtrace_receive(m, p, &got);
     }
+    return ok;
 }
 
 bool messages_send(Model *m, int p, const Step *st)
 {
     int q = model_proc(m, st->other);
-    if (m->procs[q].alive) {
-        tracepoint_event(m, p, "send", st->term, model_pid(m, q), "EV-SEND");
-        const SeqToken *token = seqtrace_send(m, p, q, st->term);
-        messages_deliver(m, q, st->term, token);
-    } else {
-        tracepoint_event(m, p, "send_to_non_existing_process", st->term, model_pid(m, q), "EV-SEND-NONEXIST");
-    }
-    return true;
+    /* each tracepoint goes through the session's send or 'receive' pattern (msgpatterns.c) */
+    if (!m->procs[q].alive)
+        return msgpat_event(m, st, p, "send_to_non_existing_process", st->term, model_pid(m, q), "EV-SEND-NONEXIST");
+    if (!msgpat_event(m, st, p, "send", st->term, model_pid(m, q), "EV-SEND"))
+        return false;
+    const SeqToken *token = seqtrace_send(m, p, q, st->term);
+    return messages_deliver(m, q, st->term, model_pid(m, p), token, "EV-RECEIVE");
 }
 
 bool messages_recv(Model *m, int p, const Step *st)
@@ -64,6 +66,5 @@ bool messages_recv(Model *m, int p, const Step *st)
     }
     if (st->timeout > 0 && running_traced(m, p))
         return model_unsupported(m, st->line, st->col, "a receive timing out after waiting, with running traced,");
-    tracepoint_event(m, p, "receive", term_atom(m->a, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
-    return true;
+    return msgpat_event(m, st, p, "receive", term_atom(m->a, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
 }

@@ -12,6 +12,7 @@
  *   matchspec.c  match specifications: validation and evaluation
  *   fixture.c    the functions of the traced fixture modules
  *   messages.c   send and receive
+ *   msgpatterns.c the send and 'receive' trace patterns (erlang:trace_pattern(send, ...))
  *   procs.c      spawn, link, register, exit
  *   ports.c      ports: open, commands, echo, close, port links and names
  *   running.c    scheduling of processes: blocking receive, exiting
@@ -79,6 +80,14 @@ typedef struct {
     const Term *meta_ms; /* the meta match spec, or true */
 } Pattern;
 
+/* The send or the 'receive' trace pattern of a session (erlang:trace_pattern(send, ...)):
+ * off (false), or on with a match spec, or on with none (true, [], the default). */
+typedef struct {
+    bool off;
+    const Term *ms;      /* NULL: no match spec */
+    bool set;            /* a pattern step has set it (its lines then cite MSGPAT-* rules) */
+} MessagePattern;
+
 /* A trace session: a tracer with its own flags per process and its own patterns.
  * Session 0 is the legacy session that erlang:trace/3 and erlang:trace_pattern/3 use. */
 typedef struct Session {
@@ -86,6 +95,7 @@ typedef struct Session {
     const char *state;  /* name of the tracer state process, printed <state> */
     Pattern pats[TARGET_FNS]; /* indexed by FixtureFn */
     Pattern on_load;    /* the pattern of functions of modules loaded later */
+    MessagePattern send_pat, receive_pat; /* zeroed: on, no match spec (MSGPAT-DEFAULT) */
     TraceState new_ports; /* what ports opened later get (erlang:trace(new_ports, ...)) */
 } Session;
 
@@ -103,6 +113,7 @@ typedef struct Model {
     int nsessions;
     bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
     bool seq_tracer;    /* the system seq tracer is the scenario's tracer (ref/seqtrace.c) */
+    const Step *step;   /* the step being run: where an error found deeper down points */
 } Model;
 
 /* An event at a tracepoint of a process. */
@@ -190,6 +201,18 @@ bool control_trace(Model *m, const Step *st);
 bool patterns_step(Model *m, const Step *st);
 /* Guarantees: module mod is loaded; its functions get each session's on_load pattern. */
 void patterns_load(Model *m, FixtureModule mod);
+/* Guarantees: the text "erlang:trace_pattern(Target,MS,[Opt,...])" of a pattern step. */
+void patterns_call_text(Buf *call, const Step *st);
+
+/* msgpatterns.c */
+/* Guarantees: the effect and ctl line of `pattern send|'receive' MS OPT...`. */
+bool msgpat_step(Model *m, const Step *st);
+/* Guarantees: the tracepoint of a send (tag send or send_to_non_existing_process: peer is the
+ * recipient) or a receive (tag receive: peer is the sender, NULL for a timeout) of process
+ * proc during step st, through each session's message pattern; false with err set (at st)
+ * if the model cannot run the match spec. */
+bool msgpat_event(Model *m, const Step *st, int proc, const char *tag, const Term *msg, const Term *peer,
+                  const char *rules);
 
 /* calls.c */
 /* Guarantees: the lines of process p evaluating the `call` step (a global call), including
@@ -197,8 +220,11 @@ void patterns_load(Model *m, FixtureModule mod);
 bool calls_step(Model *m, int p, const Step *st);
 
 /* messages.c */
-/* Guarantees: msg (carrying token, or NULL) is appended to the mailbox of p. */
-void messages_deliver(Model *m, int p, Term *msg, const SeqToken *token);
+/* Guarantees: msg from sender (carrying token, or NULL) reaches p: its 'receive' event through
+ * the session's pattern (rules name why), then p's mailbox; a blocked p wakes and takes it.
+ * False with err set if the pattern cannot be modelled. */
+bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
+                      const char *rules);
 /* Guarantees: the oldest message of p's non-empty mailbox is removed and returned. */
 Message messages_take(Model *m, int p);
 /* Guarantees: the lines and mailbox effect of `P send Q T`. */

@@ -109,6 +109,18 @@ static void success_rules(Buf *rules, const Step *st, const Options *o, bool on,
         buf_puts(rules, " CALL-PATTERN-REPLACE");
 }
 
+void patterns_call_text(Buf *call, const Step *st)
+{
+    buf_puts(call, "erlang:trace_pattern(");
+    pattern_target(call, st);
+    buf_puts(call, ",");
+    term_print(call, st->term, PRINT_CANON);
+    buf_puts(call, ",[");
+    for (int i = 0; i < st->nopts; i++)
+        buf_printf(call, "%s%s", i ? "," : "", st->opts[i]);
+    buf_puts(call, "])");
+}
+
 bool patterns_step(Model *m, const Step *st)
 {
     Session *ses = &m->sessions[LEGACY_SESSION];
@@ -117,14 +129,7 @@ bool patterns_step(Model *m, const Step *st)
     buf_init(&call);
     buf_init(&result);
     buf_init(&rules);
-    buf_puts(&call, "erlang:trace_pattern(");
-    pattern_target(&call, st);
-    buf_puts(&call, ",");
-    term_print(&call, st->term, PRINT_CANON);
-    buf_puts(&call, ",[");
-    for (int i = 0; i < st->nopts; i++)
-        buf_printf(&call, "%s%s", i ? "," : "", st->opts[i]);
-    buf_puts(&call, "])");
+    patterns_call_text(&call, st);
     const char *bad = st->ms_invalid ? st->ms_invalid : o.bad ? o.bad
                     : st->module && !target_allowed(st) ? "CALL-PATTERN-FORBIDDEN" : NULL;
     if (bad) {

@@ -8,7 +8,7 @@ static void atom(Buf *out, const char *name) { term_print_atom(out, name); }
 void pattern_target(Buf *out, const Step *st)
 {
     if (!st->module) {
-        buf_puts(out, "on_load");
+        atom(out, st->event ? st->event : "on_load"); /* send, 'receive' or on_load */
         return;
     }
     buf_puts(out, "{");

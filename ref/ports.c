@@ -40,8 +40,7 @@ bool ports_open(Model *m, int p, const Step *st)
     tracepoint_event(m, x, "getting_linked", model_pid(m, p), NULL, "EV-LINK PORTS-OPEN-LINK");
     /* PORTS-OPEN-REPLY: open_port/2 receives the new port in a message {Ref, Port} */
     Term *reply = pair(m, term_placeholder(m->a, "_Ref"), model_id(m, x));
-    tracepoint_event(m, p, "receive", reply, NULL, "EV-RECEIVE PORTS-OPEN-REPLY");
-    return true;
+    return msgpat_event(m, st, p, "receive", reply, model_id(m, x), "EV-RECEIVE PORTS-OPEN-REPLY");
 }
 
 bool ports_command(Model *m, int p, const Step *st, bool via_send)
@@ -55,17 +54,18 @@ bool ports_command(Model *m, int p, const Step *st, bool via_send)
     if (m->procs[owner].blocked)
         return model_unsupported(m, st->line, st->col, "a port command while the port's owner is blocked is");
     Term *cmd = pair(m, model_pid(m, p), pair(m, term_atom(m->a, "command"), st->term));
-    if (via_send) /* PORTS-SEND-TO-PORT: Port ! {Pid, {command, Data}} is a send of Pid */
-        tracepoint_event(m, p, "send", cmd, model_id(m, x), "EV-SEND PORTS-SEND-TO-PORT");
+    /* PORTS-SEND-TO-PORT: Port ! {Pid, {command, Data}} is a send of Pid */
+    if (via_send && !msgpat_event(m, st, p, "send", cmd, model_id(m, x), "EV-SEND PORTS-SEND-TO-PORT"))
+        return false;
     port_sched(m, x, "in", "command");
     /* PORTS-RECEIVE-COMMAND: the port receives {Pid, {command, Data}}, however it was sent */
-    tracepoint_event(m, x, "receive", cmd, NULL, "EV-RECEIVE PORTS-RECEIVE-COMMAND");
+    if (!msgpat_event(m, st, x, "receive", cmd, model_pid(m, p), "EV-RECEIVE PORTS-RECEIVE-COMMAND"))
+        return false;
     port_sched(m, x, "out", "command");
     /* PORTS-ECHO: cat sends the data back; the port sends {Port, {data, Data}} to its owner */
     Term *data = pair(m, model_id(m, x), pair(m, term_atom(m->a, "data"), st->term));
-    tracepoint_event(m, x, "send", data, model_pid(m, owner), "EV-SEND PORTS-ECHO");
-    messages_deliver(m, owner, data, NULL);
-    return true;
+    return msgpat_event(m, st, x, "send", data, model_pid(m, owner), "EV-SEND PORTS-ECHO") &&
+           messages_deliver(m, owner, data, model_id(m, x), NULL, "EV-RECEIVE PORTS-ECHO");
 }
 
 bool ports_close(Model *m, int p, const Step *st)
@@ -75,8 +75,9 @@ bool ports_close(Model *m, int p, const Step *st)
         return false;
     /* PORTS-CLOSE: scheduled in to close, never out; port_close/1 is received as {Pid, close} */
     port_sched(m, x, "in", "close");
-    tracepoint_event(m, x, "receive", pair(m, model_pid(m, p), term_atom(m->a, "close")), NULL,
-                     "EV-RECEIVE PORTS-CLOSE");
+    if (!msgpat_event(m, st, x, "receive", pair(m, model_pid(m, p), term_atom(m->a, "close")),
+                      model_pid(m, p), "EV-RECEIVE PORTS-CLOSE"))
+        return false;
     ports_terminate(m, x, term_atom(m->a, "normal"), "PORTS-CLOSE");
     return true;
 }
@@ -123,8 +124,8 @@ void ports_exit_signal(Model *m, int x, int p, const Term *reason)
 {
     /* PORTS-EXIT-SIGNAL: the exit signal of a linked process is received as {Pid, close};
      * the port closes when its owner dies, or when the reason is not normal */
-    tracepoint_event(m, x, "receive", pair(m, model_pid(m, p), term_atom(m->a, "close")), NULL,
-                     "EV-RECEIVE PORTS-EXIT-SIGNAL");
+    msgpat_event(m, m->step, x, "receive", pair(m, model_pid(m, p), term_atom(m->a, "close")),
+                 model_pid(m, p), "EV-RECEIVE PORTS-EXIT-SIGNAL");
     if (m->procs[x].owner == p || !term_is_atom(reason, "normal"))
         ports_terminate(m, x, reason, "PORTS-EXIT-SIGNAL");
 }

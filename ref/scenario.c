@@ -403,14 +403,17 @@ static bool parse_trace_step(Parser *p, Step *st)
     return true;
 }
 
-/* The pattern's target: on_load, or Module:Function/Arity with '_' wildcards. Modules other
- * than the fixture modules are refused: the model does not know their functions. */
+/* The pattern's target: on_load, send, 'receive', or Module:Function/Arity with '_'
+ * wildcards. Modules other than the fixture modules are refused: the model does not know
+ * their functions. */
 static bool pattern_target(Parser *p, Step *st)
 {
     size_t at;
     if (!atom_arg(p, "the module", &st->module, &at))
         return false;
-    if (strcmp(st->module, "on_load") == 0 && p->s[p->i] != ':') {
+    bool event = strcmp(st->module, "send") == 0 || strcmp(st->module, "receive") == 0;
+    if ((event || strcmp(st->module, "on_load") == 0) && p->s[p->i] != ':') {
+        st->event = event ? st->module : NULL;
         st->module = NULL;
         return true;
     }
@@ -438,25 +441,30 @@ static bool pattern_target(Parser *p, Step *st)
     return true;
 }
 
+/* A pattern step. For send and 'receive' every option and restart/pause are allowed in a
+ * case, and give badarg (MSGPAT-NO-OPTIONS, MSGPAT-NO-RESTART); the count options and a meta
+ * tracer with trace_call/5 only matter for function patterns. */
 static bool parse_pattern_step(Parser *p, Step *st)
 {
     if (!pattern_target(p, st) || !term_arg(p, &st->term, &st->term_col))
         return false;
-    if (term_is_atom(st->term, "restart") || term_is_atom(st->term, "pause"))
+    bool restart = term_is_atom(st->term, "restart") || term_is_atom(st->term, "pause");
+    if (restart && !st->event)
         return fail(p, (size_t)st->term_col - 1, "'%s' (for call_count, call_time and call_memory) is "
                     "not supported by model v1", st->term->u.name);
-    MsVerdict v = ms_validate(st->term);
-    if (v.check == MS_UNSUPPORTED)
+    MsDialect dialect = !st->event ? MS_FOR_CALL : strcmp(st->event, "send") == 0 ? MS_FOR_SEND : MS_FOR_RECEIVE;
+    MsVerdict v = ms_validate_for(st->term, dialect);
+    if (!restart && v.check == MS_UNSUPPORTED)
         return fail(p, (size_t)st->term_col - 1, "%s", v.msg);
-    st->ms_invalid = v.rule; /* set only for MS_INVALID */
+    st->ms_invalid = restart ? NULL : v.rule; /* set only for MS_INVALID */
     while (!at_end(p)) {
         size_t at;
         const char *opt;
         if (!atom_arg(p, "a trace_pattern option", &opt, &at))
             return false;
-        if (strncmp(opt, "call_", 5) == 0)
+        if (!st->event && strncmp(opt, "call_", 5) == 0)
             return fail(p, at, "option '%s' is not supported by model v1", opt);
-        if (strcmp(opt, "meta") == 0 && p->sc->tracer.kind == TRACER_RECORDER &&
+        if (!st->event && strcmp(opt, "meta") == 0 && p->sc->tracer.kind == TRACER_RECORDER &&
             (p->sc->tracer.callbacks & (1u << callback_index("trace_call"))))
             return fail(p, at, "option 'meta' with a tracer that has trace_call/5 is not supported by "
                         "model v1: OTP 25 aborts (CONFORMANCE.md, Clarification C-10)");

@@ -38,7 +38,9 @@ typedef struct Step {
                                   port_command/port_send: the data; gc: minor or major;
                                   seq_token: the value; seq_print: the term */
     int term_col;
-    const char *module;        /* pattern/call: module ("_" for the wildcard); NULL: on_load */
+    const char *module;        /* pattern/call: module ("_" for the wildcard); NULL: on_load
+                                * or an event */
+    const char *event;         /* pattern: "send" or "receive" for a message pattern, else NULL */
     const char *fn;            /* pattern/call: function ("_" for the wildcard);
                                   seq_token: the token component */
     long long arity;           /* pattern: arity, ANY_ARITY for '_' */

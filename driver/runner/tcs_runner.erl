@@ -2,6 +2,7 @@
 %% prints what the tracer was called with, one canonical line per callback.
 %%
 %% Usage: erl -noshell -pa DIR -run tcs_runner main JOB_FILE
+%% (or run/1 from another module, which returns instead of halting: tcs_batch).
 %% JOB_FILE holds {plan, Path}, {gate_so, Path}, {tracer_module, Mod},
 %% {tracer_so, Path} (the recorder or the example tracer's library), and
 %% {step_timeout_ms, N}.  Output protocol, one item a line on stdout:
@@ -11,15 +12,19 @@
 %%   TCS TIMEOUT N       step N did not finish in time; later steps skipped
 %%   TCS END             the run is complete
 -module(tcs_runner).
--export([main/1, puppet_step/4, after_puppet_step/2]).
+-export([main/1, run/1, puppet_step/4, after_puppet_step/2]).
 
 -define(TRACER_NAME, tracer).
 
 main([JobFile]) ->
+    run(JobFile),
+    halt(0).
+
+run(JobFile) ->
     out("OTP ~s", [erlang:system_info(otp_release)]),
     {ok, Job} = file:consult(JobFile),
     {ok, Plan} = file:consult(proplists:get_value(plan, Job)),
-    ok = tcs_gate:load(proplists:get_value(gate_so, Job)),
+    ok = load_gate(proplists:get_value(gate_so, Job)),
     %% Load every module the scenario processes run before they start: a
     %% process that calls an unloaded module receives a code_server reply,
     %% a message the scenario never sent.  The harness's own modules are
@@ -42,8 +47,14 @@ main([JobFile]) ->
     %% settled, since the stuck process may never answer.
     Names = run_steps([S || {step, _, _} = S <- Plan], Names0, Ctx),
     print_records(collected(Collector), Names),
-    out("END"),
-    halt(0).
+    out("END").
+
+%% An earlier job in the same node (tcs_batch) may have loaded the gate already.
+load_gate(SoPath) ->
+    case tcs_gate:load(SoPath) of
+        ok -> ok;
+        {error, {reload, _}} -> ok
+    end.
 
 %% --- the tracer ------------------------------------------------------------
 

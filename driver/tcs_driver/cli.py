@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import corpus, node, recorder, rules
+from . import corpus, expectations, node, provision, recorder, report_html, rules, rundiff, stream
 from .results import CaseResult, exit_code, render_table, to_json
 
 
@@ -41,19 +41,13 @@ def checked(cmd: list[str]) -> None:
         sys.exit(2)
 
 
-def select_otp(spec: str) -> tuple[node.Otp, int, Path]:
-    """The OTP release asked for with --otp; only the host's release is available here."""
+def select_otps(spec: str) -> list[node.Otp]:
+    """The OTP releases asked for with --otp, provisioned and checked; exits 2 when one is not available."""
     try:
-        otp, release, include = node.probe_local()
-    except node.NoErlang as why:
+        return provision.otps(spec, say)
+    except (node.NoErlang, provision.ProvisionError) as why:
         say(str(why))
         sys.exit(2)
-    wanted = [w.strip() for w in spec.split(",") if w.strip()]
-    if wanted in (["local"], [str(release)]):
-        return otp, release, include
-    say(f"--otp {spec}: only the host's OTP {release} ('local') can run in this version; "
-        "OTP 27 and 29 need the Debian roots of the OTP matrix (not provisioned yet)")
-    sys.exit(2)
 
 
 def check_golden(where: corpus.Layout) -> bool:
@@ -70,29 +64,38 @@ def check_golden(where: corpus.Layout) -> bool:
     return True
 
 
-def run_corpus(where: corpus.Layout, pattern: str, otp_spec: str, strict: bool) -> list[CaseResult]:
-    """Runs every selected case live, printing one progress line per case."""
-    otp, release, include = select_otp(otp_spec)
-    paths = corpus.case_paths(where, pattern)
-    if not paths:
+def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict: bool,
+               fresh_nodes: bool) -> list[CaseResult]:
+    """Runs every selected case live on each release, printing one progress line per case."""
+    include = corpus.host_include()
+    try:
+        cases = [corpus.load_case(where, path) for path in corpus.case_paths(where, pattern)]
+        corpus.check_expectations(where, [o.name for o in otps])
+    except (corpus.ModelError, expectations.ExpectationError) as why:
+        say(str(why))
+        sys.exit(2)
+    if not cases:
         say(f"no case matches {pattern!r} in {where.cases}")
         sys.exit(2)
-    say(f"running {len(paths)} case(s) on OTP {release}, one node per case")
     results: list[CaseResult] = []
-    width = len(str(len(paths)))
-    for number, path in enumerate(paths, 1):
+    width = len(str(len(cases)))
+    for otp in otps:
+        where_runs = f"in {otp.root}" if otp.root else "on the host"
+        say(f"OTP {otp.name} ({where_runs}): {len(cases)} case(s), "
+            + ("one node per case" if fresh_nodes else "several per node"))
         started = time.monotonic()
         try:
-            case = corpus.load_case(where, path)
-            result = corpus.run_case(where, case, otp, release, include, strict=strict)
-        except (corpus.ModelError, recorder.BuildError) as why:
+            for number, result in enumerate(corpus.run_cases(where, cases, otp, include, strict=strict,
+                                                             per_node=1 if fresh_nodes else 0), 1):
+                results.append(result)
+                print(f"[{number:>{width}}/{len(cases)}] OTP {otp.name} {result.case:<48} {result.status:<9}"
+                      + (" (replayed alone)" if result.rerun_alone else ""), flush=True)
+                if result.status not in ("pass", "skip", "deviation"):
+                    print("    " + result.detail.replace("\n", "\n    "), flush=True)
+        except (corpus.ModelError, recorder.BuildError, expectations.ExpectationError) as why:
             say(str(why))
             sys.exit(2)
-        results.append(result)
-        print(f"[{number:>{width}}/{len(paths)}] {result.case:<48} {result.status:<9} "
-              f"({time.monotonic() - started:.2f}s)", flush=True)
-        if result.status not in ("pass", "skip", "deviation"):
-            print("    " + result.detail.replace("\n", "\n    "), flush=True)
+        say(f"OTP {otp.name}: {time.monotonic() - started:.1f}s")
     return results
 
 
@@ -101,16 +104,46 @@ def cmd_run(args: argparse.Namespace) -> int:
     build(where)
     if not check_golden(where):
         return 1
+    for report in filter(None, (args.json, args.html)):
+        if not Path(report).resolve().parent.is_dir():
+            say(f"cannot write {report}: no directory {Path(report).resolve().parent}")
+            return 2
     started = time.monotonic()
-    results = run_corpus(where, args.cases, args.otp, args.strict)
+    otps = select_otps(args.otp)
+    results = run_corpus(where, args.cases, otps, args.strict, args.fresh_nodes)
     print()
     print(render_table(results))
     say(f"wall time {time.monotonic() - started:.1f}s")
     if args.json:
-        otp_name = results[0].otp if results else args.otp
-        Path(args.json).write_text(json.dumps(to_json(otp_name, results), indent=2) + "\n")
-        say(f"wrote {args.json}")
+        write_report(Path(args.json), json.dumps(to_json([o.name for o in otps], results), indent=2) + "\n")
+    if args.html:
+        write_report(Path(args.html), report_html.render(results))
     return exit_code(results)
+
+
+def write_report(path: Path, text: str) -> None:
+    """Writes a report whole (through a temporary file beside it), or exits 2 saying why not."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        partial.write_text(text)
+        partial.replace(path)
+    except OSError as why:
+        say(f"cannot write {path}: {why.strerror}")
+        partial.unlink(missing_ok=True)
+        sys.exit(2)
+    say(f"wrote {path}")
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    """What changed between two JSON reports; 1 when a case newly fails."""
+    try:
+        old, new = rundiff.load(Path(args.old)), rundiff.load(Path(args.new))
+        changes = rundiff.compare(old, new, strict=args.strict)
+    except (rundiff.ReportError, stream.StreamError) as why:
+        say(str(why))
+        return 2
+    print(rundiff.render(changes), end="")
+    return 1 if changes.regressions else 0
 
 
 def cmd_test(args: argparse.Namespace) -> int:
@@ -190,11 +223,22 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="tcs", description="Conformance suite for Erlang tracer modules (erl_tracer).")
     sub = top.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="build, check golden streams, replay every case live, summarise")
-    run.add_argument("--otp", default="local", help="OTP release(s): 'local' (default: the host's erl) or its number")
+    run.add_argument("--otp", default="local",
+                     help="OTP releases, comma-separated: 25 (the host's), 27, 29 (Debian roots, provisioned on "
+                          "first use); 'all' for every one; 'local' (default) for the host's erl")
     run.add_argument("--cases", default="*", help="shell pattern on case ids (default: all)")
     run.add_argument("--json", help="write the results as JSON to this file")
+    run.add_argument("--html", help="write a self-contained HTML report (matrices, streams side by side)")
     run.add_argument("--strict", action="store_true", help="compare informative lines too")
+    run.add_argument("--fresh-nodes", action="store_true",
+                     help="one node per case (slower; by default a node runs many cases, see README)")
     run.set_defaults(func=cmd_run)
+    run_diff = sub.add_parser("diff", help="what changed between two runs (JSON reports of ./tcs run --json); "
+                              "exit 1 when a case newly fails")
+    run_diff.add_argument("old", help="the report of the earlier run (e.g. on the OTP in use)")
+    run_diff.add_argument("new", help="the report of the later run (e.g. on the OTP to upgrade to)")
+    run_diff.add_argument("--strict", action="store_true", help="compare informative stream lines too")
+    run_diff.set_defaults(func=cmd_diff)
     test = sub.add_parser("test", help="the project's own tests: ctest (model) and pytest (driver, corpus)")
     test.epilog = "Arguments tcs does not know are passed to pytest, e.g. ./tcs test -k fallback"
     test.set_defaults(func=cmd_test)

@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import json
 import os
+import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import diff, node, recorder, stream
+from . import diff, expectations, node, recorder, stream
 from .results import CaseResult
 
 
@@ -29,6 +33,10 @@ class Layout:
     @property
     def nifs(self) -> Path:
         return self.build / "nif"
+
+    @property
+    def expectations(self) -> Path:
+        return self.repo / "expectations"
 
     @property
     def cases(self) -> Path:
@@ -102,25 +110,119 @@ def tracer_library(layout: Layout, case: Case, erts_include: Path) -> tuple[str,
     return recorder.module_name(case.callbacks), lib
 
 
-def run_case(layout: Layout, case: Case, otp: node.Otp, otp_release: int, erts_include: Path,
-             *, strict: bool = False) -> CaseResult:
-    """Replays one case on a fresh node of `otp` and compares with its golden stream."""
-    def result(status: str, detail: str = "", golden: list[str] | None = None,
-               live: list[str] | None = None) -> CaseResult:
-        return CaseResult(case.id, status, case.rules, otp.name, detail, golden or [], live or [])
+def runner_beams(layout: Layout, otp: node.Otp) -> Path:
+    """The runner's modules as `otp`'s own compiler builds them, cached per release and sources.
 
-    if otp_release < case.otp:
-        return result("skip", f"needs OTP >= {case.otp}; this node is OTP {otp_release}")
+    OTP 25 beams do load on 27 and 29 (tried), but the traced fixture
+    tcs_target must be what the release's own compiler makes of it, as it is
+    for a team that upgrades. The directory is named after a digest of the
+    sources and made whole by a rename, so runs side by side never see a
+    half-compiled one."""
+    if otp.root is None:
+        return layout.beams  # CMake compiled them with the host's erlc
+    sources = sorted((layout.repo / "driver" / "runner").glob("*.erl")) + [
+        layout.repo / "nif_impls" / "erl_msg_tracer" / "erl_msg_tracer.erl"]
+    digest = hashlib.sha256(b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in sources)).hexdigest()
+    out = layout.build / f"beam-otp{otp.name}-{digest[:16]}"
+    if out.is_dir():
+        return out
+    with otp.workspace() as ws:
+        (ws.host / "beam").mkdir()
+        cmd = otp.tool("erlc") + ["-o", str(ws.inside / "beam"), *(str(ws.place(p)) for p in sources)]
+        done = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            raise recorder.BuildError(f"compiling the runner with OTP {otp.name}'s erlc: "
+                                      f"{(done.stdout + done.stderr).strip()}")
+        partial = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=layout.build))
+        shutil.copytree(ws.host / "beam", partial, dirs_exist_ok=True)
+    try:
+        partial.rename(out)
+    except OSError:  # another run made it meanwhile
+        shutil.rmtree(partial)
+    for stale in layout.build.glob(f"beam-otp{otp.name}-*"):
+        if stale != out:
+            shutil.rmtree(stale, ignore_errors=True)
+    return out
+
+
+def skip_reason(case: Case, release: int) -> str | None:
+    """Why a case does not apply to an OTP release, in words; None when it does."""
+    if release >= case.otp:
+        return None
+    needs = ", ".join(FEATURE_WORDS[f] for f in case.features if f in FEATURE_WORDS)
+    return f"needs OTP >= {case.otp}" + (f": {needs}" if needs else "") + f"; this node is OTP {release}"
+
+
+#: Feature tags that exist only from some OTP release on, in words.
+FEATURE_WORDS: dict[str, str] = {"sessions": "trace sessions (the trace module)"}
+
+
+def job(layout: Layout, case: Case, erts_include: Path) -> node.Job:
+    """What a node needs to replay a case: its plan and its tracer."""
+    module, lib = tracer_library(layout, case, erts_include)
+    return node.Job(model(layout, "plan", str(case.path)), module, lib)
+
+
+def judge(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, *, strict: bool) -> CaseResult:
+    """A node's run of a case compared with the case's golden stream."""
     golden_path = layout.golden / f"{case.id}.stream"
     golden = stream.parse_stream(golden_path.read_text(), str(golden_path))
-    module, lib = tracer_library(layout, case, erts_include)
-    ran = node.run_plan(otp, model(layout, "plan", str(case.path)), layout.beams,
-                        layout.nifs / "tcs_gate", module, lib)
     live = stream.parse_live_stream("\n".join(ran.lines), f"live {case.id}")
     texts = ([g.text() for g in golden], [line.text() for line in live])
     if ran.status != "done":
-        return result(ran.status, ran.detail, *texts)
+        return CaseResult(case.id, ran.status, case.rules, otp.name, ran.detail, *texts)
     comparison = diff.compare(golden, live, strict=strict, observable=observable_kinds(case))
     if comparison.agree:
-        return result("pass", "", *texts)
-    return result("fail", comparison.render(), *texts)
+        return CaseResult(case.id, "pass", case.rules, otp.name, "", *texts)
+    changed = [text for group in comparison.differing() for text in diff.diff_lines(group.golden, group.live)
+               if text[0] in "+-"]
+    return CaseResult(case.id, "fail", case.rules, otp.name, comparison.render(), *texts, changed=changed)
+
+
+def host_include() -> Path:
+    """The host OTP's NIF headers: every tracer library is built against them, for every release (BRIEF)."""
+    return node.probe_local()[2]
+
+
+def check_expectations(layout: Layout, otps: list[str]) -> None:
+    """Raises ExpectationError when a release's expectations file is malformed or names an unknown case."""
+    known = {path.stem for path in case_paths(layout)}
+    for otp in otps:
+        if problems := expectations.unknown_cases(expectations.load(expectations.path_for(layout.expectations, otp)),
+                                                  known):
+            raise expectations.ExpectationError("\n".join(problems))
+
+
+def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Path,
+              *, strict: bool = False, per_node: int = 0) -> Iterator[CaseResult]:
+    """Replays the cases on nodes of `otp`, several per node (at most `per_node`, 0: no limit), and
+    judges each against its golden stream and the release's expectations; yields results in order.
+
+    A case that disagrees (beyond its documented expectation) in a node shared with earlier cases is replayed in a
+    fresh node, and that run is its result: what an earlier case left behind
+    never decides one."""
+    expected = expectations.load(expectations.path_for(layout.expectations, otp.name))
+    beams = runner_beams(layout, otp)
+    gate = layout.nifs / "tcs_gate"
+    runnable = [c for c in cases if skip_reason(c, otp.release) is None]
+    jobs = {c.id: job(layout, c, erts_include) for c in runnable}
+    runs = node.run_jobs(otp, list(jobs.values()), beams, gate, per_node=per_node)
+    for case in cases:
+        reason = skip_reason(case, otp.release)
+        if reason is not None:
+            result = CaseResult(case.id, "skip", case.rules, otp.name, reason)
+        else:
+            ran = next(runs)
+            result = expectations.apply(judge(layout, case, otp, ran, strict=strict), expected.get(case.id))
+            if result.status not in ("pass", "deviation") and ran.shared:
+                alone = node.run_alone(otp, jobs[case.id], beams, gate)
+                result = expectations.apply(judge(layout, case, otp, alone, strict=strict), expected.get(case.id))
+                result.rerun_alone = True
+        yield result
+
+
+def run_case(layout: Layout, case: Case, otp: node.Otp, erts_include: Path,
+             *, strict: bool = False) -> CaseResult:
+    """Replays one case on a fresh node of `otp` and judges it."""
+    [result] = run_cases(layout, [case], otp, erts_include, strict=strict)
+    return result

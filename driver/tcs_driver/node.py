@@ -1,21 +1,86 @@
-"""Runs one case on a live OTP node, each node its own OS process.
+"""Runs cases on live OTP nodes, each node its own OS process.
 
-A tracer that crashes or hangs ends its node, never the driver: the outcome
-says what happened and what the node printed last."""
+A node runs a batch of jobs (driver/runner/tcs_batch.erl), one after another.
+A tracer that crashes or hangs ends its node, never the driver: that job's
+outcome says what happened and what the node printed last, and the jobs after
+it run in a fresh node."""
 from __future__ import annotations
 
 import os
+import queue
+import shutil
 import subprocess
 import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """A scratch directory that the driver and the node both see.
+
+    `host` is its path on the host, `inside` the same directory as the node
+    sees it (they differ when the node runs in a Debian root)."""
+    host: Path
+    inside: PurePosixPath
+    shares_host: bool         # the node sees the host's files where they are
+
+    def place(self, source: Path) -> PurePosixPath:
+        """Where the node finds `source` (a file or directory): copied in unless the node shares the host's files."""
+        if self.shares_host:
+            return PurePosixPath(source.resolve())
+        target = self.host / source.name
+        if not target.exists():
+            if source.is_dir():
+                shutil.copytree(source, target)
+            else:
+                shutil.copy2(source, target)
+        return self.inside / source.name
+
+    def write(self, name: str, text: str) -> PurePosixPath:
+        """Writes a file into the workspace; returns its path as the node sees it."""
+        (self.host / name).write_text(text)
+        return self.inside / name
 
 
 @dataclass(frozen=True)
 class Otp:
-    """How to start nodes of one OTP release."""
-    name: str                 # "25", or "local"
+    """How to start nodes of one OTP release, and where they see files."""
+    name: str                 # the release, "25"
     erl: list[str]            # the command that starts erl
+    root: Path | None = None  # the Debian root the node runs in (chroot), None for the host
+
+    @property
+    def release(self) -> int:
+        """The OTP release number."""
+        return int(self.name)
+
+    def tool(self, program: str) -> list[str]:
+        """The command that runs another program of this release (erlc), like `erl` does."""
+        return [*self.erl[:-1], str(PurePosixPath(self.erl[-1]).with_name(program))]
+
+    @contextmanager
+    def workspace(self) -> Iterator[Workspace]:
+        """A fresh scratch directory the node can see (in the root's /tmp for a root), removed afterwards."""
+        base = self.root / "tmp" if self.root else Path(tempfile.gettempdir())
+        host = Path(tempfile.mkdtemp(prefix="tcs-node-", dir=base))
+        try:
+            inside = PurePosixPath("/tmp", host.name) if self.root else PurePosixPath(host)
+            yield Workspace(host, inside, self.root is None)
+        finally:
+            shutil.rmtree(host, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One case for a node: its plan (tcsref plan) and the tracer it replays against."""
+    plan: str
+    tracer_module: str
+    tracer_so: Path           # the library on the host, without '.so'
 
 
 @dataclass
@@ -25,6 +90,7 @@ class NodeRun:
     lines: list[str] = field(default_factory=list)   # stream bodies, no class
     otp_release: str = ""
     detail: str = ""
+    shared: bool = False      # other jobs ran before it in the same node
 
 
 class NoErlang(Exception):
@@ -50,15 +116,14 @@ def erlang_term_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def write_job(path: Path, plan: Path, gate_so: Path, tracer_module: str,
-              tracer_so: Path, step_timeout_ms: int) -> None:
-    """Writes the job file tcs_runner reads."""
-    path.write_text(
-        f"{{plan, {erlang_term_string(str(plan))}}}.\n"
-        f"{{gate_so, {erlang_term_string(str(gate_so))}}}.\n"
-        f"{{tracer_module, {tracer_module}}}.\n"
-        f"{{tracer_so, {erlang_term_string(str(tracer_so))}}}.\n"
-        f"{{step_timeout_ms, {step_timeout_ms}}}.\n")
+def job_terms(plan: PurePosixPath, gate_so: PurePosixPath, tracer_module: str,
+              tracer_so: PurePosixPath, step_timeout_ms: int) -> str:
+    """The job file tcs_runner reads."""
+    return (f"{{plan, {erlang_term_string(str(plan))}}}.\n"
+            f"{{gate_so, {erlang_term_string(str(gate_so))}}}.\n"
+            f"{{tracer_module, {tracer_module}}}.\n"
+            f"{{tracer_so, {erlang_term_string(str(tracer_so))}}}.\n"
+            f"{{step_timeout_ms, {step_timeout_ms}}}.\n")
 
 
 def parse_output(out: str) -> tuple[list[str], dict[str, str]]:
@@ -84,36 +149,119 @@ def tail(text: str, count: int = 15) -> str:
 def run_plan(otp: Otp, plan_text: str, beam_dir: Path, gate_so: Path, tracer_module: str,
              tracer_so: Path, step_timeout_ms: int = 5000, wall_timeout_s: float = 60.0) -> NodeRun:
     """Replays one plan on a fresh node and classifies how the node ended."""
-    with tempfile.TemporaryDirectory(prefix="tcs-node-") as tmp:
-        plan = Path(tmp) / "plan.terms"
-        plan.write_text(plan_text)
-        job = Path(tmp) / "job.terms"
-        write_job(job, plan, gate_so, tracer_module, tracer_so, step_timeout_ms)
-        cmd = otp.erl + ["-noshell", "-noinput", "-pa", str(beam_dir),
-                         "-run", "tcs_runner", "main", str(job)]
+    return run_alone(otp, Job(plan_text, tracer_module, tracer_so), beam_dir, gate_so,
+                     step_timeout_ms=step_timeout_ms, wall_timeout_s=wall_timeout_s)
+
+
+def run_alone(otp: Otp, job: Job, beam_dir: Path, gate_so: Path, *, step_timeout_ms: int = 5000,
+              wall_timeout_s: float = 60.0) -> NodeRun:
+    """Replays one job on a fresh node of its own."""
+    [ran] = run_jobs(otp, [job], beam_dir, gate_so, step_timeout_ms=step_timeout_ms,
+                     wall_timeout_s=wall_timeout_s)
+    return ran
+
+
+def run_jobs(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, *, step_timeout_ms: int = 5000,
+             wall_timeout_s: float = 60.0, per_node: int = 0) -> Iterator[NodeRun]:
+    """Replays the jobs in order, at most `per_node` in one node (0: no limit); yields one result per job.
+
+    A job that crashes or hangs its node, or whose step times out, ends that
+    node; the jobs after it go on in a fresh one."""
+    done = 0
+    while done < len(jobs):
+        rest = jobs[done:]
+        for ran in _run_node(otp, rest[:per_node] if per_node else rest, beam_dir, gate_so,
+                             step_timeout_ms, wall_timeout_s):
+            done += 1
+            yield ran
+
+
+def _run_node(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, step_timeout_ms: int,
+              wall_timeout_s: float) -> Iterator[NodeRun]:
+    """Runs jobs in one node until they are done or the node ends; yields the results of a prefix, at least one."""
+    with otp.workspace() as ws:
+        gate = ws.place(gate_so.with_suffix(".so")).with_suffix("")
+        job_files, lib_dirs = [], []
+        for number, job in enumerate(jobs, 1):
+            plan = ws.write(f"plan-{number}.terms", job.plan)
+            lib = ws.place(job.tracer_so.with_suffix(".so"))
+            lib_dirs.append(str(lib.parent))
+            job_files.append(str(ws.write(f"job-{number}.terms", job_terms(
+                plan, gate, job.tracer_module, lib.with_suffix(""), step_timeout_ms))))
+        cmd = otp.erl + ["-noshell", "-noinput", "-pa", str(ws.place(beam_dir)),
+                         "-run", "tcs_batch", "main", *job_files]
         # The documentation's example tracer loads its library by bare name,
         # which dlopen looks up on the loader path only (Clarification C-4).
-        env = dict(os.environ, LD_LIBRARY_PATH=str(tracer_so.parent))
+        env = dict(os.environ, LD_LIBRARY_PATH=":".join(dict.fromkeys(lib_dirs)),
+                   ERL_CRASH_DUMP=str(ws.inside / "erl_crash.dump"))
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                stdin=subprocess.DEVNULL, cwd=ws.host, env=env, errors="replace")
         try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=wall_timeout_s,
-                                  stdin=subprocess.DEVNULL, cwd=tmp, env=env)
-        except subprocess.TimeoutExpired as hung:
-            # TimeoutExpired carries the partial output as bytes even in text mode.
-            partial = hung.stdout or b""
-            out = partial.decode(errors="replace") if isinstance(partial, bytes) else partial
-            lines, markers = parse_output(out)
-            return NodeRun("timeout", lines, markers.get("OTP", ""),
-                           f"node killed after {wall_timeout_s:.0f}s (last step started: "
-                           f"{markers.get('STEP', 'none')})\n{tail(out)}")
-    lines, markers = parse_output(done.stdout)
-    release = markers.get("OTP", "")
-    if "TIMEOUT" in markers:
-        return NodeRun("timeout", lines, release,
-                       f"step {markers['TIMEOUT']} did not finish within {step_timeout_ms} ms")
-    if "END" not in markers or done.returncode != 0:
-        how = (f"killed by signal {-done.returncode}" if done.returncode < 0
-               else f"exit status {done.returncode}")
-        return NodeRun("crash", lines, release,
-                       f"node ended without finishing ({how}; last step started: "
-                       f"{markers.get('STEP', 'none')})\n{tail(done.stdout + done.stderr)}")
-    return NodeRun("done", lines, release)
+            yield from _follow(proc, len(jobs), step_timeout_ms, wall_timeout_s)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            assert proc.stdout is not None
+            proc.stdout.close()
+
+
+def _reader(proc: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
+    """Hands the node's output lines over one by one; None at the end."""
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        lines.put(line.rstrip("\n"))
+    lines.put(None)
+
+
+def _follow(proc: subprocess.Popen[str], count: int, step_timeout_ms: int,
+            wall_timeout_s: float) -> Iterator[NodeRun]:
+    """Reads a batch node's output job by job, each job given `wall_timeout_s` (node start included)."""
+    lines: queue.Queue[str | None] = queue.Queue()
+    threading.Thread(target=_reader, args=(proc, lines), daemon=True).start()
+    finished = 0
+    out: list[str] = []       # the current job's output (before the first job: the node's start)
+    started = False           # the current job has begun
+    deadline = time.monotonic() + wall_timeout_s
+
+    def job_over(how: str) -> NodeRun:
+        text = "\n".join(out)
+        found, markers = parse_output(text)
+        release, step, shared = markers.get("OTP", ""), markers.get("STEP", "none"), finished > 0
+        if how == "killed":
+            return NodeRun("timeout", found, release, f"node killed after {wall_timeout_s:.0f}s "
+                           f"(last step started: {step})\n{tail(text)}", shared)
+        if "TIMEOUT" in markers:
+            return NodeRun("timeout", found, release,
+                           f"step {markers['TIMEOUT']} did not finish within {step_timeout_ms} ms", shared)
+        if how == "ended":
+            code = proc.wait()
+            status = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+            return NodeRun("crash", found, release, f"node ended without finishing ({status}; last step "
+                           f"started: {step})\n{tail(text)}", shared)
+        if "END" not in markers:
+            return NodeRun("crash", found, release, f"the job ended without finishing (last step started: "
+                           f"{step})\n{tail(text)}", shared)
+        return NodeRun("done", found, release, "", shared)
+
+    while finished < count:
+        try:
+            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            proc.kill()
+            yield job_over("killed")
+            return
+        if line is None:
+            yield job_over("ended")
+            return
+        if line.startswith("TCS JOB ") or line == "TCS BATCH END":
+            if started:
+                yield job_over("next")
+                finished += 1
+            out, started, deadline = [], True, time.monotonic() + wall_timeout_s
+            continue
+        out.append(line)
+        # After a step timed out the node holds a stuck process: it runs no other job.
+        if line == "TCS END" and any(o.startswith("TCS TIMEOUT ") for o in out):
+            yield job_over("next")
+            return

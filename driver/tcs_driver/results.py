@@ -1,4 +1,5 @@
-"""Per-case results of a run: summaries, per-rule counts, the JSON report, a terminal table, the exit code."""
+"""Per-case results of a run on one or more OTP releases: summaries, per-rule counts, the case x release
+and rule x release matrices, the JSON report, terminal tables, the exit code."""
 
 from __future__ import annotations
 
@@ -10,9 +11,13 @@ __all__ = [
     "OK_STATUSES",
     "STATUSES",
     "CaseResult",
+    "by_case",
+    "counts_text",
     "exit_code",
     "per_rule",
+    "releases",
     "render_table",
+    "rule_matrix",
     "summarise",
     "to_json",
 ]
@@ -34,6 +39,8 @@ class CaseResult:
     detail: str = ""
     golden: list[str] = field(default_factory=list)
     live: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)  # a fail's '-golden' / '+live' lines, every group
+    rerun_alone: bool = False  # disagreed in a shared node, so this is the run of a fresh node
 
     def __post_init__(self) -> None:
         """Guarantee the status is one of STATUSES."""
@@ -64,19 +71,48 @@ def per_rule(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:
     return {rule: _by_status(by_rule[rule]) for rule in sorted(by_rule)}
 
 
+def releases(results: Iterable[CaseResult]) -> list[str]:
+    """Return the OTP releases the results come from, oldest first."""
+    return sorted({r.otp for r in results}, key=lambda otp: (not otp.isdigit(), int(otp) if otp.isdigit() else 0, otp))
+
+
 def _sorted(results: Iterable[CaseResult]) -> list[CaseResult]:
-    """Return the results sorted by case id, then OTP release."""
-    return sorted(results, key=lambda r: (r.case, r.otp))
+    """Return the results sorted by case id, then OTP release (oldest first)."""
+    items = list(results)
+    order = {otp: i for i, otp in enumerate(releases(items))}
+    return sorted(items, key=lambda r: (r.case, order[r.otp]))
 
 
-def to_json(otp: str, results: Iterable[CaseResult]) -> dict[str, Any]:
-    """Return the JSON report {otp, summary, results}: stable key order, results sorted by case."""
+def by_case(results: Iterable[CaseResult]) -> dict[str, dict[str, CaseResult]]:
+    """Return the case x release matrix: per case id (sorted), its result per release."""
+    matrix: dict[str, dict[str, CaseResult]] = {}
+    for r in _sorted(results):
+        matrix.setdefault(r.case, {})[r.otp] = r
+    return matrix
+
+
+def rule_matrix(results: Iterable[CaseResult]) -> dict[str, dict[str, dict[str, int]]]:
+    """Return the rule x release matrix: per rule (sorted), per release, the counts by status."""
+    items = list(results)
+    return {rule: {otp: per_rule([r for r in items if r.otp == otp]).get(rule, dict.fromkeys(STATUSES, 0))
+                   for otp in releases(items)}
+            for rule in per_rule(items)}
+
+
+def to_json(otp: str | Sequence[str], results: Iterable[CaseResult]) -> dict[str, Any]:
+    """Return the JSON report: releases run, overall and per-release summaries, one result per (case, release).
+
+    Each result carries its live stream (class-prefixed lines), so that two
+    reports can be compared stream by stream (./tcs diff)."""
     items = _sorted(results)
+    otps = [otp] if isinstance(otp, str) else list(otp)
     return {
-        "otp": otp,
+        "otp": otps,
         "summary": summarise(items),
+        "by_otp": {o: summarise(r for r in items if r.otp == o) for o in otps},
         "results": [
-            {"case": r.case, "status": r.status, "rules": list(r.rules), "otp": r.otp, "detail": r.detail}
+            {"case": r.case, "status": r.status, "rules": list(r.rules), "otp": r.otp, "detail": r.detail,
+             "changed": list(r.changed), "live": list(r.live)}
             for r in items
         ],
     }
@@ -99,17 +135,27 @@ def _first_line(text: str, limit: int = 60) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
+def counts_text(counts: dict[str, int]) -> str:
+    """Return the non-zero counts of a status count map as 'N status', comma-separated ('-' for none)."""
+    return ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "-"
+
+
 def render_table(results: Iterable[CaseResult]) -> str:
-    """Return a per-case table, a per-rule table and a summary line, as plain text for a terminal."""
+    """Return the case x release table, the rule x release table and one summary line per release, as plain text."""
     items = _sorted(results)
-    case_rows = [[r.case, r.status, r.otp, " ".join(r.rules), _first_line(r.detail)] for r in items]
-    rule_rows = [[rule, *(str(c[s]) for s in STATUSES)] for rule, c in per_rule(items).items()]
-    summary = summarise(items)
-    out = _table(["CASE", "STATUS", "OTP", "RULES", "DETAIL"], case_rows)
+    otps = releases(items)
+    case_rows = []
+    for case, row in by_case(items).items():
+        notable = [r for r in row.values() if r.status not in ("pass", "skip")] or list(row.values())
+        detail = next((f"{r.otp}: {_first_line(r.detail)}" for r in notable if r.detail), "")
+        case_rows.append([case, *(row[o].status if o in row else "" for o in otps), detail])
+    rule_rows = [[rule, *(counts_text(cells[o]) for o in otps)] for rule, cells in rule_matrix(items).items()]
+    out = _table(["CASE", *(f"OTP {o}" for o in otps), "DETAIL"], case_rows)
     out.append("")
-    out += _table(["RULE", *STATUSES], rule_rows)
+    out += _table(["RULE", *(f"OTP {o}" for o in otps)], rule_rows)
     out.append("")
-    out.append(", ".join(f"{k} {v}" for k, v in summary.items()))
+    out += [f"OTP {o}: " + ", ".join(f"{k} {v}" for k, v in summarise(r for r in items if r.otp == o).items())
+            for o in otps]
     return "\n".join(out) + "\n"
 
 

@@ -7,9 +7,13 @@ _DRIVER = str(Path(__file__).resolve().parents[1])
 if _DRIVER not in sys.path:
     sys.path.insert(0, _DRIVER)
 
+import os
+from collections.abc import Callable
+
 import pytest
 
-from tcs_driver import corpus, node
+from tcs_driver import corpus, node, provision
+from tcs_driver.results import CaseResult
 
 def _corpus_cases() -> list[corpus.Case]:
     """Every case with its metadata, read through the model (empty without a build)."""
@@ -22,10 +26,23 @@ def _corpus_cases() -> list[corpus.Case]:
 CASES = _corpus_cases()
 
 
+def _test_releases() -> list[str]:
+    """The OTP releases the live corpus runs on: $TCS_TEST_OTP ('all' by default, or e.g. '25,29')."""
+    spec = os.environ.get("TCS_TEST_OTP", "all")
+    if spec == "all":
+        return [str(r) for r in sorted({25, *provision.SUITES})]
+    return [r.strip() for r in spec.split(",") if r.strip()]
+
+
+TEST_RELEASES = _test_releases()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Registers one marker per feature tag used by the corpus."""
     for feature in sorted({f for case in CASES for f in case.features}):
         config.addinivalue_line("markers", f"{feature}: cases with feature tag {feature}")
+    for release in TEST_RELEASES:
+        config.addinivalue_line("markers", f"otp{release}: replayed on OTP {release}")
 
 
 @pytest.fixture(scope="session")
@@ -44,3 +61,38 @@ def otp_node() -> tuple[node.Otp, int, Path]:
         return node.probe_local()
     except node.NoErlang as why:
         pytest.skip(f"needs a working erl (OTP >= 25): {why}")
+
+
+@pytest.fixture(scope="session")
+def otp_for() -> Callable[[str], node.Otp]:
+    """How to start nodes of a release: the host's, or a Debian root provisioned on first use.
+
+    Without root the roots can be neither made nor entered: the test is
+    skipped saying so. As root, a provisioning failure is a test error."""
+    otps: dict[str, node.Otp] = {}
+
+    def otp(release: str) -> node.Otp:
+        if release not in otps:
+            try:
+                [otps[release]] = provision.otps(release, lambda text: print(f"tcs: {text}", flush=True))
+            except provision.ProvisionError as why:
+                if os.geteuid() != 0:
+                    pytest.skip(f"OTP {release}: {why}")
+                raise
+        return otps[release]
+
+    return otp
+
+
+@pytest.fixture(scope="session")
+def corpus_results(layout: corpus.Layout, otp_node, otp_for) -> Callable[[str], dict[str, CaseResult]]:
+    """The whole corpus run once per release (several cases per node, as ./tcs run does), by case id."""
+    _, _, include = otp_node
+    runs: dict[str, dict[str, CaseResult]] = {}
+
+    def results_on(release: str) -> dict[str, CaseResult]:
+        if release not in runs:
+            runs[release] = {r.case: r for r in corpus.run_cases(layout, CASES, otp_for(release), include)}
+        return runs[release]
+
+    return results_on

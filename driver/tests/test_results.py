@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from tcs_driver.results import STATUSES, CaseResult, exit_code, per_rule, render_table, summarise, to_json
+from tcs_driver.results import (STATUSES, CaseResult, by_case, counts_text, exit_code, per_rule, releases,
+                                render_table, rule_matrix, summarise, to_json)
 
 
 def sample() -> list[CaseResult]:
@@ -39,35 +40,66 @@ def test_per_rule_counts() -> None:
 
 def test_to_json_schema() -> None:
     report = to_json("25", sample())
-    assert list(report) == ["otp", "summary", "results"]
-    assert report["otp"] == "25"
+    assert list(report) == ["otp", "summary", "by_otp", "results"]
+    assert report["otp"] == ["25"]
     assert report["summary"] == summarise(sample())
+    assert report["by_otp"] == {"25": summarise(sample())}
     assert [r["case"] for r in report["results"]] == sorted(r.case for r in sample())
     for row in report["results"]:
-        assert list(row) == ["case", "status", "rules", "otp", "detail"]
+        assert list(row) == ["case", "status", "rules", "otp", "detail", "changed", "live"]
     assert report["results"][0] == {
         "case": "fallback_send", "status": "fail", "rules": ["FALLBACK-ENABLED", "EV-SEND"],
-        "otp": "25", "detail": "1 missing\nsecond line",
+        "otp": "25", "detail": "1 missing\nsecond line", "changed": [], "live": [],
     }
     assert json.loads(json.dumps(report)) == report
 
 
-def test_to_json_omits_streams() -> None:
-    r = CaseResult("c", "fail", ["R"], "26", golden=["N ctl f() -> 1"], live=[])
-    assert "golden" not in to_json("26", [r])["results"][0]
+def test_to_json_several_releases() -> None:
+    run = [CaseResult("a", "pass", ["R"], "29"), CaseResult("a", "skip", ["R"], "25"),
+           CaseResult("b", "fail", ["R"], "29", changed=["-N x", "+N y"], live=["N y"]),
+           CaseResult("b", "pass", ["R"], "25", live=["N x"])]
+    report = to_json(["25", "29"], run)
+    assert report["otp"] == ["25", "29"]
+    assert [(r["case"], r["otp"]) for r in report["results"]] == [("a", "25"), ("a", "29"), ("b", "25"), ("b", "29")]
+    assert report["by_otp"]["25"]["skip"] == 1 and report["by_otp"]["29"]["fail"] == 1
+    assert report["summary"]["cases"] == 4
+    assert report["results"][3]["changed"] == ["-N x", "+N y"] and report["results"][3]["live"] == ["N y"]
+
+
+def test_matrices() -> None:
+    run = [CaseResult("a", "pass", ["R", "S"], "29"), CaseResult("a", "skip", ["R"], "27"),
+           CaseResult("b", "fail", ["R"], "29"), CaseResult("b", "pass", ["R"], "27")]
+    assert releases(run) == ["27", "29"]
+    assert {case: {o: r.status for o, r in row.items()} for case, row in by_case(run).items()} == {
+        "a": {"27": "skip", "29": "pass"}, "b": {"27": "pass", "29": "fail"}}
+    matrix = rule_matrix(run)
+    assert list(matrix) == ["R", "S"]
+    assert matrix["R"]["29"] == {"pass": 1, "fail": 1, "deviation": 0, "skip": 0, "crash": 0, "timeout": 0}
+    assert matrix["S"]["27"] == dict.fromkeys(STATUSES, 0)  # the rule has no case result on 27
+    assert counts_text(matrix["R"]["29"]) == "1 pass, 1 fail"
+    assert counts_text(matrix["S"]["27"]) == "-"
 
 
 def test_render_table() -> None:
     text = render_table(sample())
     lines = text.splitlines()
-    assert lines[0].split() == ["CASE", "STATUS", "OTP", "RULES", "DETAIL"]
-    assert lines[2].split()[:3] == ["fallback_send", "fail", "25"]
-    assert lines[2].endswith("1 missing")  # only the first line of the detail
+    assert lines[0].split() == ["CASE", "OTP", "25", "DETAIL"]
+    assert lines[2].split()[:2] == ["fallback_send", "fail"]
+    assert lines[2].endswith("25: 1 missing")  # only the first line of the detail
     assert "second line" not in text
     rule_header = lines.index(next(ln for ln in lines if ln.startswith("RULE ")))
-    assert lines[rule_header].split() == ["RULE", *STATUSES]
-    assert "EV-SEND  1  1  0  0  0  0".split() in [ln.split() for ln in lines]
-    assert lines[-1] == "cases 6, pass 1, fail 1, deviation 1, skip 1, crash 1, timeout 1"
+    assert lines[rule_header].split() == ["RULE", "OTP", "25"]
+    assert "EV-SEND  1 pass, 1 fail".split() in [ln.split() for ln in lines]
+    assert lines[-1] == "OTP 25: cases 6, pass 1, fail 1, deviation 1, skip 1, crash 1, timeout 1"
+
+
+def test_render_table_several_releases() -> None:
+    run = [CaseResult("a", "pass", ["R"], "29"), CaseResult("a", "deviation", ["R"], "25", detail="C-9 x")]
+    lines = render_table(run).splitlines()
+    assert lines[0].split() == ["CASE", "OTP", "25", "OTP", "29", "DETAIL"]
+    assert lines[2].split() == ["a", "deviation", "pass", "25:", "C-9", "x"]
+    assert lines[-2:] == ["OTP 25: cases 1, pass 0, fail 0, deviation 1, skip 0, crash 0, timeout 0",
+                          "OTP 29: cases 1, pass 1, fail 0, deviation 0, skip 0, crash 0, timeout 0"]
 
 
 def test_default_lists_are_independent() -> None:

@@ -14,12 +14,12 @@ static Term *parse(Arena *a, const char *src)
     return t;
 }
 
-/* "OK", "INVALID <rule>" or "UNSUPPORTED: <msg>" for ms_validate on src. */
-static void validate(int *failures, const char *src, const char *want)
+/* "OK", "INVALID <rule>" or "UNSUPPORTED: <msg>" for ms_validate_for on src. */
+static void validate_as(int *failures, MsDialect dialect, const char *src, const char *want)
 {
     Arena a;
     arena_init(&a);
-    MsVerdict v = ms_validate(parse(&a, src));
+    MsVerdict v = dialect == MS_FOR_CALL ? ms_validate(parse(&a, src)) : ms_validate_for(parse(&a, src), dialect);
     char got[300];
     if (v.check == MS_OK)
         snprintf(got, sizeof got, "OK");
@@ -31,6 +31,12 @@ static void validate(int *failures, const char *src, const char *want)
         fprintf(stderr, "ms: %s\n", src);
     CHECK_STR(got, want);
     arena_free(&a);
+}
+
+/* The same for a function pattern's match spec. */
+static void validate(int *failures, const char *src, const char *want)
+{
+    validate_as(failures, MS_FOR_CALL, src, want);
 }
 
 static void test_form(int *failures)
@@ -426,6 +432,55 @@ static void test_run_unsupported_and_rules(int *failures)
     run_rules(failures, "[{[#{}],[],[]}]", "[#{}]", "m=1 msg=- rt=0 et=0 silent=-1 rules=MS-HEAD-MAP", true);
 }
 
+/* Send and receive specs (checked live with erlang:trace_pattern(send | 'receive', MS, [])):
+ * the functions each dialect refuses, in guards and bodies, and what stays as for calls. */
+static void test_dialects(int *failures)
+{
+    static const char *const call_only[] = {"[{'_',[],[{caller}]}]", "[{'_',[],[{caller_line}]}]",
+                                            "[{'_',[{caller}],[]}]", "[{'_',[],[{message,{{{caller}}}}]}]"};
+    for (size_t i = 0; i < sizeof call_only / sizeof call_only[0]; i++) {
+        validate_as(failures, MS_FOR_SEND, call_only[i], "INVALID MSGPAT-SEND-REFUSED");
+        validate_as(failures, MS_FOR_RECEIVE, call_only[i], "INVALID MSGPAT-RECEIVE-REFUSED");
+    }
+    validate(failures, "[{'_',[],[{caller}]}]", "OK");
+    static const char *const trace_ops[] = {
+        "[{'_',[],[{silent,true}]}]", "[{'_',[],[{process_dump}]}]", "[{'_',[],[{enable_trace,send}]}]",
+        "[{'_',[],[{enable_trace,<p>,send}]}]", "[{'_',[],[{disable_trace,send}]}]",
+        "[{'_',[],[{disable_trace,<p>,send}]}]", "[{'_',[],[{trace,[send],[]}]}]",
+        "[{'_',[],[{trace,<p>,[send],[]}]}]", "[{'_',[{is_seq_trace}],[]}]", "[{'_',[],[{get_seq_token}]}]",
+        "[{'_',[],[{set_seq_token,label,1}]}]"};
+    for (size_t i = 0; i < sizeof trace_ops / sizeof trace_ops[0]; i++)
+        validate_as(failures, MS_FOR_RECEIVE, trace_ops[i], "INVALID MSGPAT-RECEIVE-REFUSED");
+    /* allowed in a send spec: silent runs, the others are valid but not modelled */
+    validate_as(failures, MS_FOR_SEND, "[{'_',[],[{silent,true}]}]", "OK");
+    validate_as(failures, MS_FOR_SEND, "[{'_',[],[{process_dump}]}]",
+                "UNSUPPORTED: match spec function process_dump/0 is not supported by model v1");
+    /* accepted in both, and what is invalid for calls stays invalid */
+    validate_as(failures, MS_FOR_SEND, "[{'_',[],[{return_trace},{exception_trace},{message,{self}}]}]", "OK");
+    validate_as(failures, MS_FOR_RECEIVE, "[{['$1','$2','$3'],[{'=:=','$1',{node}}],[{return_trace}]}]", "OK");
+    validate_as(failures, MS_FOR_RECEIVE, "[{'_',[],[{get_tcw}]}]",
+                "UNSUPPORTED: match spec function get_tcw/0 is not supported by model v1");
+    validate_as(failures, MS_FOR_SEND, "[{['_'],[],[{message,'$1'}]}]", "INVALID MS-UNBOUND");
+    validate_as(failures, MS_FOR_RECEIVE, "[{'_',[],[{current_stacktrace}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate_as(failures, MS_FOR_SEND, "true", "OK");
+    validate_as(failures, MS_FOR_RECEIVE, "restart", "INVALID MS-FORM");
+}
+
+/* The message of an outcome: false drops the event; true and no message give no result. */
+static void test_message_outcome(int *failures)
+{
+    Arena a;
+    arena_init(&a);
+    MsOutcome none = {.silent = -1}, f = none, t = none, x = none;
+    f.message = parse(&a, "false");
+    t.message = parse(&a, "true");
+    x.message = parse(&a, "{x,1}");
+    CHECK(!ms_message_false(&none) && ms_message_false(&f) && !ms_message_false(&t) && !ms_message_false(&x));
+    CHECK(ms_message_result(&none) == NULL && ms_message_result(&t) == NULL);
+    CHECK(ms_message_result(&f) == f.message && ms_message_result(&x) == x.message);
+    arena_free(&a);
+}
+
 int main(void)
 {
     int n = 0, *failures = &n;
@@ -438,6 +493,8 @@ int main(void)
     test_run_bodies(failures);
     test_run_no_caller(failures);
     test_run_unsupported_and_rules(failures);
+    test_dialects(failures);
+    test_message_outcome(failures);
     if (n)
         fprintf(stderr, "%d failure(s)\n", n);
     return n != 0;

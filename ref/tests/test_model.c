@@ -3,40 +3,9 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "model.h"
+#include "sim.h"
 
-#define HDR "case x\nrules A\ndesc \"d\"\notp 1\n"
 #define H HDR "tracer recorder\nprocess a b c\n" /* steps start on line 7 */
-
-/* The stream of text (no header line), or "ERR LINE:COL: message". */
-static void sim(int *failures, const char *text, const char *want)
-{
-    Arena a;
-    arena_init(&a);
-    Scenario sc;
-    Err e = {0};
-    Buf got;
-    buf_init(&got);
-    if (!scenario_parse(&a, "x.tcs", text, &sc, &e)) {
-        buf_printf(&got, "PARSE %d:%d: %s", e.line, e.col, e.msg);
-    } else {
-        Stream s;
-        stream_init(&s, "x", false);
-        if (model_run(&a, &sc, &s, &e)) {
-            const char *body = strchr(buf_str(&s.text), '\n') + 1;
-            CHECK(strncmp(buf_str(&s.text), "% tcs stream v1: x\n", 19) == 0);
-            buf_puts(&got, body);
-        } else {
-            buf_printf(&got, "ERR %d:%d: %s", e.line, e.col, e.msg);
-        }
-        stream_free(&s);
-    }
-    if (strcmp(buf_str(&got), want) != 0)
-        fprintf(stderr, "input:\n%s\n", text);
-    CHECK_STR(buf_str(&got), want);
-    buf_free(&got);
-    arena_free(&a);
-}
 
 static void test_unsupported(int *failures)
 {

@@ -1,0 +1,111 @@
+%% Runs several tcs_runner jobs, one after another, in one node: starting a
+%% node costs more than most cases take, and a release in a Debian root
+%% costs more than the host's.
+%%
+%% Usage: erl -noshell -pa DIR -run tcs_batch main JOB_FILE...
+%% Output: "TCS JOB I" before the I-th job (from 1), then what tcs_runner
+%% prints for it, and "TCS BATCH END" once every job has run.
+%%
+%% Isolation.  Each job runs in a fresh process whose group leader is a proxy
+%% of its own, so every process the job starts (collector, scenario processes
+%% and their children) is found and killed afterwards.  Then everything a job
+%% can leave in the node is undone: trace flags on all processes, call trace
+%% patterns of every kind (and on_load ones), send/receive match
+%% specifications, the system seq tracer, fixture modules the job loaded, trace sessions
+%% made since the batch began, and the tracer module with its NIF library (so
+%% that the next job loads its own, with its own answers).  The driver does
+%% not rely on this alone: a job that crashes or hangs ends the node, and any
+%% case that disagrees in a shared node is replayed in a fresh one.
+-module(tcs_batch).
+-export([main/1]).
+
+main(JobFiles) ->
+    Sessions = sessions(),
+    run(JobFiles, 1, Sessions),
+    io:put_chars("TCS BATCH END\n"),
+    halt(0).
+
+run([], _, _) -> ok;
+run([JobFile | Rest], Index, Sessions) ->
+    io:format("TCS JOB ~p~n", [Index]),
+    Loaded = [M || {M, _} <- code:all_loaded()],
+    run_isolated(JobFile),
+    clean(JobFile, Sessions),
+    unload_fixtures(Loaded),
+    run(Rest, Index + 1, Sessions).
+
+%% A job that raises ends the node, like it does when it runs alone: the
+%% driver sees the job end without "TCS END" and reports a crash.
+run_isolated(JobFile) ->
+    Leader = spawn(fun() -> forward_io(group_leader()) end),
+    {Job, Ref} = spawn_monitor(fun() ->
+                                       group_leader(Leader, self()),
+                                       tcs_runner:run(JobFile)
+                               end),
+    receive
+        {'DOWN', Ref, process, Job, normal} -> ok;
+        {'DOWN', Ref, process, Job, Reason} ->
+            io:format("job ~s failed: ~p~n", [JobFile, Reason]),
+            halt(3)
+    end,
+    kill_group(Leader),
+    exit(Leader, kill).
+
+%% An I/O request names its sender, and the real group leader answers it there.
+forward_io(Real) ->
+    receive Request -> Real ! Request end,
+    forward_io(Real).
+
+%% Kills every process of the job.  A scenario process killed while it waits
+%% in the gate's dirty NIF is gone at once, but the NIF call goes on holding a
+%% dirty I/O scheduler until the gate is poked: without the poke, each job
+%% would leave its waiting processes' schedulers blocked for good, until no
+%% scenario process could wait any more (seen: step timeouts, then
+%% trace_pattern/3 never returning).
+kill_group(Leader) ->
+    Members = [P || P <- processes(), P =/= Leader,
+                    erlang:process_info(P, group_leader) =:= {group_leader, Leader}],
+    Refs = [erlang:monitor(process, P) || P <- Members],
+    [exit(P, kill) || P <- Members],
+    await_down(Refs),
+    tcs_gate:poke(persistent_term:get(tcs_gate)).
+
+await_down([]) -> ok;
+await_down([Ref | Rest] = Refs) ->
+    receive {'DOWN', Ref, process, _, _} -> await_down(Rest)
+    after 10 ->
+            tcs_gate:poke(persistent_term:get(tcs_gate)),
+            await_down(Refs)
+    end.
+
+clean(JobFile, Sessions) ->
+    erlang:trace(all, false, [all]),
+    [catch erlang:trace_pattern(What, false, [Kind])
+     || What <- [{'_', '_', '_'}, on_load],
+        Kind <- [global, local, meta, call_count, call_time, call_memory]],
+    erlang:trace_pattern(send, true, []),
+    erlang:trace_pattern('receive', true, []),
+    seq_trace:set_system_tracer(false),
+    [catch trace:session_destroy(S) || S <- sessions() -- Sessions],
+    {ok, Job} = file:consult(JobFile),
+    Tracer = proplists:get_value(tracer_module, Job),
+    code:purge(Tracer),
+    code:delete(Tracer),
+    code:purge(Tracer),
+    ok.
+
+%% Fixture modules that a job loaded by calling them (tcs_late, which
+%% on_load patterns catch when it loads) are unloaded, so that the next job
+%% loads them afresh as it would in a node of its own.
+unload_fixtures(Before) ->
+    Dir = filename:absname(filename:dirname(code:which(?MODULE))),
+    [begin code:purge(M), code:delete(M), code:purge(M) end
+     || {M, File} <- code:all_loaded(), not lists:member(M, Before),
+        is_list(File), filename:absname(filename:dirname(File)) =:= Dir].
+
+%% The trace sessions that exist now (none before OTP 27, which has no trace module).
+sessions() ->
+    case code:ensure_loaded(trace) of
+        {module, trace} -> trace:session_info(all);
+        {error, _} -> []
+    end.

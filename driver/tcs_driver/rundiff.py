@@ -1,0 +1,155 @@
+"""What changed between two runs (./tcs diff OLD.json NEW.json): the check before an OTP upgrade.
+
+Results are paired by (case, release). When each report holds exactly one
+release and they differ (a run on the old OTP against a run on the new one),
+they are paired by case. Reported: cases newly failing (an OK status before,
+pass/deviation/skip, and not now: the regressions), newly passing, other
+status changes, cases present on one side only, and live streams that changed
+(normative lines, compared tracee by tracee as a run compares; --strict: every
+line)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import diff, stream
+from .results import OK_STATUSES, STATUSES
+
+
+class ReportError(Exception):
+    """A file that is not a tcs JSON report; the message names the file."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One result of a report."""
+    case: str
+    otp: str
+    status: str
+    detail: str
+    live: tuple[str, ...]
+
+
+@dataclass
+class RunDiff:
+    """The changes from an old run to a new one, each list of (key, old entry, new entry)."""
+    pairing: str                        # how results were paired, for the reader
+    newly_failing: list[tuple[str, Entry | None, Entry]] = field(default_factory=list)
+    newly_passing: list[tuple[str, Entry, Entry]] = field(default_factory=list)
+    status_changed: list[tuple[str, Entry, Entry]] = field(default_factory=list)
+    only_old: list[tuple[str, Entry]] = field(default_factory=list)
+    only_new_ok: list[tuple[str, Entry]] = field(default_factory=list)
+    streams_changed: list[tuple[str, diff.Comparison]] = field(default_factory=list)
+    unchanged: int = 0
+
+    @property
+    def regressions(self) -> int:
+        return len(self.newly_failing)
+
+
+def load(path: Path) -> tuple[list[str], list[Entry]]:
+    """The releases and results of a report written by ./tcs run --json."""
+    try:
+        data: Any = json.loads(path.read_text())
+    except OSError as why:
+        raise ReportError(f"{path}: cannot read: {why.strerror}") from why
+    except (json.JSONDecodeError, UnicodeDecodeError) as why:
+        where = f":{why.lineno}:{why.colno}" if isinstance(why, json.JSONDecodeError) else ""
+        raise ReportError(f"{path}{where}: not JSON ({why})") from why
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list) or "otp" not in data:
+        raise ReportError(f"{path}: not a tcs results report (expected an object with 'otp' and 'results', "
+                          "as ./tcs run --json writes)")
+    otps = data["otp"] if isinstance(data["otp"], list) else [data["otp"]]
+    entries = []
+    for number, row in enumerate(data["results"], 1):
+        if not (isinstance(row, dict) and all(isinstance(row.get(k), str) for k in ("case", "status", "otp"))
+                and row["status"] in STATUSES):
+            raise ReportError(f"{path}: result {number} is not a case result (needs 'case', 'otp' and a "
+                              f"'status' among {', '.join(STATUSES)})")
+        live = row.get("live", [])
+        if not isinstance(live, list) or not all(isinstance(x, str) for x in live):
+            raise ReportError(f"{path}: result {number} ({row['case']}): 'live' is not a list of lines")
+        entries.append(Entry(row["case"], row["otp"], row["status"], str(row.get("detail", "")), tuple(live)))
+    return [str(o) for o in otps], entries
+
+
+def compare(old: tuple[list[str], list[Entry]], new: tuple[list[str], list[Entry]], *,
+            strict: bool = False) -> RunDiff:
+    """The changes from the old report to the new one."""
+    (old_otps, old_entries), (new_otps, new_entries) = old, new
+    by_case = len(old_otps) == 1 and len(new_otps) == 1 and old_otps != new_otps
+    if by_case:
+        pairing = f"case by case, OTP {old_otps[0]} (old) against OTP {new_otps[0]} (new)"
+    else:
+        pairing = "by case and release"
+
+    def key(e: Entry) -> str:
+        return e.case if by_case else f"{e.case} (OTP {e.otp})"
+
+    before = {key(e): e for e in old_entries}
+    after = {key(e): e for e in new_entries}
+    out = RunDiff(pairing)
+    for k in sorted(before.keys() - after.keys()):
+        out.only_old.append((k, before[k]))
+    for k in sorted(after):
+        now, then = after[k], before.get(k)
+        if then is None:
+            if now.status in OK_STATUSES:
+                out.only_new_ok.append((k, now))
+            else:
+                out.newly_failing.append((k, None, now))
+            continue
+        was_ok, is_ok = then.status in OK_STATUSES, now.status in OK_STATUSES
+        if was_ok and not is_ok:
+            out.newly_failing.append((k, then, now))
+        elif is_ok and not was_ok:
+            out.newly_passing.append((k, then, now))
+        elif then.status != now.status:
+            out.status_changed.append((k, then, now))
+        streams = diff.compare(_lines(then), _lines(now), strict=strict, observable=diff.ALL_KINDS)
+        if not streams.agree:
+            out.streams_changed.append((k, streams))
+        elif then.status == now.status:
+            out.unchanged += 1
+    return out
+
+
+def _lines(entry: Entry) -> list[stream.Line]:
+    """The live stream of a result, parsed (lines as the report stores them, with their class)."""
+    return [stream.parse_line(text, f"{entry.case} (OTP {entry.otp})") for text in entry.live]
+
+
+def render(d: RunDiff) -> str:
+    """The changes as text for a terminal, most important first."""
+    out = [f"paired {d.pairing}"]
+
+    def section(title: str, rows: list[str]) -> None:
+        if rows:
+            out.append("")
+            out.append(f"{title} ({len(rows)}):")
+            out.extend(rows)
+
+    section("NEWLY FAILING (regressions)", [
+        f"  {k}: {then.status if then else 'absent'} -> {now.status}" + _first(now.detail)
+        for k, then, now in d.newly_failing])
+    section("newly passing", [f"  {k}: {then.status} -> {now.status}" for k, then, now in d.newly_passing])
+    section("status changed", [f"  {k}: {then.status} -> {now.status}" for k, then, now in d.status_changed])
+    section("only in the old run", [f"  {k}: {e.status}" for k, e in d.only_old])
+    section("only in the new run", [f"  {k}: {e.status}" for k, e in d.only_new_ok])
+    rows = []
+    for k, comparison in d.streams_changed:
+        rows.append(f"  {k}:")
+        rows.extend("    " + line for line in comparison.render().rstrip("\n").splitlines()[2:]
+                    if not line.startswith(("AGREE", "DIFFER")))
+    section("live streams changed ('-' old, '+' new)", rows)
+    out.append("")
+    out.append(f"{d.regressions} newly failing, {len(d.newly_passing)} newly passing, "
+               f"{len(d.status_changed)} other status changes, {len(d.streams_changed)} streams changed, "
+               f"{d.unchanged} unchanged")
+    return "\n".join(out) + "\n"
+
+
+def _first(detail: str) -> str:
+    return f"  ({detail.splitlines()[0]})" if detail.strip() else ""
