@@ -17,7 +17,8 @@ static void mbox_push(Model *m, Proc *p, Term *msg, const SeqToken *token)
     p->mbox[p->mhead + p->mlen++] = (Message){msg, token};
 }
 
-Message messages_take(Model *m, int p)
+/* The oldest message of p's non-empty mailbox, removed. */
+static Message messages_take(Model *m, int p)
 {
     Proc *pr = &m->procs[p];
     pr->mlen--;

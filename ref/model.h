@@ -225,8 +225,6 @@ bool calls_step(Model *m, int p, const Step *st);
  * False with err set if the pattern cannot be modelled. */
 bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
                       const char *rules);
-/* Guarantees: the oldest message of p's non-empty mailbox is removed and returned. */
-Message messages_take(Model *m, int p);
 /* Guarantees: the lines and mailbox effect of `P send Q T`. */
 bool messages_send(Model *m, int p, const Step *st);
 /* Guarantees: the lines and mailbox effect of `P recv [after N]`. */

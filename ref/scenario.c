@@ -166,16 +166,14 @@ static bool proc_arg(Parser *p, const char **out, int *col)
     return true;
 }
 
-/* A port name opened by an earlier step (ports_ok), or a process name. */
-static bool entity_arg(Parser *p, bool ports_ok, bool procs_ok, const char **out, int *col)
+/* A port name opened by an earlier step, or (procs_ok) a process name. */
+static bool entity_arg(Parser *p, bool procs_ok, const char **out, int *col)
 {
     size_t at;
     skip_ws(p);
     at = p->i;
     const char *w = word(p, &at);
     if (w && is_port_name(p, w)) {
-        if (!ports_ok)
-            return fail(p, at, "'%s' is a port, not a process", w);
         *out = w;
         *col = (int)at + 1;
         return true;
@@ -376,7 +374,7 @@ static bool parse_trace_step(Parser *p, Step *st)
         st->actor_col = (int)tat + 1;
     } else {
         p->i = tat;
-        if (!entity_arg(p, true, true, &st->actor, &st->actor_col))
+        if (!entity_arg(p, true, &st->actor, &st->actor_col))
             return false;
     }
     size_t at;
@@ -554,10 +552,10 @@ static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t 
         p->ports[p->nports++] = st->other;
     } else if (strcmp(verb, "port_command") == 0 || strcmp(verb, "port_send") == 0) {
         st->kind = verb[5] == 'c' ? ST_PORT_COMMAND : ST_PORT_SEND;
-        return entity_arg(p, true, false, &st->other, &st->other_col) && binary_arg(p, st);
+        return entity_arg(p, false, &st->other, &st->other_col) && binary_arg(p, st);
     } else if (strcmp(verb, "port_close") == 0) {
         st->kind = ST_PORT_CLOSE;
-        return entity_arg(p, true, false, &st->other, &st->other_col);
+        return entity_arg(p, false, &st->other, &st->other_col);
     } else if (strcmp(verb, "gc") == 0) {
         st->kind = ST_GC;
         const char *w = word(p, &at);
@@ -627,7 +625,7 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
             return false;
     } else if (strcmp(verb, "link") == 0 || strcmp(verb, "unlink") == 0) {
         st->kind = verb[0] == 'l' ? ST_LINK : ST_UNLINK;
-        if (!entity_arg(p, true, true, &st->other, &st->other_col))
+        if (!entity_arg(p, true, &st->other, &st->other_col))
             return false;
         if (strcmp(st->other, actor) == 0)
             return fail(p, (size_t)st->other_col - 1, "linking a process to itself is not supported by model v1");
@@ -641,7 +639,7 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
         if (strcmp(name, "undefined") == 0)
             return fail(p, at, "'undefined' cannot be a registered name");
         st->term = term_atom(p->a, name);
-        if (st->kind == ST_REGISTER && !at_end(p) && !entity_arg(p, true, false, &st->other, &st->other_col))
+        if (st->kind == ST_REGISTER && !at_end(p) && !entity_arg(p, false, &st->other, &st->other_col))
             return false;
     } else if (strcmp(verb, "exit") == 0) {
         st->kind = ST_EXIT;

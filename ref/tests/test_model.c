@@ -124,6 +124,19 @@ static void test_ports_running_gc_seq(int *failures)
     sim(failures, H "trace a on exiting\na recv after 10",
         "I enabled(trace_status, <tracer>, <a>) -> trace\n"
         "N ctl erlang:trace(<a>,true,[exiting]) -> 1\n");
+    /* a send or receive pattern the model cannot run stops it at the port event's step */
+    const char *overflow = "[{'_',[{'>',{'*',9223372036854775807,2},0}],[]}]";
+    const char *after[] = {"a port_command x <<1>>", "a port_send x <<1>>", "b port_close x", "a exit boom"};
+    const char *flags[] = {"'receive'", "send", "'receive'", "'receive'"};
+    const char *pats[] = {"'receive'", "send", "'receive'", "'receive'"};
+    for (int i = 0; i < 4; i++) {
+        char text[600];
+        snprintf(text, sizeof text, H "trace new_ports on %s\ntrace a on send\na open_port x\npattern %s %s\n%s",
+                 flags[i], pats[i], overflow, after[i]);
+        sim(failures, text, "ERR 11:1: integer arithmetic beyond 64 bits in a match spec is not supported by model v1");
+    }
+    sim(failures, H "a open_port x\na port_close x\na port_command x <<1>>",
+        "ERR 9:16: a step on a closed port is not supported by model v1");
     /* a port closing with a reason kills its linked processes, and what they are linked to */
     sim(failures, H "a open_port x\nb link x\nc link x\nb link c\ntrace c on procs\na exit boom",
         "I enabled(trace_status, <tracer>, <c>) -> trace\n"
