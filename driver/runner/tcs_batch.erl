@@ -11,7 +11,7 @@
 %% and their children) is found and killed afterwards.  Then everything a job
 %% can leave in the node is undone: trace flags on all processes, call trace
 %% patterns of every kind (and on_load ones), send/receive match
-%% specifications, fixture modules the job loaded, trace sessions
+%% specifications, the system seq tracer, fixture modules the job loaded, trace sessions
 %% made since the batch began, and the tracer module with its NIF library (so
 %% that the next job loads its own, with its own answers).  The driver does
 %% not rely on this alone: a job that crashes or hangs ends the node, and any
@@ -85,6 +85,7 @@ clean(JobFile, Sessions) ->
         Kind <- [global, local, meta, call_count, call_time, call_memory]],
     erlang:trace_pattern(send, true, []),
     erlang:trace_pattern('receive', true, []),
+    seq_trace:set_system_tracer(false),
     [catch trace:session_destroy(S) || S <- sessions() -- Sessions],
     {ok, Job} = file:consult(JobFile),
     Tracer = proplists:get_value(tracer_module, Job),

@@ -12,7 +12,7 @@
 %%   TCS TIMEOUT N       step N did not finish in time; later steps skipped
 %%   TCS END             the run is complete
 -module(tcs_runner).
--export([main/1, run/1, out/1]).
+-export([main/1, run/1, out/1, puppet_step/4, after_puppet_step/2]).
 
 -define(TRACER_NAME, tracer).
 
@@ -31,9 +31,11 @@ run(JobFile) ->
     %% loaded too, so that no on_load pattern of a scenario applies to them
     %% (a meta tracer sees the harness's calls too).  tcs_late is left for
     %% the scenario to load.
-    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet, tcs_canon, tcs_patterns, timer]],
+    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet, tcs_canon, tcs_patterns, timer,
+                                                  tcs_settle, tcs_ports, tcs_seq]],
     Gate = tcs_gate:new(),
     persistent_term:put(tcs_gate, Gate),
+    put(tcs_dead_puppets, []),
     Collector = spawn(fun() -> collect([]) end),
     {tracer, Kind, _Callbacks, Answers} = lists:keyfind(tracer, 1, Plan),
     TracerModule = load_tracer(Kind, Job, Answers),
@@ -118,7 +120,7 @@ run_steps([{step, N, Step} | Rest], Names, Ctx) ->
     end.
 
 run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod}) ->
-    Pid = maps:get(Who, Names),
+    Pid = case Who of new_ports -> new_ports; _ -> maps:get(Who, Names) end,
     TracerFlags = case How of true -> [{tracer, Mod, C}]; false -> [] end,
     Outcome = outcome(fun() -> erlang:trace(Pid, How, Flags ++ TracerFlags) end),
     ctl(C, ["erlang:trace(", canon(Pid, Names), ",", atom_to_list(How), ",",
@@ -136,6 +138,15 @@ run_step({spawn, Who, Child}, Names, Ctx) ->
             {ok, Names#{Child => Pid}};
         Other -> after_puppet_step(Other, Names)
     end;
+run_step(Step, Names, Ctx) when element(1, Step) =:= open_port; element(1, Step) =:= port_command;
+                                element(1, Step) =:= port_send; element(1, Step) =:= port_close;
+                                tuple_size(Step) =:= 4, element(1, Step) =:= register ->
+    tcs_ports:run_step(Step, Names, Ctx);
+run_step({Op, _, Other} = Step, Names, Ctx) when (Op =:= link orelse Op =:= unlink),
+                                                 is_port(map_get(Other, Names)) ->
+    tcs_ports:run_step(Step, Names, Ctx);
+run_step({seq_tracer, tracer}, Names, Ctx) ->
+    tcs_seq:tracer(Names, Ctx);
 run_step(Step, Names, Ctx) ->
     {Who, Action} = action(Step, Names),
     after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).
@@ -148,7 +159,11 @@ action({recv, Who, Timeout}, _) -> {Who, {recv, Timeout}};
 action({call, Who, M, F, Args}, _) -> {Who, {call, M, F, Args}};
 action({register, Who, Name}, _) -> {Who, {register, Name}};
 action({unregister, Who, Name}, _) -> {Who, {unregister, Name}};
-action({exit, Who, Reason}, _) -> {Who, {exit, Reason}}.
+action({exit, Who, Reason}, _) -> {Who, {exit, Reason}};
+action({gc, Who, major}, _) -> {Who, {call, erlang, garbage_collect, []}};
+action({gc, Who, minor}, Names) ->
+    {Who, {call, erlang, garbage_collect, [maps:get(Who, Names), [{type, minor}]]}};
+action(Step, _) -> tcs_seq:action(Step).
 
 after_puppet_step(timeout, _Names) -> timeout;
 after_puppet_step({done, _}, Names) -> {ok, Names}.
@@ -161,6 +176,9 @@ puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeo
     ok = tcs_gate:give(Gate, maps:get(Who, Names), Action),
     case await_result(Gate, erlang:monotonic_time(millisecond) + Timeout) of
         timeout -> timeout;
+        blocked ->
+            tcs_settle:until_blocked(maps:get(Who, Names)),
+            {done, blocked};
         {raised, Class, Reason} = Raised ->
             [Step | Args] = tuple_to_list(Action),
             ctl(C, ["<", atom_to_list(Who), "> ", atom_to_list(Step), "(",
@@ -203,18 +221,23 @@ resolve(T, _) -> T.
 %% let waiting processes see pending exit signals (poke), make each live one
 %% handle its signal queue (process_info is a signal, answered in order), and
 %% wait for the processes that die to be gone.  Repeat until nothing changes.
+%% Each death is collected once (its 'DOWN'), also that of a process which
+%% died during the step itself, so that the ports closing with it are awaited.
 settle(Names) ->
     Gate = persistent_term:get(tcs_gate),
-    Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, N =/= meta],
-    settle(Gate, [P || P <- Puppets, is_process_alive(P)]).
+    Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, N =/= meta, is_pid(P)],
+    settle(Gate, Puppets -- get(tcs_dead_puppets)).
 
 settle(Gate, Alive) ->
     ok = tcs_gate:poke(Gate),
     [erlang:process_info(P, message_queue_len) || P <- Alive],
     Dead = [P || P <- Alive, not is_process_alive(P)],
-    [receive {'DOWN', _, process, P, _} -> ok end || P <- Dead],
+    Deaths = [receive {'DOWN', _, process, P, Reason} -> {P, Reason} end || P <- Dead],
+    put(tcs_dead_puppets, Dead ++ get(tcs_dead_puppets)),
+    %% a port that stays open against the rule shows up as a difference
+    _ = tcs_ports:deaths(Deaths, 1000),
     case Dead of
-        [] -> ok;
+        [] -> tcs_settle:until_idle(Alive);
         _ -> settle(Gate, Alive -- Dead)
     end.
 

@@ -98,9 +98,10 @@ def test_hanging_step_is_a_timeout_and_the_run_goes_on(layout: corpus.Layout, ot
     otp = otp_for(release)
     case = next(c for c in CASES if c.id == "fallback_send_none")
     good = corpus.job(layout, case, include)
-    # A scenario process waiting for a message nobody sends: the step never finishes.
+    # A scenario process sleeping for ever in a call: the step never finishes.  (A receive on an
+    # empty mailbox does: the process blocks, RUN-BLOCK.)
     hang = node.Job("{case_id, <<\"hang\">>}.\n{tracer, recorder, [], []}.\n{processes, [a]}.\n"
-                    "{step, 1, {recv, a, infinity}}.\n", good.tracer_module, good.tracer_so)
+                    "{step, 1, {call, a, timer, sleep, [infinity]}}.\n", good.tracer_module, good.tracer_so)
     runs = list(node.run_jobs(otp, [good, hang, good], corpus.runner_beams(layout, otp),
                               layout.nifs / "tcs_gate", step_timeout_ms=300))
     assert [r.status for r in runs] == ["done", "timeout", "done"], [r.detail for r in runs]
