@@ -15,12 +15,16 @@ void control_line(Model *m, const char *call, const char *result, const char *ru
 
 bool control_trace(Model *m, const Step *st)
 {
-    int p = model_proc(m, st->actor);
-    Proc *pr = &m->procs[p];
-    TraceState *ts = &pr->trace[LEGACY_SESSION];
+    int p = st->new_ports ? -1 : model_proc(m, st->actor);
+    TraceState *ts = p < 0 ? &m->sessions[LEGACY_SESSION].new_ports : &m->procs[p].trace[LEGACY_SESSION];
     Buf call;
     buf_init(&call);
-    buf_printf(&call, "erlang:trace(<%s>,%s,[", st->actor, st->on ? "true" : "false");
+    buf_puts(&call, "erlang:trace(");
+    if (p < 0)
+        buf_puts(&call, "new_ports");
+    else
+        model_print_id(&call, m, p);
+    buf_printf(&call, ",%s,[", st->on ? "true" : "false");
     FlagSet set = 0;
     for (int i = 0; i < st->nflags; i++) {
         if (i)
@@ -29,7 +33,7 @@ bool control_trace(Model *m, const Step *st)
         set |= FLAG_BIT(st->flags[i]);
     }
     buf_puts(&call, "])");
-    if (!pr->alive || (set & FLAG_BIT(FL_CPU_TIMESTAMP))) {
+    if ((p >= 0 && !m->procs[p].alive) || (set & FLAG_BIT(FL_CPU_TIMESTAMP))) {
         /* dead tracee; cpu_timestamp is only allowed with Procs == all (seen live) */
         control_line(m, buf_str(&call), "raises error:badarg", "CTL-TRACE");
         buf_free(&call);
@@ -38,20 +42,22 @@ bool control_trace(Model *m, const Step *st)
     FlagSet stamps = FLAG_BIT(FL_TIMESTAMP) | FLAG_BIT(FL_MONOTONIC_TIMESTAMP) |
                      FLAG_BIT(FL_STRICT_MONOTONIC_TIMESTAMP);
     if (st->on) {
-        Answer ans = enabled_probe(m, LEGACY_SESSION, p); /* STATUS-PROBE, during the call */
+        /* STATUS-PROBE, during the call; new_ports has no tracee to probe yet */
+        Answer ans = p < 0 ? ANS_TRACE : enabled_probe(m, LEGACY_SESSION, p);
         ts->flags |= set;
         ts->ts_cleared &= ~set;
         if (ans == ANS_REMOVE) /* STATUS-REMOVE; the call still returns 1 */
             ts->attached = false;
         else
-            sessions_attach(m, LEGACY_SESSION, p);
+            sessions_attach(m, ts);
     } else {
         ts->flags &= ~set;
         ts->ts_cleared |= set & stamps; /* TS-REMEMBERED */
         if (ts->flags == 0)
             ts->attached = false; /* no flags left: the tracer goes (SESSION-ORDER-PROCESS) */
     }
-    control_line(m, buf_str(&call), "-> 1", "CTL-TRACE");
+    /* CTL-TRACE: one tracee; PORTS-NEW: new_ports matches no existing port */
+    control_line(m, buf_str(&call), p < 0 ? "-> 0" : "-> 1", p < 0 ? "CTL-TRACE PORTS-NEW" : "CTL-TRACE");
     buf_free(&call);
     return true;
 }

@@ -32,8 +32,9 @@ Answer enabled_probe_as(Model *m, const TracerDecl *tracer, const char *state, i
     buf_init(&body);
     buf_init(&rules);
     /* STATUS-PROBE: always enabled/3, never enabled_X */
-    buf_printf(&body, "enabled(trace_status, <%s>, <%s>) -> %s", state, m->procs[proc].name,
-               answer_name(ans));
+    buf_printf(&body, "enabled(trace_status, <%s>, ", state);
+    model_print_id(&body, m, proc);
+    buf_printf(&body, ") -> %s", answer_name(ans));
     buf_printf(&rules, "STATUS-PROBE%s%s%s", ans == ANS_REMOVE ? " " : "", ans == ANS_REMOVE ? remove_rule : "",
                tracer_rule(tracer));
     stream_line(m->out, stream_class("trace_status"), buf_str(&body), buf_str(&rules));
@@ -46,7 +47,8 @@ bool enabled_live(const Model *m, int s, int proc, const char *tag)
 {
     const Proc *p = &m->procs[proc];
     Category c;
-    return p->alive && p->trace[s].attached && tag_category(tag, &c) && flags_cover(p->trace[s].flags, c);
+    return p->alive && p->trace[s].attached && model_category(m, proc, tag, &c) &&
+           flags_cover_tag(p->trace[s].flags, c, tag);
 }
 
 bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_rules)
@@ -62,14 +64,16 @@ Answer enabled_ask(Model *m, const TracerDecl *tracer, const char *state, int pr
                    const char *ev_rules, const char *remove_rule)
 {
     Category c;
-    tag_category(tag, &c);
+    model_category(m, proc, tag, &c);
     Answer ans = enabled_answer(tracer, tag);
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);
     buf_printf(&body, "%s(", dispatch_enabled(tracer->callbacks, c));
     term_print_atom(&body, tag);
-    buf_printf(&body, ", <%s>, <%s>) -> %s", state, m->procs[proc].name, answer_name(ans));
+    buf_printf(&body, ", <%s>, ", state);
+    model_print_id(&body, m, proc);
+    buf_printf(&body, ") -> %s", answer_name(ans));
     buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-ENABLED%s%s %s%s",
                ans == ANS_DISCARD ? " ENABLED-DISCARD" : ans == ANS_REMOVE ? " " : "",
                ans == ANS_REMOVE ? remove_rule : "", ev_rules, tracer_rule(tracer));

@@ -7,12 +7,12 @@
 static const char *const names[FL_COUNT] = {
     "send", "receive", "call", "procs", "arity", "timestamp", "monotonic_timestamp",
     "strict_monotonic_timestamp", "scheduler_id", "cpu_timestamp", "return_to", "silent",
+    "ports", "running", "running_procs", "running_ports", "exiting", "garbage_collection",
 };
 
 /* Documented erlang:trace/3 flags that model v1 does not implement. */
 static const char *const unsupported[] = {
-    "all", "exiting", "running", "running_procs", "running_ports", "garbage_collection",
-    "ports", "set_on_spawn", "set_on_first_spawn", "set_on_link",
+    "all", "set_on_spawn", "set_on_first_spawn", "set_on_link",
     "set_on_first_link", "tracer",
 };
 
@@ -38,8 +38,22 @@ bool flags_cover(FlagSet set, Category c)
     case CAT_RECEIVE: return set & FLAG_BIT(FL_RECEIVE);
     case CAT_CALL: return set & FLAG_BIT(FL_CALL);
     case CAT_PROCS: return set & FLAG_BIT(FL_PROCS);
+    case CAT_PORTS: return set & FLAG_BIT(FL_PORTS);
+    case CAT_RUNNING_PORTS: return set & FLAG_BIT(FL_RUNNING_PORTS);
+    case CAT_GARBAGE_COLLECTION: return set & FLAG_BIT(FL_GARBAGE_COLLECTION);
+    case CAT_RUNNING_PROCS:
+        return set & (FLAG_BIT(FL_RUNNING) | FLAG_BIT(FL_RUNNING_PROCS) | FLAG_BIT(FL_EXITING));
     default: return false;
     }
+}
+
+bool flags_cover_tag(FlagSet set, Category c, const char *tag)
+{
+    if (c != CAT_RUNNING_PROCS)
+        return flags_cover(set, c);
+    if (strcmp(tag, "in") == 0 || strcmp(tag, "out") == 0)
+        return set & (FLAG_BIT(FL_RUNNING) | FLAG_BIT(FL_RUNNING_PROCS));
+    return set & FLAG_BIT(FL_EXITING);
 }
 
 /* TS-PRECEDENCE: timestamp > strict_monotonic_timestamp > monotonic_timestamp.

@@ -26,6 +26,21 @@ int model_add_proc(Model *m, const char *name)
 
 Term *model_pid(Model *m, int p) { return term_pid(m->a, m->procs[p].name); }
 
+Term *model_id(Model *m, int p)
+{
+    return m->procs[p].is_port ? term_port(m->a, m->procs[p].name) : model_pid(m, p);
+}
+
+void model_print_id(Buf *out, const Model *m, int p)
+{
+    buf_printf(out, m->procs[p].is_port ? "<port:%s>" : "<%s>", m->procs[p].name);
+}
+
+bool model_category(const Model *m, int p, const char *tag, Category *out)
+{
+    return m->procs[p].is_port ? tag_category_port(tag, out) : tag_category(tag, out);
+}
+
 bool model_unsupported(Model *m, int line, int col, const char *what)
 {
     m->err->line = line;

@@ -14,6 +14,10 @@
  *   messages.c   send and receive
  *   msgpatterns.c the send and 'receive' trace patterns (erlang:trace_pattern(send, ...))
  *   procs.c      spawn, link, register, exit
+ *   ports.c      ports: open, commands, echo, close, port links and names
+ *   running.c    scheduling of processes: blocking receive, exiting
+ *   gc.c         garbage collection
+ *   seqtrace.c   sequential tracing: tokens, the system seq tracer
  *   sessions.c   trace sessions: create, destroy, handles, module trace's calls, their order
  */
 #ifndef TCS_MODEL_H
@@ -39,16 +43,34 @@ typedef struct TraceState {
     unsigned since;     /* model clock when the tracer was last attached (SESSION-ORDER-PROCESS) */
 } TraceState;
 
-/* One process of the scenario. */
+/* A seq_trace token (ref/seqtrace.c). */
+typedef struct SeqToken {
+    long long label;
+    bool send, receive, print; /* the token's trace flags */
+    FlagSet stamps;            /* its time stamp flags, as trace flags (TS-PRECEDENCE applies) */
+    long long lastcnt, serial; /* the {Previous, Current} serial */
+    int sender;                /* the process that last sent or printed with it */
+} SeqToken;
+
+/* A message in a mailbox, with the seq_trace token it carries (NULL: none). */
+typedef struct Message { Term *msg; const SeqToken *token; } Message;
+
+/* One process (or port, see is_port) of the scenario. */
 typedef struct Proc {
     const char *name;
     bool alive;
     TraceState trace[MAX_SESSIONS]; /* indexed by session */
-    Term **mbox;        /* message queue, oldest at mhead */
+    Message *mbox;      /* message queue, oldest at mhead */
     size_t mhead, mlen, mcap;
     int links[MAX_PROCS];
     int nlinks;
     const char *regname; /* registered name or NULL */
+    bool is_port;       /* a port (ref/ports.c): printed <port:name> */
+    int owner;          /* port: the connected process */
+    bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/running.c) */
+    const char *last_traced; /* the tag of p's last trace line, or NULL (ref/gc.c) */
+    const SeqToken *token;           /* seq_trace token or NULL (ref/seqtrace.c) */
+    long long seq_clock, seq_lastcnt; /* the process's seq_trace counters */
 } Proc;
 
 /* The trace pattern of one fixture function (erlang:trace_pattern/3), or the one newly loaded
@@ -81,6 +103,7 @@ typedef struct Session {
     Pattern pats[TARGET_FNS]; /* indexed by FixtureFn */
     Pattern on_load;    /* the pattern of functions of modules loaded later */
     MessagePattern send_pat, receive_pat; /* zeroed: on, no match spec (MSGPAT-DEFAULT) */
+    TraceState new_ports; /* what ports opened later get (erlang:trace(new_ports, ...)) */
     SessionLife life;
     bool strong;        /* a strong handle exists (created and not dropped) */
     unsigned since;     /* model clock at creation (SESSION-INFO-SESSIONS) */
@@ -99,6 +122,8 @@ typedef struct Model {
     Session sessions[MAX_SESSIONS];
     int nsessions;
     bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
+    bool seq_tracer;    /* the system seq tracer is the scenario's tracer (ref/seqtrace.c) */
+    const Step *step;   /* the step being run: where an error found deeper down points */
     unsigned clock;     /* counts attach, pattern and create events, for their order */
 } Model;
 
@@ -121,6 +146,12 @@ int model_proc(const Model *m, const char *name);
 int model_add_proc(Model *m, const char *name);
 /* Guarantees: the symbolic pid term of process p. */
 Term *model_pid(Model *m, int p);
+/* Guarantees: the symbolic identity of p: its port term for a port, else its pid term. */
+Term *model_id(Model *m, int p);
+/* Guarantees: p printed as a tracee: <name> for a process, <port:name> for a port. */
+void model_print_id(Buf *out, const Model *m, int p);
+/* Guarantees: the category of tag for tracee p (tag_category or tag_category_port). */
+bool model_category(const Model *m, int p, const char *tag, Category *out);
 /* Guarantees: false with err at (line,col) and a message ending in "not supported by model v1". */
 bool model_unsupported(Model *m, int line, int col, const char *what);
 
@@ -193,9 +224,9 @@ const char *sessions_rules(Model *m, int s, int nsessions, const char *ev_rules,
 /* Guarantees: the msg line of a process tracer receiving the trace message of the event
  * (SESSION-PROCESS-TRACER). */
 void sessions_trace_message(Model *m, int s, int proc, const Event *ev, const char *extra_rules);
-/* Guarantees: session s's tracer is attached to proc with its flags, with a new place in the
- * order if it was not attached before (SESSION-ORDER-PROCESS). */
-void sessions_attach(Model *m, int s, int proc);
+/* Guarantees: the tracer of trace state ts is attached, with a new place in the order if it
+ * was not attached before (SESSION-ORDER-PROCESS). */
+void sessions_attach(Model *m, TraceState *ts);
 /* Guarantees: pat, changed from before, gets a new place in the order if it is now set where
  * it was not (new, or moved between global and local) or newly meta (SESSION-ORDER-CALL). */
 void sessions_note_pattern(Model *m, Pattern *pat, const Pattern *before);
@@ -235,6 +266,11 @@ bool msgpat_event(Model *m, const Step *st, int proc, const char *tag, const Ter
 bool calls_step(Model *m, int p, const Step *st);
 
 /* messages.c */
+/* Guarantees: msg from sender (carrying token, or NULL) reaches p: its 'receive' event through
+ * the session's pattern (rules name why), then p's mailbox; a blocked p wakes and takes it.
+ * False with err set if the pattern cannot be modelled. */
+bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
+                      const char *rules);
 /* Guarantees: the lines and mailbox effect of `P send Q T`. */
 bool messages_send(Model *m, int p, const Step *st);
 /* Guarantees: the lines and mailbox effect of `P recv [after N]`. */
@@ -249,5 +285,57 @@ bool procs_link(Model *m, int p, const Step *st, bool link);
 bool procs_register(Model *m, int p, const Step *st, bool reg);
 /* Guarantees: the lines of `P exit R`, including what happens to linked processes. */
 bool procs_exit(Model *m, int p, const Step *st);
+/* Guarantees: the lines of p (process) terminating with reason, and of what it is linked to. */
+void procs_terminate(Model *m, int p, const Term *reason, bool by_link);
+/* Guarantees: p and q are linked (linked true) or not, both ways, without events. */
+void procs_set_link(Model *m, int p, int q, bool linked);
+
+/* ports.c */
+/* Guarantees: the lines of `P open_port X`: X becomes a new port owned by P. */
+bool ports_open(Model *m, int p, const Step *st);
+/* Guarantees: the lines of `P port_command X T` (via_send false) or `P port_send X T`. */
+bool ports_command(Model *m, int p, const Step *st, bool via_send);
+/* Guarantees: the lines of `P port_close X`. */
+bool ports_close(Model *m, int p, const Step *st);
+/* Guarantees: the lines of a port x closing with reason (its links and name go). */
+void ports_terminate(Model *m, int x, const Term *reason, const char *rules);
+/* Guarantees: the lines of `P link X` (link true) or `P unlink X` for a port X, already
+ * (un)linked. */
+bool ports_link(Model *m, int p, int x, bool link);
+/* Guarantees: the lines of port x getting the exit signal of linked process p (already unlinked). */
+void ports_exit_signal(Model *m, int x, int p, const Term *reason);
+
+/* running.c */
+/* Guarantees: p blocks in a receive: its scheduled-out line (RUN-BLOCK). */
+void running_block(Model *m, int p);
+/* Guarantees: a message reached blocked p: its scheduled-in line; p is no longer blocked. */
+void running_wake(Model *m, int p);
+/* Guarantees: the scheduling line of p, killed by a signal while not blocked, scheduled in
+ * to exit (RUN-KILLED). */
+void running_killed(Model *m, int p);
+/* Guarantees: the scheduling line of p leaving the system after its exit (RUN-EXITED). */
+void running_exited(Model *m, int p);
+/* Guarantees: true iff some session traces the scheduling (running, running_procs) of p. */
+bool running_traced(const Model *m, int p);
+
+/* gc.c */
+/* Guarantees: the lines of `P gc [minor|major]`. */
+bool gc_step(Model *m, int p, const Step *st);
+
+/* seqtrace.c */
+/* Guarantees: the effect and ctl line of `seq_trace tracer`. */
+bool seqtrace_tracer(Model *m, const Step *st);
+/* Guarantees: the effect of `P seq_token K V` / `P seq_reset`, and the lines of `P seq_print T`. */
+bool seqtrace_step(Model *m, int p, const Step *st);
+/* Guarantees: the seq_trace lines of p sending msg to q; the token the message carries. */
+const SeqToken *seqtrace_send(Model *m, int p, int q, const Term *msg);
+/* Guarantees: p takes over the token of a received message (NULL clears it); its lines. */
+void seqtrace_receive(Model *m, int p, const Message *msg);
+/* Guarantees: false iff p holds a token and the step kind passes it on in a way the model
+ * leaves out (spawn, link, unlink, exit, the port steps). */
+bool seqtrace_allows(const Model *m, int p, StepKind kind);
+/* Guarantees: false iff a live process holds a token and is traced: its trace callbacks would
+ * pass the token on with the tracer's own messages (C-65), which the model leaves out. */
+bool seqtrace_holders_untraced(const Model *m);
 
 #endif

@@ -117,7 +117,7 @@ bool msgpat_event(Model *m, const Step *st, int proc, const char *tag, const Ter
         FlagSet *flags = &m->procs[proc].trace[s].flags;
         MsOutcome o;
         if (pat->ms) {
-            MsCall call = {ms_args(m, send, msg, peer), model_pid(m, proc), NULL};
+            MsCall call = {ms_args(m, send, msg, peer), model_id(m, proc), NULL};
             o = ms_run(m->a, pat->ms, &call);
             if (o.unsupported)
                 return model_unsupported(m, st->line, st->col, o.unsupported);

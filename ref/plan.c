@@ -85,7 +85,9 @@ static void session_step(Buf *out, const Scenario *sc, const Step *st)
 static void step_body(Buf *out, const Scenario *sc, const Step *st)
 {
     static const char *const kinds[] = {"trace", "pattern", "send", "recv", "call", "spawn",
-                                        "link", "unlink", "register", "unregister", "exit", "session"};
+                                        "link", "unlink", "register", "unregister", "exit",
+                                        "open_port", "port_command", "port_send", "port_close", "gc",
+                                        "seq_tracer", "seq_token", "seq_print", "seq_reset", "session"};
     buf_printf(out, "{%s, ", kinds[st->kind]);
     switch (st->kind) {
     case ST_TRACE:
@@ -111,6 +113,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, "]");
         break;
     case ST_SEND:
+    case ST_PORT_COMMAND:
+    case ST_PORT_SEND:
         atom(out, st->actor);
         buf_puts(out, ", ");
         atom(out, st->other);
@@ -136,6 +140,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
     case ST_SPAWN:
     case ST_LINK:
     case ST_UNLINK:
+    case ST_OPEN_PORT:
+    case ST_PORT_CLOSE:
         atom(out, st->actor);
         buf_puts(out, ", ");
         atom(out, st->other);
@@ -143,9 +149,28 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
     case ST_REGISTER:
     case ST_UNREGISTER:
     case ST_EXIT:
+    case ST_GC:
+    case ST_SEQ_PRINT:
         atom(out, st->actor);
         buf_puts(out, ", ");
         term_print(out, st->term, PRINT_PLAN);
+        if (st->kind == ST_REGISTER && st->other) {
+            buf_puts(out, ", ");
+            atom(out, st->other);
+        }
+        break;
+    case ST_SEQ_TOKEN:
+        atom(out, st->actor);
+        buf_puts(out, ", ");
+        atom(out, st->fn);
+        buf_puts(out, ", ");
+        term_print(out, st->term, PRINT_PLAN);
+        break;
+    case ST_SEQ_RESET:
+        atom(out, st->actor);
+        break;
+    case ST_SEQ_TRACER: /* the system seq tracer is the scenario's tracer */
+        buf_puts(out, "tracer");
         break;
     case ST_SESSION:
         session_step(out, sc, st);

@@ -24,8 +24,10 @@ typedef struct {
     size_t i;        /* cursor in s */
     int line;
     int stage;       /* which statement may come next, see parse_statement */
-    const char *known[MAX_NAMES]; /* declared and spawned-so-far processes */
+    const char *known[MAX_NAMES]; /* declared and spawned-so-far processes, and ports */
     size_t nknown;
+    const char *ports[MAX_NAMES]; /* the names in known that are ports (open_port) */
+    size_t nports;
     AnswerDecl answers[MAX_LIST];
     const char *list[MAX_LIST];
     Step *steps;
@@ -110,6 +112,14 @@ static bool known(const void *ctx, const char *name)
     return false;
 }
 
+static bool is_port_name(const Parser *p, const char *name)
+{
+    for (size_t i = 0; i < p->nports; i++)
+        if (strcmp(p->ports[i], name) == 0)
+            return true;
+    return false;
+}
+
 /* The index of the declared session called name, or -1. */
 static int session_index(const Parser *p, const char *name)
 {
@@ -119,10 +129,11 @@ static int session_index(const Parser *p, const char *name)
     return -1;
 }
 
-/* A pid in a term: a process, or the tracer state process of the legacy tracer or a session. */
-static bool known_pid(const void *ctx, const char *name)
+/* A name that a symbolic pid <name> may use: a process, not a port, or the tracer state
+ * process of the legacy tracer or of a session. */
+static bool known_process(const void *ctx, const char *name)
 {
-    return known(ctx, name) || session_index(ctx, name) >= 0;
+    return (known(ctx, name) && !is_port_name(ctx, name)) || session_index(ctx, name) >= 0;
 }
 
 static bool term_arg(Parser *p, Term **out, int *col)
@@ -130,7 +141,7 @@ static bool term_arg(Parser *p, Term **out, int *col)
     skip_ws(p);
     if (col)
         *col = (int)p->i + 1;
-    return term_parse(p->a, p->s, &p->i, p->line, known_pid, p, out, p->err);
+    return term_parse(p->a, p->s, &p->i, p->line, known_process, p, out, p->err);
 }
 
 static bool end_of_statement(Parser *p)
@@ -165,6 +176,47 @@ static bool proc_arg(Parser *p, const char **out, int *col)
         return fail(p, at, "'%s' is not a process name", w);
     if (strcmp(w, "tracer") == 0 || !known(p, w))
         return fail(p, at, "undeclared process '%s'", w);
+    if (is_port_name(p, w))
+        return fail(p, at, "'%s' is a port, not a process", w);
+    *out = w;
+    *col = (int)at + 1;
+    return true;
+}
+
+/* A port name opened by an earlier step, or (procs_ok) a process name. */
+static bool entity_arg(Parser *p, bool procs_ok, const char **out, int *col)
+{
+    size_t at;
+    skip_ws(p);
+    at = p->i;
+    const char *w = word(p, &at);
+    if (w && is_port_name(p, w)) {
+        *out = w;
+        *col = (int)at + 1;
+        return true;
+    }
+    if (!procs_ok) {
+        if (!w)
+            return fail(p, at, "expected a port name, found end of line");
+        return fail(p, at, known(p, w) ? "'%s' is a process, not a port" : "unknown port '%s'", w);
+    }
+    p->i = at;
+    return proc_arg(p, out, col);
+}
+
+/* The new name of a process (spawn) or a port (open_port); verb names the step. */
+static bool new_name_arg(Parser *p, const char *what, const char *verb, const char **out, int *col)
+{
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w || !is_name(w))
+        return fail(p, at, "expected the name of the new %s", what);
+    if (strcmp(w, "tracer") == 0 || strcmp(w, "meta") == 0 || known(p, w) || session_index(p, w) >= 0)
+        return fail(p, at, "%s '%s' already exists (%s needs a new name)",
+                    is_port_name(p, w) ? "port" : "process", w, verb);
+    if (p->nknown == MAX_NAMES)
+        return fail(p, at, "too many processes");
+    p->known[p->nknown++] = w;
     *out = w;
     *col = (int)at + 1;
     return true;
@@ -347,8 +399,21 @@ static bool parse_process_decl(Parser *p)
  * which a session refuses, and keeps every option as written in st->sargs. */
 static bool parse_trace_step(Parser *p, Step *st, bool with_options)
 {
-    if (!proc_arg(p, &st->actor, &st->actor_col))
-        return false;
+    size_t tat;
+    skip_ws(p);
+    tat = p->i;
+    const char *target = word(p, &tat);
+    if (with_options && target && (is_port_name(p, target) || strcmp(target, "new_ports") == 0)) {
+        return fail(p, tat, "ports in a trace session (trace:port/4) are not supported by model v1");
+    } else if (target && strcmp(target, "new_ports") == 0) {
+        st->new_ports = true;
+        st->actor = target;
+        st->actor_col = (int)tat + 1;
+    } else {
+        p->i = tat;
+        if (!entity_arg(p, true, &st->actor, &st->actor_col))
+            return false;
+    }
     size_t at;
     const char *w = word(p, &at);
     if (!w || (strcmp(w, "on") != 0 && strcmp(w, "off") != 0))
@@ -526,6 +591,66 @@ static bool parse_call_step(Parser *p, Step *st)
     return end_of_statement(p);
 }
 
+/* A binary argument: the data of port_command and port_send. */
+static bool binary_arg(Parser *p, Step *st)
+{
+    if (!term_arg(p, &st->term, &st->term_col))
+        return false;
+    if (st->term->kind != TK_BIN)
+        return fail(p, (size_t)st->term_col - 1, "port data must be a binary");
+    return true;
+}
+
+/* The steps of ports, garbage collection and seq_trace (cases/README.md "Steps"). */
+static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t at)
+{
+    static const char *const token_keys[] = {"label", "send", "receive", "print", "timestamp",
+                                             "monotonic_timestamp", "strict_monotonic_timestamp"};
+    if (strcmp(verb, "open_port") == 0) {
+        st->kind = ST_OPEN_PORT;
+        if (!new_name_arg(p, "port", verb, &st->other, &st->other_col))
+            return false;
+        p->ports[p->nports++] = st->other;
+    } else if (strcmp(verb, "port_command") == 0 || strcmp(verb, "port_send") == 0) {
+        st->kind = verb[5] == 'c' ? ST_PORT_COMMAND : ST_PORT_SEND;
+        return entity_arg(p, false, &st->other, &st->other_col) && binary_arg(p, st);
+    } else if (strcmp(verb, "port_close") == 0) {
+        st->kind = ST_PORT_CLOSE;
+        return entity_arg(p, false, &st->other, &st->other_col);
+    } else if (strcmp(verb, "gc") == 0) {
+        st->kind = ST_GC;
+        const char *w = word(p, &at);
+        if (w && strcmp(w, "minor") != 0 && strcmp(w, "major") != 0)
+            return fail(p, at, "expected 'minor', 'major' or end of line");
+        st->term = term_atom(p->a, w ? w : "major");
+    } else if (strcmp(verb, "seq_token") == 0) {
+        st->kind = ST_SEQ_TOKEN;
+        const char *key;
+        if (!atom_arg(p, "a seq_trace token component", &key, &at))
+            return false;
+        size_t k = 0;
+        while (k < sizeof token_keys / sizeof token_keys[0] && strcmp(token_keys[k], key) != 0)
+            k++;
+        if (k == sizeof token_keys / sizeof token_keys[0])
+            return fail(p, at, "unknown seq_trace token component '%s'", key);
+        st->fn = key;
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        bool is_bool = term_is_atom(st->term, "true") || term_is_atom(st->term, "false");
+        if (k == 0 ? st->term->kind != TK_INT || st->term->u.i < 0 : !is_bool)
+            return fail(p, (size_t)st->term_col - 1, k == 0 ? "a label must be a non-negative integer"
+                                                            : "the value must be true or false");
+    } else if (strcmp(verb, "seq_print") == 0) {
+        st->kind = ST_SEQ_PRINT;
+        return term_arg(p, &st->term, &st->term_col);
+    } else if (strcmp(verb, "seq_reset") == 0) {
+        st->kind = ST_SEQ_RESET;
+    } else {
+        return fail(p, at, "unknown step '%s'", verb);
+    }
+    return true;
+}
+
 static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t actor_at)
 {
     st->actor = actor;
@@ -557,19 +682,11 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
         return parse_call_step(p, st);
     } else if (strcmp(verb, "spawn") == 0) {
         st->kind = ST_SPAWN;
-        const char *w = word(p, &at);
-        if (!w || !is_name(w))
-            return fail(p, at, "expected the name of the new process");
-        if (strcmp(w, "tracer") == 0 || strcmp(w, "meta") == 0 || known(p, w) || session_index(p, w) >= 0)
-            return fail(p, at, "process '%s' already exists (spawn needs a new name)", w);
-        if (p->nknown == MAX_NAMES)
-            return fail(p, at, "too many processes");
-        p->known[p->nknown++] = w;
-        st->other = w;
-        st->other_col = (int)at + 1;
+        if (!new_name_arg(p, "process", verb, &st->other, &st->other_col))
+            return false;
     } else if (strcmp(verb, "link") == 0 || strcmp(verb, "unlink") == 0) {
         st->kind = verb[0] == 'l' ? ST_LINK : ST_UNLINK;
-        if (!proc_arg(p, &st->other, &st->other_col))
+        if (!entity_arg(p, true, &st->other, &st->other_col))
             return false;
         if (strcmp(st->other, actor) == 0)
             return fail(p, (size_t)st->other_col - 1, "linking a process to itself is not supported by model v1");
@@ -583,12 +700,14 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
         if (strcmp(name, "undefined") == 0)
             return fail(p, at, "'undefined' cannot be a registered name");
         st->term = term_atom(p->a, name);
+        if (st->kind == ST_REGISTER && !at_end(p) && !entity_arg(p, false, &st->other, &st->other_col))
+            return false;
     } else if (strcmp(verb, "exit") == 0) {
         st->kind = ST_EXIT;
         if (!term_arg(p, &st->term, &st->term_col))
             return false;
-    } else {
-        return fail(p, at, "unknown step '%s'", verb);
+    } else if (!parse_more_actor_step(p, st, verb, at)) {
+        return false;
     }
     return end_of_statement(p);
 }
@@ -760,16 +879,25 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     } else if (strcmp(kw, "trace") == 0) {
         st->kind = ST_TRACE;
         ok = parse_trace_step(p, st, false) && end_of_statement(p);
+    } else if (strcmp(kw, "seq_trace") == 0) {
+        st->kind = ST_SEQ_TRACER;
+        size_t wat;
+        const char *w = word(p, &wat);
+        ok = w && strcmp(w, "tracer") == 0 ? end_of_statement(p) : fail(p, wat, "expected 'seq_trace tracer'");
     } else if (strcmp(kw, "pattern") == 0) {
         st->kind = ST_PATTERN;
         ok = parse_pattern_step(p, st, false);
     } else if (is_name(kw) && known(p, kw) && strcmp(kw, "tracer") != 0) {
+        if (is_port_name(p, kw))
+            return fail(p, at, "'%s' is a port: a step is done by a process", kw);
         ok = parse_actor_step(p, st, kw, at);
     } else {
         static const char *const header[] = {"case", "rules", "desc", "otp", "features", "tracer",
                                              "callbacks", "answer", "process", "session"};
         static const char *const verbs[] = {"send", "recv", "call", "spawn", "link", "unlink",
-                                            "register", "unregister", "exit"};
+                                            "register", "unregister", "exit", "open_port",
+                                            "port_command", "port_send", "port_close", "gc",
+                                            "seq_token", "seq_print", "seq_reset"};
         for (size_t i = 0; i < sizeof header / sizeof header[0]; i++)
             if (strcmp(kw, header[i]) == 0)
                 return fail(p, at, "'%s' is not allowed after 'process'", kw);

@@ -13,7 +13,9 @@ typedef enum { TRACER_RECORDER, TRACER_ERL_MSG, TRACER_PROCESS } TracerKind;
 
 typedef enum {
     ST_TRACE, ST_PATTERN, ST_SEND, ST_RECV, ST_CALL, ST_SPAWN, ST_LINK, ST_UNLINK,
-    ST_REGISTER, ST_UNREGISTER, ST_EXIT, ST_SESSION
+    ST_REGISTER, ST_UNREGISTER, ST_EXIT,
+    ST_OPEN_PORT, ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_GC,
+    ST_SEQ_TRACER, ST_SEQ_TOKEN, ST_SEQ_PRINT, ST_SEQ_RESET, ST_SESSION
 } StepKind;
 
 /* The trace session steps (cases/README.md "Trace sessions"): one call of module trace each. */
@@ -34,17 +36,22 @@ typedef struct Step {
     int line, col;             /* position of the step's first token */
     const char *actor;         /* acting process (all but trace/pattern); trace: the tracee */
     int actor_col;
-    const char *other;         /* send: recipient; spawn: child; link/unlink: the other */
+    const char *other;         /* send: recipient; spawn: child; link/unlink: the other;
+                                  port steps: the port; register: the port named, or NULL */
     int other_col;
     bool on;                   /* trace: on/off */
+    bool new_ports;            /* trace: the target is new_ports (actor is "new_ports") */
     Flag flags[MAX_STEP_FLAGS];/* trace: flags as written */
     int nflags;
-    Term *term;                /* send: message; exit: reason; (un)register: name; pattern: MS */
+    Term *term;                /* send: message; exit: reason; (un)register: name; pattern: MS;
+                                  port_command/port_send: the data; gc: minor or major;
+                                  seq_token: the value; seq_print: the term */
     int term_col;
     const char *module;        /* pattern/call: module ("_" for the wildcard); NULL: on_load
                                 * or an event */
     const char *event;         /* pattern: "send" or "receive" for a message pattern, else NULL */
-    const char *fn;            /* pattern/call: function ("_" for the wildcard) */
+    const char *fn;            /* pattern/call: function ("_" for the wildcard);
+                                  seq_token: the token component */
     long long arity;           /* pattern: arity, ANY_ARITY for '_' */
     const char *opts[MAX_STEP_FLAGS]; /* pattern: the options as written (global, local, meta...) */
     int nopts;

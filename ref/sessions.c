@@ -53,9 +53,8 @@ int sessions_by_pattern(const Model *m, int fn, bool global, int out[MAX_SESSION
     return n;
 }
 
-void sessions_attach(Model *m, int s, int proc)
+void sessions_attach(Model *m, TraceState *ts)
 {
-    TraceState *ts = &m->procs[proc].trace[s];
     if (!attached(ts))
         ts->since = ++m->clock;
     ts->attached = true;
@@ -289,7 +288,7 @@ static bool process_step(Model *m, const Step *st)
         ts->flags |= set;
         ts->ts_cleared &= ~set;
         if (ans != ANS_REMOVE) /* STATUS-REMOVE */
-            sessions_attach(m, s, p);
+            sessions_attach(m, ts);
     } else {
         FlagSet stamps = FLAG_BIT(FL_TIMESTAMP) | FLAG_BIT(FL_MONOTONIC_TIMESTAMP) |
                          FLAG_BIT(FL_STRICT_MONOTONIC_TIMESTAMP);

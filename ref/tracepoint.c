@@ -20,7 +20,7 @@ void tracepoint_emit_as(Model *m, const TracerDecl *tracer, const char *state, F
                         FlagSet ts_cleared, int proc, const Event *ev, const char *extra_rules)
 {
     Category c;
-    tag_category(ev->tag, &c);
+    model_category(m, proc, ev->tag, &c);
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);
@@ -28,7 +28,9 @@ void tracepoint_emit_as(Model *m, const TracerDecl *tracer, const char *state, F
     Term *opts = opts_build(m->a, flags, ts_cleared, ev->extra, ev->ms_result, &rules);
     buf_printf(&body, "%s(", dispatch_trace(tracer->callbacks, c));
     term_print_atom(&body, ev->tag);
-    buf_printf(&body, ", <%s>, <%s>, ", state, m->procs[proc].name);
+    buf_printf(&body, ", <%s>, ", state);
+    model_print_id(&body, m, proc);
+    buf_puts(&body, ", ");
     term_print(&body, ev->term, PRINT_CANON);
     buf_puts(&body, ", ");
     term_print(&body, opts, PRINT_CANON);
@@ -37,10 +39,13 @@ void tracepoint_emit_as(Model *m, const TracerDecl *tracer, const char *state, F
     if (example)
         buf_puts(&rules, " EV-EXAMPLE-TRACER");
     stream_line(m->out, stream_class(ev->tag), buf_str(&body), buf_str(&rules));
+    m->procs[proc].last_traced = ev->tag;
     if (example && strcmp(ev->tag, "send") == 0 && ev->extra) {
         /* EV-EXAMPLE-TRACER: trace/5 sends {trace, Tracee, Recipient} to its state */
         buf_free(&body);
-        buf_printf(&body, "msg(<%s>, {trace,<%s>,", state, m->procs[proc].name);
+        buf_printf(&body, "msg(<%s>, {trace,", state);
+        model_print_id(&body, m, proc);
+        buf_puts(&body, ",");
         term_print(&body, ev->extra, PRINT_CANON);
         buf_puts(&body, "})");
         stream_line(m->out, 'N', buf_str(&body), "EV-EXAMPLE-TRACER");

@@ -11,7 +11,7 @@
 %% and their children) is found and killed afterwards.  Then everything a job
 %% can leave in the node is undone: trace flags on all processes, call trace
 %% patterns of every kind (and on_load ones), send/receive match
-%% specifications, fixture modules the job loaded, trace sessions
+%% specifications, the system seq tracer, fixture modules the job loaded, trace sessions
 %% made since the batch began, and the tracer modules (the legacy one and the
 %% trace sessions' recorders) with their NIF libraries (so
 %% that the next job loads its own, with its own answers).  The driver does
@@ -28,7 +28,7 @@ main(JobFiles) ->
 
 run([], _, _) -> ok;
 run([JobFile | Rest], Index, Sessions) ->
-    io:format("TCS JOB ~p~n", [Index]),
+    tcs_runner:out(io_lib:format("JOB ~p", [Index])),
     Loaded = [M || {M, _} <- code:all_loaded()],
     run_isolated(JobFile),
     clean(JobFile, Sessions),
@@ -86,6 +86,7 @@ clean(JobFile, Sessions) ->
         Kind <- [global, local, meta, call_count, call_time, call_memory]],
     erlang:trace_pattern(send, true, []),
     erlang:trace_pattern('receive', true, []),
+    seq_trace:set_system_tracer(false),
     [catch trace:session_destroy(S) || S <- sessions() -- Sessions],
     {ok, Job} = file:consult(JobFile),
     %% the legacy tracer module and the recorders of the job's trace sessions

@@ -14,7 +14,7 @@
 %%   TCS TIMEOUT N       step N did not finish in time; later steps skipped
 %%   TCS END             the run is complete
 -module(tcs_runner).
--export([main/1, run/1]).
+-export([main/1, run/1, out/1, puppet_step/4, after_puppet_step/2]).
 %% For tcs_sessions, which runs the trace session steps.
 -export([collect/1, ctl/4, canon/2, load_recorder/3]).
 
@@ -35,9 +35,11 @@ run(JobFile) ->
     %% loaded too, so that no on_load pattern of a scenario applies to them
     %% (a meta tracer sees the harness's calls too).  tcs_late is left for
     %% the scenario to load.
-    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet, tcs_canon, tcs_patterns, timer]],
+    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet, tcs_canon, tcs_patterns, timer,
+                                                  tcs_settle, tcs_ports, tcs_seq]],
     Gate = tcs_gate:new(),
     persistent_term:put(tcs_gate, Gate),
+    put(tcs_dead_puppets, []),
     Collector = spawn(fun() -> collect([]) end),
     Sessions = tcs_sessions:start(Plan, Job),
     {tracer, Kind, _Callbacks, Answers} = lists:keyfind(tracer, 1, Plan),
@@ -129,7 +131,7 @@ run_steps([{step, N, Step} | Rest], Names, Ctx) ->
     end.
 
 run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod}) ->
-    Pid = maps:get(Who, Names),
+    Pid = case Who of new_ports -> new_ports; _ -> maps:get(Who, Names) end,
     TracerFlags = case How of true -> [{tracer, Mod, C}]; false -> [] end,
     Outcome = outcome(fun() -> erlang:trace(Pid, How, Flags ++ TracerFlags) end),
     ctl(C, ["erlang:trace(", canon(Pid, Names), ",", atom_to_list(How), ",",
@@ -149,6 +151,15 @@ run_step({spawn, Who, Child}, Names, Ctx) ->
             {ok, Names#{Child => Pid}};
         Other -> after_puppet_step(Other, Names)
     end;
+run_step(Step, Names, Ctx) when element(1, Step) =:= open_port; element(1, Step) =:= port_command;
+                                element(1, Step) =:= port_send; element(1, Step) =:= port_close;
+                                tuple_size(Step) =:= 4, element(1, Step) =:= register ->
+    tcs_ports:run_step(Step, Names, Ctx);
+run_step({Op, _, Other} = Step, Names, Ctx) when (Op =:= link orelse Op =:= unlink),
+                                                 is_port(map_get(Other, Names)) ->
+    tcs_ports:run_step(Step, Names, Ctx);
+run_step({seq_tracer, tracer}, Names, Ctx) ->
+    tcs_seq:tracer(Names, Ctx);
 run_step(Step, Names, Ctx) ->
     {Who, Action} = action(Step, Names),
     after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).
@@ -161,7 +172,11 @@ action({recv, Who, Timeout}, _) -> {Who, {recv, Timeout}};
 action({call, Who, M, F, Args}, _) -> {Who, {call, M, F, Args}};
 action({register, Who, Name}, _) -> {Who, {register, Name}};
 action({unregister, Who, Name}, _) -> {Who, {unregister, Name}};
-action({exit, Who, Reason}, _) -> {Who, {exit, Reason}}.
+action({exit, Who, Reason}, _) -> {Who, {exit, Reason}};
+action({gc, Who, major}, _) -> {Who, {call, erlang, garbage_collect, []}};
+action({gc, Who, minor}, Names) ->
+    {Who, {call, erlang, garbage_collect, [maps:get(Who, Names), [{type, minor}]]}};
+action(Step, _) -> tcs_seq:action(Step).
 
 after_puppet_step(timeout, _Names) -> timeout;
 after_puppet_step({done, _}, Names) -> {ok, Names}.
@@ -174,6 +189,9 @@ puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeo
     ok = tcs_gate:give(Gate, maps:get(Who, Names), Action),
     case await_result(Gate, erlang:monotonic_time(millisecond) + Timeout) of
         timeout -> timeout;
+        blocked ->
+            tcs_settle:until_blocked(maps:get(Who, Names)),
+            {done, blocked};
         {raised, Class, Reason} = Raised ->
             [Step | Args] = tuple_to_list(Action),
             ctl(C, ["<", atom_to_list(Who), "> ", atom_to_list(Step), "(",
@@ -219,18 +237,23 @@ resolve(T, _) -> T.
 %% let waiting processes see pending exit signals (poke), make each live one
 %% handle its signal queue (process_info is a signal, answered in order), and
 %% wait for the processes that die to be gone.  Repeat until nothing changes.
+%% Each death is collected once (its 'DOWN'), also that of a process which
+%% died during the step itself, so that the ports closing with it are awaited.
 settle(Names) ->
     Gate = persistent_term:get(tcs_gate),
-    Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, N =/= meta],
-    settle(Gate, [P || P <- Puppets, is_process_alive(P)]).
+    Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, N =/= meta, is_pid(P)],
+    settle(Gate, Puppets -- get(tcs_dead_puppets)).
 
 settle(Gate, Alive) ->
     ok = tcs_gate:poke(Gate),
     [erlang:process_info(P, message_queue_len) || P <- Alive],
     Dead = [P || P <- Alive, not is_process_alive(P)],
-    [receive {'DOWN', _, process, P, _} -> ok end || P <- Dead],
+    Deaths = [receive {'DOWN', _, process, P, Reason} -> {P, Reason} end || P <- Dead],
+    put(tcs_dead_puppets, Dead ++ get(tcs_dead_puppets)),
+    %% a port that stays open against the rule shows up as a difference
+    _ = tcs_ports:deaths(Deaths, 1000),
     case Dead of
-        [] -> ok;
+        [] -> tcs_settle:until_idle(Alive);
         _ -> settle(Gate, Alive -- Dead)
     end.
 
@@ -263,9 +286,9 @@ order(_, {tcs_rec, Seq, _, _, _}) -> Seq;
 order(_, {ctl, Seq, _}) -> Seq;
 order(Arrived, _) -> Arrived.
 
-print_item(_, {tcs_rec, _, _, _, _} = Rec, Names) -> out("LINE ~s", [callback_line(Rec, Names)]);
-print_item(_, {ctl, _, Body}, _) -> out("LINE ~s", [Body]);
-print_item(State, Msg, Names) -> out("LINE msg(<~s>, ~s)", [State, canon(Msg, Names)]).
+print_item(_, {tcs_rec, _, _, _, _} = Rec, Names) -> line("~s", [callback_line(Rec, Names)]);
+print_item(_, {ctl, _, Body}, _) -> line("~s", [Body]);
+print_item(State, Msg, Names) -> line("msg(<~s>, ~s)", [State, canon(Msg, Names)]).
 
 callback_line({tcs_rec, _Seq, Callback, Args, Result}, Names) ->
     ArgText = lists:join(", ", [canon(A, Names) || A <- Args]),
@@ -278,5 +301,18 @@ pid_names(Names) -> maps:from_list([{P, N} || {N, P} <- maps:to_list(Names)]).
 
 canon(Term, Names) -> tcs_canon:term(Term, pid_names(Names)).
 
-out(Text) -> io:put_chars(["TCS ", Text, "\n"]).
+%% A protocol marker (OTP, STEP, TIMEOUT, END...).  It also goes to the file
+%% $TCS_PROGRESS names, written synchronously: standard output is written
+%% asynchronously, and what is still buffered is lost when a tracer aborts
+%% the node, yet the last step started is the evidence of where it crashed.
+out(Text) ->
+    Marker = ["TCS ", Text, "\n"],
+    case os:getenv("TCS_PROGRESS") of
+        false -> ok;
+        Path -> ok = file:write_file(Path, Marker, [append, raw])
+    end,
+    io:put_chars(Marker).
 out(Fmt, Args) -> out(io_lib:format(Fmt, Args)).
+
+%% One stream line.
+line(Fmt, Args) -> io:put_chars(["TCS LINE ", io_lib:format(Fmt, Args), "\n"]).

@@ -86,14 +86,20 @@ static void test_flags(int *failures)
     CHECK(flags_timestamp_flag(T | M) == FL_TIMESTAMP);
     CHECK(flags_timestamp_kind(0) == NULL);
     CHECK_STR(flags_timestamp_kind(S | M), "strict_monotonic");
-    /* only send, receive, call and procs categories are covered by v1 flags */
+    /* every category has its flag; scheduling tags need running or exiting */
     const FlagSet all = (1u << FL_COUNT) - 1;
     CHECK(flags_cover(all, CAT_SEND) && flags_cover(all, CAT_RECEIVE) && flags_cover(all, CAT_CALL) &&
           flags_cover(all, CAT_PROCS));
-    CHECK(!flags_cover(all, CAT_GARBAGE_COLLECTION));
-    CHECK(!flags_cover(all, CAT_PORTS));
-    CHECK(!flags_cover(all, CAT_RUNNING_PROCS));
-    CHECK(!flags_cover(all, CAT_RUNNING_PORTS));
+    CHECK(flags_cover(FLAG_BIT(FL_GARBAGE_COLLECTION), CAT_GARBAGE_COLLECTION));
+    CHECK(flags_cover(FLAG_BIT(FL_PORTS), CAT_PORTS) && !flags_cover(FLAG_BIT(FL_PROCS), CAT_PORTS));
+    CHECK(flags_cover(FLAG_BIT(FL_RUNNING_PORTS), CAT_RUNNING_PORTS) &&
+          !flags_cover(FLAG_BIT(FL_RUNNING), CAT_RUNNING_PORTS));
+    CHECK(flags_cover(FLAG_BIT(FL_EXITING), CAT_RUNNING_PROCS));
+    CHECK(flags_cover_tag(FLAG_BIT(FL_RUNNING_PROCS), CAT_RUNNING_PROCS, "out"));
+    CHECK(!flags_cover_tag(FLAG_BIT(FL_EXITING), CAT_RUNNING_PROCS, "in"));
+    CHECK(flags_cover_tag(FLAG_BIT(FL_EXITING), CAT_RUNNING_PROCS, "out_exited"));
+    CHECK(!flags_cover_tag(FLAG_BIT(FL_RUNNING), CAT_RUNNING_PROCS, "in_exiting"));
+    CHECK(flags_cover_tag(FLAG_BIT(FL_SEND), CAT_SEND, "send"));
     CHECK(!flags_cover(all & ~FLAG_BIT(FL_SEND), CAT_SEND));
     CHECK(!flags_cover(all & ~FLAG_BIT(FL_CALL), CAT_CALL));
 }
