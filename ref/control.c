@@ -39,23 +39,9 @@ bool control_trace(Model *m, const Step *st)
         buf_free(&call);
         return true;
     }
-    FlagSet stamps = FLAG_BIT(FL_TIMESTAMP) | FLAG_BIT(FL_MONOTONIC_TIMESTAMP) |
-                     FLAG_BIT(FL_STRICT_MONOTONIC_TIMESTAMP);
-    if (st->on) {
-        /* STATUS-PROBE, during the call; new_ports has no tracee to probe yet */
-        Answer ans = p < 0 ? ANS_TRACE : enabled_probe(m, LEGACY_SESSION, p);
-        ts->flags |= set;
-        ts->ts_cleared &= ~set;
-        if (ans == ANS_REMOVE) /* STATUS-REMOVE; the call still returns 1 */
-            ts->attached = false;
-        else
-            sessions_attach(m, ts);
-    } else {
-        ts->flags &= ~set;
-        ts->ts_cleared |= set & stamps; /* TS-REMEMBERED */
-        if (ts->flags == 0)
-            ts->attached = false; /* no flags left: the tracer goes (SESSION-ORDER-PROCESS) */
-    }
+    /* STATUS-PROBE, during the call; new_ports has no tracee to probe yet */
+    Answer ans = p < 0 || !st->on ? ANS_TRACE : enabled_probe(m, LEGACY_SESSION, p);
+    sessions_set_flags(m, ts, set, st->on, ans);
     /* CTL-TRACE: one tracee; PORTS-NEW: new_ports matches no existing port */
     control_line(m, buf_str(&call), p < 0 ? "-> 0" : "-> 1", p < 0 ? "CTL-TRACE PORTS-NEW" : "CTL-TRACE");
     buf_free(&call);

@@ -224,9 +224,11 @@ const char *sessions_rules(Model *m, int s, int nsessions, const char *ev_rules,
 /* Guarantees: the msg line of a process tracer receiving the trace message of the event
  * (SESSION-PROCESS-TRACER). */
 void sessions_trace_message(Model *m, int s, int proc, const Event *ev, const char *extra_rules);
-/* Guarantees: the tracer of trace state ts is attached, with a new place in the order if it
- * was not attached before (SESSION-ORDER-PROCESS). */
-void sessions_attach(Model *m, TraceState *ts);
+/* Guarantees: the flags set set (on) or cleared in trace state ts, its time stamp flags
+ * remembered (TS-REMEMBERED); its tracer attached unless the probe answered remove
+ * (STATUS-REMOVE), with a new place in the order if it was not attached before, and detached
+ * when no flag is left (SESSION-ORDER-PROCESS). */
+void sessions_set_flags(Model *m, TraceState *ts, FlagSet set, bool on, Answer probe);
 /* Guarantees: pat, changed from before, gets a new place in the order if it is now set where
  * it was not (new, or moved between global and local) or newly meta (SESSION-ORDER-CALL). */
 void sessions_note_pattern(Model *m, Pattern *pat, const Pattern *before);

@@ -403,8 +403,8 @@ static bool parse_trace_step(Parser *p, Step *st, bool with_options)
     skip_ws(p);
     tat = p->i;
     const char *target = word(p, &tat);
-    if (with_options && target && (is_port_name(p, target) || strcmp(target, "new_ports") == 0)) {
-        return fail(p, tat, "ports in a trace session (trace:port/4) are not supported by model v1");
+    if (with_options && target && strcmp(target, "new_ports") == 0) {
+        return fail(p, tat, "new_ports in a trace session (trace:port(S, new, ...)) is not supported by model v1");
     } else if (target && strcmp(target, "new_ports") == 0) {
         st->new_ports = true;
         st->actor = target;

@@ -53,11 +53,26 @@ int sessions_by_pattern(const Model *m, int fn, bool global, int out[MAX_SESSION
     return n;
 }
 
-void sessions_attach(Model *m, TraceState *ts)
+void sessions_set_flags(Model *m, TraceState *ts, FlagSet set, bool on, Answer probe)
 {
-    if (!attached(ts))
-        ts->since = ++m->clock;
-    ts->attached = true;
+    FlagSet stamps = FLAG_BIT(FL_TIMESTAMP) | FLAG_BIT(FL_MONOTONIC_TIMESTAMP) |
+                     FLAG_BIT(FL_STRICT_MONOTONIC_TIMESTAMP);
+    if (on) {
+        ts->flags |= set;
+        ts->ts_cleared &= ~set;
+        if (probe == ANS_REMOVE) { /* STATUS-REMOVE; the call still succeeds */
+            ts->attached = false;
+        } else {
+            if (!attached(ts)) /* SESSION-ORDER-PROCESS: newly attached, first in the order */
+                ts->since = ++m->clock;
+            ts->attached = true;
+        }
+    } else {
+        ts->flags &= ~set;
+        ts->ts_cleared |= set & stamps; /* TS-REMEMBERED */
+        if (ts->flags == 0)
+            ts->attached = false; /* no flags left: the tracer goes (SESSION-ORDER-PROCESS) */
+    }
 }
 
 void sessions_note_pattern(Model *m, Pattern *pat, const Pattern *before)
@@ -88,7 +103,7 @@ void sessions_trace_message(Model *m, int s, int proc, const Event *ev, const ch
     Term *el[6];
     size_t n = 0;
     el[n++] = term_atom(m->a, "trace");
-    el[n++] = model_pid(m, proc);
+    el[n++] = model_id(m, proc); /* a process or a port */
     el[n++] = term_atom(m->a, ev->tag);
     el[n++] = (Term *)ev->term;
     if (ev->extra)
@@ -253,14 +268,19 @@ static bool drop(Model *m, const Step *st)
     return true;
 }
 
+/* trace:process/4, or trace:port/4 for a port. */
 static bool process_step(Model *m, const Step *st)
 {
     int s = step_session(st);
     int p = model_proc(m, st->actor);
+    bool port = m->procs[p].is_port;
+    const char *rule = port ? "SESSION-PORT" : "SESSION-PROCESS";
     Buf call;
     buf_init(&call);
-    call_head(m, &call, "process", st);
-    buf_printf(&call, ",<%s>,%s", st->actor, st->on ? "true" : "false");
+    call_head(m, &call, port ? "port" : "process", st);
+    buf_puts(&call, ",");
+    model_print_id(&call, m, p);
+    buf_printf(&call, ",%s", st->on ? "true" : "false");
     put_arg(&call, st->sargs);
     buf_puts(&call, ")");
     FlagSet set = 0;
@@ -268,7 +288,7 @@ static bool process_step(Model *m, const Step *st)
         set |= FLAG_BIT(st->flags[i]);
     const char *refused = options_refused(m, st);
     if (!refused && (!m->procs[p].alive || (set & FLAG_BIT(FL_CPU_TIMESTAMP))))
-        refused = "SESSION-PROCESS";
+        refused = rule;
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg", refused);
         buf_free(&call);
@@ -282,22 +302,10 @@ static bool process_step(Model *m, const Step *st)
         return model_unsupported(m, st->line, st->col,
                                  "time stamps and scheduler ids in a process tracer's messages are");
     }
-    TraceState *ts = &m->procs[p].trace[s];
-    if (st->on) {
-        Answer ans = ses->tracer->kind == TRACER_PROCESS ? ANS_TRACE : enabled_probe(m, s, p);
-        ts->flags |= set;
-        ts->ts_cleared &= ~set;
-        if (ans != ANS_REMOVE) /* STATUS-REMOVE */
-            sessions_attach(m, ts);
-    } else {
-        FlagSet stamps = FLAG_BIT(FL_TIMESTAMP) | FLAG_BIT(FL_MONOTONIC_TIMESTAMP) |
-                         FLAG_BIT(FL_STRICT_MONOTONIC_TIMESTAMP);
-        ts->flags &= ~set;
-        ts->ts_cleared |= set & stamps; /* TS-REMEMBERED */
-        if (ts->flags == 0)
-            ts->attached = false; /* no flags left: the tracer goes (SESSION-ORDER-PROCESS) */
-    }
-    control_line(m, buf_str(&call), "-> 1", with_weak(st, "SESSION-PROCESS", "SESSION-PROCESS SESSION-WEAK"));
+    /* a tracer process has no trace_status probe */
+    Answer ans = ses->tracer->kind == TRACER_PROCESS || !st->on ? ANS_TRACE : enabled_probe(m, s, p);
+    sessions_set_flags(m, &m->procs[p].trace[s], set, st->on, ans);
+    control_line(m, buf_str(&call), "-> 1", st->weak ? (port ? "SESSION-PORT SESSION-WEAK" : "SESSION-PROCESS SESSION-WEAK") : rule);
     buf_free(&call);
     return true;
 }

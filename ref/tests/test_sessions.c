@@ -227,6 +227,17 @@ static void test_patterns_and_tracers(int *failures)
                  "N ctl trace:delivered({legacy,default},all) -> _Ref\n");
 }
 
+static void test_ports(int *failures)
+{
+    /* trace:port/4: a port in a session, with a weak handle; a tracer process gets the port */
+    has_in_order(failures, H "a open_port x\ncreate sa\ncreate sp\ntrace weak(sa) x on send\ntrace sp x on send\n"
+                             "a port_command x <<1>>\na recv\n",
+                 "N ctl trace:port({sa,_Id},<port:x>,true,[send]) -> 1\n"
+                 "N ctl trace:port({_Ref,{sp,_Id}},<port:x>,true,[send]) -> 1\n"
+                 "N msg(<sp>, {trace,<port:x>,send,{<port:x>,{data,<<1>>}},<a>})\n"
+                 "N enabled(send, <sa>, <port:x>) -> trace\n");
+}
+
 static void test_unsupported(int *failures)
 {
     sim(failures, H "create sp\ntrace sp a on send monotonic_timestamp\n",
@@ -290,6 +301,7 @@ int main(void)
     test_info(&failures);
     test_session_info(&failures);
     test_patterns_and_tracers(&failures);
+    test_ports(&failures);
     test_unsupported(&failures);
     test_plan_and_meta(&failures);
     if (failures)
