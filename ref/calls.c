@@ -24,6 +24,7 @@ typedef struct {
     const Term *mfa;  /* FR_CONT: the function execution resumes in; FR_RETURN: the traced one */
     bool catches;     /* FR_CONT: the call sits in a try that catches errors */
     int session;      /* FR_RETURN_TO, FR_RETURN */
+    const char *session_rules; /* FR_RETURN: the session rules of its call (SESSION-ORDER-CALL) */
     bool meta;        /* FR_RETURN: pushed for the meta tracer */
     bool exception;   /* FR_RETURN: {exception_trace} (else {return_trace}) */
     bool chain;       /* FR_RETURN_TO: a tail call relied on it instead of pushing its own */
@@ -123,17 +124,23 @@ static const char *call_rules(Run *r, const char *base, const MsOutcome *o)
     return s;
 }
 
-/* The process tracer of session s at a call of fn: enabled, match spec, call event, frames. */
-static void process_tracepoint(Run *r, int s, int fn, Term *args, const Pattern *pat)
+/* The process tracer of session s, one of nsessions with a breakpoint on fn, at a call of fn:
+ * enabled, match spec, call event, frames. */
+static void process_tracepoint(Run *r, int s, int nsessions, int fn, Term *args, const Pattern *pat)
 {
     Model *m = r->m;
     TraceState *ts = &m->procs[r->p].trace[s];
     if (!enabled_live(m, s, r->p, "call"))
         return;
-    const char *kind = pat->local ? "EV-CALL CALL-FLAG-AND-PATTERN EV-CALL-GLOBAL-LOCAL"
-                                  : "EV-CALL CALL-FLAG-AND-PATTERN";
+    const char *session = sessions_rules(m, s, nsessions, "", "SESSION-ORDER-CALL");
+    Buf b;
+    buf_init(&b);
+    buf_printf(&b, "%s%s", pat->local ? "EV-CALL CALL-FLAG-AND-PATTERN EV-CALL-GLOBAL-LOCAL"
+                                      : "EV-CALL CALL-FLAG-AND-PATTERN", session);
+    const char *kind = arena_strndup(m->a, buf_str(&b), b.len);
+    buf_free(&b);
     /* the enabled check comes before the match spec runs (erts_call_trace) */
-    if (!enabled_consult(m, s, r->p, "call", kind))
+    if (!tracepoint_accept(m, s, r->p, "call", kind))
         return;
     MsOutcome o;
     if (!run_ms(r, pat->ms, args, &o))
@@ -159,7 +166,7 @@ static void process_tracepoint(Run *r, int s, int fn, Term *args, const Pattern 
     }
     if (o.return_trace || o.exception_trace)
         push(r, (Frame){.kind = FR_RETURN, .mfa = fn_mfa(m, fn, NULL), .session = s,
-                        .exception = o.exception_trace});
+                        .session_rules = session, .exception = o.exception_trace});
 }
 
 /* The meta tracer of session s at a call of fn: it sees every process and ignores the
@@ -193,14 +200,18 @@ static void meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
                         .exception = o.exception_trace});
 }
 
-/* The breakpoint of fn: each session's process tracer (a global pattern only for calls
- * through the export entry), then its meta tracer (CALL-META-ORDER). */
+/* The breakpoints of fn, session by session in SESSION-ORDER-CALL order: each session's
+ * process tracer (a global pattern only for calls through the export entry), then its meta
+ * tracer (CALL-META-ORDER). */
 static void breakpoint(Run *r, int fn, Term *args, bool global)
 {
-    for (int s = 0; s < r->m->nsessions && !r->unsupported; s++) {
+    int order[MAX_SESSIONS];
+    int n = sessions_by_pattern(r->m, fn, global, order);
+    for (int i = 0; i < n && !r->unsupported; i++) {
+        int s = order[i];
         Pattern *pat = &r->m->sessions[s].pats[fn];
         if (pat->set && (global || pat->local)) /* EV-CALL-GLOBAL-LOCAL */
-            process_tracepoint(r, s, fn, args, pat);
+            process_tracepoint(r, s, n, fn, args, pat);
         if (pat->meta && !r->unsupported)
             meta_tracepoint(r, s, fn, args, pat);
     }
@@ -222,7 +233,8 @@ static void emit_frame(Run *r, const Frame *f, const char *tag, const Term *term
         bool silent = r->m->procs[r->p].trace[f->session].flags & FLAG_BIT(FL_SILENT);
         Buf b;
         buf_init(&b);
-        buf_printf(&b, "%s%s", rules, silent ? " CALL-SILENT-LATE" : "");
+        buf_printf(&b, "%s%s%s", rules, silent ? " CALL-SILENT-LATE" : "",
+                   f->session_rules ? f->session_rules : "");
         ev.rules = buf_str(&b);
         tracepoint_emit(r->m, f->session, r->p, &ev, why);
         buf_free(&b);

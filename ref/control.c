@@ -42,7 +42,7 @@ bool control_trace(Model *m, const Step *st)
     buf_init(&rules);
     buf_puts(&call, "erlang:trace(");
     if (st->spec == SPEC_PID)
-        buf_printf(&call, "<%s>", st->actor);
+        model_print_id(&call, m, model_proc(m, st->actor));
     else
         term_print_atom(&call, st->actor);
     buf_printf(&call, ",%s,[", st->on ? "true" : "false");

@@ -48,7 +48,21 @@ bool tag_category(const char *tag, Category *out)
 bool tag_is_known(const char *tag)
 {
     Category c;
-    return strcmp(tag, "trace_status") == 0 || tag_category(tag, &c);
+    return strcmp(tag, "trace_status") == 0 || strcmp(tag, "seq_trace") == 0 || tag_category(tag, &c);
+}
+
+bool tag_category_port(const char *tag, Category *out)
+{
+    static const char *const port_tags[] = {"link", "unlink", "getting_linked", "getting_unlinked",
+                                            "register", "unregister"};
+    if (!tag_category(tag, out))
+        return false;
+    if (*out == CAT_RUNNING_PROCS)
+        *out = CAT_RUNNING_PORTS;
+    for (size_t i = 0; i < sizeof port_tags / sizeof port_tags[0]; i++)
+        if (strcmp(port_tags[i], tag) == 0)
+            *out = CAT_PORTS;
+    return true;
 }
 
 int callback_index(const char *name)

@@ -13,10 +13,14 @@ enum { CALLBACK_COUNT = 2 * CAT_COUNT };
 
 /* Guarantees: the category's name as in enabled_<name> (e.g. "send"). */
 const char *category_name(Category c);
-/* Guarantees: true iff tag is a trace tag of some category or trace_status (FALLBACK-CATEGORY). */
+/* Guarantees: true iff tag is a trace tag of some category, trace_status or seq_trace
+ * (FALLBACK-CATEGORY). */
 bool tag_is_known(const char *tag);
 /* Guarantees: the category of a tag for a process tracee (link & co are procs); false if none. */
 bool tag_category(const char *tag, Category *out);
+/* Guarantees: the category of a tag for a port tracee: link & co and register & co are ports,
+ * in & co are running_ports (PORTS-CATEGORY); false if none. */
+bool tag_category_port(const char *tag, Category *out);
 /* Guarantees: index 0..CALLBACK_COUNT-1 of an optional callback name, or -1; index order is
  * the sorted order of the names (enabled_* by category, then trace_*). */
 int callback_index(const char *name);

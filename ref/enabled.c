@@ -42,8 +42,9 @@ Answer enabled_probe_as(Model *m, Tracer tracer, int proc, const char *remove_ru
     buf_init(&body);
     buf_init(&rules);
     /* STATUS-PROBE: always enabled/3, never enabled_X */
-    buf_printf(&body, "enabled(trace_status, <%s>, <%s>) -> %s", tracer.state, m->procs[proc].name,
-               answer_name(ans));
+    buf_printf(&body, "enabled(trace_status, <%s>, ", tracer.state);
+    model_print_id(&body, m, proc);
+    buf_printf(&body, ") -> %s", answer_name(ans));
     buf_printf(&rules, "STATUS-PROBE%s%s%s", ans == ANS_REMOVE ? " " : "", ans == ANS_REMOVE ? remove_rule : "",
                tracer_rule(tracer));
     stream_line(m->out, stream_class("trace_status"), buf_str(&body), buf_str(&rules));
@@ -56,23 +57,25 @@ bool enabled_live(const Model *m, int s, int proc, const char *tag)
 {
     const Proc *p = &m->procs[proc];
     Category c;
-    return p->alive && p->trace[s].attached && tag_category(tag, &c) && flags_cover(p->trace[s].flags, c);
+    return p->alive && p->trace[s].attached && model_category(m, proc, tag, &c) &&
+           flags_cover_tag(p->trace[s].flags, c, tag);
 }
 
 bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_rules)
 {
     Buf rules;
     buf_init(&rules);
-    /* the rules by which the tracer got attached to proc (set while attached) */
-    buf_printf(&rules, "%s %s", ev_rules, m->procs[proc].trace[s].origin);
+    /* the rules by which the tracer got attached to proc, if they are known */
+    const char *origin = m->procs[proc].trace[s].origin;
+    buf_printf(&rules, "%s%s%s", ev_rules, origin ? " " : "", origin ? origin : "");
     Answer ans = enabled_ask(m, enabled_session_tracer(m, s), proc, tag, buf_str(&rules), "ENABLED-REMOVE-EVENT");
     buf_free(&rules);
     /* ENABLED-REMOVE-EVENT: treated as discard; for send and call tracepoints the tracer is
      * detached as well, for 'receive' and procs ones it is not (C-5, C-47) */
     Category c;
-    tag_category(tag, &c);
+    model_category(m, proc, tag, &c);
     if (ans == ANS_REMOVE && (c == CAT_SEND || c == CAT_CALL))
-        status_detach(m, s, proc);
+        status_detach(&m->procs[proc].trace[s]);
     return ans == ANS_TRACE;
 }
 
@@ -80,14 +83,16 @@ Answer enabled_ask(Model *m, Tracer tracer, int proc, const char *tag, const cha
                    const char *remove_rule)
 {
     Category c;
-    tag_category(tag, &c);
+    model_category(m, proc, tag, &c);
     Answer ans = enabled_answer(tracer, tag);
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);
     buf_printf(&body, "%s(", dispatch_enabled(tracer.decl->callbacks, c));
     term_print_atom(&body, tag);
-    buf_printf(&body, ", <%s>, <%s>) -> %s", tracer.state, m->procs[proc].name, answer_name(ans));
+    buf_printf(&body, ", <%s>, ", tracer.state);
+    model_print_id(&body, m, proc);
+    buf_printf(&body, ") -> %s", answer_name(ans));
     buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-ENABLED%s%s %s%s",
                ans == ANS_DISCARD ? " ENABLED-DISCARD" : ans == ANS_REMOVE ? " " : "",
                ans == ANS_REMOVE ? remove_rule : "", ev_rules, tracer_rule(tracer));

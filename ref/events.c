@@ -1,21 +1,15 @@
 /* events.c - which concern handles each step of a scenario. */
 #include "model.h"
 
-bool events_step(Model *m, const Step *st)
+static bool actor_step(Model *m, const Step *st)
 {
-    if (st->kind == ST_TRACE)
-        return control_trace(m, st);
-    if (st->kind == ST_PATTERN)
-        return st->event ? msgpat_step(m, st) : patterns_step(m, st);
-    if (st->kind == ST_INFO)
-        return status_info(m, st);
-    if (st->kind == ST_TRACER_EXIT)
-        return status_tracer_exit(m, st);
     int p = model_proc(m, st->actor);
     if (!m->procs[p].alive)
         return model_unsupported(m, st->line, st->actor_col, "a step by a dead process is");
-    if (!procspec_check_modelled(m, st))
-        return false;
+    if (m->procs[p].blocked)
+        return model_unsupported(m, st->line, st->actor_col, "a step by a process blocked in a receive is");
+    if (!seqtrace_allows(m, p, st->kind))
+        return model_unsupported(m, st->line, st->col, "this step by a process holding a seq_trace token is");
     switch (st->kind) {
     case ST_SEND: return messages_send(m, p, st);
     case ST_RECV: return messages_recv(m, p, st);
@@ -27,6 +21,37 @@ bool events_step(Model *m, const Step *st)
     case ST_REGISTER: return procs_register(m, p, st, true);
     case ST_UNREGISTER: return procs_register(m, p, st, false);
     case ST_EXIT: return procs_exit(m, p, st);
-    default: return true;
+    case ST_OPEN_PORT: return ports_open(m, p, st);
+    case ST_PORT_COMMAND: return ports_command(m, p, st, false);
+    case ST_PORT_SEND: return ports_command(m, p, st, true);
+    case ST_PORT_CLOSE: return ports_close(m, p, st);
+    case ST_GC: return gc_step(m, p, st);
+    default: return seqtrace_step(m, p, st); /* seq_token, seq_print, seq_reset */
     }
+}
+
+bool events_step(Model *m, const Step *st)
+{
+    bool ok;
+    m->step = st;
+    if (st->kind == ST_TRACE)
+        ok = control_trace(m, st);
+    else if (st->kind == ST_PATTERN)
+        ok = st->event ? msgpat_step(m, st) : patterns_step(m, st);
+    else if (st->kind == ST_SEQ_TRACER)
+        ok = seqtrace_tracer(m, st);
+    else if (st->kind == ST_SESSION)
+        ok = sessions_step(m, st);
+    else if (st->kind == ST_INFO)
+        ok = status_info(m, st);
+    else if (st->kind == ST_TRACER_EXIT)
+        ok = status_tracer_exit(m, st);
+    else
+        ok = actor_step(m, st);
+    if (ok && m->err->line) /* an error found where no caller passes it up (ports_exit_signal) */
+        return false;
+    if (ok && !seqtrace_holders_untraced(m))
+        return model_unsupported(m, st->line, st->col,
+                                 "tracing a process that holds a seq_trace token (C-65) is");
+    return ok;
 }

@@ -47,12 +47,6 @@ FlagSet flags_for_ports(FlagSet set)
     return set & (port_only | port_and_process);
 }
 
-FlagSet flags_unmodelled(FlagSet set)
-{
-    return set & (FLAG_BIT(FL_RUNNING) | FLAG_BIT(FL_EXITING) | FLAG_BIT(FL_RUNNING_PROCS) |
-                  FLAG_BIT(FL_RUNNING_PORTS) | FLAG_BIT(FL_GARBAGE_COLLECTION) | FLAG_BIT(FL_PORTS));
-}
-
 bool flags_cover(FlagSet set, Category c)
 {
     switch (c) {
@@ -60,8 +54,22 @@ bool flags_cover(FlagSet set, Category c)
     case CAT_RECEIVE: return set & FLAG_BIT(FL_RECEIVE);
     case CAT_CALL: return set & FLAG_BIT(FL_CALL);
     case CAT_PROCS: return set & FLAG_BIT(FL_PROCS);
+    case CAT_PORTS: return set & FLAG_BIT(FL_PORTS);
+    case CAT_RUNNING_PORTS: return set & FLAG_BIT(FL_RUNNING_PORTS);
+    case CAT_GARBAGE_COLLECTION: return set & FLAG_BIT(FL_GARBAGE_COLLECTION);
+    case CAT_RUNNING_PROCS:
+        return set & (FLAG_BIT(FL_RUNNING) | FLAG_BIT(FL_RUNNING_PROCS) | FLAG_BIT(FL_EXITING));
     default: return false;
     }
+}
+
+bool flags_cover_tag(FlagSet set, Category c, const char *tag)
+{
+    if (c != CAT_RUNNING_PROCS)
+        return flags_cover(set, c);
+    if (strcmp(tag, "in") == 0 || strcmp(tag, "out") == 0)
+        return set & (FLAG_BIT(FL_RUNNING) | FLAG_BIT(FL_RUNNING_PROCS));
+    return set & FLAG_BIT(FL_EXITING);
 }
 
 /* TS-PRECEDENCE: timestamp > strict_monotonic_timestamp > monotonic_timestamp.

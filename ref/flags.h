@@ -39,11 +39,12 @@ FlagSet flags_expand(Flag f);
 FlagSet flags_for_processes(FlagSet set);
 /* Guarantees: the flags of the set that apply to ports (PROCS-SPEC-COUNT). */
 FlagSet flags_for_ports(FlagSet set);
-/* Guarantees: the flags of the set whose events model v1 does not produce: scheduling,
- * garbage collection, ports. */
-FlagSet flags_unmodelled(FlagSet set);
-/* Guarantees: true iff the set enables tracing of category c (send, receive, call, procs). */
+/* Guarantees: true iff the set enables some tag of category c. */
 bool flags_cover(FlagSet set, Category c);
+/* Guarantees: true iff the set enables tag of category c: like flags_cover, except that the
+ * process scheduling tags need `running`/`running_procs` (in, out) or `exiting` (in_exiting,
+ * out_exiting, out_exited) (RUN-FLAGS). */
+bool flags_cover_tag(FlagSet set, Category c, const char *tag);
 /* Guarantees: the time stamp kind by TS-PRECEDENCE ("timestamp", "strict_monotonic",
  * "monotonic"; "cpu_timestamp" instead of "timestamp" when the set also holds the node's
  * cpu_timestamp flag, TS-CPU), or NULL when no time stamp flag is set. */

@@ -4,6 +4,18 @@
  * (CONFORMANCE.md section 2, "Inheritance"). */
 #include "model.h"
 
+/* Flags a process gets without a trace_status probe (none is seen at a spawn or a link);
+ * newly attached, it is the latest tracee of the session (SESSION-ORDER-PROCESS). */
+static void gain(Model *m, TraceState *t, FlagSet flags, const char *origin)
+{
+    if (!t->attached) {
+        t->origin = origin;
+        t->since = ++m->clock;
+    }
+    t->flags |= flags;
+    t->attached = true;
+}
+
 /* The inheritance of one pair of flags (`every` and its `first` variant) from `from` to `to`
  * in session s: all of from's flags when either is set; after the first, both flags are
  * cleared in both processes, which is how the first variant supersedes the other. */
@@ -15,10 +27,7 @@ static void inherit_pair(Model *m, int s, int from, int to, Flag every, Flag fir
     if (!f->attached || !(f->flags & pair))
         return;
     bool is_first = f->flags & FLAG_BIT(first);
-    t->flags |= f->flags & FLAGS_ALL;
-    if (!t->attached)
-        t->origin = is_first ? first_rule : every_rule;
-    t->attached = true;
+    gain(m, t, f->flags & FLAGS_ALL, is_first ? first_rule : every_rule);
     if (is_first) {
         f->flags &= ~pair;
         t->flags &= ~pair;
@@ -30,11 +39,8 @@ void inherit_spawn(Model *m, int parent, int child, bool linked)
 {
     for (int s = 0; s < m->nsessions; s++) {
         TraceState *c = &m->procs[child].trace[s];
-        if (m->sessions[s].new_flags) { /* PROCS-SPEC-NEW: the defaults for new processes */
-            c->flags |= m->sessions[s].new_flags;
-            c->attached = true;
-            c->origin = "PROCS-SPEC-NEW";
-        }
+        if (m->sessions[s].new_flags) /* PROCS-SPEC-NEW: the defaults for new processes */
+            gain(m, c, m->sessions[s].new_flags, "PROCS-SPEC-NEW");
         inherit_pair(m, s, parent, child, FL_SET_ON_SPAWN, FL_SET_ON_FIRST_SPAWN,
                      "INHERIT-SPAWN", "INHERIT-FIRST-SPAWN");
         if (linked)

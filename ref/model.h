@@ -14,6 +14,11 @@
  *   messages.c   send and receive
  *   msgpatterns.c the send and 'receive' trace patterns (erlang:trace_pattern(send, ...))
  *   procs.c      spawn, link, register, exit
+ *   ports.c      ports: open, commands, echo, close, port links and names
+ *   running.c    scheduling of processes: blocking receive, exiting
+ *   gc.c         garbage collection
+ *   seqtrace.c   sequential tracing: tokens, the system seq tracer
+ *   sessions.c   trace sessions: create, destroy, handles, module trace's calls, their order
  *   procspec.c   which processes erlang:trace/3 names, the flags it sets, what it returns
  *   inherit.c    flags a new or linked process inherits (set_on_spawn & co, new processes)
  *   status.c     erlang:trace_info/2, removing a tracer, a tracer state process that dies
@@ -40,18 +45,37 @@ typedef struct TraceState {
     FlagSet ts_cleared; /* time stamp flags cleared by `trace off` (TS-REMEMBERED) */
     const char *origin; /* the rule IDs by which the tracer got attached (for --explain) */
     const char *cleared_by; /* the rule IDs that cleared flags of it by themselves, or NULL */
+    unsigned since;     /* model clock when the tracer was last attached (SESSION-ORDER-PROCESS) */
 } TraceState;
 
-/* One process of the scenario. */
+/* A seq_trace token (ref/seqtrace.c). */
+typedef struct SeqToken {
+    long long label;
+    bool send, receive, print; /* the token's trace flags */
+    FlagSet stamps;            /* its time stamp flags, as trace flags (TS-PRECEDENCE applies) */
+    long long lastcnt, serial; /* the {Previous, Current} serial */
+    int sender;                /* the process that last sent or printed with it */
+} SeqToken;
+
+/* A message in a mailbox, with the seq_trace token it carries (NULL: none). */
+typedef struct Message { Term *msg; const SeqToken *token; } Message;
+
+/* One process (or port, see is_port) of the scenario. */
 typedef struct Proc {
     const char *name;
     bool alive;
     TraceState trace[MAX_SESSIONS]; /* indexed by session */
-    Term **mbox;        /* message queue, oldest at mhead */
+    Message *mbox;      /* message queue, oldest at mhead */
     size_t mhead, mlen, mcap;
     int links[MAX_PROCS];
     int nlinks;
     const char *regname; /* registered name or NULL */
+    bool is_port;       /* a port (ref/ports.c): printed <port:name> */
+    int owner;          /* port: the connected process */
+    bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/running.c) */
+    const char *last_traced; /* the tag of p's last trace line, or NULL (ref/gc.c) */
+    const SeqToken *token;           /* seq_trace token or NULL (ref/seqtrace.c) */
+    long long seq_clock, seq_lastcnt; /* the process's seq_trace counters */
 } Proc;
 
 /* The trace pattern of one fixture function (erlang:trace_pattern/3), or the one newly loaded
@@ -61,6 +85,7 @@ typedef struct {
     const Term *ms;      /* its match spec, or true */
     bool meta;           /* meta traced by the scenario's tracer module, state <meta> */
     const Term *meta_ms; /* the meta match spec, or true */
+    unsigned since;      /* model clock when the breakpoint was set (SESSION-ORDER-CALL) */
 } Pattern;
 
 /* The send or the 'receive' trace pattern of a session (erlang:trace_pattern(send, ...)):
@@ -79,14 +104,22 @@ typedef struct {
     bool state_dead;    /* that state process has exited (STATUS-DEAD-STATE) */
 } Tracer;
 
+/* Where a session is in its life (SESSION-CREATE, SESSION-DESTROY, SESSION-GC). */
+typedef enum { LIFE_UNBORN, LIFE_ALIVE, LIFE_DESTROYED } SessionLife;
+
 /* A trace session: a tracer with its own flags per process and its own patterns.
- * Session 0 is the legacy session that erlang:trace/3 and erlang:trace_pattern/3 use. */
+ * Session 0 is the legacy session that erlang:trace/3 and erlang:trace_pattern/3 use;
+ * session i > 0 is the scenario's session declaration i - 1. */
 typedef struct Session {
     const TracerDecl *tracer;
-    const char *state;  /* name of the tracer state process, printed <state> */
+    const char *state;  /* name of the tracer state process, printed <state>; also the session's name */
     Pattern pats[TARGET_FNS]; /* indexed by FixtureFn */
     Pattern on_load;    /* the pattern of functions of modules loaded later */
     MessagePattern send_pat, receive_pat; /* zeroed: on, no match spec (MSGPAT-DEFAULT) */
+    TraceState new_ports; /* what ports opened later get (erlang:trace(new_ports, ...)) */
+    SessionLife life;
+    bool strong;        /* a strong handle exists (created and not dropped) */
+    unsigned since;     /* model clock at creation (SESSION-INFO-SESSIONS) */
     FlagSet new_flags;  /* flags processes created from now on get (PROCS-SPEC-NEW) */
     bool state_dead;    /* the tracer state process has exited (STATUS-DEAD-STATE) */
 } Session;
@@ -104,6 +137,9 @@ typedef struct Model {
     Session sessions[MAX_SESSIONS];
     int nsessions;
     bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
+    bool seq_tracer;    /* the system seq tracer is the scenario's tracer (ref/seqtrace.c) */
+    const Step *step;   /* the step being run: where an error found deeper down points */
+    unsigned clock;     /* counts attach, pattern and create events, for their order */
     bool cpu_timestamp; /* the node-wide cpu_timestamp flag (TS-CPU) */
 } Model;
 
@@ -126,6 +162,12 @@ int model_proc(const Model *m, const char *name);
 int model_add_proc(Model *m, const char *name);
 /* Guarantees: the symbolic pid term of process p. */
 Term *model_pid(Model *m, int p);
+/* Guarantees: the symbolic identity of p: its port term for a port, else its pid term. */
+Term *model_id(Model *m, int p);
+/* Guarantees: p printed as a tracee: <name> for a process, <port:name> for a port. */
+void model_print_id(Buf *out, const Model *m, int p);
+/* Guarantees: the category of tag for tracee p (tag_category or tag_category_port). */
+bool model_category(const Model *m, int p, const char *tag, Category *out);
 /* Guarantees: false with err at (line,col) and a message ending in "not supported by model v1". */
 bool model_unsupported(Model *m, int line, int col, const char *what);
 
@@ -141,9 +183,13 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
 /* Guarantees: the same for a given tracer, state and process flags (the meta tracer). */
 void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_cleared, int proc,
                         const Event *ev, const char *extra_rules);
-/* Guarantees: the full tracepoint for every session in session order: if live for the
- * session, its enabled line, then its trace line if answered trace. */
+/* Guarantees: the full tracepoint for every session, in SESSION-ORDER-PROCESS order: if live
+ * for the session, its enabled line, then its trace line if answered trace (a process
+ * tracer: its message line). */
 void tracepoint_fire(Model *m, int proc, const Event *ev);
+/* Guarantees: true iff session s goes on to trace the live tracepoint tag: a process tracer
+ * always (no callback); a tracer module when enabled_consult answers trace. */
+bool tracepoint_accept(Model *m, int s, int proc, const char *tag, const char *ev_rules);
 /* Guarantees: tracepoint_fire of the event {tag, term, extra} without match spec result. */
 void tracepoint_event(Model *m, int proc, const char *tag, const Term *term, const Term *extra,
                       const char *rules);
@@ -178,6 +224,34 @@ Answer enabled_ask(Model *m, Tracer tracer, int proc, const char *tag, const cha
 Term *opts_build(Arena *a, FlagSet flags, FlagSet ts_cleared, const Term *extra,
                  const Term *ms_result, Buf *rules);
 
+/* sessions.c */
+/* Guarantees: the effect and ctl lines of a trace session step (ST_SESSION). */
+bool sessions_step(Model *m, const Step *st);
+/* Guarantees: the sessions whose tracer is attached to proc, most recently attached first
+ * (SESSION-ORDER-PROCESS); returns how many. */
+int sessions_by_attach(const Model *m, int proc, int out[MAX_SESSIONS]);
+/* Guarantees: the sessions with a breakpoint on fixture function fn that a call meets: for a
+ * global call the global patterns (export entry), then for any call the function's own
+ * breakpoint (local and meta patterns), most recently set first within each
+ * (SESSION-ORDER-CALL); returns how many. */
+int sessions_by_pattern(const Model *m, int fn, bool global, int out[MAX_SESSIONS]);
+/* Guarantees: ev_rules plus the session rule of a line of session s (SESSION-LEGACY or
+ * SESSION-ISOLATION) when the scenario declares sessions, plus order_rule when nsessions
+ * sessions see the tracepoint. */
+const char *sessions_rules(Model *m, int s, int nsessions, const char *ev_rules, const char *order_rule);
+/* Guarantees: the msg line of a process tracer receiving the trace message of the event
+ * (SESSION-PROCESS-TRACER). */
+void sessions_trace_message(Model *m, int s, int proc, const Event *ev, const char *extra_rules);
+/* Guarantees: the flags set set (on) or cleared in trace state ts, its time stamp flags
+ * remembered (TS-REMEMBERED); its tracer attached unless the probe answered remove
+ * (STATUS-REMOVE: then detached, without flags), with a new place in the order and origin
+ * (the rules that attached it) if it was not attached before, and detached when no flag is
+ * left (FLAGS-OFF-EMPTY, SESSION-ORDER-PROCESS). */
+void sessions_set_flags(Model *m, TraceState *ts, FlagSet set, bool on, Answer probe, const char *origin);
+/* Guarantees: pat, changed from before, gets a new place in the order if it is now set where
+ * it was not (new, or moved between global and local) or newly meta (SESSION-ORDER-CALL). */
+void sessions_note_pattern(Model *m, Pattern *pat, const Pattern *before);
+
 /* control.c */
 /* Guarantees: the line "N ctl CALL RESULT" with its rules. */
 void control_line(Model *m, const char *call, const char *result, const char *rules);
@@ -191,6 +265,9 @@ bool control_trace(Model *m, const Step *st);
 /* patterns.c */
 /* Guarantees: the effect and ctl line of a `pattern` step (erlang:trace_pattern/3). */
 bool patterns_step(Model *m, const Step *st);
+/* Guarantees: the effect of the pattern of step st on session s's patterns, the call's result
+ * ("-> N" or "raises error:badarg") and its rules. */
+void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules);
 /* Guarantees: module mod is loaded; its functions get each session's on_load pattern. */
 void patterns_load(Model *m, FixtureModule mod);
 /* Guarantees: the text "erlang:trace_pattern(Target,MS,[Opt,...])" of a pattern step. */
@@ -199,6 +276,9 @@ void patterns_call_text(Buf *call, const Step *st);
 /* msgpatterns.c */
 /* Guarantees: the effect and ctl line of `pattern send|'receive' MS OPT...`. */
 bool msgpat_step(Model *m, const Step *st);
+/* Guarantees: the effect of the send (send) or receive pattern MS of step st on session s,
+ * its result ("-> 1" or "raises error:badarg") and its rules appended to rules. */
+const char *msgpat_set(Model *m, int s, bool send, const Step *st, Buf *rules);
 /* Guarantees: the tracepoint of a send (tag send or send_to_non_existing_process: peer is the
  * recipient) or a receive (tag receive: peer is the sender, NULL for a timeout) of process
  * proc during step st, through each session's message pattern; false with err set (at st)
@@ -212,6 +292,11 @@ bool msgpat_event(Model *m, const Step *st, int proc, const char *tag, const Ter
 bool calls_step(Model *m, int p, const Step *st);
 
 /* messages.c */
+/* Guarantees: msg from sender (carrying token, or NULL) reaches p: its 'receive' event through
+ * the session's pattern (rules name why), then p's mailbox; a blocked p wakes and takes it.
+ * False with err set if the pattern cannot be modelled. */
+bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
+                      const char *rules);
 /* Guarantees: the lines and mailbox effect of `P send Q T`. */
 bool messages_send(Model *m, int p, const Step *st);
 /* Guarantees: the lines and mailbox effect of `P recv [after N]`. */
@@ -226,6 +311,58 @@ bool procs_link(Model *m, int p, const Step *st, bool link);
 bool procs_register(Model *m, int p, const Step *st, bool reg);
 /* Guarantees: the lines of `P exit R`, including what happens to linked processes. */
 bool procs_exit(Model *m, int p, const Step *st);
+/* Guarantees: the lines of p (process) terminating with reason, and of what it is linked to. */
+void procs_terminate(Model *m, int p, const Term *reason, bool by_link);
+/* Guarantees: p and q are linked (linked true) or not, both ways, without events. */
+void procs_set_link(Model *m, int p, int q, bool linked);
+
+/* ports.c */
+/* Guarantees: the lines of `P open_port X`: X becomes a new port owned by P. */
+bool ports_open(Model *m, int p, const Step *st);
+/* Guarantees: the lines of `P port_command X T` (via_send false) or `P port_send X T`. */
+bool ports_command(Model *m, int p, const Step *st, bool via_send);
+/* Guarantees: the lines of `P port_close X`. */
+bool ports_close(Model *m, int p, const Step *st);
+/* Guarantees: the lines of a port x closing with reason (its links and name go). */
+void ports_terminate(Model *m, int x, const Term *reason, const char *rules);
+/* Guarantees: the lines of `P link X` (link true) or `P unlink X` for a port X, already
+ * (un)linked. */
+bool ports_link(Model *m, int p, int x, bool link);
+/* Guarantees: the lines of port x getting the exit signal of linked process p (already unlinked). */
+void ports_exit_signal(Model *m, int x, int p, const Term *reason);
+
+/* running.c */
+/* Guarantees: p blocks in a receive: its scheduled-out line (RUN-BLOCK). */
+void running_block(Model *m, int p);
+/* Guarantees: a message reached blocked p: its scheduled-in line; p is no longer blocked. */
+void running_wake(Model *m, int p);
+/* Guarantees: the scheduling line of p, killed by a signal while not blocked, scheduled in
+ * to exit (RUN-KILLED). */
+void running_killed(Model *m, int p);
+/* Guarantees: the scheduling line of p leaving the system after its exit (RUN-EXITED). */
+void running_exited(Model *m, int p);
+/* Guarantees: true iff some session traces the scheduling (running, running_procs) of p. */
+bool running_traced(const Model *m, int p);
+
+/* gc.c */
+/* Guarantees: the lines of `P gc [minor|major]`. */
+bool gc_step(Model *m, int p, const Step *st);
+
+/* seqtrace.c */
+/* Guarantees: the effect and ctl line of `seq_trace tracer`. */
+bool seqtrace_tracer(Model *m, const Step *st);
+/* Guarantees: the effect of `P seq_token K V` / `P seq_reset`, and the lines of `P seq_print T`. */
+bool seqtrace_step(Model *m, int p, const Step *st);
+/* Guarantees: the seq_trace lines of p sending msg to q; the token the message carries. */
+const SeqToken *seqtrace_send(Model *m, int p, int q, const Term *msg);
+/* Guarantees: p takes over the token of a received message (NULL clears it); its lines. */
+void seqtrace_receive(Model *m, int p, const Message *msg);
+/* Guarantees: false iff p holds a token and the step kind passes it on in a way the model
+ * leaves out (spawn, link, unlink, exit, the port steps). */
+bool seqtrace_allows(const Model *m, int p, StepKind kind);
+/* Guarantees: false iff a live process holds a token and is traced: its trace callbacks would
+ * pass the token on with the tracer's own messages (C-65), which the model leaves out. */
+bool seqtrace_holders_untraced(const Model *m);
 
 /* procspec.c */
 /* Guarantees: NULL if erlang:trace/3 accepts the step's arguments, else the rule IDs of why
@@ -238,10 +375,6 @@ const char *procspec_apply(Model *m, int s, const Step *st, Buf *rules);
 /* Guarantees: tracing of session s started (or extended) on process p with the flags set:
  * the trace_status probe, then attached unless it answered remove; origin names the rules. */
 void procspec_attach(Model *m, int s, int p, FlagSet set, const char *origin);
-/* Guarantees: false with err set iff some live process has a flag whose events model v1
- * does not produce for this step (scheduling, garbage collection, ports; return_to for a
- * call unless silent). */
-bool procspec_check_modelled(Model *m, const Step *st);
 
 /* inherit.c */
 /* Guarantees: in every session, the flags the new process child gets at creation: the
@@ -254,8 +387,9 @@ void inherit_spawn(Model *m, int parent, int child, bool linked);
 void inherit_link(Model *m, int linker, int other);
 
 /* status.c */
-/* Guarantees: session s's tracer removed from process p: no flags, not attached. */
-void status_detach(Model *m, int s, int p);
+/* Guarantees: the tracer removed from the trace state of a process or port: no flags, not
+ * attached. */
+void status_detach(TraceState *ts);
 /* Guarantees: the probe and ctl line of an `info` step (erlang:trace_info/2). */
 bool status_info(Model *m, const Step *st);
 /* Guarantees: the effect of `tracer exit R`: the legacy session's state process is dead. */

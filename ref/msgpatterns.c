@@ -32,26 +32,30 @@ static void badarg_rules(Buf *rules, const Step *st)
         buf_puts(rules, " MSGPAT-NO-OPTIONS");
 }
 
+const char *msgpat_set(Model *m, int s, bool send, const Step *st, Buf *rules)
+{
+    MessagePattern *pat = pattern_of(&m->sessions[s], send);
+    if (restart_or_pause(st->term) || st->ms_invalid || st->nopts > 0) {
+        badarg_rules(rules, st); /* the pattern stays as it was */
+        return "raises error:badarg";
+    }
+    bool off = term_is_atom(st->term, "false");
+    bool ms = !off && !term_is_atom(st->term, "true") && st->term->kind != TK_NIL;
+    buf_printf(rules, "CTL-PATTERN MSGPAT-SET %s%s", off ? "MSGPAT-FALSE" : ms ? "MSGPAT-MATCH-SPEC" : "MSGPAT-TRUE",
+               st->term->kind == TK_NIL ? " MS-EMPTY" : "");
+    if (pat->off || pat->ms)
+        buf_puts(rules, " MSGPAT-REPLACE"); /* the old match spec (or false) is gone */
+    *pat = (MessagePattern){.off = off, .ms = ms ? st->term : NULL, .set = true};
+    return "-> 1";
+}
+
 bool msgpat_step(Model *m, const Step *st)
 {
-    MessagePattern *pat = pattern_of(&m->sessions[LEGACY_SESSION], is_send(st->event));
     Buf call, rules;
     buf_init(&call);
     buf_init(&rules);
     patterns_call_text(&call, st);
-    const char *result = "-> 1";
-    if (restart_or_pause(st->term) || st->ms_invalid || st->nopts > 0) {
-        badarg_rules(&rules, st); /* the pattern stays as it was */
-        result = "raises error:badarg";
-    } else {
-        bool off = term_is_atom(st->term, "false");
-        bool ms = !off && !term_is_atom(st->term, "true") && st->term->kind != TK_NIL;
-        buf_printf(&rules, "CTL-PATTERN MSGPAT-SET %s%s", off ? "MSGPAT-FALSE" : ms ? "MSGPAT-MATCH-SPEC" : "MSGPAT-TRUE",
-                   st->term->kind == TK_NIL ? " MS-EMPTY" : "");
-        if (pat->off || pat->ms)
-            buf_puts(&rules, " MSGPAT-REPLACE"); /* the old match spec (or false) is gone */
-        *pat = (MessagePattern){.off = off, .ms = ms ? st->term : NULL, .set = true};
-    }
+    const char *result = msgpat_set(m, LEGACY_SESSION, is_send(st->event), st, &rules);
     control_line(m, buf_str(&call), result, buf_str(&rules));
     buf_free(&call);
     buf_free(&rules);
@@ -103,14 +107,17 @@ bool msgpat_event(Model *m, const Step *st, int proc, const char *tag, const Ter
                   const char *rules)
 {
     bool send = is_send(tag);
-    for (int s = 0; s < m->nsessions; s++) {
+    int order[MAX_SESSIONS];
+    int n = sessions_by_attach(m, proc, order); /* SESSION-ORDER-PROCESS */
+    for (int i = 0; i < n; i++) {
+        int s = order[i];
         const MessagePattern *pat = pattern_of(&m->sessions[s], send);
         if (!enabled_live(m, s, proc, tag) || pat->off) /* MSGPAT-FALSE: not even enabled is asked */
             continue;
         FlagSet *flags = &m->procs[proc].trace[s].flags;
         MsOutcome o;
         if (pat->ms) {
-            MsCall call = {ms_args(m, send, msg, peer), model_pid(m, proc), NULL};
+            MsCall call = {ms_args(m, send, msg, peer), model_id(m, proc), NULL};
             o = ms_run(m->a, pat->ms, &call);
             if (o.unsupported)
                 return model_unsupported(m, st->line, st->col, o.unsupported);
@@ -122,9 +129,10 @@ bool msgpat_event(Model *m, const Step *st, int proc, const char *tag, const Ter
                 continue;
         }
         bool silent = *flags & FLAG_BIT(FL_SILENT);
+        const char *session = sessions_rules(m, s, n, rules, "SESSION-ORDER-PROCESS");
         Event ev = {tag, msg, send ? peer : NULL, pat->ms ? ms_message_result(&o) : NULL,
-                    event_rules(m, rules, pat, send, !peer, silent, pat->ms ? &o : NULL)};
-        if (enabled_consult(m, s, proc, tag, ev.rules))
+                    event_rules(m, session, pat, send, !peer, silent, pat->ms ? &o : NULL)};
+        if (tracepoint_accept(m, s, proc, tag, ev.rules))
             tracepoint_emit(m, s, proc, &ev, "ENABLED-TRACE");
     }
     return true;

@@ -121,20 +121,15 @@ void patterns_call_text(Buf *call, const Step *st)
     buf_puts(call, "])");
 }
 
-bool patterns_step(Model *m, const Step *st)
+void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
 {
-    Session *ses = &m->sessions[LEGACY_SESSION];
+    Session *ses = &m->sessions[s];
     Options o = read_options(st);
-    Buf call, result, rules;
-    buf_init(&call);
-    buf_init(&result);
-    buf_init(&rules);
-    patterns_call_text(&call, st);
     const char *bad = st->ms_invalid ? st->ms_invalid : o.bad ? o.bad
                     : st->module && !target_allowed(st) ? "CALL-PATTERN-FORBIDDEN" : NULL;
     if (bad) {
-        buf_puts(&result, "raises error:badarg");
-        buf_printf(&rules, "CTL-PATTERN CALL-PATTERN-BADARG %s", bad);
+        buf_puts(result, "raises error:badarg");
+        buf_printf(rules, "CTL-PATTERN CALL-PATTERN-BADARG %s", bad);
     } else {
         bool on = !term_is_atom(st->term, "false");
         int n = 0;
@@ -145,16 +140,28 @@ bool patterns_step(Model *m, const Step *st)
             for (int fn = 0; fn < FIXTURE_FNS; fn++) {
                 if (!target_matches(m, st, fn) || (o.global && !fixture_fn_info(fn)->exported))
                     continue; /* global: only exported functions match */
+                Pattern before = ses->pats[fn];
                 replaced |= set_pattern(&ses->pats[fn], &o, st->term, on);
+                sessions_note_pattern(m, &ses->pats[fn], &before);
                 n++;
             }
         }
         if (st->module && strcmp(st->module, "_") == 0)
-            buf_puts(&result, "-> _FunctionCount"); /* all functions of all loaded modules */
+            buf_puts(result, "-> _FunctionCount"); /* all functions of all loaded modules */
         else
-            buf_printf(&result, "-> %d", n);
-        success_rules(&rules, st, &o, on, replaced);
+            buf_printf(result, "-> %d", n);
+        success_rules(rules, st, &o, on, replaced);
     }
+}
+
+bool patterns_step(Model *m, const Step *st)
+{
+    Buf call, result, rules;
+    buf_init(&call);
+    buf_init(&result);
+    buf_init(&rules);
+    patterns_call_text(&call, st);
+    patterns_apply(m, LEGACY_SESSION, st, &result, &rules);
     control_line(m, buf_str(&call), buf_str(&result), buf_str(&rules));
     buf_free(&call);
     buf_free(&result);
@@ -172,6 +179,7 @@ void patterns_load(Model *m, FixtureModule mod)
             if (f->module != mod)
                 continue;
             Pattern *pat = &m->sessions[s].pats[fn];
+            Pattern before = *pat;
             if (def->set && (def->local || f->exported)) {
                 pat->set = true;
                 pat->local = def->local;
@@ -179,6 +187,7 @@ void patterns_load(Model *m, FixtureModule mod)
             }
             pat->meta = def->meta;
             pat->meta_ms = def->meta_ms;
+            sessions_note_pattern(m, pat, &before);
         }
     }
 }

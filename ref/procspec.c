@@ -2,8 +2,6 @@
  * processes it names (a pid, all, existing, new, ...), the flags it sets or clears on each,
  * what it returns, and when it raises badarg (CONFORMANCE.md section 2, "Process trace
  * flags and process specs"). */
-#include <stdio.h>
-
 #include "model.h"
 
 const char *procspec_refusal(const Model *m, const Step *st)
@@ -20,26 +18,17 @@ const char *procspec_refusal(const Model *m, const Step *st)
 
 void procspec_attach(Model *m, int s, int p, FlagSet set, const char *origin)
 {
-    TraceState *ts = &m->procs[p].trace[s];
-    if (enabled_probe(m, s, p) == ANS_REMOVE) { /* STATUS-REMOVE; the call still counts it */
-        status_detach(m, s, p);
-        return;
-    }
-    ts->flags |= set;
-    ts->ts_cleared &= ~set;
-    if (!ts->attached)
-        ts->origin = origin;
-    ts->attached = true;
+    /* STATUS-PROBE, during the call; a remove answer detaches it, the call still counts it */
+    sessions_set_flags(m, &m->procs[p].trace[s], set, true, enabled_probe(m, s, p), origin);
 }
 
-/* Flags cleared on p; with none left the tracer is gone too (FLAGS-OFF-EMPTY). */
-static void clear_flags(Model *m, int s, int p, FlagSet set)
+/* The flags set on (or cleared from) the process or port p by a step naming it or a spec. */
+static void set_flags(Model *m, int s, int p, FlagSet set, bool on, const char *origin)
 {
-    TraceState *ts = &m->procs[p].trace[s];
-    ts->flags &= ~set;
-    ts->ts_cleared |= set & FLAGS_TIMESTAMPS; /* TS-REMEMBERED */
-    if (!ts->flags)
-        status_detach(m, s, p);
+    if (on)
+        procspec_attach(m, s, p, set, origin);
+    else
+        sessions_set_flags(m, &m->procs[p].trace[s], set, false, ANS_TRACE, NULL);
 }
 
 static FlagSet step_flags(const Step *st)
@@ -73,68 +62,40 @@ const char *procspec_apply(Model *m, int s, const Step *st, Buf *rules)
     }
     if (!st->on)
         buf_puts(rules, " FLAGS-OFF");
-    if (st->spec == SPEC_PID) {
-        int p = model_proc(m, st->actor);
-        if (st->on)
-            procspec_attach(m, s, p, set, "CTL-TRACE");
-        else
-            clear_flags(m, s, p, set);
+    if (st->spec == SPEC_PID) { /* CTL-TRACE, PORTS-TRACE: one process or port */
+        set_flags(m, s, model_proc(m, st->actor), set, st->on, "CTL-TRACE");
         return "1";
     }
     static const char *const spec_rules[] = {
         NULL, "PROCS-SPEC-ALL", "PROCS-SPEC-ALL", "PROCS-SPEC-EXISTING", "PROCS-SPEC-EXISTING",
-        "PROCS-SPEC-NEW", "PROCS-SPEC-NEW",
+        "PROCS-SPEC-NEW", "PROCS-SPEC-NEW", "PORTS-NEW",
     };
     const char *rule = spec_rules[st->spec];
     buf_printf(rules, " %s", rule);
-    bool existing = st->spec != SPEC_NEW && st->spec != SPEC_NEW_PROCESSES;
+    /* all, existing and new name ports as well; the *_processes specs do not, new_ports only */
+    bool procs = st->spec != SPEC_NEW_PORTS;
+    bool ports = st->spec == SPEC_ALL || st->spec == SPEC_EXISTING || st->spec == SPEC_NEW ||
+                 st->spec == SPEC_NEW_PORTS;
+    bool existing = st->spec != SPEC_NEW && st->spec != SPEC_NEW_PROCESSES && st->spec != SPEC_NEW_PORTS;
     bool future = st->spec != SPEC_EXISTING && st->spec != SPEC_EXISTING_PROCESSES;
-    if (future) { /* the port-only flags are for new ports, not new processes (seen live) */
-        Session *ses = &m->sessions[s];
-        FlagSet procs = flags_for_processes(set);
-        ses->new_flags = st->on ? ses->new_flags | procs : ses->new_flags & ~procs;
+    Session *ses = &m->sessions[s];
+    if (future && procs) { /* the port-only flags are for new ports, not new processes (seen live) */
+        FlagSet for_procs = flags_for_processes(set);
+        ses->new_flags = st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
     }
+    if (future && ports && (st->spec == SPEC_NEW_PORTS || flags_for_ports(set)))
+        sessions_set_flags(m, &ses->new_ports, st->spec == SPEC_NEW_PORTS ? set : flags_for_ports(set), st->on,
+                           ANS_TRACE, rule);
     if (!existing)
-        return "0"; /* PROCS-SPEC-NEW: "If Procs is new, the return value is 0" */
-    /* a process is matched when some flag applies to processes (PROCS-SPEC-COUNT) */
-    for (int p = 0; p < m->nprocs && flags_for_processes(set); p++) {
-        if (!m->procs[p].alive)
-            continue;
-        if (st->on)
-            procspec_attach(m, s, p, set, rule);
-        else
-            clear_flags(m, s, p, set);
+        return "0"; /* PROCS-SPEC-NEW, PORTS-NEW: "If Procs is new, the return value is 0" */
+    /* a process (port) is matched when some flag applies to processes (ports): PROCS-SPEC-COUNT;
+     * a process matched gets every flag given (C-43), a port those for ports */
+    for (int p = 0; p < m->nprocs; p++) {
+        bool is_port = m->procs[p].is_port;
+        bool matched = is_port ? ports && flags_for_ports(set) : procs && flags_for_processes(set);
+        if (m->procs[p].alive && matched)
+            set_flags(m, s, p, is_port ? flags_for_ports(set) : set, st->on, rule);
     }
     buf_puts(rules, " PROCS-SPEC-COUNT");
-    /* all and existing name ports as well; processes and existing_processes do not */
-    return count_placeholder(step_flags(st), st->spec == SPEC_ALL || st->spec == SPEC_EXISTING);
-}
-
-/* The first live process with a flag model v1 cannot follow, or -1. */
-static int unmodelled_party(const Model *m, FlagSet *bad)
-{
-    for (int p = 0; p < m->nprocs; p++) {
-        if (!m->procs[p].alive)
-            continue;
-        for (int s = 0; s < m->nsessions; s++) {
-            *bad = flags_unmodelled(m->procs[p].trace[s].flags);
-            if (*bad)
-                return p;
-        }
-    }
-    return -1;
-}
-
-bool procspec_check_modelled(Model *m, const Step *st)
-{
-    FlagSet bad;
-    int p = unmodelled_party(m, &bad);
-    if (p < 0)
-        return true;
-    Flag f = FL_SEND;
-    while (!(bad & FLAG_BIT(f)))
-        f++;
-    char what[160];
-    snprintf(what, sizeof what, "a step while <%s> has trace flag '%s' is", m->procs[p].name, flag_name(f));
-    return model_unsupported(m, st->line, st->col, what);
+    return count_placeholder(step_flags(st), ports);
 }

@@ -10,7 +10,10 @@
 #include "fixture.h"
 #include "matchspec.h"
 
-enum { MAX_NAMES = 256, MAX_LIST = 256, MAX_STEPS = 4096 };
+enum { MAX_NAMES = 256, MAX_LIST = 256, MAX_STEPS = 4096, MAX_SESSION_DECLS = 7 };
+
+/* What the steps so far did to a declared session (checked while parsing). */
+typedef enum { SES_UNBORN, SES_CREATED, SES_DROPPED } SessionPhase;
 
 /* Parser state: the current line and what has been declared so far. */
 typedef struct {
@@ -21,25 +24,31 @@ typedef struct {
     size_t i;        /* cursor in s */
     int line;
     int stage;       /* which statement may come next, see parse_statement */
-    const char *known[MAX_NAMES]; /* declared and spawned-so-far processes */
+    const char *known[MAX_NAMES]; /* declared and spawned-so-far processes, and ports */
     size_t nknown;
+    const char *ports[MAX_NAMES]; /* the names in known that are ports (open_port) */
+    size_t nports;
     AnswerDecl answers[MAX_LIST];
     const char *list[MAX_LIST];
     Step *steps;
     size_t nsteps;
     bool has_default;
+    TracerDecl *cur; /* the tracer whose callbacks/answer lines come next */
+    SessionDecl sessions[MAX_SESSION_DECLS];
+    SessionPhase phase[MAX_SESSION_DECLS];
+    size_t nsessions;
 } Parser;
 
 enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
 
 static const char *const spec_names[] = {
-    NULL, "all", "processes", "existing", "existing_processes", "new", "new_processes",
+    NULL, "all", "processes", "existing", "existing_processes", "new", "new_processes", "new_ports",
 };
 
 /* The process spec an atom names, or SPEC_PID if it names none. */
 static ProcSpec spec_lookup(const char *w)
 {
-    for (int i = SPEC_ALL; i <= SPEC_NEW_PROCESSES; i++)
+    for (int i = SPEC_ALL; i <= SPEC_NEW_PORTS; i++)
         if (strcmp(spec_names[i], w) == 0)
             return (ProcSpec)i;
     return SPEC_PID;
@@ -116,12 +125,36 @@ static bool known(const void *ctx, const char *name)
     return false;
 }
 
+static bool is_port_name(const Parser *p, const char *name)
+{
+    for (size_t i = 0; i < p->nports; i++)
+        if (strcmp(p->ports[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* The index of the declared session called name, or -1. */
+static int session_index(const Parser *p, const char *name)
+{
+    for (size_t i = 0; i < p->nsessions; i++)
+        if (strcmp(p->sessions[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* A name that a symbolic pid <name> may use: a process, not a port, or the tracer state
+ * process of the legacy tracer or of a session. */
+static bool known_process(const void *ctx, const char *name)
+{
+    return (known(ctx, name) && !is_port_name(ctx, name)) || session_index(ctx, name) >= 0;
+}
+
 static bool term_arg(Parser *p, Term **out, int *col)
 {
     skip_ws(p);
     if (col)
         *col = (int)p->i + 1;
-    return term_parse(p->a, p->s, &p->i, p->line, known, p, out, p->err);
+    return term_parse(p->a, p->s, &p->i, p->line, known_process, p, out, p->err);
 }
 
 static bool end_of_statement(Parser *p)
@@ -156,6 +189,49 @@ static bool proc_arg(Parser *p, const char **out, int *col)
         return fail(p, at, "'%s' is not a process name", w);
     if (strcmp(w, "tracer") == 0 || !known(p, w))
         return fail(p, at, "undeclared process '%s'", w);
+    if (is_port_name(p, w))
+        return fail(p, at, "'%s' is a port, not a process", w);
+    *out = w;
+    *col = (int)at + 1;
+    return true;
+}
+
+/* A port name opened by an earlier step, or (procs_ok) a process name. */
+static bool entity_arg(Parser *p, bool procs_ok, const char **out, int *col)
+{
+    size_t at;
+    skip_ws(p);
+    at = p->i;
+    const char *w = word(p, &at);
+    if (w && is_port_name(p, w)) {
+        *out = w;
+        *col = (int)at + 1;
+        return true;
+    }
+    if (!procs_ok) {
+        if (!w)
+            return fail(p, at, "expected a port name, found end of line");
+        return fail(p, at, known(p, w) ? "'%s' is a process, not a port" : "unknown port '%s'", w);
+    }
+    p->i = at;
+    return proc_arg(p, out, col);
+}
+
+/* The new name of a process (spawn) or a port (open_port); verb names the step. */
+static bool new_name_arg(Parser *p, const char *what, const char *verb, const char **out, int *col)
+{
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w || !is_name(w))
+        return fail(p, at, "expected the name of the new %s", what);
+    if (strcmp(w, "tracer") == 0 || strcmp(w, "meta") == 0 || known(p, w) || session_index(p, w) >= 0)
+        return fail(p, at, "%s '%s' already exists (%s needs a new name)",
+                    is_port_name(p, w) ? "port" : "process", w, verb);
+    if (spec_lookup(w) != SPEC_PID)
+        return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
+    if (p->nknown == MAX_NAMES)
+        return fail(p, at, "too many processes");
+    p->known[p->nknown++] = w;
     *out = w;
     *col = (int)at + 1;
     return true;
@@ -231,12 +307,17 @@ static bool parse_desc(Parser *p)
     return end_of_statement(p);
 }
 
+const char *tracer_kind_name(TracerKind k)
+{
+    return k == TRACER_RECORDER ? "recorder" : k == TRACER_ERL_MSG ? "erl_msg_tracer" : "process";
+}
+
 static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
 {
-    TracerDecl *t = &p->sc->tracer;
+    TracerDecl *t = p->cur;
     if (strcmp(kw, "callbacks") == 0) {
-        if (t->kind == TRACER_ERL_MSG)
-            return fail(p, kw_at, "'callbacks' is not allowed with tracer erl_msg_tracer");
+        if (t->kind != TRACER_RECORDER)
+            return fail(p, kw_at, "'callbacks' is not allowed with tracer %s", tracer_kind_name(t->kind));
         size_t at;
         const char *w;
         int n = 0;
@@ -254,8 +335,8 @@ static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
         return true;
     }
     /* answer TAG ANSWER */
-    if (t->kind == TRACER_ERL_MSG)
-        return fail(p, kw_at, "'answer' is not allowed with tracer erl_msg_tracer");
+    if (t->kind != TRACER_RECORDER)
+        return fail(p, kw_at, "'answer' is not allowed with tracer %s", tracer_kind_name(t->kind));
     size_t at;
     const char *tag;
     if (!atom_arg(p, "the answer tag", &tag, &at))
@@ -293,6 +374,15 @@ static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
     return end_of_statement(p);
 }
 
+/* The answers of the tracer declared last move from the parser's buffer into the arena. */
+static void finish_tracer(Parser *p)
+{
+    TracerDecl *t = p->cur;
+    t->answers = arena_alloc(p->a, (t->nanswers + 1) * sizeof(AnswerDecl));
+    memcpy(t->answers, p->answers, t->nanswers * sizeof(AnswerDecl));
+    p->has_default = false;
+}
+
 static bool parse_process_decl(Parser *p)
 {
     size_t at;
@@ -304,6 +394,8 @@ static bool parse_process_decl(Parser *p)
             return fail(p, at, "'%s' is reserved for a tracer state process", w);
         if (spec_lookup(w) != SPEC_PID)
             return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
+        if (session_index(p, w) >= 0)
+            return fail(p, at, "'%s' is the name of a session (and of its tracer state process)", w);
         if (known(p, w))
             return fail(p, at, "duplicate process '%s'", w);
         if (p->nknown == MAX_NAMES)
@@ -320,7 +412,8 @@ static bool parse_process_decl(Parser *p)
 
 /* --- steps -------------------------------------------------------------------------- */
 
-/* A process name, or with specs allowed one of the atoms of ProcSpec (PROCS-SPEC-*). */
+/* A process or port name, or with specs allowed one of the atoms of ProcSpec (PROCS-SPEC-*,
+ * PORTS-NEW); without, only a process or new / new_processes (the `info` step). */
 static bool target_arg(Parser *p, Step *st, bool specs)
 {
     size_t save = p->i, at;
@@ -333,10 +426,10 @@ static bool target_arg(Parser *p, Step *st, bool specs)
         return true;
     }
     p->i = save;
-    return proc_arg(p, &st->actor, &st->actor_col);
+    return specs ? entity_arg(p, true, &st->actor, &st->actor_col) : proc_arg(p, &st->actor, &st->actor_col);
 }
 
-/* One flag of a trace step: a documented flag atom, or deliberately something else. */
+/* One flag of a legacy trace step: a documented flag atom, or deliberately something else. */
 static bool flag_arg(Parser *p, Step *st)
 {
     skip_ws(p);
@@ -367,20 +460,62 @@ static bool flag_arg(Parser *p, Step *st)
     return true;
 }
 
-static bool parse_trace_step(Parser *p, Step *st)
+/* One option of a session's trace step: a flag atom, or a tuple such as {tracer,<x>}, which
+ * a session refuses; every option is kept as written in opts. */
+static bool session_flag_arg(Parser *p, Step *st, Term **opts, size_t *nopts)
 {
-    if (!target_arg(p, st, true))
+    size_t at = p->i;
+    Term *t;
+    if (!term_arg(p, &t, NULL))
         return false;
+    if (*nopts == MAX_STEP_FLAGS)
+        return fail(p, at, "too many flags");
+    opts[(*nopts)++] = t;
+    if (t->kind == TK_TUPLE)
+        return true;
+    if (t->kind != TK_ATOM)
+        return fail(p, at, "a trace flag or an option tuple must be an atom or a tuple");
+    Flag f;
+    int r = flag_lookup(t->u.name, &f);
+    if (r < 0)
+        return fail(p, at, "unknown trace flag '%s'", t->u.name);
+    if (r == 0)
+        return fail(p, at, "trace flag '%s' is not supported by model v1", t->u.name);
+    st->flags[st->nflags++] = f;
+    return true;
+}
+
+/* TARGET on|off FLAG... : a legacy step names a process, a port or a spec, and passes its
+ * flags as written (FLAGS-BADARG); a session's (with_options) names a process or a port and
+ * keeps every option as written in st->sargs. */
+static bool parse_trace_step(Parser *p, Step *st, bool with_options)
+{
+    if (with_options) {
+        size_t tat;
+        skip_ws(p);
+        tat = p->i;
+        const char *target = word(p, &tat);
+        if (target && strcmp(target, "new_ports") == 0)
+            return fail(p, tat, "new_ports in a trace session (trace:port(S, new, ...)) is not supported by model v1");
+        p->i = tat;
+        if (!entity_arg(p, true, &st->actor, &st->actor_col))
+            return false;
+    } else if (!target_arg(p, st, true)) {
+        return false;
+    }
     size_t at;
     const char *w = word(p, &at);
     if (!w || (strcmp(w, "on") != 0 && strcmp(w, "off") != 0))
         return fail(p, at, "expected 'on' or 'off'");
     st->on = strcmp(w, "on") == 0;
+    Term *opts[MAX_STEP_FLAGS];
+    size_t nopts = 0;
     while (!at_end(p))
-        if (!flag_arg(p, st))
+        if (!(with_options ? session_flag_arg(p, st, opts, &nopts) : flag_arg(p, st)))
             return false;
-    if (st->nflags == 0)
+    if ((with_options ? (int)nopts : st->nflags) == 0)
         return fail(p, p->i, "expected at least one trace flag");
+    st->sargs = term_list(p->a, nopts, opts);
     return true;
 }
 
@@ -435,10 +570,12 @@ static bool pattern_target(Parser *p, Step *st)
     return true;
 }
 
-/* A pattern step. For send and 'receive' every option and restart/pause are allowed in a
- * case, and give badarg (MSGPAT-NO-OPTIONS, MSGPAT-NO-RESTART); the count options and a meta
- * tracer with trace_call/5 only matter for function patterns. */
-static bool parse_pattern_step(Parser *p, Step *st)
+/* A pattern step: TARGET MS OPTION.... For send and 'receive' every option and restart/pause
+ * are allowed in a case, and give badarg (MSGPAT-NO-OPTIONS, MSGPAT-NO-RESTART); the count
+ * options and a meta tracer with trace_call/5 only matter for function patterns. In a trace
+ * session (session) an option may be a tuple, to be refused, and every option is kept as a
+ * term in st->sargs. */
+static bool parse_pattern_step(Parser *p, Step *st, bool session)
 {
     if (!pattern_target(p, st) || !term_arg(p, &st->term, &st->term_col))
         return false;
@@ -451,21 +588,33 @@ static bool parse_pattern_step(Parser *p, Step *st)
     if (!restart && v.check == MS_UNSUPPORTED)
         return fail(p, (size_t)st->term_col - 1, "%s", v.msg);
     st->ms_invalid = restart ? NULL : v.rule; /* set only for MS_INVALID */
+    Term *all[MAX_STEP_FLAGS];
+    size_t nall = 0;
     while (!at_end(p)) {
-        size_t at;
-        const char *opt = NULL; /* set by atom_arg; GCC cannot see that once inlined */
-        if (!atom_arg(p, "a trace_pattern option", &opt, &at))
+        size_t at = p->i;
+        Term *t;
+        if (!term_arg(p, &t, NULL))
             return false;
+        if (st->nopts == MAX_STEP_FLAGS || nall == MAX_STEP_FLAGS)
+            return fail(p, at, "too many options");
+        all[nall++] = t;
+        if (session && t->kind == TK_TUPLE) /* {meta, ...}: a session refuses it (badarg) */
+            continue;
+        if (t->kind != TK_ATOM)
+            return fail(p, at, "a trace_pattern option must be an atom");
+        const char *opt = t->u.name;
         if (!st->event && strncmp(opt, "call_", 5) == 0)
             return fail(p, at, "option '%s' is not supported by model v1", opt);
+        if (!st->event && strcmp(opt, "meta") == 0 && session)
+            return fail(p, at, "option 'meta' in a trace session is not supported by model v1");
         if (!st->event && strcmp(opt, "meta") == 0 && p->sc->tracer.kind == TRACER_RECORDER &&
             (p->sc->tracer.callbacks & (1u << callback_index("trace_call"))))
             return fail(p, at, "option 'meta' with a tracer that has trace_call/5 is not supported by "
                         "model v1: OTP 25 aborts (CONFORMANCE.md, Clarification C-10)");
-        if (st->nopts == MAX_STEP_FLAGS)
-            return fail(p, at, "too many options");
         st->opts[st->nopts++] = opt;
     }
+    if (session)
+        st->sargs = term_list(p->a, nall, all);
     return true;
 }
 
@@ -526,6 +675,66 @@ static bool parse_call_step(Parser *p, Step *st)
     return end_of_statement(p);
 }
 
+/* A binary argument: the data of port_command and port_send. */
+static bool binary_arg(Parser *p, Step *st)
+{
+    if (!term_arg(p, &st->term, &st->term_col))
+        return false;
+    if (st->term->kind != TK_BIN)
+        return fail(p, (size_t)st->term_col - 1, "port data must be a binary");
+    return true;
+}
+
+/* The steps of ports, garbage collection and seq_trace (cases/README.md "Steps"). */
+static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t at)
+{
+    static const char *const token_keys[] = {"label", "send", "receive", "print", "timestamp",
+                                             "monotonic_timestamp", "strict_monotonic_timestamp"};
+    if (strcmp(verb, "open_port") == 0) {
+        st->kind = ST_OPEN_PORT;
+        if (!new_name_arg(p, "port", verb, &st->other, &st->other_col))
+            return false;
+        p->ports[p->nports++] = st->other;
+    } else if (strcmp(verb, "port_command") == 0 || strcmp(verb, "port_send") == 0) {
+        st->kind = verb[5] == 'c' ? ST_PORT_COMMAND : ST_PORT_SEND;
+        return entity_arg(p, false, &st->other, &st->other_col) && binary_arg(p, st);
+    } else if (strcmp(verb, "port_close") == 0) {
+        st->kind = ST_PORT_CLOSE;
+        return entity_arg(p, false, &st->other, &st->other_col);
+    } else if (strcmp(verb, "gc") == 0) {
+        st->kind = ST_GC;
+        const char *w = word(p, &at);
+        if (w && strcmp(w, "minor") != 0 && strcmp(w, "major") != 0)
+            return fail(p, at, "expected 'minor', 'major' or end of line");
+        st->term = term_atom(p->a, w ? w : "major");
+    } else if (strcmp(verb, "seq_token") == 0) {
+        st->kind = ST_SEQ_TOKEN;
+        const char *key;
+        if (!atom_arg(p, "a seq_trace token component", &key, &at))
+            return false;
+        size_t k = 0;
+        while (k < sizeof token_keys / sizeof token_keys[0] && strcmp(token_keys[k], key) != 0)
+            k++;
+        if (k == sizeof token_keys / sizeof token_keys[0])
+            return fail(p, at, "unknown seq_trace token component '%s'", key);
+        st->fn = key;
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        bool is_bool = term_is_atom(st->term, "true") || term_is_atom(st->term, "false");
+        if (k == 0 ? st->term->kind != TK_INT || st->term->u.i < 0 : !is_bool)
+            return fail(p, (size_t)st->term_col - 1, k == 0 ? "a label must be a non-negative integer"
+                                                            : "the value must be true or false");
+    } else if (strcmp(verb, "seq_print") == 0) {
+        st->kind = ST_SEQ_PRINT;
+        return term_arg(p, &st->term, &st->term_col);
+    } else if (strcmp(verb, "seq_reset") == 0) {
+        st->kind = ST_SEQ_RESET;
+    } else {
+        return fail(p, at, "unknown step '%s'", verb);
+    }
+    return true;
+}
+
 static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t actor_at)
 {
     st->actor = actor;
@@ -557,21 +766,11 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
         return parse_call_step(p, st);
     } else if (strcmp(verb, "spawn") == 0 || strcmp(verb, "spawn_link") == 0) {
         st->kind = verb[5] ? ST_SPAWN_LINK : ST_SPAWN;
-        const char *w = word(p, &at);
-        if (!w || !is_name(w))
-            return fail(p, at, "expected the name of the new process");
-        if (strcmp(w, "tracer") == 0 || strcmp(w, "meta") == 0 || known(p, w))
-            return fail(p, at, "process '%s' already exists (%s needs a new name)", w, verb);
-        if (spec_lookup(w) != SPEC_PID)
-            return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
-        if (p->nknown == MAX_NAMES)
-            return fail(p, at, "too many processes");
-        p->known[p->nknown++] = w;
-        st->other = w;
-        st->other_col = (int)at + 1;
+        if (!new_name_arg(p, "process", verb, &st->other, &st->other_col))
+            return false;
     } else if (strcmp(verb, "link") == 0 || strcmp(verb, "unlink") == 0) {
         st->kind = verb[0] == 'l' ? ST_LINK : ST_UNLINK;
-        if (!proc_arg(p, &st->other, &st->other_col))
+        if (!entity_arg(p, true, &st->other, &st->other_col))
             return false;
         if (strcmp(st->other, actor) == 0)
             return fail(p, (size_t)st->other_col - 1, "linking a process to itself is not supported by model v1");
@@ -585,12 +784,14 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
         if (strcmp(name, "undefined") == 0)
             return fail(p, at, "'undefined' cannot be a registered name");
         st->term = term_atom(p->a, name);
+        if (st->kind == ST_REGISTER && !at_end(p) && !entity_arg(p, false, &st->other, &st->other_col))
+            return false;
     } else if (strcmp(verb, "exit") == 0) {
         st->kind = ST_EXIT;
         if (!term_arg(p, &st->term, &st->term_col))
             return false;
-    } else {
-        return fail(p, at, "unknown step '%s'", verb);
+    } else if (!parse_more_actor_step(p, st, verb, at)) {
+        return false;
     }
     return end_of_statement(p);
 }
@@ -606,6 +807,160 @@ static bool is_tracer_exit(Parser *p)
     return false;
 }
 
+/* --- trace sessions ------------------------------------------------------------------ */
+
+/* session NAME tracer recorder|erl_msg_tracer|process */
+static bool parse_session_decl(Parser *p)
+{
+    size_t at;
+    const char *name = word(p, &at);
+    if (!name || !is_name(name))
+        return fail(p, at, "expected a session name ([a-z][a-zA-Z0-9_]*)");
+    if (strcmp(name, "tracer") == 0 || strcmp(name, "legacy") == 0 || strcmp(name, "meta") == 0 ||
+        spec_lookup(name) != SPEC_PID)
+        return fail(p, at, "'%s' cannot name a session (reserved)", name);
+    if (session_index(p, name) >= 0)
+        return fail(p, at, "duplicate session '%s'", name);
+    if (p->nsessions == MAX_SESSION_DECLS)
+        return fail(p, at, "too many sessions (at most %d)", MAX_SESSION_DECLS);
+    if (p->sc->otp < 27)
+        return fail(p, at, "trace sessions need 'otp 27' or later (module trace is new in OTP 27)");
+    const char *w = word(p, &at);
+    if (!w || strcmp(w, "tracer") != 0)
+        return fail(p, at, "expected 'tracer' after the session name");
+    w = word(p, &at);
+    TracerKind kind;
+    if (w && strcmp(w, "recorder") == 0)
+        kind = TRACER_RECORDER;
+    else if (w && strcmp(w, "erl_msg_tracer") == 0)
+        kind = TRACER_ERL_MSG;
+    else if (w && strcmp(w, "process") == 0)
+        kind = TRACER_PROCESS;
+    else
+        return fail(p, at, "a session's tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
+    if (kind == TRACER_ERL_MSG && p->sc->tracer.kind != TRACER_ERL_MSG)
+        return fail(p, at, "a session with tracer erl_msg_tracer needs 'tracer erl_msg_tracer' as the "
+                           "legacy tracer (the example loads its library once, by name)");
+    finish_tracer(p);
+    SessionDecl *d = &p->sessions[p->nsessions++];
+    d->name = name;
+    d->tracer.kind = kind;
+    d->tracer.default_answer = ANS_TRACE;
+    p->cur = &d->tracer;
+    return end_of_statement(p);
+}
+
+/* A session reference: NAME (its strong handle) or weak(NAME); weak(legacy) is the legacy
+ * session's weak handle.  Checks the session exists at this point of the steps. */
+static bool session_ref(Parser *p, Step *st, bool weak_allowed)
+{
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w)
+        return fail(p, at, "expected a session, found end of line");
+    size_t n = strlen(w);
+    if (n > 6 && strncmp(w, "weak(", 5) == 0 && w[n - 1] == ')') {
+        if (!weak_allowed)
+            return fail(p, at, "a weak handle is not allowed here");
+        st->weak = true;
+        w = arena_strndup(p->a, w + 5, n - 6);
+    }
+    if (st->weak && strcmp(w, "legacy") == 0) {
+        st->session = SESSION_LEGACY;
+        return true;
+    }
+    st->session = session_index(p, w);
+    if (st->session < 0)
+        return fail(p, at, strcmp(w, "legacy") == 0 ? "the legacy session has only a weak handle: weak(legacy)"
+                                                    : "unknown session '%s'", w);
+    SessionPhase ph = p->phase[st->session];
+    if (st->sop == SO_CREATE && ph != SES_UNBORN)
+        return fail(p, at, "session '%s' is already created", w);
+    if (st->sop != SO_CREATE && ph == SES_UNBORN)
+        return fail(p, at, "session '%s' is used before 'create %s'", w, w);
+    if (st->sop != SO_CREATE && !st->weak && ph == SES_DROPPED)
+        return fail(p, at, "session '%s' has no strong handle after 'drop %s' (use weak(%s))", w, w, w);
+    return true;
+}
+
+/* create NAME [OPTS] | destroy REF | drop NAME | trace REF P on|off OPT... |
+ * pattern REF TARGET MS OPT... (TARGET send or 'receive': trace:send/3, trace:recv/3) |
+ * info REF WHAT ITEM | session_info WHAT | delivered REF WHAT */
+static bool parse_session_step(Parser *p, Step *st, SessionOp op)
+{
+    st->kind = ST_SESSION;
+    st->sop = op;
+    if (op == SO_SESSION_INFO)
+        return term_arg(p, &st->term, &st->term_col) && end_of_statement(p);
+    if (!session_ref(p, st, op != SO_CREATE && op != SO_DROP))
+        return false;
+    switch (op) {
+    case SO_CREATE:
+        if (at_end(p)) {
+            st->sargs = term_nil(p->a);
+        } else if (!term_arg(p, &st->sargs, &st->term_col)) {
+            return false;
+        }
+        if (st->sargs->kind == TK_NIL) /* other Opts raise badarg: no session */
+            p->phase[st->session] = SES_CREATED;
+        break;
+    case SO_DROP:
+        p->phase[st->session] = SES_DROPPED;
+        break;
+    case SO_PROCESS:
+        return parse_trace_step(p, st, true);
+    case SO_FUNCTION: /* or trace:send/3, trace:recv/3 for the targets send and 'receive' */
+        if (!parse_pattern_step(p, st, true))
+            return false;
+        if (st->event)
+            st->sop = strcmp(st->event, "send") == 0 ? SO_SEND : SO_RECV;
+        return true;
+    case SO_INFO: {
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        skip_ws(p);
+        size_t at = p->i;
+        if (!term_arg(p, &st->sargs, NULL))
+            return false;
+        if (st->sargs->kind != TK_ATOM)
+            return fail(p, at, "the info item must be an atom, e.g. flags");
+        break;
+    }
+    case SO_DELIVERED:
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        break;
+    default: /* SO_DESTROY: nothing more */
+        break;
+    }
+    return end_of_statement(p);
+}
+
+/* The session step a keyword starts, if any: `trace`, `pattern` and `info` with a session as
+ * their first argument are the session forms of erlang:trace/3, erlang:trace_pattern/3 and
+ * erlang:trace_info/2. */
+static bool session_op(Parser *p, const char *kw, SessionOp *op)
+{
+    static const struct { const char *kw; SessionOp op; } ops[] = {
+        {"create", SO_CREATE}, {"destroy", SO_DESTROY}, {"drop", SO_DROP},
+        {"session_info", SO_SESSION_INFO}, {"delivered", SO_DELIVERED},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(kw, ops[i].kw) == 0) {
+            *op = ops[i].op;
+            return true;
+        }
+    if (strcmp(kw, "trace") != 0 && strcmp(kw, "pattern") != 0 && strcmp(kw, "info") != 0)
+        return false;
+    size_t save = p->i, at;
+    const char *w = word(p, &at);
+    p->i = save;
+    if (!w || !(strncmp(w, "weak(", 5) == 0 || session_index(p, w) >= 0 || strcmp(w, "legacy") == 0))
+        return false;
+    *op = kw[0] == 't' ? SO_PROCESS : kw[0] == 'p' ? SO_FUNCTION : SO_INFO;
+    return true;
+}
+
 static bool parse_step(Parser *p, const char *kw, size_t at)
 {
     if (p->nsteps == MAX_STEPS)
@@ -615,12 +970,20 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     st->line = p->line;
     st->col = (int)at + 1;
     bool ok;
-    if (strcmp(kw, "trace") == 0) {
+    SessionOp op;
+    if (session_op(p, kw, &op)) {
+        ok = parse_session_step(p, st, op);
+    } else if (strcmp(kw, "trace") == 0) {
         st->kind = ST_TRACE;
-        ok = parse_trace_step(p, st);
+        ok = parse_trace_step(p, st, false) && end_of_statement(p);
+    } else if (strcmp(kw, "seq_trace") == 0) {
+        st->kind = ST_SEQ_TRACER;
+        size_t wat;
+        const char *w = word(p, &wat);
+        ok = w && strcmp(w, "tracer") == 0 ? end_of_statement(p) : fail(p, wat, "expected 'seq_trace tracer'");
     } else if (strcmp(kw, "pattern") == 0) {
         st->kind = ST_PATTERN;
-        ok = parse_pattern_step(p, st);
+        ok = parse_pattern_step(p, st, false);
     } else if (strcmp(kw, "info") == 0) {
         st->kind = ST_INFO;
         ok = parse_info_step(p, st);
@@ -630,12 +993,16 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         st->actor_col = st->col;
         ok = term_arg(p, &st->term, &st->term_col) && end_of_statement(p);
     } else if (is_name(kw) && known(p, kw) && strcmp(kw, "tracer") != 0) {
+        if (is_port_name(p, kw))
+            return fail(p, at, "'%s' is a port: a step is done by a process", kw);
         ok = parse_actor_step(p, st, kw, at);
     } else {
         static const char *const header[] = {"case", "rules", "desc", "otp", "features", "tracer",
-                                             "callbacks", "answer", "process"};
+                                             "callbacks", "answer", "process", "session"};
         static const char *const verbs[] = {"send", "recv", "call", "spawn", "spawn_link", "link",
-                                            "unlink", "register", "unregister", "exit"};
+                                            "unlink", "register", "unregister", "exit", "open_port",
+                                            "port_command", "port_send", "port_close", "gc",
+                                            "seq_token", "seq_print", "seq_reset"};
         for (size_t i = 0; i < sizeof header / sizeof header[0]; i++)
             if (strcmp(kw, header[i]) == 0)
                 return fail(p, at, "'%s' is not allowed after 'process'", kw);
@@ -714,16 +1081,20 @@ static bool parse_statement(Parser *p)
         else
             return fail(p, tat, "tracer must be 'recorder' or 'erl_msg_tracer'");
         p->stage = S_TRACER_OPTS;
+        p->cur = &sc->tracer;
         return end_of_statement(p);
     }
     if (p->stage == S_TRACER_OPTS) {
         if (strcmp(kw, "callbacks") == 0 || strcmp(kw, "answer") == 0)
             return parse_tracer_opt(p, kw, at);
+        if (strcmp(kw, "session") == 0)
+            return parse_session_decl(p);
         if (strcmp(kw, "process") == 0) {
             p->stage = S_STEPS;
+            finish_tracer(p);
             return parse_process_decl(p);
         }
-        return fail(p, at, "%s '%s': expected 'callbacks', 'answer' or 'process'",
+        return fail(p, at, "%s '%s': expected 'callbacks', 'answer', 'session' or 'process'",
                     strcmp(kw, "trace") == 0 || strcmp(kw, "pattern") == 0 || strcmp(kw, "info") == 0
                         ? "unexpected" : "unknown keyword",
                     kw);
@@ -786,8 +1157,9 @@ bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out,
         ok = fail(p, 0, "missing '%s' statement", missing[p->stage]);
     }
     if (ok) {
-        out->tracer.answers = arena_alloc(a, (out->tracer.nanswers + 1) * sizeof(AnswerDecl));
-        memcpy(out->tracer.answers, p->answers, out->tracer.nanswers * sizeof(AnswerDecl));
+        out->sessions = arena_alloc(a, (p->nsessions + 1) * sizeof(SessionDecl));
+        memcpy(out->sessions, p->sessions, p->nsessions * sizeof(SessionDecl));
+        out->nsessions = p->nsessions;
         out->steps = p->steps;
         out->nsteps = p->nsteps;
     }

@@ -4,9 +4,8 @@
 
 #include "model.h"
 
-void status_detach(Model *m, int s, int p)
+void status_detach(TraceState *ts)
 {
-    TraceState *ts = &m->procs[p].trace[s];
     ts->attached = false;
     ts->flags = 0;
     ts->ts_cleared = 0;
@@ -66,7 +65,7 @@ bool status_info(Model *m, const Step *st)
         } else {
             /* asking is one of the points where trace_status is probed (STATUS-PROBE-INFO) */
             if (ts->attached && enabled_probe(m, s, p) == ANS_REMOVE) {
-                status_detach(m, s, p);
+                status_detach(ts);
                 buf_puts(&rules, " STATUS-PROBE-INFO STATUS-REMOVE");
             }
             value = flags ? flags_term(m, ts->flags) : tracer_term(m, s, ts->attached);

@@ -32,6 +32,13 @@ Term *term_pid(Arena *a, const char *name)
     return t;
 }
 
+Term *term_port(Arena *a, const char *name)
+{
+    Term *t = mk(a, TK_PORT);
+    t->u.name = arena_strndup(a, name, strlen(name));
+    return t;
+}
+
 Term *term_placeholder(Arena *a, const char *text)
 {
     Term *t = mk(a, TK_PLACEHOLDER);
@@ -133,6 +140,7 @@ int term_compare(const Term *a, const Term *b)
     case TK_INT:
         return cmp3(a->u.i, b->u.i);
     case TK_ATOM: /* UTF-8 byte order equals code point order */
+    case TK_PORT:
     case TK_PID:
     case TK_PLACEHOLDER: {
         int c = strcmp(a->u.name, b->u.name);

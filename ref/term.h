@@ -8,10 +8,10 @@
 #include "arena.h"
 #include "buf.h"
 
-/* Kinds in Erlang term order: number < atom < pid < tuple < map < nil < list < binary.
+/* Kinds in Erlang term order: number < atom < port < pid < tuple < map < nil < list < binary.
  * TK_PLACEHOLDER is a printing-only value (e.g. _SchedulerId), never compared. */
 typedef enum {
-    TK_INT, TK_ATOM, TK_PID, TK_TUPLE, TK_MAP, TK_NIL, TK_CONS, TK_BIN, TK_PLACEHOLDER
+    TK_INT, TK_ATOM, TK_PORT, TK_PID, TK_TUPLE, TK_MAP, TK_NIL, TK_CONS, TK_BIN, TK_PLACEHOLDER
 } TermKind;
 
 typedef struct Term Term;
@@ -19,7 +19,7 @@ struct Term {
     TermKind kind;
     union {
         long long i;                           /* TK_INT */
-        const char *name;                      /* TK_ATOM (UTF-8), TK_PID (process name), TK_PLACEHOLDER */
+        const char *name;                      /* TK_ATOM (UTF-8), TK_PID/TK_PORT (scenario name), TK_PLACEHOLDER */
         struct { Term *head, *tail; } cons;    /* TK_CONS */
         struct { size_t n; Term **el; } tuple; /* TK_TUPLE */
         struct { size_t n; Term **key, **val; } map; /* TK_MAP, keys sorted, unique */
@@ -33,6 +33,9 @@ Term *term_int(Arena *a, long long i);
 Term *term_atom(Arena *a, const char *name);
 /* Guarantees: a symbolic pid term for the process called name. */
 Term *term_pid(Arena *a, const char *name);
+/* Guarantees: a symbolic port term for the port called name (printed <port:name> in either
+ * style: scenario terms hold no ports, so none reaches a plan). */
+Term *term_port(Arena *a, const char *name);
 /* Guarantees: a term that prints as the bare text (never parsed, never compared). */
 Term *term_placeholder(Arena *a, const char *text);
 /* Guarantees: the empty list. */

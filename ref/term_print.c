@@ -53,6 +53,9 @@ void term_print(Buf *out, const Term *t, PrintStyle style)
     case TK_PLACEHOLDER:
         buf_puts(out, t->u.name);
         return;
+    case TK_PORT: /* only the model makes ports: they never reach a plan */
+        buf_printf(out, "<port:%s>", t->u.name);
+        return;
     case TK_PID:
         if (style == PRINT_PLAN) {
             buf_puts(out, "{'$tcs_pid', ");

@@ -12,8 +12,9 @@
 %% can leave in the node is undone: trace flags on all processes and ports,
 %% the defaults for new ones and the node's cpu_timestamp flag, call trace
 %% patterns of every kind (and on_load ones), send/receive match
-%% specifications, fixture modules the job loaded, trace sessions
-%% made since the batch began, and the tracer module with its NIF library (so
+%% specifications, the system seq tracer, fixture modules the job loaded, trace sessions
+%% made since the batch began, and the tracer modules (the legacy one and the
+%% trace sessions' recorders) with their NIF libraries (so
 %% that the next job loads its own, with its own answers).  The driver does
 %% not rely on this alone: a job that crashes or hangs ends the node, and any
 %% case that disagrees in a shared node is replayed in a fresh one.
@@ -28,7 +29,7 @@ main(JobFiles) ->
 
 run([], _, _) -> ok;
 run([JobFile | Rest], Index, Sessions) ->
-    io:format("TCS JOB ~p~n", [Index]),
+    tcs_runner:out(io_lib:format("JOB ~p", [Index])),
     Loaded = [M || {M, _} <- code:all_loaded()],
     run_isolated(JobFile),
     clean(JobFile, Sessions),
@@ -89,12 +90,13 @@ clean(JobFile, Sessions) ->
         Kind <- [global, local, meta, call_count, call_time, call_memory]],
     erlang:trace_pattern(send, true, []),
     erlang:trace_pattern('receive', true, []),
+    seq_trace:set_system_tracer(false),
     [catch trace:session_destroy(S) || S <- sessions() -- Sessions],
     {ok, Job} = file:consult(JobFile),
-    Tracer = proplists:get_value(tracer_module, Job),
-    code:purge(Tracer),
-    code:delete(Tracer),
-    code:purge(Tracer),
+    %% the legacy tracer module and the recorders of the job's trace sessions
+    Tracers = [proplists:get_value(tracer_module, Job)
+               | [Mod || {_, Mod, _} <- proplists:get_value(session_tracers, Job, [])]],
+    [begin code:purge(T), code:delete(T), code:purge(T) end || T <- lists:usort(Tracers)],
     ok.
 
 %% Fixture modules that a job loaded by calling them (tcs_late, which

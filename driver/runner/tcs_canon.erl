@@ -4,13 +4,21 @@
 -module(tcs_canon).
 -export([term/2]).
 
-%% term(Term, Names): Term as canonical text; Names maps pids to scenario names.
--spec term(term(), #{pid() => atom()}) -> iolist().
+%% term(Term, Names): Term as canonical text; Names maps pids and ports to
+%% scenario names.  References differ on every run: they print as _Ref.
+-spec term(term(), #{pid() | port() => atom()}) -> iolist().
 term(T, Names) when is_pid(T) ->
     case Names of
         #{T := Name} -> ["<", atom_to_list(Name), ">"];
         #{} -> "<?>"
     end;
+term({'$tcs_placeholder', Text}, _) -> Text;   % a value printed as a name: _Id
+term(T, Names) when is_port(T) ->
+    case Names of
+        #{T := Name} -> ["<port:", atom_to_list(Name), ">"];
+        #{} -> "<port:?>"
+    end;
+term(T, _) when is_reference(T) -> "_Ref";
 term(T, _) when is_integer(T) -> integer_to_list(T);
 term(T, _) when is_atom(T) -> atom(T);
 term(T, Names) when is_tuple(T) -> ["{", seq(tuple_to_list(T), Names), "}"];

@@ -20,7 +20,6 @@ typedef struct {
     ERL_NIF_TERM step;
     ERL_NIF_TERM result;
     int has_result;
-    int waiting;             /* processes blocked in await_turn/1 since the last poke */
 } Gate;
 
 typedef struct {
@@ -102,15 +101,12 @@ static ERL_NIF_TERM gate_await_turn(ErlNifEnv *env, int argc, const ERL_NIF_TERM
         return enif_make_badarg(env);
     enif_mutex_lock(g->lock);
     generation = g->generation;
-    g->waiting++;
     while (!(g->has_turn && enif_compare_pids(&g->turn, &self) == 0)
            && generation == g->generation)
         enif_cond_wait(g->changed, g->lock);
     if (generation != g->generation) {
-        /* poked: poke/1 has already stopped counting this process */
         step = enif_make_atom(env, "poke");
     } else {
-        g->waiting--;
         g->has_turn = 0;
         step = enif_make_copy(env, g->step);
     }
@@ -142,9 +138,6 @@ static ERL_NIF_TERM gate_poke(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[
         return enif_make_badarg(env);
     enif_mutex_lock(g->lock);
     g->generation++;
-    /* Every waiting process is on its way out: none of them counts any more,
-     * even before it has woken up and left (waiting/1 must not see them). */
-    g->waiting = 0;
     enif_cond_broadcast(g->changed);
     enif_mutex_unlock(g->lock);
     return enif_make_atom(env, "ok");
@@ -166,24 +159,6 @@ static ERL_NIF_TERM gate_result(ErlNifEnv *env, int argc, const ERL_NIF_TERM arg
     return r;
 }
 
-/* waiting(Gate) -> N: how many processes have entered await_turn/1 since the
- * last poke and are still blocked there.  A process counted here already runs
- * the NIF on a dirty scheduler, so tracing it now sees no scheduling of it until
- * its next step.  A process poked but not yet out of the NIF is not counted: it
- * is about to leave, and be scheduled again. */
-static ERL_NIF_TERM gate_waiting(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
-{
-    Gate *g = get_gate(env, argv[0]);
-    int n;
-    (void)argc;
-    if (!g)
-        return enif_make_badarg(env);
-    enif_mutex_lock(g->lock);
-    n = g->waiting;
-    enif_mutex_unlock(g->lock);
-    return enif_make_int(env, n);
-}
-
 static ErlNifFunc gate_funcs[] = {
     {"new", 0, gate_new, 0},
     {"give", 3, gate_give, 0},
@@ -191,7 +166,6 @@ static ErlNifFunc gate_funcs[] = {
     {"finish", 2, gate_finish, 0},
     {"result", 1, gate_result, 0},
     {"poke", 1, gate_poke, 0},
-    {"waiting", 1, gate_waiting, 0},
 };
 
 ERL_NIF_INIT(tcs_gate, gate_funcs, load, NULL, NULL, NULL)

@@ -17,20 +17,21 @@ forward(Collector) ->
         Msg -> Collector ! Msg, forward(Collector)
     end.
 
-%% run_step(Step, Names, Ctx) -> {harness, Names}: each is a call by the harness.
+%% run_step(Step, Names, Ctx) -> {ok | harness, Names}: each is a call by the
+%% harness; erlang:trace/3 is settled like the trace step of a pid.
 run_step({trace_spec, Spec, How, Flags}, Names,
-         #{collector := C, tracer := Mod, state := State}) ->
+         #{collector := C, tracer := Mod, state := State} = Ctx) ->
     TracerFlags = case How of true -> [{tracer, Mod, State}]; false -> [] end,
     Before = node_counts(),
     Outcome = try {ok, erlang:trace(Spec, How, Flags ++ TracerFlags)}
               catch Class:Reason -> {raised, Class, Reason}
               end,
-    How andalso confine(Names),
+    How andalso lists:member(Spec, [all, processes, existing, existing_processes])
+        andalso confine(Names, Ctx),
     After = node_counts(),
-    Call = ["erlang:trace(", atom_to_list(Spec), ",", atom_to_list(How), ",",
-            canon(Flags, Names), ")"],
-    C ! {ctl, ["ctl ", Call, result(Outcome, Before, After, Names)]},
-    {harness, Names};
+    tcs_runner:ctl(C, ["erlang:trace(", atom_to_list(Spec), ",", atom_to_list(How), ",",
+                       tcs_runner:canon(Flags, Names), ")"], count(Outcome, Before, After), Names),
+    {ok, Names};
 run_step({info, Who, Item}, Names, #{collector := C, tracer := Mod}) ->
     Target = maps:get(Who, Names, Who),  % a scenario process, or new / new_processes
     Value = case erlang:trace_info(Target, Item) of
@@ -38,9 +39,8 @@ run_step({info, Who, Item}, Names, #{collector := C, tracer := Mod}) ->
                 {flags, Flags} when is_list(Flags) -> {flags, lists:sort(Flags)};
                 Other -> Other
             end,
-    Subject = case Names of #{Who := Pid} -> canon(Pid, Names); #{} -> atom_to_list(Who) end,
-    C ! {ctl, ["ctl erlang:trace_info(", Subject, ",", atom_to_list(Item), ") -> ",
-               canon(Value, Names)]},
+    tcs_runner:ctl(C, ["erlang:trace_info(", tcs_runner:canon(Target, Names), ",", atom_to_list(Item), ")"],
+                   {ok, Value}, Names),
     {harness, Names};
 run_step({tracer_exit, Reason}, Names, #{state := State}) ->
     Ref = erlang:monitor(process, State),
@@ -54,14 +54,15 @@ tcs_recorder_or_example(erl_msg_tracer) -> erl_msg_tracer;
 tcs_recorder_or_example(_Recorder) -> tcs_recorder.
 
 %% all and existing trace every process and port of the node, the harness's
-%% own included.  The scenario is about its own processes only, so right after
-%% the call every other process and port gets its flags back to none, before
-%% the harness does anything that could be traced (PROCS-SPEC-CONFINED).
-confine(Names) ->
+%% own included.  The scenario is about its own processes and ports only, so
+%% right after the call every other process and port gets its flags back to
+%% none, before the harness does anything that could be traced
+%% (PROCS-SPEC-CONFINED): the tracer state processes are the harness's too.
+confine(Names, #{sessions := Sessions}) ->
     catch erlang:trace(self(), false, [all]),
-    Scenario = [Pid || {Name, Pid} <- maps:to_list(Names), Name =/= tracer, Name =/= meta],
-    Others = (erlang:processes() -- Scenario) ++ erlang:ports(),
-    [catch erlang:trace(P, false, [all]) || P <- Others],
+    Harness = [tracer, meta | [Name || {Name, _} <- tcs_sessions:states(Sessions)]],
+    Scenario = [Id || {Name, Id} <- maps:to_list(Names), not lists:member(Name, Harness)],
+    [catch erlang:trace(Id, false, [all]) || Id <- (erlang:processes() ++ erlang:ports()) -- Scenario],
     ok.
 
 node_counts() ->
@@ -72,17 +73,12 @@ node_counts() ->
 %% node's own counts, unchanged across the call, and prints which count it was
 %% as the placeholder the model predicts (PROCS-SPEC-COUNT); any other number
 %% is printed as is.
-result({raised, Class, Reason}, _, _, Names) ->
-    [" raises ", atom_to_list(Class), ":", canon(Reason, Names)];
-result({ok, N}, {Procs, Ports}, {Procs, Ports}, _) when N > 0 ->
-    [" -> ", count_name(N, Procs, Ports)];
-result({ok, N}, _, _, Names) ->
-    [" -> ", canon(N, Names)].
+count({ok, N}, {Procs, Ports}, {Procs, Ports}) when N > 0 ->
+    {placeholder, count_name(N, Procs, Ports)};
+count(Outcome, _, _) ->
+    Outcome.
 
 count_name(N, N, _) -> "_Processes";
 count_name(N, _, N) -> "_Ports";
 count_name(N, Procs, Ports) when N =:= Procs + Ports -> "_ProcessesAndPorts";
 count_name(N, _, _) -> integer_to_list(N).
-
-canon(Term, Names) ->
-    tcs_canon:term(Term, maps:from_list([{P, N} || {N, P} <- maps:to_list(Names)])).

@@ -12,8 +12,20 @@ loop(Gate) ->
     case tcs_gate:await_turn(Gate) of
         poke -> loop(Gate);
         {exit, Reason} -> tcs_gate:finish(Gate, {ok, exiting}), exit(Reason);
+        {recv, infinity} = Step ->
+            case erlang:process_info(self(), message_queue_len) of
+                {message_queue_len, 0} -> tcs_gate:finish(Gate, blocked), block();
+                _ -> tcs_gate:finish(Gate, perform(Step))
+            end,
+            loop(Gate);
         Step -> tcs_gate:finish(Gate, perform(Step)), loop(Gate)
     end.
+
+%% A receive on an empty mailbox: the puppet really blocks here (the runner
+%% sees it waiting) until a later step sends it a message.  Being scheduled
+%% out here and back in is what the running flag traces (ref/running.c).
+block() ->
+    receive Msg -> Msg end.
 
 perform(Step) ->
     try {ok, act(Step)}

@@ -4,15 +4,19 @@
 %% Usage: erl -noshell -pa DIR -run tcs_runner main JOB_FILE
 %% (or run/1 from another module, which returns instead of halting: tcs_batch).
 %% JOB_FILE holds {plan, Path}, {gate_so, Path}, {tracer_module, Mod},
-%% {tracer_so, Path} (the recorder or the example tracer's library), and
-%% {step_timeout_ms, N}.  Output protocol, one item a line on stdout:
+%% {tracer_so, Path} (the recorder or the example tracer's library),
+%% {step_timeout_ms, N}, and for trace sessions with a recorder tracer
+%% {session_tracers, [{Session, Mod, Path}]} (tcs_sessions).  Output
+%% protocol, one item a line on stdout:
 %%   TCS OTP Release     the node's OTP release
 %%   TCS STEP N          step N is about to run (progress, crash evidence)
 %%   TCS LINE Body       one stream line without its class
 %%   TCS TIMEOUT N       step N did not finish in time; later steps skipped
 %%   TCS END             the run is complete
 -module(tcs_runner).
--export([main/1, run/1]).
+-export([main/1, run/1, out/1, puppet_step/4, after_puppet_step/2]).
+%% For tcs_sessions, which runs the trace session steps.
+-export([collect/1, ctl/4, canon/2, load_recorder/3]).
 
 -define(TRACER_NAME, tracer).
 
@@ -31,26 +35,34 @@ run(JobFile) ->
     %% loaded too, so that no on_load pattern of a scenario applies to them
     %% (a meta tracer sees the harness's calls too).  tcs_late is left for
     %% the scenario to load.
-    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet, tcs_canon, tcs_patterns, timer]],
+    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet, tcs_canon, tcs_patterns, timer,
+                                                  tcs_settle, tcs_ports, tcs_seq]],
     Gate = tcs_gate:new(),
     persistent_term:put(tcs_gate, Gate),
+    put(tcs_dead_puppets, []),
     Collector = spawn(fun() -> collect([]) end),
-    %% The tracer state is a process of its own, so that a scenario can make it
-    %% exit while the collector goes on: it hands what it receives (the example
-    %% tracer's messages) to the collector; the recorder reports to the
-    %% collector directly.
+    %% The legacy tracer's state is a process of its own, so that a scenario
+    %% can make it exit while the collector goes on: it hands what it receives
+    %% (the example tracer's messages) to the collector; the recorder reports
+    %% to the collector directly ('$collector').
     State = tcs_procflags:start_state(Collector),
+    Sessions = tcs_sessions:start(Plan, Job),
     {tracer, Kind, _Callbacks, Answers} = lists:keyfind(tracer, 1, Plan),
-    TracerModule = load_tracer(Kind, Job, [{'$collector', Collector} | Answers]),
+    TracerModule = load_tracer(Kind, Job, [{'$collector', Collector} | Answers] ++
+                                              tcs_sessions:answer_tables(Sessions, Kind, Job)),
+    ok = tcs_sessions:load_tracers(Sessions, TracerModule),
     {processes, Declared} = lists:keyfind(processes, 1, Plan),
-    Names0 = maps:from_list([{?TRACER_NAME, State} | [{N, start_puppet(N)} || N <- Declared]]),
+    States = [{?TRACER_NAME, Collector} | tcs_sessions:states(Sessions)],
+    Names0 = maps:from_list([{?TRACER_NAME, State} | tcs_sessions:states(Sessions)] ++
+                            [{N, start_puppet(N)} || N <- Declared]),
     Ctx = #{gate => Gate, collector => Collector, tracer => TracerModule, state => State,
+            sessions => Sessions,
             timeout => proplists:get_value(step_timeout_ms, Job, 5000)},
     %% Each step is settled after it runs; after a timed-out step nothing is
     %% settled, since the stuck process may never answer.
     settle(Names0),
     Names = run_steps([S || {step, _, _} = S <- Plan], Names0, Ctx),
-    print_records(collected(Collector), Names),
+    print_records([{Name, collected(Pid)} || {Name, Pid} <- States], Names),
     out("END").
 
 %% An earlier job in the same node (tcs_batch) may have loaded the gate already.
@@ -64,14 +76,18 @@ load_gate(SoPath) ->
 
 load_tracer(recorder, Job, Answers) ->
     Mod = proplists:get_value(tracer_module, Job),
-    ok = compile_recorder_stub(Mod),
-    ok = Mod:load(proplists:get_value(tracer_so, Job), Answers),
+    ok = load_recorder(Mod, proplists:get_value(tracer_so, Job), Answers),
     Mod;
 load_tracer(erl_msg_tracer, _Job, [{'$collector', _}]) ->
     %% The documentation's load/0 names its library without a directory: the
     %% driver puts that directory on LD_LIBRARY_PATH (Clarification C-4).
     ok = erl_msg_tracer:load(),
     erl_msg_tracer.
+
+%% One recorder variant with its answer tables (nif_impls/recorder).
+load_recorder(Mod, Path, Answers) ->
+    ok = compile_recorder_stub(Mod),
+    Mod:load(Path, Answers).
 
 %% The recorder's Erlang module: a stub for every callback the behaviour
 %% declares; the NIF library replaces exactly those in its function table.
@@ -129,15 +145,17 @@ run_steps([{step, N, Step} | Rest], Names, Ctx) ->
     end.
 
 run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod, state := State}) ->
-    Pid = maps:get(Who, Names),
+    Target = maps:get(Who, Names),
     TracerFlags = case How of true -> [{tracer, Mod, State}]; false -> [] end,
-    Outcome = outcome(fun() -> erlang:trace(Pid, How, Flags ++ TracerFlags) end),
-    ctl(C, ["erlang:trace(", canon(Pid, Names), ",", atom_to_list(How), ",",
+    Outcome = outcome(fun() -> erlang:trace(Target, How, Flags ++ TracerFlags) end),
+    ctl(C, ["erlang:trace(", canon(Target, Names), ",", atom_to_list(How), ",",
             canon(Flags, Names), ")"], Outcome, Names),
-    {harness, Names};
+    {ok, Names};
 run_step(Step, Names, Ctx) when element(1, Step) =:= trace_spec; element(1, Step) =:= info;
                                 element(1, Step) =:= tracer_exit ->
     tcs_procflags:run_step(Step, Names, Ctx);
+run_step({session, Step}, Names, Ctx) ->
+    tcs_sessions:run_step(Step, Names, Ctx);
 run_step({pattern, Target, MS, Opts}, Names, #{collector := C, tracer := Mod}) ->
     {Outcome, Names1} = tcs_patterns:set(Target, MS, Opts, Names, Mod, C),
     ctl(C, ["erlang:trace_pattern(", canon(Target, Names1), ",", canon(MS, Names1), ",",
@@ -150,6 +168,15 @@ run_step({Spawn, Who, Child}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_
             {ok, Names#{Child => Pid}};
         Other -> after_puppet_step(Other, Names)
     end;
+run_step(Step, Names, Ctx) when element(1, Step) =:= open_port; element(1, Step) =:= port_command;
+                                element(1, Step) =:= port_send; element(1, Step) =:= port_close;
+                                tuple_size(Step) =:= 4, element(1, Step) =:= register ->
+    tcs_ports:run_step(Step, Names, Ctx);
+run_step({Op, _, Other} = Step, Names, Ctx) when (Op =:= link orelse Op =:= unlink),
+                                                 is_port(map_get(Other, Names)) ->
+    tcs_ports:run_step(Step, Names, Ctx);
+run_step({seq_tracer, tracer}, Names, Ctx) ->
+    tcs_seq:tracer(Names, Ctx);
 run_step(Step, Names, Ctx) ->
     {Who, Action} = action(Step, Names),
     after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).
@@ -162,7 +189,11 @@ action({recv, Who, Timeout}, _) -> {Who, {recv, Timeout}};
 action({call, Who, M, F, Args}, _) -> {Who, {call, M, F, Args}};
 action({register, Who, Name}, _) -> {Who, {register, Name}};
 action({unregister, Who, Name}, _) -> {Who, {unregister, Name}};
-action({exit, Who, Reason}, _) -> {Who, {exit, Reason}}.
+action({exit, Who, Reason}, _) -> {Who, {exit, Reason}};
+action({gc, Who, major}, _) -> {Who, {call, erlang, garbage_collect, []}};
+action({gc, Who, minor}, Names) ->
+    {Who, {call, erlang, garbage_collect, [maps:get(Who, Names), [{type, minor}]]}};
+action(Step, _) -> tcs_seq:action(Step).
 
 after_puppet_step(timeout, _Names) -> timeout;
 after_puppet_step({done, _}, Names) -> {ok, Names}.
@@ -175,6 +206,9 @@ puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeo
     ok = tcs_gate:give(Gate, maps:get(Who, Names), Action),
     case await_result(Gate, erlang:monotonic_time(millisecond) + Timeout) of
         timeout -> timeout;
+        blocked ->
+            tcs_settle:until_blocked(maps:get(Who, Names)),
+            {done, blocked};
         {raised, Class, Reason} = Raised ->
             [Step | Args] = tuple_to_list(Action),
             ctl(C, ["<", atom_to_list(Who), "> ", atom_to_list(Step), "(",
@@ -199,12 +233,15 @@ outcome(Fun) ->
     catch Class:Reason -> {raised, Class, Reason}
     end.
 
+%% A control line carries a number from the counter the recorder stamps its
+%% records with: one order for all of them (print_records).
 ctl(Collector, Call, {ok, Value}, Names) ->
-    Collector ! {ctl, ["ctl ", Call, " -> ", canon(Value, Names)]};
+    Collector ! {ctl, erlang:unique_integer([monotonic]), ["ctl ", Call, " -> ", canon(Value, Names)]};
 ctl(Collector, Call, {placeholder, Text}, _Names) ->
-    Collector ! {ctl, ["ctl ", Call, " -> ", Text]};
+    Collector ! {ctl, erlang:unique_integer([monotonic]), ["ctl ", Call, " -> ", Text]};
 ctl(Collector, Call, {raised, Class, Reason}, Names) ->
-    Collector ! {ctl, ["ctl ", Call, " raises ", atom_to_list(Class), ":", canon(Reason, Names)]}.
+    Collector ! {ctl, erlang:unique_integer([monotonic]),
+                 ["ctl ", Call, " raises ", atom_to_list(Class), ":", canon(Reason, Names)]}.
 
 %% Replace {'$tcs_pid', Name} and the acting names by real pids.
 resolve({'$tcs_pid', Name}, Names) -> maps:get(Name, Names);
@@ -217,59 +254,58 @@ resolve(T, _) -> T.
 %% let waiting processes see pending exit signals (poke), make each live one
 %% handle its signal queue (process_info is a signal, answered in order), and
 %% wait for the processes that die to be gone.  Repeat until nothing changes.
+%% Each death is collected once (its 'DOWN'), also that of a process which
+%% died during the step itself, so that the ports closing with it are awaited.
 settle(Names) ->
     Gate = persistent_term:get(tcs_gate),
-    Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, N =/= meta],
-    settle(Gate, [P || P <- Puppets, is_process_alive(P)]).
+    Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, N =/= meta, is_pid(P)],
+    settle(Gate, Puppets -- get(tcs_dead_puppets)).
 
 settle(Gate, Alive) ->
     ok = tcs_gate:poke(Gate),
     [erlang:process_info(P, message_queue_len) || P <- Alive],
     Dead = [P || P <- Alive, not is_process_alive(P)],
-    [receive {'DOWN', _, process, P, _} -> ok end || P <- Dead],
+    Deaths = [receive {'DOWN', _, process, P, Reason} -> {P, Reason} end || P <- Dead],
+    put(tcs_dead_puppets, Dead ++ get(tcs_dead_puppets)),
+    %% a port that stays open against the rule shows up as a difference
+    _ = tcs_ports:deaths(Deaths, 1000),
     case Dead of
-        [] -> all_waiting(Gate, length(Alive));
+        [] -> tcs_settle:until_idle(Alive);
         _ -> settle(Gate, Alive -- Dead)
-    end.
-
-%% Every live scenario process back inside the gate, running its NIF on a dirty
-%% scheduler: a process still on its way there would be scheduled in and out,
-%% which a `running` flag set by the next step would trace.
-all_waiting(Gate, Count) ->
-    case tcs_gate:waiting(Gate) >= Count of
-        true -> ok;
-        false -> timer:sleep(1), all_waiting(Gate, Count)
     end.
 
 %% --- collecting and printing ------------------------------------------------
 
+%% A tracer state process: it keeps what it receives, each item with a number
+%% from the runtime's monotonic counter taken when it arrives.
 collect(Acc) ->
     receive
         {collected, From} -> From ! {records, lists:reverse(Acc)};
-        Record -> collect([Record | Acc])
+        Record -> collect([{erlang:unique_integer([monotonic]), Record} | Acc])
     end.
 
 collected(Collector) ->
     Collector ! {collected, self()},
     receive {records, Records} -> Records end.
 
-%% Callback records carry the recorder's global sequence number: the order in
-%% which the runtime called the tracer, whichever process it called it from.
-%% They are put back in that order into the places callback records occupy.
-print_records(Records, Names) ->
-    Sorted = lists:keysort(2, [R || R <- Records, element(1, R) =:= tcs_rec]),
-    print_in_slots(Records, Sorted, Names).
+%% What every tracer state process received, in one order: callback records
+%% by the recorder's sequence number (the order in which the runtime called
+%% the tracers, whichever process it called them from), control lines by the
+%% number the harness gave them, and any other message (one a tracer sent) by
+%% its arrival.  All come from one counter.
+print_records(PerState, Names) ->
+    Items = [{order(Arrived, Item), State, Item} || {State, Items} <- PerState,
+                                                    {Arrived, Item} <- Items],
+    [print_item(State, Item, Names) || {_, State, Item} <- lists:keysort(1, Items)],
+    ok.
 
-print_in_slots([], _, _) -> ok;
-print_in_slots([{tcs_rec, _, _, _, _} | Rest], [Rec | Sorted], Names) ->
-    out("LINE ~s", [callback_line(Rec, Names)]),
-    print_in_slots(Rest, Sorted, Names);
-print_in_slots([{ctl, Body} | Rest], Sorted, Names) ->
-    out("LINE ~s", [Body]),
-    print_in_slots(Rest, Sorted, Names);
-print_in_slots([Msg | Rest], Sorted, Names) ->
-    out("LINE msg(<tracer>, ~s)", [canon(Msg, Names)]),
-    print_in_slots(Rest, Sorted, Names).
+order(_, {tcs_rec, Seq, _, _, _}) -> Seq;
+order(_, {ctl, Seq, _}) -> Seq;
+order(Arrived, _) -> Arrived.
+
+print_item(_, {tcs_rec, _, _, _, _} = Rec, Names) -> line("~s", [callback_line(Rec, Names)]);
+print_item(_, {ctl, _, Body}, _) -> line("~s", [Body]);
+print_item(State, Msg, Names) -> line("msg(<~s>, ~s)", [State, canon(Msg, Names)]).
 
 callback_line({tcs_rec, _Seq, Callback, Args, Result}, Names) ->
     ArgText = lists:join(", ", [canon(A, Names) || A <- Args]),
@@ -282,5 +318,18 @@ pid_names(Names) -> maps:from_list([{P, N} || {N, P} <- maps:to_list(Names)]).
 
 canon(Term, Names) -> tcs_canon:term(Term, pid_names(Names)).
 
-out(Text) -> io:put_chars(["TCS ", Text, "\n"]).
+%% A protocol marker (OTP, STEP, TIMEOUT, END...).  It also goes to the file
+%% $TCS_PROGRESS names, written synchronously: standard output is written
+%% asynchronously, and what is still buffered is lost when a tracer aborts
+%% the node, yet the last step started is the evidence of where it crashed.
+out(Text) ->
+    Marker = ["TCS ", Text, "\n"],
+    case os:getenv("TCS_PROGRESS") of
+        false -> ok;
+        Path -> ok = file:write_file(Path, Marker, [append, raw])
+    end,
+    io:put_chars(Marker).
 out(Fmt, Args) -> out(io_lib:format(Fmt, Args)).
+
+%% One stream line.
+line(Fmt, Args) -> io:put_chars(["TCS LINE ", io_lib:format(Fmt, Args), "\n"]).

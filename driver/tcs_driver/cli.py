@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import corpus, expectations, node, provision, recorder, report_html, rules, rundiff, stream
+from . import corpus, expectations, node, provision, recorder, report_html, rules, rundiff, stream, validate
 from .results import CaseResult, exit_code, render_table, to_json
 
 
@@ -218,6 +218,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Validates a third-party tracer module (tcs_driver/validate)."""
+    where = corpus.default_layout()
+    build(where)
+    return validate.main(args, where, say)
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line of ./tcs."""
     top = argparse.ArgumentParser(prog="tcs", description="Conformance suite for Erlang tracer modules (erl_tracer).")
@@ -253,6 +260,9 @@ def parser() -> argparse.ArgumentParser:
     coverage.set_defaults(func=cmd_coverage)
     rule_list = sub.add_parser("rules", help="every rule of CONFORMANCE.md with its case count; exit 1 if a rule has no case or a case names an unknown rule")
     rule_list.set_defaults(func=cmd_rules)
+    check_tracer = sub.add_parser("validate", help="validate a tracer module on live nodes: one verdict per check, with evidence")
+    validate.add_arguments(check_tracer)
+    check_tracer.set_defaults(func=cmd_validate)
     return top
 
 

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import diff, expectations, node, recorder, stream
@@ -56,6 +56,14 @@ def default_layout() -> Layout:
 
 
 @dataclass(frozen=True)
+class Session:
+    """A trace session a case declares: its name (that of its tracer state) and its tracer."""
+    name: str
+    tracer: str               # recorder | erl_msg_tracer | process
+    callbacks: list[str]
+
+
+@dataclass(frozen=True)
 class Case:
     """One scenario file and what the model says about it."""
     path: Path
@@ -65,6 +73,7 @@ class Case:
     features: list[str]
     tracer: str
     callbacks: list[str]
+    sessions: list[Session] = field(default_factory=list)
 
 
 class ModelError(Exception):
@@ -92,22 +101,51 @@ def model_sources(layout: Layout) -> dict[str, str]:
 def load_case(layout: Layout, path: Path) -> Case:
     """The case's metadata, as the model parsed it."""
     meta = json.loads(model(layout, "meta", str(path)))
+    sessions = [Session(s["name"], s["tracer"], s.get("callbacks", [])) for s in meta.get("sessions", [])]
     return Case(path, meta["id"], meta["rules"], int(meta["otp"]), meta.get("features", []),
-                meta["tracer"], meta.get("callbacks", []))
+                meta["tracer"], meta.get("callbacks", []), sessions)
 
 
 def observable_kinds(case: Case) -> frozenset[str]:
-    """The line kinds this case's tracer lets the live side observe."""
-    return diff.MSG_TRACER_OBSERVABLE if case.tracer == "erl_msg_tracer" else diff.DEFAULT_OBSERVABLE
+    """The line kinds this case's tracers let the live side observe: callback lines from a
+    recorder, msg lines from the example tracer and from process tracers (trace sessions)."""
+    tracers = {case.tracer} | {s.tracer for s in case.sessions}
+    kinds = set(diff.DEFAULT_OBSERVABLE if "recorder" in tracers else diff.MSG_TRACER_OBSERVABLE)
+    if tracers & {"erl_msg_tracer", "process"}:
+        kinds |= diff.MSG_TRACER_OBSERVABLE
+    return frozenset(kinds)
+
+
+def hidden_states(case: Case) -> frozenset[str]:
+    """The tracer states whose callback lines the live side cannot see: those of the example
+    tracer, which reveals only the messages it sends."""
+    states = {"<tracer>"} if case.tracer == "erl_msg_tracer" else set()
+    return frozenset(states | {f"<{s.name}>" for s in case.sessions if s.tracer == "erl_msg_tracer"})
+
+
+def visible(lines: list[stream.Line], hidden: frozenset[str]) -> list[stream.Line]:
+    """The lines without the callback lines of hidden tracer states."""
+    return [ln for ln in lines if not (ln.kind in ("enabled", "trace") and ln.state in hidden)]
 
 
 def tracer_library(layout: Layout, case: Case, erts_include: Path) -> tuple[str, Path]:
     """The tracer module and its NIF library path (without .so) for a case."""
     if case.tracer == "erl_msg_tracer":
         return "erl_msg_tracer", layout.nifs / "erl_msg_tracer"
+    return recorder.module_name(case.callbacks), recorder_library(layout, case.callbacks, erts_include)
+
+
+def recorder_library(layout: Layout, callbacks: list[str], erts_include: Path) -> Path:
+    """The recorder variant with these callbacks, built if needed (path without .so)."""
     source = layout.repo / "nif_impls" / "recorder" / "tcs_recorder.c"
-    lib = recorder.build_variant(source, layout.build / "recorders", erts_include, case.callbacks)
-    return recorder.module_name(case.callbacks), lib
+    return recorder.build_variant(source, layout.build / "recorders", erts_include, callbacks)
+
+
+def session_tracers(layout: Layout, case: Case, erts_include: Path) -> tuple[node.SessionTracer, ...]:
+    """The recorder variant of each recorder session of a case, built if needed."""
+    return tuple(node.SessionTracer(s.name, recorder.module_name(s.callbacks),
+                                    recorder_library(layout, s.callbacks, erts_include))
+                 for s in case.sessions if s.tracer == "recorder")
 
 
 def runner_beams(layout: Layout, otp: node.Otp) -> Path:
@@ -160,7 +198,8 @@ FEATURE_WORDS: dict[str, str] = {"sessions": "trace sessions (the trace module)"
 def job(layout: Layout, case: Case, erts_include: Path) -> node.Job:
     """What a node needs to replay a case: its plan and its tracer."""
     module, lib = tracer_library(layout, case, erts_include)
-    return node.Job(model(layout, "plan", str(case.path)), module, lib)
+    return node.Job(model(layout, "plan", str(case.path)), module, lib,
+                    session_tracers(layout, case, erts_include))
 
 
 def judge(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, *, strict: bool) -> CaseResult:
@@ -171,7 +210,9 @@ def judge(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, *, stric
     texts = ([g.text() for g in golden], [line.text() for line in live])
     if ran.status != "done":
         return CaseResult(case.id, ran.status, case.rules, otp.name, ran.detail, *texts)
-    comparison = diff.compare(golden, live, strict=strict, observable=observable_kinds(case))
+    hidden = hidden_states(case)
+    comparison = diff.compare(visible(golden, hidden), visible(live, hidden), strict=strict,
+                              observable=observable_kinds(case))
     if comparison.agree:
         return CaseResult(case.id, "pass", case.rules, otp.name, "", *texts)
     changed = [text for group in comparison.differing() for text in diff.diff_lines(group.golden, group.live)

@@ -13,9 +13,11 @@ __all__ = [
     "ALL_KINDS",
     "DEFAULT_OBSERVABLE",
     "MSG_TRACER_OBSERVABLE",
+    "REPEATABLE_ENABLED_TAGS",
     "Comparison",
     "GroupDiff",
     "compare",
+    "collapse_repeats",
     "diff_lines",
     "group_lines",
     "missing_and_extra",
@@ -84,9 +86,24 @@ class Comparison:
         return "\n".join(out) + "\n"
 
 
+#: Tags whose enabled call comes a number of times per tracepoint that the documents leave open
+#: (SEQ-ENABLED-REPEAT): in the default comparison a run of identical such lines counts once.
+REPEATABLE_ENABLED_TAGS: Final[frozenset[str]] = frozenset({"seq_trace"})
+
+
 def select(lines: Iterable[Line], *, strict: bool, observable: frozenset[str]) -> list[Line]:
     """Return the lines that take part in a comparison: observable kinds, and only normative ones unless strict."""
     return [ln for ln in lines if (strict or ln.cls == "N") and ln.kind in observable]
+
+
+def collapse_repeats(lines: Iterable[Line]) -> list[Line]:
+    """Return lines with each run of identical consecutive enabled lines of a repeatable tag kept once."""
+    out: list[Line] = []
+    for ln in lines:
+        repeat = bool(out) and ln.kind == "enabled" and ln.tag in REPEATABLE_ENABLED_TAGS and out[-1].text() == ln.text()
+        if not repeat:
+            out.append(ln)
+    return out
 
 
 def group_lines(lines: Iterable[Line]) -> dict[str, list[Line]]:
@@ -142,6 +159,9 @@ def compare(
         raise ValueError(f"unknown line kinds in observable: {sorted(unknown)}")
     g_groups = group_lines(select(golden, strict=strict, observable=observable))
     l_groups = group_lines(select(live, strict=strict, observable=observable))
+    if not strict:
+        g_groups = {name: collapse_repeats(lines) for name, lines in g_groups.items()}
+        l_groups = {name: collapse_repeats(lines) for name, lines in l_groups.items()}
     names = list(g_groups) + [name for name in l_groups if name not in g_groups]
     groups: list[GroupDiff] = []
     for name in names:

@@ -6,6 +6,7 @@ outcome says what happened and what the node printed last, and the jobs after
 it run in a fresh node."""
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import shutil
@@ -76,17 +77,26 @@ class Otp:
 
 
 @dataclass(frozen=True)
+class SessionTracer:
+    """The recorder variant of one trace session: its module and library (without .so)."""
+    session: str
+    module: str
+    library: Path             # on the host, or as the node sees it in a job file
+
+
+@dataclass(frozen=True)
 class Job:
     """One case for a node: its plan (tcsref plan) and the tracer it replays against."""
     plan: str
     tracer_module: str
     tracer_so: Path           # the library on the host, without '.so'
+    session_tracers: tuple[SessionTracer, ...] = ()   # the recorder of each recorder session
 
 
 @dataclass
 class NodeRun:
     """What one live run produced."""
-    status: str               # done | crash | timeout
+    status: str               # done | crash | timeout (| lost: only inside this module, see run_jobs)
     lines: list[str] = field(default_factory=list)   # stream bodies, no class
     otp_release: str = ""
     detail: str = ""
@@ -117,13 +127,17 @@ def erlang_term_string(text: str) -> str:
 
 
 def job_terms(plan: PurePosixPath, gate_so: PurePosixPath, tracer_module: str,
-              tracer_so: PurePosixPath, step_timeout_ms: int) -> str:
-    """The job file tcs_runner reads."""
+              tracer_so: PurePosixPath, step_timeout_ms: int,
+              session_tracers: tuple[SessionTracer, ...] = ()) -> str:
+    """The job file tcs_runner reads (library paths as the node sees them)."""
+    sessions = ", ".join(f"{{{s.session}, {s.module}, {erlang_term_string(str(s.library))}}}"
+                         for s in session_tracers)
     return (f"{{plan, {erlang_term_string(str(plan))}}}.\n"
             f"{{gate_so, {erlang_term_string(str(gate_so))}}}.\n"
             f"{{tracer_module, {tracer_module}}}.\n"
             f"{{tracer_so, {erlang_term_string(str(tracer_so))}}}.\n"
-            f"{{step_timeout_ms, {step_timeout_ms}}}.\n")
+            f"{{step_timeout_ms, {step_timeout_ms}}}.\n"
+            f"{{session_tracers, [{sessions}]}}.\n")
 
 
 def parse_output(out: str) -> tuple[list[str], dict[str, str]]:
@@ -172,6 +186,13 @@ def run_jobs(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, *, step_t
         rest = jobs[done:]
         for ran in _run_node(otp, rest[:per_node] if per_node else rest, beam_dir, gate_so,
                              step_timeout_ms, wall_timeout_s):
+            if ran.status == "lost":
+                # The job finished, but its output died with the node (a later job
+                # crashed it): run it again in a node of its own, where nothing follows it.
+                [ran] = _run_node(otp, [jobs[done]], beam_dir, gate_so, step_timeout_ms, wall_timeout_s)
+                if ran.status == "lost":
+                    ran = NodeRun("crash", ran.lines, ran.otp_release,
+                                  "the node died after the job's end, before its output was read\n" + ran.detail)
             done += 1
             yield ran
 
@@ -186,18 +207,21 @@ def _run_node(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, step_tim
             plan = ws.write(f"plan-{number}.terms", job.plan)
             lib = ws.place(job.tracer_so.with_suffix(".so"))
             lib_dirs.append(str(lib.parent))
+            sessions = tuple(SessionTracer(s.session, s.module, Path(ws.place(s.library.with_suffix(".so")).with_suffix("")))
+                             for s in job.session_tracers)
             job_files.append(str(ws.write(f"job-{number}.terms", job_terms(
-                plan, gate, job.tracer_module, lib.with_suffix(""), step_timeout_ms))))
+                plan, gate, job.tracer_module, lib.with_suffix(""), step_timeout_ms, sessions))))
         cmd = otp.erl + ["-noshell", "-noinput", "-pa", str(ws.place(beam_dir)),
                          "-run", "tcs_batch", "main", *job_files]
         # The documentation's example tracer loads its library by bare name,
         # which dlopen looks up on the loader path only (Clarification C-4).
+        progress = ws.write("progress", "")
         env = dict(os.environ, LD_LIBRARY_PATH=":".join(dict.fromkeys(lib_dirs)),
-                   ERL_CRASH_DUMP=str(ws.inside / "erl_crash.dump"))
+                   ERL_CRASH_DUMP=str(ws.inside / "erl_crash.dump"), TCS_PROGRESS=str(progress))
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                 stdin=subprocess.DEVNULL, cwd=ws.host, env=env, errors="replace")
         try:
-            yield from _follow(proc, len(jobs), step_timeout_ms, wall_timeout_s)
+            yield from _follow(proc, len(jobs), step_timeout_ms, wall_timeout_s, ws.host / "progress")
         finally:
             if proc.poll() is None:
                 proc.kill()
@@ -214,9 +238,23 @@ def _reader(proc: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None
     lines.put(None)
 
 
+def job_progress(progress_text: str, number: int) -> list[str]:
+    """The markers job `number` (from 1) of a node wrote to its progress file (see tcs_runner:out/1)."""
+    lines = progress_text.splitlines()
+    start = f"TCS JOB {number}"
+    if start not in lines:
+        return []
+    after = lines[lines.index(start) + 1:]
+    return list(itertools.takewhile(lambda line: not line.startswith("TCS JOB "), after))
+
+
 def _follow(proc: subprocess.Popen[str], count: int, step_timeout_ms: int,
-            wall_timeout_s: float) -> Iterator[NodeRun]:
-    """Reads a batch node's output job by job, each job given `wall_timeout_s` (node start included)."""
+            wall_timeout_s: float, progress: Path) -> Iterator[NodeRun]:
+    """Reads a batch node's output job by job, each job given `wall_timeout_s` (node start included).
+
+    When the node dies or is killed, the markers its standard output lost (it is
+    written asynchronously) are taken from the progress file the node wrote
+    synchronously."""
     lines: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=_reader, args=(proc, lines), daemon=True).start()
     finished = 0
@@ -225,7 +263,11 @@ def _follow(proc: subprocess.Popen[str], count: int, step_timeout_ms: int,
     deadline = time.monotonic() + wall_timeout_s
 
     def job_over(how: str) -> NodeRun:
-        text = "\n".join(out)
+        lines = out
+        if how in ("ended", "killed"):
+            written = progress.read_text(errors="replace") if progress.exists() else ""
+            lines = out + [m for m in job_progress(written, finished + 1) if m not in out]
+        text = "\n".join(lines)
         found, markers = parse_output(text)
         release, step, shared = markers.get("OTP", ""), markers.get("STEP", "none"), finished > 0
         if how == "killed":
@@ -234,6 +276,8 @@ def _follow(proc: subprocess.Popen[str], count: int, step_timeout_ms: int,
         if "TIMEOUT" in markers:
             return NodeRun("timeout", found, release,
                            f"step {markers['TIMEOUT']} did not finish within {step_timeout_ms} ms", shared)
+        if how == "ended" and "TCS END" not in out and "TCS END" in lines:
+            return NodeRun("lost", found, release, tail(text), shared)
         if how == "ended":
             code = proc.wait()
             status = f"killed by signal {-code}" if code < 0 else f"exit status {code}"

@@ -9,7 +9,7 @@ arguments.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "Line",
     "StreamError",
     "classify",
+    "classify_implementation_defined",
     "normalise_live",
     "parse_body",
     "parse_line",
@@ -43,12 +44,23 @@ CALLBACKS: Final[frozenset[str]] = frozenset(
     | {f"trace_{c}" for c in _CATEGORIES}
 )
 
-_PID: Final = re.compile(r"<(?:[a-z][a-zA-Z0-9_]*|\?)>")
+_PID: Final = re.compile(r"<(?:port:)?(?:[a-z][a-zA-Z0-9_]*|\?)>")
 _CALLBACK_HEAD: Final = re.compile(r"([a-z_]+)\(")
 _POSITIVE_INT: Final = re.compile(r"[1-9][0-9]*")
 _CLOSERS: Final = {"{": "}", "[": "]", "(": ")"}
-_TRACER_PID: Final = "<tracer>"
 _SCHEDULER_ID_PLACEHOLDER: Final = "_SchedulerId"
+_GC_INFO_PLACEHOLDER: Final = "_GcInfo"
+#: The keys of a garbage collection Info list (003, trace message gc_minor_start).
+_GC_INFO_KEYS: Final = frozenset({
+    "heap_size", "heap_block_size", "old_heap_size", "old_heap_block_size", "stack_size",
+    "recent_size", "mbuf_size", "bin_vheap_size", "bin_vheap_block_size", "bin_old_vheap_size",
+    "bin_old_vheap_block_size", "wordsize",
+})
+_GC_INFO_ITEM: Final = re.compile(r"\{([a-z_]+),(?:0|[1-9][0-9]*)\}")
+#: The scheduling tags (running_procs and running_ports).
+_SCHEDULING_TAGS: Final = frozenset({"in", "out", "in_exiting", "out_exiting", "out_exited"})
+#: The functions the harness's processes wait in (driver/runner/tcs_gate.c) (RUN-HARNESS).
+_HARNESS_FUNCTIONS: Final = frozenset({"{tcs_gate,await_turn,1}", "{erts_internal,dirty_nif_finalizer,1}"})
 
 
 class StreamError(ValueError):
@@ -65,6 +77,7 @@ class Line:
     callback: str | None
     tag: str | None
     group: str
+    state: str | None = field(default=None, compare=False)  # the tracer state (2nd argument; msg: 1st)
 
     def text(self) -> str:
         """Return the line exactly as a golden file spells it: ``CLASS BODY``."""
@@ -232,15 +245,15 @@ def _parse(body: str, where: str, cls: str, col0: int) -> Line:
         raise _fail(where, str(e)) from None
 
 
-# CONFORMANCE.md section 1: a harness call is M:F(Args); a scenario process's step that
-# raised is <P> Step(Args).
-_HARNESS_CALL: Final = re.compile(r"[^\s(<]+:[^\s(]+\(.*\)")
+# CONFORMANCE.md section 1: a harness call is M:F(Args) or receive(); a scenario process's
+# step that raised is <P> Step(Args).
+_HARNESS_CALL: Final = re.compile(r"[^\s(<]+:[^\s(]+\(.*\)|receive\(\)")
 _STEP_CALL: Final = re.compile(r"<[a-z][a-zA-Z0-9_]*> [a-z][a-zA-Z0-9_]*\(.*\)")
 
 
 def _parse_ctl(body: str, cls: str, depth: list[int | None], col0: int) -> Line:
-    """Return the Line for a 'ctl M:F(Args) -> TERM', 'ctl M:F(Args) raises CLASS:REASON' or
-    'ctl <P> Step(Args) raises CLASS:REASON' body."""
+    """Return the Line for a 'ctl CALL -> TERM', 'ctl CALL raises CLASS:REASON' (CALL is M:F(Args)
+    or receive()) or 'ctl <P> Step(Args) raises CLASS:REASON' body."""
     arrow = _find_top(body, " -> ", depth)
     raises = _find_top(body, " raises ", depth)
     cut = min(x for x in (arrow, raises, len(body)) if x != -1)
@@ -248,7 +261,7 @@ def _parse_ctl(body: str, cls: str, depth: list[int | None], col0: int) -> Line:
     if cut == len(body):
         raise StreamError(f"col {col0 + 1}: ctl line without ' -> TERM' or ' raises CLASS:REASON'")
     if _HARNESS_CALL.fullmatch(call) is None and (cut == arrow or _STEP_CALL.fullmatch(call) is None):
-        shapes = "M:F(Args)" if cut == arrow else "M:F(Args) or <P> Step(Args)"
+        shapes = "M:F(Args) or receive()" + ("" if cut == arrow else " or <P> Step(Args)")
         raise StreamError(f"col {col0 + 5}: ctl call {call!r} is not {shapes}")
     if cut == arrow:
         result = body[arrow + 4 :]
@@ -262,15 +275,23 @@ def _parse_ctl(body: str, cls: str, depth: list[int | None], col0: int) -> Line:
 
 
 def _parse_msg(body: str, cls: str, col0: int) -> Line:
-    """Return the Line for a 'msg(STATE, TERM)' body; its group is the first non-tracer pid in TERM."""
+    """Return the Line for a 'msg(STATE, TERM)' body.
+
+    Its group is the first pid in TERM other than STATE (the tracee) and ' to STATE':
+    messages from one tracee to one tracer keep their order, but the messages a tracer gets
+    have no order with the callbacks of other tracers (trace sessions) or with the messages
+    other tracers get.
+    """
     if not body.endswith(")"):
         raise StreamError(f"col {col0 + len(body)}: msg line does not end with ')'")
     inner = body[4:-1]
     args = _split(inner, ", ", col0 + 4)
     if len(args) != 2:
         raise StreamError(f"col {col0 + 5}: msg line needs 2 arguments (STATE, TERM), got {len(args)}")
-    pid = _first_pid(args[1], _TRACER_PID)
-    return Line(cls=cls, body=body, kind="msg", callback=None, tag=None, group=pid if pid is not None else "msg")
+    state = args[0]
+    pid = _first_pid(args[1], state)
+    group = f"{pid if pid is not None else 'msg'} to {state}"
+    return Line(cls=cls, body=body, kind="msg", callback=None, tag=None, group=group, state=state)
 
 
 def _parse_callback(body: str, cls: str, col0: int) -> Line:
@@ -293,7 +314,7 @@ def _parse_callback(body: str, cls: str, col0: int) -> Line:
         if tail != "":
             raise StreamError(f"col {col0 + len(body) - len(tail) + 1}: text after the {name}/5 call: {tail!r}")
         kind = "trace"
-    return Line(cls=cls, body=body, kind=kind, callback=name, tag=args[0], group=args[2])
+    return Line(cls=cls, body=body, kind=kind, callback=name, tag=args[0], group=args[2], state=args[1])
 
 
 def parse_body(body: str, where: str = "") -> Line:
@@ -322,23 +343,87 @@ def _content_lines(text: str) -> list[tuple[int, str]]:
     ]
 
 
+def _unpredictable_scheduling(line: Line) -> bool:
+    """Return True iff line is a scheduling trace line the documents leave unpredictable: a port
+    scheduled for a task they do not name (term 0, PORTS-RUNNING-ZERO) or a process scheduled
+    in a function the harness waits in (RUN-HARNESS)."""
+    if line.kind != "trace" or line.tag not in _SCHEDULING_TAGS:
+        return False
+    parts = _callback_parts(line.body)
+    assert parts is not None  # a parsed trace line
+    term = split_args(parts[1])[3]
+    return term in _HARNESS_FUNCTIONS if not line.group.startswith("<port:") else term == "0"
+
+
+def _enabled_before(lines: list[Line], i: int) -> int | None:
+    """Return the index of the enabled line that asked for trace line i: its group's nearest
+    earlier normative line, when that is an enabled line of the same tag; else None."""
+    line = lines[i]
+    j = next((j for j in range(i - 1, -1, -1) if lines[j].group == line.group and lines[j].cls == "N"), None)
+    return j if j is not None and lines[j].kind == "enabled" and lines[j].tag == line.tag else None
+
+
+def classify_implementation_defined(lines: list[Line]) -> list[Line]:
+    """Return lines with the events the documents leave to the implementation made informative,
+    each with the enabled line that asked for it: unpredictable scheduling (RUN-HARNESS,
+    PORTS-RUNNING-ZERO) and a fullsweep right after a minor collection of the same process
+    (GC-MINOR-FULLSWEEP: the gc_major_start and gc_major_end directly following gc_minor_end).
+    Every other line is unchanged."""
+    out = list(lines)
+    last_tag: dict[str, str] = {}  # group -> tag of its last trace line, the harness's left out
+    in_fullsweep: set[str] = set()  # groups between an added gc_major_start and its end
+    for i, line in enumerate(out):
+        if line.kind != "trace" or line.cls != "N":
+            continue
+        if _unpredictable_scheduling(line):
+            informative = True
+        else:
+            starts = line.tag == "gc_major_start" and last_tag.get(line.group) == "gc_minor_end"
+            informative = starts or (line.tag == "gc_major_end" and line.group in in_fullsweep)
+            in_fullsweep.discard(line.group)
+            if starts:
+                in_fullsweep.add(line.group)
+            last_tag[line.group] = line.tag
+        if informative:
+            out[i] = replace(line, cls="I")
+            j = _enabled_before(out, i)
+            if j is not None:
+                out[j] = replace(out[j], cls="I")
+    return out
+
+
 def parse_stream(text: str, where: str) -> list[Line]:
-    """Return the Lines of a golden stream, skipping blanks and '%' comments; raise StreamError naming where:lineno."""
-    return [parse_line(raw, f"{where}:{n}") for n, raw in _content_lines(text)]
+    """Return the Lines of a golden stream, skipping blanks and '%' comments; raise StreamError naming where:lineno,
+    also when a line's class disagrees with classify or classify_implementation_defined."""
+    numbered = [(n, parse_line(raw, f"{where}:{n}")) for n, raw in _content_lines(text)]
+    lines = [line for _, line in numbered]
+    for (n, line), checked in zip(numbered, classify_implementation_defined(lines)):
+        if checked.cls != line.cls:
+            raise _fail(f"{where}:{n}", "col 1: class N but the line is informative (implementation-defined event)")
+    return lines
 
 
 def parse_live_stream(text: str, where: str) -> list[Line]:
-    """Return the Lines of live bodies (one per line, no class), each normalised, skipping blanks and '%' comments."""
-    return [parse_body(normalise_live(raw), f"{where}:{n}") for n, raw in _content_lines(text)]
+    """Return the Lines of live bodies (one per line, no class), each normalised and classified, skipping blanks
+    and '%' comments."""
+    lines = [parse_body(normalise_live(raw), f"{where}:{n}") for n, raw in _content_lines(text)]
+    return classify_implementation_defined(lines)
+
+
+def _items(term: str, opener: str, closer: str) -> list[str] | None:
+    """Return the top-level items of a map or list term written opener...closer; None for another shape."""
+    if not (term.startswith(opener) and term.endswith(closer)):
+        return None
+    try:
+        return _split(term[len(opener):-len(closer)], ",")
+    except StreamError:
+        return None
 
 
 def _normalise_opts(opts: str) -> str:
     """Return the Opts map with a positive-integer scheduler_id value replaced by _SchedulerId; else unchanged."""
-    if not (opts.startswith("#{") and opts.endswith("}")):
-        return opts
-    try:
-        entries = _split(opts[2:-1], ",")
-    except StreamError:
+    entries = _items(opts, "#{", "}")
+    if entries is None:
         return opts
     out: list[str] = []
     for entry in entries:
@@ -349,8 +434,19 @@ def _normalise_opts(opts: str) -> str:
     return "#{" + ",".join(out) + "}"
 
 
+def _is_gc_info(term: str) -> bool:
+    """Return True iff term is a garbage collection Info list: each documented key once, non-negative integer values."""
+    items = _items(term, "[", "]")
+    if items is None:
+        return False
+    keys = [m.group(1) for m in map(_GC_INFO_ITEM.fullmatch, items) if m is not None]
+    return len(keys) == len(items) == len(_GC_INFO_KEYS) and set(keys) == _GC_INFO_KEYS
+
+
 def normalise_live(body: str) -> str:
-    """Return body with a trace*/5 Opts map's positive-integer scheduler_id replaced by _SchedulerId; nothing else changes."""
+    """Return body with the values no model predicts replaced by placeholders, once their shape is checked:
+    a trace*/5 Opts map's positive-integer scheduler_id by _SchedulerId, the Info list of a gc_* event by
+    _GcInfo; nothing else changes."""
     try:
         parts = _callback_parts(body)
         if parts is None:
@@ -361,7 +457,8 @@ def normalise_live(body: str) -> str:
         return body
     if not name.startswith("trace") or len(args) != 5 or tail != "":
         return body
+    term = _GC_INFO_PLACEHOLDER if args[0].startswith("gc_") and _is_gc_info(args[3]) else args[3]
     opts = _normalise_opts(args[4])
-    if opts == args[4]:
+    if (term, opts) == (args[3], args[4]):
         return body
-    return f"{name}({', '.join(args[:4] + [opts])})"
+    return f"{name}({', '.join(args[:3] + [term, opts])})"

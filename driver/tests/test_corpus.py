@@ -98,9 +98,10 @@ def test_hanging_step_is_a_timeout_and_the_run_goes_on(layout: corpus.Layout, ot
     otp = otp_for(release)
     case = next(c for c in CASES if c.id == "fallback_send_none")
     good = corpus.job(layout, case, include)
-    # A scenario process waiting for a message nobody sends: the step never finishes.
+    # A scenario process sleeping for ever in a call: the step never finishes.  (A receive on an
+    # empty mailbox does: the process blocks, RUN-BLOCK.)
     hang = node.Job("{case_id, <<\"hang\">>}.\n{tracer, recorder, [], []}.\n{processes, [a]}.\n"
-                    "{step, 1, {recv, a, infinity}}.\n", good.tracer_module, good.tracer_so)
+                    "{step, 1, {call, a, timer, sleep, [infinity]}}.\n", good.tracer_module, good.tracer_so)
     runs = list(node.run_jobs(otp, [good, hang, good], corpus.runner_beams(layout, otp),
                               layout.nifs / "tcs_gate", step_timeout_ms=300))
     assert [r.status for r in runs] == ["done", "timeout", "done"], [r.detail for r in runs]
@@ -117,6 +118,13 @@ def test_batched_node_runs_many_jobs(layout: corpus.Layout, otp_node) -> None:
     fresh = list(node.run_jobs(otp, jobs, layout.beams, layout.nifs / "tcs_gate", per_node=1))
     assert [r.shared for r in fresh] == [False] * 5
     assert all(r.status == "done" for r in runs + fresh), [r.detail for r in runs + fresh]
+
+
+def test_job_progress_is_the_markers_of_one_job() -> None:
+    written = "TCS JOB 1\nTCS OTP 25\nTCS STEP 1\nTCS END\nTCS JOB 2\nTCS OTP 25\nTCS STEP 1\nTCS STEP 2\n"
+    assert node.job_progress(written, 2) == ["TCS OTP 25", "TCS STEP 1", "TCS STEP 2"]
+    assert node.job_progress(written, 1) == ["TCS OTP 25", "TCS STEP 1", "TCS END"]
+    assert node.job_progress(written, 3) == []
 
 
 @pytest.mark.parametrize("release", TEST_RELEASES)

@@ -112,12 +112,17 @@ def test_classify(body: str, cls: str) -> None:
         ),
         pytest.param(
             "msg(<tracer>, {trace,<a>,<b>})",
-            Line("N", "msg(<tracer>, {trace,<a>,<b>})", "msg", None, None, "<a>"),
-            id="msg-groups-by-tracee",
+            Line("N", "msg(<tracer>, {trace,<a>,<b>})", "msg", None, None, "<a> to <tracer>"),
+            id="msg-groups-by-tracee-and-tracer",
+        ),
+        pytest.param(
+            "msg(<sp>, {trace,<a>,send,hi,<sp>})",
+            Line("N", "msg(<sp>, {trace,<a>,send,hi,<sp>})", "msg", None, None, "<a> to <sp>"),
+            id="msg-of-a-session-tracer",
         ),
         pytest.param(
             "msg(<tracer>, {trace,'<x>',<tracer>,<b>})",
-            Line("N", "msg(<tracer>, {trace,'<x>',<tracer>,<b>})", "msg", None, None, "<b>"),
+            Line("N", "msg(<tracer>, {trace,'<x>',<tracer>,<b>})", "msg", None, None, "<b> to <tracer>"),
             id="msg-skips-tracer-and-quoted",
         ),
         pytest.param(
@@ -134,6 +139,11 @@ def test_classify(body: str, cls: str) -> None:
             "ctl <a> link(<b>) raises error:noproc",
             Line("N", "ctl <a> link(<b>) raises error:noproc", "ctl", None, None, "ctl"),
             id="ctl-step-raises",
+        ),
+        pytest.param(
+            "ctl receive() -> {trace_delivered,<a>,_Ref}",
+            Line("N", "ctl receive() -> {trace_delivered,<a>,_Ref}", "ctl", None, None, "ctl"),
+            id="ctl-receive",
         ),
         pytest.param(
             "ctl erlang:trace_pattern({tcs_target,id,1},[{'_',[],[{return_trace}]}],[global]) -> 1",
@@ -170,9 +180,10 @@ def test_parse_line_roundtrips_text() -> None:
         pytest.param("foo(send, <tracer>, <a>) -> trace", "f:3: col 1: 'foo' is not a callback", id="unknown-callback"),
         pytest.param("ctl erlang:trace(<a>,true,[send])", "f:3: col 1: ctl line without ' -> TERM'", id="ctl-no-result"),
         pytest.param("ctl erlang:trace(<a>) raises badarg", "is not CLASS:REASON", id="ctl-bad-raise"),
-        pytest.param("ctl trace(<a>) -> 1", "f:3: col 5: ctl call 'trace(<a>)' is not M:F(Args)", id="ctl-no-module"),
-        pytest.param("ctl <a> link(<b>) -> true", "col 5: ctl call '<a> link(<b>)' is not M:F(Args)", id="ctl-step-result"),
-        pytest.param("ctl step(<a>,{link,<b>}) raises error:noproc", "is not M:F(Args) or <P> Step(Args)",
+        pytest.param("ctl trace(<a>) -> 1", "f:3: col 5: ctl call 'trace(<a>)' is not M:F", id="ctl-no-module"),
+        pytest.param("ctl <a> link(<b>) -> true", "col 5: ctl call '<a> link(<b>)' is not M:F(Args) or receive()",
+                     id="ctl-step-result"),
+        pytest.param("ctl step(<a>,{link,<b>}) raises error:noproc", "is not M:F(Args) or receive() or <P> Step(Args)",
                      id="ctl-step-old-form"),
         pytest.param("msg(<tracer>)", "f:3: col 5: msg line needs 2 arguments", id="msg-arity"),
         pytest.param("msg(<tracer>, {trace,<a>", "f:3:", id="msg-unclosed"),

@@ -2,17 +2,24 @@
  * The recording tracer.
  *
  * Every erl_tracer callback it provides reports its own invocation
- * {tcs_rec, Seq, Callback, Args, Result} to the collector process named in its
- * load_info ({'$collector', Pid}), or without one to the process in its tracer
- * state, and enabled callbacks answer what the scenario chose per tag
- * (load_info: [{Tag, Answer}], with {default, Answer} for the rest).
+ * {tcs_rec, Seq, Callback, Args, Result} to the process in its tracer state,
+ * and enabled callbacks answer what the scenario chose per tag.  load_info is
+ * a list of answer tables: {Tag, Answer} entries (with {default, Answer} for
+ * the other tags) make the table of every tracer state, and {StatePid,
+ * [{Tag, Answer}]} a table of its own for one tracer state, so that trace
+ * sessions sharing this module (one callback set) answer differently.
  *
- * With a collector, the tracer state is free to be any process, even one that
- * has died: the runtime never looks at the state, so the recorder goes on
- * recording.  Callbacks whose tracee is the collector itself are not reported:
- * a report is a message to the collector, and a collector traced with
+ * With {'$collector', Pid} in load_info, every report goes to that collector
+ * instead, so that a tracer state is free to be any process, even one that has
+ * died: the runtime never looks at the state, and the recorder goes on
+ * recording.  Callbacks whose tracee is the collector itself are not reported
+ * then: a report is a message to the collector, and a collector traced with
  * 'receive' (erlang:trace(all, ...) traces every process for a moment) would
  * otherwise report its own reports without end.
+ *
+ * Seq is the runtime's strictly monotonic unique integer: one order across
+ * every recorder variant loaded in the node, and the harness stamps its own
+ * control lines from the same counter (erlang:unique_integer([monotonic])).
  *
  * Which optional callbacks exist is decided by the NIF function table, so
  * each callback set is its own library: compile with
@@ -21,7 +28,6 @@
  * driver/tcs_driver/recorder.py uses).
  */
 #include <erl_nif.h>
-#include <stdatomic.h>
 
 #ifndef TCS_MODULE
 #error "define TCS_MODULE, the Erlang module name of this variant"
@@ -31,49 +37,93 @@
 #endif
 
 #define MAX_ANSWERS 64
+#define MAX_STATES 16
 
+/* What enabled callbacks answer, per tag. */
 typedef struct {
     ERL_NIF_TERM tags[MAX_ANSWERS];     /* atoms: valid in every env */
     ERL_NIF_TERM answers[MAX_ANSWERS];
     int count;
     ERL_NIF_TERM default_answer;
-    atomic_ulong seq;                   /* global order of invocations */
+} Answers;
+
+typedef struct {
+    Answers common;                     /* for a tracer state without a table */
+    ErlNifPid state_pids[MAX_STATES];
+    Answers state_answers[MAX_STATES];
+    int states;
     ErlNifPid collector;                /* where reports go, when has_collector */
     int has_collector;
 } Recorder;
+
+/* Adds one {Tag, Answer} entry; 0 if it is not one. */
+static int add_answer(ErlNifEnv *env, Answers *a, ERL_NIF_TERM entry)
+{
+    const ERL_NIF_TERM *pair;
+    int arity;
+
+    if (!enif_get_tuple(env, entry, &arity, &pair) || arity != 2
+        || !enif_is_atom(env, pair[0]) || !enif_is_atom(env, pair[1])
+        || a->count == MAX_ANSWERS)
+        return 0;
+    if (enif_is_identical(pair[0], enif_make_atom(env, "default"))) {
+        a->default_answer = pair[1];
+    } else {
+        a->tags[a->count] = pair[0];
+        a->answers[a->count] = pair[1];
+        a->count++;
+    }
+    return 1;
+}
+
+static void init_answers(ErlNifEnv *env, Answers *a)
+{
+    a->count = 0;
+    a->default_answer = enif_make_atom(env, "trace");
+}
+
+/* A {StatePid, [{Tag, Answer}]} entry; 0 if it is not one. */
+static int add_state_table(ErlNifEnv *env, Recorder *r, ERL_NIF_TERM entry)
+{
+    const ERL_NIF_TERM *pair;
+    int arity;
+    ERL_NIF_TERM head, tail;
+    Answers *a;
+
+    if (!enif_get_tuple(env, entry, &arity, &pair) || arity != 2 || r->states == MAX_STATES
+        || !enif_get_local_pid(env, pair[0], &r->state_pids[r->states]))
+        return 0;
+    a = &r->state_answers[r->states];
+    init_answers(env, a);
+    tail = pair[1];
+    while (enif_get_list_cell(env, tail, &head, &tail))
+        if (!add_answer(env, a, head))
+            return 0;
+    r->states++;
+    return enif_is_empty_list(env, tail);
+}
 
 static int load(ErlNifEnv *env, void **priv, ERL_NIF_TERM info)
 {
     Recorder *r = enif_alloc(sizeof *r);
     ERL_NIF_TERM head, tail = info;
+    ErlNifPid pid;
     const ERL_NIF_TERM *pair;
     int arity;
 
-    r->count = 0;
-    r->default_answer = enif_make_atom(env, "trace");
+    init_answers(env, &r->common);
+    r->states = 0;
     r->has_collector = 0;
-    atomic_init(&r->seq, 0);
     while (enif_get_list_cell(env, tail, &head, &tail)) {
-        if (!enif_get_tuple(env, head, &arity, &pair) || arity != 2
-            || !enif_is_atom(env, pair[0])) {
+        int is_pair = enif_get_tuple(env, head, &arity, &pair) && arity == 2;
+        int is_state = is_pair && enif_get_local_pid(env, pair[0], &pid);
+        int is_collector = is_pair && enif_is_identical(pair[0], enif_make_atom(env, "$collector"));
+        int ok = is_collector ? (r->has_collector = enif_get_local_pid(env, pair[1], &r->collector))
+                 : is_state   ? add_state_table(env, r, head)
+                              : add_answer(env, &r->common, head);
+        if (!ok) {
             enif_free(r);
             return 1;
-        }
-        if (enif_is_identical(pair[0], enif_make_atom(env, "$collector"))) {
-            if (!enif_get_local_pid(env, pair[1], &r->collector)) {
-                enif_free(r);
-                return 1;
-            }
-            r->has_collector = 1;
-        } else if (!enif_is_atom(env, pair[1]) || r->count == MAX_ANSWERS) {
-            enif_free(r);
-            return 1;
-        } else if (enif_is_identical(pair[0], enif_make_atom(env, "default"))) {
-            r->default_answer = pair[1];
-        } else {
-            r->tags[r->count] = pair[0];
-            r->answers[r->count] = pair[1];
-            r->count++;
         }
     }
     *priv = r;
@@ -86,12 +136,20 @@ static void unload(ErlNifEnv *env, void *priv)
     enif_free(priv);
 }
 
-static ERL_NIF_TERM answer_for(const Recorder *r, ERL_NIF_TERM tag)
+/* The answer to enabled*(Tag, State, _): State's own table if it has one. */
+static ERL_NIF_TERM answer_for(ErlNifEnv *env, const Recorder *r, ERL_NIF_TERM tag, ERL_NIF_TERM state)
 {
-    for (int i = 0; i < r->count; i++)
-        if (enif_is_identical(r->tags[i], tag))
-            return r->answers[i];
-    return r->default_answer;
+    const Answers *a = &r->common;
+    ErlNifPid pid;
+
+    if (enif_get_local_pid(env, state, &pid))
+        for (int i = 0; i < r->states; i++)
+            if (enif_compare_pids(&pid, &r->state_pids[i]) == 0)
+                a = &r->state_answers[i];
+    for (int i = 0; i < a->count; i++)
+        if (enif_is_identical(a->tags[i], tag))
+            return a->answers[i];
+    return a->default_answer;
 }
 
 /* Sends the record of this invocation to the collector (or the tracer state,
@@ -111,12 +169,11 @@ static void report(ErlNifEnv *env, const char *callback, int argc,
     } else if (!enif_get_local_pid(env, argv[1], &to)) {
         return;
     }
-    unsigned long seq = atomic_fetch_add(&r->seq, 1);
     msg_env = enif_alloc_env();
     for (int i = 0; i < argc; i++)
         args[i] = enif_make_copy(msg_env, argv[i]);
     msg = enif_make_tuple5(msg_env, enif_make_atom(msg_env, "tcs_rec"),
-                           enif_make_uint64(msg_env, seq),
+                           enif_make_unique_integer(msg_env, ERL_NIF_UNIQUE_MONOTONIC),
                            enif_make_atom(msg_env, callback),
                            enif_make_list_from_array(msg_env, args, argc),
                            enif_make_copy(msg_env, result));
@@ -127,7 +184,7 @@ static void report(ErlNifEnv *env, const char *callback, int argc,
 #define ENABLED_CALLBACK(name)                                                \
     static ERL_NIF_TERM name(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) \
     {                                                                         \
-        ERL_NIF_TERM answer = answer_for(enif_priv_data(env), argv[0]);       \
+        ERL_NIF_TERM answer = answer_for(env, enif_priv_data(env), argv[0], argv[1]); \
         report(env, #name, argc, argv, answer);                               \
         return answer;                                                        \
     }

@@ -37,17 +37,7 @@ static void test_unsupported(int *failures)
         "N ctl <b> unregister(r) raises error:badarg\n"
         "N ctl <c> unregister(s) raises error:badarg\n");
     sim(failures, H "a exit kill\na send b hi", "ERR 8:1: a step by a dead process is not supported by model v1");
-    sim(failures, H "a recv", "ERR 7:1: recv on an empty mailbox (it would block forever) is not supported by model v1");
-    /* scheduling, garbage collection and ports events are not modelled (procspec_check_modelled) */
-    sim(failures, H "trace b on running\na send c hi",
-        "ERR 8:1: a step while <b> has trace flag 'running' is not supported by model v1");
-    sim(failures, H "trace a on garbage_collection ports\ninfo a flags\na exit normal",
-        "ERR 9:1: a step while <a> has trace flag 'garbage_collection' is not supported by model v1");
-    /* any live process counts, not only the one acting */
-    sim(failures, H "trace a on running\ntrace b on send\nb send a x",
-        "ERR 9:1: a step while <a> has trace flag 'running' is not supported by model v1");
-    sim(failures, H "trace a on exiting\ntrace b on exiting\ntrace a off exiting\nb send a x",
-        "ERR 10:1: a step while <b> has trace flag 'exiting' is not supported by model v1");
+    sim(failures, H "a recv\na send b hi", "ERR 8:1: a step by a process blocked in a receive is not supported by model v1");
     /* after an exit the name is free again; a dead process's name is unregistered */
     sim(failures, H "a register r\na exit normal\nb register r\nb unregister r", "");
 }
@@ -110,8 +100,8 @@ static void test_mailbox(int *failures)
     for (int i = 2; i <= 18; i++)
         buf_puts(&t, "b recv\n");
     sim(failures, buf_str(&t), "");
-    buf_puts(&t, "b recv\n"); /* line 6 + 16 + 3 + 17 + 1 */
-    sim(failures, buf_str(&t), "ERR 43:1: recv on an empty mailbox (it would block forever) is not supported by model v1");
+    buf_puts(&t, "b recv\nb recv\n"); /* line 6 + 16 + 3 + 17 + 2: b blocked in the first */
+    sim(failures, buf_str(&t), "ERR 44:1: a step by a process blocked in a receive is not supported by model v1");
     buf_free(&t);
 }
 
@@ -129,6 +119,54 @@ static void test_tracers(int *failures)
         "N ctl erlang:trace_pattern({tcs_target,id,2},true,[global]) -> 0\n"
         "N ctl erlang:trace_pattern({tcs_target,nope,1},true,[global]) -> 0\n"
         "N ctl erlang:trace_pattern({tcs_target,id,1},[{'_',[],[{message,{tag,42}}]}],[global]) raises error:badarg\n");
+}
+
+/* Ports, scheduling, gc and seq_trace: the refusals, and paths no case of the corpus takes. */
+static void test_ports_running_gc_seq(int *failures)
+{
+    sim(failures, H "a open_port x\ntrace a on running\na recv\nb port_command x <<1>>",
+        "ERR 10:1: a port command while the port's owner is blocked is not supported by model v1");
+    sim(failures, H "a open_port x\na port_close x\na register n x",
+        "ERR 9:14: registering a closed port is not supported by model v1");
+    sim(failures, H "a seq_token label 1\na open_port x",
+        "ERR 8:1: this step by a process holding a seq_trace token is not supported by model v1");
+    sim(failures, H "trace a on running\na recv after 10",
+        "ERR 8:1: a receive timing out after waiting, with running traced, not supported by model v1");
+    sim(failures, H "trace a on exiting\na recv after 10",
+        "I enabled(trace_status, <tracer>, <a>) -> trace\n"
+        "N ctl erlang:trace(<a>,true,[exiting]) -> 1\n");
+    /* a send or receive pattern the model cannot run stops it at the port event's step */
+    const char *overflow = "[{'_',[{'>',{'*',9223372036854775807,2},0}],[]}]";
+    const char *after[] = {"a port_command x <<1>>", "a port_send x <<1>>", "b port_close x", "a exit boom"};
+    const char *flags[] = {"'receive'", "send", "'receive'", "'receive'"};
+    const char *pats[] = {"'receive'", "send", "'receive'", "'receive'"};
+    for (int i = 0; i < 4; i++) {
+        char text[600];
+        snprintf(text, sizeof text, H "trace new_ports on %s\ntrace a on send\na open_port x\npattern %s %s\n%s",
+                 flags[i], pats[i], overflow, after[i]);
+        sim(failures, text, "ERR 11:1: integer arithmetic beyond 64 bits in a match spec is not supported by model v1");
+    }
+    sim(failures, H "a open_port x\na port_close x\na port_command x <<1>>",
+        "ERR 9:16: a step on a closed port is not supported by model v1");
+    /* a port closing with a reason kills its linked processes, and what they are linked to */
+    sim(failures, H "a open_port x\nb link x\nc link x\nb link c\ntrace c on procs\na exit boom",
+        "I enabled(trace_status, <tracer>, <c>) -> trace\n"
+        "N ctl erlang:trace(<c>,true,[procs]) -> 1\n"
+        "N enabled(exit, <tracer>, <c>) -> trace\n"
+        "N trace(exit, <tracer>, <c>, boom, #{})\n");
+    /* seq_trace: no token, no tracer; flags switched off again; a receive without the tracer */
+    sim(failures, H "seq_trace tracer\na seq_print nothing\na seq_token timestamp true\n"
+                    "a seq_token timestamp false\na seq_token print true\na seq_print p",
+        "N ctl seq_trace:set_system_tracer(<tracer>) -> false\n"
+        "N enabled(seq_trace, <tracer>, <a>) -> trace\n"
+        "N enabled(seq_trace, <tracer>, <a>) -> trace\n"
+        "N trace(seq_trace, <tracer>, 0, {print,{0,1},<a>,[],p}, #{})\n");
+    sim(failures, H "a seq_token 'receive' true\na send b m\nb recv\nseq_trace tracer\nb send a n\na recv",
+        "N ctl seq_trace:set_system_tracer(<tracer>) -> false\n"
+        "N enabled(seq_trace, <tracer>, <b>) -> trace\n"
+        "N enabled(seq_trace, <tracer>, <b>) -> trace\n"
+        "N enabled(seq_trace, <tracer>, <a>) -> trace\n"
+        "N trace(seq_trace, <tracer>, 0, {'receive',{1,2},<b>,<a>,n}, #{})\n");
 }
 
 /* The process limit of the model itself (the parser's limit keeps case files below it). */
@@ -165,6 +203,17 @@ static void test_limit(int *failures)
     CHECK_STR(got, "1:1: more processes than MAX_PROCS are not supported by model v1");
     sc.nprocs = MAX_PROCS;
     CHECK(model_run(&a, &sc, &s, &e));
+    /* a full table leaves no room for a spawned process or an opened port */
+    Step steps[2] = {{.kind = ST_SPAWN, .line = 2, .other_col = 9, .actor = "p0", .other = "new"},
+                     {.kind = ST_OPEN_PORT, .line = 3, .other_col = 13, .actor = "p0", .other = "x"}};
+    for (int i = 0; i < 2; i++) {
+        sc.steps = &steps[i];
+        sc.nsteps = 1;
+        CHECK(!model_run(&a, &sc, &s, &e));
+        snprintf(got, sizeof got, "%d:%d: %s", e.line, e.col, e.msg);
+        CHECK_STR(got, i == 0 ? "2:9: more processes than MAX_PROCS are not supported by model v1"
+                              : "3:13: more processes and ports than MAX_PROCS are not supported by model v1");
+    }
     stream_free(&s);
     arena_free(&a);
 }
@@ -177,6 +226,7 @@ int main(void)
     test_mailbox(failures);
     test_tracers(failures);
     test_limit(failures);
+    test_ports_running_gc_seq(failures);
     if (n)
         fprintf(stderr, "%d failure(s)\n", n);
     return n != 0;

@@ -78,9 +78,9 @@ static void test_tracer_opt_errors(int *failures)
     parse(failures, T "answer send trace extra\n", "6:19: unexpected text after the statement");
     parse(failures, T "answer send remove\nanswer send trace\n", "7:8: answer for tag 'send' given twice");
     parse(failures, T "answer default discard\nanswer default trace\n", "7:8: answer for default given twice");
-    parse(failures, T "trace a on send\n", "6:1: unexpected 'trace': expected 'callbacks', 'answer' or 'process'");
-    parse(failures, T "pattern x\n", "6:1: unexpected 'pattern': expected 'callbacks', 'answer' or 'process'");
-    parse(failures, T "bogus\n", "6:1: unknown keyword 'bogus': expected 'callbacks', 'answer' or 'process'");
+    parse(failures, T "trace a on send\n", "6:1: unexpected 'trace': expected 'callbacks', 'answer', 'session' or 'process'");
+    parse(failures, T "pattern x\n", "6:1: unexpected 'pattern': expected 'callbacks', 'answer', 'session' or 'process'");
+    parse(failures, T "bogus\n", "6:1: unknown keyword 'bogus': expected 'callbacks', 'answer', 'session' or 'process'");
     parse(failures, T "process A\n", "6:9: 'A' is not a process name");
     parse(failures, T "process tracer\n", "6:9: 'tracer' is reserved for a tracer state process");
     parse(failures, T "process meta\n", "6:9: 'meta' is reserved for a tracer state process");
@@ -123,7 +123,7 @@ static void test_step_errors(int *failures)
     parse(failures, H "info a flags x", "7:14: unexpected text after the statement");
     parse(failures, H "info all flags", "7:6: undeclared process 'all'");
     parse(failures, H "info new_processes tracer", "OK");
-    parse(failures, HDR "tracer recorder\ninfo a flags", "6:1: unexpected 'info': expected 'callbacks', 'answer' or 'process'");
+    parse(failures, HDR "tracer recorder\ninfo a flags", "6:1: unexpected 'info': expected 'callbacks', 'answer', 'session' or 'process'");
     /* tracer exit */
     parse(failures, H "tracer exit", "7:12: expected a term, found end of line");
     parse(failures, H "tracer exit normal x", "7:20: unexpected text after the statement");

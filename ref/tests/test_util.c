@@ -86,14 +86,20 @@ static void test_flags(int *failures)
     CHECK(flags_timestamp_flag(T | M) == FL_TIMESTAMP);
     CHECK(flags_timestamp_kind(0) == NULL);
     CHECK_STR(flags_timestamp_kind(S | M), "strict_monotonic");
-    /* only send, receive, call and procs categories are covered by v1 flags */
+    /* every category has its flag; scheduling tags need running or exiting */
     const FlagSet all = (1u << FL_COUNT) - 1;
     CHECK(flags_cover(all, CAT_SEND) && flags_cover(all, CAT_RECEIVE) && flags_cover(all, CAT_CALL) &&
           flags_cover(all, CAT_PROCS));
-    CHECK(!flags_cover(all, CAT_GARBAGE_COLLECTION));
-    CHECK(!flags_cover(all, CAT_PORTS));
-    CHECK(!flags_cover(all, CAT_RUNNING_PROCS));
-    CHECK(!flags_cover(all, CAT_RUNNING_PORTS));
+    CHECK(flags_cover(FLAG_BIT(FL_GARBAGE_COLLECTION), CAT_GARBAGE_COLLECTION));
+    CHECK(flags_cover(FLAG_BIT(FL_PORTS), CAT_PORTS) && !flags_cover(FLAG_BIT(FL_PROCS), CAT_PORTS));
+    CHECK(flags_cover(FLAG_BIT(FL_RUNNING_PORTS), CAT_RUNNING_PORTS) &&
+          !flags_cover(FLAG_BIT(FL_RUNNING), CAT_RUNNING_PORTS));
+    CHECK(flags_cover(FLAG_BIT(FL_EXITING), CAT_RUNNING_PROCS));
+    CHECK(flags_cover_tag(FLAG_BIT(FL_RUNNING_PROCS), CAT_RUNNING_PROCS, "out"));
+    CHECK(!flags_cover_tag(FLAG_BIT(FL_EXITING), CAT_RUNNING_PROCS, "in"));
+    CHECK(flags_cover_tag(FLAG_BIT(FL_EXITING), CAT_RUNNING_PROCS, "out_exited"));
+    CHECK(!flags_cover_tag(FLAG_BIT(FL_RUNNING), CAT_RUNNING_PROCS, "in_exiting"));
+    CHECK(flags_cover_tag(FLAG_BIT(FL_SEND), CAT_SEND, "send"));
     CHECK(!flags_cover(all & ~FLAG_BIT(FL_SEND), CAT_SEND));
     CHECK(!flags_cover(all & ~FLAG_BIT(FL_CALL), CAT_CALL));
     /* FLAGS-ALL: every flag but cpu_timestamp and `all` itself */
@@ -108,14 +114,6 @@ static void test_flags(int *failures)
     CHECK(flags_for_ports(FLAG_BIT(FL_PROCS) | FLAG_BIT(FL_CALL) | FLAG_BIT(FL_CPU_TIMESTAMP)) == 0);
     CHECK(flags_for_ports(S | FLAG_BIT(FL_SEND)) == (S | FLAG_BIT(FL_SEND)));
     CHECK(flags_for_ports(FLAG_BIT(FL_RUNNING_PORTS)) == FLAG_BIT(FL_RUNNING_PORTS));
-    /* what model v1 cannot follow */
-    CHECK(flags_unmodelled(FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RETURN_TO) | FLAG_BIT(FL_SILENT)) == 0);
-    CHECK(flags_unmodelled(FLAGS_ALL) == (FLAGS_ALL & ~(FLAG_BIT(FL_RETURN_TO) | FLAG_BIT(FL_SILENT) |
-                                                  flags_for_processes(FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RECEIVE) |
-                                                      FLAG_BIT(FL_CALL) | FLAG_BIT(FL_PROCS) | FLAG_BIT(FL_ARITY) |
-                                                      T | M | S | FLAG_BIT(FL_SCHEDULER_ID) |
-                                                      FLAG_BIT(FL_SET_ON_SPAWN) | FLAG_BIT(FL_SET_ON_FIRST_SPAWN) |
-                                                      FLAG_BIT(FL_SET_ON_LINK) | FLAG_BIT(FL_SET_ON_FIRST_LINK)))));
     /* TS-CPU: cpu_timestamp turns timestamp into cpu_timestamp, not the monotonic kinds */
     const FlagSet C = FLAG_BIT(FL_CPU_TIMESTAMP);
     CHECK_STR(flags_timestamp_kind(T | C), "cpu_timestamp");

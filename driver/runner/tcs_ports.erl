@@ -1,0 +1,97 @@
+%% The port steps of a scenario (cases/README.md "Ports"): open_port,
+%% port_command, port_send, port_close, links to ports and port names.
+%%
+%% Every port runs `cat` with [binary, {packet, 2}], so each command comes back
+%% whole as one message to the port's owner.  A step ends when its
+%% consequences have happened: the echo is in the owner's mailbox, a closed
+%% port is gone.  The runner remembers each port's owner and links, so that
+%% after a process dies it can wait for exactly the ports that close with it.
+-module(tcs_ports).
+-export([run_step/3, deaths/2]).
+
+-define(OPTIONS, [binary, {packet, 2}]).
+
+%% run_step(Step, Names, Ctx) -> {ok, Names} | timeout
+run_step({open_port, Who, Name}, Names, Ctx) ->
+    Open = {call, erlang, open_port, [{spawn, "cat"}, ?OPTIONS]},
+    case tcs_runner:puppet_step(Who, Open, Names, Ctx) of
+        {done, {ok, Port}} ->
+            Owner = maps:get(Who, Names),
+            put({tcs_port, Port}, #{owner => Owner, links => [Owner]}),
+            {ok, Names#{Name => Port}};
+        Other -> tcs_runner:after_puppet_step(Other, Names)
+    end;
+run_step({port_command, Who, Name, Data}, Names, Ctx) ->
+    Port = maps:get(Name, Names),
+    echoed(Port, Data, tcs_runner:puppet_step(Who, {call, erlang, port_command, [Port, Data]}, Names, Ctx),
+           Names, Ctx);
+run_step({port_send, Who, Name, Data}, Names, Ctx) ->
+    Port = maps:get(Name, Names),
+    Command = {maps:get(Who, Names), {command, Data}},
+    echoed(Port, Data, tcs_runner:puppet_step(Who, {send, Port, Command}, Names, Ctx), Names, Ctx);
+run_step({port_close, Who, Name}, Names, Ctx) ->
+    Port = maps:get(Name, Names),
+    case tcs_runner:puppet_step(Who, {call, erlang, port_close, [Port]}, Names, Ctx) of
+        {done, _} -> closed([Port], Names, Ctx);
+        timeout -> timeout
+    end;
+run_step({Op, Who, Name}, Names, Ctx) when Op =:= link; Op =:= unlink ->
+    Port = maps:get(Name, Names),
+    Pid = maps:get(Who, Names),
+    #{links := Links} = Info = get({tcs_port, Port}),
+    put({tcs_port, Port}, Info#{links := case Op of link -> [Pid | Links]; unlink -> Links -- [Pid] end}),
+    tcs_runner:after_puppet_step(tcs_runner:puppet_step(Who, {Op, Port}, Names, Ctx), Names);
+run_step({register, Who, RegName, Name}, Names, Ctx) ->
+    Register = {call, erlang, register, [RegName, maps:get(Name, Names)]},
+    tcs_runner:after_puppet_step(tcs_runner:puppet_step(Who, Register, Names, Ctx), Names).
+
+%% After a command: wait until the port's owner has the echo {Port, {data, Data}}.
+echoed(Port, Data, {done, _}, Names, #{timeout := Timeout}) ->
+    #{owner := Owner} = get({tcs_port, Port}),
+    Deadline = erlang:monotonic_time(millisecond) + Timeout,
+    await_echo(Owner, {Port, {data, Data}}, Deadline, Names);
+echoed(_Port, _Data, timeout, _Names, _Ctx) ->
+    timeout.
+
+await_echo(Owner, Echo, Deadline, Names) ->
+    {messages, Messages} = erlang:process_info(Owner, messages),
+    case lists:member(Echo, Messages) of
+        true -> {ok, Names};
+        false ->
+            case erlang:monotonic_time(millisecond) > Deadline of
+                true -> timeout;
+                false -> timer:sleep(1), await_echo(Owner, Echo, Deadline, Names)
+            end
+    end.
+
+%% deaths([{Pid, Reason}], Timeout): waits until the ports these deaths close
+%% are gone: the ports linked to one of the dead that was their owner or died
+%% with a reason other than normal.  Returns ok, or timeout when one stays.
+deaths(Deaths, Timeout) ->
+    Closing = [Port || {{tcs_port, Port}, #{owner := Owner, links := Links}} <- get(),
+                       {Pid, Reason} <- Deaths, lists:member(Pid, Links),
+                       Pid =:= Owner orelse Reason =/= normal],
+    Dead = [Pid || {Pid, _} <- Deaths],
+    [put({tcs_port, P}, I#{links := Ls -- Dead})
+     || {{tcs_port, P}, #{links := Ls} = I} <- get()],
+    case closed(lists:usort(Closing), #{}, #{timeout => Timeout}) of
+        {ok, _} -> ok;
+        timeout -> timeout
+    end.
+
+%% Waits until the ports are gone.  erlang:ports/0 reads the port table: a
+%% monitor or port_info/2 would be a signal the port is scheduled to handle,
+%% which running_ports traces (a `monitor` or `info` task).
+closed(Ports, Names, #{timeout := Timeout}) ->
+    [erase({tcs_port, Port}) || Port <- Ports],
+    await_gone(Ports, erlang:monotonic_time(millisecond) + Timeout, Names).
+
+await_gone(Ports, Deadline, Names) ->
+    case [P || P <- erlang:ports(), lists:member(P, Ports)] of
+        [] -> {ok, Names};
+        _ ->
+            case erlang:monotonic_time(millisecond) > Deadline of
+                true -> timeout;
+                false -> timer:sleep(1), await_gone(Ports, Deadline, Names)
+            end
+    end.

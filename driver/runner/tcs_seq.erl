@@ -1,0 +1,18 @@
+%% The seq_trace steps of a scenario (cases/README.md "seq_trace"): the
+%% scenario's tracer becomes the system seq tracer, and the scenario
+%% processes set tokens and print.
+-module(tcs_seq).
+-export([tracer/2, action/1]).
+
+%% tracer(Names, Ctx): `seq_trace tracer`, from the harness.  The control line
+%% leaves the tracer module out, as the one of erlang:trace/3 leaves out
+%% {tracer, Module, State}.
+tracer(Names, #{collector := C, tracer := Mod, state := State}) ->
+    Previous = seq_trace:set_system_tracer({Mod, State}),
+    tcs_runner:ctl(C, "seq_trace:set_system_tracer(<tracer>)", {ok, Previous}, Names),
+    {ok, Names}.
+
+%% action(Step): what the scenario process does for a seq_trace step.
+action({seq_token, Who, Key, Value}) -> {Who, {call, seq_trace, set_token, [Key, Value]}};
+action({seq_print, Who, Term}) -> {Who, {call, seq_trace, print, [Term]}};
+action({seq_reset, Who}) -> {Who, {call, seq_trace, set_token, [[]]}}.

@@ -1,0 +1,90 @@
+%% The ./tcs validate check cost, a benchmark: what the tracer costs, as
+%% medians over samples taken in this one run.
+%%   enabled_ns        one call of the enabled callback the runtime uses for
+%%                     send (enabled_send/3 or enabled/3), from Erlang
+%%   trace_ns          one call of trace_send/5 or trace/5, from Erlang
+%%   event_untraced_ns one send by an untraced process
+%%   event_module_ns   one send by a process traced with [send] and this tracer
+%%   event_builtin_ns  one send by a process traced with [send] and the
+%%                     built-in process tracer {tracer, Pid}
+%% Call times have the cost of the empty loop taken out; event times are the
+%% sender's, from its first send to its last.  Each sample is preceded by an
+%% unmeasured warm-up sample.  The job sets {samples, N}, {calls, N}, {events, N}.
+%%
+%% Usage: erl -noshell -pa DIR -run tcs_validate_cost main JOB_FILE
+-module(tcs_validate_cost).
+-export([main/1, noop/3, noop/5]).
+
+-import(tcs_validate_lib, [out/3, step/3]).
+
+main([JobFile]) ->
+    #{module := Module, nifs := Nifs} = Ctx = tcs_validate_lib:start(JobFile),
+    Samples = tcs_validate_lib:option(samples, Ctx, 7),
+    Calls = tcs_validate_lib:option(calls, Ctx, 20000),
+    Events = tcs_validate_lib:option(events, Ctx, 20000),
+    %% The benchmark's state drops what the tracer sends it, as a real
+    %% consumer would; '$harness' in --state stands for it.
+    Drain = tcs_validate_lib:drain(),
+    {ok, State} = tcs_validate_lib:parse_state(tcs_validate_lib:option(state, Ctx, default), Drain),
+    Receiver = tcs_validate_lib:drain(),
+    Enabled = tcs_validate_lib:callback_for(enabled, send, Nifs),
+    Trace = tcs_validate_lib:callback_for(trace, send, Nifs),
+    out("DATA", "samples ~b", [Samples]),
+    out("DATA", "calls_per_sample ~b", [Calls]),
+    out("DATA", "events_per_sample ~b", [Events]),
+    EnabledArgs = [send, State, self()],
+    TraceArgs = [send, State, self(), {hello, [1, 2, 3]}, #{extra => Receiver}],
+    step("enabled", "-", io_lib:format("~s(send, State, Tracee) ~b times", [Enabled, Calls])),
+    data("enabled_ns", median(Samples, fun() -> per_call(Module, Enabled, EnabledArgs, Calls) end)),
+    step("trace", "-", io_lib:format("~s(send, State, Tracee, Msg, Opts) ~b times", [Trace, Calls])),
+    data("trace_ns", median(Samples, fun() -> per_call(Module, Trace, TraceArgs, Calls) end)),
+    step("untraced", "-", io_lib:format("~b sends by an untraced process", [Events])),
+    data("event_untraced_ns", median(Samples, fun() -> per_send([], Receiver, Events) end)),
+    step("module", "-", io_lib:format("~b sends traced with {tracer, ~s, State}", [Events, Module])),
+    data("event_module_ns",
+         median(Samples, fun() -> per_send([send, {tracer, Module, State}], Receiver, Events) end)),
+    step("builtin", "-", io_lib:format("~b sends traced with the built-in {tracer, Pid}", [Events])),
+    BuiltIn = tcs_validate_lib:drain(),
+    data("event_builtin_ns",
+         median(Samples, fun() -> per_send([send, {tracer, BuiltIn}], Receiver, Events) end)),
+    tcs_validate_lib:done().
+
+noop(_, _, _) -> ok.
+noop(_, _, _, _, _) -> ok.
+
+data(Key, Value) -> out("DATA", "~s ~.1f", [Key, Value]).
+
+median(Samples, Measure) ->
+    _ = Measure(),
+    Sorted = lists:sort([Measure() || _ <- lists:seq(1, Samples)]),
+    lists:nth((Samples + 1) div 2, Sorted).
+
+%% Nanoseconds per call of Module:Function(Args...), the empty loop taken out.
+per_call(Module, Function, Args, Calls) ->
+    Loop = loop_ns(?MODULE, noop, Args, Calls),
+    max(0.0, loop_ns(Module, Function, Args, Calls) - Loop) / Calls.
+
+loop_ns(Module, Function, Args, Calls) ->
+    Start = erlang:monotonic_time(nanosecond),
+    call_loop(Module, Function, Args, Calls),
+    erlang:monotonic_time(nanosecond) - Start.
+
+call_loop(_, _, _, 0) -> ok;
+call_loop(M, F, [A, B, C] = Args, N) -> M:F(A, B, C), call_loop(M, F, Args, N - 1);
+call_loop(M, F, [A, B, C, D, E] = Args, N) -> M:F(A, B, C, D, E), call_loop(M, F, Args, N - 1).
+
+%% Nanoseconds per send by a fresh process traced with Flags ([]: untraced).
+per_send(Flags, Receiver, Events) ->
+    Parent = self(),
+    Sender = spawn(fun() -> receive go -> ok end, Parent ! {self(), send_loop(Receiver, Events)} end),
+    [erlang:trace(Sender, true, Flags) || Flags =/= []],
+    Sender ! go,
+    receive {Sender, Ns} -> Ns / Events end.
+
+send_loop(Receiver, Events) ->
+    Start = erlang:monotonic_time(nanosecond),
+    send_n(Receiver, Events),
+    erlang:monotonic_time(nanosecond) - Start.
+
+send_n(_, 0) -> ok;
+send_n(Receiver, N) -> Receiver ! {event, N}, send_n(Receiver, N - 1).

@@ -1,0 +1,91 @@
+"""./tcs validate: checks a third-party erl_tracer module on live nodes and
+reports one verdict per check, with evidence, and an overall verdict.
+
+    ./tcs validate --module NAME --nif PATH.so (--erl PATH.erl | --beam PATH.beam)
+                   [--state TERM] [--otp ...] [--json FILE] [--html FILE]
+
+Exit status: 0 every check passes (or cannot apply, and says why), 1 the
+tracer fails a check, 2 bad input (nothing is written then)."""
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+from .. import corpus, node
+from . import engine, inputs, releases, report
+from .checks import CHECK_NAMES, Bench, Limits
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command line of ./tcs validate."""
+    parser.add_argument("--module", required=True, help="the tracer's Erlang module name")
+    parser.add_argument("--nif", required=True, help="the tracer's NIF library (.so)")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--erl", help="the module's source (.erl); compiled with erlc")
+    source.add_argument("--beam", help="the compiled module (.beam)")
+    parser.add_argument("--state", help="the tracer state, an Erlang term; the atom '$harness' in it "
+                        "stands for a process of the harness (default: that process)")
+    parser.add_argument("--otp", default="local", help="OTP release(s): 'local' (default), its number, "
+                        "or 'all'")
+    parser.add_argument("--checks", default=",".join(CHECK_NAMES),
+                        help=f"comma-separated checks to run (shape always runs): {', '.join(CHECK_NAMES)}")
+    parser.add_argument("--json", help="write the report as JSON to this file")
+    parser.add_argument("--html", help="write the report as a self-contained HTML page to this file")
+    parser.add_argument("--callback-timeout", type=float, default=Limits.callback_s,
+                        help="seconds one direct callback call may take (default %(default)s; "
+                        "a live action may take 5 times as long)")
+    parser.add_argument("--check-timeout", type=float, default=Limits.check_s,
+                        help="seconds one node of one check may take (default %(default)s)")
+    parser.add_argument("--bench-samples", type=int, default=Bench.samples,
+                        help="cost: samples per median, odd (default %(default)s)")
+    parser.add_argument("--bench-size", type=int, default=Bench.calls,
+                        help="cost: calls or sends per sample (default %(default)s)")
+    parser.add_argument("--parallel", type=int, default=os.cpu_count() or 2,
+                        help="nodes run at once (default: the number of CPUs)")
+
+
+def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], None]) -> int:
+    """Runs the command; returns the exit status."""
+    try:
+        options = _options(args)
+        otps = releases.available(args.otp, say)
+    except (inputs.BadInput, releases.Unavailable, node.NoErlang) as why:
+        say(f"bad input: {why}" if isinstance(why, inputs.BadInput) else str(why))
+        return 2
+    with tempfile.TemporaryDirectory(prefix="tcs-validate-input-") as scratch:
+        try:
+            tracer = inputs.prepare(args.module, args.nif, args.erl, args.beam, args.state, Path(scratch))
+            say(f"validating {tracer.module} on OTP {', '.join(o.name for o in otps)}, "
+                "each check in nodes of its own")
+            results = engine.validate(tracer, otps, lambda otp: corpus.runner_beams(layout, otp), options, say)
+        except inputs.BadInput as why:
+            say(f"bad input: {why}")
+            return 2
+    done = report.Report(tracer, [o.name for o in otps], options.limits, options.bench, results)
+    print(report.render_text(done), end="")
+    if args.json:
+        report.write_json(done, args.json)
+        say(f"wrote {args.json}")
+    if args.html:
+        report.write_atomically(args.html, report.render_html(done))
+        say(f"wrote {args.html}")
+    return 0 if done.verdict == "pass" else 1
+
+
+def _options(args: argparse.Namespace) -> engine.Options:
+    checks = tuple(c.strip() for c in args.checks.split(",") if c.strip())
+    unknown = [c for c in checks if c not in CHECK_NAMES]
+    if unknown:
+        raise inputs.BadInput(f"--checks: unknown check(s) {', '.join(unknown)}; "
+                              f"the checks are {', '.join(CHECK_NAMES)}")
+    if args.bench_samples < 1 or args.bench_samples % 2 == 0:
+        raise inputs.BadInput(f"--bench-samples {args.bench_samples}: must be odd and positive")
+    if args.bench_size < 1 or args.callback_timeout <= 0 or args.check_timeout <= 0 or args.parallel < 1:
+        raise inputs.BadInput("--bench-size, --parallel and the timeouts must be positive")
+    return engine.Options(checks=("shape",) + checks,
+                          limits=Limits(args.callback_timeout, args.check_timeout),
+                          bench=Bench(args.bench_samples, args.bench_size, args.bench_size),
+                          parallel=args.parallel)

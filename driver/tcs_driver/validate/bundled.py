@@ -1,0 +1,76 @@
+"""The tracers that come with the suite, and what validate must say of each:
+the good ones pass every check; each deliberately defective one
+(nif_impls/defective/, its .c file says "Flagged by: CHECK") fails that one
+check only; the recorder, the suite's instrument, fails the two checks its
+recording breaks by design.  Used by the validate test and the cost
+benchmark (bench/)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import corpus, recorder
+
+
+@dataclass(frozen=True)
+class Bundled:
+    """A bundled tracer and the checks validate must fail it on."""
+    module: str
+    nif: Path
+    erl: Path
+    fails: frozenset[str]
+    why: str                  # its defect, or why it is good
+
+
+def good(layout: corpus.Layout) -> list[Bundled]:
+    """The good tracers: the documentation's example and tcs_good_tracer."""
+    impls = layout.repo / "nif_impls"
+    return [
+        Bundled("erl_msg_tracer", layout.nifs / "erl_msg_tracer.so",
+                impls / "erl_msg_tracer" / "erl_msg_tracer.erl", frozenset(),
+                "the documentation's example tracer (spec 000), verbatim"),
+        Bundled("tcs_good_tracer", layout.nifs / "tcs_good_tracer.so",
+                impls / "good" / "tcs_good_tracer.erl", frozenset(),
+                "every optional callback in its NIF table (nif_impls/good)"),
+    ]
+
+
+def defective(layout: corpus.Layout) -> list[Bundled]:
+    """Every tracer of nif_impls/defective/, with the check its source names."""
+    tracers = []
+    for source in sorted((layout.repo / "nif_impls" / "defective").glob("tcs_defect_*.c")):
+        text = source.read_text()
+        flagged = re.search(r"Flagged by: (\w+)", text)
+        defect = re.search(r"Defect: (.*?)\n \*\s*(?:Flagged|\n)", text, re.S)
+        if not flagged or not defect:
+            raise ValueError(f"{source}: the header must say 'Defect: ...' and 'Flagged by: CHECK'")
+        tracers.append(Bundled(source.stem, layout.nifs / f"{source.stem}.so", source.with_suffix(".erl"),
+                               frozenset([flagged.group(1)]),
+                               " ".join(defect.group(1).replace("*", " ").split())))
+    return tracers
+
+
+#: The recorder variant with every optional callback.
+RECORDER_CALLBACKS = list(recorder.OPTIONAL_CALLBACKS)
+
+
+def recorder_tracer(layout: corpus.Layout, erts_include: Path, scratch: Path) -> Bundled:
+    """The recorder with every optional callback, and an .erl that loads it
+    with the default answers (trace for every tag)."""
+    module = recorder.module_name(RECORDER_CALLBACKS)
+    library = recorder.build_variant(layout.repo / "nif_impls" / "recorder" / "tcs_recorder.c",
+                                     layout.build / "recorders", erts_include, RECORDER_CALLBACKS)
+    callbacks = [("enabled", 3), ("trace", 5)] + [(c, 3 if c.startswith("enabled") else 5)
+                                                  for c in RECORDER_CALLBACKS]
+    stubs = "".join(f"{name}({', '.join(['_'] * arity)}) -> erlang:nif_error(not_loaded).\n"
+                    for name, arity in callbacks)
+    source = scratch / f"{module}.erl"
+    source.write_text(f"-module({module}).\n"
+                      f"-export([load/0, {', '.join(f'{n}/{a}' for n, a in callbacks)}]).\n"
+                      f"load() -> erlang:load_nif(\"{module}\", []).\n" + stubs)
+    return Bundled(module, library.with_suffix(".so"), source,
+                   frozenset(["enabled_pure", "dead_state"]),
+                   "the suite's recorder: its enabled callbacks report every call to the state "
+                   "process (a side effect, by design) and it answers trace for trace_status even "
+                   "when the state is dead (it records, it never removes)")

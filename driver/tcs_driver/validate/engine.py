@@ -1,0 +1,349 @@
+"""Runs the checks of ./tcs validate on live nodes and judges what they saw.
+
+Every check runs in nodes of its own (jobs.run), so a crash or a hang in one
+check ends that check's node only and the other checks still run.  The order:
+  1. shape, alone: it checks the input and says whether the runtime accepts
+     the tracer at all; the other checks need that;
+  2. enabled_answers, trace_accepts, dead_state, live, in parallel, then
+     enabled_pure on the inputs enabled_answers saw answered properly and
+     tracee_untouched on the inputs both accepted: each property is judged
+     by one check, so one defect fails one check;
+  3. cost, alone, so that no other node disturbs the benchmark.
+The direct-call checks go on after a crash or a hang in a fresh node, leaving
+out the callback/tag/tracee that ended the last one, up to MAX_NODES nodes."""
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from .. import node
+from . import jobs
+from .checks import (CALLBACKS, CHECK_NAMES, Bench, CheckResult, Limits, looks_like_callback,
+                     runtime_callbacks)
+from .inputs import BadInput, Tracer
+from .releases import Workdir
+from .report import first_line
+
+#: Nodes a direct-call check may use when callbacks crash or hang.
+MAX_NODES = 3
+#: Findings listed in full; the rest are counted.
+SHOWN = 8
+
+#: The event categories each live phase produces (tcs_validate_live).
+LIVE_PHASES: dict[str, list[str]] = {
+    "send": ["send"], "receive": ["receive"], "call": ["call"], "procs": ["procs"],
+    "running_procs": ["running_procs"], "garbage_collection": ["garbage_collection"],
+    "ports": ["ports", "send", "receive", "running_ports"], "seq_trace": [],
+}
+
+
+#: A runtime defect that concerns tracers with trace_call/5, not a fault of theirs.
+META_TRACE_CALL = (
+    "note: trace_call/5 is a NIF, and OTP's meta tracing (erlang:trace_pattern/3 with "
+    "{meta, Module, State}) calls the trace_call/5 NIF with 3 arguments where it means "
+    "enabled_call/3 (erl_trace.c, erts_call_trace): the node crashes (seen on OTP 25.2.3); "
+    "do not use this tracer as a meta tracer")
+
+
+@dataclass(frozen=True)
+class Options:
+    checks: tuple[str, ...] = CHECK_NAMES     # shape always runs
+    limits: Limits = Limits()
+    bench: Bench = Bench()
+    parallel: int = 2
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the shape job found out about the tracer."""
+    loaded: bool
+    accepted: bool
+    nifs: frozenset[tuple[str, int]]
+
+
+def validate(tracer: Tracer, otps: list[node.Otp], runner_beams: Callable[[node.Otp], Path], options: Options,
+             progress: Callable[[str], None]) -> list[CheckResult]:
+    """Every selected check of the tracer on every release, in CHECK_NAMES order."""
+    results: list[CheckResult] = []
+    for otp in otps:
+        with Workdir(otp) as work:
+            results += _validate_on(work, tracer, runner_beams(otp), options, progress)
+    return results
+
+
+def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Options,
+                 progress: Callable[[str], None]) -> list[CheckResult]:
+    for beam in runner_beams.glob("tcs_validate_*.beam"):
+        shutil.copy(beam, work.beams)
+    # The library under its own name and under the module's, the name most
+    # tracers load it by.
+    for name in {tracer.nif.name, f"{tracer.module}.so"}:
+        shutil.copy(tracer.nif, work.tracer_dir / name)
+    beam = work.tracer_dir / f"{tracer.module}.beam"
+    shutil.copy(tracer.beam, beam)
+    job = {"module": tracer.module,
+           "beam": jobs.erlang_string(work.node_path(beam)),
+           "beam_given_as": jobs.erlang_string(tracer.given_as),
+           "dir": jobs.erlang_string(work.node_path(work.tracer_dir)),
+           "state": "default" if tracer.state is None else jobs.erlang_string(tracer.state)}
+    run = _Runner(work, job, options, progress)
+    shape_result, shape = run.shape(tracer)
+    results = {"shape": shape_result}
+    wanted = [c for c in CHECK_NAMES[1:] if c in options.checks]
+    if not (shape.loaded and shape.accepted):
+        why = ("the tracer module did not load its NIF library" if not shape.loaded
+               else "erlang:trace/3 refuses the module as a tracer")
+        for check in wanted:
+            results[check] = CheckResult(check, work.otp.name, "skip", f"not run: {why} (see shape)")
+        return [results[c] for c in CHECK_NAMES if c in results]
+    with ThreadPoolExecutor(max_workers=max(1, options.parallel)) as pool:
+        futures: dict[str, Future] = {}
+
+        def submit(check: str, fn: Callable[..., object], *args: object) -> None:
+            if check in wanted:
+                futures[check] = pool.submit(fn, check, *args)
+
+        submit("enabled_answers", run.calls, {})
+        submit("trace_accepts", run.calls, {})
+        submit("dead_state", run.dead_state)
+        submit("live", run.live, shape)
+        # Each property is judged on the inputs the prerequisite check passed.
+        only: dict[str, list[str]] = {}
+        if "enabled_answers" in futures:
+            results["enabled_answers"], only["only_enabled"] = futures.pop("enabled_answers").result()
+        submit("enabled_pure", run.calls, dict(only))
+        if "trace_accepts" in futures:
+            results["trace_accepts"], only["only_trace"] = futures.pop("trace_accepts").result()
+        submit("tracee_untouched", run.calls, only)
+        for check, future in futures.items():
+            outcome = future.result()
+            results[check] = outcome[0] if isinstance(outcome, tuple) else outcome
+    if "cost" in wanted:
+        results["cost"] = run.cost()
+    return [results[c] for c in CHECK_NAMES if c in results]
+
+
+class _Runner:
+    """Runs the jobs of one tracer on one release and judges them."""
+
+    def __init__(self, work: Workdir, job: dict[str, object], options: Options,
+                 progress: Callable[[str], None]) -> None:
+        self.work = work
+        self.job = job
+        self.options = options
+        self.progress = progress
+        self.otp = work.otp.name
+
+    def _run(self, module: str, extra: dict[str, object], limit: jobs.StepLimit) -> jobs.JobRun:
+        return jobs.run(self.work, module, {**self.job, **extra}, limit, self.options.limits.check_s)
+
+    def _action_limit(self) -> jobs.StepLimit:
+        return jobs.StepLimit(self.options.limits.action_s, "per-action")
+
+    def _result(self, check: str, status: str, summary: str, evidence: list[str], started: float,
+                nodes: int = 1, data: dict | None = None) -> CheckResult:
+        self.progress(f"OTP {self.otp}: {check:<17} {status:<5} {first_line(summary)}")
+        return CheckResult(check, self.otp, status, summary, evidence,
+                           round(time.monotonic() - started, 2), nodes, data or {})
+
+    # --- shape --------------------------------------------------------------
+
+    def shape(self, tracer: Tracer) -> tuple[CheckResult, Shape]:
+        started = time.monotonic()
+        ran = self._run("tcs_validate_shape", {}, self._action_limit())
+        if ran.of("BADINPUT"):
+            raise BadInput(ran.of("BADINPUT")[0])
+        said = ran.output + "\n".join(rest for _, rest in ran.lines)
+        mismatch = re.search(r"Library module name '([^']*)' does not match calling module '([^']*)'",
+                             said)
+        if mismatch:
+            raise BadInput(f"--nif {tracer.nif}: the library is for module {mismatch.group(1)}, "
+                           f"not {mismatch.group(2)}")
+        missing = re.search(r"'([^':]*): cannot open shared object file", said)
+        if missing:
+            raise BadInput(f"{tracer.module} loads a NIF library {missing.group(1)} that is not there: "
+                           f"validate puts --nif next to the module, in the node's working directory "
+                           f"and on LD_LIBRARY_PATH, as {tracer.nif.name} and {tracer.module}.so")
+        data = {kind: rest for kind, rest in (line.partition(" ")[::2] for line in ran.of("DATA"))
+                if kind in ("loaded_by", "accepted")}
+        nifs = frozenset(_name_arity(rest) for rest in ran.of("DATA") if rest.startswith("nif "))
+        exports = {_name_arity(rest) for rest in ran.of("DATA") if rest.startswith("export ")}
+        # A tracer that crashes or hangs when erlang:trace/3 asks it for
+        # trace_status is judged by enabled_answers, which asks the same.
+        in_probe = ran.status != "done" and (ran.last_step or "").startswith("probe ")
+        loaded = (ran.status == "done" or in_probe) and not ran.of("FINDING")
+        accepted = data.get("accepted") == "true" or (in_probe and {("enabled", 3), ("trace", 5)} <= nifs)
+        shape = Shape(loaded, accepted, nifs)
+        table = {"nifs": [f"{n}/{a}" for n, a in sorted(nifs)], "loaded_by": data.get("loaded_by")}
+        if ran.status != "done" and not in_probe:
+            return self._result("shape", "fail", f"the node {ran.status}ed while loading the tracer",
+                                _incident(ran), started, data=table), shape
+        if not loaded:
+            return self._result("shape", "fail", ran.of("FINDING")[0].partition(" ")[2],
+                                [ran.tail()], started, data=table), shape
+        problems = [f"{name}/{arity} is not a NIF of the library: the runtime refuses a tracer "
+                    "without it" for name, arity in (("enabled", 3), ("trace", 5))
+                    if (name, arity) not in nifs]
+        problems += [f"NIF {name}/{arity} looks like a callback, but {why}: the runtime never calls it"
+                     for name, arity in sorted(nifs) if (why := looks_like_callback(name, arity))]
+        if not shape.accepted and not problems:
+            problems.append("erlang:trace/3 raises badarg with this module as the tracer")
+        optional = sorted(f"{n}/{a}" for n, a in nifs & CALLBACKS if n not in ("enabled", "trace"))
+        notes = [f"{name}/{arity} is exported by the module but is not a NIF: the runtime never "
+                 "calls it (only the NIF table counts)"
+                 for name, arity in sorted(exports - nifs)
+                 if (name, arity) in CALLBACKS or looks_like_callback(name, arity)]
+        facts = [f"NIFs: {', '.join(table['nifs'])} (loaded by {table['loaded_by']})",
+                 f"optional callbacks provided: {', '.join(optional) or 'none'}"]
+        if ("trace_call", 5) in nifs:
+            notes.append(META_TRACE_CALL)
+        if in_probe:
+            facts.append(f"not known whether erlang:trace/3 accepts the module: "
+                         f"{_incident_line(ran)}\n(enabled_answers asks trace_status too)")
+        if problems:
+            return self._result("shape", "fail", problems[0], problems + facts + notes, started,
+                                data=table), shape
+        return self._result("shape", "pass", f"enabled/3, trace/5; optional: {', '.join(optional) or 'none'}",
+                            facts + notes, started, data=table), shape
+
+    # --- the direct-call checks ---------------------------------------------------
+
+    def calls(self, check: str, only: dict[str, list[str]]) -> tuple[CheckResult, list[str]]:
+        """Runs a direct-call check, resuming in a fresh node after a crash or
+        a hang; only restricts the inputs per family (only_enabled,
+        only_trace).  Returns the result and the inputs that passed it."""
+        started = time.monotonic()
+        texts: dict[str, str] = {}
+        failed: list[str] = []
+        evidence: list[str] = []
+        notes: list[str] = []
+        skip: list[str] = []
+        skip_keys: list[str] = []
+        limit = jobs.StepLimit(self.options.limits.callback_s, "per-callback")
+        nodes = 0
+        while True:
+            nodes += 1
+            extra = {"check": check, "skip": _erlang_strings(skip), "skip_keys": _erlang_strings(skip_keys),
+                     **{family: _erlang_strings(indices) for family, indices in only.items()}}
+            ran = self._run("tcs_validate_calls", extra, limit)
+            calls = [step for step in ran.steps() if step[1] != "-"]
+            for index, _key, text in calls:
+                texts[index] = text
+                skip.append(index)
+            for finding in ran.of("FINDING"):
+                index, _, what = finding.partition(" ")
+                failed.append(index)
+                evidence.append(f"{texts.get(index, 'after the calls')}: {what}")
+            if calls:
+                notes += [f"node {nodes}: {n}" if nodes > 1 else n for n in ran.of("NOTE")]
+            if ran.status == "done":
+                break
+            evidence.append(_incident_line(ran))
+            index, key, _ = jobs.split_step(ran.last_step or "- - -")
+            if key == "-":
+                break   # not in a callback call: a fresh node would end the same way
+            failed.append(index)
+            skip_keys.append(key)
+            evidence.append(f"  (a fresh node goes on without the other inputs of {key})")
+            if nodes == MAX_NODES:
+                evidence.append(f"stopped after {MAX_NODES} nodes ended early: the inputs after "
+                                "the last one were not tried")
+                break
+        passed = [i for i in texts if i not in set(failed)]
+        if evidence:
+            return self._result(check, "fail", evidence[0], _shorten(evidence) + notes, started,
+                                nodes), passed
+        summary = notes[-1] if notes else f"{len(texts)} calls"
+        return self._result(check, "pass", summary, notes, started, nodes), passed
+
+    # --- dead_state, live, cost ------------------------------------------------------
+
+    def dead_state(self, check: str) -> CheckResult:
+        started = time.monotonic()
+        ran = self._run("tcs_validate_dead", {}, self._action_limit())
+        if ran.of("SKIP"):
+            return self._result(check, "skip", ran.of("SKIP")[0], [], started)
+        findings = [f"{f.partition(' ')[0]}: {f.partition(' ')[2]}" for f in ran.of("FINDING")]
+        if ran.status != "done":
+            findings.append(_incident_line(ran))
+        if findings:
+            return self._result(check, "fail", findings[0], findings + ran.of("NOTE"), started)
+        return self._result(check, "pass", "live state: stays attached; dead state: removed; "
+                            "state died while tracing: removed", ran.of("NOTE"), started)
+
+    def live(self, check: str, shape: Shape) -> CheckResult:
+        started = time.monotonic()
+        ran = self._run("tcs_validate_live", {}, self._action_limit())
+        notes = ran.of("NOTE")
+        if ran.status != "done":
+            phase = jobs.split_step(ran.last_step)[0] if ran.last_step else None
+            called = runtime_callbacks(LIVE_PHASES.get(phase or "", []), set(shape.nifs))
+            line = _incident_line(ran)
+            return self._result(check, "fail", line, [line, f"callbacks the runtime calls in this "
+                                f"phase: {called}, and enabled/3 for trace_status"] + notes, started)
+        detached = [n.partition(":")[0] for n in notes if n.endswith("attached afterwards: false")]
+        summary = f"{len(LIVE_PHASES)} phases ({', '.join(LIVE_PHASES)}): no crash, no hang"
+        if detached:
+            summary += f"; the tracer had detached itself after: {', '.join(detached)}"
+        return self._result(check, "pass", summary, notes, started)
+
+    def cost(self) -> CheckResult:
+        started = time.monotonic()
+        bench = self.options.bench
+        ran = self._run("tcs_validate_cost", {"samples": bench.samples, "calls": bench.calls,
+                                              "events": bench.events},
+                        jobs.StepLimit(self.options.limits.check_s, "per-check"))
+        if ran.status != "done":
+            line = _incident_line(ran)
+            return self._result("cost", "fail", line, [line], started)
+        values = {key: float(value) for key, _, value in (d.partition(" ") for d in ran.of("DATA"))}
+        data = {**values, **_ratios(values)}
+        return self._result("cost", "pass", cost_summary(data), [], started, data=data)
+
+
+def _ratios(v: dict[str, float]) -> dict[str, float]:
+    def ratio(a: str, b: str) -> float:
+        return round(v[a] / v[b], 2) if v.get(b) else float("nan")
+    return {"module_vs_untraced": ratio("event_module_ns", "event_untraced_ns"),
+            "builtin_vs_untraced": ratio("event_builtin_ns", "event_untraced_ns"),
+            "module_vs_builtin": ratio("event_module_ns", "event_builtin_ns")}
+
+
+def cost_summary(d: dict[str, float]) -> str:
+    """The cost medians in one line."""
+    return (f"enabled {d['enabled_ns']:.0f} ns/call, trace {d['trace_ns']:.0f} ns/call; per send: "
+            f"untraced {d['event_untraced_ns']:.0f} ns, this tracer {d['event_module_ns']:.0f} ns "
+            f"(x{d['module_vs_untraced']:.2f}), built-in tracer {d['event_builtin_ns']:.0f} ns "
+            f"(x{d['builtin_vs_untraced']:.2f}); this tracer / built-in x{d['module_vs_builtin']:.2f}")
+
+
+def _name_arity(data: str) -> tuple[str, int]:
+    _kind, name, arity = data.split(" ")
+    return name, int(arity)
+
+
+def _erlang_strings(items: list[str]) -> str:
+    return "[" + ", ".join(jobs.erlang_string(i) for i in items) + "]"
+
+
+def _incident_line(ran: jobs.JobRun) -> str:
+    """A crash or hang in words: what ran last, how the node ended, what it printed last."""
+    doing = jobs.split_step(ran.last_step)[2] if ran.last_step else "starting the job"
+    last = ran.tail().replace("\n", "\n    ")
+    verb = "hang" if ran.status == "timeout" else "crash"
+    return f"{verb} in {doing}: {ran.detail}; the node's last output:\n    {last}"
+
+
+def _incident(ran: jobs.JobRun) -> list[str]:
+    return [_incident_line(ran)]
+
+
+def _shorten(evidence: list[str]) -> list[str]:
+    if len(evidence) <= SHOWN:
+        return evidence
+    return evidence[:SHOWN] + [f"... and {len(evidence) - SHOWN} more"]

@@ -1,0 +1,181 @@
+"""One validate job on one node: its job file, the node's progress read as it
+comes, a time limit per step and per node, and how the node ended.
+
+Every job is its own OS process: a callback that crashes (SIGSEGV, abort) or
+hangs ends that node only.  The node announces each callback call or action
+with a STEP line before it runs it (tcs_validate_lib, "Output protocol"), so
+when the node dies or goes quiet the last STEP line names what it was doing."""
+from __future__ import annotations
+
+import itertools
+import os
+import selectors
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+
+from .. import node
+from .releases import Workdir
+
+
+@dataclass(frozen=True)
+class StepLimit:
+    """How long one step may run before the node is taken as hung."""
+    seconds: float
+    what: str               # "per-callback", "per-action", "per-check": named in the verdict
+
+
+@dataclass
+class JobRun:
+    """What one node of a job printed and how it ended."""
+    status: str                                   # done | crash | timeout
+    lines: list[tuple[str, str]] = field(default_factory=list)   # (KIND, rest) of TCS lines
+    output: str = ""                              # what it printed on stdout and stderr
+    detail: str = ""                              # how it ended, in words
+    last_step: str | None = None                  # the rest of the last STEP line
+
+    def of(self, kind: str) -> list[str]:
+        """The rest of every line of one kind, in order."""
+        return [rest for k, rest in self.lines if k == kind]
+
+    def steps(self) -> list[tuple[str, str, str]]:
+        """Every STEP line as (index, key, text)."""
+        return [split_step(rest) for rest in self.of("STEP")]
+
+    def tail(self, count: int = 6) -> str:
+        """The node's last protocol lines and the last of what it printed (crash evidence)."""
+        protocol = "\n".join(f"TCS {kind} {rest}" for kind, rest in self.lines[-count:])
+        return "\n".join(part for part in (protocol, node.tail(self.output, count)) if part)
+
+
+def split_step(rest: str) -> tuple[str, str, str]:
+    """A STEP line's rest as (index, key, text)."""
+    index, _, more = rest.partition(" ")
+    key, _, text = more.partition(" ")
+    return index, key, text
+
+
+def erlang_string(text: str) -> str:
+    """Text as an Erlang string literal (job files)."""
+    return node.erlang_term_string(text)
+
+
+def job_terms(entries: dict[str, object]) -> str:
+    """A job file: one {Key, Value}. term per entry; Value is Erlang term text."""
+    return "".join(f"{{{key}, {value}}}.\n" for key, value in entries.items())
+
+
+_job_numbers = itertools.count(1)   # job file names, unique within a run
+
+
+#: How often the progress file is read while the node runs.
+POLL_S = 0.01
+
+
+def run(work: Workdir, module: str, job: dict[str, object], step_limit: StepLimit,
+        node_limit_s: float) -> JobRun:
+    """Runs `module:main([JobFile])` on a fresh node of work.otp; kills the
+    node when a step takes longer than step_limit or the node longer than
+    node_limit_s."""
+    number = next(_job_numbers)
+    job_file = work.host / f"job-{number}-{module}.terms"
+    progress = work.host / f"job-{number}-{module}.progress"
+    progress.write_bytes(b"")
+    job_file.write_text(job_terms({**job, "progress": erlang_string(work.node_path(progress))}))
+    cmd = work.otp.erl + ["-noshell", "-noinput", "-pa", work.node_path(work.beams),
+                          "-run", module, "main", work.node_path(job_file)]
+    # A tracer library named without a directory is looked up on the loader
+    # path (Clarification C-4); no crash dumps: the STEP lines say more.
+    env = dict(os.environ, LD_LIBRARY_PATH=work.node_path(work.tracer_dir), ERL_CRASH_DUMP_SECONDS="0")
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, cwd=work.host, env=env, start_new_session=True)
+    assert proc.stdout is not None
+    reader = _Reader()
+    printed: list[bytes] = []
+    started = time.monotonic()
+    hung: str | None = None
+    with open(progress, "rb") as lines, selectors.DefaultSelector() as selector:
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        while True:
+            reader.feed(lines.read())
+            now = time.monotonic()
+            waits = {"node": started + node_limit_s - now}
+            if reader.step_started is not None:
+                waits["step"] = reader.step_started + step_limit.seconds - now
+            if min(waits.values()) <= 0:
+                hung = min(waits, key=waits.__getitem__)
+                _kill(proc)
+                break
+            if selector.select(min(POLL_S, *waits.values())):
+                data = os.read(proc.stdout.fileno(), 65536)
+                if not data:
+                    break
+                printed.append(data)
+        proc.stdout.close()
+        returncode = proc.wait()
+        reader.feed(lines.read())
+    return _classify(reader, b"".join(printed).decode("utf-8", errors="replace"), returncode,
+                     hung, step_limit, node_limit_s)
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    """Ends the node and the OS processes it started (its own process group)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _classify(reader: "_Reader", printed: str, returncode: int, hung: str | None,
+              step_limit: StepLimit, node_limit_s: float) -> JobRun:
+    ran = JobRun("done", reader.lines, printed, "", reader.last_step)
+    if hung == "step":
+        ran.status = "timeout"
+        ran.detail = f"no answer within the {step_limit.seconds:g} s {step_limit.what} limit; node killed"
+    elif hung == "node":
+        ran.status = "timeout"
+        ran.detail = f"the node did not finish within the {node_limit_s:g} s check limit; node killed"
+    elif ran.of("ABORT"):
+        ran.status = "crash"
+        ran.detail = f"the job could not start: {ran.of('ABORT')[0]}"
+    elif "END" not in [kind for kind, _ in ran.lines] or returncode != 0:
+        ran.status = "crash"
+        ran.detail = f"the node ended without finishing ({_how(returncode)})"
+    return ran
+
+
+def _how(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return f"killed by {name}"
+    return f"exit status {returncode}"
+
+
+class _Reader:
+    """Splits the progress file into lines and follows the step under way."""
+
+    def __init__(self) -> None:
+        self.pending = b""
+        self.lines: list[tuple[str, str]] = []
+        self.step_started: float | None = None
+        self.last_step: str | None = None
+
+    def feed(self, data: bytes) -> None:
+        self.pending += data
+        *complete, self.pending = self.pending.split(b"\n")
+        for raw in complete:
+            line = raw.decode("utf-8", errors="replace")
+            if not line.startswith("TCS "):
+                continue
+            kind, _, rest = line[4:].partition(" ")
+            self.lines.append((kind, rest))
+            # A step ends when the node says anything more.
+            if kind == "STEP":
+                self.step_started = time.monotonic()
+                self.last_step = rest
+            else:
+                self.step_started = None

@@ -1,0 +1,56 @@
+"""The OTP releases validate runs on, and where their nodes find files.
+
+`available(spec)` turns `--otp` into node.Otp objects through the OTP
+matrix's provisioning (the host's release, and OTP 27 and 29 in their Debian
+roots), and a `Workdir` is a directory the nodes of one release read and
+write.  A release in a root needs its files inside the root: Workdir then
+creates its directory under ROOT/tmp and gives paths as the node sees them."""
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+import tempfile
+from pathlib import Path
+
+from .. import node, provision
+
+
+class Unavailable(Exception):
+    """An OTP release asked for cannot run here."""
+
+
+def available(spec: str, say: Callable[[str], None]) -> list[node.Otp]:
+    """The releases `--otp` asks for ('local', 'all', or numbers like '25,27,29'), each ready to
+    run (roots provisioned on first use).  Raises Unavailable or node.NoErlang."""
+    try:
+        return provision.otps(spec, say)
+    except provision.ProvisionError as why:
+        raise Unavailable(f"--otp {spec}: {why}") from why
+
+
+class Workdir:
+    """A fresh directory for one validate run on one release: the runner's
+    beams (beams/), the tracer's beam and library (tracer_dir/) and the job
+    files.  Removed on exit."""
+
+    def __init__(self, otp: node.Otp) -> None:
+        self.otp = otp
+        self._root = otp.root
+        self.host = Path(tempfile.mkdtemp(prefix="tcs-validate-",
+                                          dir=self._root / "tmp" if self._root else None))
+        self.beams = self.host / "beam"
+        self.tracer_dir = self.host / "tracer"
+        self.beams.mkdir()
+        self.tracer_dir.mkdir()
+
+    def node_path(self, path: Path) -> str:
+        """A path in this directory as the node sees it."""
+        if self._root is None:
+            return str(path)
+        return "/" + str(path.relative_to(self._root))
+
+    def __enter__(self) -> "Workdir":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        shutil.rmtree(self.host, ignore_errors=True)

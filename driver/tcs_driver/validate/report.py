@@ -1,0 +1,127 @@
+"""The report of ./tcs validate: a table for the terminal, JSON, and a
+self-contained HTML page.  One verdict per check and release, its evidence,
+the time limits, and the overall verdict."""
+from __future__ import annotations
+
+import html
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .checks import CHECKS, STATUSES, Bench, CheckResult, Limits
+from .inputs import Tracer
+
+_VERIFIES = {c.name: c.verifies for c in CHECKS}
+
+
+@dataclass(frozen=True)
+class Report:
+    tracer: Tracer
+    otps: list[str]
+    limits: Limits
+    bench: Bench
+    results: list[CheckResult]
+
+    @property
+    def verdict(self) -> str:
+        """pass when no check fails (a skipped check says why it could not apply)."""
+        return "fail" if any(r.status == "fail" for r in self.results) else "pass"
+
+    def counts(self) -> dict[str, int]:
+        return {"checks": len(self.results),
+                **{s: sum(r.status == s for r in self.results) for s in STATUSES}}
+
+    def state_text(self) -> str:
+        return self.tracer.state if self.tracer.state is not None else "a process of the harness"
+
+
+def first_line(text: str, limit: int = 110) -> str:
+    """The first line of text, cut to limit characters."""
+    line = text.splitlines()[0] if text else ""
+    return line if len(line) <= limit else line[:limit - 3] + "..."
+
+
+def render_text(report: Report) -> str:
+    t = report.tracer
+    out = [f"tracer {t.module}: library {t.nif}, module from {t.given_as}, state {report.state_text()}",
+           ""]
+    rows = [(r.check, r.otp, r.status, first_line(r.summary)) for r in report.results]
+    header = ("CHECK", "OTP", "VERDICT", "EVIDENCE")
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header[:3])]
+    for row in [header, tuple("-" * w for w in widths) + ("-" * 8,), *rows]:
+        out.append("  ".join(c.ljust(w) for c, w in zip(row[:3], widths)) + "  " + row[3])
+    details = [r for r in report.results if r.status != "pass" or r.check == "cost"]
+    for r in details:
+        lines = r.evidence if r.evidence[:1] == [r.summary] else [r.summary, *r.evidence]
+        out += ["", f"{r.check} (OTP {r.otp}): {r.status}",
+                *("  " + line.replace("\n", "\n  ") for line in lines if line)]
+    c = report.counts()
+    out += ["", f"time limits: {report.limits.describe()}",
+            f"verdict: {report.verdict.upper()} ({c['pass']} pass, {c['fail']} fail, {c['skip']} skip "
+            f"of {c['checks']} check verdicts)"]
+    return "\n".join(out) + "\n"
+
+
+def to_json(report: Report) -> dict[str, Any]:
+    t = report.tracer
+    return {
+        "tool": "tcs validate",
+        "module": t.module, "nif": str(t.nif), "source": t.given_as, "state": report.state_text(),
+        "otp": report.otps,
+        "verdict": report.verdict,
+        "summary": report.counts(),
+        "limits": report.limits.to_json(),
+        "bench": {"samples": report.bench.samples, "calls_per_sample": report.bench.calls,
+                  "events_per_sample": report.bench.events},
+        "checks": [{"check": r.check, "otp": r.otp, "status": r.status, "verifies": _VERIFIES[r.check],
+                    "summary": r.summary, "evidence": r.evidence, "seconds": r.seconds,
+                    "nodes": r.nodes, "data": r.data} for r in report.results],
+    }
+
+
+_STYLE = """
+body { font-family: sans-serif; margin: 2em; color: #222; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
+td.pass { background: #dfd; } td.fail { background: #fdd; } td.skip { background: #eee; }
+pre { white-space: pre-wrap; margin: 0; font-size: 90%; }
+.verdict-pass { color: #070; } .verdict-fail { color: #a00; }
+"""
+
+
+def render_html(report: Report) -> str:
+    e = html.escape
+    t = report.tracer
+    rows = []
+    for r in report.results:
+        evidence = "\n".join(r.evidence)
+        details = (f"<details><summary>evidence</summary><pre>{e(evidence)}</pre></details>"
+                   if evidence else "")
+        rows.append(f"<tr><td title=\"{e(_VERIFIES[r.check])}\">{e(r.check)}</td><td>{e(r.otp)}</td>"
+                    f"<td class=\"{r.status}\">{r.status}</td><td>{e(r.summary)}{details}</td>"
+                    f"<td>{r.seconds:.1f} s</td></tr>")
+    checks = "".join(f"<li><b>{e(c.name)}</b>: {e(c.verifies)}</li>" for c in CHECKS)
+    return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>tcs validate {e(t.module)}"
+            f"</title><style>{_STYLE}</style></head><body>"
+            f"<h1>tcs validate: {e(t.module)} <span class=\"verdict-{report.verdict}\">"
+            f"{report.verdict.upper()}</span></h1>"
+            f"<p>library <code>{e(str(t.nif))}</code>, module from <code>{e(t.given_as)}</code>, "
+            f"state <code>{e(report.state_text())}</code>, OTP {e(', '.join(report.otps))}</p>"
+            f"<table><tr><th>check</th><th>OTP</th><th>verdict</th><th>evidence</th><th>time</th></tr>"
+            f"{''.join(rows)}</table>"
+            f"<p>Time limits: {e(report.limits.describe())}.</p><h2>The checks</h2><ul>{checks}</ul>"
+            f"</body></html>\n")
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Writes the whole file or nothing (a temporary file renamed over it)."""
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    tmp.write_text(text)
+    os.replace(tmp, target)
+
+
+def write_json(report: Report, path: str) -> None:
+    write_atomically(path, json.dumps(to_json(report), indent=2) + "\n")

@@ -1,0 +1,149 @@
+"""Tests of the comparison rules for what the documents leave to the implementation: ports in
+the stream, gc Info placeholders, informative scheduling and fullsweep lines
+(classify_implementation_defined) and repeated enabled(seq_trace) lines (collapse_repeats)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tcs_driver.diff import collapse_repeats, compare
+from tcs_driver.stream import StreamError, normalise_live, parse_body, parse_live_stream, parse_stream
+
+GC_INFO = ("[{wordsize,0},{old_heap_block_size,0},{heap_block_size,233},{mbuf_size,0},{recent_size,0},"
+           "{stack_size,7},{old_heap_size,0},{heap_size,7},{bin_vheap_size,0},{bin_vheap_block_size,46422},"
+           "{bin_old_vheap_size,0},{bin_old_vheap_block_size,46422}]")
+
+
+def classes(text: str) -> list[str]:
+    """Return the class and body of each live line of text, after classification."""
+    return [line.text() for line in parse_live_stream(text, "live")]
+
+
+def test_port_names_are_tracees_and_groups() -> None:
+    line = parse_body("trace_ports(getting_linked, <tracer>, <port:x>, <a>, #{})")
+    assert (line.kind, line.tag, line.group) == ("trace", "getting_linked", "<port:x>")
+    assert parse_body("msg(<tracer>, {trace,<port:x>,<a>})").group == "<port:x> to <tracer>"
+    assert parse_body("trace(send, <tracer>, <port:?>, x, #{})").group == "<port:?>"
+
+
+@pytest.mark.parametrize(
+    ("info", "replaced"),
+    [
+        pytest.param(GC_INFO, True, id="the-twelve-keys"),
+        pytest.param(GC_INFO.replace("{wordsize,0},", ""), False, id="a-key-missing"),
+        pytest.param(GC_INFO.replace("{wordsize,0}", "{wordsize,0},{wordsize,1}"), False, id="a-key-twice"),
+        pytest.param(GC_INFO.replace("{wordsize,0}", "{colour,0}"), False, id="an-unknown-key"),
+        pytest.param(GC_INFO.replace("{wordsize,0}", "{wordsize,-1}"), False, id="a-negative-size"),
+        pytest.param(GC_INFO.replace("{wordsize,0}", "{wordsize,x}"), False, id="not-an-integer"),
+        pytest.param("{heap_size,1}", False, id="not-a-list"),
+        pytest.param("[{heap_size,1]}", False, id="unbalanced"),
+    ],
+)
+def test_gc_info_placeholder_only_for_the_documented_shape(info: str, replaced: bool) -> None:
+    body = f"trace(gc_major_start, <tracer>, <a>, {info}, #{{}})"
+    want = "trace(gc_major_start, <tracer>, <a>, _GcInfo, #{})" if replaced else body
+    assert normalise_live(body) == want
+
+
+def test_gc_info_of_another_tag_is_kept() -> None:
+    body = f"trace(send, <tracer>, <a>, {GC_INFO}, #{{extra=><b>}})"
+    assert normalise_live(body) == body
+
+
+def test_gc_info_and_scheduler_id_together() -> None:
+    body = f"trace(gc_major_end, <tracer>, <a>, {GC_INFO}, #{{scheduler_id=>2}})"
+    assert normalise_live(body) == "trace(gc_major_end, <tracer>, <a>, _GcInfo, #{scheduler_id=>_SchedulerId})"
+
+
+def test_harness_scheduling_and_its_enabled_line_are_informative() -> None:
+    got = classes(
+        "enabled_running_procs(out, <tracer>, <a>) -> trace\n"
+        "enabled(trace_status, <tracer>, <a>) -> trace\n"
+        "trace_running_procs(out, <tracer>, <a>, {tcs_gate,await_turn,1}, #{})\n"
+        "enabled(in, <tracer>, <a>) -> trace\n"
+        "trace(in, <tracer>, <a>, {erts_internal,dirty_nif_finalizer,1}, #{})\n"
+        "enabled(out, <tracer>, <a>) -> trace\n"
+        "trace(out, <tracer>, <a>, {tcs_puppet,block,0}, #{})\n"
+        "enabled(out_exited, <tracer>, <a>) -> trace\n"
+        "trace(out_exited, <tracer>, <a>, 0, #{})\n"
+    )
+    assert [line[0] for line in got] == ["I", "I", "I", "I", "I", "N", "N", "N", "N"]
+
+
+def test_port_scheduling_zero_is_informative_a_named_task_is_not() -> None:
+    got = classes(
+        "enabled(in, <tracer>, <port:x>) -> trace\n"
+        "trace(in, <tracer>, <port:x>, 0, #{})\n"
+        "enabled(send, <tracer>, <port:x>) -> trace\n"
+        "trace(send, <tracer>, <port:x>, {<port:x>,{data,<<1>>}}, #{extra=><a>})\n"
+        "enabled(out, <tracer>, <port:x>) -> trace\n"
+        "trace(out, <tracer>, <port:x>, 0, #{})\n"
+        "enabled(in, <tracer>, <port:x>) -> trace\n"
+        "trace(in, <tracer>, <port:x>, command, #{})\n"
+    )
+    assert [line[0] for line in got] == ["I", "I", "N", "N", "I", "I", "N", "N"]
+
+
+def test_enabled_line_of_another_tag_stays_normative() -> None:
+    got = classes(
+        "enabled(send, <tracer>, <a>) -> trace\n"
+        "trace(in, <tracer>, <a>, {tcs_gate,await_turn,1}, #{})\n"
+    )
+    assert [line[0] for line in got] == ["N", "I"]
+
+
+def test_fullsweep_right_after_a_minor_collection_is_informative() -> None:
+    pairs = ["gc_minor_start", "gc_minor_end", "gc_major_start", "gc_major_end", "gc_major_start", "gc_major_end"]
+    text = "".join(f"enabled({t}, <tracer>, <a>) -> trace\ntrace({t}, <tracer>, <a>, _GcInfo, #{{}})\n" for t in pairs)
+    got = classes(text)
+    assert [line[0] for line in got] == ["N"] * 4 + ["I"] * 4 + ["N"] * 4
+
+
+def test_a_traced_event_between_keeps_the_fullsweep_normative() -> None:
+    got = classes(
+        "trace(gc_minor_end, <tracer>, <a>, _GcInfo, #{})\n"
+        "trace(send, <tracer>, <a>, x, #{extra=><b>})\n"
+        "trace(gc_major_start, <tracer>, <a>, _GcInfo, #{})\n"
+        "trace(gc_minor_end, <tracer>, <b>, _GcInfo, #{})\n"
+        "trace(gc_major_end, <tracer>, <a>, _GcInfo, #{})\n"
+    )
+    assert [line[0] for line in got] == ["N"] * 5
+
+
+def test_golden_marking_an_implementation_defined_line_normative_is_an_error() -> None:
+    golden = "N trace(in, <tracer>, <port:x>, 0, #{})\n"
+    with pytest.raises(StreamError, match="golden:1: col 1: class N but the line is informative"):
+        parse_stream(golden, "golden")
+
+
+def test_collapse_repeats_only_for_seq_trace_enabled_runs() -> None:
+    lines = parse_stream(
+        "N enabled(seq_trace, <tracer>, <a>) -> trace\n"
+        "N enabled(seq_trace, <tracer>, <a>) -> trace\n"
+        "N enabled(send, <tracer>, <a>) -> discard\n"
+        "N enabled(send, <tracer>, <a>) -> discard\n"
+        "N enabled(seq_trace, <tracer>, <a>) -> trace\n",
+        "golden",
+    )
+    assert [line.tag for line in collapse_repeats(lines)] == ["seq_trace", "send", "send", "seq_trace"]
+
+
+@pytest.mark.parametrize(
+    ("live_text", "agree"),
+    [
+        pytest.param("enabled(seq_trace, <tracer>, <a>) -> trace\n", True, id="once"),
+        pytest.param("enabled(seq_trace, <tracer>, <a>) -> trace\n" * 2, True, id="twice"),
+        pytest.param("enabled(seq_trace, <tracer>, <a>) -> discard\n" * 2, False, id="other-answer"),
+        pytest.param("", False, id="missing"),
+    ],
+)
+def test_seq_trace_enabled_repeats_compare_as_one(live_text: str, agree: bool) -> None:
+    golden = parse_stream("N enabled(seq_trace, <tracer>, <a>) -> trace\n", "golden")
+    live = parse_live_stream(live_text, "live")
+    assert compare(golden, live).agree is agree
+
+
+def test_strict_comparison_counts_every_repeat() -> None:
+    golden = parse_stream("N enabled(seq_trace, <tracer>, <a>) -> trace\n", "golden")
+    live = parse_live_stream("enabled(seq_trace, <tracer>, <a>) -> trace\n" * 2, "live")
+    assert not compare(golden, live, strict=True).agree
