@@ -128,6 +128,16 @@ static void test_ports_running_gc_seq(int *failures)
         "ERR 10:1: a port command while the port's owner is blocked is not supported by model v1");
     sim(failures, H "a open_port x\na port_close x\na register n x",
         "ERR 9:14: registering a closed port is not supported by model v1");
+    /* a port's links and names: what a port cannot do, and what the model leaves out */
+    sim(failures, H "a open_port x\na port_close x\nb link x",
+        "ERR 9:8: linking a closed port is not supported by model v1");
+    sim(failures, H "a open_port x\na port_close x\nb unlink x",
+        "ERR 9:10: unlinking a closed port is not supported by model v1");
+    sim(failures, H "a open_port x\na link x", "ERR 8:1: linking an already linked port is not supported by model v1");
+    sim(failures, H "a open_port x\nb unlink x",
+        "ERR 8:1: unlinking a port that is not linked is not supported by model v1");
+    sim(failures, H "a open_port x\na register n x\nb register m x",
+        "ERR 9:12: naming a port with a name taken, or a port that has one, is not supported by model v1");
     sim(failures, H "a seq_token label 1\na open_port x",
         "ERR 8:1: this step by a process holding a seq_trace token is not supported by model v1");
     sim(failures, H "trace a on running\na recv after 10",

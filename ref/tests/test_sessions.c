@@ -247,6 +247,25 @@ static void test_unsupported(int *failures)
         "ERR 13:1: integer arithmetic beyond 64 bits in a match spec is not supported by model v1");
 }
 
+/* A session's trace step: the flags of "Flags" (`all` too), tuples kept, anything else refused. */
+static void test_trace_step_flags(int *failures)
+{
+    sim(failures, H "create sa\ntrace sa a on 42\n",
+        "PARSE 11:15: a trace flag or an option tuple must be an atom or a tuple");
+    sim(failures, H "create sa\ntrace sa a on bogus\n", "PARSE 11:15: unknown trace flag 'bogus'");
+    sim(failures, H "create sa\ntrace sa a on tracer\n", "PARSE 11:15: trace flag 'tracer' is not supported by model v1");
+    Buf text;
+    buf_init(&text);
+    buf_puts(&text, H "create sa\ntrace sa a on");
+    for (int i = 0; i <= MAX_STEP_FLAGS; i++)
+        buf_puts(&text, " send");
+    sim(failures, buf_str(&text), "PARSE 11:175: too many flags");
+    buf_free(&text);
+    /* `all` is every flag but cpu_timestamp, as for erlang:trace/3 (FLAGS-ALL) */
+    has_in_order(failures, H "create sa\ntrace sa a on all\ninfo sa <a> flags\n",
+                 "N ctl trace:process({_Ref,{sa,_Id}},<a>,true,[all]) -> 1\n");
+}
+
 /* The plan and meta of a case with sessions. */
 static void test_plan_and_meta(int *failures)
 {
@@ -303,6 +322,7 @@ int main(void)
     test_patterns_and_tracers(&failures);
     test_ports(&failures);
     test_unsupported(&failures);
+    test_trace_step_flags(&failures);
     test_plan_and_meta(&failures);
     if (failures)
         fprintf(stderr, "%d failure(s)\n", failures);
