@@ -91,6 +91,13 @@ def test_crashing_tracer_is_a_crash_and_the_run_goes_on(layout: corpus.Layout, o
     assert after.status == "pass", after.detail
 
 
+def _one_step_job(case_id: str, step: str, like: node.Job) -> node.Job:
+    """A plan of one recorder-traced process `a` doing one step, with the tracer of job `like`."""
+    plan = (f'{{case_id, <<"{case_id}">>}}.\n{{tracer, recorder, [], []}}.\n{{processes, [a]}}.\n'
+            f"{{step, 1, {step}}}.\n")
+    return node.Job(plan, like.tracer_module, like.tracer_so)
+
+
 @pytest.mark.parametrize("release", TEST_RELEASES)
 def test_hanging_step_is_a_timeout_and_the_run_goes_on(layout: corpus.Layout, otp_node, otp_for,
                                                        release: str) -> None:
@@ -100,8 +107,7 @@ def test_hanging_step_is_a_timeout_and_the_run_goes_on(layout: corpus.Layout, ot
     good = corpus.job(layout, case, include)
     # A scenario process sleeping for ever in a call: the step never finishes.  (A receive on an
     # empty mailbox does: the process blocks, RUN-BLOCK.)
-    hang = node.Job("{case_id, <<\"hang\">>}.\n{tracer, recorder, [], []}.\n{processes, [a]}.\n"
-                    "{step, 1, {call, a, timer, sleep, [infinity]}}.\n", good.tracer_module, good.tracer_so)
+    hang = _one_step_job("hang", "{call, a, timer, sleep, [infinity]}", good)
     runs = list(node.run_jobs(otp, [good, hang, good], corpus.runner_beams(layout, otp),
                               layout.nifs / "tcs_gate", step_timeout_ms=300))
     assert [r.status for r in runs] == ["done", "timeout", "done"], [r.detail for r in runs]
@@ -135,8 +141,7 @@ def test_batch_clean_up_clears_node_wide_cpu_timestamp(layout: corpus.Layout, ot
     otp = otp_for(release)
     case = next(c for c in CASES if c.id == "ts_timestamp")
     good = corpus.job(layout, case, include)
-    leaves = node.Job("{case_id, <<\"leaves_cpu_timestamp\">>}.\n{tracer, recorder, [], []}.\n{processes, [a]}.\n"
-                      "{step, 1, {trace_spec, all, true, [cpu_timestamp]}}.\n", good.tracer_module, good.tracer_so)
+    leaves = _one_step_job("leaves_cpu_timestamp", "{trace_spec, all, true, [cpu_timestamp]}", good)
     runs = list(node.run_jobs(otp, [leaves, good], corpus.runner_beams(layout, otp), layout.nifs / "tcs_gate"))
     assert [r.status for r in runs] == ["done", "done"], [r.detail for r in runs]
     assert runs[1].shared, "the second job should have run in the same node"
