@@ -18,33 +18,21 @@ Term *term_int(Arena *a, long long i)
     return t;
 }
 
-Term *term_atom(Arena *a, const char *name)
+/* A term whose value is a name: atom, pid, port, placeholder. */
+static Term *named(Arena *a, TermKind kind, const char *name)
 {
-    Term *t = mk(a, TK_ATOM);
+    Term *t = mk(a, kind);
     t->u.name = arena_strndup(a, name, strlen(name));
     return t;
 }
 
-Term *term_pid(Arena *a, const char *name)
-{
-    Term *t = mk(a, TK_PID);
-    t->u.name = arena_strndup(a, name, strlen(name));
-    return t;
-}
+Term *term_atom(Arena *a, const char *name) { return named(a, TK_ATOM, name); }
 
-Term *term_port(Arena *a, const char *name)
-{
-    Term *t = mk(a, TK_PORT);
-    t->u.name = arena_strndup(a, name, strlen(name));
-    return t;
-}
+Term *term_pid(Arena *a, const char *name) { return named(a, TK_PID, name); }
 
-Term *term_placeholder(Arena *a, const char *text)
-{
-    Term *t = mk(a, TK_PLACEHOLDER);
-    t->u.name = arena_strndup(a, text, strlen(text));
-    return t;
-}
+Term *term_port(Arena *a, const char *name) { return named(a, TK_PORT, name); }
+
+Term *term_placeholder(Arena *a, const char *text) { return named(a, TK_PLACEHOLDER, text); }
 
 Term *term_nil(Arena *a) { return mk(a, TK_NIL); }
 

@@ -253,11 +253,11 @@ def test_every_defective_tracer_names_a_check(layout) -> None:
 def test_workdir_of_a_chroot_release_lies_inside_its_root(tmp_path: Path) -> None:
     (tmp_path / "tmp").mkdir()
     otp = node.Otp("27", ["chroot", str(tmp_path), "erl"], root=tmp_path)
-    with releases.Workdir(otp) as work:
+    with releases.workdir(otp) as work:
         assert work.host.parent == tmp_path / "tmp"
         assert work.node_path(work.beams) == f"/tmp/{work.host.name}/beam"
     assert not work.host.exists()
-    with releases.Workdir(node.Otp("local", ["erl"])) as local:
+    with releases.workdir(node.Otp("local", ["erl"])) as local:
         assert local.node_path(local.tracer_dir) == str(local.tracer_dir)
 
 

@@ -26,7 +26,7 @@ from . import jobs
 from .checks import (CALLBACKS, CHECK_NAMES, Bench, CheckResult, Limits, looks_like_callback,
                      runtime_callbacks)
 from .inputs import BadInput, Tracer
-from .releases import Workdir
+from .releases import Workdir, workdir
 from .report import first_line
 
 #: Nodes a direct-call check may use when callbacks crash or hang.
@@ -71,7 +71,7 @@ def validate(tracer: Tracer, otps: list[node.Otp], runner_beams: Callable[[node.
     """Every selected check of the tracer on every release, in CHECK_NAMES order."""
     results: list[CheckResult] = []
     for otp in otps:
-        with Workdir(otp) as work:
+        with workdir(otp) as work:
             results += _validate_on(work, tracer, runner_beams(otp), options, progress)
     return results
 

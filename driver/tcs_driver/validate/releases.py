@@ -7,9 +7,8 @@ write.  A release in a root needs its files inside the root: Workdir then
 creates its directory under ROOT/tmp and gives paths as the node sees them."""
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable
-import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .. import node, provision
@@ -29,15 +28,14 @@ def available(spec: str, say: Callable[[str], None]) -> list[node.Otp]:
 
 
 class Workdir:
-    """A fresh directory for one validate run on one release: the runner's
-    beams (beams/), the tracer's beam and library (tracer_dir/) and the job
-    files.  Removed on exit."""
+    """A fresh directory for one validate run on one release (inside a node.Workspace of
+    that release): the runner's beams (beams/), the tracer's beam and library
+    (tracer_dir/) and the job files."""
 
-    def __init__(self, otp: node.Otp) -> None:
+    def __init__(self, otp: node.Otp, ws: node.Workspace) -> None:
         self.otp = otp
-        self._root = otp.root
-        self.host = Path(tempfile.mkdtemp(prefix="tcs-validate-",
-                                          dir=self._root / "tmp" if self._root else None))
+        self._ws = ws
+        self.host = ws.host
         self.beams = self.host / "beam"
         self.tracer_dir = self.host / "tracer"
         self.beams.mkdir()
@@ -45,12 +43,11 @@ class Workdir:
 
     def node_path(self, path: Path) -> str:
         """A path in this directory as the node sees it."""
-        if self._root is None:
-            return str(path)
-        return "/" + str(path.relative_to(self._root))
+        return str(self._ws.inside / path.relative_to(self.host))
 
-    def __enter__(self) -> "Workdir":
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        shutil.rmtree(self.host, ignore_errors=True)
+@contextmanager
+def workdir(otp: node.Otp) -> Iterator[Workdir]:
+    """A Workdir for one validate run on `otp`, removed afterwards."""
+    with otp.workspace() as ws:
+        yield Workdir(otp, ws)
