@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "model.h"
 #include "plan.h"
+#include "run.h"
 #include "scenario.h"
 
 static const char usage[] =
@@ -37,7 +37,7 @@ static bool run_case(Arena *a, const char *path, bool explain, Buf *out, const c
         return false;
     Stream s;
     stream_init(&s, sc.id, explain);
-    bool ok = model_run(a, &sc, &s, err);
+    bool ok = run_scenario(a, &sc, &s, err);
     if (ok) {
         buf_putn(out, buf_str(&s.text), s.text.len);
         *id = sc.id;
@@ -64,7 +64,7 @@ static int cmd_single(const char *cmd, const char *path, bool explain)
             /* the plan is only given for cases the model can run */
             Stream s;
             stream_init(&s, sc.id, false);
-            ok = model_run(&a, &sc, &s, &err);
+            ok = run_scenario(&a, &sc, &s, &err);
             stream_free(&s);
             if (ok)
                 plan_print(&out, &sc);

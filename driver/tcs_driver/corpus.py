@@ -94,8 +94,10 @@ def case_paths(layout: Layout, pattern: str = "*") -> list[Path]:
 
 
 def model_sources(layout: Layout) -> dict[str, str]:
-    """The reference model's C sources, keyed "ref/<file>.c", for checking the rule catalogue."""
-    return {f"ref/{path.name}": path.read_text() for path in sorted((layout.repo / "ref").glob("*.c"))}
+    """The reference model's C sources, keyed "ref/<layer>/<file>.c", for checking the rule catalogue."""
+    ref = layout.repo / "ref"
+    return {f"ref/{path.relative_to(ref).as_posix()}": path.read_text() for path in sorted(ref.rglob("*.c"))
+            if path.parent.name != "tests"}
 
 
 def load_case(layout: Layout, path: Path) -> Case:
