@@ -40,12 +40,13 @@ typedef struct {
     int p;
     Frame frames[MAX_FRAMES];
     int nframes;
-    const char *unsupported; /* set when the model cannot go on (see MsOutcome) */
+    const Step *st;   /* the step: where an error points */
 } Run;
 
 /* What a call gives: a value, or an exception error:Reason on its way to a catch. */
 typedef struct {
     bool raised;
+    bool failed;          /* the model cannot go on: err is set, nothing else counts */
     Term *value;          /* the value, or the exception's reason */
     unsigned return_to;   /* while raised: sessions whose return_to frames it has passed */
 } Result;
@@ -91,14 +92,14 @@ static Tracer meta_tracer(const Model *m, int s, TracerDecl *decl)
     return (Tracer){decl, "meta", false};
 }
 
-/* Runs a pattern's match spec on the call; false (and r->unsupported) if the model cannot. */
+/* Runs a pattern's match spec on the call; false with err set if the model cannot. */
 static bool run_ms(Run *r, const Term *ms, Term *args, MsOutcome *o)
 {
     MsCall call = {args, model_pid(r->m, r->p), continuation(r, r->nframes - 1)};
     *o = ms_run(r->m->a, ms, &call);
     if (o->unsupported)
-        r->unsupported = o->unsupported;
-    return !o->unsupported;
+        return model_unsupported(r->m, r->st->line, r->st->col, o->unsupported);
+    return true;
 }
 
 /* {silent,Bool} sets or clears the process's silent flag (MS-SILENT). */
@@ -129,13 +130,13 @@ static const char *call_rules(Run *r, const char *base, const MsOutcome *o)
 }
 
 /* The process tracer of session s, one of nsessions with a breakpoint on fn, at a call of fn:
- * enabled, match spec, call event, frames. */
-static void process_tracepoint(Run *r, int s, int nsessions, int fn, Term *args, const Pattern *pat)
+ * enabled, match spec, call event, frames; false with err set if the model cannot run it. */
+static bool process_tracepoint(Run *r, int s, int nsessions, int fn, Term *args, const Pattern *pat)
 {
     Model *m = r->m;
     TraceState *ts = &m->procs[r->p].trace[s];
     if (!enabled_live(m, s, r->p, "call"))
-        return;
+        return true;
     const char *session = tracepoint_rules(m, s, nsessions, "", "SESSION-ORDER-CALL");
     Buf b;
     buf_init(&b);
@@ -145,15 +146,15 @@ static void process_tracepoint(Run *r, int s, int nsessions, int fn, Term *args,
     buf_free(&b);
     /* the enabled check comes before the match spec runs (erts_call_trace) */
     if (!tracepoint_accept(m, s, r->p, "call", kind))
-        return;
+        return true;
     MsOutcome o;
     if (!run_ms(r, pat->ms, args, &o))
-        return;
+        return false;
     apply_silent(r, s, &o);
     if (ts->flags & FLAG_BIT(FL_SILENT)) /* CALL-SILENT: no event, and no trace frames */
-        return;
+        return true;
     if (!o.matched) /* MS-CLAUSE-ORDER: no clause matched */
-        return;
+        return true;
     bool message = !ms_message_false(&o);
     if (message) {
         Term *what = ts->flags & FLAG_BIT(FL_ARITY) ? NULL : args;
@@ -171,11 +172,13 @@ static void process_tracepoint(Run *r, int s, int nsessions, int fn, Term *args,
     if (o.return_trace || o.exception_trace)
         push(r, (Frame){.kind = FR_RETURN, .mfa = fn_mfa(m, fn, NULL), .session = s,
                         .session_rules = session, .exception = o.exception_trace});
+    return true;
 }
 
 /* The meta tracer of session s at a call of fn: it sees every process and ignores the
- * process's trace flags; its flags are fixed to [call, timestamp] (CALL-META). */
-static void meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
+ * process's trace flags; its flags are fixed to [call, timestamp] (CALL-META); false with err
+ * set if the model cannot run it. */
+static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
 {
     Model *m = r->m;
     TracerDecl decl;
@@ -183,17 +186,17 @@ static void meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
     /* CALL-META-REMOVE: remove ends meta tracing of the function; discard counts as trace */
     if (enabled_probe_as(m, t, r->p, "CALL-META-REMOVE") == ANS_REMOVE) {
         pat->meta = false;
-        return;
+        return true;
     }
     /* an answer remove to enabled(call) is a discard: the meta tracer stays */
     if (enabled_ask(m, t, r->p, "call", "CALL-META CALL-META-ENABLED", "ENABLED-DISCARD") != ANS_TRACE)
-        return;
+        return true;
     MsOutcome o;
     if (!run_ms(r, pat->meta_ms, args, &o))
-        return;
+        return false;
     apply_silent(r, s, &o);
     if (!o.matched)
-        return;
+        return true;
     if (!ms_message_false(&o)) {
         Event ev = {"call", fn_mfa(m, fn, args), NULL, ms_message_result(&o), call_rules(r, "CALL-META CALL-META-ORDER", &o)};
         tracepoint_emit_as(m, t, FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP), 0, r->p, &ev,
@@ -202,23 +205,26 @@ static void meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
     if (o.return_trace || o.exception_trace)
         push(r, (Frame){.kind = FR_RETURN, .mfa = fn_mfa(m, fn, NULL), .session = s, .meta = true,
                         .exception = o.exception_trace});
+    return true;
 }
 
 /* The breakpoints of fn, session by session in SESSION-ORDER-CALL order: each session's
  * process tracer (a global pattern only for calls through the export entry), then its meta
- * tracer (CALL-META-ORDER). */
-static void breakpoint(Run *r, int fn, Term *args, bool global)
+ * tracer (CALL-META-ORDER); false with err set if the model cannot run one. */
+static bool breakpoint(Run *r, int fn, Term *args, bool global)
 {
     int order[MAX_SESSIONS];
     int n = order_by_pattern(r->m, fn, global, order);
-    for (int i = 0; i < n && !r->unsupported; i++) {
+    for (int i = 0; i < n; i++) {
         int s = order[i];
         Pattern *pat = &r->m->sessions[s].pats[fn];
-        if (pat->set && (global || pat->local)) /* EV-CALL-GLOBAL-LOCAL */
-            process_tracepoint(r, s, n, fn, args, pat);
-        if (pat->meta && !r->unsupported)
-            meta_tracepoint(r, s, fn, args, pat);
+        if (pat->set && (global || pat->local) && /* EV-CALL-GLOBAL-LOCAL */
+            !process_tracepoint(r, s, n, fn, args, pat))
+            return false;
+        if (pat->meta && !meta_tracepoint(r, s, fn, args, pat))
+            return false;
     }
+    return true;
 }
 
 /* ---- returning and unwinding --------------------------------------------------------------- */
@@ -252,10 +258,13 @@ static void emit_return_to(Run *r, const Frame *f, const Term *mfa, const char *
 }
 
 /* The callee's result reaches the continuation on top of the trace frames: runs them (a
- * value) or drops them (an exception), and pops the continuation. */
+ * value) or drops them (an exception), and pops the continuation; a failed result goes on
+ * up as it is. */
 static Result unwind(Run *r, Result res)
 {
     Model *m = r->m;
+    if (res.failed)
+        return res;
     for (;;) {
         const Frame *f = &r->frames[--r->nframes];
         if (f->kind == FR_RETURN && !res.raised) {
@@ -301,19 +310,20 @@ static Result call_at(Run *r, int caller, bool catches, int callee, Term *arg)
 }
 
 /* Enters fn with its argument (through the export entry when global) and runs its body as
- * driver/runner/tcs_target.erl and tcs_late.erl define it. */
+ * driver/runner/tcs_target.erl and tcs_late.erl define it; failed if the model cannot. */
 static Result enter(Run *r, int fn, Term *arg, bool global)
 {
     Model *m = r->m;
-    breakpoint(r, fn, term_list(m->a, 1, &arg), global);
-    if (r->unsupported)
-        return value(arg);
+    if (!breakpoint(r, fn, term_list(m->a, 1, &arg), global))
+        return (Result){.failed = true};
     Result x;
     switch (fn) {
     case FN_TWICE: { /* {id(X), id(X)} */
         Term *el[2];
         for (int i = 0; i < 2; i++) {
             x = call_at(r, FN_TWICE, false, FN_ID, arg);
+            if (x.failed)
+                return x;
             el[i] = x.value;
         }
         return value(term_tuple(m->a, 2, el));
@@ -323,12 +333,12 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
         return enter(r, FN_ID, arg, false);
     case FN_DEEP: /* {inner(X)} */
         x = call_at(r, FN_DEEP, false, FN_INNER, arg);
-        return value(term_tuple(m->a, 1, &x.value));
+        return x.failed ? x : value(term_tuple(m->a, 1, &x.value));
     case FN_CHECK: /* ok for ok, else erlang:error(X) */
         return term_is_atom(arg, "ok") ? value(arg) : (Result){.raised = true, .value = arg};
     case FN_RELAY: /* [check(X)] */
         x = call_at(r, FN_RELAY, false, FN_CHECK, arg);
-        return x.raised ? x : value(term_list(m->a, 1, &x.value));
+        return x.raised || x.failed ? x : value(term_list(m->a, 1, &x.value));
     case FN_CATCHER: /* try relay(X) catch error:R -> {caught, R} end */
         x = call_at(r, FN_CATCHER, true, FN_RELAY, arg);
         return x.raised ? value(term_tuple3(m->a, term_atom(m->a, "caught"), x.value, NULL)) : x;
@@ -352,14 +362,15 @@ bool calls_step(Model *m, int p, const Step *st)
     memset(r, 0, sizeof *r);
     r->m = m;
     r->p = p;
+    r->st = st;
     /* the step's call is made by tcs_puppet:perform/1, inside its try */
     Term *perform = term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "perform"),
                                 term_int(m->a, 1));
     push(r, (Frame){.kind = FR_CONT, .mfa = perform, .catches = true});
     int fn = fixture_fn(mod, st->fn, term_list_length(st->args));
     Result res = unwind(r, enter(r, fn, st->args->u.cons.head, true));
-    if (r->unsupported)
-        return model_unsupported(m, st->line, st->col, r->unsupported);
+    if (res.failed)
+        return false;
     if (res.raised) { /* CALL-EXCEPTION-RAISED: the harness reports the step's exception */
         Term *action[] = {term_atom(m->a, "call"), term_atom(m->a, st->module), term_atom(m->a, st->fn),
                           st->args};

@@ -82,8 +82,7 @@ bool ports_close(Model *m, int p, const Step *st)
     if (!msgtrace_event(m, st, x, "receive", pair(m, model_pid(m, p), term_atom(m->a, "close")),
                       model_pid(m, p), "EV-RECEIVE PORTS-CLOSE"))
         return false;
-    ports_terminate(m, x, term_atom(m->a, "normal"), "PORTS-CLOSE");
-    return true;
+    return ports_terminate(m, x, term_atom(m->a, "normal"), "PORTS-CLOSE");
 }
 
 bool ports_link(Model *m, int p, int x, bool link)
@@ -97,7 +96,7 @@ bool ports_link(Model *m, int p, int x, bool link)
     return true;
 }
 
-void ports_terminate(Model *m, int x, const Term *reason, const char *rules)
+bool ports_terminate(Model *m, int x, const Term *reason, const char *rules)
 {
     Proc *xp = &m->procs[x];
     tracepoint_event(m, x, "closed", reason, NULL, rules);
@@ -119,17 +118,20 @@ void ports_terminate(Model *m, int x, const Term *reason, const char *rules)
         if (term_is_atom(reason, "normal"))
             tracepoint_event(m, links[i], "getting_unlinked", model_id(m, x), NULL,
                              "EV-LINK EV-EXIT-UNLINKED PORTS-CLOSED-LINKS");
-        else
-            procs_terminate(m, links[i], reason, true);
+        else if (!procs_terminate(m, links[i], reason, true))
+            return false;
     }
+    return true;
 }
 
-void ports_exit_signal(Model *m, int x, int p, const Term *reason)
+bool ports_exit_signal(Model *m, int x, int p, const Term *reason)
 {
     /* PORTS-EXIT-SIGNAL: the exit signal of a linked process is received as {Pid, close};
      * the port closes when its owner dies, or when the reason is not normal */
-    msgtrace_event(m, m->step, x, "receive", pair(m, model_pid(m, p), term_atom(m->a, "close")),
-                 model_pid(m, p), "EV-RECEIVE PORTS-EXIT-SIGNAL");
+    if (!msgtrace_event(m, m->step, x, "receive", pair(m, model_pid(m, p), term_atom(m->a, "close")),
+                        model_pid(m, p), "EV-RECEIVE PORTS-EXIT-SIGNAL"))
+        return false;
     if (m->procs[x].owner == p || !term_is_atom(reason, "normal"))
-        ports_terminate(m, x, reason, "PORTS-EXIT-SIGNAL");
+        return ports_terminate(m, x, reason, "PORTS-EXIT-SIGNAL");
+    return true;
 }

@@ -129,7 +129,7 @@ bool procs_register(Model *m, int p, const Step *st, bool reg)
  * process dies too with the same reason (puppets do not trap exits), or, when
  * the reason is normal, survives and gets unlinked from p; a linked port gets
  * the exit signal (ports.c). */
-void procs_terminate(Model *m, int p, const Term *reason, bool by_link)
+bool procs_terminate(Model *m, int p, const Term *reason, bool by_link)
 {
     Proc *pp = &m->procs[p];
     if (pp->blocked) /* RUN-WAKE: a process killed in a receive is scheduled in to exit */
@@ -151,19 +151,22 @@ void procs_terminate(Model *m, int p, const Term *reason, bool by_link)
     for (int i = 0; i < n; i++)
         link_remove(&m->procs[links[i]], p);
     for (int i = 0; i < n; i++) {
+        bool ok = true;
         if (!m->procs[links[i]].alive)
             continue;
         if (m->procs[links[i]].is_port)
-            ports_exit_signal(m, links[i], p, reason);
+            ok = ports_exit_signal(m, links[i], p, reason);
         else if (term_is_atom(reason, "normal"))
             tracepoint_event(m, links[i], "getting_unlinked", model_id(m, p), NULL, "EV-LINK EV-EXIT-UNLINKED");
         else
-            procs_terminate(m, links[i], reason, true);
+            ok = procs_terminate(m, links[i], reason, true);
+        if (!ok)
+            return false;
     }
+    return true;
 }
 
 bool procs_exit(Model *m, int p, const Step *st)
 {
-    procs_terminate(m, p, st->term, false);
-    return true;
+    return procs_terminate(m, p, st->term, false);
 }

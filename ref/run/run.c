@@ -65,8 +65,6 @@ static bool run_step(Model *m, const Step *st)
         ok = status_tracer_exit(m, st);
     else
         ok = actor_step(m, st);
-    if (ok && m->err->line) /* an error found where no caller passes it up (ports_exit_signal) */
-        return false;
     if (ok && !seqtrace_holders_untraced(m))
         return model_unsupported(m, st->line, st->col,
                                  "tracing a process that holds a seq_trace token (C-65) is");
