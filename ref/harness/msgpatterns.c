@@ -21,7 +21,7 @@ static void badarg_rules(Buf *rules, const Step *st)
         buf_puts(rules, " MSGPAT-NO-OPTIONS");
 }
 
-const char *msgpat_set(Model *m, int s, bool send, const Step *st, Buf *rules)
+const char *msgpatterns_set(Model *m, int s, bool send, const Step *st, Buf *rules)
 {
     MessagePattern *pat = model_message_pattern(&m->sessions[s], send);
     if (restart_or_pause(st->term) || st->ms_invalid || st->nopts > 0) {
@@ -38,13 +38,13 @@ const char *msgpat_set(Model *m, int s, bool send, const Step *st, Buf *rules)
     return "-> 1";
 }
 
-bool msgpat_step(Model *m, const Step *st)
+bool msgpatterns_step(Model *m, const Step *st)
 {
     Buf call, rules;
     buf_init(&call);
     buf_init(&rules);
     patterns_call_text(&call, st);
-    const char *result = msgpat_set(m, LEGACY_SESSION, strcmp(st->event, "receive") != 0, st, &rules);
+    const char *result = msgpatterns_set(m, LEGACY_SESSION, strcmp(st->event, "receive") != 0, st, &rules);
     control_line(m, buf_str(&call), result, buf_str(&rules));
     buf_free(&call);
     buf_free(&rules);

@@ -6,9 +6,9 @@
 #include "model.h"
 
 /* Guarantees: the effect and ctl line of `pattern send|'receive' MS OPT...`. */
-bool msgpat_step(Model *m, const Step *st);
+bool msgpatterns_step(Model *m, const Step *st);
 /* Guarantees: the effect of the send (send) or receive pattern MS of step st on session s,
  * its result ("-> 1" or "raises error:badarg") and its rules appended to rules. */
-const char *msgpat_set(Model *m, int s, bool send, const Step *st, Buf *rules);
+const char *msgpatterns_set(Model *m, int s, bool send, const Step *st, Buf *rules);
 
 #endif

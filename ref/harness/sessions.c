@@ -241,7 +241,7 @@ static bool message_pattern_step(Model *m, const Step *st)
     if (refused) {
         buf_puts(&rules, refused);
     } else {
-        result = msgpat_set(m, step_session(st), send, st, &rules);
+        result = msgpatterns_set(m, step_session(st), send, st, &rules);
         buf_puts(&rules, send ? " SESSION-SEND-PATTERN" : " SESSION-RECV-PATTERN");
     }
     control_line(m, buf_str(&call), result, buf_str(&rules));

@@ -54,7 +54,7 @@ static bool run_step(Model *m, const Step *st)
     if (st->kind == ST_TRACE)
         ok = procspec_step(m, st);
     else if (st->kind == ST_PATTERN)
-        ok = st->event ? msgpat_step(m, st) : patterns_step(m, st);
+        ok = st->event ? msgpatterns_step(m, st) : patterns_step(m, st);
     else if (st->kind == ST_SEQ_TRACER)
         ok = seqtracer_step(m, st);
     else if (st->kind == ST_SESSION)
