@@ -34,7 +34,7 @@ bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqT
     bool wakes = m->procs[p].blocked;
     if (wakes) /* RUN-WAKE: scheduled in before it handles the message */
         running_wake(m, p);
-    /* each tracepoint goes through the session's 'receive' pattern (msgpatterns.c) */
+    /* each tracepoint goes through the session's 'receive' pattern (msgtrace.c) */
     bool ok = msgtrace_event(m, m->step, p, "receive", msg, sender, rules);
     mbox_push(m, &m->procs[p], msg, token);
     if (wakes) { /* the blocked receive completes */
@@ -47,7 +47,7 @@ bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqT
 bool messages_send(Model *m, int p, const Step *st)
 {
     int q = model_proc(m, st->other);
-    /* each tracepoint goes through the session's send or 'receive' pattern (msgpatterns.c) */
+    /* each tracepoint goes through the session's send or 'receive' pattern (msgtrace.c) */
     if (!m->procs[q].alive)
         return msgtrace_event(m, st, p, "send_to_non_existing_process", st->term, model_pid(m, q), "EV-SEND-NONEXIST");
     if (!msgtrace_event(m, st, p, "send", st->term, model_pid(m, q), "EV-SEND"))

@@ -26,7 +26,7 @@ typedef struct TraceState {
     unsigned since;     /* model clock when the tracer was last attached (SESSION-ORDER-PROCESS) */
 } TraceState;
 
-/* A seq_trace token (ref/seqtrace.c). */
+/* A seq_trace token (ref/events/seqtrace.c). */
 typedef struct SeqToken {
     long long label;
     bool send, receive, print; /* the token's trace flags */
@@ -48,11 +48,11 @@ typedef struct Proc {
     int links[MAX_PROCS];
     int nlinks;
     const char *regname; /* registered name or NULL */
-    bool is_port;       /* a port (ref/ports.c): printed <port:name> */
+    bool is_port;       /* a port (ref/events/ports.c): printed <port:name> */
     int owner;          /* port: the connected process */
-    bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/running.c) */
-    const char *last_traced; /* the tag of p's last trace line, or NULL (ref/gc.c) */
-    const SeqToken *token;           /* seq_trace token or NULL (ref/seqtrace.c) */
+    bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/events/running.c) */
+    const char *last_traced; /* the tag of p's last trace line, or NULL (ref/events/gc.c) */
+    const SeqToken *token;           /* seq_trace token or NULL (ref/events/seqtrace.c) */
     long long seq_clock, seq_lastcnt; /* the process's seq_trace counters */
 } Proc;
 
@@ -115,7 +115,7 @@ typedef struct Model {
     Session sessions[MAX_SESSIONS];
     int nsessions;
     bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
-    bool seq_tracer;    /* the system seq tracer is the scenario's tracer (ref/seqtrace.c) */
+    bool seq_tracer;    /* the system seq tracer is the scenario's tracer (ref/events/seqtrace.c) */
     const Step *step;   /* the step being run: where an error found deeper down points */
     unsigned clock;     /* counts attach, pattern and create events, for their order */
     bool cpu_timestamp; /* the node-wide cpu_timestamp flag (TS-CPU) */

@@ -1,4 +1,4 @@
-/* dispatch.h - tag categories and callback fallback (CONFORMANCE.md §2, ref/dispatch.c). */
+/* dispatch.h - tag categories and callback fallback (CONFORMANCE.md §2, ref/vocab/dispatch.c). */
 #ifndef TCS_DISPATCH_H
 #define TCS_DISPATCH_H
 #include <stdbool.h>

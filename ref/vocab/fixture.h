@@ -1,6 +1,6 @@
 /* fixture.h - the modules whose calls scenarios trace (cases/README.md "The traced
  * functions"; driver/runner/tcs_target.erl and tcs_late.erl): their functions as
- * erlang:trace_pattern/3 counts them. What the functions do is in ref/calls.c. */
+ * erlang:trace_pattern/3 counts them. What the functions do is in ref/events/calls.c. */
 #ifndef TCS_FIXTURE_H
 #define TCS_FIXTURE_H
 #include <stdbool.h>
