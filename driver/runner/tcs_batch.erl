@@ -29,7 +29,7 @@ main(JobFiles) ->
 
 run([], _, _) -> ok;
 run([JobFile | Rest], Index, Sessions) ->
-    tcs_runner:out(io_lib:format("JOB ~p", [Index])),
+    tcs_runner_lib:out(io_lib:format("JOB ~p", [Index])),
     Loaded = [M || {M, _} <- code:all_loaded()],
     run_isolated(JobFile),
     clean(JobFile, Sessions),

@@ -23,6 +23,9 @@
          context/1, call/2, each/3, describe/2]).
 -export([categories/0, callback_for/3, enabled_inputs/1, trace_inputs/1, input_key/1]).
 
+%% The tag table (generated from the model: tcsref tags).
+-include("tcs_tags.hrl").
+
 %% --- the job ---------------------------------------------------------------
 
 %% start(JobFile): the context every job except the shape job starts from:
@@ -227,18 +230,23 @@ has_messages(Pid) ->
 
 %% --- the input space --------------------------------------------------------
 
-%% The categories of erl_tracer with their tags (spec 000, the trace_tag_*()
-%% types) and the kinds of tracee the runtime passes for them.
+%% The categories of erl_tracer with their tags and the kinds of tracee the
+%% runtime passes for them.  Which tags a category has comes from the model's
+%% tag table (tcs_tags.hrl, generated from tcsref tags): for a process tracee
+%% a tag's process category, for a port tracee its port category (so a port's
+%% register and unregister are ports, PORTS-CATEGORY).
 categories() ->
-    [{send, [send, send_to_non_existing_process], [pid, port]},
-     {'receive', ['receive'], [pid, port]},
-     {call, [call, return_to, return_from, exception_from], [pid]},
-     {procs, [spawn, spawned, exit, link, unlink, getting_linked, getting_unlinked,
-              register, unregister], [pid]},
-     {ports, [open, closed, link, unlink, getting_linked, getting_unlinked], [port]},
-     {running_procs, [in, out, in_exiting, out_exiting, out_exited], [pid]},
-     {running_ports, [in, out, in_exiting, out_exiting, out_exited], [port]},
-     {garbage_collection, [gc_minor_start, gc_minor_end, gc_major_start, gc_major_end], [pid]}].
+    [{Cat, tags_of(Cat, Kinds), Kinds} || {Cat, Kinds} <- tracee_kinds()].
+
+%% The kinds of tracee of each category (spec 000, the trace_tag_*() types
+%% and the flags they belong to): a category holds tags for pids or for ports.
+tracee_kinds() ->
+    [{send, [pid, port]}, {'receive', [pid, port]}, {call, [pid]}, {procs, [pid]},
+     {ports, [port]}, {running_procs, [pid]}, {running_ports, [port]},
+     {garbage_collection, [pid]}].
+
+tags_of(Cat, [pid | _]) -> [Tag || {Tag, Process, _} <- ?TCS_TAGS, Process =:= Cat];
+tags_of(Cat, [port]) -> [Tag || {Tag, _, Port} <- ?TCS_TAGS, Port =:= Cat].
 
 %% callback_for(enabled | trace, Category, Nifs): the callback the runtime
 %% calls for a tag of Category: the per-category NIF if the library has it.

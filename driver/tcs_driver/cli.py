@@ -69,7 +69,7 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
     """Runs every selected case live on each release, printing one progress line per case."""
     include = corpus.host_include()
     try:
-        cases = [corpus.load_case(where, path) for path in corpus.case_paths(where, pattern)]
+        cases = corpus.load_cases(where, corpus.case_paths(where, pattern))
         corpus.check_expectations(where, [o.name for o in otps])
     except (corpus.ModelError, expectations.ExpectationError) as why:
         say(str(why))
@@ -211,7 +211,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
     text = (where.repo / "CONFORMANCE.md").read_text()
-    named = {case.id: case.rules for case in map(lambda p: corpus.load_case(where, p), corpus.case_paths(where))}
+    named = {case.id: case.rules for case in corpus.load_cases(where, corpus.case_paths(where))}
     report = rules.check(rules.catalogue(text), named,
                          rules.model_problems(rules.model_refs(text), corpus.model_sources(where)))
     print(rules.render(report))

@@ -23,7 +23,7 @@ from typing import Callable
 
 from .. import node
 from . import jobs
-from .checks import (CALLBACKS, CHECK_NAMES, Bench, CheckResult, Limits, looks_like_callback,
+from .checks import (CHECK_NAMES, Bench, CheckResult, Limits, callbacks, looks_like_callback,
                      runtime_callbacks)
 from .inputs import BadInput, Tracer
 from .releases import Workdir, workdir
@@ -193,11 +193,11 @@ class _Runner:
                      for name, arity in sorted(nifs) if (why := looks_like_callback(name, arity))]
         if not shape.accepted and not problems:
             problems.append("erlang:trace/3 raises badarg with this module as the tracer")
-        optional = sorted(f"{n}/{a}" for n, a in nifs & CALLBACKS if n not in ("enabled", "trace"))
+        optional = sorted(f"{n}/{a}" for n, a in nifs & callbacks() if n not in ("enabled", "trace"))
         notes = [f"{name}/{arity} is exported by the module but is not a NIF: the runtime never "
                  "calls it (only the NIF table counts)"
                  for name, arity in sorted(exports - nifs)
-                 if (name, arity) in CALLBACKS or looks_like_callback(name, arity)]
+                 if (name, arity) in callbacks() or looks_like_callback(name, arity)]
         facts = [f"NIFs: {', '.join(table['nifs'])} (loaded by {table['loaded_by']})",
                  f"optional callbacks provided: {', '.join(optional) or 'none'}"]
         if ("trace_call", 5) in nifs:
