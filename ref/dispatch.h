@@ -32,9 +32,8 @@ const char *callback_name(int index);
 const char *dispatch_enabled(unsigned callbacks, Category c);
 /* Guarantees: "trace_<cat>" if that bit is in callbacks, else "trace" (FALLBACK-TRACE). */
 const char *dispatch_trace(unsigned callbacks, Category c);
-/* Guarantees: the tag table as one JSON object, the source every other copy is derived from
- * (tcsref tags; PROTOCOLS.md): "categories" and "callbacks" in bit order, "tags" with each tag's
- * process and port category, "special" the tags outside every category. */
+/* Guarantees: the tag table as one JSON object (tcsref tags; PROTOCOLS.md section 3): categories
+ * and callbacks in bit order, each tag's process and port category, the special tags. */
 void tag_table_print(Buf *out);
 
 #endif

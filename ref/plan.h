@@ -1,4 +1,4 @@
-/* plan.h - the plan (cases/README.md "The plan") and the meta JSON of a case. */
+/* plan.h - the plan and the meta JSON of a case (PROTOCOLS.md, sections 1 and 2). */
 #ifndef TCS_PLAN_H
 #define TCS_PLAN_H
 #include "buf.h"
@@ -9,8 +9,8 @@
 void plan_print(Buf *out, const Scenario *sc);
 /* Guarantees: a pattern step's target as an Erlang term: on_load, or {M,F,A} with '_' quoted. */
 void pattern_target(Buf *out, const Step *st);
-/* Guarantees: one JSON object line {"id","rules","desc","otp","features","tracer","callbacks"}
- * with callbacks sorted by name. */
+/* Guarantees: one JSON object line {"id","rules","desc","otp","features","tracer","callbacks",
+ * "sessions"} (PROTOCOLS.md section 1), callbacks in bit order (= sorted by name). */
 void meta_print(Buf *out, const Scenario *sc);
 
 #endif

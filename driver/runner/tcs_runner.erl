@@ -1,18 +1,12 @@
-%% Replays one scenario plan (cases/README.md "The plan") on this node and
-%% prints what the tracer was called with, one canonical line per callback.
+%% Replays one scenario plan on this node and prints what the tracer was
+%% called with, one canonical line per callback.
 %%
 %% Usage: erl -noshell -pa DIR -run tcs_runner main JOB_FILE
 %% (or run/1 from another module, which returns instead of halting: tcs_batch).
-%% JOB_FILE holds {plan, Path}, {gate_so, Path}, {tracer_module, Mod},
-%% {tracer_so, Path} (the recorder or the example tracer's library),
-%% {step_timeout_ms, N}, and for trace sessions with a recorder tracer
-%% {session_tracers, [{Session, Mod, Path}]} (tcs_sessions).  Output
-%% protocol, one item a line on stdout:
-%%   TCS OTP Release     the node's OTP release
-%%   TCS STEP N          step N is about to run (progress, crash evidence)
-%%   TCS LINE Body       one stream line without its class
-%%   TCS TIMEOUT N       step N did not finish in time; later steps skipped
-%%   TCS END             the run is complete
+%% The plan, the job file and the output (markers, stream lines, the progress
+%% file) are specified in PROTOCOLS.md, sections 2, 4 and 5.  The step
+%% modules (tcs_sessions, tcs_procflags, tcs_ports, tcs_seq, tcs_patterns) and
+%% this one share tcs_runner_lib, a leaf: no module calls back into this one.
 -module(tcs_runner).
 -export([main/1, run/1]).
 -import(tcs_runner_lib, [out/1, out/2, ctl/4, canon/2, load_recorder/3, puppet_step/4, after_puppet_step/2]).

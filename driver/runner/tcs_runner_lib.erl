@@ -7,7 +7,7 @@
 %% tcs_settle and tcs_canon, which call back into nothing), so the step
 %% modules depend on it and never on tcs_runner.
 %%
-%% The output protocol (PROTOCOLS.md, "Node output"): out/1,2 writes one
+%% The output protocol (PROTOCOLS.md, section 5): out/1,2 writes one
 %% marker line "TCS Kind Text" to stdout and, synchronously, to the progress
 %% file $TCS_PROGRESS names; stream lines ("TCS LINE Body") go to stdout only
 %% (tcs_runner).

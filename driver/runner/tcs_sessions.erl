@@ -13,7 +13,7 @@
 %% tcs_runner collector) that the stream calls by the session's name.
 %%
 %% Printing.  Values that differ from run to run print as placeholders
-%% (CONFORMANCE.md section 1): a reference as _Ref, the number in the weak
+%% (PROTOCOLS.md section 6): a reference as _Ref, the number in the weak
 %% handle {Name, Number} of a session this run created as _Id.  A recorder
 %% variant's module (tcs_rec_XXXX, one per callback set) prints as `recorder`.
 -module(tcs_sessions).

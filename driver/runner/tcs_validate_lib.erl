@@ -2,20 +2,9 @@
 %% the tracer under test, its state, the harness's sink processes, the input
 %% space of the erl_tracer callbacks, and the output protocol.
 %%
-%% Output protocol, one item a line in the job's progress file ({progress,
-%% Path}), written synchronously so that a node killed by its tracer keeps
-%% every line it wrote (what the node prints on stdout may be lost then);
-%% read by tcs_driver/validate:
-%%   TCS OTP Release         the node's OTP release
-%%   TCS STEP Index Key Text a callback call or an action is about to run;
-%%                           Key is Callback/Tag/TraceeKind for calls
-%%   TCS FINDING Index Text  a violation of the job's check (Index: the step, or -)
-%%   TCS NOTE Text           evidence that is not a violation
-%%   TCS DATA Key Value      a measured or read value
-%%   TCS SKIP Text           the check cannot apply to this tracer, and why
-%%   TCS BADINPUT Text       the user's input is wrong (shape job only)
-%%   TCS ABORT Text          the job could not start
-%%   TCS END                 the job is complete
+%% The job file and the output protocol (markers in the job's progress
+%% file, written synchronously so that a node killed by its tracer keeps every
+%% line it wrote) are specified in PROTOCOLS.md, sections 4 and 5.
 -module(tcs_validate_lib).
 -export([start/1, read_job/1, option/2, option/3, parse_state/2, load_tracer/2,
          out/2, out/3, step/3, finding/3, done/0]).

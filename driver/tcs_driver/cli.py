@@ -247,7 +247,8 @@ def parser() -> argparse.ArgumentParser:
     run_diff.add_argument("--strict", action="store_true", help="compare informative stream lines too")
     run_diff.set_defaults(func=cmd_diff)
     test = sub.add_parser("test", help="the project's own tests: ctest (model) and pytest (driver, corpus)")
-    test.epilog = "Arguments tcs does not know are passed to pytest, e.g. ./tcs test -k fallback"
+    test.epilog = ("Arguments tcs does not know are passed to pytest, e.g. ./tcs test -k fallback; "
+                   "./tcs test -m 'not live' runs only what starts no OTP node (seconds)")
     test.set_defaults(func=cmd_test)
     sim = sub.add_parser("sim", help="print the golden stream of one case, from the model")
     sim.add_argument("case", help="case id or path to a .tcs file")

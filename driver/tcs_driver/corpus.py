@@ -99,7 +99,7 @@ def model_each(layout: Layout, paths: list[Path], command: str, *flags: str) -> 
 
 
 def case_from_meta(path: Path, meta_json: str) -> Case:
-    """A case from what `tcsref meta` printed for it (PROTOCOLS.md, "Case metadata")."""
+    """A case from what `tcsref meta` printed for it (PROTOCOLS.md, section 1)."""
     meta = json.loads(meta_json)
     sessions = [Session(s["name"], s["tracer"], s.get("callbacks", [])) for s in meta.get("sessions", [])]
     return Case(path, meta["id"], meta["rules"], int(meta["otp"]), meta.get("features", []),

@@ -1,4 +1,4 @@
-"""The canonical trace stream (CONFORMANCE.md section 1): parsing and classification.
+"""The canonical trace stream (PROTOCOLS.md section 6): parsing and classification.
 
 A golden line is ``CLASS SP BODY``; a live line is a bare ``BODY`` whose class
 is computed by :func:`classify`. Terms are compact (``~w``-like), so the only
@@ -226,7 +226,7 @@ def _parse(body: str, where: str, cls: str, col0: int) -> Line:
         raise _fail(where, str(e)) from None
 
 
-# CONFORMANCE.md section 1: a harness call is M:F(Args) or receive(); a scenario process's
+# PROTOCOLS.md section 6: a harness call is M:F(Args) or receive(); a scenario process's
 # step that raised is <P> Step(Args).
 _HARNESS_CALL: Final = re.compile(r"[^\s(<]+:[^\s(]+\(.*\)|receive\(\)")
 _STEP_CALL: Final = re.compile(r"<[a-z][a-zA-Z0-9_]*> [a-z][a-zA-Z0-9_]*\(.*\)")

@@ -3,7 +3,7 @@ order, and the category of each trace tag for a process and for a port tracee.
 
 Its one source is the model (`tcsref tags`, ref/dispatch.c); the build saves what it
 prints as build/generated/tcs_tags.json (cmake/tcs_tags.cmake), and this module reads
-that file once per process (PROTOCOLS.md, "The tag table")."""
+that file once per process (PROTOCOLS.md, section 3)."""
 from __future__ import annotations
 
 import functools

@@ -1,5 +1,5 @@
 """The tag table has one source, the model (`tcsref tags`); every other copy is derived
-from it or checked against it here (PROTOCOLS.md, "The tag table")."""
+from it or checked against it here (PROTOCOLS.md, section 3)."""
 from __future__ import annotations
 
 import re

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import node
+from ..protocol import erlang_string
 from . import jobs
 from .checks import (CHECK_NAMES, Bench, CheckResult, Limits, callbacks, looks_like_callback,
                      runtime_callbacks)
@@ -87,10 +88,10 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
     beam = work.tracer_dir / f"{tracer.module}.beam"
     shutil.copy(tracer.beam, beam)
     job = {"module": tracer.module,
-           "beam": jobs.erlang_string(work.node_path(beam)),
-           "beam_given_as": jobs.erlang_string(tracer.given_as),
-           "dir": jobs.erlang_string(work.node_path(work.tracer_dir)),
-           "state": "default" if tracer.state is None else jobs.erlang_string(tracer.state)}
+           "beam": erlang_string(work.node_path(beam)),
+           "beam_given_as": erlang_string(tracer.given_as),
+           "dir": erlang_string(work.node_path(work.tracer_dir)),
+           "state": "default" if tracer.state is None else erlang_string(tracer.state)}
     run = _Runner(work, job, options, progress)
     shape_result, shape = run.shape(tracer)
     results = {"shape": shape_result}
@@ -328,7 +329,7 @@ def _name_arity(data: str) -> tuple[str, int]:
 
 
 def _erlang_strings(items: list[str]) -> str:
-    return "[" + ", ".join(jobs.erlang_string(i) for i in items) + "]"
+    return "[" + ", ".join(erlang_string(i) for i in items) + "]"
 
 
 def _incident_line(ran: jobs.JobRun) -> str:
