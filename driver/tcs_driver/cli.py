@@ -150,7 +150,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
     say("unit tests of the model (ctest)")
-    ctest = subprocess.run(["ctest", "--output-on-failure"], cwd=where.build)
+    ctest = subprocess.run(["ctest", "--output-on-failure", "-j", str(os.cpu_count() or 2)], cwd=where.build)
     say("driver tests and the live corpus (pytest)")
     pytest = subprocess.run([sys.executable, "-m", "pytest", "-c", str(where.repo / "driver" / "pytest.ini"),
                              str(where.repo / "driver" / "tests"), *args.pytest_args], cwd=where.repo)
