@@ -7,21 +7,16 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-# Bit i of the mask provides OPTIONAL_CALLBACKS[i]; nif_impls/recorder/tcs_recorder.c
-# lists the same order in OPTIONAL_ENABLED / OPTIONAL_TRACE.
-OPTIONAL_CALLBACKS: tuple[str, ...] = (
-    "enabled_call", "enabled_garbage_collection", "enabled_ports", "enabled_procs",
-    "enabled_receive", "enabled_running_ports", "enabled_running_procs", "enabled_send",
-    "trace_call", "trace_garbage_collection", "trace_ports", "trace_procs",
-    "trace_receive", "trace_running_ports", "trace_running_procs", "trace_send",
-)
+from . import tags
 
 
 def callback_mask(callbacks: list[str]) -> int:
-    """The bit mask of a callback set; unknown names raise ValueError."""
+    """The bit mask of a callback set, in the model's bit order (tcsref tags), which the
+    recorder's generated tcs_tags.h uses too; unknown names raise ValueError."""
+    order = tags.table().optional_callbacks
     mask = 0
     for name in callbacks:
-        mask |= 1 << OPTIONAL_CALLBACKS.index(name)
+        mask |= 1 << order.index(name)
     return mask
 
 
@@ -34,16 +29,18 @@ class BuildError(Exception):
     """A tracer library could not be compiled."""
 
 
-def build_variant(source: Path, out_dir: Path, erts_include: Path, callbacks: list[str]) -> Path:
-    """Compiles (or reuses) the variant library; returns its path without '.so'."""
+def build_variant(source: Path, generated: Path, out_dir: Path, erts_include: Path, callbacks: list[str]) -> Path:
+    """Compiles (or reuses) the variant library against the build's generated tcs_tags.h
+    (in `generated`); returns its path without '.so'."""
     name = module_name(callbacks)
     lib = out_dir / f"{name}.so"
-    if lib.exists() and lib.stat().st_mtime >= source.stat().st_mtime:
+    inputs = (source, generated / "tcs_tags.h")
+    if lib.exists() and all(lib.stat().st_mtime >= i.stat().st_mtime for i in inputs):
         return lib.with_suffix("")
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = lib.with_suffix(".so.tmp")
     cmd = ["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
-           f"-I{erts_include}", f"-DTCS_MODULE={name}",
+           f"-I{erts_include}", f"-I{generated}", f"-DTCS_MODULE={name}",
            f"-DTCS_CALLBACKS={callback_mask(callbacks):#x}", "-o", str(tmp), str(source)]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:

@@ -84,3 +84,21 @@ const char *dispatch_trace(unsigned callbacks, Category c)
 {
     return (callbacks >> (CAT_COUNT + c)) & 1u ? callback_names[CAT_COUNT + c] : "trace";
 }
+
+void tag_table_print(Buf *out)
+{
+    buf_puts(out, "{\"categories\": [");
+    for (int c = 0; c < CAT_COUNT; c++)
+        buf_printf(out, "%s\"%s\"", c ? ", " : "", cat_names[c]);
+    buf_puts(out, "],\n \"callbacks\": [");
+    for (int i = 0; i < CALLBACK_COUNT; i++)
+        buf_printf(out, "%s\"%s\"", i ? ", " : "", callback_names[i]);
+    buf_puts(out, "],\n \"tags\": [");
+    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+        Category port = tags[i].cat;
+        tag_category_port(tags[i].tag, &port);
+        buf_printf(out, "%s\n  {\"tag\": \"%s\", \"process\": \"%s\", \"port\": \"%s\"}", i ? "," : "",
+                   tags[i].tag, cat_names[tags[i].cat], cat_names[port]);
+    }
+    buf_puts(out, "],\n \"special\": [\"trace_status\", \"seq_trace\"]}\n");
+}

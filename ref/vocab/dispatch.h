@@ -3,6 +3,8 @@
 #define TCS_DISPATCH_H
 #include <stdbool.h>
 
+#include "buf.h"
+
 /* Callback categories, in alphabetical order of their names (so callback order is sorted). */
 typedef enum {
     CAT_CALL, CAT_GARBAGE_COLLECTION, CAT_PORTS, CAT_PROCS, CAT_RECEIVE,
@@ -30,5 +32,8 @@ const char *callback_name(int index);
 const char *dispatch_enabled(unsigned callbacks, Category c);
 /* Guarantees: "trace_<cat>" if that bit is in callbacks, else "trace" (FALLBACK-TRACE). */
 const char *dispatch_trace(unsigned callbacks, Category c);
+/* Guarantees: the tag table as one JSON object (tcsref tags; PROTOCOLS.md section 3): categories
+ * and callbacks in bit order, each tag's process and port category, the special tags. */
+void tag_table_print(Buf *out);
 
 #endif
