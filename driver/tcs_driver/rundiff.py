@@ -118,7 +118,8 @@ def compare(old: tuple[list[str], list[Entry]], new: tuple[list[str], list[Entry
 
 def _lines(entry: Entry) -> list[stream.Line]:
     """The live stream of a result, parsed (lines as the report stores them, with their class)."""
-    return [stream.parse_line(text, f"{entry.case} (OTP {entry.otp})") for text in entry.live]
+    where = f"{entry.case} (OTP {entry.otp})"
+    return stream.parse_classed_lines([(f"{where}: live line {n}", text) for n, text in enumerate(entry.live, 1)])
 
 
 def render(d: RunDiff) -> str:
