@@ -139,7 +139,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     try:
         old, new = rundiff.load(Path(args.old)), rundiff.load(Path(args.new))
         changes = rundiff.compare(old, new, strict=args.strict)
-    except (rundiff.ReportError, stream.StreamError) as why:
+    except rundiff.ReportError as why:
         say(str(why))
         return 2
     print(rundiff.render(changes), end="")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
@@ -67,22 +68,66 @@ def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["diff", str(new), str(old)]) == 1  # 'heals' fails again in that direction
 
 
+DEEP = 100_000
+
+
 @pytest.mark.parametrize(("content", "message"), [
     pytest.param(None, "cannot read: No such file or directory", id="missing"),
-    pytest.param('{"otp": ["25"], "results": [', r"bad\.json:1:\d+: not JSON", id="not-json"),
-    pytest.param('{"cases": []}', "not a tcs results report", id="other-json"),
-    pytest.param('{"otp": ["25"], "results": [{"case": "a", "status": "great", "otp": "25"}]}',
+    pytest.param(b'{"otp": ["25"], "results": [', r"bad\.json:1:\d+: not JSON", id="not-json"),
+    pytest.param(b'{"cases": []}', "not a tcs results report", id="other-json"),
+    pytest.param(b'{"otp": ["25"], "results": [{"case": "a", "status": "great", "otp": "25"}]}',
                  "result 1 is not a case result", id="bad-status"),
-    pytest.param('{"otp": ["25"], "results": [{"case": "a", "status": "pass", "otp": "25", "live": "x"}]}',
+    pytest.param(b'{"otp": ["25"], "results": [{"case": "a", "status": "pass", "otp": "25", "live": "x"}]}',
                  "'live' is not a list of lines", id="bad-live"),
+    pytest.param(b'{"otp": ["25"],\n "results": [{"case": "a\xff"}]}', r"bad\.json:2:25: invalid UTF-8 \(byte 0xFF\)",
+                 id="not-utf8"),
+    pytest.param(b"[" * DEEP + b"]" * DEEP, r"bad\.json:1:\d+: nesting too deep", id="deep-arrays"),
+    pytest.param(b'{"otp": ' + b'{"a": ' * DEEP, r"bad\.json:1:\d+: nesting too deep", id="deep-objects"),
+    pytest.param(b'{"otp": [{}], "results": []}', "'otp' is not a list of release names", id="bad-otp"),
+    pytest.param(b'{"otp": ["25"], "results": [{"case": "a", "status": "pass", "otp": "25", "detail": [1]}]}',
+                 "result 1 is not a case result", id="bad-detail"),
+    pytest.param(b'{"otp": ["25"], "results": [{"case": "a", "status": "pass", "otp": "25", "live": ["X y"]}]}',
+                 r"result 1 \(a, OTP 25\): live line 1: col 1: line does not start with", id="bad-live-line"),
 ])
-def test_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None,
+def test_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes | None,
                            message: str) -> None:
     bad = tmp_path / "bad.json"
     if content is not None:
-        bad.write_text(content)
+        bad.write_bytes(content)
     good, _ = _old_new(tmp_path)
     assert cli.main(["diff", str(bad), str(good)]) == 2
     err = capsys.readouterr().err
     assert str(bad) in err
     assert re.search(message, err), err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_any_mutation_of_a_report_loads_or_is_refused_with_a_message(tmp_path: Path, seed: int) -> None:
+    """Bytes flipped, cut or repeated anywhere: the report loads, or load raises ReportError, nothing else."""
+    source = json.dumps(to_json(["25"], [CaseResult("stays", "pass", ["R"], "25", live=[PROBE, SEND]),
+                                         CaseResult("breaks", "fail", ["R"], "25", detail="x", live=[SEND])]),
+                        indent=1).encode()
+    rng = random.Random(seed)
+    refused = 0
+    for attempt in range(150):
+        data = bytearray(source)
+        for _ in range(rng.randint(1, 4)):
+            at = rng.randrange(len(data))
+            choice = rng.randrange(4)
+            if choice == 0:
+                data[at] = rng.randrange(256)
+            elif choice == 1:
+                del data[at:at + rng.randint(1, 40)]
+            elif choice == 2:
+                data[at:at] = data[at:at + rng.randint(1, 40)] * rng.randint(1, 3)
+            else:
+                data[at:at] = rng.choice([b"[", b"{", b'"', b"\\", b"\xc3", b"null", b"I ", b"N "])
+        path = tmp_path / f"m{attempt}.json"
+        path.write_bytes(bytes(data))
+        try:
+            rundiff.compare(rundiff.load(path), rundiff.load(path))
+        except rundiff.ReportError as why:
+            assert str(path) in str(why)
+            refused += 1
+    assert refused > 0  # the mutations did reach the checks
