@@ -52,8 +52,12 @@ def select_otps(spec: str) -> list[node.Otp]:
 
 def check_golden(where: corpus.Layout) -> bool:
     """True when golden/ is exactly what the model generates now; says what is stale."""
-    done = subprocess.run([str(where.tcsref), "golden", str(where.cases), str(where.golden), "--check"],
-                          capture_output=True, text=True)
+    args = ["golden", str(where.cases), str(where.golden), "--check"]
+    done = subprocess.run([str(where.tcsref), *args], capture_output=True, text=True, errors="replace")
+    if crashed := corpus.model_crash(done.returncode, args):
+        sys.stderr.write(done.stderr)
+        say(crashed)
+        sys.exit(2)
     if done.returncode == 2:
         sys.stderr.write(done.stderr)
         sys.exit(2)
@@ -168,15 +172,22 @@ def case_path(where: corpus.Layout, name: str) -> Path:
 def cmd_sim(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
-    cmd = [str(where.tcsref), "sim", str(case_path(where, args.case))] + (["--explain"] if args.explain else [])
-    return subprocess.run(cmd).returncode
+    return run_model(where, ["sim", str(case_path(where, args.case))] + (["--explain"] if args.explain else []))
+
+
+def run_model(where: corpus.Layout, args: list[str]) -> int:
+    """Runs tcsref with its output to the terminal; its exit code, or 2 saying so when it crashed."""
+    returncode = subprocess.run([str(where.tcsref), *args]).returncode
+    if crashed := corpus.model_crash(returncode, args):
+        say(crashed)
+        return 2
+    return returncode
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
-    cmd = [str(where.tcsref), "golden", str(where.cases), str(where.golden)] + (["--check"] if args.check else [])
-    return subprocess.run(cmd).returncode
+    return run_model(where, ["golden", str(where.cases), str(where.golden)] + (["--check"] if args.check else []))
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:

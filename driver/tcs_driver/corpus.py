@@ -6,9 +6,10 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -81,11 +82,25 @@ class ModelError(Exception):
 
 
 def model(layout: Layout, *args: str) -> str:
-    """Runs tcsref; returns stdout, raises ModelError with its stderr on failure."""
-    done = subprocess.run([str(layout.tcsref), *args], capture_output=True, text=True)
+    """Runs tcsref; returns stdout, raises ModelError with its stderr on failure (saying so when it crashed)."""
+    done = subprocess.run([str(layout.tcsref), *args], capture_output=True, text=True, errors="replace")
+    if crashed := model_crash(done.returncode, args):
+        raise ModelError(crashed)
     if done.returncode != 0:
         raise ModelError(done.stderr.strip() or f"tcsref {' '.join(args)}: exit {done.returncode}")
     return done.stdout
+
+
+def model_crash(returncode: int, args: Sequence[str]) -> str | None:
+    """What to say when tcsref ended by a signal (a bug of the model, whatever its input); None otherwise."""
+    if returncode >= 0:
+        return None
+    try:
+        name = f" ({signal.Signals(-returncode).name})"
+    except ValueError:
+        name = ""
+    return (f"the model crashed: tcsref {' '.join(args)} was killed by signal {-returncode}{name}. "
+            "This is a bug of the model (ref/), not of the case or of golden/: please report it with the case")
 
 
 def case_paths(layout: Layout, pattern: str = "*") -> list[Path]:
