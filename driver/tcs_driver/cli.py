@@ -3,14 +3,17 @@ by the ./tcs shell wrapper before this module runs."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from . import corpus, expectations, node, provision, recorder, report_html, rules, rundiff, stream, validate
+from . import (corpus, expectations, locking, node, provision, recorder, report_html, rules, rundiff, textfile,
+               validate)
 from .results import CaseResult, exit_code, render_table, to_json
 
 
@@ -21,7 +24,14 @@ def say(text: str) -> None:
 
 
 def build(where: corpus.Layout, *, coverage: bool = False) -> None:
-    """Configures (once) and builds the model, the NIFs and the runner with CMake."""
+    """Configures (once) and builds the model, the NIFs and the runner with CMake; runs side by
+    side in one tree take turns (one CMake at a time in a build directory)."""
+    with locking.held(where.build / ".tcs-build.lock"):
+        build_unlocked(where, coverage=coverage)
+
+
+def build_unlocked(where: corpus.Layout, *, coverage: bool) -> None:
+    """build() once the build directory is this process's."""
     if not (where.build / "CMakeCache.txt").exists():
         say(f"configuring the build in {where.build}")
         configure = ["cmake", "-S", str(where.repo), "-B", str(where.build), "-DCMAKE_BUILD_TYPE=Release"]
@@ -69,8 +79,9 @@ def check_golden(where: corpus.Layout) -> bool:
 
 
 def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict: bool,
-               fresh_nodes: bool) -> list[CaseResult]:
-    """Runs every selected case live on each release, printing one progress line per case."""
+               fresh_nodes: bool, results: list[CaseResult]) -> None:
+    """Runs every selected case live on each release, printing one progress line per case and
+    appending each result to `results` as it comes (so an interrupted run keeps them)."""
     include = corpus.host_include()
     try:
         cases = [corpus.load_case(where, path) for path in corpus.case_paths(where, pattern)]
@@ -81,7 +92,6 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
     if not cases:
         say(f"no case matches {pattern!r} in {where.cases}")
         sys.exit(2)
-    results: list[CaseResult] = []
     width = len(str(len(cases)))
     for otp in otps:
         where_runs = f"in {otp.root}" if otp.root else "on the host"
@@ -89,53 +99,72 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
             + ("one node per case" if fresh_nodes else "several per node"))
         started = time.monotonic()
         try:
-            for number, result in enumerate(corpus.run_cases(where, cases, otp, include, strict=strict,
-                                                             per_node=1 if fresh_nodes else 0), 1):
-                results.append(result)
-                print(f"[{number:>{width}}/{len(cases)}] OTP {otp.name} {result.case:<48} {result.status:<9}"
-                      + (" (replayed alone)" if result.rerun_alone else ""), flush=True)
-                if result.status not in ("pass", "skip", "deviation"):
-                    print("    " + result.detail.replace("\n", "\n    "), flush=True)
+            with contextlib.closing(corpus.run_cases(where, cases, otp, include, strict=strict,
+                                                     per_node=1 if fresh_nodes else 0)) as runs:
+                for number, result in enumerate(runs, 1):
+                    results.append(result)
+                    print(f"[{number:>{width}}/{len(cases)}] OTP {otp.name} {result.case:<48} {result.status:<9}"
+                          + (f" (replayed alone; in the shared node: {result.shared_run.status})"
+                             if result.shared_run else ""), flush=True)
+                    if result.status not in ("pass", "skip", "deviation"):
+                        print("    " + result.detail.replace("\n", "\n    "), flush=True)
         except (corpus.ModelError, recorder.BuildError, expectations.ExpectationError) as why:
             say(str(why))
             sys.exit(2)
         say(f"OTP {otp.name}: {time.monotonic() - started:.1f}s")
-    return results
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    reports = [Path(p) for p in (args.json, args.html) if p]
+    for problem in filter(None, map(textfile.unwritable, reports)):
+        say(problem)
+        return 2
     where = corpus.default_layout()
     build(where)
     if not check_golden(where):
         return 1
-    for report in filter(None, (args.json, args.html)):
-        if not Path(report).resolve().parent.is_dir():
-            say(f"cannot write {report}: no directory {Path(report).resolve().parent}")
-            return 2
     started = time.monotonic()
     otps = select_otps(args.otp)
-    results = run_corpus(where, args.cases, otps, args.strict, args.fresh_nodes)
+    results: list[CaseResult] = []
+    try:
+        run_corpus(where, args.cases, otps, args.strict, args.fresh_nodes, results)
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut the report short
+        incomplete = f"interrupted (Ctrl-C) after {len(results)} result(s)"
+        say(incomplete + (f"; the report{'s' if len(reports) > 1 else ''} keep{'' if len(reports) > 1 else 's'} "
+                          "them, marked incomplete" if reports else ""))
+        write_reports(args, otps, results, incomplete=incomplete, quiet=True)
+        return INTERRUPTED
     print()
     print(render_table(results))
     say(f"wall time {time.monotonic() - started:.1f}s")
-    if args.json:
-        write_report(Path(args.json), json.dumps(to_json([o.name for o in otps], results), indent=2) + "\n")
-    if args.html:
-        write_report(Path(args.html), report_html.render(results))
+    write_reports(args, otps, results)
     return exit_code(results)
 
 
-def write_report(path: Path, text: str) -> None:
-    """Writes a report whole (through a temporary file beside it), or exits 2 saying why not."""
-    partial = path.with_name(path.name + ".partial")
+#: The exit status of a run cut short by Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+
+
+def write_reports(args: argparse.Namespace, otps: list[node.Otp], results: list[CaseResult], *,
+                  incomplete: str = "", quiet: bool = False) -> None:
+    """Writes the JSON and HTML reports asked for."""
+    if args.json:
+        write_report(Path(args.json), json.dumps(to_json([o.name for o in otps], results, incomplete=incomplete),
+                                                 indent=2) + "\n", quiet=quiet)
+    if args.html:
+        write_report(Path(args.html), report_html.render(results), quiet=quiet)
+
+
+def write_report(path: Path, text: str, *, quiet: bool = False) -> None:
+    """Writes a report whole (textfile.write_whole), or exits 2 saying why not."""
     try:
-        partial.write_text(text)
-        partial.replace(path)
+        textfile.write_whole(path, text)
     except OSError as why:
         say(f"cannot write {path}: {why.strerror}")
-        partial.unlink(missing_ok=True)
         sys.exit(2)
-    say(f"wrote {path}")
+    if not quiet:
+        say(f"wrote {path}")
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -283,7 +312,11 @@ def main(argv: list[str] | None = None) -> int:
     if extra and args.command != "test":
         top.error(f"unrecognized arguments: {' '.join(extra)}")
     args.pytest_args = extra
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:  # outside a run's cases (building, provisioning): nothing to keep
+        say("interrupted (Ctrl-C)")
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

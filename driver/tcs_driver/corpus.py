@@ -1,6 +1,7 @@
 """The corpus: case files, their metadata and plans from the model, and running one case live."""
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import hashlib
 import json
@@ -262,19 +263,21 @@ def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Pa
     gate = layout.nifs / "tcs_gate"
     runnable = [c for c in cases if skip_reason(c, otp.release) is None]
     jobs = {c.id: job(layout, c, erts_include) for c in runnable}
-    runs = node.run_jobs(otp, list(jobs.values()), beams, gate, per_node=per_node)
-    for case in cases:
-        reason = skip_reason(case, otp.release)
-        if reason is not None:
-            result = CaseResult(case.id, "skip", case.rules, otp.name, reason)
-        else:
-            ran = next(runs)
-            result = expectations.apply(judge(layout, case, otp, ran, strict=strict), expected.get(case.id))
-            if result.status not in ("pass", "deviation") and ran.shared:
-                alone = node.run_alone(otp, jobs[case.id], beams, gate)
-                result = expectations.apply(judge(layout, case, otp, alone, strict=strict), expected.get(case.id))
-                result.rerun_alone = True
-        yield result
+    # closed explicitly: a run interrupted between two cases (Ctrl-C) kills its node at once
+    with contextlib.closing(node.run_jobs(otp, list(jobs.values()), beams, gate, per_node=per_node)) as runs:
+        for case in cases:
+            reason = skip_reason(case, otp.release)
+            if reason is not None:
+                result = CaseResult(case.id, "skip", case.rules, otp.name, reason)
+            else:
+                ran = next(runs)
+                result = expectations.apply(judge(layout, case, otp, ran, strict=strict), expected.get(case.id))
+                if result.status not in ("pass", "deviation") and ran.shared:
+                    alone = node.run_alone(otp, jobs[case.id], beams, gate)
+                    shared, result = result, expectations.apply(judge(layout, case, otp, alone, strict=strict),
+                                                                expected.get(case.id))
+                    result.rerun_alone, result.shared_run = True, shared
+            yield result
 
 
 def run_case(layout: Layout, case: Case, otp: node.Otp, erts_include: Path,

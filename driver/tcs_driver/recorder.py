@@ -4,8 +4,12 @@ Only the NIF function table decides which erl_tracer callbacks exist, so a
 scenario's callback set needs a library of its own (nif_impls/recorder)."""
 from __future__ import annotations
 
+import os
 import subprocess
+import tempfile
 from pathlib import Path
+
+from . import locking
 
 # Bit i of the mask provides OPTIONAL_CALLBACKS[i]; nif_impls/recorder/tcs_recorder.c
 # lists the same order in OPTIONAL_ENABLED / OPTIONAL_TRACE.
@@ -35,18 +39,31 @@ class BuildError(Exception):
 
 
 def build_variant(source: Path, out_dir: Path, erts_include: Path, callbacks: list[str]) -> Path:
-    """Compiles (or reuses) the variant library; returns its path without '.so'."""
+    """Compiles (or reuses) the variant library; returns its path without '.so'.
+
+    Runs side by side in one tree take turns on a variant (a lock per variant), compile into a
+    temporary file of their own and rename it into place, so none sees a half-written library."""
     name = module_name(callbacks)
     lib = out_dir / f"{name}.so"
-    if lib.exists() and lib.stat().st_mtime >= source.stat().st_mtime:
+
+    def fresh() -> bool:
+        return lib.exists() and lib.stat().st_mtime >= source.stat().st_mtime
+
+    if fresh():
         return lib.with_suffix("")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    tmp = lib.with_suffix(".so.tmp")
-    cmd = ["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
-           f"-I{erts_include}", f"-DTCS_MODULE={name}",
-           f"-DTCS_CALLBACKS={callback_mask(callbacks):#x}", "-o", str(tmp), str(source)]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise BuildError(f"compiling {name}: {done.stderr.strip()}")
-    tmp.replace(lib)
+    with locking.held(out_dir / f".{name}.lock"):
+        if fresh():  # built by another run while this one waited
+            return lib.with_suffix("")
+        handle, partial = tempfile.mkstemp(prefix=f".{name}-", suffix=".so", dir=out_dir)
+        os.close(handle)
+        cmd = ["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
+               f"-I{erts_include}", f"-DTCS_MODULE={name}",
+               f"-DTCS_CALLBACKS={callback_mask(callbacks):#x}", "-o", partial, str(source)]
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            if done.returncode != 0:
+                raise BuildError(f"compiling {name}: {done.stderr.strip()}")
+            os.replace(partial, lib)
+        finally:
+            Path(partial).unlink(missing_ok=True)
     return lib.with_suffix("")

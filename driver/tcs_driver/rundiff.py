@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import diff, stream, textfile
 from .results import OK_STATUSES, STATUSES
@@ -32,10 +32,18 @@ class Entry:
     lines: tuple[stream.Line, ...]      # live, parsed and checked as a stream
 
 
+class Report(NamedTuple):
+    """A JSON report as load() reads it."""
+    otps: list[str]
+    entries: list[Entry]
+    incomplete: str           # why the run did not complete ('' when it did)
+
+
 @dataclass
 class RunDiff:
     """The changes from an old run to a new one, each list of (key, old entry, new entry)."""
     pairing: str                        # how results were paired, for the reader
+    warnings: list[str] = field(default_factory=list)  # what the reader must know first (a report cut short)
     newly_failing: list[tuple[str, Entry | None, Entry]] = field(default_factory=list)
     newly_passing: list[tuple[str, Entry, Entry]] = field(default_factory=list)
     status_changed: list[tuple[str, Entry, Entry]] = field(default_factory=list)
@@ -49,7 +57,7 @@ class RunDiff:
         return len(self.newly_failing)
 
 
-def load(path: Path) -> tuple[list[str], list[Entry]]:
+def load(path: Path) -> Report:
     """The releases and results of a report written by ./tcs run --json (one release or many,
     complete or cut short by Ctrl-C); ReportError for any other file, whatever its bytes."""
     try:
@@ -78,13 +86,13 @@ def load(path: Path) -> tuple[list[str], list[Entry]]:
             raise ReportError(str(why)) from why
         entries.append(Entry(row["case"], row["otp"], row["status"], row.get("detail", ""), tuple(live),
                              tuple(lines)))
-    return otps, entries
+    incomplete = "" if data.get("complete", True) is not False else str(data.get("incomplete") or "interrupted")
+    return Report(otps, entries, incomplete)
 
 
-def compare(old: tuple[list[str], list[Entry]], new: tuple[list[str], list[Entry]], *,
-            strict: bool = False) -> RunDiff:
+def compare(old: Report, new: Report, *, strict: bool = False) -> RunDiff:
     """The changes from the old report to the new one."""
-    (old_otps, old_entries), (new_otps, new_entries) = old, new
+    (old_otps, old_entries, _), (new_otps, new_entries, _) = old, new
     by_case = len(old_otps) == 1 and len(new_otps) == 1 and old_otps != new_otps
     if by_case:
         pairing = f"case by case, OTP {old_otps[0]} (old) against OTP {new_otps[0]} (new)"
@@ -96,7 +104,8 @@ def compare(old: tuple[list[str], list[Entry]], new: tuple[list[str], list[Entry
 
     before = {key(e): e for e in old_entries}
     after = {key(e): e for e in new_entries}
-    out = RunDiff(pairing)
+    out = RunDiff(pairing, [f"the {side} report is incomplete ({report.incomplete}): cases it lacks were not run"
+                            for side, report in (("old", old), ("new", new)) if report.incomplete])
     for k in sorted(before.keys() - after.keys()):
         out.only_old.append((k, before[k]))
     for k in sorted(after):
@@ -124,7 +133,7 @@ def compare(old: tuple[list[str], list[Entry]], new: tuple[list[str], list[Entry
 
 def render(d: RunDiff) -> str:
     """The changes as text for a terminal, most important first."""
-    out = [f"paired {d.pairing}"]
+    out = [f"warning: {text}" for text in d.warnings] + [f"paired {d.pairing}"]
 
     def section(title: str, rows: list[str]) -> None:
         if rows:

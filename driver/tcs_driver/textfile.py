@@ -1,9 +1,12 @@
-"""Reading the text and JSON files users hand to tcs, whatever their bytes or depth: every
-failure is one InputError whose message starts with FILE:LINE:COL (cases/README.md: bad input
-is named, exit 2, no traceback)."""
+"""The files users hand to tcs and the reports it hands back. Reading, whatever the bytes or
+depth: every failure is one InputError whose message starts with FILE:LINE:COL (cases/README.md:
+bad input is named, exit 2, no traceback). Writing: whole or not at all, checked before the
+work that produces it."""
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -64,3 +67,30 @@ def deepest_opening(text: str) -> int:
         elif c in "]}":
             depth -= 1
     return at
+
+
+def unwritable(path: Path) -> str | None:
+    """Why a report could not be written at path, in words; None when it can (checked before a
+    run, so that an hour of results is never lost to a typo)."""
+    parent = path.resolve().parent
+    if path.is_dir():
+        return f"cannot write {path}: it is a directory (give a file name)"
+    if not parent.is_dir():
+        return f"cannot write {path}: no directory {parent}"
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"cannot write {path}: permission denied"
+    return None
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Writes text to path through a temporary file of its own beside it and a rename: readers
+    (and other runs writing the same path) see the old file or the new one, never a mix.
+    OSError when it cannot; the temporary file is gone either way."""
+    handle, partial = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".partial", dir=path.resolve().parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.chmod(partial, 0o644)
+        os.replace(partial, path)
+    finally:
+        Path(partial).unlink(missing_ok=True)

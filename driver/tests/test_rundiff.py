@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tcs_driver import cli, rundiff
+from conftest import TEST_RELEASES
+from tcs_driver import cli, rundiff, stream
 from tcs_driver.results import CaseResult, to_json
 
 SEND = "N trace(send, <tracer>, <a>, ping, #{extra=><b>})"
@@ -66,6 +67,18 @@ def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["diff", str(old), str(old)]) == 0
     assert "0 newly failing" in capsys.readouterr().out
     assert cli.main(["diff", str(new), str(old)]) == 1  # 'heals' fails again in that direction
+
+
+def test_an_interrupted_report_is_read_with_a_warning(tmp_path: Path) -> None:
+    old, _ = _old_new(tmp_path)
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps(to_json(["25"], [CaseResult("stays", "pass", ["R"], "25", live=[PROBE, SEND])],
+                                      incomplete="interrupted (Ctrl-C) after 1 result(s)")))
+    d = rundiff.compare(rundiff.load(old), rundiff.load(cut))
+    assert d.warnings == ["the new report is incomplete (interrupted (Ctrl-C) after 1 result(s)): cases it lacks "
+                          "were not run"]
+    assert rundiff.render(d).startswith("warning: the new report is incomplete")
+    assert d.unchanged == 1 and d.regressions == 0
 
 
 DEEP = 100_000
@@ -131,3 +144,29 @@ def test_any_mutation_of_a_report_loads_or_is_refused_with_a_message(tmp_path: P
             assert str(path) in str(why)
             refused += 1
     assert refused > 0  # the mutations did reach the checks
+
+
+@pytest.mark.live
+def test_diff_reads_the_real_reports_of_the_whole_corpus(corpus_results, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """The reports ./tcs run --json writes for the whole corpus (this test run's own live results),
+    one release per report and all in one: each round-trips, consecutive releases diff."""
+    by_release = {release: list(corpus_results(release).values()) for release in TEST_RELEASES}
+    paths = {release: _report(tmp_path / f"otp{release}.json", [release], results)
+             for release, results in by_release.items()}
+    every = _report(tmp_path / "all.json", TEST_RELEASES, [r for rs in by_release.values() for r in rs])
+    made_informative = [line for rs in by_release.values() for r in rs for line in r.live
+                        if line.startswith("I ") and stream.classify(line[2:]) == "N"]
+    assert made_informative, "no line the run made informative: the test would not cover them"
+    counts = {paths[release]: len(results) for release, results in by_release.items()}
+    counts[every] = sum(counts.values())
+    for path, count in counts.items():
+        report = rundiff.load(path)
+        same = rundiff.compare(report, report, strict=True)
+        assert (same.regressions, same.status_changed, same.streams_changed) == (0, [], [])
+        assert same.unchanged == len(report.entries) == count
+    for old, new in zip(TEST_RELEASES, TEST_RELEASES[1:]):
+        code = cli.main(["diff", str(paths[old]), str(paths[new])])
+        out = capsys.readouterr()
+        assert code in (0, 1), out.err
+        assert out.out.startswith(f"paired case by case, OTP {old} (old) against OTP {new} (new)\n"), out.out[:300]
