@@ -1140,51 +1140,6 @@ static void strip_comment(char *line)
     }
 }
 
-bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out, Err *err)
-{
-    memset(out, 0, sizeof *out);
-    out->file = file;
-    out->tracer.default_answer = ANS_TRACE;
-    Parser *p = calloc(1, sizeof *p);
-    if (!p)
-        abort();
-    p->a = a;
-    p->sc = out;
-    p->err = err;
-    bool ok = true;
-    int line = 0;
-    for (const char *s = text; ok && *s;) {
-        const char *nl = strchr(s, '\n');
-        size_t n = nl ? (size_t)(nl - s) : strlen(s);
-        char *l = arena_strndup(a, s, n);
-        line++;
-        s += n + (nl ? 1 : 0);
-        strip_comment(l);
-        p->s = l;
-        p->i = 0;
-        p->line = line;
-        if (at_end(p))
-            continue;
-        ok = parse_statement(p);
-    }
-    if (ok && p->stage != S_STEPS) {
-        static const char *const missing[] = {"case", "rules", "desc", "otp", "tracer", "process",
-                                              "process"};
-        p->line = line + 1;
-        p->s = "";
-        ok = fail(p, 0, "missing '%s' statement", missing[p->stage]);
-    }
-    if (ok) {
-        out->sessions = arena_alloc(a, (p->nsessions + 1) * sizeof(SessionDecl));
-        memcpy(out->sessions, p->sessions, p->nsessions * sizeof(SessionDecl));
-        out->nsessions = p->nsessions;
-        out->steps = p->steps;
-        out->nsteps = p->nsteps;
-    }
-    free(p);
-    return ok;
-}
-
 /* The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no
  * surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one. */
 static size_t utf8_sequence(const unsigned char *s, size_t n)
@@ -1232,6 +1187,53 @@ static bool valid_utf8(const char *text, size_t n, Err *err)
     return true;
 }
 
+bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out, Err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->file = file;
+    out->tracer.default_answer = ANS_TRACE;
+    if (!valid_utf8(text, strlen(text), err))
+        return false;
+    Parser *p = calloc(1, sizeof *p);
+    if (!p)
+        abort();
+    p->a = a;
+    p->sc = out;
+    p->err = err;
+    bool ok = true;
+    int line = 0;
+    for (const char *s = text; ok && *s;) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s) : strlen(s);
+        char *l = arena_strndup(a, s, n);
+        line++;
+        s += n + (nl ? 1 : 0);
+        strip_comment(l);
+        p->s = l;
+        p->i = 0;
+        p->line = line;
+        if (at_end(p))
+            continue;
+        ok = parse_statement(p);
+    }
+    if (ok && p->stage != S_STEPS) {
+        static const char *const missing[] = {"case", "rules", "desc", "otp", "tracer", "process",
+                                              "process"};
+        p->line = line + 1;
+        p->s = "";
+        ok = fail(p, 0, "missing '%s' statement", missing[p->stage]);
+    }
+    if (ok) {
+        out->sessions = arena_alloc(a, (p->nsessions + 1) * sizeof(SessionDecl));
+        memcpy(out->sessions, p->sessions, p->nsessions * sizeof(SessionDecl));
+        out->nsessions = p->nsessions;
+        out->steps = p->steps;
+        out->nsteps = p->nsteps;
+    }
+    free(p);
+    return ok;
+}
+
 bool scenario_load(Arena *a, const char *path, Scenario *out, Err *err)
 {
     Buf b;
@@ -1247,10 +1249,6 @@ bool scenario_load(Arena *a, const char *path, Scenario *out, Err *err)
         err->line = 1;
         err->col = 1;
         snprintf(err->msg, sizeof err->msg, "file contains a NUL byte");
-        return false;
-    }
-    if (!valid_utf8(buf_str(&b), b.len, err)) {
-        buf_free(&b);
         return false;
     }
     char *text = arena_strndup(a, buf_str(&b), b.len);

@@ -12,8 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from . import (corpus, expectations, locking, node, provision, recorder, report_html, rules, rundiff, textfile,
-               validate)
+from . import (corpus, expectations, fuzzing, locking, node, provision, recorder, report_html, rules, rundiff,
+               textfile, validate)
 from .results import CaseResult, exit_code, render_table, to_json
 
 
@@ -258,6 +258,25 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def cmd_fuzz_parser(args: argparse.Namespace) -> int:
+    """The model's parser under libFuzzer for as long as asked (tcs_driver/fuzzing)."""
+    where = corpus.default_layout()
+    try:
+        say(f"building the fuzz target in {fuzzing.fuzz_dir(where)} (clang, libFuzzer, ASan, UBSan)")
+        target = fuzzing.build(where)
+        say(f"fuzzing the model's parser for {args.minutes:g} minute(s), seeded with {where.cases}")
+        result = fuzzing.run(where, target, args.minutes * 60, say)
+    except fuzzing.FuzzUnavailable as why:
+        say(str(why))
+        return 2
+    print(result.summary())
+    for finding in result.findings:
+        print(f"reproduce: {target} {finding}\n"
+              f"  once fixed, keep it as a bad-input test: ref/tests/bad/<name>.tcs with its '% expect:' line")
+    say(f"libFuzzer's output: {result.log}")
+    return 1 if result.findings else 0
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     """Validates a third-party tracer module (tcs_driver/validate)."""
     where = corpus.default_layout()
@@ -300,6 +319,10 @@ def parser() -> argparse.ArgumentParser:
     coverage.set_defaults(func=cmd_coverage)
     rule_list = sub.add_parser("rules", help="every rule of CONFORMANCE.md with its case count; exit 1 if a rule has no case or a case names an unknown rule")
     rule_list.set_defaults(func=cmd_rules)
+    fuzz = sub.add_parser("fuzz-parser", help="fuzz the model's parser with libFuzzer (ASan, UBSan), seeded with the "
+                          "corpus; exit 1 on a finding")
+    fuzz.add_argument("--minutes", type=float, default=10.0, help="how long to fuzz (default 10)")
+    fuzz.set_defaults(func=cmd_fuzz_parser)
     check_tracer = sub.add_parser("validate", help="validate a tracer module on live nodes: one verdict per check, with evidence")
     validate.add_arguments(check_tracer)
     check_tracer.set_defaults(func=cmd_validate)
