@@ -38,8 +38,10 @@ class BuildError(Exception):
     """A tracer library could not be compiled."""
 
 
-def build_variant(source: Path, out_dir: Path, erts_include: Path, callbacks: list[str]) -> Path:
-    """Compiles (or reuses) the variant library; returns its path without '.so'.
+def build_variant(source: Path, out_dir: Path, erts_include: Path, callbacks: list[str], *,
+                  slow_us: int = 0) -> Path:
+    """Compiles (or reuses) the variant library; returns its path without '.so'. With slow_us, a
+    slow tracer: that many microseconds in every enabled callback (the harness's tests).
 
     Runs side by side in one tree take turns on a variant (a lock per variant), compile into a
     temporary file of their own and rename it into place, so none sees a half-written library."""
@@ -59,6 +61,8 @@ def build_variant(source: Path, out_dir: Path, erts_include: Path, callbacks: li
         cmd = ["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
                f"-I{erts_include}", f"-DTCS_MODULE={name}",
                f"-DTCS_CALLBACKS={callback_mask(callbacks):#x}", "-o", partial, str(source)]
+        if slow_us:
+            cmd[1:1] = [f"-DTCS_SLOW_US={slow_us}", "-D_DEFAULT_SOURCE"]
         try:
             done = subprocess.run(cmd, capture_output=True, text=True)
             if done.returncode != 0:

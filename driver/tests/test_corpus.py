@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CASES, TEST_RELEASES
-from tcs_driver import cli, corpus, node
+from tcs_driver import cli, corpus, node, recorder
 
 LIVE_OK = {"pass", "deviation", "skip"}
 
@@ -87,6 +87,30 @@ def test_bad_case_is_a_model_error_naming_its_position(layout: corpus.Layout, tm
     with pytest.raises(corpus.ModelError) as error:
         corpus.load_case(layout, path)
     assert f"{path}:{where}" in str(error.value)
+
+
+@pytest.mark.live
+def test_a_slow_tracer_loses_no_trace_call_at_the_end_of_a_job(layout: corpus.Layout, otp_node,
+                                                               tmp_path: Path) -> None:
+    """run_block_twice once failed 1 run in 40 under load: a final enabled line without its trace
+    line. The runner collected while a puppet, woken by the last settle's poke, was still on its
+    way out of the gate and back (enabled called, trace not yet). A tracer that takes 3 ms per
+    enabled call makes that window wide (about 1 run in 3 before the fix); the runner now waits
+    until the gate has each puppet back (tcs_gate:waiting/2) and every scheduler has delivered its
+    trace calls (erlang:trace_delivered(all)) before it collects."""
+    otp, _, include = otp_node
+    [case] = [c for c in CASES if c.id == "run_block_twice"]
+    slow = recorder.build_variant(layout.repo / "nif_impls" / "recorder" / "tcs_recorder.c", tmp_path, include,
+                                  case.callbacks, slow_us=3000)
+    job = node.Job(corpus.model(layout, "plan", str(case.path)), recorder.module_name(case.callbacks), slow)
+    dangling = []
+    for number, ran in enumerate(node.run_jobs(otp, [job] * 20, corpus.runner_beams(layout, otp),
+                                               layout.nifs / "tcs_gate"), 1):
+        assert ran.status == "done", ran.detail
+        last_callback = [line for line in ran.lines if line.startswith(("enabled(", "trace("))][-1]
+        if last_callback.startswith("enabled(") and last_callback.endswith("-> trace"):
+            dangling.append(f"run {number}: ends with {last_callback}")
+    assert dangling == []
 
 
 @pytest.fixture
