@@ -251,7 +251,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
     text = (where.repo / "CONFORMANCE.md").read_text()
-    named = {case.id: case.rules for case in map(lambda p: corpus.load_case(where, p), corpus.case_paths(where))}
+    try:
+        named = {case.id: case.rules for case in map(lambda p: corpus.load_case(where, p), corpus.case_paths(where))}
+    except corpus.ModelError as why:
+        say(str(why))
+        return 2
     report = rules.check(rules.catalogue(text), named,
                          rules.model_problems(rules.model_refs(text), corpus.model_sources(where)))
     print(rules.render(report))
