@@ -84,7 +84,12 @@ start_puppet(Name) ->
     erlang:monitor(process, Pid),
     Pid.
 
-run_steps([], Names, _Ctx) -> Names;
+%% After the last step, the records of every event so far are awaited (a
+%% slow tracer may still be between an enabled call and its trace call);
+%% after a timed-out step they are not, since the stuck call may be one.
+run_steps([], Names, _Ctx) ->
+    tcs_settle:trace_delivered(),
+    Names;
 run_steps([{step, N, Step} | Rest], Names, Ctx) ->
     out("STEP ~p", [N]),
     case run_step(resolve(Step, Names), Names, Ctx) of

@@ -1,14 +1,16 @@
 """The corpus: case files, their metadata and plans from the model, and running one case live."""
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,11 +46,25 @@ class ModelError(Exception):
 
 
 def model(layout: Layout, *args: str) -> str:
-    """Runs tcsref; returns stdout, raises ModelError with its stderr on failure."""
-    done = subprocess.run([str(layout.tcsref), *args], capture_output=True, text=True)
+    """Runs tcsref; returns stdout, raises ModelError with its stderr on failure (saying so when it crashed)."""
+    done = subprocess.run([str(layout.tcsref), *args], capture_output=True, text=True, errors="replace")
+    if crashed := model_crash(done.returncode, args):
+        raise ModelError(crashed)
     if done.returncode != 0:
         raise ModelError(done.stderr.strip() or f"tcsref {' '.join(args)}: exit {done.returncode}")
     return done.stdout
+
+
+def model_crash(returncode: int, args: Sequence[str]) -> str | None:
+    """What to say when tcsref ended by a signal (a bug of the model, whatever its input); None otherwise."""
+    if returncode >= 0:
+        return None
+    try:
+        name = f" ({signal.Signals(-returncode).name})"
+    except ValueError:
+        name = ""
+    return (f"the model crashed: tcsref {' '.join(args)} was killed by signal {-returncode}{name}. "
+            "This is a bug of the model (ref/), not of the case or of golden/: please report it with the case")
 
 
 def case_paths(layout: Layout, pattern: str = "*") -> list[Path]:
@@ -252,19 +268,21 @@ def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Pa
     gate = layout.nifs / "tcs_gate"
     runnable = [c for c in cases if skip_reason(c, otp.release) is None]
     jobs = {c.id: job(layout, c, erts_include) for c in runnable}
-    runs = node.run_jobs(otp, list(jobs.values()), beams, gate, per_node=per_node)
-    for case in cases:
-        reason = skip_reason(case, otp.release)
-        if reason is not None:
-            result = CaseResult(case.id, "skip", case.rules, otp.name, reason)
-        else:
-            ran = next(runs)
-            result = expectations.apply(judge(layout, case, otp, ran, strict=strict), expected.get(case.id))
-            if result.status not in ("pass", "deviation") and ran.shared:
-                alone = node.run_alone(otp, jobs[case.id], beams, gate)
-                result = expectations.apply(judge(layout, case, otp, alone, strict=strict), expected.get(case.id))
-                result.rerun_alone = True
-        yield result
+    # closed explicitly: a run interrupted between two cases (Ctrl-C) kills its node at once
+    with contextlib.closing(node.run_jobs(otp, list(jobs.values()), beams, gate, per_node=per_node)) as runs:
+        for case in cases:
+            reason = skip_reason(case, otp.release)
+            if reason is not None:
+                result = CaseResult(case.id, "skip", case.rules, otp.name, reason)
+            else:
+                ran = next(runs)
+                result = expectations.apply(judge(layout, case, otp, ran, strict=strict), expected.get(case.id))
+                if result.status not in ("pass", "deviation") and ran.shared:
+                    alone = node.run_alone(otp, jobs[case.id], beams, gate)
+                    shared, result = result, expectations.apply(judge(layout, case, otp, alone, strict=strict),
+                                                                expected.get(case.id))
+                    result.rerun_alone, result.shared_run = True, shared
+            yield result
 
 
 def run_case(layout: Layout, case: Case, otp: node.Otp, erts_include: Path,

@@ -21,6 +21,7 @@ __all__ = [
     "classify_implementation_defined",
     "normalise_live",
     "parse_body",
+    "parse_classed_lines",
     "parse_line",
     "parse_live_stream",
     "parse_stream",
@@ -305,14 +306,29 @@ def parse_body(body: str, where: str = "") -> Line:
 
 def parse_line(text: str, where: str = "") -> Line:
     """Return the Line of a full 'CLASS BODY' line whose CLASS agrees with classify; raise StreamError otherwise."""
+    [line] = parse_classed_lines([(where, text)])
+    return line
+
+
+def _parse_classless(where: str, text: str) -> Line:
+    """Return the Line of a 'CLASS BODY' line, its class as written; raise StreamError when malformed."""
     if len(text) < 2 or text[0] not in "NI" or text[1] != " ":
         raise _fail(where, f"col 1: line does not start with 'N ' or 'I ': {text!r}")
-    body = text[2:]
-    line = _parse(body, where, text[0], 2)
-    expected = classify(body)
-    if line.cls != expected:
-        raise _fail(where, f"col 1: class {line.cls} but the line is {'informative' if expected == 'I' else 'normative'} ({expected})")
-    return line
+    return _parse(text[2:], where, text[0], 2)
+
+
+def parse_classed_lines(numbered: list[tuple[str, str]]) -> list[Line]:
+    """Return the Lines of one stream's 'CLASS BODY' lines, each given with its location, whose
+    classes agree with classify and, over the whole stream, classify_implementation_defined (as a
+    golden file or a JSON report stores them); raise StreamError naming the first that does not."""
+    lines = [_parse_classless(where, text) for where, text in numbered]
+    expected = classify_implementation_defined([replace(line, cls=classify(line.body)) for line in lines])
+    for (where, _), line, wanted in zip(numbered, lines, expected):
+        if line.cls != wanted.cls:
+            why = "normative" if wanted.cls == "N" else (
+                "informative (I)" if classify(line.body) == "I" else "informative (implementation-defined event)")
+            raise _fail(where, f"col 1: class {line.cls} but the line is {why}" + (" (N)" if wanted.cls == "N" else ""))
+    return lines
 
 
 def _content_lines(text: str) -> list[tuple[int, str]]:
@@ -377,12 +393,7 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
 def parse_stream(text: str, where: str) -> list[Line]:
     """Return the Lines of a golden stream, skipping blanks and '%' comments; raise StreamError naming where:lineno,
     also when a line's class disagrees with classify or classify_implementation_defined."""
-    numbered = [(n, parse_line(raw, f"{where}:{n}")) for n, raw in _content_lines(text)]
-    lines = [line for _, line in numbered]
-    for (n, line), checked in zip(numbered, classify_implementation_defined(lines)):
-        if checked.cls != line.cls:
-            raise _fail(f"{where}:{n}", "col 1: class N but the line is informative (implementation-defined event)")
-    return lines
+    return parse_classed_lines([(f"{where}:{n}", raw) for n, raw in _content_lines(text)])
 
 
 def parse_live_stream(text: str, where: str) -> list[Line]:

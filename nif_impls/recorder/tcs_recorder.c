@@ -184,11 +184,21 @@ static void report(ErlNifEnv *env, const char *callback, int argc,
     enif_free_env(msg_env);
 }
 
+/* -DTCS_SLOW_US=N: a slow tracer, N microseconds in every enabled callback after it has
+ * reported (the harness's tests: nothing may be lost between an enabled call and its trace). */
+#ifdef TCS_SLOW_US
+#include <unistd.h>
+#define SLOW() usleep(TCS_SLOW_US)
+#else
+#define SLOW() ((void)0)
+#endif
+
 #define ENABLED_CALLBACK(name)                                                \
     static ERL_NIF_TERM name(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) \
     {                                                                         \
         ERL_NIF_TERM answer = answer_for(env, enif_priv_data(env), argv[0], argv[1]); \
         report(env, #name, argc, argv, answer);                               \
+        SLOW();                                                               \
         return answer;                                                        \
     }
 

@@ -10,7 +10,7 @@
 #include "fixture.h"
 #include "matchspec.h"
 
-enum { MAX_NAMES = 256, MAX_LIST = 256, MAX_STEPS = 4096, MAX_SESSION_DECLS = 7 };
+enum { MAX_NAMES = 256, MAX_LIST = 256, MAX_SESSION_DECLS = 7 };
 
 /* What the steps so far did to a declared session (checked while parsing). */
 typedef enum { SES_UNBORN, SES_CREATED, SES_DROPPED } SessionPhase;
@@ -30,8 +30,8 @@ typedef struct {
     size_t nports;
     AnswerDecl answers[MAX_LIST];
     const char *list[MAX_LIST];
-    Step *steps;
-    size_t nsteps;
+    Step *steps;     /* in the arena, grown by doubling: a case costs what its steps need */
+    size_t nsteps, steps_cap;
     bool has_default;
     TracerDecl *cur; /* the tracer whose callbacks/answer lines come next */
     SessionDecl sessions[MAX_SESSION_DECLS];
@@ -92,6 +92,14 @@ static const char *ident(Parser *p, size_t *at)
            (p->s[p->i] >= 'A' && p->s[p->i] <= 'Z') || (p->s[p->i] >= '0' && p->s[p->i] <= '9'))
         p->i++;
     return *at == p->i ? NULL : arena_strndup(p->a, p->s + *at, p->i - *at);
+}
+
+/* A process, port or session name is an atom on the live node: OTP's limit applies. */
+static bool name_fits(Parser *p, const char *w, size_t at)
+{
+    if (strlen(w) > MAX_ATOM_CHARS)
+        return fail(p, at, "name longer than %d characters (OTP's limit on atoms)", MAX_ATOM_CHARS);
+    return true;
 }
 
 static bool is_name(const char *w)
@@ -224,6 +232,8 @@ static bool new_name_arg(Parser *p, const char *what, const char *verb, const ch
     const char *w = word(p, &at);
     if (!w || !is_name(w))
         return fail(p, at, "expected the name of the new %s", what);
+    if (!name_fits(p, w, at))
+        return false;
     if (strcmp(w, "tracer") == 0 || strcmp(w, "meta") == 0 || known(p, w) || session_index(p, w) >= 0)
         return fail(p, at, "%s '%s' already exists (%s needs a new name)",
                     is_port_name(p, w) ? "port" : "process", w, verb);
@@ -390,6 +400,8 @@ static bool parse_process_decl(Parser *p)
     while ((w = word(p, &at)) != NULL) {
         if (!is_name(w))
             return fail(p, at, "'%s' is not a process name", w);
+        if (!name_fits(p, w, at))
+            return false;
         if (strcmp(w, "tracer") == 0 || strcmp(w, "meta") == 0)
             return fail(p, at, "'%s' is reserved for a tracer state process", w);
         if (spec_lookup(w) != SPEC_PID)
@@ -816,6 +828,8 @@ static bool parse_session_decl(Parser *p)
     const char *name = word(p, &at);
     if (!name || !is_name(name))
         return fail(p, at, "expected a session name ([a-z][a-zA-Z0-9_]*)");
+    if (!name_fits(p, name, at))
+        return false;
     if (strcmp(name, "tracer") == 0 || strcmp(name, "legacy") == 0 || strcmp(name, "meta") == 0 ||
         spec_lookup(name) != SPEC_PID)
         return fail(p, at, "'%s' cannot name a session (reserved)", name);
@@ -963,8 +977,13 @@ static bool session_op(Parser *p, const char *kw, SessionOp *op)
 
 static bool parse_step(Parser *p, const char *kw, size_t at)
 {
-    if (p->nsteps == MAX_STEPS)
-        return fail(p, at, "too many steps");
+    if (p->nsteps == p->steps_cap) {
+        p->steps_cap = p->steps_cap ? 2 * p->steps_cap : 16;
+        Step *grown = arena_alloc(p->a, p->steps_cap * sizeof(Step));
+        if (p->nsteps)
+            memcpy(grown, p->steps, p->nsteps * sizeof(Step));
+        p->steps = grown;
+    }
     Step *st = &p->steps[p->nsteps];
     memset(st, 0, sizeof *st);
     st->line = p->line;
@@ -1121,18 +1140,66 @@ static void strip_comment(char *line)
     }
 }
 
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one. */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t len = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+               : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (len == 0 || len > n)
+        return 0;
+    unsigned lo = 0x80, hi = 0xBF; /* the allowed range of the second byte */
+    if (s[0] == 0xE0) lo = 0xA0;
+    if (s[0] == 0xED) hi = 0x9F;
+    if (s[0] == 0xF0) lo = 0x90;
+    if (s[0] == 0xF4) hi = 0x8F;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t k = 2; k < len; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    return len;
+}
+
+/* A case is UTF-8 text (cases/README.md): checked at the door, so no later stage (the
+ * stream, the meta JSON, the driver) ever sees other bytes. */
+static bool valid_utf8(const char *text, size_t n, Err *err)
+{
+    int line = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_sequence((const unsigned char *)text + i, n - i);
+        if (len == 0) {
+            err->line = line;
+            err->col = (int)(i - line_start) + 1;
+            snprintf(err->msg, sizeof err->msg, "invalid UTF-8 (byte 0x%02X): a case must be UTF-8 text",
+                     (unsigned char)text[i]);
+            return false;
+        }
+        if (text[i] == '\n') {
+            line++;
+            line_start = i + 1;
+        }
+        i += len;
+    }
+    return true;
+}
+
 bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out, Err *err)
 {
     memset(out, 0, sizeof *out);
     out->file = file;
     out->tracer.default_answer = ANS_TRACE;
+    if (!valid_utf8(text, strlen(text), err))
+        return false;
     Parser *p = calloc(1, sizeof *p);
     if (!p)
         abort();
     p->a = a;
     p->sc = out;
     p->err = err;
-    p->steps = arena_alloc(a, MAX_STEPS * sizeof(Step));
     bool ok = true;
     int line = 0;
     for (const char *s = text; ok && *s;) {

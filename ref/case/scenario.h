@@ -116,8 +116,9 @@ typedef struct Scenario {
 const char *tracer_kind_name(TracerKind k);
 /* Guarantees: the atom name of an answer. */
 const char *answer_name(Answer a);
-/* Guarantees: parses the text of a case file; on failure returns false with err set to the
- * position and message of the first problem (the file name is not part of err). */
+/* Guarantees: parses the text of a case file (checked first to be UTF-8); on failure returns
+ * false with err set to the position and message of the first problem (the file name is not
+ * part of err). */
 bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out, Err *err);
 /* Guarantees: reads and parses path and checks the case id equals the file stem;
  * on failure returns false with err set (line 0 means the file could not be read). */

@@ -69,6 +69,8 @@ void term_print(Buf *out, const Term *t, PrintStyle style);
 void term_print_atom(Buf *out, const char *name);
 /* Guarantees: true iff the atom prints without quotes. */
 bool atom_is_bare(const char *name);
+/* OTP's limit on the length of an atom, in characters (erl_syntax, system limits). */
+enum { MAX_ATOM_CHARS = 255 };
 
 /* A parse error: 1-based line and column plus a message. */
 typedef struct Err { int line, col; char msg[256]; } Err;

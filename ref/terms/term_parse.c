@@ -14,7 +14,12 @@ typedef struct {
     PidCheck check;
     const void *ctx;
     Err *err;
+    int depth;       /* lists, tuples and maps open around the term being parsed */
 } P;
+
+/* How deep terms may nest (cases/README.md "Terms"): the parser and every printer of a
+ * term recurse once per level, so the limit keeps any input from exhausting the stack. */
+enum { MAX_TERM_DEPTH = 256 };
 
 /* A growable array of terms in the arena. */
 typedef struct { Term **v; size_t n, cap; } Vec;
@@ -173,11 +178,29 @@ static bool parse_string(P *p, Term **out)
     return ok;
 }
 
+/* The characters (code points) of UTF-8 text: the bytes that do not continue a sequence. */
+static size_t utf8_length(const char *s, size_t n)
+{
+    size_t chars = 0;
+    for (size_t i = 0; i < n; i++)
+        chars += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return chars;
+}
+
+static bool atom_fits(P *p, size_t at, const char *name, size_t n)
+{
+    if (utf8_length(name, n) > MAX_ATOM_CHARS)
+        return fail_at(p, at, "atom longer than %d characters (OTP's limit)", MAX_ATOM_CHARS);
+    return true;
+}
+
 static bool parse_word_atom(P *p, Term **out)
 {
     size_t start = p->i;
     while (is_name_char(peek(p)))
         p->i++;
+    if (!atom_fits(p, start, p->s + start, p->i - start))
+        return false;
     char *name = arena_strndup(p->a, p->s + start, p->i - start);
     if (strcmp(name, "fun") == 0)
         return fail_at(p, start, "funs are not supported by model v1");
@@ -337,7 +360,7 @@ static bool parse_pid(P *p, Term **out)
     return true;
 }
 
-static bool parse_term(P *p, Term **out)
+static bool parse_term_here(P *p, Term **out)
 {
     skip_ws(p);
     char c = peek(p);
@@ -358,6 +381,7 @@ static bool parse_term(P *p, Term **out)
         for (size_t i = 0; ok && i < text.len; i++)
             if ((unsigned char)text.data[i] < 0x20 || text.data[i] == 0x7f)
                 ok = fail_at(p, at, "control characters in atoms are not supported in model v1");
+        ok = ok && atom_fits(p, at, text.data, text.len);
         if (ok)
             *out = term_atom(p->a, buf_str(&text));
         buf_free(&text);
@@ -388,10 +412,22 @@ static bool parse_term(P *p, Term **out)
     return fail_at(p, at, "unexpected character '%c' in term", c);
 }
 
+static bool parse_term(P *p, Term **out)
+{
+    skip_ws(p);
+    int opens = peek(p) == '[' || peek(p) == '{' || peek(p) == '#';
+    if (opens && p->depth == MAX_TERM_DEPTH)
+        return fail_at(p, p->i, "nesting too deep (terms may nest %d levels)", MAX_TERM_DEPTH);
+    p->depth += opens;
+    bool ok = parse_term_here(p, out);
+    p->depth -= opens;
+    return ok;
+}
+
 bool term_parse(Arena *a, const char *text, size_t *pos, int line, PidCheck check,
                 const void *ctx, Term **out, Err *err)
 {
-    P p = {a, text, *pos, line, check, ctx, err};
+    P p = {a, text, *pos, line, check, ctx, err, 0};
     if (!parse_term(&p, out))
         return false;
     *pos = p.i;
