@@ -1,7 +1,7 @@
 /* procspec.c - what erlang:trace/3 does with its first argument and its flags: which
  * processes it names (a pid, all, existing, new, ...), the flags it sets or clears on each,
- * what it returns, and when it raises badarg (CONFORMANCE.md section 2, "Process trace
- * flags and process specs"). */
+ * what it returns, and when it raises badarg; the step's ctl line (CONFORMANCE.md section 2,
+ * "Process trace flags and process specs", CTL-TRACE). */
 #include "control.h"
 #include "enabled.h"
 #include "order.h"

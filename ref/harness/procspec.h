@@ -1,4 +1,5 @@
-/* procspec.h - erlang:trace/3 from the harness: the processes it names, the flags it sets, what it returns. */
+/* procspec.h - erlang:trace/3 from the harness: the processes it names, the flags it sets,
+ * what it returns. */
 #ifndef TCS_PROCSPEC_H
 #define TCS_PROCSPEC_H
 #include <stdbool.h>

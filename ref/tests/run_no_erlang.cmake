@@ -1,6 +1,6 @@
 # The pure-C model needs no Erlang: configures SRC with -DTCS_LIVE=OFF in WORK, with erl,
 # erlc and escript on PATH replaced by stand-ins that record being run and fail, builds
-# tcsref and a unit test, runs some of their tests, and fails if anything ran Erlang.
+# tcsref, runs tests of it, and fails if anything ran Erlang.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/bin)
 foreach(tool erl erlc escript)
@@ -16,8 +16,8 @@ function(step what)
   endif()
 endfunction()
 step("configure with TCS_LIVE=OFF" ${CMAKE_COMMAND} -S ${SRC} -B ${WORK}/build -DTCS_LIVE=OFF)
-step("build" ${CMAKE_COMMAND} --build ${WORK}/build --target tcsref test_term)
-step("ctest" ${CMAKE_CTEST_COMMAND} --test-dir ${WORK}/build -R "^(test_term|cli_help|layers_ref)$"
+step("build" ${CMAKE_COMMAND} --build ${WORK}/build --target tcsref --parallel 2)
+step("ctest" ${CMAKE_CTEST_COMMAND} --test-dir ${WORK}/build -R "^(cli_help|cli_usage|layers_ref)$"
      --output-on-failure)
 if(EXISTS ${WORK}/erlang-was-run)
   file(READ ${WORK}/erlang-was-run ran)
