@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CASES, TEST_RELEASES
+from tcs_driver.layout import REPO
 from tcs_driver import cli, corpus, node, recorder
 
 LIVE_OK = {"pass", "deviation", "skip"}
@@ -120,7 +121,7 @@ def crashing_model(tmp_path: Path) -> corpus.Layout:
     build.mkdir()
     (build / "tcsref").write_text("#!/bin/sh\nkill -SEGV $$\n")
     (build / "tcsref").chmod(0o755)
-    return corpus.Layout(corpus.REPO, build)
+    return corpus.Layout(REPO, build)
 
 
 def test_a_crash_of_the_model_is_reported_as_one_never_as_stale_golden(

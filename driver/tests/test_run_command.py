@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from tcs_driver.layout import REPO
 from tcs_driver import cli, corpus
 
-TCS = str(corpus.REPO / "tcs")
+TCS = str(REPO / "tcs")
 
 
 @pytest.mark.parametrize(("target", "message"), [
