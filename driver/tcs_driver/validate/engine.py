@@ -13,7 +13,6 @@ The direct-call checks go on after a crash or a hang in a fresh node, leaving
 out the callback/tag/tracee that ended the last one, up to MAX_NODES nodes."""
 from __future__ import annotations
 
-import re
 import shutil
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import node
-from . import jobs
+from . import jobs, loading
 from .checks import (CALLBACKS, CHECK_NAMES, Bench, CheckResult, Limits, looks_like_callback,
                      runtime_callbacks)
 from .inputs import BadInput, Tracer
@@ -82,10 +81,16 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
         shutil.copy(beam, work.beams)
     # The library under its own name and under the module's, the name most
     # tracers load it by.
-    for name in {tracer.nif.name, f"{tracer.module}.so"}:
-        shutil.copy(tracer.nif, work.tracer_dir / name)
-    beam = work.tracer_dir / f"{tracer.module}.beam"
-    shutil.copy(tracer.beam, beam)
+    if tracer.nif is not None:
+        for name in {tracer.nif.name, f"{tracer.module}.so"}:
+            shutil.copy(tracer.nif, work.tracer_dir / name)
+    copies = {app: work.add_application(app) for app in tracer.apps}
+    home = tracer.beam_app()
+    if home is not None:
+        beam = copies[home] / "ebin" / tracer.beam.name
+    else:
+        beam = work.tracer_dir / f"{tracer.module}.beam"
+        shutil.copy(tracer.beam, beam)
     job = {"module": tracer.module,
            "beam": jobs.erlang_string(work.node_path(beam)),
            "beam_given_as": jobs.erlang_string(tracer.given_as),
@@ -96,7 +101,7 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
     results = {"shape": shape_result}
     wanted = [c for c in CHECK_NAMES[1:] if c in options.checks]
     if not (shape.loaded and shape.accepted):
-        why = ("the tracer module did not load its NIF library" if not shape.loaded
+        why = ("the node ended while loading the tracer" if not shape.loaded
                else "erlang:trace/3 refuses the module as a tracer")
         for check in wanted:
             results[check] = CheckResult(check, work.otp.name, "skip", f"not run: {why} (see shape)")
@@ -158,17 +163,9 @@ class _Runner:
         ran = self._run("tcs_validate_shape", {}, self._action_limit())
         if ran.of("BADINPUT"):
             raise BadInput(ran.of("BADINPUT")[0])
-        said = ran.output + "\n".join(rest for _, rest in ran.lines)
-        mismatch = re.search(r"Library module name '([^']*)' does not match calling module '([^']*)'",
-                             said)
-        if mismatch:
-            raise BadInput(f"--nif {tracer.nif}: the library is for module {mismatch.group(1)}, "
-                           f"not {mismatch.group(2)}")
-        missing = re.search(r"'([^':]*): cannot open shared object file", said)
-        if missing:
-            raise BadInput(f"{tracer.module} loads a NIF library {missing.group(1)} that is not there: "
-                           f"validate puts --nif next to the module, in the node's working directory "
-                           f"and on LD_LIBRARY_PATH, as {tracer.nif.name} and {tracer.module}.so")
+        if ran.of("NOLOAD"):
+            kind, _, said = ran.of("NOLOAD")[0].partition(" ")
+            raise loading.LoadFailure(loading.diagnose(kind, said, self.placement(tracer), self.otp))
         data = {kind: rest for kind, rest in (line.partition(" ")[::2] for line in ran.of("DATA"))
                 if kind in ("loaded_by", "accepted")}
         nifs = frozenset(_name_arity(rest) for rest in ran.of("DATA") if rest.startswith("nif "))
@@ -176,16 +173,13 @@ class _Runner:
         # A tracer that crashes or hangs when erlang:trace/3 asks it for
         # trace_status is judged by enabled_answers, which asks the same.
         in_probe = ran.status != "done" and (ran.last_step or "").startswith("probe ")
-        loaded = (ran.status == "done" or in_probe) and not ran.of("FINDING")
+        loaded = ran.status == "done" or in_probe
         accepted = data.get("accepted") == "true" or (in_probe and {("enabled", 3), ("trace", 5)} <= nifs)
         shape = Shape(loaded, accepted, nifs)
         table = {"nifs": [f"{n}/{a}" for n, a in sorted(nifs)], "loaded_by": data.get("loaded_by")}
         if ran.status != "done" and not in_probe:
             return self._result("shape", "fail", f"the node {ran.status}ed while loading the tracer",
                                 _incident(ran), started, data=table), shape
-        if not loaded:
-            return self._result("shape", "fail", ran.of("FINDING")[0].partition(" ")[2],
-                                [ran.tail()], started, data=table), shape
         problems = [f"{name}/{arity} is not a NIF of the library: the runtime refuses a tracer "
                     "without it" for name, arity in (("enabled", 3), ("trace", 5))
                     if (name, arity) not in nifs]
@@ -210,6 +204,11 @@ class _Runner:
                                 data=table), shape
         return self._result("shape", "pass", f"enabled/3, trace/5; optional: {', '.join(optional) or 'none'}",
                             facts + notes, started, data=table), shape
+
+    def placement(self, tracer: Tracer) -> loading.Placement:
+        names = tuple(sorted({tracer.nif.name, f"{tracer.module}.so"})) if tracer.nif is not None else ()
+        copies = tuple((self.work.node_path(self.work.lib / app.name), str(app)) for app in tracer.apps)
+        return loading.Placement(tracer.module, names, tuple(app.name for app in tracer.apps), copies)
 
     # --- the direct-call checks ---------------------------------------------------
 

@@ -33,6 +33,11 @@ class Report:
         return {"checks": len(self.results),
                 **{s: sum(r.status == s for r in self.results) for s in STATUSES}}
 
+    def library_text(self) -> str:
+        if self.tracer.nif is not None:
+            return str(self.tracer.nif)
+        return f"loaded by the module from {', '.join(str(a) for a in self.tracer.apps)}"
+
     def state_text(self) -> str:
         return self.tracer.state if self.tracer.state is not None else "a process of the harness"
 
@@ -45,7 +50,7 @@ def first_line(text: str, limit: int = 110) -> str:
 
 def render_text(report: Report) -> str:
     t = report.tracer
-    out = [f"tracer {t.module}: library {t.nif}, module from {t.given_as}, state {report.state_text()}",
+    out = [f"tracer {t.module}: library {report.library_text()}, module from {t.given_as}, state {report.state_text()}",
            ""]
     rows = [(r.check, r.otp, r.status, first_line(r.summary)) for r in report.results]
     header = ("CHECK", "OTP", "VERDICT", "EVIDENCE")
@@ -68,7 +73,8 @@ def to_json(report: Report) -> dict[str, Any]:
     t = report.tracer
     return {
         "tool": "tcs validate",
-        "module": t.module, "nif": str(t.nif), "source": t.given_as, "state": report.state_text(),
+        "module": t.module, "nif": str(t.nif) if t.nif else None,
+        "apps": [str(a) for a in t.apps], "source": t.given_as, "state": report.state_text(),
         "otp": report.otps,
         "verdict": report.verdict,
         "summary": report.counts(),
@@ -107,7 +113,7 @@ def render_html(report: Report) -> str:
             f"</title><style>{_STYLE}</style></head><body>"
             f"<h1>tcs validate: {e(t.module)} <span class=\"verdict-{report.verdict}\">"
             f"{report.verdict.upper()}</span></h1>"
-            f"<p>library <code>{e(str(t.nif))}</code>, module from <code>{e(t.given_as)}</code>, "
+            f"<p>library <code>{e(report.library_text())}</code>, module from <code>{e(t.given_as)}</code>, "
             f"state <code>{e(report.state_text())}</code>, OTP {e(', '.join(report.otps))}</p>"
             f"<table><tr><th>check</th><th>OTP</th><th>verdict</th><th>evidence</th><th>time</th></tr>"
             f"{''.join(rows)}</table>"
