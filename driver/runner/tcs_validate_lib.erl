@@ -22,7 +22,7 @@
          out/2, out/3, step/3, finding/3, done/0]).
 -export([sink/0, drain/0, clear/1, messages/1, effects/1, tracee_effects/1,
          context/1, call/2, each/3, describe/2]).
--export([categories/0, callback_for/3, enabled_inputs/1, trace_inputs/1, input_key/1]).
+-export([categories/0, callback_for/3, enabled_inputs/1, trace_inputs/1, inputs/2, input_key/1]).
 
 %% --- the job ---------------------------------------------------------------
 
@@ -379,15 +379,16 @@ describe(Input, Ctx) ->
 third({_, seq_trace, _, _}, Label) -> io_lib:format("~tp", [Label]);
 third(Input, _) -> ["Tracee=", atom_to_list(element(3, Input))].
 
+%% inputs(enabled | trace, Nifs): the whole input space of a callback family.
+inputs(enabled, Nifs) -> enabled_inputs(Nifs);
+inputs(trace, Nifs) -> trace_inputs(Nifs).
+
 %% each(enabled | trace, Ctx, Fun): runs Fun(Index, Input) for every selected
 %% input of that callback family, after its STEP line; returns the results.
 %% The job selects with {skip, [Index]}, {skip_keys, [Key]} and, per family,
 %% {only_enabled, [Index]} and {only_trace, [Index]} (default: all).
 each(Family, #{nifs := Nifs} = Ctx, Fun) ->
-    Inputs = case Family of
-                 enabled -> enabled_inputs(Nifs);
-                 trace -> trace_inputs(Nifs)
-             end,
+    Inputs = inputs(Family, Nifs),
     Prefix = case Family of enabled -> "e"; trace -> "t" end,
     Skip = sets:from_list(option(skip, Ctx, [])),
     SkipKeys = sets:from_list(option(skip_keys, Ctx, [])),

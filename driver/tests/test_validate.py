@@ -63,8 +63,31 @@ def test_bundled_tracer_fails_exactly_its_checks(name: str, verdicts) -> None:
     assert failing == tracer.fails, f"{name} ({tracer.why}):\n{_table(results)}"
     shape = results[0]
     for r in results[1:]:
-        # A check is skipped only when the runtime refuses the tracer, and says so.
-        assert r.status != "skip" or (shape.status == "fail" and "see shape" in r.summary), _table(results)
+        # A check is skipped only when the runtime refuses the tracer, or when
+        # no event reached it, and says so.
+        assert r.status != "skip" or (shape.status == "fail" and "see shape" in r.summary) or \
+            r.summary.startswith("vacuous: no event reached the tracer"), _table(results)
+
+
+@pytest.mark.live
+def test_a_tracer_that_detaches_at_once_is_not_passed_by_live_or_cost(verdicts) -> None:
+    live = _check(verdicts, "tcs_defect_always_remove", "live", status="skip")
+    assert live.summary.startswith("vacuous: no event reached the tracer"), live.summary
+    cost = _check(verdicts, "tcs_defect_always_remove", "cost", status="pass")
+    assert cost.summary.startswith("nothing was traced: the tracer was not attached"), cost.summary
+    for name in ("erl_msg_tracer", "tcs_good_tracer"):
+        assert "nothing was traced" not in _check(verdicts, name, "cost", status="pass").summary
+        assert "not verified" not in _check(verdicts, name, "live", status="pass").summary
+
+
+@pytest.mark.live
+def test_a_check_on_fewer_inputs_says_so_in_its_verdict(verdicts) -> None:
+    # trace_accepts fails on the inputs that crash: tracee_untouched runs without them
+    untouched = _check(verdicts, "tcs_defect_trace_crash", "tracee_untouched", status="pass")
+    assert "tracee_untouched ran on " in untouched.summary and "only those that passed enabled_answers, trace_accepts" \
+        in untouched.summary and "the others are not verified" in untouched.summary, untouched.summary
+    for check in ("enabled_answers", "enabled_pure", "trace_accepts", "tracee_untouched"):
+        assert " ran on " not in _check(verdicts, "tcs_good_tracer", check, status="pass").summary
 
 
 @pytest.mark.live
@@ -181,6 +204,18 @@ def test_state_without_harness_process_skips_dead_state(layout, otp_node, tmp_pa
 
 
 @pytest.mark.live
+def test_state_that_lost_its_harness_process_is_warned_about(layout, otp_node, tmp_path: Path) -> None:
+    # what `--state "{'$harness', 1}"` becomes in a POSIX shell
+    done = _tcs(*_msg_tracer("--state", "{'', 1}", "--checks", "dead_state", "--json", "r.json"), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "warning: --state {'', 1} has no '$harness' (it has ''" in done.stderr, done.stderr
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["warnings"] and "dead_state is skipped" in report["warnings"][0]
+    assert report["checks"][1]["status"] == "skip"
+    assert inputs.state_warnings("{'$harness', 1}") == [] and inputs.state_warnings(None) == []
+
+
+@pytest.mark.live
 def test_callback_written_in_erlang_is_pointed_out(layout, otp_node, tmp_path: Path) -> None:
     example = (layout.repo / "nif_impls" / "erl_msg_tracer" / "erl_msg_tracer.erl").read_text()
     exports = "-export([enabled/3, trace/5, load/0])."
@@ -236,6 +271,19 @@ def test_beam_of_another_module_is_bad_input(layout, otp_node, tmp_path: Path) -
 ])
 def test_looks_like_callback(name: str, arity: int, looks: bool) -> None:
     assert (looks_like_callback(name, arity) is not None) == looks
+
+
+@pytest.mark.parametrize("name, arity, receiver", [
+    ("enabled_spawn", 3, "spawn events go to enabled_procs/3"),
+    ("trace_gc", 5, "go to trace_garbage_collection/5"),
+    ("trace_link", 5, "go to trace_procs/5 or trace_ports/5"),
+    ("enabled_exit", 3, "go to enabled_procs/3"),
+    ("enabled_sends", 3, "nearest: enabled_send/3"),
+])
+def test_misnamed_callback_hint_names_the_callback_that_receives_the_events(name: str, arity: int,
+                                                                            receiver: str) -> None:
+    hint = looks_like_callback(name, arity)
+    assert hint is not None and receiver in hint, hint
 
 
 def test_runtime_callbacks_follow_the_nif_table() -> None:

@@ -65,13 +65,17 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
         try:
             tracer = inputs.prepare(args.module, args.nif, args.erl, args.beam, args.state, Path(scratch),
                                     args.app)
+            warnings = inputs.state_warnings(tracer.state)
+            for warning in warnings:
+                say(f"warning: {warning}")
             say(f"validating {tracer.module} on OTP {', '.join(o.name for o in otps)}, "
                 "each check in nodes of its own")
             results = engine.validate(tracer, otps, lambda otp: corpus.runner_beams(layout, otp), options, say)
         except inputs.BadInput as why:
             say(f"bad input: {why}")
             return 2
-    done = report.Report(tracer, [o.name for o in otps], options.limits, options.bench, results)
+    done = report.Report(tracer, [o.name for o in otps], options.limits, options.bench, results,
+                         tuple(warnings))
     print(report.render_text(done), end="")
     if args.json:
         report.write_json(done, args.json)

@@ -97,6 +97,26 @@ CALLBACKS: frozenset[tuple[str, int]] = frozenset(
     + [(name, 3 if name.startswith("enabled") else 5) for name in OPTIONAL_CALLBACKS])
 
 
+#: The categories of erl_tracer whose callbacks receive each tag (spec 000, the
+#: trace_tag_*() types; tcs_validate_lib:categories/0), and the short names
+#: people use for a category.
+_CATEGORY_TAGS: dict[str, tuple[str, ...]] = {
+    "send": ("send", "send_to_non_existing_process"),
+    "receive": ("receive",),
+    "call": ("call", "return_to", "return_from", "exception_from"),
+    "procs": ("spawn", "spawned", "exit", "link", "unlink", "getting_linked", "getting_unlinked",
+              "register", "unregister", "proc", "process", "processes"),
+    "ports": ("open", "closed", "link", "unlink", "getting_linked", "getting_unlinked", "port"),
+    "running_procs": ("in", "out", "in_exiting", "out_exiting", "out_exited", "running", "running_proc"),
+    "running_ports": ("in", "out", "in_exiting", "out_exiting", "out_exited", "running_port"),
+    "garbage_collection": ("gc_minor_start", "gc_minor_end", "gc_major_start", "gc_major_end", "gc",
+                           "garbage_collect"),
+}
+TAG_CATEGORIES: dict[str, list[str]] = {
+    tag: [category for category, in_it in _CATEGORY_TAGS.items() if tag in in_it]
+    for tags in _CATEGORY_TAGS.values() for tag in tags}
+
+
 def _distance(a: str, b: str) -> int:
     """Levenshtein distance."""
     row = list(range(len(b) + 1))
@@ -118,8 +138,13 @@ def looks_like_callback(name: str, arity: int) -> str | None:
     same_name = sorted(a for n, a in CALLBACKS if n == name)
     if same_name:
         return f"erl_tracer has {name}/{same_name[0]}, not {name}/{arity}"
-    near = sorted((_distance(name, n), n) for n, a in CALLBACKS if a == arity)
     prefix = {3: "enabled", 5: "trace"}.get(arity)
+    base, _, suffix = name.partition("_")
+    if prefix is not None and base == prefix and suffix in TAG_CATEGORIES:
+        receivers = " or ".join(f"{prefix}_{c}/{arity}" for c in TAG_CATEGORIES[suffix])
+        return (f"erl_tracer has no such callback: {suffix} events go to {receivers} "
+                f"(a callback per category, not per tag)")
+    near = sorted((_distance(name, n), n) for n, a in CALLBACKS if a == arity)
     if near and (near[0][0] <= 2 or (prefix is not None and
                                      (name == prefix or name.startswith(prefix + "_")))):
         return f"erl_tracer has no such callback (nearest: {near[0][1]}/{arity})"

@@ -254,11 +254,13 @@ class _Runner:
                                 "the last one were not tried")
                 break
         passed = [i for i in texts if i not in set(failed)]
+        planned = max((int(d.split()[1]) for d in ran.of("DATA") if d.startswith("planned ")), default=0)
+        partial = _fewer_inputs(len(texts), planned, check, only, skip_keys)
         if evidence:
-            return self._result(check, "fail", evidence[0], _shorten(evidence) + notes, started,
+            return self._result(check, "fail", evidence[0], _shorten(evidence) + notes + partial, started,
                                 nodes), passed
-        summary = notes[-1] if notes else f"{len(texts)} calls"
-        return self._result(check, "pass", summary, notes, started, nodes), passed
+        summary = (notes[-1] if notes else f"{len(texts)} calls") + "".join(f"; {p}" for p in partial)
+        return self._result(check, "pass", summary, notes + partial, started, nodes), passed
 
     # --- dead_state, live, cost ------------------------------------------------------
 
@@ -286,7 +288,16 @@ class _Runner:
             return self._result(check, "fail", line, [line, f"callbacks the runtime calls in this "
                                 f"phase: {called}, and enabled/3 for trace_status"] + notes, started)
         detached = [n.partition(":")[0] for n in notes if n.endswith("attached afterwards: false")]
+        starts = {n.partition(":")[0]: n.endswith(": true") for n in notes
+                  if "tracer attached when the traffic starts" in n}
+        if starts and not any(starts.values()):
+            return self._result(check, "skip", f"vacuous: no event reached the tracer: it was not attached "
+                                f"when the traffic of any phase started ({', '.join(starts)}); erlang:trace/3 "
+                                "asks enabled(trace_status, State, Tracee), and an answer of remove leaves "
+                                "the tracee untraced. Nothing was verified", notes, started)
         summary = f"{len(LIVE_PHASES)} phases ({', '.join(LIVE_PHASES)}): no crash, no hang"
+        if unattached := [phase for phase, attached in starts.items() if not attached]:
+            summary += f"; not verified in {', '.join(unattached)}: the tracer was not attached there"
         if detached:
             summary += f"; the tracer had detached itself after: {', '.join(detached)}"
         return self._result(check, "pass", summary, notes, started)
@@ -302,7 +313,27 @@ class _Runner:
             return self._result("cost", "fail", line, [line], started)
         values = {key: float(value) for key, _, value in (d.partition(" ") for d in ran.of("DATA"))}
         data = {**values, **_ratios(values)}
-        return self._result("cost", "pass", cost_summary(data), [], started, data=data)
+        answers = [n.partition(": ")[2] for n in ran.of("NOTE") if n.startswith("send answer: ")]
+        untraced = nothing_traced(values.get("module_attached") == 1.0, answers[0] if answers else "?")
+        summary = cost_summary(data) if untraced is None else f"{untraced}; {cost_summary(data)}"
+        return self._result("cost", "pass", summary, [untraced] if untraced else [], started, data=data)
+
+
+#: The check whose passed inputs a check is limited to (engine order, step 2).
+PREREQUISITE = {"only_enabled": "enabled_answers", "only_trace": "trace_accepts"}
+
+
+def _fewer_inputs(ran_on: int, planned: int, check: str, only: dict[str, list[str]],
+                  skipped_keys: list[str]) -> list[str]:
+    """A sentence for a check that called the tracer with fewer inputs than its input space has
+    (none when it ran on all): how many, and why the others were left out."""
+    if not planned or ran_on >= planned:
+        return []
+    why = [f"only those that passed {', '.join(sorted({PREREQUISITE[f] for f in only}))}"] if only else []
+    if skipped_keys:
+        why.append(f"none after a crash or a hang of {', '.join(skipped_keys)}")
+    return [f"{check} ran on {ran_on} of {planned} inputs ({'; '.join(why) or 'the node ended early'}): "
+            "the others are not verified"]
 
 
 def _ratios(v: dict[str, float]) -> dict[str, float]:
@@ -311,6 +342,17 @@ def _ratios(v: dict[str, float]) -> dict[str, float]:
     return {"module_vs_untraced": ratio("event_module_ns", "event_untraced_ns"),
             "builtin_vs_untraced": ratio("event_builtin_ns", "event_untraced_ns"),
             "module_vs_builtin": ratio("event_module_ns", "event_builtin_ns")}
+
+
+def nothing_traced(attached: bool, send_answer: str) -> str | None:
+    """Why the traced sends of the benchmark never reached trace*/5, or None when they did."""
+    if not attached:
+        return ("nothing was traced: the tracer was not attached to the sender (enabled(trace_status, ...) "
+                "answered remove), so 'this tracer' measures untraced sends")
+    if send_answer != "trace":
+        return (f"nothing was traced: enabled for send answered {send_answer}, so trace*/5 was never "
+                "called and 'this tracer' measures the cost of a refused event only")
+    return None
 
 
 def cost_summary(d: dict[str, float]) -> str:

@@ -38,6 +38,19 @@ class Tracer:
         return next((app for app in self.apps if self.beam.parent == app / "ebin"), None)
 
 
+def state_warnings(state: str | None) -> list[str]:
+    """What a --state that holds no '$harness' loses: the default state is a process of the harness,
+    which dead_state needs and where the checks see what a tracer sends to its state."""
+    if state is None or "'$harness'" in state:
+        return []
+    eaten = " (it has '', as when a shell expanded $harness to nothing inside double quotes)" \
+        if "''" in state else ""
+    return [f"--state {state} has no '$harness'{eaten}: no process of the harness is in the state, so "
+            "dead_state is skipped and what the tracer sends to its state goes nowhere the checks "
+            "see; to put the harness's process in, write '$harness' and keep the shell off it: "
+            "--state \"{'\\$harness', ...}\" (in double quotes, escape the $)"]
+
+
 def application_dirs(given: list[str]) -> tuple[Path, ...]:
     """The application directories of --app values: a directory with ebin/ is one; a directory
     whose subdirectories have ebin/ (rebar3's _build/PROFILE/lib, an OTP lib/) gives those."""

@@ -23,6 +23,7 @@ class Report:
     limits: Limits
     bench: Bench
     results: list[CheckResult]
+    warnings: tuple[str, ...] = ()   # about the input, said before the verdicts
 
     @property
     def verdict(self) -> str:
@@ -51,7 +52,7 @@ def first_line(text: str, limit: int = 110) -> str:
 def render_text(report: Report) -> str:
     t = report.tracer
     out = [f"tracer {t.module}: library {report.library_text()}, module from {t.given_as}, state {report.state_text()}",
-           ""]
+           *(f"warning: {w}" for w in report.warnings), ""]
     rows = [(r.check, r.otp, r.status, first_line(r.summary)) for r in report.results]
     header = ("CHECK", "OTP", "VERDICT", "EVIDENCE")
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header[:3])]
@@ -77,6 +78,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "apps": [str(a) for a in t.apps], "source": t.given_as, "state": report.state_text(),
         "otp": report.otps,
         "verdict": report.verdict,
+        "warnings": list(report.warnings),
         "summary": report.counts(),
         "limits": report.limits.to_json(),
         "bench": {"samples": report.bench.samples, "calls_per_sample": report.bench.calls,
