@@ -70,7 +70,7 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
     include = corpus.host_include()
     try:
         cases = [corpus.load_case(where, path) for path in corpus.case_paths(where, pattern)]
-        corpus.check_expectations(where, [o.name for o in otps])
+        corpus.check_expectations(where, sorted({str(o.release) for o in otps}))
     except (corpus.ModelError, expectations.ExpectationError) as why:
         say(str(why))
         sys.exit(2)
@@ -80,7 +80,7 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
     results: list[CaseResult] = []
     width = len(str(len(cases)))
     for otp in otps:
-        where_runs = f"in {otp.root}" if otp.root else "on the host"
+        where_runs = f"in {otp.root}" if otp.root else f"{otp.erl[0]}" if "@" in otp.name else "on the host"
         say(f"OTP {otp.name} ({where_runs}): {len(cases)} case(s), "
             + ("one node per case" if fresh_nodes else "several per node"))
         started = time.monotonic()
@@ -231,8 +231,7 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="build, check golden streams, replay every case live, summarise")
     run.add_argument("--otp", default="local",
-                     help="OTP releases, comma-separated: 25 (the host's), 27, 29 (Debian roots, provisioned on "
-                          "first use); 'all' for every one; 'local' (default) for the host's erl")
+                     help=provision.OTP_HELP)
     run.add_argument("--cases", default="*", help="shell pattern on case ids (default: all)")
     run.add_argument("--json", help="write the results as JSON to this file")
     run.add_argument("--html", help="write a self-contained HTML report (matrices, streams side by side)")
