@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from . import corpus, expectations, node, provision, recorder, report_html, rules, rundiff, stream, validate
-from .results import CaseResult, exit_code, render_table, to_json
+from . import corpus, expectations, junit, node, provision, recorder, report_html, rules, rundiff, stream, validate
+from .results import CaseResult, exit_code, junit_cases, render_table, to_json
 
 
 
@@ -104,7 +104,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     build(where)
     if not check_golden(where):
         return 1
-    for report in filter(None, (args.json, args.html)):
+    for report in filter(None, (args.json, args.html, args.junit)):
         if not Path(report).resolve().parent.is_dir():
             say(f"cannot write {report}: no directory {Path(report).resolve().parent}")
             return 2
@@ -118,6 +118,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         write_report(Path(args.json), json.dumps(to_json([o.name for o in otps], results), indent=2) + "\n")
     if args.html:
         write_report(Path(args.html), report_html.render(results))
+    if args.junit:
+        write_report(Path(args.junit), junit.render("tcs run", junit_cases(results)))
     return exit_code(results)
 
 
@@ -235,6 +237,7 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--cases", default="*", help="shell pattern on case ids (default: all)")
     run.add_argument("--json", help="write the results as JSON to this file")
     run.add_argument("--html", help="write a self-contained HTML report (matrices, streams side by side)")
+    run.add_argument("--junit", help="write JUnit XML for CI to this file (a testcase per case and release)")
     run.add_argument("--strict", action="store_true", help="compare informative lines too")
     run.add_argument("--fresh-nodes", action="store_true",
                      help="one node per case (slower; by default a node runs many cases, see README)")

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from .. import corpus, node
+from .. import corpus, junit, node
 from . import engine, inputs, releases, report
 from .checks import CHECK_NAMES, Bench, Limits
 
@@ -40,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"comma-separated checks to run (shape always runs): {', '.join(CHECK_NAMES)}")
     parser.add_argument("--json", help="write the report as JSON to this file")
     parser.add_argument("--html", help="write the report as a self-contained HTML page to this file")
+    parser.add_argument("--junit", help="write JUnit XML for CI to this file (a testcase per check and release)")
     parser.add_argument("--callback-timeout", type=float, default=Limits.callback_s,
                         help="seconds one direct callback call may take (default %(default)s; "
                         "a live action may take 5 times as long)")
@@ -83,6 +84,9 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
     if args.html:
         report.write_atomically(args.html, report.render_html(done))
         say(f"wrote {args.html}")
+    if args.junit:
+        junit.write(Path(args.junit), f"tcs validate {tracer.module}", report.junit_cases(done))
+        say(f"wrote {args.junit}")
     return 0 if done.verdict == "pass" else 1
 
 

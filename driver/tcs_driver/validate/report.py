@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import junit
 from .checks import CHECKS, STATUSES, Bench, CheckResult, Limits
 from .inputs import Tracer
 
@@ -60,7 +61,7 @@ def render_text(report: Report) -> str:
         out.append("  ".join(c.ljust(w) for c, w in zip(row[:3], widths)) + "  " + row[3])
     details = [r for r in report.results if r.status != "pass" or r.check == "cost"]
     for r in details:
-        lines = r.evidence if r.evidence[:1] == [r.summary] else [r.summary, *r.evidence]
+        lines = evidence_lines(r)
         out += ["", f"{r.check} (OTP {r.otp}): {r.status}",
                 *("  " + line.replace("\n", "\n  ") for line in lines if line)]
     c = report.counts()
@@ -121,6 +122,22 @@ def render_html(report: Report) -> str:
             f"{''.join(rows)}</table>"
             f"<p>Time limits: {e(report.limits.describe())}.</p><h2>The checks</h2><ul>{checks}</ul>"
             f"</body></html>\n")
+
+
+#: How a verdict reads in JUnit XML.
+JUNIT_OUTCOMES = {"pass": "passed", "fail": "failure", "skip": "skipped"}
+
+
+def junit_cases(report: Report) -> list[junit.Case]:
+    """One JUnit testcase per check and release; a failure's text is its evidence."""
+    return [junit.Case(f"OTP {r.otp}", f"tcs.validate.{report.tracer.module}", r.check,
+                       JUNIT_OUTCOMES[r.status], first_line(r.summary, 300), "\n".join(evidence_lines(r)),
+                       r.seconds) for r in report.results]
+
+
+def evidence_lines(result: CheckResult) -> list[str]:
+    """The summary and the evidence, the summary once."""
+    return result.evidence if result.evidence[:1] == [result.summary] else [result.summary, *result.evidence]
 
 
 def write_atomically(path: str, text: str) -> None:
