@@ -6,8 +6,10 @@ command line (reports, exit codes, bad input), and the reading of NIF tables.
 No timing assertions: the cost check must only produce its medians."""
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -17,7 +19,7 @@ import pytest
 
 from conftest import TEST_RELEASES
 from tcs_driver import corpus, node, provision
-from tcs_driver.validate import bundled, engine, inputs, releases
+from tcs_driver.validate import bundled, engine, inputs, releases, report
 from tcs_driver.validate.checks import (CHECK_NAMES, Bench, CheckResult, looks_like_callback,
                                         runtime_callbacks)
 
@@ -319,3 +321,34 @@ def test_good_tracer_passes_every_check_on_other_releases(release: str, layout, 
     assert [r.check for r in results] == list(CHECK_NAMES)
     assert {r.otp for r in results} == {release}
     assert [r for r in results if r.status != "pass"] == [], _table(results)
+
+
+# --- the HTML report ----------------------------------------------------------------------
+
+def _page(results: list[CheckResult], tmp_path: Path) -> str:
+    tracer = inputs.Tracer("t", tmp_path / "t.so", tmp_path / "t.beam", "t.erl", None)
+    return report.render_html(report.Report(tracer, ["25"], engine.Limits(), Bench(), results))
+
+
+def test_html_lists_every_misnamed_nif_and_explains_the_evidence_ids(tmp_path: Path) -> None:
+    shape = CheckResult("shape", "25", "fail", "NIF enabled_sends/3 looks like a callback", [],
+                        data={"nifs": ["enabled/3", "enabled_sends/3", "trace/5", "trace_spawn/5", "version/0"]})
+    page = _page([shape], tmp_path)
+    for nif, what in [("enabled_sends/3", "nearest: enabled_send/3"), ("trace_spawn/5", "trace_procs/5"),
+                      ("enabled/3", "a callback of erl_tracer"), ("version/0", "not a callback")]:
+        assert re.search(f"<code>{re.escape(nif)}</code></td><td class=\"\\w+\">[^<]*{re.escape(what)}", page), nif
+    for identifier, _ in report.EVIDENCE_IDS:
+        assert f"<dt><code>{html.escape(identifier)}</code></dt>" in page
+
+
+@pytest.mark.live
+def test_html_shows_crash_evidence_line_by_line(verdicts, tmp_path: Path) -> None:
+    crash = _check(verdicts, "tcs_defect_trace_crash", "trace_accepts")
+    page = _page([crash], tmp_path)
+    evidence = re.search(r"<details open><summary>evidence \((\d+) lines\)</summary><pre>(.*?)</pre>", page, re.S)
+    assert evidence, page
+    lines = evidence.group(2).splitlines()
+    assert int(evidence.group(1)) == len(lines) > 3
+    assert any(line.strip().startswith("TCS STEP t2 trace/send/pid") for line in lines), lines
+    # the summary cell holds the first line only
+    assert "the node&#x27;s last output:</td>" in page or "last output:<details" in page, page
