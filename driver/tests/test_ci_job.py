@@ -35,6 +35,10 @@ def rebar3_project(where: Path) -> Path:
     code:priv_dir/1; a pre-compile hook builds it from c_src/ (the bundled good tracer's code)."""
     (where / "src").mkdir(parents=True)
     (where / "c_src").mkdir()
+    # rebar3 links _build/default/lib/APP/priv to priv/ only when it exists
+    # before the hooks run: projects keep it (with a .gitkeep)
+    (where / "priv").mkdir()
+    (where / "priv" / ".gitkeep").write_text("")
     (where / "src" / f"{MODULE}.app.src").write_text(
         f'{{application, {MODULE}, [{{description, "a tracer"}}, {{vsn, "0.1.0"}}, {{registered, []}}, '
         "{applications, [kernel, stdlib]}, {env, []}]}.\n")
@@ -46,7 +50,7 @@ def rebar3_project(where: Path) -> Path:
     shutil.copy(LAYOUT.repo / "nif_impls" / "good" / "tcs_tracer_base.h", where / "c_src")
     (where / "c_src" / f"{MODULE}_nif.c").write_text(f'#define TCS_MODULE {MODULE}\n#include "tcs_tracer_base.h"\n')
     (where / "rebar.config").write_text(
-        '{pre_hooks, [{"linux", compile, "mkdir -p priv && cc -shared -fPIC -I \\"$ERTS_INCLUDE_DIR\\" '
+        '{pre_hooks, [{"linux", compile, "cc -shared -fPIC -I \\"$ERTS_INCLUDE_DIR\\" '
         f'-o priv/{MODULE}_nif.so c_src/{MODULE}_nif.c"}}]}}.\n')
     return where
 

@@ -7,6 +7,7 @@ write.  A release in a root needs its files inside the root: Workdir then
 creates its directory under ROOT/tmp and gives paths as the node sees them."""
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -48,16 +49,23 @@ class Workdir:
 
     def add_application(self, app: Path) -> Path:
         """Copies an OTP application directory into lib/ under its own name (code:priv_dir/1 and
-        code:lib_dir/1 go by it), symbolic links resolved (rebar3 links priv/ to the project's);
+        code:lib_dir/1 go by it), symbolic links resolved (rebar3 links priv/ to the project's, and include/ even when there is none: dangling links are left out);
         puts its ebin/ on the code path; returns the copy."""
         copy = self.lib / app.name
-        shutil.copytree(app, copy, symlinks=False)
+        # (not copytree's ignore_dangling_symlinks: it reads a relative link from the working directory)
+        shutil.copytree(app, copy, symlinks=False, ignore=_dangling_links)
         self.code_path.append(copy / "ebin")
         return copy
 
     def node_path(self, path: Path) -> str:
         """A path in this directory as the node sees it."""
         return str(self._ws.inside / path.relative_to(self.host))
+
+
+def _dangling_links(directory: str, names: list[str]) -> list[str]:
+    """The names in `directory` that are symbolic links to nothing."""
+    return [name for name in names if os.path.islink(os.path.join(directory, name))
+            and not os.path.exists(os.path.join(directory, name))]
 
 
 @contextmanager
