@@ -181,7 +181,7 @@ def runner_beams(layout: Layout, otp: node.Otp) -> Path:
     header = layout.generated / "tcs_tags.hrl"   # the tag table some of them include
     digest = hashlib.sha256(b"".join(p.name.encode() + b"\0" + p.read_bytes()
                                      for p in [*sources, header])).hexdigest()
-    out = layout.build / f"beam-otp{otp.name}-{digest[:16]}"
+    out = layout.build / f"beam-otp{otp.slug}-{digest[:16]}"
     if out.is_dir():
         return out
     with otp.workspace() as ws:
@@ -198,7 +198,7 @@ def runner_beams(layout: Layout, otp: node.Otp) -> Path:
         partial.rename(out)
     except OSError:  # another run made it meanwhile
         shutil.rmtree(partial)
-    for stale in layout.build.glob(f"beam-otp{otp.name}-*"):
+    for stale in layout.build.glob(f"beam-otp{otp.slug}-{'?' * 16}"):
         if stale != out:
             shutil.rmtree(stale, ignore_errors=True)
     return out
@@ -263,7 +263,7 @@ def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Pa
     A case that disagrees (beyond its documented expectation) in a node shared with earlier cases is replayed in a
     fresh node, and that run is its result: what an earlier case left behind
     never decides one."""
-    expected = expectations.load(expectations.path_for(layout.expectations, otp.name))
+    expected = expectations.load(expectations.path_for(layout.expectations, str(otp.release)))
     beams = runner_beams(layout, otp)
     gate = layout.nifs / "tcs_gate"
     runnable = [c for c in cases if skip_reason(c, otp.release) is None]

@@ -8,6 +8,7 @@ outcome says what happened and what the node printed last, and the jobs after
 it run in a fresh node."""
 from __future__ import annotations
 
+import hashlib
 import itertools
 import os
 import queue
@@ -55,14 +56,20 @@ class Workspace:
 @dataclass(frozen=True)
 class Otp:
     """How to start nodes of one OTP release, and where they see files."""
-    name: str                 # the release, "25"
+    name: str                 # the release, "25"; "26@/opt/otp/bin/erl" for an installation given by path
     erl: list[str]            # the command that starts erl
     root: Path | None = None  # the Debian root the node runs in (chroot), None for the host
 
     @property
     def release(self) -> int:
         """The OTP release number."""
-        return int(self.name)
+        return int(self.name.partition("@")[0])
+
+    @property
+    def slug(self) -> str:
+        """The name as a file name part: the release, and a digest of the path of an installation given by path."""
+        release, at, path = self.name.partition("@")
+        return f"{release}-{hashlib.sha256(path.encode()).hexdigest()[:10]}" if at else release
 
     def tool(self, program: str) -> list[str]:
         """The command that runs another program of this release (erlc), like `erl` does."""

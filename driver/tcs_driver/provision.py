@@ -83,21 +83,65 @@ def ask_release(root: Path) -> str:
     return done.stdout
 
 
+#: What --otp takes, for the --help of every command that runs nodes.
+OTP_HELP: Final[str] = (
+    "OTP releases, comma-separated: 25 (the host's), 27, 29 (Debian roots, provisioned on first use), "
+    "'all' for those three, 'local' (default) for the host's erl, or the path of an OTP installation "
+    "(its directory or its bin/erl, release 25 or later), e.g. 25,/opt/otp-26.2.5/bin/erl")
+#: The oldest release the runner works on.
+OLDEST: Final[int] = 25
+
+
 def otps(spec: str, say: Callable[[str], None]) -> list[node.Otp]:
-    """The releases of an --otp value ('local', 'all', or numbers like '25,27,29'), each ready to run.
+    """The releases of an --otp value ('local', 'all', release numbers like '25,27,29', paths of OTP
+    installations, mixed freely), each ready to run.
 
     The host's own release runs on the host; 27 and 29 run in their roots,
-    provisioned on first use. Raises NoErlang or ProvisionError."""
+    provisioned on first use; a path runs that installation's erl on the
+    host. Raises NoErlang or ProvisionError."""
     host, host_release, _ = node.probe_local()
     if spec.strip() == "local":
         return [host]
-    wanted = sorted({host_release, *SUITES}) if spec.strip() == "all" else []
-    for word in [] if wanted else spec.split(","):
-        if not word.strip().isdigit():
-            raise ProvisionError(f"--otp {spec}: {word.strip()!r} is not a release number "
-                                 "(use e.g. 25,27,29, 'all' or 'local')")
-        wanted.append(int(word))
-    return [host if release == host_release else otp(release, say) for release in dict.fromkeys(wanted)]
+    if spec.strip() == "all":
+        return [host if release == host_release else otp(release, say)
+                for release in sorted({host_release, *SUITES})]
+    chosen: list[node.Otp] = []
+    for word in (w.strip() for w in spec.split(",")):
+        if word.isdigit():
+            chosen.append(host if int(word) == host_release else otp(int(word), say))
+        elif "/" in word or Path(word).exists():
+            chosen.append(installation(word))
+        else:
+            raise ProvisionError(f"--otp {spec}: {word!r} is neither a release number nor the path of an OTP "
+                                 "installation (use e.g. 25,27,29, 'all', 'local' or /opt/otp-26/bin/erl)")
+    return list({o.name: o for o in chosen}.values())
+
+
+def installation(path: str) -> node.Otp:
+    """An OTP installation given by path (its directory, or its bin/erl), checked: its erl answers with a
+    release of OLDEST or later. Its nodes run on the host; its name is RELEASE@ERL."""
+    given = Path(path)
+    erl = given / "bin" / "erl" if given.is_dir() else given
+    if not erl.is_file() or not os.access(erl, os.X_OK):
+        raise ProvisionError(f"--otp {path}: no erl there (give an OTP installation directory, the one with "
+                             "bin/erl, or the erl executable itself)")
+    erl = erl.resolve() if erl.is_symlink() else erl.absolute()
+    probe = 'io:format("~s ~s", [erlang:system_info(otp_release), code:root_dir()]), halt().'
+    try:
+        done = subprocess.run([str(erl), "-noshell", "-noinput", "-eval", probe], capture_output=True,
+                              text=True, timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as why:
+        raise ProvisionError(f"--otp {path}: cannot start {erl}: {why}") from why
+    release, _, root = done.stdout.partition(" ")
+    if done.returncode != 0 or not release.isdigit():
+        raise ProvisionError(f"--otp {path}: {erl} does not work: {node.tail(done.stdout + done.stderr, 5)}")
+    if int(release) < OLDEST:
+        raise ProvisionError(f"--otp {path}: {erl} is OTP {release}; the suite needs OTP {OLDEST} or later")
+    if not str(erl).startswith(root.rstrip("/") + "/"):
+        raise ProvisionError(f"--otp {path}: {erl} runs the OTP installed in {root}, not one at {erl.parent.parent} "
+                             "(a copied or moved installation needs its bin/erl's ROOTDIR set to where it is "
+                             "now, as its Install script does)")
+    return node.Otp(f"{release}@{erl}", [str(erl)])
 
 
 def otp(release: int, say: Callable[[str], None]) -> node.Otp:
