@@ -109,15 +109,18 @@ _CATEGORY_ALIASES: dict[str, tuple[str, ...]] = {
 
 
 def tag_categories() -> dict[str, list[str]]:
-    """Each trace tag (and alias) -> the categories whose callbacks receive it, for a process
-    or a port tracee (the model's tag table, spec 000's trace_tag_*() types)."""
+    """Each trace tag (and alias) -> the categories whose callbacks receive it: its category for
+    a process tracee first, then for a port tracee (the model's tag table, spec 000's
+    trace_tag_*() types)."""
     table = tags.table()
     receivers: dict[str, list[str]] = {}
-    for category in table.categories:
-        named = {t for t, c in table.process.items() if c == category}
-        named |= {t for t, c in table.port.items() if c == category}
-        for name in sorted(named) + list(_CATEGORY_ALIASES.get(category, ())):
-            receivers.setdefault(name, []).append(category)
+    for tag in sorted(table.process.keys() | table.port.keys()):
+        for category in (table.process.get(tag), table.port.get(tag)):
+            if category is not None and category not in receivers.setdefault(tag, []):
+                receivers[tag].append(category)
+    for category, aliases in _CATEGORY_ALIASES.items():
+        for alias in aliases:
+            receivers.setdefault(alias, []).append(category)
     return receivers
 
 
