@@ -1,0 +1,3 @@
+"""placeholder"""
+DESCRIPTION = ""
+def add_arguments(p): pass
