@@ -48,7 +48,7 @@ table.stream td.mark { text-align: center; width: 2.2em; font-weight: 700; }
 table.stream td.mark.agree { color: #1f7a1f; } table.stream td.mark.missing { background: var(--fail); }
 table.stream td.mark.other { color: #999; }
 table.stream tr.info td.line { color: #777; }
-table.stream td.rules { font-size: .9em; }
+table.stream td.rules { font-size: .9em; } table.stream td.rules a { white-space: nowrap; }
 pre.live span.add { background: #c9f0c9; display: block; }
 section.case { border-top: 2px solid #23395d; margin-top: 2em; }
 p.note { background: #eef3fa; padding: .4em .7em; }
@@ -67,7 +67,7 @@ def page(title: str, body: str, *, root: str | None, script: str = "") -> str:
         f'<header class="top"><a href="{root}index.html">tcs: the erl_tracer rules</a>'
         f'<a href="{root}index.html#clarifications">Clarifications</a>'
         f'<form action="{root}index.html" method="get" role="search">'
-        '<input type="search" name="q" placeholder="rule ID, tag, callback, a word of a sentence" '
+        '<input type="search" id="q" name="q" placeholder="rule ID, tag, callback, a word of a sentence" '
         'aria-label="search the rules"></form></header>\n')
     return ("<!DOCTYPE html>\n"
             '<html lang="en"><head><meta charset="utf-8">'
