@@ -91,9 +91,10 @@ def read_catalogue(text: str) -> Catalogue:
     found: list[Rule] = []
     clarifications: list[Clarification] = []
     implementation_defined: list[list[str]] = []
-    section, open_clarification, body = "", None, []
+    section, open_clarification, body, row_number = "", None, [], 0
     lines = text.splitlines()
     for line in lines + ["## end"]:
+        row_number = row_number + 1 if line.startswith("|") else 0   # 1: a table's header, 2: its rule
         heading = _HEADING.match(line)
         if heading and len(heading.group(1)) <= 3 and open_clarification:
             clarifications.append(Clarification(*open_clarification, "\n".join(body).strip()))
@@ -109,8 +110,7 @@ def read_catalogue(text: str) -> Catalogue:
             cells = markdown.table_cells(line)
             if cells[0] in ids and len(cells) >= 4:
                 found.append(Rule(cells[0], section, cells[1], cells[2], cells[3]))
-            elif "implementation-defined" in section.lower() and len(cells) >= 3 \
-                    and not all(re.fullmatch(r":?-+:?", c) for c in cells) and cells[0] != "what the documents leave open":
+            elif "implementation-defined" in section.lower() and len(cells) >= 3 and row_number > 2:
                 implementation_defined.append(cells)
     return Catalogue(documents, found, clarifications, implementation_defined)
 
