@@ -214,7 +214,7 @@ class Book:
             cells = []
             for otp in self.otps:
                 counts = self.counts(rule.id, otp)
-                cells.append(f'<td class="{cell_class({k: n for k, n in counts.items() if k in STATUSES})}" '
+                cells.append(f'<td class="{_cell_class(counts)}" '
                              f'data-rule="{escape(rule.id)}" data-otp="{escape(otp)}">'
                              f'<a href="rules/{escape(rule.id)}.html#otp-{escape(otp)}">'
                              f"{escape(counts_text(counts))}</a></td>")
@@ -335,6 +335,13 @@ class Book:
                    "<p>No case of the corpus is named here.</p>")
                 + entries)
         return pages.page(f"{c.id}: tcs", body, root="../")
+
+
+def _cell_class(counts: dict[str, int]) -> str:
+    """The colour of a matrix cell: as the HTML report's, skipped cases beside others left out
+    (a rule that passes wherever its cases apply is green)."""
+    ran = {k: n for k, n in counts.items() if k in STATUSES and k != "skip"}
+    return cell_class(ran if any(ran.values()) else {k: n for k, n in counts.items() if k in STATUSES})
 
 
 def _plain(markdown_text: str) -> str:

@@ -77,7 +77,8 @@ def release_view(case: corpus.Case, golden: Golden, otp: str, status: str, detai
     A crash or timeout is marked against what the node reported before it ended."""
     if status == "skip":
         return ReleaseView(otp, status, detail)
-    parsed = stream.parse_stream("\n".join(live), f"live {case.id} on OTP {otp}")
+    # Classified again from the bodies, as the run classified them (some classes depend on the lines around).
+    parsed = stream.parse_live_stream("\n".join(text[2:] for text in live), f"live {case.id} on OTP {otp}")
     comparison = corpus.compare(case, golden.lines, parsed, strict=strict)
     compared = {id(line) for group in comparison.groups for line in group.golden}
     missing: set[int] = set()
