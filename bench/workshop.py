@@ -2,6 +2,7 @@
 """How fast ./tcs try and ./tcs book are, rerunnable.
 
     /usr/bin/python3 bench/workshop.py [--otp 25,27,29] [--repeat 3] [--results R.json] [--book-dir DIR]
+                                       [--try-only]
 
 `try`: one scenario (written to a temporary directory, as in a workshop) through the model and
 live on each release, `--repeat` times; each time as `./tcs try` does it after its build step:
@@ -23,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "driver"))
 
-from tcs_driver import cli, corpus  # noqa: E402
+from tcs_driver import cli, corpus, node  # noqa: E402
 from tcs_driver.results import releases  # noqa: E402
 from tcs_driver.workshop import book, try_  # noqa: E402
 
@@ -53,6 +54,7 @@ def main() -> int:
     args.add_argument("--repeat", type=int, default=3, help="runs of try (default 3)")
     args.add_argument("--results", action="append", help="results for the book (./tcs run --json)")
     args.add_argument("--book-dir", help="keep the book here (default: a temporary directory)")
+    args.add_argument("--try-only", action="store_true", help="time try only, not the book")
     options = args.parse_args()
     layout = corpus.default_layout()
     cli.build(layout)
@@ -62,21 +64,24 @@ def main() -> int:
         times, otps = [], []
         for _ in range(options.repeat):
             started = time.monotonic()
-            otps = try_.releases(options.otp, lambda text: None)
-            tried = try_.run(layout, path, otps, strict=False)
+            otps, include = try_.releases(options.otp, lambda text: None)
+            tried = try_.run(layout, path, otps, strict=False, include=include)
             times.append(time.monotonic() - started)
             if any(not v.agrees for v in tried.views):
                 say("the scenario does not agree everywhere: " + ", ".join(f"{v.otp} {v.status}" for v in tried.views))
-        names = ", ".join(o.name for o in otps)
+        names = ", ".join(v.otp for v in tried.views)
         print(f"try, one scenario on OTP {names}: " + ", ".join(f"{t:.2f}s" for t in times)
               + f"; median {statistics.median(times):.2f}s")
 
+        if options.try_only:
+            return 0
         if options.results:
             results = book.results_from_files(options.results)
             origin = "from " + ", ".join(options.results)
         else:
             started = time.monotonic()
-            results = book.entries_of(cli.run_corpus(layout, "*", otps, False, False))
+            ready = [o if isinstance(o, node.Otp) else o() for o in otps]
+            results = book.entries_of(cli.run_corpus(layout, "*", ready, False, False))
             print(f"corpus run for the book on OTP {names}: {time.monotonic() - started:.1f}s")
             origin = "the benchmark's corpus run"
         out = Path(options.book_dir) if options.book_dir else Path(scratch) / "book"

@@ -4,10 +4,8 @@ finds a rule by a word of its sentence; screenshots kept in build/test-output/."
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from types import SimpleNamespace
@@ -15,8 +13,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from conftest import CASES, TEST_RELEASES
-from tcs_driver import corpus, node, rundiff
+from conftest import TEST_RELEASES
+from tcs_driver import corpus, expectations
 from tcs_driver.results import CaseResult, to_json
 from tcs_driver.workshop import book, markdown, sidebyside, try_
 from test_report_html import _chromium, _png_pixels
@@ -155,6 +153,28 @@ def test_try_a_scenario_outside_the_tree(layout: corpus.Layout, otp_for, release
         assert view.status == "fail" and view.marks[pattern] == "-", result.detail
         assert view.unexpected == [tried.golden.annotated[pattern].text.replace("raises error:badarg", "-> 1")]
     assert tree_status(layout) == before
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("release", TEST_RELEASES, ids=[f"otp{r}" for r in TEST_RELEASES])
+def test_try_applies_expectations_to_corpus_cases_only(layout: corpus.Layout, otp_for, release: str,
+                                                       tmp_path: Path) -> None:
+    """A corpus case documented to differ is a deviation when tried from cases/; the same file
+    elsewhere is a fail, and try names the corpus case's entry."""
+    documented = [e for e in expectations.load(expectations.path_for(layout.expectations, release)).values()
+                  if e.status == "fail"]
+    if not documented:
+        pytest.skip(f"expectations/otp{release}.toml documents no difference to try")
+    entry, otp = documented[0], otp_for(release)
+    own = layout.cases / f"{entry.case}.tcs"
+    tried = try_.run(layout, own, [otp], strict=False)
+    assert tried.results[0].status == "deviation", tried.results[0].detail
+    assert f"this is corpus case {entry.case}" in tried.expectation_note
+    copy = tmp_path / own.name
+    copy.write_text(own.read_text())
+    tried = try_.run(layout, copy, [otp], strict=False)
+    assert tried.results[0].status == "fail", tried.results[0].detail
+    assert "none applied" in tried.expectation_note and entry.where in tried.expectation_note
 
 
 @pytest.mark.live

@@ -436,11 +436,12 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Say,
     try:
         if args.results:
             results = results_from_files(args.results)
-            wanted = [w.strip() for w in args.otp.split(",")] if args.otp else None
+            wanted = None if args.otp in (None, "all") else \
+                [str(node.probe_local()[1]) if w.strip() == "local" else w.strip() for w in args.otp.split(",")]
             results = [r for r in results if wanted is None or r.otp in wanted]
             origin = "from " + ", ".join(args.results)
         else:
-            otps = try_.releases(args.otp, say)
+            otps = [o if isinstance(o, node.Otp) else o() for o in try_.releases(args.otp, say)[0]]
             results = entries_of(run_live(otps))
             origin = f"the corpus run by ./tcs book on {time.strftime('%Y-%m-%d %H:%M %Z')}"
         say("writing the book")

@@ -8,6 +8,7 @@ says so."""
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -41,7 +42,8 @@ def add_otp_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command line of `./tcs try`."""
-    parser.add_argument("file", help="a scenario file (.tcs, the language of cases/README.md), anywhere")
+    parser.add_argument("file", help="a scenario file (.tcs, the language of cases/README.md; its case id is "
+                                     "its file name), anywhere")
     add_otp_argument(parser)
     parser.add_argument("--html", help="also write the side by side view as one self-contained HTML page")
     parser.add_argument("--explain", action="store_true",
@@ -49,16 +51,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true", help="compare informative lines too")
 
 
-def releases(spec: str | None, say: Say) -> list[node.Otp]:
-    """The releases of an --otp value, each checked (or provisioned) in parallel; raises
-    node.NoErlang or provision.ProvisionError."""
+#: A release to run on: ready, or how to make it ready (its root checked, or provisioned).
+Release = node.Otp | Callable[[], node.Otp]
+
+
+def releases(spec: str | None, say: Say) -> tuple[list[Release], Path]:
+    """The releases of an --otp value and the host OTP's NIF headers. The host's release is ready;
+    the others are made ready as their run starts, so that checking a root (a node started in it)
+    overlaps the other releases' runs. Raises node.NoErlang, or provision.ProvisionError for a word
+    that is no release (a release without a root raises it when made ready)."""
+    host, host_release, include = node.probe_local()
     spec = spec or available_spec()
-    words = [w.strip() for w in spec.split(",") if w.strip()]
-    if words in (["all"], ["local"]):
-        return provision.otps(words[0], say)
-    with ThreadPoolExecutor(max_workers=max(1, len(words))) as pool:
-        found = list(pool.map(lambda word: provision.otps(word, say), words))
-    return list({otp.name: otp for group in found for otp in group}.values())
+    wanted: list[int] = []
+    for word in (w.strip() for w in spec.split(",") if w.strip()):
+        if not (word in ("local", "all") or word.isdigit()):
+            raise provision.ProvisionError(f"--otp {spec}: {word!r} is not a release number "
+                                           "(use e.g. 25,27,29, 'all' or 'local')")
+        wanted += ([host_release] if word == "local" else sorted({host_release, *provision.SUITES})
+                   if word == "all" else [int(word)])
+    return [host if release == host_release else functools.partial(provision.otp, release, say)
+            for release in dict.fromkeys(wanted)], include
 
 
 @dataclass(frozen=True)
@@ -89,29 +101,30 @@ def expectation_entries(layout: corpus.Layout, path: Path, case: corpus.Case,
     return {}, note
 
 
-def run(layout: corpus.Layout, path: Path, otps: list[node.Otp], *, strict: bool) -> Tried:
-    """The scenario through the model, then on a fresh node of each release (in parallel).
-    Raises corpus.ModelError for a scenario the model refuses (FILE:LINE:COL), recorder.BuildError."""
+def run(layout: corpus.Layout, path: Path, otps: list[Release], *, strict: bool,
+        include: Path | None = None) -> Tried:
+    """The scenario through the model, then on a fresh node of each release (in parallel); tracer
+    libraries are built against `include` (default: the host OTP's NIF headers, as for a run).
+    Raises corpus.ModelError for a scenario the model refuses (FILE:LINE:COL), recorder.BuildError,
+    provision.ProvisionError for a release that cannot be made ready."""
     case = corpus.load_case(layout, path)
     golden = sidebyside.golden_of(layout, path)
-    entries, note = expectation_entries(layout, path, case, [o.name for o in otps])
-    include = corpus.host_include()
-    runnable = [o for o in otps if corpus.skip_reason(case, o.release) is None]
-    job = corpus.job(layout, case, include) if runnable else None
+    job = corpus.job(layout, case, include or corpus.host_include())
 
-    def on(otp: node.Otp) -> CaseResult:
+    def on(release: Release) -> CaseResult:
+        otp = release if isinstance(release, node.Otp) else release()
         reason = corpus.skip_reason(case, otp.release)
-        if reason is not None or job is None:
-            return CaseResult(case.id, "skip", case.rules, otp.name, reason or "")
+        if reason is not None:
+            return CaseResult(case.id, "skip", case.rules, otp.name, reason)
         ran = node.run_alone(otp, job, corpus.runner_beams(layout, otp), layout.nifs / "tcs_gate")
         judged = corpus.judge(layout, case, otp, ran, strict=strict, golden=golden.lines)
-        return expectations.apply(judged, entries.get(otp.name))
+        return expectations.apply(judged, expectation_entries(layout, path, case, [otp.name])[0].get(otp.name))
 
     with ThreadPoolExecutor(max_workers=max(1, len(otps))) as pool:
         results = list(pool.map(on, otps))
     views = [sidebyside.release_view(case, golden, r.otp, r.status, r.detail, r.live, strict=strict)
              for r in results]
-    return Tried(case, golden, results, views, note)
+    return Tried(case, golden, results, views, expectation_entries(layout, path, case, [r.otp for r in results])[1])
 
 
 def render_text(tried: Tried, path: Path, statements: dict[str, str] | None = None) -> str:
@@ -157,9 +170,9 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Say,
     started = time.monotonic()
     try:
         corpus.load_case(layout, path)   # bad input is reported before any node starts
-        otps = releases(args.otp, say)
-        say(f"trying {path} on OTP {', '.join(o.name for o in otps)}")
-        tried = run(layout, path, otps, strict=args.strict)
+        otps, include = releases(args.otp, say)
+        say(f"trying {path}")
+        tried = run(layout, path, otps, strict=args.strict, include=include)
     except corpus.ModelError as why:
         print(str(why), file=sys.stderr)
         return 2
