@@ -288,7 +288,7 @@ class Book:
                                    for v in notable) if notable else "")
                                + "</li>")
         cases = "".join(pages.case_section(v.case, v.scenario, v.golden, v.views,
-                                           lambda r: f"{r}.html" if r in self.rule_ids else None)
+                                           lambda r: f"{r}.html" if r in self.rule_ids else None, focus=rule.id)
                         for v in self.cases_of[rule.id])
         body = (f"<h1>{escape(rule.id)}</h1><p>{markdown.inline(rule.section, link)}</p>"
                 '<dl class="rule">'
@@ -299,7 +299,10 @@ class Book:
                 f"<dt>Clarifications</dt><dd>{f'<ul>{clarifications}</ul>' if clarifications else 'none'}</dd>"
                 + (f"<dt>Left open by the documents</dt><dd><ul>{implementation}</ul></dd>" if implementation else "")
                 + f"<dt>Verdicts per release</dt><dd><ul>{''.join(per_release)}</ul></dd></dl>"
-                f"<h2>Cases ({len(self.cases_of[rule.id])})</h2>"
+                f"<h2>Cases ({len(self.cases_of[rule.id])})</h2><p>In each golden stream the lines "
+                f"{escape(rule.id)} produces are marked; the columns are the releases: "
+                + "; ".join(f"<code>{escape(m)}</code> {escape(what)}" for m, what in sidebyside.MARKS.items())
+                + ".</p>"
                 + (cases or "<p>No case names this rule (./tcs rules reports it).</p>"))
         return pages.page(f"{rule.id}: tcs", body, root="../")
 

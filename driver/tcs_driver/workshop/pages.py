@@ -48,13 +48,14 @@ table.stream td.mark { text-align: center; width: 2.2em; font-weight: 700; }
 table.stream td.mark.agree { color: #1f7a1f; } table.stream td.mark.missing { background: var(--fail); }
 table.stream td.mark.other { color: #999; }
 table.stream tr.info td.line { color: #777; }
+table.stream tr.focus td.line { background: #fff8d6; box-shadow: inset 4px 0 #d9a400; }
 table.stream td.rules { font-size: .9em; } table.stream td.rules a { white-space: nowrap; }
 pre.live span.add { background: #c9f0c9; display: block; }
 section.case { border-top: 2px solid #23395d; margin-top: 2em; }
 p.note { background: #eef3fa; padding: .4em .7em; }
 dl.rule dt { font-weight: 700; margin-top: .6em; } dl.rule dd { margin: .2em 0 0 1.2em; }
 ol#search-results li { margin: .3em 0; }
-@media (max-width: 700px) { table.stream td.rules { display: none; } main { padding: .5em .4em 2em; } }
+@media (max-width: 700px) { table.stream .rules { display: none; } main { padding: .5em .4em 2em; } }
 @media print { header.top form { display: none; } }
 """
 
@@ -83,19 +84,22 @@ def status_badge(status: str) -> str:
 _MARK_CLASS: Final[dict[str, str]] = {"=": "agree", "-": "missing", ".": "other", "": "other"}
 
 
-def stream_table(golden: Golden, views: list[ReleaseView], rule_href: RuleHref) -> str:
-    """The golden stream, one row per line: a mark per release, the line, its rules (linked)."""
+def stream_table(golden: Golden, views: list[ReleaseView], rule_href: RuleHref, focus: str | None = None) -> str:
+    """The golden stream, one row per line: a mark per release, the line, its rules (linked); the
+    lines of rule `focus` stand out."""
     head = ("<tr>" + "".join(f'<th title="OTP {escape(v.otp)}">{escape(v.otp)}</th>' for v in views)
-            + "<th>golden stream (the model)</th><th>rules</th></tr>")
+            + "<th>golden stream (the model)</th><th class=\"rules\">rules</th></tr>")
     rows = []
     for number, line in enumerate(golden.annotated):
         marks = "".join(
             f'<td class="mark {_MARK_CLASS[mark]}" title="OTP {escape(v.otp)}: '
             f'{escape(sidebyside.MARKS.get(mark, "not run"))}">{escape(mark)}</td>'
             for v in views for mark in [v.marks[number] if v.marks else ""])
-        rules = " ".join(_rule_link(rule, rule_href) for rule in line.rules)
-        info = ' class="info"' if line.text.startswith("I ") else ""
-        rows.append(f'<tr{info}>{marks}<td class="line">{escape(line.text)}</td><td class="rules">{rules}</td></tr>')
+        rules = " ".join(f"<strong>{escape(rule)}</strong>" if rule == focus else _rule_link(rule, rule_href)
+                         for rule in line.rules)
+        classes = " ".join(c for c, on in (("info", line.text.startswith("I ")), ("focus", focus in line.rules)) if on)
+        rows.append(f'<tr class="{classes}">{marks}<td class="line">{escape(line.text)}</td>'
+                    f'<td class="rules">{rules}</td></tr>')
     return f'<div class="scroll"><table class="stream">{head}{"".join(rows)}</table></div>'
 
 
@@ -127,8 +131,9 @@ def verdicts(views: list[ReleaseView], anchor: str) -> str:
 
 
 def case_section(case: corpus.Case, scenario: str, golden: Golden, views: list[ReleaseView],
-                 rule_href: RuleHref) -> str:
-    """A case: what it is, its scenario, its annotated golden stream against each release, the verdicts."""
+                 rule_href: RuleHref, focus: str | None = None) -> str:
+    """A case: what it is, its scenario, its annotated golden stream against each release (the lines
+    of rule `focus` standing out), the verdicts."""
     anchor = f"case-{case.id}"
     tracers = ", ".join([f"{case.tracer}" + (f" ({' '.join(case.callbacks)})" if case.callbacks else "")]
                         + [f"session {s.name}: {s.tracer}" for s in case.sessions])
@@ -139,7 +144,7 @@ def case_section(case: corpus.Case, scenario: str, golden: Golden, views: list[R
             + (f"<p>{escape(case.desc)}</p>" if case.desc else "")
             + f"<p>{facts}</p>"
             + f"<details><summary>scenario ({escape(case.path.name)})</summary><pre>{escape(scenario)}</pre></details>"
-            + stream_table(golden, views, rule_href)
+            + stream_table(golden, views, rule_href, focus)
             + verdicts(views, anchor) + "</section>")
 
 
