@@ -16,6 +16,7 @@ of one machine."""
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -44,6 +45,12 @@ b recv
 """
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended (the model, the nodes)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def say(text: str) -> None:
     print(f"bench: {text}", file=sys.stderr, flush=True)
 
@@ -61,17 +68,19 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="tcs-bench-") as scratch:
         path = Path(scratch) / "bench_try.tcs"
         path.write_text(SCENARIO)
-        times, otps = [], []
+        times, cpu, otps = [], [], []
         for _ in range(options.repeat):
-            started = time.monotonic()
+            started, used = time.monotonic(), cpu_seconds()
             otps, include = try_.releases(options.otp, lambda text: None)
             tried = try_.run(layout, path, otps, strict=False, include=include)
             times.append(time.monotonic() - started)
+            cpu.append(cpu_seconds() - used)
             if any(not v.agrees for v in tried.views):
                 say("the scenario does not agree everywhere: " + ", ".join(f"{v.otp} {v.status}" for v in tried.views))
         names = ", ".join(v.otp for v in tried.views)
         print(f"try, one scenario on OTP {names}: " + ", ".join(f"{t:.2f}s" for t in times)
-              + f"; median {statistics.median(times):.2f}s")
+              + f"; median {statistics.median(times):.2f}s (CPU, nodes included: median "
+              f"{statistics.median(cpu):.2f}s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
 
         if options.try_only:
             return 0
@@ -85,13 +94,14 @@ def main() -> int:
             print(f"corpus run for the book on OTP {names}: {time.monotonic() - started:.1f}s")
             origin = "the benchmark's corpus run"
         out = Path(options.book_dir) if options.book_dir else Path(scratch) / "book"
-        started = time.monotonic()
+        started, used = time.monotonic(), cpu_seconds()
         site = book.build(layout, results, releases(results), origin)
         book.write_site(out, site)
-        took = time.monotonic() - started
+        took, took_cpu = time.monotonic() - started, cpu_seconds() - used
         size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
         print(f"book of {len(site)} pages for {len(corpus.case_paths(layout))} cases on OTP "
-              f"{', '.join(releases(results))}: {took:.1f}s, {size / 1e6:.1f} MB")
+              f"{', '.join(releases(results))}: {took:.1f}s (CPU {took_cpu:.1f}s; load average "
+              f"{os.getloadavg()[0]:.1f}), {size / 1e6:.1f} MB")
     return 0
 
 
