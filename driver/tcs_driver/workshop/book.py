@@ -202,6 +202,8 @@ class Book:
         return counts
 
     def index(self) -> str:
+        """The index: the release matrix (each cell linked to the rule's verdicts on that release),
+        the search's results, the clarifications."""
         link = self.link("")
         head = ("<tr><th>rule</th><th>cases</th>" + "".join(f"<th>OTP {escape(o)}</th>" for o in self.otps)
                 + "<th>clarifications</th></tr>")
@@ -260,12 +262,14 @@ class Book:
         return entries
 
     def search_script(self) -> str:
+        """The search: its index embedded as JSON, and the script that runs it on the index page."""
         data = json.dumps(self.search_entries(), separators=(",", ":")).replace("</", "<\\/")
         return f'<script type="application/json" id="search-index">{data}</script><script>{SEARCH_JS}</script>'
 
     # -- a rule ---------------------------------------------------------------------------------
 
     def rule_page(self, rule: Rule) -> str:
+        """A rule: its row of the catalogue, its clarifications, its verdicts per release, its cases."""
         link = self.link("../")
         documents = "".join(f"<li><code>{escape(code)}</code>: {markdown.inline(what, link)}</li>"
                             for code, what in self.catalogue.documents.items()
@@ -309,6 +313,8 @@ class Book:
     # -- a clarification ------------------------------------------------------------------------
 
     def clarification_page(self, c: Clarification) -> str:
+        """A clarification: its text, the rules it concerns, what each release does in the cases it
+        cites or documents in expectations/, with the evidence."""
         link = self.link("../")
         named_rules = [r for r in self.catalogue.rules if c in self.clarifications_of[r.id]]
         mentioned = set(re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", c.body))
@@ -394,6 +400,7 @@ def results_from_files(paths: Iterable[str]) -> list[rundiff.Entry]:
 
 
 def entries_of(results: list[CaseResult]) -> list[rundiff.Entry]:
+    """A run's results as the entries of a JSON report."""
     return [rundiff.Entry(r.case, r.otp, r.status, r.detail, tuple(r.live)) for r in results]
 
 

@@ -78,6 +78,7 @@ def page(title: str, body: str, *, root: str | None, script: str = "") -> str:
 
 
 def status_badge(status: str) -> str:
+    """A verdict, coloured."""
     return f'<span class="status {escape(status)}">{escape(status)}</span>'
 
 
@@ -104,6 +105,7 @@ def stream_table(golden: Golden, views: list[ReleaseView], rule_href: RuleHref, 
 
 
 def _rule_link(rule: str, rule_href: RuleHref) -> str:
+    """A rule ID, linked to its page when it has one."""
     href = rule_href(rule)
     return f'<a href="{escape(href)}">{escape(rule)}</a>' if href else escape(rule)
 

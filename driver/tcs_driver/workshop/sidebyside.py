@@ -50,6 +50,7 @@ class ReleaseView:
 
     @property
     def agrees(self) -> bool:
+        """The release did what the model says (or the case does not apply to it)."""
         return self.status in ("pass", "skip")
 
 
