@@ -15,6 +15,7 @@ from pathlib import Path
 from . import (corpus, expectations, fuzzing, junit, locking, node, provision, recorder, report_html, rules,
                rundiff, textfile, validate)
 from .results import CaseResult, exit_code, junit_cases, render_table, to_json
+from .workshop import book, try_
 
 
 
@@ -290,6 +291,22 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return validate.main(args, where, say)
 
 
+def cmd_try(args: argparse.Namespace) -> int:
+    """Any scenario file through the model and live on every release asked for (tcs_driver/workshop)."""
+    where = corpus.default_layout()
+    build(where)
+    return try_.main(args, where, say, write_report)
+
+
+def cmd_book(args: argparse.Namespace) -> int:
+    """The rules, cases, streams and verdicts per release as a static site (tcs_driver/workshop)."""
+    where = corpus.default_layout()
+    build(where)
+    if not check_golden(where):
+        return 1
+    return book.main(args, where, say, lambda otps: run_corpus(where, "*", otps, False, False))
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line of ./tcs."""
     top = argparse.ArgumentParser(prog="tcs", description="Conformance suite for Erlang tracer modules (erl_tracer).")
@@ -333,6 +350,14 @@ def parser() -> argparse.ArgumentParser:
     check_tracer = sub.add_parser("validate", help="validate a tracer module on live nodes: one verdict per check, with evidence")
     validate.add_arguments(check_tracer)
     check_tracer.set_defaults(func=cmd_validate)
+    try_scenario = sub.add_parser("try", help="any scenario file, anywhere: its golden stream with the rules of each "
+                                  "line beside what each release does (nothing written into the tree)")
+    try_.add_arguments(try_scenario)
+    try_scenario.set_defaults(func=cmd_try)
+    site = sub.add_parser("book", help="a static, offline site of the rules, cases, annotated streams and "
+                          "verdicts per release", description=book.DESCRIPTION)
+    book.add_arguments(site)
+    site.set_defaults(func=cmd_book)
     return top
 
 

@@ -39,6 +39,7 @@ class Case:
     tracer: str
     callbacks: list[str]
     sessions: list[Session] = field(default_factory=list)
+    desc: str = ""
 
 
 class ModelError(Exception):
@@ -121,7 +122,7 @@ def case_from_meta(path: Path, meta_json: str) -> Case:
     meta = json.loads(meta_json)
     sessions = [Session(s["name"], s["tracer"], s.get("callbacks", [])) for s in meta.get("sessions", [])]
     return Case(path, meta["id"], meta["rules"], int(meta["otp"]), meta.get("features", []),
-                meta["tracer"], meta.get("callbacks", []), sessions)
+                meta["tracer"], meta.get("callbacks", []), sessions, meta.get("desc", ""))
 
 
 def observable_kinds(case: Case) -> frozenset[str]:
@@ -223,17 +224,25 @@ def job(layout: Layout, case: Case, erts_include: Path) -> node.Job:
                     session_tracers(layout, case, erts_include))
 
 
-def judge(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, *, strict: bool) -> CaseResult:
-    """A node's run of a case compared with the case's golden stream."""
-    golden_path = layout.golden / f"{case.id}.stream"
-    golden = stream.parse_stream(golden_path.read_text(), str(golden_path))
+def compare(case: Case, golden: list[stream.Line], live: list[stream.Line], *, strict: bool) -> diff.Comparison:
+    """A case's golden and live streams compared as a run compares them: its hidden tracer states
+    left out, only the line kinds its tracers let the live side observe."""
+    hidden = hidden_states(case)
+    return diff.compare(visible(golden, hidden), visible(live, hidden), strict=strict,
+                        observable=observable_kinds(case))
+
+
+def judge(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, *, strict: bool,
+          golden: list[stream.Line] | None = None) -> CaseResult:
+    """A node's run of a case compared with its golden stream (by default golden/<id>.stream)."""
+    if golden is None:
+        golden_path = layout.golden / f"{case.id}.stream"
+        golden = stream.parse_stream(golden_path.read_text(), str(golden_path))
     live = stream.parse_live_stream("\n".join(ran.lines), f"live {case.id}")
     texts = ([g.text() for g in golden], [line.text() for line in live])
     if ran.status != "done":
         return CaseResult(case.id, ran.status, case.rules, otp.name, ran.detail, *texts)
-    hidden = hidden_states(case)
-    comparison = diff.compare(visible(golden, hidden), visible(live, hidden), strict=strict,
-                              observable=observable_kinds(case))
+    comparison = compare(case, golden, live, strict=strict)
     if comparison.agree:
         return CaseResult(case.id, "pass", case.rules, otp.name, "", *texts)
     changed = [text for group in comparison.differing() for text in diff.diff_lines(group.golden, group.live)
