@@ -84,7 +84,7 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
     appending each result to `results` as it comes (so an interrupted run keeps them)."""
     include = corpus.host_include()
     try:
-        cases = [corpus.load_case(where, path) for path in corpus.case_paths(where, pattern)]
+        cases = corpus.load_cases(where, corpus.case_paths(where, pattern))
         corpus.check_expectations(where, [o.name for o in otps])
     except (corpus.ModelError, expectations.ExpectationError) as why:
         say(str(why))
@@ -183,7 +183,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
     say("unit tests of the model (ctest)")
-    ctest = subprocess.run(["ctest", "--output-on-failure"], cwd=where.build)
+    ctest = subprocess.run(["ctest", "--output-on-failure", "-j", str(os.cpu_count() or 2)], cwd=where.build)
     say("driver tests and the live corpus (pytest)")
     pytest = subprocess.run([sys.executable, "-m", "pytest", "-c", str(where.repo / "driver" / "pytest.ini"),
                              str(where.repo / "driver" / "tests"), *args.pytest_args], cwd=where.repo)
@@ -252,7 +252,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     build(where)
     text = (where.repo / "CONFORMANCE.md").read_text()
     try:
-        named = {case.id: case.rules for case in map(lambda p: corpus.load_case(where, p), corpus.case_paths(where))}
+        named = {case.id: case.rules for case in corpus.load_cases(where, corpus.case_paths(where))}
     except corpus.ModelError as why:
         say(str(why))
         return 2
@@ -310,7 +310,8 @@ def parser() -> argparse.ArgumentParser:
     run_diff.add_argument("--strict", action="store_true", help="compare informative stream lines too")
     run_diff.set_defaults(func=cmd_diff)
     test = sub.add_parser("test", help="the project's own tests: ctest (model) and pytest (driver, corpus)")
-    test.epilog = "Arguments tcs does not know are passed to pytest, e.g. ./tcs test -k fallback"
+    test.epilog = ("Arguments tcs does not know are passed to pytest, e.g. ./tcs test -k fallback; "
+                   "./tcs test -m 'not live' runs only what starts no OTP node (seconds)")
     test.set_defaults(func=cmd_test)
     sim = sub.add_parser("sim", help="print the golden stream of one case, from the model")
     sim.add_argument("case", help="case id or path to a .tcs file")

@@ -11,50 +11,13 @@ import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import diff, expectations, node, recorder, stream
+from .layout import Layout, default_layout  # noqa: F401  (the corpus API names them)
 from .results import CaseResult
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where the source tree and the build put things."""
-    repo: Path
-    build: Path
-
-    @property
-    def tcsref(self) -> Path:
-        return self.build / "tcsref"
-
-    @property
-    def beams(self) -> Path:
-        return self.build / "beam"
-
-    @property
-    def nifs(self) -> Path:
-        return self.build / "nif"
-
-    @property
-    def expectations(self) -> Path:
-        return self.repo / "expectations"
-
-    @property
-    def cases(self) -> Path:
-        return self.repo / "cases"
-
-    @property
-    def golden(self) -> Path:
-        return self.repo / "golden"
-
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def default_layout() -> Layout:
-    """This repository and its build directory ($TCS_BUILD_DIR, default build/)."""
-    return Layout(REPO, Path(os.environ.get("TCS_BUILD_DIR", REPO / "build")).resolve())
 
 
 @dataclass(frozen=True)
@@ -110,13 +73,52 @@ def case_paths(layout: Layout, pattern: str = "*") -> list[Path]:
 
 
 def model_sources(layout: Layout) -> dict[str, str]:
-    """The reference model's C sources, keyed "ref/<file>.c", for checking the rule catalogue."""
-    return {f"ref/{path.name}": path.read_text() for path in sorted((layout.repo / "ref").glob("*.c"))}
+    """The reference model's C sources, keyed "ref/<layer>/<file>.c", for checking the rule catalogue."""
+    ref = layout.repo / "ref"
+    return {f"ref/{path.relative_to(ref).as_posix()}": path.read_text() for path in sorted(ref.rglob("*.c"))
+            if path.parent.name != "tests"}
 
 
 def load_case(layout: Layout, path: Path) -> Case:
     """The case's metadata, as the model parsed it."""
-    meta = json.loads(model(layout, "meta", str(path)))
+    return case_from_meta(path, model(layout, "meta", str(path)))
+
+
+def load_cases(layout: Layout, paths: list[Path]) -> list[Case]:
+    """The metadata of many cases, in order (`tcsref meta`, cached per build: model_each)."""
+    return [case_from_meta(path, meta) for path, meta in zip(paths, model_each(layout, paths, "meta"))]
+
+
+def model_each(layout: Layout, paths: list[Path], command: str, *flags: str) -> list[str]:
+    """What `tcsref COMMAND PATH FLAGS...` prints for each path, in order: from the build's
+    cache where the model and the case file are unchanged, else from the model (in parallel).
+
+    The cache (build/model-cache/COMMAND[FLAGS].json) is keyed by a digest of the tcsref
+    binary, and each entry by a digest of the case file, so it never answers for another
+    model or case."""
+    cache_path = layout.build / "model-cache" / f"{'_'.join([command, *flags]).replace('-', '')}.json"
+    model_digest = hashlib.sha256(layout.tcsref.read_bytes()).hexdigest()
+    try:
+        cache = json.loads(cache_path.read_text())
+    except (OSError, ValueError):
+        cache = {}
+    known: dict[str, str] = cache.get("entries", {}) if cache.get("model") == model_digest else {}
+    digests = {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in paths}
+    missing = [path for path in paths if digests[path] not in known]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for path, out in zip(missing, pool.map(lambda p: model(layout, command, str(p), *flags), missing)):
+            known[digests[path]] = out
+    if missing:
+        cache_path.parent.mkdir(exist_ok=True)
+        partial = cache_path.with_name(f".{cache_path.name}.{os.getpid()}")
+        partial.write_text(json.dumps({"model": model_digest, "entries": known}))
+        partial.replace(cache_path)
+    return [known[digests[path]] for path in paths]
+
+
+def case_from_meta(path: Path, meta_json: str) -> Case:
+    """A case from what `tcsref meta` printed for it (PROTOCOLS.md, section 1)."""
+    meta = json.loads(meta_json)
     sessions = [Session(s["name"], s["tracer"], s.get("callbacks", [])) for s in meta.get("sessions", [])]
     return Case(path, meta["id"], meta["rules"], int(meta["otp"]), meta.get("features", []),
                 meta["tracer"], meta.get("callbacks", []), sessions)
@@ -154,7 +156,7 @@ def tracer_library(layout: Layout, case: Case, erts_include: Path) -> tuple[str,
 def recorder_library(layout: Layout, callbacks: list[str], erts_include: Path) -> Path:
     """The recorder variant with these callbacks, built if needed (path without .so)."""
     source = layout.repo / "nif_impls" / "recorder" / "tcs_recorder.c"
-    return recorder.build_variant(source, layout.build / "recorders", erts_include, callbacks)
+    return recorder.build_variant(source, layout.generated, layout.build / "recorders", erts_include, callbacks)
 
 
 def session_tracers(layout: Layout, case: Case, erts_include: Path) -> tuple[node.SessionTracer, ...]:
@@ -176,13 +178,16 @@ def runner_beams(layout: Layout, otp: node.Otp) -> Path:
         return layout.beams  # CMake compiled them with the host's erlc
     sources = sorted((layout.repo / "driver" / "runner").glob("*.erl")) + [
         layout.repo / "nif_impls" / "erl_msg_tracer" / "erl_msg_tracer.erl"]
-    digest = hashlib.sha256(b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in sources)).hexdigest()
+    header = layout.generated / "tcs_tags.hrl"   # the tag table some of them include
+    digest = hashlib.sha256(b"".join(p.name.encode() + b"\0" + p.read_bytes()
+                                     for p in [*sources, header])).hexdigest()
     out = layout.build / f"beam-otp{otp.name}-{digest[:16]}"
     if out.is_dir():
         return out
     with otp.workspace() as ws:
         (ws.host / "beam").mkdir()
-        cmd = otp.tool("erlc") + ["-o", str(ws.inside / "beam"), *(str(ws.place(p)) for p in sources)]
+        cmd = otp.tool("erlc") + ["-I", str(ws.place(header).parent), "-o", str(ws.inside / "beam"),
+                                  *(str(ws.place(p)) for p in sources)]
         done = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
         if done.returncode != 0:
             raise recorder.BuildError(f"compiling the runner with OTP {otp.name}'s erlc: "

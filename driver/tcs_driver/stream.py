@@ -1,4 +1,4 @@
-"""The canonical trace stream (CONFORMANCE.md section 1): parsing and classification.
+"""The canonical trace stream (PROTOCOLS.md section 6): parsing and classification.
 
 A golden line is ``CLASS SP BODY``; a live line is a bare ``BODY`` whose class
 is computed by :func:`classify`. Terms are compact (``~w``-like), so the only
@@ -12,8 +12,9 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from . import tags
+
 __all__ = [
-    "CALLBACKS",
     "Line",
     "StreamError",
     "classify",
@@ -26,24 +27,6 @@ __all__ = [
     "parse_stream",
     "split_args",
 ]
-
-_CATEGORIES: Final = (
-    "call",
-    "garbage_collection",
-    "ports",
-    "procs",
-    "receive",
-    "running_ports",
-    "running_procs",
-    "send",
-)
-
-#: Every erl_tracer callback name: the two mandatory ones and the 14 optional ones.
-CALLBACKS: Final[frozenset[str]] = frozenset(
-    {"enabled", "trace"}
-    | {f"enabled_{c}" for c in _CATEGORIES}
-    | {f"trace_{c}" for c in _CATEGORIES}
-)
 
 _PID: Final = re.compile(r"<(?:port:)?(?:[a-z][a-zA-Z0-9_]*|\?)>")
 _CALLBACK_HEAD: Final = re.compile(r"([a-z_]+)\(")
@@ -58,8 +41,6 @@ _GC_INFO_KEYS: Final = frozenset({
     "bin_old_vheap_block_size", "wordsize",
 })
 _GC_INFO_ITEM: Final = re.compile(r"\{([a-z_]+),(?:0|[1-9][0-9]*)\}")
-#: The scheduling tags (running_procs and running_ports).
-_SCHEDULING_TAGS: Final = frozenset({"in", "out", "in_exiting", "out_exiting", "out_exited"})
 #: The functions the harness's processes wait in (driver/runner/tcs_gate.c) (RUN-HARNESS).
 _HARNESS_FUNCTIONS: Final = frozenset({"{tcs_gate,await_turn,1}", "{erts_internal,dirty_nif_finalizer,1}"})
 
@@ -201,7 +182,7 @@ def _find_top(s: str, needle: str, depth: list[int | None]) -> int:
 def _callback_parts(body: str) -> tuple[str, str, str] | None:
     """Return (callback, args text, tail after ')') when body is NAME(...)..., else None; raise on bad brackets."""
     m = _CALLBACK_HEAD.match(body)
-    if m is None or m.group(1) not in CALLBACKS:
+    if m is None or m.group(1) not in tags.table().callbacks:
         return None
     depth = _depths(body)
     open_at = m.end() - 1
@@ -214,7 +195,7 @@ def _callback_parts(body: str) -> tuple[str, str, str] | None:
 def classify(body: str) -> str:
     """Return 'I' iff body is a callback line whose tag (first argument) is trace_status, else 'N'."""
     m = _CALLBACK_HEAD.match(body)
-    if m is not None and m.group(1) in CALLBACKS:
+    if m is not None and m.group(1) in tags.table().callbacks:
         return "I" if body.startswith("trace_status, ", m.end()) else "N"
     return "N"
 
@@ -246,7 +227,7 @@ def _parse(body: str, where: str, cls: str, col0: int) -> Line:
         raise _fail(where, str(e)) from None
 
 
-# CONFORMANCE.md section 1: a harness call is M:F(Args) or receive(); a scenario process's
+# PROTOCOLS.md section 6: a harness call is M:F(Args) or receive(); a scenario process's
 # step that raised is <P> Step(Args).
 _HARNESS_CALL: Final = re.compile(r"[^\s(<]+:[^\s(]+\(.*\)|receive\(\)")
 _STEP_CALL: Final = re.compile(r"<[a-z][a-zA-Z0-9_]*> [a-z][a-zA-Z0-9_]*\(.*\)")
@@ -363,7 +344,8 @@ def _unpredictable_scheduling(line: Line) -> bool:
     """Return True iff line is a scheduling trace line the documents leave unpredictable: a port
     scheduled for a task they do not name (term 0, PORTS-RUNNING-ZERO) or a process scheduled
     in a function the harness waits in (RUN-HARNESS)."""
-    if line.kind != "trace" or line.tag not in _SCHEDULING_TAGS:
+    # The scheduling tags: those of running_procs (and the same ones of running_ports).
+    if line.kind != "trace" or line.tag not in tags.table().process_tags("running_procs"):
         return False
     parts = _callback_parts(line.body)
     assert parts is not None  # a parsed trace line

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CASES, TEST_RELEASES
+from tcs_driver.layout import REPO
 from tcs_driver import cli, corpus, node, recorder
 
 LIVE_OK = {"pass", "deviation", "skip"}
@@ -100,8 +101,8 @@ def test_a_slow_tracer_loses_no_trace_call_at_the_end_of_a_job(layout: corpus.La
     trace calls (erlang:trace_delivered(all)) before it collects."""
     otp, _, include = otp_node
     [case] = [c for c in CASES if c.id == "run_block_twice"]
-    slow = recorder.build_variant(layout.repo / "nif_impls" / "recorder" / "tcs_recorder.c", tmp_path, include,
-                                  case.callbacks, slow_us=3000)
+    slow = recorder.build_variant(layout.repo / "nif_impls" / "recorder" / "tcs_recorder.c", layout.generated,
+                                  tmp_path, include, case.callbacks, slow_us=3000)
     job = node.Job(corpus.model(layout, "plan", str(case.path)), recorder.module_name(case.callbacks), slow)
     dangling = []
     for number, ran in enumerate(node.run_jobs(otp, [job] * 20, corpus.runner_beams(layout, otp),
@@ -120,7 +121,7 @@ def crashing_model(tmp_path: Path) -> corpus.Layout:
     build.mkdir()
     (build / "tcsref").write_text("#!/bin/sh\nkill -SEGV $$\n")
     (build / "tcsref").chmod(0o755)
-    return corpus.Layout(corpus.REPO, build)
+    return corpus.Layout(REPO, build)
 
 
 def test_a_crash_of_the_model_is_reported_as_one_never_as_stale_golden(

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tcs_driver import cli, corpus, recorder
+from tcs_driver import cli, corpus, recorder, tags
+from tcs_driver.layout import REPO
 
-TCS = str(corpus.REPO / "tcs")
+TCS = str(REPO / "tcs")
 
 
 @pytest.mark.parametrize(("target", "message"), [
@@ -49,32 +50,32 @@ def _start_run(tmp_path: Path, name: str, *args: str, env: dict[str, str] | None
                             env=env)
 
 
-def _build_variant_at_barrier(barrier, out_dir: str, include: str, results) -> None:
+def _build_variant_at_barrier(barrier, generated: str, out_dir: str, include: str, results) -> None:
     """One run's build of the recorder variant with every optional callback, started with the others'."""
     barrier.wait()
     try:
-        library = recorder.build_variant(corpus.REPO / "nif_impls" / "recorder" / "tcs_recorder.c", Path(out_dir),
-                                         Path(include), list(recorder.OPTIONAL_CALLBACKS))
+        library = recorder.build_variant(REPO / "nif_impls" / "recorder" / "tcs_recorder.c", Path(generated),
+                                         Path(out_dir), Path(include), list(tags.table().optional_callbacks))
         results.put(("ok", str(library)))
     except Exception as why:  # the test reports whatever a run would have died of
         results.put(("error", f"{type(why).__name__}: {why}"))
 
 
-def test_runs_building_the_same_recorder_variant_at_once(tmp_path: Path, otp_node) -> None:
+def test_runs_building_the_same_recorder_variant_at_once(layout: corpus.Layout, tmp_path: Path, otp_node) -> None:
     """What two runs in one tree did to each other (a FileNotFoundError, no JSON): they compiled a
     variant into one shared temporary file. Six builders released at once: each gets the library."""
     _, _, include = otp_node
     spawn = multiprocessing.get_context("fork")
     barrier, results = spawn.Barrier(6), spawn.Queue()
-    builders = [spawn.Process(target=_build_variant_at_barrier, args=(barrier, str(tmp_path), str(include), results))
-                for _ in range(6)]
+    where = (str(layout.generated), str(tmp_path), str(include))
+    builders = [spawn.Process(target=_build_variant_at_barrier, args=(barrier, *where, results)) for _ in range(6)]
     for builder in builders:
         builder.start()
     outcomes = [results.get(timeout=300) for _ in builders]
     for builder in builders:
         builder.join()
     assert [status for status, _ in outcomes] == ["ok"] * 6, outcomes
-    name = recorder.module_name(list(recorder.OPTIONAL_CALLBACKS))
+    name = recorder.module_name(list(tags.table().optional_callbacks))
     assert sorted(p.name for p in tmp_path.iterdir()) == [f".{name}.lock", f"{name}.so"]  # no temporary file left
 
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "run.h"
 #include "plan.h"
 #include "scenario.h"
 
@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (scenario_parse(&a, "fuzz.tcs", text, &sc, &err)) {
         Stream s;
         stream_init(&s, sc.id, true);
-        if (model_run(&a, &sc, &s, &err)) {
+        if (run_scenario(&a, &sc, &s, &err)) {
             Buf out;
             buf_init(&out);
             plan_print(&out, &sc);
