@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from . import corpus, expectations, node, provision, recorder, report_html, rules, rundiff, stream, validate
+from .fuzz import command as fuzz_command
 from .results import CaseResult, exit_code, render_table, to_json
 
 
@@ -225,6 +226,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return validate.main(args, where, say)
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    """Differential fuzzing of the model against live OTP (tcs_driver/fuzz)."""
+    where = corpus.default_layout()
+    build(where)
+    return fuzz_command.main(args, where, select_otps(args.otp), say, write_report)
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line of ./tcs."""
     top = argparse.ArgumentParser(prog="tcs", description="Conformance suite for Erlang tracer modules (erl_tracer).")
@@ -263,6 +271,9 @@ def parser() -> argparse.ArgumentParser:
     check_tracer = sub.add_parser("validate", help="validate a tracer module on live nodes: one verdict per check, with evidence")
     validate.add_arguments(check_tracer)
     check_tracer.set_defaults(func=cmd_validate)
+    fuzz = sub.add_parser("fuzz", help="differential fuzzing: random scenarios, model vs live, disagreements shrunk")
+    fuzz_command.add_arguments(fuzz)
+    fuzz.set_defaults(func=cmd_fuzz)
     return top
 
 

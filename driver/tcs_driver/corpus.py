@@ -205,8 +205,22 @@ def job(layout: Layout, case: Case, erts_include: Path) -> node.Job:
 def judge(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, *, strict: bool) -> CaseResult:
     """A node's run of a case compared with the case's golden stream."""
     golden_path = layout.golden / f"{case.id}.stream"
-    golden = stream.parse_stream(golden_path.read_text(), str(golden_path))
-    live = stream.parse_live_stream("\n".join(ran.lines), f"live {case.id}")
+    return judge_stream(case, otp, ran, golden_path.read_text(), str(golden_path), strict=strict)
+
+
+def judge_stream(case: Case, otp: node.Otp, ran: node.NodeRun, golden_text: str, golden_where: str,
+                 *, strict: bool) -> CaseResult:
+    """A node's run of a case compared with a golden stream (the text `tcsref sim` prints).
+
+    A live line the stream parser cannot read makes the case a crash with the
+    line as evidence: one odd line never ends a run nor loses the others' results."""
+    golden = stream.parse_stream(golden_text, golden_where)
+    try:
+        live = stream.parse_live_stream("\n".join(ran.lines), f"live {case.id}")
+    except stream.StreamError as why:
+        return CaseResult(case.id, "crash", case.rules, otp.name,
+                          f"the harness printed a line the stream parser cannot read: {why}\n"
+                          + node.tail("\n".join(ran.lines)), [g.text() for g in golden], list(ran.lines))
     texts = ([g.text() for g in golden], [line.text() for line in live])
     if ran.status != "done":
         return CaseResult(case.id, ran.status, case.rules, otp.name, ran.detail, *texts)
