@@ -11,6 +11,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 from . import diff, expectations, node, recorder, stream
 from .results import CaseResult
@@ -248,9 +249,14 @@ def check_expectations(layout: Layout, otps: list[str]) -> None:
             raise expectations.ExpectationError("\n".join(problems))
 
 
+#: Nodes side by side: one per core, at most two (the suite's machine has two).
+WORKERS: Final[int] = max(1, min(2, os.cpu_count() or 1))
+
+
 def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Path,
-              *, strict: bool = False, per_node: int = 0) -> Iterator[CaseResult]:
-    """Replays the cases on nodes of `otp`, several per node (at most `per_node`, 0: no limit), and
+              *, strict: bool = False, per_node: int = 0, workers: int = WORKERS) -> Iterator[CaseResult]:
+    """Replays the cases on nodes of `otp`, `workers` nodes side by side, several cases per node (at
+    most `per_node`, 0: no limit), and
     judges each against its golden stream and the release's expectations; yields results in order.
 
     A case that disagrees (beyond its documented expectation) in a node shared with earlier cases is replayed in a
@@ -261,7 +267,7 @@ def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Pa
     gate = layout.nifs / "tcs_gate"
     runnable = [c for c in cases if skip_reason(c, otp.release) is None]
     jobs = {c.id: job(layout, c, erts_include) for c in runnable}
-    runs = node.run_jobs(otp, list(jobs.values()), beams, gate, per_node=per_node)
+    runs = node.run_jobs_side_by_side(otp, list(jobs.values()), beams, gate, per_node=per_node, workers=workers)
     for case in cases:
         reason = skip_reason(case, otp.release)
         if reason is not None:

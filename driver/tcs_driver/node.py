@@ -197,6 +197,38 @@ def run_jobs(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, *, step_t
             yield ran
 
 
+def run_jobs_side_by_side(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, *, workers: int = 2,
+                          step_timeout_ms: int = 5000, wall_timeout_s: float = 60.0,
+                          per_node: int = 0) -> Iterator[NodeRun]:
+    """run_jobs on `workers` nodes at a time (job i goes to node i mod workers); yields one result per job,
+    in the jobs' order, as soon as it and those before it are in."""
+    if workers <= 1 or len(jobs) <= 1:
+        yield from run_jobs(otp, jobs, beam_dir, gate_so, step_timeout_ms=step_timeout_ms,
+                            wall_timeout_s=wall_timeout_s, per_node=per_node)
+        return
+    chunks = [jobs[i::workers] for i in range(workers)]
+    results: list[queue.Queue[NodeRun | BaseException]] = [queue.Queue() for _ in chunks]
+
+    def work(chunk: list[Job], out: queue.Queue[NodeRun | BaseException]) -> None:
+        try:
+            for ran in run_jobs(otp, chunk, beam_dir, gate_so, step_timeout_ms=step_timeout_ms,
+                                wall_timeout_s=wall_timeout_s, per_node=per_node):
+                out.put(ran)
+        except BaseException as why:  # handed to the caller, which raises it
+            out.put(why)
+
+    threads = [threading.Thread(target=work, args=(c, q), daemon=True) for c, q in zip(chunks, results)]
+    for t in threads:
+        t.start()
+    for number in range(len(jobs)):
+        got = results[number % workers].get()
+        if isinstance(got, BaseException):
+            raise got
+        yield got
+    for t in threads:
+        t.join()
+
+
 def _run_node(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, step_timeout_ms: int,
               wall_timeout_s: float) -> Iterator[NodeRun]:
     """Runs jobs in one node until they are done or the node ends; yields the results of a prefix, at least one."""

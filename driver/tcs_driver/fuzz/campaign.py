@@ -12,7 +12,6 @@ import re
 import subprocess
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -180,20 +179,9 @@ class Live:
         """Runs the items on `workers` nodes side by side, several per node; results in item order.
 
         A harness error on one item makes that item a crash with the evidence; it never ends the run."""
-        chunks = [items[i::workers] for i in range(workers)]
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            done = list(pool.map(self._run_chunk, chunks))
-        by_index = {id(item): result for chunk, results in zip(chunks, done) for item, result in zip(chunk, results)}
-        return [by_index[id(item)] for item in items]
-
-    def _run_chunk(self, items: list[Generated]) -> list[CaseResult]:
-        if not items:
-            return []
-        jobs = [self.job(item) for item in items]
-        results = []
-        for item, ran in zip(items, node.run_jobs(self.otp, jobs, self.beams, self.gate, per_node=PER_NODE)):
-            results.append(self.judge(item, ran))
-        return results
+        runs = node.run_jobs_side_by_side(self.otp, [self.job(item) for item in items], self.beams, self.gate,
+                                          per_node=PER_NODE, workers=workers)
+        return [self.judge(item, ran) for item, ran in zip(items, runs)]
 
     def alone(self, item: Generated) -> CaseResult:
         """The item replayed in a fresh node of its own."""
@@ -307,7 +295,7 @@ def run(layout: corpus.Layout, seed: int, otps: list[node.Otp], *, count: int | 
     by_id = {g.scenario.id: g for g in generated}
     for number, found in enumerate(groups, 1):
         first = found.members[0]
-        if found.status == "disagree" or found.status in ("crash", "timeout"):
+        if shrink_seconds > 0:
             say(f"shrinking group {number}/{len(groups)} ({found.status} on OTP {first.otp}, "
                 f"{len(found.members)} scenario(s))")
             shrink_group(lives[first.otp], found, by_id[first.scenario], documented[first.otp], where,

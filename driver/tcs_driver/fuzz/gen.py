@@ -76,7 +76,8 @@ RECEIVE_MATCH_SPECS: Final[tuple[str, ...]] = (
 SEQ_COMPONENTS: Final[tuple[str, ...]] = (
     "send", "'receive'", "print", "timestamp", "monotonic_timestamp", "strict_monotonic_timestamp")
 ATOMS: Final[tuple[str, ...]] = ("hello", "ok", "ping", "x", "'hello world'", "stop", "normal")
-NAMES: Final[tuple[str, ...]] = ("alpha", "beta", "logger")
+#: Registered names no OTP node has already (`logger` is the logger's process).
+NAMES: Final[tuple[str, ...]] = ("alpha", "beta", "gamma")
 SPAWN_NAMES: Final[tuple[str, ...]] = ("e", "f", "g", "h")
 PORT_NAMES: Final[tuple[str, ...]] = ("x", "y")
 SESSION_NAMES: Final[tuple[str, ...]] = ("sa", "sb", "sp")

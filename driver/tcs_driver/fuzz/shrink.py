@@ -70,7 +70,7 @@ def reductions(body: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
 
 def shrink(start: Scenario, accepted: Callable[[Scenario], bool],
            reproduce: Callable[[list[Scenario]], int | None], *, seconds: float,
-           batch: int = 24) -> tuple[Scenario, int]:
+           batch: int = 8) -> tuple[Scenario, int]:
     """The smallest scenario reached from `start` that `reproduce` still finds disagreeing the same way,
     and the number of live runs it took.
 
