@@ -150,7 +150,8 @@ def documented_shapes(layout: corpus.Layout, release: str) -> dict[tuple[str, ..
 def outcome_of(result: CaseResult, documented: dict[tuple[str, ...], str]) -> Outcome:
     """A judged run as a fuzz outcome."""
     status = _STATUS_OF[result.status]
-    form = shape(result.changed) if status == "disagree" else ()
+    form = shape(result.changed) if status == "disagree" else \
+        crash_shape(result.detail) if status in ("crash", "timeout") else ()
     detail = result.detail
     if status == "disagree" and form in documented:
         status, detail = "explained", f"the shape of a documented deviation, {documented[form]}"
@@ -235,9 +236,9 @@ def corpus_coverage(layout: corpus.Layout) -> steer.Coverage:
     return steer.corpus_coverage(corpus.model(layout, "meta", str(p)) for p in corpus.case_paths(layout))
 
 
-def crash_shape(result: CaseResult) -> tuple[str, ...]:
+def crash_shape(detail: str) -> tuple[str, ...]:
     """What a crash or timeout looks like, without its numbers: the first line of its detail."""
-    first = result.detail.splitlines()[0] if result.detail else ""
+    first = detail.splitlines()[0] if detail else ""
     return (re.sub(r"[0-9]+", "N", first),)
 
 
@@ -252,8 +253,6 @@ def judge_all(live: Live, items: list[Generated], workers: int,
             alone = outcome_of(live.alone(item), documented)
             alone.polluted = alone.status in ("agree", "explained")
             found = alone
-        if found.status in ("crash", "timeout"):
-            found.shape = crash_shape(result)
         outcomes.append(found)
     return outcomes
 

@@ -239,6 +239,10 @@ def _pattern_step(st: _State) -> str:
     fn, arity = st.pick(TARGET_FUNCTIONS)
     target = st.pick([f"tcs_target:{fn}/{arity}", f"tcs_target:{fn}/'_'", "tcs_target:'_'/'_'",
                       "tcs_late:id/1", "'_':'_'/'_'", "'_':id/1"])
+    if target.startswith("'_'") and opts != ["bad_option"]:
+        # every module: a meta or local pattern would trace the harness's own calls, which no
+        # scenario describes; a global one reaches only the calls of processes traced with `call`
+        opts = st.pick([[], ["global"]])
     return f"pattern {target} {st.pick(CALL_MATCH_SPECS)} {' '.join(opts)}".rstrip()
 
 
