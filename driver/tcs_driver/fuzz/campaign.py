@@ -259,7 +259,7 @@ def judge_all(live: Live, items: list[Generated], workers: int,
 
 def run(layout: corpus.Layout, seed: int, otps: list[node.Otp], *, count: int | None, minutes: float | None,
         where: Path, workers: int, shrink_seconds: float, say: Callable[[str], None],
-        strict: bool = False, round_size: int = 50) -> Campaign:
+        strict: bool = False, round_size: int = 25) -> Campaign:
     """A whole campaign: rounds of scenarios, each run on every release, then groups shrunk."""
     include = corpus.host_include()
     corpus_cover, fuzz_cover = corpus_coverage(layout), steer.Coverage()
@@ -289,7 +289,8 @@ def run(layout: corpus.Layout, seed: int, otps: list[node.Otp], *, count: int | 
                     outcomes.append(Outcome(g.scenario.id, name, "skip",
                                             detail=corpus.skip_reason(g.case, live.otp.release) or ""))
             seconds[name] += time.monotonic() - started
-        say(f"{len(generated)} scenario(s) on OTP {', '.join(lives)}: " + progress_counts(outcomes))
+            say(f"OTP {name}: {len(generated)} scenario(s) in {seconds[name]:.0f}s: "
+                + progress_counts([o for o in outcomes if o.otp == name]))
     groups = group(outcomes)
     by_id = {g.scenario.id: g for g in generated}
     for number, found in enumerate(groups, 1):

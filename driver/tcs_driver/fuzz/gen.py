@@ -23,6 +23,14 @@ OPTIONAL_CALLBACKS: Final[tuple[str, ...]] = tuple(
     f"{kind}_{cat}" for kind in ("enabled", "trace")
     for cat in ("call", "garbage_collection", "ports", "procs", "receive", "running_ports",
                 "running_procs", "send"))
+#: The callback sets drawn most often: each category's enabled_X, trace_X, both, and all of them.
+#: Every set is one NIF library to compile (the function table decides which callbacks exist):
+#: a palette that the build caches keeps a campaign's compilations few; other subsets stay rarer.
+CALLBACK_PALETTE: Final[tuple[tuple[str, ...], ...]] = tuple(
+    group for cat in ("call", "garbage_collection", "ports", "procs", "receive", "running_ports",
+                      "running_procs", "send")
+    for group in ((f"enabled_{cat}",), (f"trace_{cat}",), (f"enabled_{cat}", f"trace_{cat}"))
+) + (OPTIONAL_CALLBACKS,)
 ANSWER_TAGS: Final[tuple[str, ...]] = (
     "send", "'receive'", "call", "return_from", "exception_from", "return_to", "spawn", "spawned",
     "exit", "link", "unlink", "getting_linked", "getting_unlinked", "register", "unregister", "in", "out",
@@ -395,6 +403,10 @@ def _process_step(st: _State) -> str | None:
             return f"{p} {kind} {q}"
         if kind == "link" and q in st.alive:
             st.links.add(frozenset({p, q}))
+            # set_on_link (or all) passes the flags on: both may be traced from now on
+            for traced in (st.traced, st.traced_sr):
+                if {p, q} & traced:
+                    traced |= {p, q}
         elif kind == "unlink":
             st.links.discard(frozenset({p, q}))
         return f"{p} {kind} {q}"
@@ -492,7 +504,7 @@ def _session_step(st: _State) -> str | None:
         return f"info {ref} {what} {item.get(what, st.pick(['flags', 'tracer']))}"
     if r < 0.8:
         return f"session_info {st.pick(['all', 'send', 'new', '{tcs_target,id,1}', f'<{st.pick(st.every_name())}>'])}"
-    if r < 0.86 and st.sessions.get(ref.strip("weak()")) == "process":
+    if r < 0.88 and st.sessions.get(ref.removeprefix("weak(").rstrip(")")) == "process":
         return f"delivered {ref} {st.pick(['all', f'<{st.pick(st.every_name())}>'])}"
     if r < 0.93:
         s = ref.removeprefix("weak(").rstrip(")")
@@ -524,7 +536,10 @@ def _declarations(st: _State, with_sessions: bool) -> tuple[list[str], str]:
 def _recorder_lines(st: _State) -> list[str]:
     lines = []
     if st.rng.random() < 0.6:
-        cbs = st.rng.sample(OPTIONAL_CALLBACKS, st.rng.randrange(1, 7))
+        if st.rng.random() < 0.85:
+            cbs = list(st.pick(CALLBACK_PALETTE))
+        else:
+            cbs = st.rng.sample(OPTIONAL_CALLBACKS, st.rng.randrange(1, 7))
         lines.append("callbacks " + " ".join(sorted(cbs)))
     for tag in st.rng.sample(ANSWER_TAGS, st.rng.choice([0, 0, 1, 1, 2, 3])):
         lines.append(f"answer {tag} {st.pick(ANSWERS)}")
