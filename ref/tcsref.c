@@ -1,4 +1,4 @@
-/* tcsref.c - the command line: sim, plan, meta, golden. Exit 0 ok, 1 check failed, 2 bad input. */
+/* tcsref.c - the command line: sim, plan, meta, tags, golden. Exit 0 ok, 1 check failed, 2 bad input. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
@@ -7,14 +7,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "model.h"
+#include "dispatch.h"
 #include "plan.h"
+#include "run.h"
 #include "scenario.h"
 
 static const char usage[] =
     "usage: tcsref sim FILE [--explain]            print the golden stream of one case\n"
     "       tcsref plan FILE                       print the plan for the live runner\n"
     "       tcsref meta FILE                       print the case header as one JSON object\n"
+    "       tcsref tags                            print the tag table (categories, callbacks) as JSON\n"
     "       tcsref golden CASES_DIR GOLDEN_DIR [--check]\n"
     "                                              (re)generate or check GOLDEN_DIR/<id>.stream\n"
     "       tcsref --help\n"
@@ -37,7 +39,7 @@ static bool run_case(Arena *a, const char *path, bool explain, Buf *out, const c
         return false;
     Stream s;
     stream_init(&s, sc.id, explain);
-    bool ok = model_run(a, &sc, &s, err);
+    bool ok = run_scenario(a, &sc, &s, err);
     if (ok) {
         buf_putn(out, buf_str(&s.text), s.text.len);
         *id = sc.id;
@@ -64,7 +66,7 @@ static int cmd_single(const char *cmd, const char *path, bool explain)
             /* the plan is only given for cases the model can run */
             Stream s;
             stream_init(&s, sc.id, false);
-            ok = model_run(&a, &sc, &s, &err);
+            ok = run_scenario(&a, &sc, &s, &err);
             stream_free(&s);
             if (ok)
                 plan_print(&out, &sc);
@@ -79,6 +81,17 @@ static int cmd_single(const char *cmd, const char *path, bool explain)
     buf_free(&out);
     arena_free(&a);
     return ok ? 0 : 2;
+}
+
+/* Prints the tag table the driver, the runner and the recorder are derived from. */
+static int cmd_tags(void)
+{
+    Buf out;
+    buf_init(&out);
+    tag_table_print(&out);
+    fwrite(buf_str(&out), 1, out.len, stdout);
+    buf_free(&out);
+    return 0;
 }
 
 /* ---- golden ------------------------------------------------------------------------------ */
@@ -283,6 +296,8 @@ int main(int argc, char **argv)
         return cmd_single("sim", argv[2], argc == 4);
     if (argc == 3 && (strcmp(argv[1], "plan") == 0 || strcmp(argv[1], "meta") == 0))
         return cmd_single(argv[1], argv[2], false);
+    if (argc == 2 && strcmp(argv[1], "tags") == 0)
+        return cmd_tags();
     if (argc >= 4 && strcmp(argv[1], "golden") == 0 &&
         (argc == 4 || (argc == 5 && strcmp(argv[4], "--check") == 0)))
         return cmd_golden(argv[2], argv[3], argc == 5);

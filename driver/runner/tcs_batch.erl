@@ -4,7 +4,8 @@
 %%
 %% Usage: erl -noshell -pa DIR -run tcs_batch main JOB_FILE...
 %% Output: "TCS JOB I" before the I-th job (from 1), then what tcs_runner
-%% prints for it, and "TCS BATCH END" once every job has run.
+%% prints for it, and "TCS BATCH END" once every job has run (PROTOCOLS.md,
+%% section 5).
 %%
 %% Isolation.  Each job runs in a fresh process whose group leader is a proxy
 %% of its own, so every process the job starts (collector, scenario processes
@@ -31,7 +32,7 @@ main(JobFiles) ->
 
 run([], _, _) -> ok;
 run([JobFile | Rest], Index, Sessions) ->
-    tcs_runner:out(io_lib:format("JOB ~p", [Index])),
+    tcs_runner_lib:out(io_lib:format("JOB ~p", [Index])),
     Loaded = [M || {M, _} <- code:all_loaded()],
     run_isolated(JobFile),
     close_ports(get(tcs_batch_ports)),

@@ -1,5 +1,5 @@
-%% Canonical term printing for live streams (CONFORMANCE.md §1 "Terms").
-%% The reference model prints the same way in ref/term_print.c; the two are
+%% Canonical term printing for live streams (PROTOCOLS.md §6 "Terms").
+%% The reference model prints the same way in ref/terms/term_print.c; the two are
 %% kept apart on purpose, one per engine, and the corpus checks they agree.
 -module(tcs_canon).
 -export([term/2]).

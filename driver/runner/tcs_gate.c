@@ -6,9 +6,21 @@
  * makes the runtime probe `trace_status` on every reschedule.  So a puppet
  * waits here instead, inside a dirty I/O NIF, on a condition variable: the
  * runner gives it a step (a term) and later waits for the step's result.
+ *
+ * The gate also knows who waits in it since the last poke (waiting/2): a
+ * puppet counts only once it is back inside the NIF, which is after every
+ * scheduling event of its way out and back in has been traced.  The runner
+ * settles on that before it collects a job's records, so that no record of
+ * that way (an enabled call whose trace call has yet to come) is cut off.
  */
 #include <erl_nif.h>
 #include <string.h>
+
+/* A process blocked in await_turn/1, and the poke generation it started waiting in. */
+typedef struct {
+    ErlNifPid pid;
+    unsigned long generation;
+} Waiter;
 
 typedef struct {
     ErlNifMutex *lock;
@@ -20,6 +32,8 @@ typedef struct {
     ERL_NIF_TERM step;
     ERL_NIF_TERM result;
     int has_result;
+    Waiter *waiters;         /* enif_alloc'd; nwaiters of cap in use */
+    size_t nwaiters, cap;
 } Gate;
 
 typedef struct {
@@ -33,6 +47,7 @@ static void gate_dtor(ErlNifEnv *env, void *obj)
     enif_cond_destroy(g->changed);
     enif_mutex_destroy(g->lock);
     enif_free_env(g->step_env);
+    enif_free(g->waiters);
 }
 
 static int load(ErlNifEnv *env, void **priv, ERL_NIF_TERM info)
@@ -101,9 +116,19 @@ static ERL_NIF_TERM gate_await_turn(ErlNifEnv *env, int argc, const ERL_NIF_TERM
         return enif_make_badarg(env);
     enif_mutex_lock(g->lock);
     generation = g->generation;
+    if (g->nwaiters == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 16;
+        g->waiters = enif_realloc(g->waiters, g->cap * sizeof *g->waiters);
+    }
+    g->waiters[g->nwaiters++] = (Waiter){self, generation};
     while (!(g->has_turn && enif_compare_pids(&g->turn, &self) == 0)
            && generation == g->generation)
         enif_cond_wait(g->changed, g->lock);
+    for (size_t i = 0; i < g->nwaiters; i++)
+        if (enif_compare_pids(&g->waiters[i].pid, &self) == 0) {
+            g->waiters[i] = g->waiters[--g->nwaiters];
+            break;
+        }
     if (generation != g->generation) {
         step = enif_make_atom(env, "poke");
     } else {
@@ -143,6 +168,22 @@ static ERL_NIF_TERM gate_poke(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[
     return enif_make_atom(env, "ok");
 }
 
+/* waiting(Gate, Pid) -> boolean(): Pid waits in await_turn/1 and has since the last poke. */
+static ERL_NIF_TERM gate_waiting(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
+{
+    Gate *g = get_gate(env, argv[0]);
+    ErlNifPid pid;
+    int found = 0;
+    (void)argc;
+    if (!g || !enif_get_local_pid(env, argv[1], &pid))
+        return enif_make_badarg(env);
+    enif_mutex_lock(g->lock);
+    for (size_t i = 0; i < g->nwaiters && !found; i++)
+        found = enif_compare_pids(&g->waiters[i].pid, &pid) == 0 && g->waiters[i].generation == g->generation;
+    enif_mutex_unlock(g->lock);
+    return enif_make_atom(env, found ? "true" : "false");
+}
+
 /* result(Gate) -> {ok, Result} | none: the result of the last step, if published. */
 static ERL_NIF_TERM gate_result(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
 {
@@ -166,6 +207,7 @@ static ErlNifFunc gate_funcs[] = {
     {"finish", 2, gate_finish, 0},
     {"result", 1, gate_result, 0},
     {"poke", 1, gate_poke, 0},
+    {"waiting", 2, gate_waiting, 0},
 };
 
 ERL_NIF_INIT(tcs_gate, gate_funcs, load, NULL, NULL, NULL)

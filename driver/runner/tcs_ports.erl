@@ -14,24 +14,24 @@
 %% run_step(Step, Names, Ctx) -> {ok, Names} | timeout
 run_step({open_port, Who, Name}, Names, Ctx) ->
     Open = {call, erlang, open_port, [{spawn, "cat"}, ?OPTIONS]},
-    case tcs_runner:puppet_step(Who, Open, Names, Ctx) of
+    case tcs_runner_lib:puppet_step(Who, Open, Names, Ctx) of
         {done, {ok, Port}} ->
             Owner = maps:get(Who, Names),
             put({tcs_port, Port}, #{owner => Owner, links => [Owner]}),
             {ok, Names#{Name => Port}};
-        Other -> tcs_runner:after_puppet_step(Other, Names)
+        Other -> tcs_runner_lib:after_puppet_step(Other, Names)
     end;
 run_step({port_command, Who, Name, Data}, Names, Ctx) ->
     Port = maps:get(Name, Names),
-    echoed(Port, Data, tcs_runner:puppet_step(Who, {call, erlang, port_command, [Port, Data]}, Names, Ctx),
+    echoed(Port, Data, tcs_runner_lib:puppet_step(Who, {call, erlang, port_command, [Port, Data]}, Names, Ctx),
            Names, Ctx);
 run_step({port_send, Who, Name, Data}, Names, Ctx) ->
     Port = maps:get(Name, Names),
     Command = {maps:get(Who, Names), {command, Data}},
-    echoed(Port, Data, tcs_runner:puppet_step(Who, {send, Port, Command}, Names, Ctx), Names, Ctx);
+    echoed(Port, Data, tcs_runner_lib:puppet_step(Who, {send, Port, Command}, Names, Ctx), Names, Ctx);
 run_step({port_close, Who, Name}, Names, Ctx) ->
     Port = maps:get(Name, Names),
-    case tcs_runner:puppet_step(Who, {call, erlang, port_close, [Port]}, Names, Ctx) of
+    case tcs_runner_lib:puppet_step(Who, {call, erlang, port_close, [Port]}, Names, Ctx) of
         {done, _} -> closed([Port], Names, Ctx);
         timeout -> timeout
     end;
@@ -40,10 +40,10 @@ run_step({Op, Who, Name}, Names, Ctx) when Op =:= link; Op =:= unlink ->
     Pid = maps:get(Who, Names),
     #{links := Links} = Info = get({tcs_port, Port}),
     put({tcs_port, Port}, Info#{links := case Op of link -> [Pid | Links]; unlink -> Links -- [Pid] end}),
-    tcs_runner:after_puppet_step(tcs_runner:puppet_step(Who, {Op, Port}, Names, Ctx), Names);
+    tcs_runner_lib:after_puppet_step(tcs_runner_lib:puppet_step(Who, {Op, Port}, Names, Ctx), Names);
 run_step({register, Who, RegName, Name}, Names, Ctx) ->
     Register = {call, erlang, register, [RegName, maps:get(Name, Names)]},
-    tcs_runner:after_puppet_step(tcs_runner:puppet_step(Who, Register, Names, Ctx), Names).
+    tcs_runner_lib:after_puppet_step(tcs_runner_lib:puppet_step(Who, Register, Names, Ctx), Names).
 
 %% After a command: wait until the port's owner has the echo {Port, {data, Data}}.
 echoed(Port, Data, {done, _}, Names, #{timeout := Timeout}) ->

@@ -34,8 +34,8 @@ run_step({trace_spec, Spec, How, Flags}, Names,
     Spread andalso confine(Names, Ctx),
     [catch erlang:resume_process(P) || P <- Held],
     After = node_counts(),
-    tcs_runner:ctl(C, ["erlang:trace(", atom_to_list(Spec), ",", atom_to_list(How), ",",
-                       tcs_runner:canon(Flags, Names), ")"], count(Outcome, Before, After), Names),
+    tcs_runner_lib:ctl(C, ["erlang:trace(", atom_to_list(Spec), ",", atom_to_list(How), ",",
+                       tcs_runner_lib:canon(Flags, Names), ")"], count(Outcome, Before, After), Names),
     {ok, Names};
 run_step({info, Who, Item}, Names, #{collector := C, tracer := Mod}) ->
     Target = maps:get(Who, Names, Who),  % a scenario process, or new / new_processes
@@ -44,7 +44,7 @@ run_step({info, Who, Item}, Names, #{collector := C, tracer := Mod}) ->
                 {flags, Flags} when is_list(Flags) -> {flags, lists:sort(Flags)};
                 Other -> Other
             end,
-    tcs_runner:ctl(C, ["erlang:trace_info(", tcs_runner:canon(Target, Names), ",", atom_to_list(Item), ")"],
+    tcs_runner_lib:ctl(C, ["erlang:trace_info(", tcs_runner_lib:canon(Target, Names), ",", atom_to_list(Item), ")"],
                    {ok, Value}, Names),
     {harness, Names};
 run_step({tracer_exit, Reason}, Names, #{state := State}) ->

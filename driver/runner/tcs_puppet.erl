@@ -23,7 +23,7 @@ loop(Gate) ->
 
 %% A receive on an empty mailbox: the puppet really blocks here (the runner
 %% sees it waiting) until a later step sends it a message.  Being scheduled
-%% out here and back in is what the running flag traces (ref/running.c).
+%% out here and back in is what the running flag traces (ref/events/running.c).
 block() ->
     receive Msg -> Msg end.
 

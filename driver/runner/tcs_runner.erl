@@ -1,22 +1,15 @@
-%% Replays one scenario plan (cases/README.md "The plan") on this node and
-%% prints what the tracer was called with, one canonical line per callback.
+%% Replays one scenario plan on this node and prints what the tracer was
+%% called with, one canonical line per callback.
 %%
 %% Usage: erl -noshell -pa DIR -run tcs_runner main JOB_FILE
 %% (or run/1 from another module, which returns instead of halting: tcs_batch).
-%% JOB_FILE holds {plan, Path}, {gate_so, Path}, {tracer_module, Mod},
-%% {tracer_so, Path} (the recorder or the example tracer's library),
-%% {step_timeout_ms, N}, and for trace sessions with a recorder tracer
-%% {session_tracers, [{Session, Mod, Path}]} (tcs_sessions).  Output
-%% protocol, one item a line on stdout:
-%%   TCS OTP Release     the node's OTP release
-%%   TCS STEP N          step N is about to run (progress, crash evidence)
-%%   TCS LINE Body       one stream line without its class
-%%   TCS TIMEOUT N       step N did not finish in time; later steps skipped
-%%   TCS END             the run is complete
+%% The plan, the job file and the output (markers, stream lines, the progress
+%% file) are specified in PROTOCOLS.md, sections 2, 4 and 5.  The step
+%% modules (tcs_sessions, tcs_procflags, tcs_ports, tcs_seq, tcs_patterns) and
+%% this one share tcs_runner_lib, a leaf: no module calls back into this one.
 -module(tcs_runner).
--export([main/1, run/1, out/1, puppet_step/4, after_puppet_step/2]).
-%% For tcs_sessions, which runs the trace session steps.
--export([collect/1, ctl/4, canon/2, load_recorder/3]).
+-export([main/1, run/1]).
+-import(tcs_runner_lib, [out/1, out/2, ctl/4, canon/2, load_recorder/3, puppet_step/4, after_puppet_step/2]).
 
 -define(TRACER_NAME, tracer).
 
@@ -40,7 +33,7 @@ run(JobFile) ->
     Gate = tcs_gate:new(),
     persistent_term:put(tcs_gate, Gate),
     put(tcs_dead_puppets, []),
-    Collector = spawn(fun() -> collect([]) end),
+    Collector = spawn(fun() -> tcs_runner_lib:collect([]) end),
     %% The legacy tracer's state is a process of its own, so that a scenario
     %% can make it exit while the collector goes on: it hands what it receives
     %% (the example tracer's messages) to the collector; the recorder reports
@@ -88,42 +81,6 @@ load_tracer(erl_msg_tracer, _Job, [{'$collector', _}]) ->
     ok = erl_msg_tracer:load(),
     erl_msg_tracer.
 
-%% One recorder variant with its answer tables (nif_impls/recorder).
-load_recorder(Mod, Path, Answers) ->
-    ok = compile_recorder_stub(Mod),
-    Mod:load(Path, Answers).
-
-%% The recorder's Erlang module: a stub for every callback the behaviour
-%% declares; the NIF library replaces exactly those in its function table.
-compile_recorder_stub(Mod) ->
-    Callbacks = [{F, 3} || F <- enabled_callbacks()] ++ [{F, 5} || F <- trace_callbacks()],
-    Stubs = [io_lib:format("~p(~s) -> erlang:nif_error(not_loaded).~n",
-                           [F, lists:join(",", lists:duplicate(A, "_"))]) || {F, A} <- Callbacks],
-    Exports = [io_lib:format("~p/~p,", [F, A]) || {F, A} <- Callbacks],
-    Src = lists:flatten(["-module(", atom_to_list(Mod), ").\n-export([", Exports, "load/2]).\n",
-                         "load(Path, Answers) -> erlang:load_nif(Path, Answers).\n", Stubs]),
-    {ok, Mod, Bin} = compile:forms(parse_forms(Src), [binary, return_errors]),
-    {module, Mod} = code:load_binary(Mod, "tcs_recorder_stub", Bin),
-    ok.
-
-enabled_callbacks() ->
-    [enabled, enabled_call, enabled_garbage_collection, enabled_ports, enabled_procs,
-     enabled_receive, enabled_running_ports, enabled_running_procs, enabled_send].
-
-trace_callbacks() ->
-    [trace, trace_call, trace_garbage_collection, trace_ports, trace_procs,
-     trace_receive, trace_running_ports, trace_running_procs, trace_send].
-
-parse_forms(Src) ->
-    {ok, Tokens, _} = erl_scan:string(Src),
-    split_forms(Tokens, []).
-
-split_forms([], Acc) -> lists:reverse(Acc);
-split_forms(Tokens, Acc) ->
-    {Form, [Dot | Rest]} = lists:splitwith(fun(T) -> element(1, T) =/= dot end, Tokens),
-    {ok, F} = erl_parse:parse_form(Form ++ [Dot]),
-    split_forms(Rest, [F | Acc]).
-
 %% --- steps -----------------------------------------------------------------
 
 start_puppet(Name) ->
@@ -131,7 +88,12 @@ start_puppet(Name) ->
     erlang:monitor(process, Pid),
     Pid.
 
-run_steps([], Names, _Ctx) -> Names;
+%% After the last step, the records of every event so far are awaited (a
+%% slow tracer may still be between an enabled call and its trace call);
+%% after a timed-out step they are not, since the stuck call may be one.
+run_steps([], Names, _Ctx) ->
+    tcs_settle:trace_delivered(),
+    Names;
 run_steps([{step, N, Step} | Rest], Names, Ctx) ->
     out("STEP ~p", [N]),
     case run_step(resolve(Step, Names), Names, Ctx) of
@@ -199,53 +161,10 @@ action({gc, Who, minor}, Names) ->
     {Who, {call, erlang, garbage_collect, [maps:get(Who, Names), [{type, minor}]]}};
 action(Step, _) -> tcs_seq:action(Step).
 
-after_puppet_step(timeout, _Names) -> timeout;
-after_puppet_step({done, _}, Names) -> {ok, Names}.
-
-%% A step done by a scenario process: hand it over, wait for its result.
-%% A raise is reported as the control line "<P> Step(Arg,...) raises C:R"
-%% (e.g. "<a> call(tcs_target,check,[x]) raises error:x"); the model predicts
-%% it where the documents say the step raises, so elsewhere it is a difference.
-puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeout}) ->
-    ok = tcs_gate:give(Gate, maps:get(Who, Names), Action),
-    case await_result(Gate, erlang:monotonic_time(millisecond) + Timeout) of
-        timeout -> timeout;
-        blocked ->
-            tcs_settle:until_blocked(maps:get(Who, Names)),
-            {done, blocked};
-        {raised, Class, Reason} = Raised ->
-            [Step | Args] = tuple_to_list(Action),
-            ctl(C, ["<", atom_to_list(Who), "> ", atom_to_list(Step), "(",
-                    lists:join(",", [canon(A, Names) || A <- Args]), ")"],
-                {raised, Class, Reason}, Names),
-            {done, Raised};
-        Result -> {done, Result}
-    end.
-
-await_result(Gate, Deadline) ->
-    case tcs_gate:result(Gate) of
-        {ok, Result} -> Result;
-        none ->
-            case erlang:monotonic_time(millisecond) > Deadline of
-                true -> timeout;
-                false -> timer:sleep(1), await_result(Gate, Deadline)
-            end
-    end.
-
 outcome(Fun) ->
     try {ok, Fun()}
     catch Class:Reason -> {raised, Class, Reason}
     end.
-
-%% A control line carries a number from the counter the recorder stamps its
-%% records with: one order for all of them (print_records).
-ctl(Collector, Call, {ok, Value}, Names) ->
-    Collector ! {ctl, erlang:unique_integer([monotonic]), ["ctl ", Call, " -> ", canon(Value, Names)]};
-ctl(Collector, Call, {placeholder, Text}, _Names) ->
-    Collector ! {ctl, erlang:unique_integer([monotonic]), ["ctl ", Call, " -> ", Text]};
-ctl(Collector, Call, {raised, Class, Reason}, Names) ->
-    Collector ! {ctl, erlang:unique_integer([monotonic]),
-                 ["ctl ", Call, " raises ", atom_to_list(Class), ":", canon(Reason, Names)]}.
 
 %% Replace {'$tcs_pid', Name} and the acting names by real pids.
 resolve({'$tcs_pid', Name}, Names) -> maps:get(Name, Names);
@@ -280,14 +199,7 @@ settle(Gate, Alive) ->
 
 %% --- collecting and printing ------------------------------------------------
 
-%% A tracer state process: it keeps what it receives, each item with a number
-%% from the runtime's monotonic counter taken when it arrives.
-collect(Acc) ->
-    receive
-        {collected, From} -> From ! {records, lists:reverse(Acc)};
-        Record -> collect([{erlang:unique_integer([monotonic]), Record} | Acc])
-    end.
-
+%% What a tracer state process (tcs_runner_lib:collect/1) kept.
 collected(Collector) ->
     Collector ! {collected, self()},
     receive {records, Records} -> Records end.
@@ -317,23 +229,6 @@ callback_line({tcs_rec, _Seq, Callback, Args, Result}, Names) ->
         3 -> [atom_to_list(Callback), "(", ArgText, ") -> ", canon(Result, Names)];
         5 -> [atom_to_list(Callback), "(", ArgText, ")"]
     end.
-
-pid_names(Names) -> maps:from_list([{P, N} || {N, P} <- maps:to_list(Names)]).
-
-canon(Term, Names) -> tcs_canon:term(Term, pid_names(Names)).
-
-%% A protocol marker (OTP, STEP, TIMEOUT, END...).  It also goes to the file
-%% $TCS_PROGRESS names, written synchronously: standard output is written
-%% asynchronously, and what is still buffered is lost when a tracer aborts
-%% the node, yet the last step started is the evidence of where it crashed.
-out(Text) ->
-    Marker = ["TCS ", Text, "\n"],
-    case os:getenv("TCS_PROGRESS") of
-        false -> ok;
-        Path -> ok = file:write_file(Path, Marker, [append, raw])
-    end,
-    io:put_chars(Marker).
-out(Fmt, Args) -> out(io_lib:format(Fmt, Args)).
 
 %% One stream line.
 line(Fmt, Args) -> io:put_chars(["TCS LINE ", io_lib:format(Fmt, Args), "\n"]).

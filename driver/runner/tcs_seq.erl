@@ -9,7 +9,7 @@
 %% {tracer, Module, State}.
 tracer(Names, #{collector := C, tracer := Mod, state := State}) ->
     Previous = seq_trace:set_system_tracer({Mod, State}),
-    tcs_runner:ctl(C, "seq_trace:set_system_tracer(<tracer>)", {ok, Previous}, Names),
+    tcs_runner_lib:ctl(C, "seq_trace:set_system_tracer(<tracer>)", {ok, Previous}, Names),
     {ok, Names}.
 
 %% action(Step): what the scenario process does for a seq_trace step.

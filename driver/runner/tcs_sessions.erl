@@ -13,7 +13,7 @@
 %% tcs_runner collector) that the stream calls by the session's name.
 %%
 %% Printing.  Values that differ from run to run print as placeholders
-%% (CONFORMANCE.md section 1): a reference as _Ref, the number in the weak
+%% (PROTOCOLS.md section 6): a reference as _Ref, the number in the weak
 %% handle {Name, Number} of a session this run created as _Id.  A recorder
 %% variant's module (tcs_rec_XXXX, one per callback set) prints as `recorder`.
 -module(tcs_sessions).
@@ -28,7 +28,7 @@ start(Plan, Job) ->
                 {sessions, D} -> D;
                 false -> []
             end,
-    States = [{Name, spawn(tcs_runner, collect, [[]])} || {Name, _, _, _} <- Decls],
+    States = [{Name, spawn(tcs_runner_lib, collect, [[]])} || {Name, _, _, _} <- Decls],
     Recorders = [{Name, Mod, Path} || {Name, Mod, Path} <- proplists:get_value(session_tracers, Job, [])],
     Modules = lists:usort([Mod || {_, Mod, _} <- Recorders]),
     Holder = spawn(fun() -> hold(#{strong => #{}, weak => #{}, recorders => Modules}) end),
@@ -44,7 +44,7 @@ answer_tables(_, erl_msg_tracer, _) ->
 %% Loads the recorder variants of the sessions that the legacy tracer did not.
 load_tracers(#{recorders := Recorders} = Sessions, LegacyModule) ->
     Others = lists:usort([{Mod, Path} || {_, Mod, Path} <- Recorders, Mod =/= LegacyModule]),
-    [ok = tcs_runner:load_recorder(Mod, Path, tables(Sessions, Mod)) || {Mod, Path} <- Others],
+    [ok = tcs_runner_lib:load_recorder(Mod, Path, tables(Sessions, Mod)) || {Mod, Path} <- Others],
     ok.
 
 tables(#{decls := Decls, states := States, recorders := Recorders}, Mod) ->
@@ -60,7 +60,7 @@ run_step(Step, Names, #{collector := C, sessions := #{holder := Holder} = Sessio
     Holder ! {request(Step, Sessions, Timeout div 2), self()},
     receive
         {holder, Lines} ->
-            [tcs_runner:ctl(C, [Fun, "(", lists:join(",", [tcs_runner:canon(A, Names) || A <- Args]), ")"],
+            [tcs_runner_lib:ctl(C, [Fun, "(", lists:join(",", [tcs_runner_lib:canon(A, Names) || A <- Args]), ")"],
                             Outcome, Names)
              || {{Fun, Args}, Outcome} <- Lines],
             {ok, Names}

@@ -1,5 +1,5 @@
 %% The fixture module whose calls scenarios trace.  The reference model knows
-%% exactly this code (ref/fixture.c, ref/calls.c; cases/README.md "The traced
+%% exactly this code (ref/vocab/fixture.c, ref/events/calls.c; cases/README.md "The traced
 %% functions"): keep them in step.  trace_pattern/3 counts every function,
 %% module_info/0,1 included; relay/1 must stay a non-tail call (check/1 can
 %% return), so that an exception passes its frame.

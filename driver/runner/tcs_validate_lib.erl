@@ -2,26 +2,18 @@
 %% the tracer under test, its state, the harness's sink processes, the input
 %% space of the erl_tracer callbacks, and the output protocol.
 %%
-%% Output protocol, one item a line in the job's progress file ({progress,
-%% Path}), written synchronously so that a node killed by its tracer keeps
-%% every line it wrote (what the node prints on stdout may be lost then);
-%% read by tcs_driver/validate:
-%%   TCS OTP Release         the node's OTP release
-%%   TCS STEP Index Key Text a callback call or an action is about to run;
-%%                           Key is Callback/Tag/TraceeKind for calls
-%%   TCS FINDING Index Text  a violation of the job's check (Index: the step, or -)
-%%   TCS NOTE Text           evidence that is not a violation
-%%   TCS DATA Key Value      a measured or read value
-%%   TCS SKIP Text           the check cannot apply to this tracer, and why
-%%   TCS BADINPUT Text       the user's input is wrong (shape job only)
-%%   TCS ABORT Text          the job could not start
-%%   TCS END                 the job is complete
+%% The job file and the output protocol (markers in the job's progress
+%% file, written synchronously so that a node killed by its tracer keeps every
+%% line it wrote) are specified in PROTOCOLS.md, sections 4 and 5.
 -module(tcs_validate_lib).
 -export([start/1, read_job/1, option/2, option/3, parse_state/2, load_tracer/2,
          out/2, out/3, step/3, finding/3, done/0]).
 -export([sink/0, drain/0, clear/1, messages/1, effects/1, tracee_effects/1,
          context/1, call/2, each/3, describe/2]).
 -export([categories/0, callback_for/3, enabled_inputs/1, trace_inputs/1, input_key/1]).
+
+%% The tag table (generated from the model: tcsref tags).
+-include("tcs_tags.hrl").
 
 %% --- the job ---------------------------------------------------------------
 
@@ -227,18 +219,23 @@ has_messages(Pid) ->
 
 %% --- the input space --------------------------------------------------------
 
-%% The categories of erl_tracer with their tags (spec 000, the trace_tag_*()
-%% types) and the kinds of tracee the runtime passes for them.
+%% The categories of erl_tracer with their tags and the kinds of tracee the
+%% runtime passes for them.  Which tags a category has comes from the model's
+%% tag table (tcs_tags.hrl, generated from tcsref tags): for a process tracee
+%% a tag's process category, for a port tracee its port category (so a port's
+%% register and unregister are ports, PORTS-CATEGORY).
 categories() ->
-    [{send, [send, send_to_non_existing_process], [pid, port]},
-     {'receive', ['receive'], [pid, port]},
-     {call, [call, return_to, return_from, exception_from], [pid]},
-     {procs, [spawn, spawned, exit, link, unlink, getting_linked, getting_unlinked,
-              register, unregister], [pid]},
-     {ports, [open, closed, link, unlink, getting_linked, getting_unlinked], [port]},
-     {running_procs, [in, out, in_exiting, out_exiting, out_exited], [pid]},
-     {running_ports, [in, out, in_exiting, out_exiting, out_exited], [port]},
-     {garbage_collection, [gc_minor_start, gc_minor_end, gc_major_start, gc_major_end], [pid]}].
+    [{Cat, tags_of(Cat, Kinds), Kinds} || {Cat, Kinds} <- tracee_kinds()].
+
+%% The kinds of tracee of each category (spec 000, the trace_tag_*() types
+%% and the flags they belong to): a category holds tags for pids or for ports.
+tracee_kinds() ->
+    [{send, [pid, port]}, {'receive', [pid, port]}, {call, [pid]}, {procs, [pid]},
+     {ports, [port]}, {running_procs, [pid]}, {running_ports, [port]},
+     {garbage_collection, [pid]}].
+
+tags_of(Cat, [pid | _]) -> [Tag || {Tag, Process, _} <- ?TCS_TAGS, Process =:= Cat];
+tags_of(Cat, [port]) -> [Tag || {Tag, _, Port} <- ?TCS_TAGS, Port =:= Cat].
 
 %% callback_for(enabled | trace, Category, Nifs): the callback the runtime
 %% calls for a tag of Category: the per-category NIF if the library has it.

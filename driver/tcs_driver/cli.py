@@ -3,14 +3,17 @@ by the ./tcs shell wrapper before this module runs."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from . import corpus, expectations, node, provision, recorder, report_html, rules, rundiff, stream, validate
+from . import (corpus, expectations, fuzzing, locking, node, provision, recorder, report_html, rules, rundiff,
+               textfile, validate)
 from .fuzz import command as fuzz_command
 from .results import CaseResult, exit_code, render_table, to_json
 
@@ -22,7 +25,14 @@ def say(text: str) -> None:
 
 
 def build(where: corpus.Layout, *, coverage: bool = False) -> None:
-    """Configures (once) and builds the model, the NIFs and the runner with CMake."""
+    """Configures (once) and builds the model, the NIFs and the runner with CMake; runs side by
+    side in one tree take turns (one CMake at a time in a build directory)."""
+    with locking.held(where.build / ".tcs-build.lock"):
+        build_unlocked(where, coverage=coverage)
+
+
+def build_unlocked(where: corpus.Layout, *, coverage: bool) -> None:
+    """build() once the build directory is this process's."""
     if not (where.build / "CMakeCache.txt").exists():
         say(f"configuring the build in {where.build}")
         configure = ["cmake", "-S", str(where.repo), "-B", str(where.build), "-DCMAKE_BUILD_TYPE=Release"]
@@ -53,8 +63,12 @@ def select_otps(spec: str) -> list[node.Otp]:
 
 def check_golden(where: corpus.Layout) -> bool:
     """True when golden/ is exactly what the model generates now; says what is stale."""
-    done = subprocess.run([str(where.tcsref), "golden", str(where.cases), str(where.golden), "--check"],
-                          capture_output=True, text=True)
+    args = ["golden", str(where.cases), str(where.golden), "--check"]
+    done = subprocess.run([str(where.tcsref), *args], capture_output=True, text=True, errors="replace")
+    if crashed := corpus.model_crash(done.returncode, args):
+        sys.stderr.write(done.stderr)
+        say(crashed)
+        sys.exit(2)
     if done.returncode == 2:
         sys.stderr.write(done.stderr)
         sys.exit(2)
@@ -66,11 +80,12 @@ def check_golden(where: corpus.Layout) -> bool:
 
 
 def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict: bool,
-               fresh_nodes: bool) -> list[CaseResult]:
-    """Runs every selected case live on each release, printing one progress line per case."""
+               fresh_nodes: bool, results: list[CaseResult]) -> None:
+    """Runs every selected case live on each release, printing one progress line per case and
+    appending each result to `results` as it comes (so an interrupted run keeps them)."""
     include = corpus.host_include()
     try:
-        cases = [corpus.load_case(where, path) for path in corpus.case_paths(where, pattern)]
+        cases = corpus.load_cases(where, corpus.case_paths(where, pattern))
         corpus.check_expectations(where, [o.name for o in otps])
     except (corpus.ModelError, expectations.ExpectationError) as why:
         say(str(why))
@@ -78,7 +93,6 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
     if not cases:
         say(f"no case matches {pattern!r} in {where.cases}")
         sys.exit(2)
-    results: list[CaseResult] = []
     width = len(str(len(cases)))
     for otp in otps:
         where_runs = f"in {otp.root}" if otp.root else "on the host"
@@ -86,53 +100,72 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
             + ("one node per case" if fresh_nodes else "several per node"))
         started = time.monotonic()
         try:
-            for number, result in enumerate(corpus.run_cases(where, cases, otp, include, strict=strict,
-                                                             per_node=1 if fresh_nodes else 0), 1):
-                results.append(result)
-                print(f"[{number:>{width}}/{len(cases)}] OTP {otp.name} {result.case:<48} {result.status:<9}"
-                      + (" (replayed alone)" if result.rerun_alone else ""), flush=True)
-                if result.status not in ("pass", "skip", "deviation"):
-                    print("    " + result.detail.replace("\n", "\n    "), flush=True)
+            with contextlib.closing(corpus.run_cases(where, cases, otp, include, strict=strict,
+                                                     per_node=1 if fresh_nodes else 0)) as runs:
+                for number, result in enumerate(runs, 1):
+                    results.append(result)
+                    print(f"[{number:>{width}}/{len(cases)}] OTP {otp.name} {result.case:<48} {result.status:<9}"
+                          + (f" (replayed alone; in the shared node: {result.shared_run.status})"
+                             if result.shared_run else ""), flush=True)
+                    if result.status not in ("pass", "skip", "deviation"):
+                        print("    " + result.detail.replace("\n", "\n    "), flush=True)
         except (corpus.ModelError, recorder.BuildError, expectations.ExpectationError) as why:
             say(str(why))
             sys.exit(2)
         say(f"OTP {otp.name}: {time.monotonic() - started:.1f}s")
-    return results
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    reports = [Path(p) for p in (args.json, args.html) if p]
+    for problem in filter(None, map(textfile.unwritable, reports)):
+        say(problem)
+        return 2
     where = corpus.default_layout()
     build(where)
     if not check_golden(where):
         return 1
-    for report in filter(None, (args.json, args.html)):
-        if not Path(report).resolve().parent.is_dir():
-            say(f"cannot write {report}: no directory {Path(report).resolve().parent}")
-            return 2
     started = time.monotonic()
     otps = select_otps(args.otp)
-    results = run_corpus(where, args.cases, otps, args.strict, args.fresh_nodes)
+    results: list[CaseResult] = []
+    try:
+        run_corpus(where, args.cases, otps, args.strict, args.fresh_nodes, results)
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut the report short
+        incomplete = f"interrupted (Ctrl-C) after {len(results)} result(s)"
+        say(incomplete + (f"; the report{'s' if len(reports) > 1 else ''} keep{'' if len(reports) > 1 else 's'} "
+                          "them, marked incomplete" if reports else ""))
+        write_reports(args, otps, results, incomplete=incomplete, quiet=True)
+        return INTERRUPTED
     print()
     print(render_table(results))
     say(f"wall time {time.monotonic() - started:.1f}s")
-    if args.json:
-        write_report(Path(args.json), json.dumps(to_json([o.name for o in otps], results), indent=2) + "\n")
-    if args.html:
-        write_report(Path(args.html), report_html.render(results))
+    write_reports(args, otps, results)
     return exit_code(results)
 
 
-def write_report(path: Path, text: str) -> None:
-    """Writes a report whole (through a temporary file beside it), or exits 2 saying why not."""
-    partial = path.with_name(path.name + ".partial")
+#: The exit status of a run cut short by Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+
+
+def write_reports(args: argparse.Namespace, otps: list[node.Otp], results: list[CaseResult], *,
+                  incomplete: str = "", quiet: bool = False) -> None:
+    """Writes the JSON and HTML reports asked for."""
+    if args.json:
+        write_report(Path(args.json), json.dumps(to_json([o.name for o in otps], results, incomplete=incomplete),
+                                                 indent=2) + "\n", quiet=quiet)
+    if args.html:
+        write_report(Path(args.html), report_html.render(results), quiet=quiet)
+
+
+def write_report(path: Path, text: str, *, quiet: bool = False) -> None:
+    """Writes a report whole (textfile.write_whole), or exits 2 saying why not."""
     try:
-        partial.write_text(text)
-        partial.replace(path)
+        textfile.write_whole(path, text)
     except OSError as why:
         say(f"cannot write {path}: {why.strerror}")
-        partial.unlink(missing_ok=True)
         sys.exit(2)
-    say(f"wrote {path}")
+    if not quiet:
+        say(f"wrote {path}")
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -140,7 +173,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     try:
         old, new = rundiff.load(Path(args.old)), rundiff.load(Path(args.new))
         changes = rundiff.compare(old, new, strict=args.strict)
-    except (rundiff.ReportError, stream.StreamError) as why:
+    except rundiff.ReportError as why:
         say(str(why))
         return 2
     print(rundiff.render(changes), end="")
@@ -151,7 +184,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
     say("unit tests of the model (ctest)")
-    ctest = subprocess.run(["ctest", "--output-on-failure"], cwd=where.build)
+    ctest = subprocess.run(["ctest", "--output-on-failure", "-j", str(os.cpu_count() or 2)], cwd=where.build)
     say("driver tests and the live corpus (pytest)")
     pytest = subprocess.run([sys.executable, "-m", "pytest", "-c", str(where.repo / "driver" / "pytest.ini"),
                              str(where.repo / "driver" / "tests"), *args.pytest_args], cwd=where.repo)
@@ -169,15 +202,22 @@ def case_path(where: corpus.Layout, name: str) -> Path:
 def cmd_sim(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
-    cmd = [str(where.tcsref), "sim", str(case_path(where, args.case))] + (["--explain"] if args.explain else [])
-    return subprocess.run(cmd).returncode
+    return run_model(where, ["sim", str(case_path(where, args.case))] + (["--explain"] if args.explain else []))
+
+
+def run_model(where: corpus.Layout, args: list[str]) -> int:
+    """Runs tcsref with its output to the terminal; its exit code, or 2 saying so when it crashed."""
+    returncode = subprocess.run([str(where.tcsref), *args]).returncode
+    if crashed := corpus.model_crash(returncode, args):
+        say(crashed)
+        return 2
+    return returncode
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
-    cmd = [str(where.tcsref), "golden", str(where.cases), str(where.golden)] + (["--check"] if args.check else [])
-    return subprocess.run(cmd).returncode
+    return run_model(where, ["golden", str(where.cases), str(where.golden)] + (["--check"] if args.check else []))
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
@@ -212,11 +252,34 @@ def cmd_rules(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
     text = (where.repo / "CONFORMANCE.md").read_text()
-    named = {case.id: case.rules for case in map(lambda p: corpus.load_case(where, p), corpus.case_paths(where))}
+    try:
+        named = {case.id: case.rules for case in corpus.load_cases(where, corpus.case_paths(where))}
+    except corpus.ModelError as why:
+        say(str(why))
+        return 2
     report = rules.check(rules.catalogue(text), named,
                          rules.model_problems(rules.model_refs(text), corpus.model_sources(where)))
     print(rules.render(report))
     return 0 if report.ok else 1
+
+
+def cmd_fuzz_parser(args: argparse.Namespace) -> int:
+    """The model's parser under libFuzzer for as long as asked (tcs_driver/fuzzing)."""
+    where = corpus.default_layout()
+    try:
+        say(f"building the fuzz target in {fuzzing.fuzz_dir(where)} (clang, libFuzzer, ASan, UBSan)")
+        target = fuzzing.build(where)
+        say(f"fuzzing the model's parser for {args.minutes:g} minute(s), seeded with {where.cases}")
+        result = fuzzing.run(where, target, args.minutes * 60, say)
+    except fuzzing.FuzzUnavailable as why:
+        say(str(why))
+        return 2
+    print(result.summary())
+    for finding in result.findings:
+        print(f"reproduce: {target} {finding}\n"
+              f"  once fixed, keep it as a bad-input test: ref/tests/bad/<name>.tcs with its '% expect:' line")
+    say(f"libFuzzer's output: {result.log}")
+    return 1 if result.findings else 0
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -255,7 +318,8 @@ def parser() -> argparse.ArgumentParser:
     run_diff.add_argument("--strict", action="store_true", help="compare informative stream lines too")
     run_diff.set_defaults(func=cmd_diff)
     test = sub.add_parser("test", help="the project's own tests: ctest (model) and pytest (driver, corpus)")
-    test.epilog = "Arguments tcs does not know are passed to pytest, e.g. ./tcs test -k fallback"
+    test.epilog = ("Arguments tcs does not know are passed to pytest, e.g. ./tcs test -k fallback; "
+                   "./tcs test -m 'not live' runs only what starts no OTP node (seconds)")
     test.set_defaults(func=cmd_test)
     sim = sub.add_parser("sim", help="print the golden stream of one case, from the model")
     sim.add_argument("case", help="case id or path to a .tcs file")
@@ -268,12 +332,16 @@ def parser() -> argparse.ArgumentParser:
     coverage.set_defaults(func=cmd_coverage)
     rule_list = sub.add_parser("rules", help="every rule of CONFORMANCE.md with its case count; exit 1 if a rule has no case or a case names an unknown rule")
     rule_list.set_defaults(func=cmd_rules)
+    fuzz = sub.add_parser("fuzz-parser", help="fuzz the model's parser with libFuzzer (ASan, UBSan), seeded with the "
+                          "corpus; exit 1 on a finding")
+    fuzz.add_argument("--minutes", type=float, default=10.0, help="how long to fuzz (default 10)")
+    fuzz.set_defaults(func=cmd_fuzz_parser)
     check_tracer = sub.add_parser("validate", help="validate a tracer module on live nodes: one verdict per check, with evidence")
     validate.add_arguments(check_tracer)
     check_tracer.set_defaults(func=cmd_validate)
-    fuzz = sub.add_parser("fuzz", help="differential fuzzing: random scenarios, model vs live, disagreements shrunk")
-    fuzz_command.add_arguments(fuzz)
-    fuzz.set_defaults(func=cmd_fuzz)
+    differential = sub.add_parser("fuzz", help="differential fuzzing: random scenarios, model vs live, disagreements shrunk")
+    fuzz_command.add_arguments(differential)
+    differential.set_defaults(func=cmd_fuzz)
     return top
 
 
@@ -283,7 +351,11 @@ def main(argv: list[str] | None = None) -> int:
     if extra and args.command != "test":
         top.error(f"unrecognized arguments: {' '.join(extra)}")
     args.pytest_args = extra
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:  # outside a run's cases (building, provisioning): nothing to keep
+        say("interrupted (Ctrl-C)")
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -1,59 +1,24 @@
 """The corpus: case files, their metadata and plans from the model, and running one case live."""
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from . import diff, expectations, node, recorder, stream
+from .layout import Layout, default_layout  # noqa: F401  (the corpus API names them)
 from .results import CaseResult
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where the source tree and the build put things."""
-    repo: Path
-    build: Path
-
-    @property
-    def tcsref(self) -> Path:
-        return self.build / "tcsref"
-
-    @property
-    def beams(self) -> Path:
-        return self.build / "beam"
-
-    @property
-    def nifs(self) -> Path:
-        return self.build / "nif"
-
-    @property
-    def expectations(self) -> Path:
-        return self.repo / "expectations"
-
-    @property
-    def cases(self) -> Path:
-        return self.repo / "cases"
-
-    @property
-    def golden(self) -> Path:
-        return self.repo / "golden"
-
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def default_layout() -> Layout:
-    """This repository and its build directory ($TCS_BUILD_DIR, default build/)."""
-    return Layout(REPO, Path(os.environ.get("TCS_BUILD_DIR", REPO / "build")).resolve())
 
 
 @dataclass(frozen=True)
@@ -82,11 +47,25 @@ class ModelError(Exception):
 
 
 def model(layout: Layout, *args: str) -> str:
-    """Runs tcsref; returns stdout, raises ModelError with its stderr on failure."""
-    done = subprocess.run([str(layout.tcsref), *args], capture_output=True, text=True)
+    """Runs tcsref; returns stdout, raises ModelError with its stderr on failure (saying so when it crashed)."""
+    done = subprocess.run([str(layout.tcsref), *args], capture_output=True, text=True, errors="replace")
+    if crashed := model_crash(done.returncode, args):
+        raise ModelError(crashed)
     if done.returncode != 0:
         raise ModelError(done.stderr.strip() or f"tcsref {' '.join(args)}: exit {done.returncode}")
     return done.stdout
+
+
+def model_crash(returncode: int, args: Sequence[str]) -> str | None:
+    """What to say when tcsref ended by a signal (a bug of the model, whatever its input); None otherwise."""
+    if returncode >= 0:
+        return None
+    try:
+        name = f" ({signal.Signals(-returncode).name})"
+    except ValueError:
+        name = ""
+    return (f"the model crashed: tcsref {' '.join(args)} was killed by signal {-returncode}{name}. "
+            "This is a bug of the model (ref/), not of the case or of golden/: please report it with the case")
 
 
 def case_paths(layout: Layout, pattern: str = "*") -> list[Path]:
@@ -95,13 +74,52 @@ def case_paths(layout: Layout, pattern: str = "*") -> list[Path]:
 
 
 def model_sources(layout: Layout) -> dict[str, str]:
-    """The reference model's C sources, keyed "ref/<file>.c", for checking the rule catalogue."""
-    return {f"ref/{path.name}": path.read_text() for path in sorted((layout.repo / "ref").glob("*.c"))}
+    """The reference model's C sources, keyed "ref/<layer>/<file>.c", for checking the rule catalogue."""
+    ref = layout.repo / "ref"
+    return {f"ref/{path.relative_to(ref).as_posix()}": path.read_text() for path in sorted(ref.rglob("*.c"))
+            if path.parent.name != "tests"}
 
 
 def load_case(layout: Layout, path: Path) -> Case:
     """The case's metadata, as the model parsed it."""
-    meta = json.loads(model(layout, "meta", str(path)))
+    return case_from_meta(path, model(layout, "meta", str(path)))
+
+
+def load_cases(layout: Layout, paths: list[Path]) -> list[Case]:
+    """The metadata of many cases, in order (`tcsref meta`, cached per build: model_each)."""
+    return [case_from_meta(path, meta) for path, meta in zip(paths, model_each(layout, paths, "meta"))]
+
+
+def model_each(layout: Layout, paths: list[Path], command: str, *flags: str) -> list[str]:
+    """What `tcsref COMMAND PATH FLAGS...` prints for each path, in order: from the build's
+    cache where the model and the case file are unchanged, else from the model (in parallel).
+
+    The cache (build/model-cache/COMMAND[FLAGS].json) is keyed by a digest of the tcsref
+    binary, and each entry by a digest of the case file, so it never answers for another
+    model or case."""
+    cache_path = layout.build / "model-cache" / f"{'_'.join([command, *flags]).replace('-', '')}.json"
+    model_digest = hashlib.sha256(layout.tcsref.read_bytes()).hexdigest()
+    try:
+        cache = json.loads(cache_path.read_text())
+    except (OSError, ValueError):
+        cache = {}
+    known: dict[str, str] = cache.get("entries", {}) if cache.get("model") == model_digest else {}
+    digests = {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in paths}
+    missing = [path for path in paths if digests[path] not in known]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for path, out in zip(missing, pool.map(lambda p: model(layout, command, str(p), *flags), missing)):
+            known[digests[path]] = out
+    if missing:
+        cache_path.parent.mkdir(exist_ok=True)
+        partial = cache_path.with_name(f".{cache_path.name}.{os.getpid()}")
+        partial.write_text(json.dumps({"model": model_digest, "entries": known}))
+        partial.replace(cache_path)
+    return [known[digests[path]] for path in paths]
+
+
+def case_from_meta(path: Path, meta_json: str) -> Case:
+    """A case from what `tcsref meta` printed for it (PROTOCOLS.md, section 1)."""
+    meta = json.loads(meta_json)
     sessions = [Session(s["name"], s["tracer"], s.get("callbacks", [])) for s in meta.get("sessions", [])]
     return Case(path, meta["id"], meta["rules"], int(meta["otp"]), meta.get("features", []),
                 meta["tracer"], meta.get("callbacks", []), sessions)
@@ -139,7 +157,7 @@ def tracer_library(layout: Layout, case: Case, erts_include: Path) -> tuple[str,
 def recorder_library(layout: Layout, callbacks: list[str], erts_include: Path) -> Path:
     """The recorder variant with these callbacks, built if needed (path without .so)."""
     source = layout.repo / "nif_impls" / "recorder" / "tcs_recorder.c"
-    return recorder.build_variant(source, layout.build / "recorders", erts_include, callbacks)
+    return recorder.build_variant(source, layout.generated, layout.build / "recorders", erts_include, callbacks)
 
 
 def session_tracers(layout: Layout, case: Case, erts_include: Path) -> tuple[node.SessionTracer, ...]:
@@ -161,13 +179,16 @@ def runner_beams(layout: Layout, otp: node.Otp) -> Path:
         return layout.beams  # CMake compiled them with the host's erlc
     sources = sorted((layout.repo / "driver" / "runner").glob("*.erl")) + [
         layout.repo / "nif_impls" / "erl_msg_tracer" / "erl_msg_tracer.erl"]
-    digest = hashlib.sha256(b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in sources)).hexdigest()
+    header = layout.generated / "tcs_tags.hrl"   # the tag table some of them include
+    digest = hashlib.sha256(b"".join(p.name.encode() + b"\0" + p.read_bytes()
+                                     for p in [*sources, header])).hexdigest()
     out = layout.build / f"beam-otp{otp.name}-{digest[:16]}"
     if out.is_dir():
         return out
     with otp.workspace() as ws:
         (ws.host / "beam").mkdir()
-        cmd = otp.tool("erlc") + ["-o", str(ws.inside / "beam"), *(str(ws.place(p)) for p in sources)]
+        cmd = otp.tool("erlc") + ["-I", str(ws.place(header).parent), "-o", str(ws.inside / "beam"),
+                                  *(str(ws.place(p)) for p in sources)]
         done = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
         if done.returncode != 0:
             raise recorder.BuildError(f"compiling the runner with OTP {otp.name}'s erlc: "
@@ -267,19 +288,22 @@ def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Pa
     gate = layout.nifs / "tcs_gate"
     runnable = [c for c in cases if skip_reason(c, otp.release) is None]
     jobs = {c.id: job(layout, c, erts_include) for c in runnable}
-    runs = node.run_jobs_side_by_side(otp, list(jobs.values()), beams, gate, per_node=per_node, workers=workers)
-    for case in cases:
-        reason = skip_reason(case, otp.release)
-        if reason is not None:
-            result = CaseResult(case.id, "skip", case.rules, otp.name, reason)
-        else:
-            ran = next(runs)
-            result = expectations.apply(judge(layout, case, otp, ran, strict=strict), expected.get(case.id))
-            if result.status not in ("pass", "deviation") and ran.shared:
-                alone = node.run_alone(otp, jobs[case.id], beams, gate)
-                result = expectations.apply(judge(layout, case, otp, alone, strict=strict), expected.get(case.id))
-                result.rerun_alone = True
-        yield result
+    # closed explicitly: a run interrupted between two cases (Ctrl-C) kills its node at once
+    with contextlib.closing(node.run_jobs_side_by_side(otp, list(jobs.values()), beams, gate,
+                                                            per_node=per_node, workers=workers)) as runs:
+        for case in cases:
+            reason = skip_reason(case, otp.release)
+            if reason is not None:
+                result = CaseResult(case.id, "skip", case.rules, otp.name, reason)
+            else:
+                ran = next(runs)
+                result = expectations.apply(judge(layout, case, otp, ran, strict=strict), expected.get(case.id))
+                if result.status not in ("pass", "deviation") and ran.shared:
+                    alone = node.run_alone(otp, jobs[case.id], beams, gate)
+                    shared, result = result, expectations.apply(judge(layout, case, otp, alone, strict=strict),
+                                                                expected.get(case.id))
+                    result.rerun_alone, result.shared_run = True, shared
+            yield result
 
 
 def run_case(layout: Layout, case: Case, otp: node.Otp, erts_include: Path,

@@ -1,4 +1,4 @@
-"""Comparison of a golden stream with a live one (CONFORMANCE.md section 1, "Comparison")."""
+"""Comparison of a golden stream with a live one (PROTOCOLS.md section 6, "Comparison")."""
 
 from __future__ import annotations
 

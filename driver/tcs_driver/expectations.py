@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
+from . import textfile
 from .results import CaseResult
 
 #: The statuses an entry may expect.
@@ -69,18 +70,20 @@ def _position(text: str, case: str) -> tuple[int, int]:
 
 def load(path: Path) -> dict[str, Expectation]:
     """The entries of one expectations file by case id; a file that does not exist has none."""
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
+    if not path.exists():
         return {}
-    except OSError as why:
-        raise ExpectationError(f"{path}:1:1: cannot read: {why.strerror}") from why
     try:
+        text = textfile.read_text(path)
         tables = tomllib.loads(text)
+    except textfile.InputError as why:
+        raise ExpectationError(str(why)) from why
     except tomllib.TOMLDecodeError as why:
         found = re.search(r"\(at line (\d+), column (\d+)\)", str(why))
         line, col = found.groups() if found else ("1", "1")
         raise ExpectationError(f"{path}:{line}:{col}: {str(why).split(' (at line')[0]}") from why
+    except RecursionError as why:
+        line, col = textfile.position(text, textfile.deepest_opening(text))
+        raise ExpectationError(f"{path}:{line}:{col}: nesting too deep (arrays nested hundreds of levels)") from why
     entries: dict[str, Expectation] = {}
     for case, table in tables.items():
         where = "{}:{}:{}".format(path, *_position(text, case))

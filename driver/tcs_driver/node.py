@@ -1,11 +1,14 @@
 """Runs cases on live OTP nodes, each node its own OS process.
 
-A node runs a batch of jobs (driver/runner/tcs_batch.erl), one after another.
+A node runs a batch of jobs (driver/runner/tcs_batch.erl), one after another;
+job files, markers and progress files are in PROTOCOLS.md (sections 4, 5) and
+written and read through tcs_driver.protocol, which validate shares.
 A tracer that crashes or hangs ends its node, never the driver: that job's
 outcome says what happened and what the node printed last, and the jobs after
 it run in a fresh node."""
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import queue
@@ -18,6 +21,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+from . import protocol
 
 
 @dataclass(frozen=True)
@@ -121,23 +126,18 @@ def probe_local() -> tuple[Otp, int, Path]:
     return Otp(release, ["erl"]), int(release), Path(root) / "usr" / "include"
 
 
-def erlang_term_string(text: str) -> str:
-    """Text as an Erlang string literal."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def job_terms(plan: PurePosixPath, gate_so: PurePosixPath, tracer_module: str,
               tracer_so: PurePosixPath, step_timeout_ms: int,
               session_tracers: tuple[SessionTracer, ...] = ()) -> str:
-    """The job file tcs_runner reads (library paths as the node sees them)."""
-    sessions = ", ".join(f"{{{s.session}, {s.module}, {erlang_term_string(str(s.library))}}}"
+    """The job file tcs_runner reads (library paths as the node sees them; PROTOCOLS.md, section 4)."""
+    sessions = ", ".join(f"{{{s.session}, {s.module}, {protocol.erlang_string(str(s.library))}}}"
                          for s in session_tracers)
-    return (f"{{plan, {erlang_term_string(str(plan))}}}.\n"
-            f"{{gate_so, {erlang_term_string(str(gate_so))}}}.\n"
-            f"{{tracer_module, {tracer_module}}}.\n"
-            f"{{tracer_so, {erlang_term_string(str(tracer_so))}}}.\n"
-            f"{{step_timeout_ms, {step_timeout_ms}}}.\n"
-            f"{{session_tracers, [{sessions}]}}.\n")
+    return protocol.job_file({"plan": protocol.erlang_string(str(plan)),
+                              "gate_so": protocol.erlang_string(str(gate_so)),
+                              "tracer_module": tracer_module,
+                              "tracer_so": protocol.erlang_string(str(tracer_so)),
+                              "step_timeout_ms": str(step_timeout_ms),
+                              "session_tracers": f"[{sessions}]"})
 
 
 def parse_output(out: str) -> tuple[list[str], dict[str, str]]:
@@ -145,9 +145,10 @@ def parse_output(out: str) -> tuple[list[str], dict[str, str]]:
     lines: list[str] = []
     markers: dict[str, str] = {}
     for raw in out.splitlines():
-        if not raw.startswith("TCS "):
+        found = protocol.marker(raw)
+        if found is None:
             continue
-        kind, _, rest = raw[4:].partition(" ")
+        kind, rest = found
         if kind == "LINE":
             lines.append(rest)
         else:
@@ -208,25 +209,31 @@ def run_jobs_side_by_side(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Pa
         return
     chunks = [jobs[i::workers] for i in range(workers)]
     results: list[queue.Queue[NodeRun | BaseException]] = [queue.Queue() for _ in chunks]
+    stop = threading.Event()
 
     def work(chunk: list[Job], out: queue.Queue[NodeRun | BaseException]) -> None:
         try:
-            for ran in run_jobs(otp, chunk, beam_dir, gate_so, step_timeout_ms=step_timeout_ms,
-                                wall_timeout_s=wall_timeout_s, per_node=per_node):
-                out.put(ran)
+            # closed when the caller stops early: the node is killed after its current job
+            with contextlib.closing(run_jobs(otp, chunk, beam_dir, gate_so, step_timeout_ms=step_timeout_ms,
+                                             wall_timeout_s=wall_timeout_s, per_node=per_node)) as runs:
+                for ran in runs:
+                    if stop.is_set():
+                        return
+                    out.put(ran)
         except BaseException as why:  # handed to the caller, which raises it
             out.put(why)
 
     threads = [threading.Thread(target=work, args=(c, q), daemon=True) for c, q in zip(chunks, results)]
     for t in threads:
         t.start()
-    for number in range(len(jobs)):
-        got = results[number % workers].get()
-        if isinstance(got, BaseException):
-            raise got
-        yield got
-    for t in threads:
-        t.join()
+    try:
+        for number in range(len(jobs)):
+            got = results[number % workers].get()
+            if isinstance(got, BaseException):
+                raise got
+            yield got
+    finally:
+        stop.set()
 
 
 def _run_node(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, step_timeout_ms: int,
@@ -271,13 +278,13 @@ def _reader(proc: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None
 
 
 def job_progress(progress_text: str, number: int) -> list[str]:
-    """The markers job `number` (from 1) of a node wrote to its progress file (see tcs_runner:out/1)."""
+    """The marker lines job `number` (from 1) of a node wrote to its progress file (PROTOCOLS.md, section 5)."""
     lines = progress_text.splitlines()
-    start = f"TCS JOB {number}"
-    if start not in lines:
+    starts = [i for i, line in enumerate(lines) if protocol.marker(line) == ("JOB", str(number))]
+    if not starts:
         return []
-    after = lines[lines.index(start) + 1:]
-    return list(itertools.takewhile(lambda line: not line.startswith("TCS JOB "), after))
+    after = lines[starts[0] + 1:]
+    return list(itertools.takewhile(lambda line: (protocol.marker(line) or ("",))[0] != "JOB", after))
 
 
 def _follow(proc: subprocess.Popen[str], count: int, step_timeout_ms: int,

@@ -41,6 +41,7 @@ class CaseResult:
     live: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)  # a fail's '-golden' / '+live' lines, every group
     rerun_alone: bool = False  # disagreed in a shared node, so this is the run of a fresh node
+    shared_run: CaseResult | None = None  # when rerun_alone: what the shared node showed
 
     def __post_init__(self) -> None:
         """Guarantee the status is one of STATUSES."""
@@ -99,23 +100,34 @@ def rule_matrix(results: Iterable[CaseResult]) -> dict[str, dict[str, dict[str, 
             for rule in per_rule(items)}
 
 
-def to_json(otp: str | Sequence[str], results: Iterable[CaseResult]) -> dict[str, Any]:
-    """Return the JSON report: releases run, overall and per-release summaries, one result per (case, release).
+def to_json(otp: str | Sequence[str], results: Iterable[CaseResult], *, incomplete: str = "") -> dict[str, Any]:
+    """Return the JSON report: releases run, whether the run completed (else why not, in words), overall
+    and per-release summaries, one result per (case, release).
 
     Each result carries its live stream (class-prefixed lines), so that two
-    reports can be compared stream by stream (./tcs diff)."""
+    reports can be compared stream by stream (./tcs diff), and says whether it
+    is the run of a fresh node after a disagreement in a shared one, and then
+    what the shared node showed."""
     items = _sorted(results)
     otps = [otp] if isinstance(otp, str) else list(otp)
     return {
         "otp": otps,
+        "complete": not incomplete,
+        **({"incomplete": incomplete} if incomplete else {}),
         "summary": summarise(items),
         "by_otp": {o: summarise(r for r in items if r.otp == o) for o in otps},
         "results": [
-            {"case": r.case, "status": r.status, "rules": list(r.rules), "otp": r.otp, "detail": r.detail,
-             "changed": list(r.changed), "live": list(r.live)}
+            {**_result_json(r), "replayed_alone": r.rerun_alone,
+             "shared_run": _result_json(r.shared_run) if r.shared_run else None}
             for r in items
         ],
     }
+
+
+def _result_json(r: CaseResult) -> dict[str, Any]:
+    """Return what one run of a case showed, as the JSON report stores it."""
+    return {"case": r.case, "status": r.status, "rules": list(r.rules), "otp": r.otp, "detail": r.detail,
+            "changed": list(r.changed), "live": list(r.live)}
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

@@ -9,12 +9,11 @@ status changes, cases present on one side only, and live streams that changed
 line)."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from . import diff, stream
+from . import diff, stream, textfile
 from .results import OK_STATUSES, STATUSES
 
 
@@ -30,12 +29,21 @@ class Entry:
     status: str
     detail: str
     live: tuple[str, ...]
+    lines: tuple[stream.Line, ...]      # live, parsed and checked as a stream
+
+
+class Report(NamedTuple):
+    """A JSON report as load() reads it."""
+    otps: list[str]
+    entries: list[Entry]
+    incomplete: str           # why the run did not complete ('' when it did)
 
 
 @dataclass
 class RunDiff:
     """The changes from an old run to a new one, each list of (key, old entry, new entry)."""
     pairing: str                        # how results were paired, for the reader
+    warnings: list[str] = field(default_factory=list)  # what the reader must know first (a report cut short)
     newly_failing: list[tuple[str, Entry | None, Entry]] = field(default_factory=list)
     newly_passing: list[tuple[str, Entry, Entry]] = field(default_factory=list)
     status_changed: list[tuple[str, Entry, Entry]] = field(default_factory=list)
@@ -49,36 +57,42 @@ class RunDiff:
         return len(self.newly_failing)
 
 
-def load(path: Path) -> tuple[list[str], list[Entry]]:
-    """The releases and results of a report written by ./tcs run --json."""
+def load(path: Path) -> Report:
+    """The releases and results of a report written by ./tcs run --json (one release or many,
+    complete or cut short by Ctrl-C); ReportError for any other file, whatever its bytes."""
     try:
-        data: Any = json.loads(path.read_text())
-    except OSError as why:
-        raise ReportError(f"{path}: cannot read: {why.strerror}") from why
-    except (json.JSONDecodeError, UnicodeDecodeError) as why:
-        where = f":{why.lineno}:{why.colno}" if isinstance(why, json.JSONDecodeError) else ""
-        raise ReportError(f"{path}{where}: not JSON ({why})") from why
+        data: Any = textfile.read_json(path)
+    except textfile.InputError as why:
+        raise ReportError(str(why)) from why
     if not isinstance(data, dict) or not isinstance(data.get("results"), list) or "otp" not in data:
         raise ReportError(f"{path}: not a tcs results report (expected an object with 'otp' and 'results', "
                           "as ./tcs run --json writes)")
     otps = data["otp"] if isinstance(data["otp"], list) else [data["otp"]]
+    if not all(isinstance(o, str) for o in otps):
+        raise ReportError(f"{path}: 'otp' is not a list of release names")
     entries = []
     for number, row in enumerate(data["results"], 1):
         if not (isinstance(row, dict) and all(isinstance(row.get(k), str) for k in ("case", "status", "otp"))
-                and row["status"] in STATUSES):
-            raise ReportError(f"{path}: result {number} is not a case result (needs 'case', 'otp' and a "
-                              f"'status' among {', '.join(STATUSES)})")
+                and row["status"] in STATUSES and isinstance(row.get("detail", ""), str)):
+            raise ReportError(f"{path}: result {number} is not a case result (needs 'case', 'otp', a "
+                              f"'status' among {', '.join(STATUSES)} and a text 'detail')")
         live = row.get("live", [])
         if not isinstance(live, list) or not all(isinstance(x, str) for x in live):
             raise ReportError(f"{path}: result {number} ({row['case']}): 'live' is not a list of lines")
-        entries.append(Entry(row["case"], row["otp"], row["status"], str(row.get("detail", "")), tuple(live)))
-    return [str(o) for o in otps], entries
+        where = f"{path}: result {number} ({row['case']}, OTP {row['otp']})"
+        try:
+            lines = stream.parse_classed_lines([(f"{where}: live line {n}", text) for n, text in enumerate(live, 1)])
+        except stream.StreamError as why:
+            raise ReportError(str(why)) from why
+        entries.append(Entry(row["case"], row["otp"], row["status"], row.get("detail", ""), tuple(live),
+                             tuple(lines)))
+    incomplete = "" if data.get("complete", True) is not False else str(data.get("incomplete") or "interrupted")
+    return Report(otps, entries, incomplete)
 
 
-def compare(old: tuple[list[str], list[Entry]], new: tuple[list[str], list[Entry]], *,
-            strict: bool = False) -> RunDiff:
+def compare(old: Report, new: Report, *, strict: bool = False) -> RunDiff:
     """The changes from the old report to the new one."""
-    (old_otps, old_entries), (new_otps, new_entries) = old, new
+    (old_otps, old_entries, _), (new_otps, new_entries, _) = old, new
     by_case = len(old_otps) == 1 and len(new_otps) == 1 and old_otps != new_otps
     if by_case:
         pairing = f"case by case, OTP {old_otps[0]} (old) against OTP {new_otps[0]} (new)"
@@ -90,7 +104,8 @@ def compare(old: tuple[list[str], list[Entry]], new: tuple[list[str], list[Entry
 
     before = {key(e): e for e in old_entries}
     after = {key(e): e for e in new_entries}
-    out = RunDiff(pairing)
+    out = RunDiff(pairing, [f"the {side} report is incomplete ({report.incomplete}): cases it lacks were not run"
+                            for side, report in (("old", old), ("new", new)) if report.incomplete])
     for k in sorted(before.keys() - after.keys()):
         out.only_old.append((k, before[k]))
     for k in sorted(after):
@@ -108,7 +123,7 @@ def compare(old: tuple[list[str], list[Entry]], new: tuple[list[str], list[Entry
             out.newly_passing.append((k, then, now))
         elif then.status != now.status:
             out.status_changed.append((k, then, now))
-        streams = diff.compare(_lines(then), _lines(now), strict=strict, observable=diff.ALL_KINDS)
+        streams = diff.compare(list(then.lines), list(now.lines), strict=strict, observable=diff.ALL_KINDS)
         if not streams.agree:
             out.streams_changed.append((k, streams))
         elif then.status == now.status:
@@ -116,14 +131,9 @@ def compare(old: tuple[list[str], list[Entry]], new: tuple[list[str], list[Entry
     return out
 
 
-def _lines(entry: Entry) -> list[stream.Line]:
-    """The live stream of a result, parsed (lines as the report stores them, with their class)."""
-    return [stream.parse_line(text, f"{entry.case} (OTP {entry.otp})") for text in entry.live]
-
-
 def render(d: RunDiff) -> str:
     """The changes as text for a terminal, most important first."""
-    out = [f"paired {d.pairing}"]
+    out = [f"warning: {text}" for text in d.warnings] + [f"paired {d.pairing}"]
 
     def section(title: str, rows: list[str]) -> None:
         if rows:

@@ -1,4 +1,4 @@
-"""The canonical trace stream (CONFORMANCE.md section 1): parsing and classification.
+"""The canonical trace stream (PROTOCOLS.md section 6): parsing and classification.
 
 A golden line is ``CLASS SP BODY``; a live line is a bare ``BODY`` whose class
 is computed by :func:`classify`. Terms are compact (``~w``-like), so the only
@@ -12,37 +12,21 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from . import tags
+
 __all__ = [
-    "CALLBACKS",
     "Line",
     "StreamError",
     "classify",
     "classify_implementation_defined",
     "normalise_live",
     "parse_body",
+    "parse_classed_lines",
     "parse_line",
     "parse_live_stream",
     "parse_stream",
     "split_args",
 ]
-
-_CATEGORIES: Final = (
-    "call",
-    "garbage_collection",
-    "ports",
-    "procs",
-    "receive",
-    "running_ports",
-    "running_procs",
-    "send",
-)
-
-#: Every erl_tracer callback name: the two mandatory ones and the 14 optional ones.
-CALLBACKS: Final[frozenset[str]] = frozenset(
-    {"enabled", "trace"}
-    | {f"enabled_{c}" for c in _CATEGORIES}
-    | {f"trace_{c}" for c in _CATEGORIES}
-)
 
 _PID: Final = re.compile(r"<(?:port:)?(?:[a-z][a-zA-Z0-9_]*|\?)>")
 _CALLBACK_HEAD: Final = re.compile(r"([a-z_]+)\(")
@@ -57,8 +41,6 @@ _GC_INFO_KEYS: Final = frozenset({
     "bin_old_vheap_block_size", "wordsize",
 })
 _GC_INFO_ITEM: Final = re.compile(r"\{([a-z_]+),(?:0|[1-9][0-9]*)\}")
-#: The scheduling tags (running_procs and running_ports).
-_SCHEDULING_TAGS: Final = frozenset({"in", "out", "in_exiting", "out_exiting", "out_exited"})
 #: The functions the harness's processes wait in (driver/runner/tcs_gate.c) (RUN-HARNESS).
 _HARNESS_FUNCTIONS: Final = frozenset({"{tcs_gate,await_turn,1}", "{erts_internal,dirty_nif_finalizer,1}"})
 
@@ -200,7 +182,7 @@ def _find_top(s: str, needle: str, depth: list[int | None]) -> int:
 def _callback_parts(body: str) -> tuple[str, str, str] | None:
     """Return (callback, args text, tail after ')') when body is NAME(...)..., else None; raise on bad brackets."""
     m = _CALLBACK_HEAD.match(body)
-    if m is None or m.group(1) not in CALLBACKS:
+    if m is None or m.group(1) not in tags.table().callbacks:
         return None
     depth = _depths(body)
     open_at = m.end() - 1
@@ -213,7 +195,7 @@ def _callback_parts(body: str) -> tuple[str, str, str] | None:
 def classify(body: str) -> str:
     """Return 'I' iff body is a callback line whose tag (first argument) is trace_status, else 'N'."""
     m = _CALLBACK_HEAD.match(body)
-    if m is not None and m.group(1) in CALLBACKS:
+    if m is not None and m.group(1) in tags.table().callbacks:
         return "I" if body.startswith("trace_status, ", m.end()) else "N"
     return "N"
 
@@ -245,7 +227,7 @@ def _parse(body: str, where: str, cls: str, col0: int) -> Line:
         raise _fail(where, str(e)) from None
 
 
-# CONFORMANCE.md section 1: a harness call is M:F(Args) or receive(); a scenario process's
+# PROTOCOLS.md section 6: a harness call is M:F(Args) or receive(); a scenario process's
 # step that raised is <P> Step(Args).
 _HARNESS_CALL: Final = re.compile(r"[^\s(<]+:[^\s(]+\(.*\)|receive\(\)")
 _STEP_CALL: Final = re.compile(r"<[a-z][a-zA-Z0-9_]*> [a-z][a-zA-Z0-9_]*\(.*\)")
@@ -324,14 +306,29 @@ def parse_body(body: str, where: str = "") -> Line:
 
 def parse_line(text: str, where: str = "") -> Line:
     """Return the Line of a full 'CLASS BODY' line whose CLASS agrees with classify; raise StreamError otherwise."""
+    [line] = parse_classed_lines([(where, text)])
+    return line
+
+
+def _parse_classless(where: str, text: str) -> Line:
+    """Return the Line of a 'CLASS BODY' line, its class as written; raise StreamError when malformed."""
     if len(text) < 2 or text[0] not in "NI" or text[1] != " ":
         raise _fail(where, f"col 1: line does not start with 'N ' or 'I ': {text!r}")
-    body = text[2:]
-    line = _parse(body, where, text[0], 2)
-    expected = classify(body)
-    if line.cls != expected:
-        raise _fail(where, f"col 1: class {line.cls} but the line is {'informative' if expected == 'I' else 'normative'} ({expected})")
-    return line
+    return _parse(text[2:], where, text[0], 2)
+
+
+def parse_classed_lines(numbered: list[tuple[str, str]]) -> list[Line]:
+    """Return the Lines of one stream's 'CLASS BODY' lines, each given with its location, whose
+    classes agree with classify and, over the whole stream, classify_implementation_defined (as a
+    golden file or a JSON report stores them); raise StreamError naming the first that does not."""
+    lines = [_parse_classless(where, text) for where, text in numbered]
+    expected = classify_implementation_defined([replace(line, cls=classify(line.body)) for line in lines])
+    for (where, _), line, wanted in zip(numbered, lines, expected):
+        if line.cls != wanted.cls:
+            why = "normative" if wanted.cls == "N" else (
+                "informative (I)" if classify(line.body) == "I" else "informative (implementation-defined event)")
+            raise _fail(where, f"col 1: class {line.cls} but the line is {why}" + (" (N)" if wanted.cls == "N" else ""))
+    return lines
 
 
 def _content_lines(text: str) -> list[tuple[int, str]]:
@@ -349,7 +346,8 @@ def _unpredictable_scheduling(line: Line) -> bool:
     in a function the harness waits in (RUN-HARNESS)."""
     if line.kind == "msg":
         return _unpredictable_scheduling_message(line)
-    if line.kind != "trace" or line.tag not in _SCHEDULING_TAGS:
+    # The scheduling tags: those of running_procs (and the same ones of running_ports).
+    if line.kind != "trace" or line.tag not in tags.table().process_tags("running_procs"):
         return False
     parts = _callback_parts(line.body)
     assert parts is not None  # a parsed trace line
@@ -362,7 +360,7 @@ def _unpredictable_scheduling_message(line: Line) -> bool:
     scheduling reaches a tracer process as it reaches a tracer module (RUN-HARNESS)."""
     inner = line.body[4:-1]
     items = _items(split_args(inner)[1], "{", "}")
-    if items is None or len(items) != 4 or items[0] != "trace" or items[2] not in _SCHEDULING_TAGS:
+    if items is None or len(items) != 4 or items[0] != "trace" or items[2] not in tags.table().process_tags("running_procs"):
         return False
     return items[3] in _HARNESS_FUNCTIONS if not items[1].startswith("<port:") else items[3] == "0"
 
@@ -409,12 +407,7 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
 def parse_stream(text: str, where: str) -> list[Line]:
     """Return the Lines of a golden stream, skipping blanks and '%' comments; raise StreamError naming where:lineno,
     also when a line's class disagrees with classify or classify_implementation_defined."""
-    numbered = [(n, parse_line(raw, f"{where}:{n}")) for n, raw in _content_lines(text)]
-    lines = [line for _, line in numbered]
-    for (n, line), checked in zip(numbered, classify_implementation_defined(lines)):
-        if checked.cls != line.cls:
-            raise _fail(f"{where}:{n}", "col 1: class N but the line is informative (implementation-defined event)")
-    return lines
+    return parse_classed_lines([(f"{where}:{n}", raw) for n, raw in _content_lines(text)])
 
 
 def parse_live_stream(text: str, where: str) -> list[Line]:

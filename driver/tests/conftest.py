@@ -16,11 +16,12 @@ from tcs_driver import corpus, node, provision
 from tcs_driver.results import CaseResult
 
 def _corpus_cases() -> list[corpus.Case]:
-    """Every case with its metadata, read through the model (empty without a build)."""
+    """Every case with its metadata, read through the model and cached per build, so that
+    collecting the tests does not wait for hundreds of tcsref runs (empty without a build)."""
     layout = corpus.default_layout()
     if not layout.tcsref.exists():
         return []
-    return [corpus.load_case(layout, p) for p in corpus.case_paths(layout)]
+    return corpus.load_cases(layout, corpus.case_paths(layout))
 
 
 CASES = _corpus_cases()
@@ -43,6 +44,17 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{feature}: cases with feature tag {feature}")
     for release in TEST_RELEASES:
         config.addinivalue_line("markers", f"otp{release}: replayed on OTP {release}")
+
+
+#: The fixtures that start OTP nodes (or provision the roots they run in).
+NODE_FIXTURES = frozenset({"otp_node", "otp_for", "corpus_results"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks `live` every test that starts a node, so that `-m "not live"` is the fast part."""
+    for item in items:
+        if NODE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.live)
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from conftest import CASES, TEST_RELEASES
-from tcs_driver import corpus, node
+from tcs_driver.layout import REPO
+from tcs_driver import cli, corpus, node, recorder
 
 LIVE_OK = {"pass", "deviation", "skip"}
 
@@ -67,6 +68,74 @@ def test_malformed_case_is_rejected_with_position(layout: corpus.Layout, tmp_pat
     line_col = done.stderr.split("broken.tcs:", 1)[1].split(":")[:2]
     assert all(part.isdigit() for part in line_col), done.stderr
     assert list(golden.iterdir()) == [], "a golden file was written despite the error"
+
+
+@pytest.mark.parametrize(("bad", "where"), [
+    pytest.param(b'desc "caf\xe9"', "4:10: invalid UTF-8 (byte 0xE9)", id="latin1"),
+    pytest.param(b"a send b " + b"[" * 40_000, "12:266: nesting too deep", id="deep"),
+    pytest.param(b"a send b " + b"x" * 256, "12:10: atom longer than 255 characters", id="long-atom"),
+])
+def test_bad_case_is_a_model_error_naming_its_position(layout: corpus.Layout, tmp_path: Path, bad: bytes,
+                                                       where: str) -> None:
+    """What the driver gets from the model for bad bytes, depth or atoms: a ModelError with FILE:LINE:COL
+    (not a UnicodeDecodeError of its meta JSON, a crash, or a case the live node cannot read)."""
+    good = (layout.cases / "fallback_send_none.tcs").read_bytes().replace(b"fallback_send_none", b"bad")
+    lines = good.splitlines()
+    at = 3 if bad.startswith(b"desc") else lines.index(b"a send b ping")
+    lines[at] = bad
+    path = tmp_path / "bad.tcs"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    with pytest.raises(corpus.ModelError) as error:
+        corpus.load_case(layout, path)
+    assert f"{path}:{where}" in str(error.value)
+
+
+@pytest.mark.live
+def test_a_slow_tracer_loses_no_trace_call_at_the_end_of_a_job(layout: corpus.Layout, otp_node,
+                                                               tmp_path: Path) -> None:
+    """run_block_twice once failed 1 run in 40 under load: a final enabled line without its trace
+    line. The runner collected while a puppet, woken by the last settle's poke, was still on its
+    way out of the gate and back (enabled called, trace not yet). A tracer that takes 3 ms per
+    enabled call makes that window wide (about 1 run in 3 before the fix); the runner now waits
+    until the gate has each puppet back (tcs_gate:waiting/2) and every scheduler has delivered its
+    trace calls (erlang:trace_delivered(all)) before it collects."""
+    otp, _, include = otp_node
+    [case] = [c for c in CASES if c.id == "run_block_twice"]
+    slow = recorder.build_variant(layout.repo / "nif_impls" / "recorder" / "tcs_recorder.c", layout.generated,
+                                  tmp_path, include, case.callbacks, slow_us=3000)
+    job = node.Job(corpus.model(layout, "plan", str(case.path)), recorder.module_name(case.callbacks), slow)
+    dangling = []
+    for number, ran in enumerate(node.run_jobs(otp, [job] * 20, corpus.runner_beams(layout, otp),
+                                               layout.nifs / "tcs_gate"), 1):
+        assert ran.status == "done", ran.detail
+        last_callback = [line for line in ran.lines if line.startswith(("enabled(", "trace("))][-1]
+        if last_callback.startswith("enabled(") and last_callback.endswith("-> trace"):
+            dangling.append(f"run {number}: ends with {last_callback}")
+    assert dangling == []
+
+
+@pytest.fixture
+def crashing_model(tmp_path: Path) -> corpus.Layout:
+    """A build whose tcsref dies of SIGSEGV whatever it is asked."""
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / "tcsref").write_text("#!/bin/sh\nkill -SEGV $$\n")
+    (build / "tcsref").chmod(0o755)
+    return corpus.Layout(REPO, build)
+
+
+def test_a_crash_of_the_model_is_reported_as_one_never_as_stale_golden(
+        crashing_model: corpus.Layout, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.check_golden(crashing_model)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "the model crashed: tcsref golden" in err and "signal 11 (SIGSEGV)" in err, err
+    assert "stale" not in err
+    with pytest.raises(corpus.ModelError, match=r"the model crashed: tcsref meta \S+ was killed by signal 11"):
+        corpus.load_case(crashing_model, crashing_model.cases / "fallback_send_none.tcs")
+    assert cli.run_model(crashing_model, ["golden", "cases", "golden"]) == 2
+    assert "signal 11 (SIGSEGV)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("release", TEST_RELEASES)

@@ -26,9 +26,9 @@ evidence = ["Segmentation fault"]
 '''
 
 
-def _load(tmp_path: Path, text: str) -> dict[str, expectations.Expectation]:
+def _load(tmp_path: Path, text: str | bytes) -> dict[str, expectations.Expectation]:
     path = tmp_path / "otp29.toml"
-    path.write_text(text)
+    path.write_bytes(text.encode() if isinstance(text, str) else text)
     return expectations.load(path)
 
 
@@ -54,8 +54,11 @@ def test_load(tmp_path: Path) -> None:
     pytest.param(ENTRY.replace('reason = "C-10: the node aborts"', 'reason = " "'),
                  r"\[ms_heads\] reason must be a non-empty string", id="blank-reason"),
     pytest.param("a = 1\n", r"otp29.toml:1:1: a must be a table", id="not-a-table"),
+    pytest.param(ENTRY.encode().replace(b"C-9: the", b"C-9: th\xe9"), r"otp29.toml:5:18: invalid UTF-8 \(byte 0xE9\)",
+                 id="latin1"),
+    pytest.param("[a]\nevidence = " + "[" * 100_000, r"otp29.toml:2:\d+: nesting too deep", id="deep"),
 ])
-def test_load_errors(tmp_path: Path, text: str, message: str) -> None:
+def test_load_errors(tmp_path: Path, text: str | bytes, message: str) -> None:
     with pytest.raises(expectations.ExpectationError, match=message):
         _load(tmp_path, text)
 

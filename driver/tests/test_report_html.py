@@ -60,6 +60,7 @@ def _png_pixels(path: Path) -> tuple[int, int, bytes]:
     return width, height, zlib.decompress(idat)
 
 
+@pytest.mark.browser
 def test_report_renders_the_matrices_in_chromium(layout: corpus.Layout, corpus_results) -> None:
     if shutil.which("chromium") is None:
         pytest.skip("needs the Debian package chromium (./tcs test installs it when run as root)")

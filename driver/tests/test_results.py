@@ -40,18 +40,36 @@ def test_per_rule_counts() -> None:
 
 def test_to_json_schema() -> None:
     report = to_json("25", sample())
-    assert list(report) == ["otp", "summary", "by_otp", "results"]
-    assert report["otp"] == ["25"]
+    assert list(report) == ["otp", "complete", "summary", "by_otp", "results"]
+    assert report["otp"] == ["25"] and report["complete"] is True
     assert report["summary"] == summarise(sample())
     assert report["by_otp"] == {"25": summarise(sample())}
     assert [r["case"] for r in report["results"]] == sorted(r.case for r in sample())
     for row in report["results"]:
-        assert list(row) == ["case", "status", "rules", "otp", "detail", "changed", "live"]
+        assert list(row) == ["case", "status", "rules", "otp", "detail", "changed", "live", "replayed_alone",
+                             "shared_run"]
     assert report["results"][0] == {
         "case": "fallback_send", "status": "fail", "rules": ["FALLBACK-ENABLED", "EV-SEND"],
         "otp": "25", "detail": "1 missing\nsecond line", "changed": [], "live": [],
+        "replayed_alone": False, "shared_run": None,
     }
     assert json.loads(json.dumps(report)) == report
+
+
+def test_to_json_says_a_result_was_replayed_alone_and_what_the_shared_node_showed() -> None:
+    shared = CaseResult("a", "fail", ["R"], "25", "1 missing", live=["N x"], changed=["-N y"])
+    alone = CaseResult("a", "pass", ["R"], "25", live=["N x", "N y"], rerun_alone=True, shared_run=shared)
+    [row] = to_json("25", [alone])["results"]
+    assert row["status"] == "pass" and row["replayed_alone"] is True
+    assert row["shared_run"] == {"case": "a", "status": "fail", "rules": ["R"], "otp": "25", "detail": "1 missing",
+                                 "changed": ["-N y"], "live": ["N x"]}
+
+
+def test_to_json_of_an_interrupted_run_is_marked_incomplete() -> None:
+    report = to_json("25", sample()[:1], incomplete="interrupted (Ctrl-C) after 1 result(s)")
+    assert report["complete"] is False
+    assert report["incomplete"] == "interrupted (Ctrl-C) after 1 result(s)"
+    assert report["summary"]["cases"] == 1
 
 
 def test_to_json_several_releases() -> None:

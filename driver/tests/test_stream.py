@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from tcs_driver.stream import (
-    CALLBACKS,
     Line,
     StreamError,
     classify,
@@ -62,12 +61,6 @@ def test_split_args_errors(text: str, fragment: str) -> None:
     with pytest.raises(StreamError) as err:
         split_args(text)
     assert fragment in str(err.value)
-
-
-def test_callbacks_are_the_18_of_erl_tracer() -> None:
-    # enabled/3, trace/5 and 8 categories x (enabled_X/3, trace_X/5), as listed in spec 000.
-    assert len(CALLBACKS) == 18
-    assert {"enabled", "trace", "enabled_running_ports", "trace_garbage_collection"} <= CALLBACKS
 
 
 @pytest.mark.parametrize(

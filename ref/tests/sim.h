@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "check.h"
-#include "model.h"
+#include "run.h"
 
 #define HDR "case x\nrules A\ndesc \"d\"\notp 1\n"
 
@@ -22,7 +22,7 @@ static void sim_stream(int *failures, const char *text, bool explain, Buf *got)
     } else {
         Stream s;
         stream_init(&s, "x", explain);
-        if (model_run(&a, &sc, &s, &e)) {
+        if (run_scenario(&a, &sc, &s, &e)) {
             const char *body = strchr(buf_str(&s.text), '\n') + 1;
             CHECK(strncmp(buf_str(&s.text), "% tcs stream v1: x\n", 19) == 0);
             buf_puts(got, body);

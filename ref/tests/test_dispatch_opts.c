@@ -1,7 +1,7 @@
 /* test_dispatch_opts.c - fallback for every category, and the Opts map keys. */
 #include "check.h"
 #include "dispatch.h"
-#include "model.h"
+#include "opts.h"
 
 static void test_fallback(int *failures)
 {

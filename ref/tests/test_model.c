@@ -1,8 +1,9 @@
-/* test_model.c - model_run: the "not supported by model v1" errors of steps, link cascades,
+/* test_model.c - run_scenario: the "not supported by model v1" errors of steps, link cascades,
  * mailbox growth, the example tracer's message, and the process limit. */
 #include <stdlib.h>
 
 #include "check.h"
+#include "model.h"
 #include "sim.h"
 
 #define H HDR "tracer recorder\nprocess a b c\n" /* steps start on line 7 */
@@ -207,19 +208,19 @@ static void test_limit(int *failures)
     Stream s;
     stream_init(&s, "x", false);
     Err e = {0};
-    CHECK(!model_run(&a, &sc, &s, &e));
+    CHECK(!run_scenario(&a, &sc, &s, &e));
     char got[300];
     snprintf(got, sizeof got, "%d:%d: %s", e.line, e.col, e.msg);
     CHECK_STR(got, "1:1: more processes than MAX_PROCS are not supported by model v1");
     sc.nprocs = MAX_PROCS;
-    CHECK(model_run(&a, &sc, &s, &e));
+    CHECK(run_scenario(&a, &sc, &s, &e));
     /* a full table leaves no room for a spawned process or an opened port */
     Step steps[2] = {{.kind = ST_SPAWN, .line = 2, .other_col = 9, .actor = "p0", .other = "new"},
                      {.kind = ST_OPEN_PORT, .line = 3, .other_col = 13, .actor = "p0", .other = "x"}};
     for (int i = 0; i < 2; i++) {
         sc.steps = &steps[i];
         sc.nsteps = 1;
-        CHECK(!model_run(&a, &sc, &s, &e));
+        CHECK(!run_scenario(&a, &sc, &s, &e));
         snprintf(got, sizeof got, "%d:%d: %s", e.line, e.col, e.msg);
         CHECK_STR(got, i == 0 ? "2:9: more processes than MAX_PROCS are not supported by model v1"
                               : "3:13: more processes and ports than MAX_PROCS are not supported by model v1");

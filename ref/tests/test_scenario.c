@@ -373,14 +373,12 @@ static void test_limits(int *failures)
     snprintf(want, sizeof want, "7:%d: too many options", 30 + 32 * 6);
     parse(failures, buf_str(&t), want);
     buf_free(&t);
-    /* 4096 steps are fine, the 4097th is one too many */
+    /* the steps take what they need: no fixed number of them */
     buf_init(&t);
     buf_puts(&t, H);
-    for (int i = 0; i < 4096; i++)
+    for (int i = 0; i < 20000; i++)
         buf_puts(&t, "a recv\n");
     parse(failures, buf_str(&t), "OK");
-    buf_puts(&t, "a recv\n");
-    parse(failures, buf_str(&t), "4103:1: too many steps");
     buf_free(&t);
 }
 

@@ -1,4 +1,4 @@
-/* test_sessions.c - trace sessions in the model (ref/sessions.c): the order of sessions at one
+/* test_sessions.c - trace sessions in the model (ref/harness/sessions.c): the order of sessions at one
  * event, destroy and drop, handles, the results of module trace's calls, process tracers,
  * send/recv patterns, and the plan and meta output of session steps. */
 #define _POSIX_C_SOURCE 200809L /* strdup */

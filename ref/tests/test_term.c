@@ -160,6 +160,49 @@ static void test_pos(int *failures)
     arena_free(&a);
 }
 
+/* The limits are OTP's and the parser's own, exactly: 255 characters in an atom (counted in
+ * code points, not bytes), 256 levels of nesting; one more is an error at the term. */
+static void test_limits(int *failures)
+{
+    char src[4096];
+    struct { const char *unit; size_t n; bool ok; const char *close; } cases[] = {
+        {"x", 255, true, ""}, {"x", 256, false, ""},
+        {"\xc3\xa9", 255, true, "'"}, {"\xc3\xa9", 256, false, "'"},
+        {"[", 256, true, NULL}, {"[", 257, false, NULL},
+        {"{", 256, true, NULL}, {"#{a=>", 257, false, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Arena a;
+        arena_init(&a);
+        size_t len = 0;
+        if (cases[i].close && cases[i].close[0])
+            src[len++] = '\'';
+        for (size_t k = 0; k < cases[i].n; k++)
+            for (const char *u = cases[i].unit; *u; u++)
+                src[len++] = *u;
+        if (cases[i].close) {
+            len += (size_t)snprintf(src + len, sizeof src - len, "%s", cases[i].close);
+        } else {
+            src[len++] = '1';
+            const char *closer = cases[i].unit[0] == '[' ? "]" : "}";
+            for (size_t k = 0; k < cases[i].n; k++)
+                src[len++] = closer[0];
+        }
+        src[len] = '\0';
+        Term *t;
+        Err err = {0};
+        size_t pos = 0;
+        bool ok = term_parse(&a, src, &pos, 1, NULL, NULL, &t, &err);
+        CHECK(ok == cases[i].ok);
+        if (!ok && cases[i].unit[0] == 'x')
+            CHECK_STR(err.msg, "atom longer than 255 characters (OTP's limit)");
+        if (!ok && cases[i].close == NULL)
+            CHECK(strncmp(err.msg, "nesting too deep", 16) == 0 &&
+                  err.col == (int)((cases[i].n - 1) * strlen(cases[i].unit)) + 1); /* the innermost term */
+        arena_free(&a);
+    }
+}
+
 /* Pairs of distinct terms of one kind, first < second (equal kinds compare their contents). */
 static void test_compare_same_kind(int *failures)
 {
@@ -219,6 +262,7 @@ static void test_compare_same_kind(int *failures)
 int main(void)
 {
     int n = 0, *failures = &n;
+    test_limits(failures);
     /* printer: atoms */
     roundtrip(failures, "ok", PRINT_CANON, "ok");
     roundtrip(failures, "'receive'", PRINT_CANON, "'receive'");

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import corpus, recorder
+from .. import corpus, recorder, tags
 
 
 @dataclass(frozen=True)
@@ -51,18 +51,15 @@ def defective(layout: corpus.Layout) -> list[Bundled]:
     return tracers
 
 
-#: The recorder variant with every optional callback.
-RECORDER_CALLBACKS = list(recorder.OPTIONAL_CALLBACKS)
-
-
 def recorder_tracer(layout: corpus.Layout, erts_include: Path, scratch: Path) -> Bundled:
     """The recorder with every optional callback, and an .erl that loads it
     with the default answers (trace for every tag)."""
-    module = recorder.module_name(RECORDER_CALLBACKS)
-    library = recorder.build_variant(layout.repo / "nif_impls" / "recorder" / "tcs_recorder.c",
-                                     layout.build / "recorders", erts_include, RECORDER_CALLBACKS)
-    callbacks = [("enabled", 3), ("trace", 5)] + [(c, 3 if c.startswith("enabled") else 5)
-                                                  for c in RECORDER_CALLBACKS]
+    table = tags.table()
+    every = list(table.optional_callbacks)
+    module = recorder.module_name(every)
+    library = recorder.build_variant(layout.repo / "nif_impls" / "recorder" / "tcs_recorder.c", layout.generated,
+                                     layout.build / "recorders", erts_include, every)
+    callbacks = table.with_arities()
     stubs = "".join(f"{name}({', '.join(['_'] * arity)}) -> erlang:nif_error(not_loaded).\n"
                     for name, arity in callbacks)
     source = scratch / f"{module}.erl"

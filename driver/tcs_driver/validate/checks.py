@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..recorder import OPTIONAL_CALLBACKS
+from .. import tags
 
 
 @dataclass(frozen=True)
@@ -92,9 +92,9 @@ class CheckResult:
 
 # --- the behaviour's callbacks, and NIF tables read against them -------------
 
-CALLBACKS: frozenset[tuple[str, int]] = frozenset(
-    [("enabled", 3), ("trace", 5)]
-    + [(name, 3 if name.startswith("enabled") else 5) for name in OPTIONAL_CALLBACKS])
+def callbacks() -> frozenset[tuple[str, int]]:
+    """Every erl_tracer callback as (name, arity), from the model's tag table."""
+    return frozenset(tags.table().with_arities())
 
 
 def _distance(a: str, b: str) -> int:
@@ -113,12 +113,13 @@ def looks_like_callback(name: str, arity: int) -> str | None:
     It does when it has a callback's name with another arity (trace/6 of the
     OTP 19 draft), or a callback's arity and a name that starts like one
     (enabled_sends/3, trace_gc/5) or is a typo away from one."""
-    if (name, arity) in CALLBACKS:
+    known = callbacks()
+    if (name, arity) in known:
         return None
-    same_name = sorted(a for n, a in CALLBACKS if n == name)
+    same_name = sorted(a for n, a in known if n == name)
     if same_name:
         return f"erl_tracer has {name}/{same_name[0]}, not {name}/{arity}"
-    near = sorted((_distance(name, n), n) for n, a in CALLBACKS if a == arity)
+    near = sorted((_distance(name, n), n) for n, a in known if a == arity)
     prefix = {3: "enabled", 5: "trace"}.get(arity)
     if near and (near[0][0] <= 2 or (prefix is not None and
                                      (name == prefix or name.startswith(prefix + "_")))):

@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Callable
 
 from .. import node
+from ..protocol import erlang_string
 from . import jobs
-from .checks import (CALLBACKS, CHECK_NAMES, Bench, CheckResult, Limits, looks_like_callback,
+from .checks import (CHECK_NAMES, Bench, CheckResult, Limits, callbacks, looks_like_callback,
                      runtime_callbacks)
 from .inputs import BadInput, Tracer
 from .releases import Workdir, workdir
@@ -87,10 +88,10 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
     beam = work.tracer_dir / f"{tracer.module}.beam"
     shutil.copy(tracer.beam, beam)
     job = {"module": tracer.module,
-           "beam": jobs.erlang_string(work.node_path(beam)),
-           "beam_given_as": jobs.erlang_string(tracer.given_as),
-           "dir": jobs.erlang_string(work.node_path(work.tracer_dir)),
-           "state": "default" if tracer.state is None else jobs.erlang_string(tracer.state)}
+           "beam": erlang_string(work.node_path(beam)),
+           "beam_given_as": erlang_string(tracer.given_as),
+           "dir": erlang_string(work.node_path(work.tracer_dir)),
+           "state": "default" if tracer.state is None else erlang_string(tracer.state)}
     run = _Runner(work, job, options, progress)
     shape_result, shape = run.shape(tracer)
     results = {"shape": shape_result}
@@ -193,11 +194,11 @@ class _Runner:
                      for name, arity in sorted(nifs) if (why := looks_like_callback(name, arity))]
         if not shape.accepted and not problems:
             problems.append("erlang:trace/3 raises badarg with this module as the tracer")
-        optional = sorted(f"{n}/{a}" for n, a in nifs & CALLBACKS if n not in ("enabled", "trace"))
+        optional = sorted(f"{n}/{a}" for n, a in nifs & callbacks() if n not in ("enabled", "trace"))
         notes = [f"{name}/{arity} is exported by the module but is not a NIF: the runtime never "
                  "calls it (only the NIF table counts)"
                  for name, arity in sorted(exports - nifs)
-                 if (name, arity) in CALLBACKS or looks_like_callback(name, arity)]
+                 if (name, arity) in callbacks() or looks_like_callback(name, arity)]
         facts = [f"NIFs: {', '.join(table['nifs'])} (loaded by {table['loaded_by']})",
                  f"optional callbacks provided: {', '.join(optional) or 'none'}"]
         if ("trace_call", 5) in nifs:
@@ -328,7 +329,7 @@ def _name_arity(data: str) -> tuple[str, int]:
 
 
 def _erlang_strings(items: list[str]) -> str:
-    return "[" + ", ".join(jobs.erlang_string(i) for i in items) + "]"
+    return "[" + ", ".join(erlang_string(i) for i in items) + "]"
 
 
 def _incident_line(ran: jobs.JobRun) -> str:

@@ -3,8 +3,10 @@ comes, a time limit per step and per node, and how the node ended.
 
 Every job is its own OS process: a callback that crashes (SIGSEGV, abort) or
 hangs ends that node only.  The node announces each callback call or action
-with a STEP line before it runs it (tcs_validate_lib, "Output protocol"), so
-when the node dies or goes quiet the last STEP line names what it was doing."""
+with a STEP line before it runs it (PROTOCOLS.md, section 5), so when the
+node dies or goes quiet the last STEP line names what it was doing.  Job
+files and progress files are written and read through tcs_driver.protocol,
+which the corpus runner (node.py) shares."""
 from __future__ import annotations
 
 import itertools
@@ -15,7 +17,7 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 
-from .. import node
+from .. import node, protocol
 from .releases import Workdir
 
 
@@ -56,16 +58,6 @@ def split_step(rest: str) -> tuple[str, str, str]:
     return index, key, text
 
 
-def erlang_string(text: str) -> str:
-    """Text as an Erlang string literal (job files)."""
-    return node.erlang_term_string(text)
-
-
-def job_terms(entries: dict[str, object]) -> str:
-    """A job file: one {Key, Value}. term per entry; Value is Erlang term text."""
-    return "".join(f"{{{key}, {value}}}.\n" for key, value in entries.items())
-
-
 _job_numbers = itertools.count(1)   # job file names, unique within a run
 
 
@@ -82,7 +74,7 @@ def run(work: Workdir, module: str, job: dict[str, object], step_limit: StepLimi
     job_file = work.host / f"job-{number}-{module}.terms"
     progress = work.host / f"job-{number}-{module}.progress"
     progress.write_bytes(b"")
-    job_file.write_text(job_terms({**job, "progress": erlang_string(work.node_path(progress))}))
+    job_file.write_text(protocol.job_file({**job, "progress": protocol.erlang_string(work.node_path(progress))}))
     cmd = work.otp.erl + ["-noshell", "-noinput", "-pa", work.node_path(work.beams),
                           "-run", module, "main", work.node_path(job_file)]
     # A tracer library named without a directory is looked up on the loader
@@ -91,14 +83,14 @@ def run(work: Workdir, module: str, job: dict[str, object], step_limit: StepLimi
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, cwd=work.host, env=env, start_new_session=True)
     assert proc.stdout is not None
-    reader = _Reader()
     printed: list[bytes] = []
     started = time.monotonic()
     hung: str | None = None
-    with open(progress, "rb") as lines, selectors.DefaultSelector() as selector:
+    with protocol.ProgressFile(progress) as lines, selectors.DefaultSelector() as selector:
+        reader = _Reader(lines)
         selector.register(proc.stdout, selectors.EVENT_READ)
         while True:
-            reader.feed(lines.read())
+            reader.read()
             now = time.monotonic()
             waits = {"node": started + node_limit_s - now}
             if reader.step_started is not None:
@@ -114,7 +106,7 @@ def run(work: Workdir, module: str, job: dict[str, object], step_limit: StepLimi
                 printed.append(data)
         proc.stdout.close()
         returncode = proc.wait()
-        reader.feed(lines.read())
+        reader.read()
     return _classify(reader, b"".join(printed).decode("utf-8", errors="replace"), returncode,
                      hung, step_limit, node_limit_s)
 
@@ -156,22 +148,16 @@ def _how(returncode: int) -> str:
 
 
 class _Reader:
-    """Splits the progress file into lines and follows the step under way."""
+    """Follows the progress file (protocol.ProgressFile) and the step under way."""
 
-    def __init__(self) -> None:
-        self.pending = b""
+    def __init__(self, progress: protocol.ProgressFile) -> None:
+        self.progress = progress
         self.lines: list[tuple[str, str]] = []
         self.step_started: float | None = None
         self.last_step: str | None = None
 
-    def feed(self, data: bytes) -> None:
-        self.pending += data
-        *complete, self.pending = self.pending.split(b"\n")
-        for raw in complete:
-            line = raw.decode("utf-8", errors="replace")
-            if not line.startswith("TCS "):
-                continue
-            kind, _, rest = line[4:].partition(" ")
+    def read(self) -> None:
+        for kind, rest in self.progress.read():
             self.lines.append((kind, rest))
             # A step ends when the node says anything more.
             if kind == "STEP":

@@ -1,0 +1,125 @@
+%% What tcs_runner and its step modules (tcs_sessions, tcs_procflags,
+%% tcs_ports, tcs_seq) share: the output protocol's markers, control lines,
+%% canonical terms, steps done by a scenario process, the tracer state
+%% processes that collect records, and loading a recorder variant.
+%%
+%% A leaf: it calls none of the runner's modules above it (only tcs_gate,
+%% tcs_settle and tcs_canon, which call back into nothing), so the step
+%% modules depend on it and never on tcs_runner.
+%%
+%% The output protocol (PROTOCOLS.md, section 5): out/1,2 writes one
+%% marker line "TCS Kind Text" to stdout and, synchronously, to the progress
+%% file $TCS_PROGRESS names; stream lines ("TCS LINE Body") go to stdout only
+%% (tcs_runner).
+-module(tcs_runner_lib).
+-export([out/1, out/2, ctl/4, canon/2, collect/1, load_recorder/3,
+         puppet_step/4, after_puppet_step/2]).
+
+%% The optional callbacks in the model's bit order (generated: tcsref tags).
+-include("tcs_tags.hrl").
+
+%% --- the output protocol ----------------------------------------------------
+
+%% A protocol marker (OTP, STEP, TIMEOUT, END...).  It also goes to the file
+%% $TCS_PROGRESS names, written synchronously: standard output is written
+%% asynchronously, and what is still buffered is lost when a tracer aborts
+%% the node, yet the last step started is the evidence of where it crashed.
+out(Text) ->
+    Marker = ["TCS ", Text, "\n"],
+    case os:getenv("TCS_PROGRESS") of
+        false -> ok;
+        Path -> ok = file:write_file(Path, Marker, [append, raw])
+    end,
+    io:put_chars(Marker).
+out(Fmt, Args) -> out(io_lib:format(Fmt, Args)).
+
+%% --- control lines and canonical terms -------------------------------------
+
+%% A control line carries a number from the counter the recorder stamps its
+%% records with: one order for all of them (print_records).
+ctl(Collector, Call, {ok, Value}, Names) ->
+    Collector ! {ctl, erlang:unique_integer([monotonic]), ["ctl ", Call, " -> ", canon(Value, Names)]};
+ctl(Collector, Call, {placeholder, Text}, _Names) ->
+    Collector ! {ctl, erlang:unique_integer([monotonic]), ["ctl ", Call, " -> ", Text]};
+ctl(Collector, Call, {raised, Class, Reason}, Names) ->
+    Collector ! {ctl, erlang:unique_integer([monotonic]),
+                 ["ctl ", Call, " raises ", atom_to_list(Class), ":", canon(Reason, Names)]}.
+
+pid_names(Names) -> maps:from_list([{P, N} || {N, P} <- maps:to_list(Names)]).
+
+canon(Term, Names) -> tcs_canon:term(Term, pid_names(Names)).
+
+%% --- steps done by a scenario process ---------------------------------------
+
+after_puppet_step(timeout, _Names) -> timeout;
+after_puppet_step({done, _}, Names) -> {ok, Names}.
+
+%% A step done by a scenario process: hand it over, wait for its result.
+%% A raise is reported as the control line "<P> Step(Arg,...) raises C:R"
+%% (e.g. "<a> call(tcs_target,check,[x]) raises error:x"); the model predicts
+%% it where the documents say the step raises, so elsewhere it is a difference.
+puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeout}) ->
+    ok = tcs_gate:give(Gate, maps:get(Who, Names), Action),
+    case await_result(Gate, erlang:monotonic_time(millisecond) + Timeout) of
+        timeout -> timeout;
+        blocked ->
+            tcs_settle:until_blocked(maps:get(Who, Names)),
+            {done, blocked};
+        {raised, Class, Reason} = Raised ->
+            [Step | Args] = tuple_to_list(Action),
+            ctl(C, ["<", atom_to_list(Who), "> ", atom_to_list(Step), "(",
+                    lists:join(",", [canon(A, Names) || A <- Args]), ")"],
+                {raised, Class, Reason}, Names),
+            {done, Raised};
+        Result -> {done, Result}
+    end.
+
+await_result(Gate, Deadline) ->
+    case tcs_gate:result(Gate) of
+        {ok, Result} -> Result;
+        none ->
+            case erlang:monotonic_time(millisecond) > Deadline of
+                true -> timeout;
+                false -> timer:sleep(1), await_result(Gate, Deadline)
+            end
+    end.
+
+%% --- tracer state processes and the recorder ---------------------------------
+
+%% A tracer state process: it keeps what it receives, each item with a number
+%% from the runtime's monotonic counter taken when it arrives.
+collect(Acc) ->
+    receive
+        {collected, From} -> From ! {records, lists:reverse(Acc)};
+        Record -> collect([{erlang:unique_integer([monotonic]), Record} | Acc])
+    end.
+
+%% One recorder variant with its answer tables (nif_impls/recorder).
+load_recorder(Mod, Path, Answers) ->
+    ok = compile_recorder_stub(Mod),
+    Mod:load(Path, Answers).
+
+%% The recorder's Erlang module: a stub for every callback the behaviour
+%% declares; the NIF library replaces exactly those in its function table.
+compile_recorder_stub(Mod) ->
+    Callbacks = [{enabled, 3}, {trace, 5}] ++
+        [{F, case atom_to_list(F) of "enabled_" ++ _ -> 3; "trace_" ++ _ -> 5 end}
+         || F <- ?TCS_OPTIONAL_CALLBACKS],
+    Stubs = [io_lib:format("~p(~s) -> erlang:nif_error(not_loaded).~n",
+                           [F, lists:join(",", lists:duplicate(A, "_"))]) || {F, A} <- Callbacks],
+    Exports = [io_lib:format("~p/~p,", [F, A]) || {F, A} <- Callbacks],
+    Src = lists:flatten(["-module(", atom_to_list(Mod), ").\n-export([", Exports, "load/2]).\n",
+                         "load(Path, Answers) -> erlang:load_nif(Path, Answers).\n", Stubs]),
+    {ok, Mod, Bin} = compile:forms(parse_forms(Src), [binary, return_errors]),
+    {module, Mod} = code:load_binary(Mod, "tcs_recorder_stub", Bin),
+    ok.
+
+parse_forms(Src) ->
+    {ok, Tokens, _} = erl_scan:string(Src),
+    split_forms(Tokens, []).
+
+split_forms([], Acc) -> lists:reverse(Acc);
+split_forms(Tokens, Acc) ->
+    {Form, [Dot | Rest]} = lists:splitwith(fun(T) -> element(1, T) =/= dot end, Tokens),
+    {ok, F} = erl_parse:parse_form(Form ++ [Dot]),
+    split_forms(Rest, [F | Acc]).

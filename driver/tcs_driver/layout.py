@@ -1,0 +1,50 @@
+"""Where the source tree and its CMake build put things."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the source tree and the build put things."""
+    repo: Path
+    build: Path
+
+    @property
+    def tcsref(self) -> Path:
+        return self.build / "tcsref"
+
+    @property
+    def beams(self) -> Path:
+        return self.build / "beam"
+
+    @property
+    def nifs(self) -> Path:
+        return self.build / "nif"
+
+    @property
+    def expectations(self) -> Path:
+        return self.repo / "expectations"
+
+    @property
+    def cases(self) -> Path:
+        return self.repo / "cases"
+
+    @property
+    def golden(self) -> Path:
+        return self.repo / "golden"
+
+    @property
+    def generated(self) -> Path:
+        """What the build derives from the model: the tag table (cmake/tcs_tags.cmake)."""
+        return self.build / "generated"
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def default_layout() -> Layout:
+    """This repository and its build directory ($TCS_BUILD_DIR, default build/)."""
+    return Layout(REPO, Path(os.environ.get("TCS_BUILD_DIR", REPO / "build")).resolve())

@@ -1,0 +1,286 @@
+/* plan.c - plan output for the runner and meta output for tooling. */
+#include "plan.h"
+
+#include "dispatch.h"
+#include "steptext.h"
+
+static void atom(Buf *out, const char *name) { term_print_atom(out, name); }
+
+/* A session step's handle: sa, {weak, sa} or {weak, legacy}. */
+static void session_ref(Buf *out, const Scenario *sc, const Step *st)
+{
+    const char *name = st->session == SESSION_LEGACY ? "legacy" : sc->sessions[st->session].name;
+    buf_printf(out, st->weak ? "{weak, %s}" : "%s", name);
+}
+
+/* {Op, ...} of a `{session, {Op, ...}}` step: cases/README.md "The plan". */
+static void session_step(Buf *out, const Scenario *sc, const Step *st)
+{
+    static const char *const ops[] = {"create", "destroy", "drop", "process", "function", "send",
+                                      "recv", "info", "session_info", "delivered"};
+    buf_printf(out, "{%s, ", ops[st->sop]);
+    if (st->sop == SO_SESSION_INFO) {
+        term_print(out, st->term, PRINT_PLAN);
+        buf_puts(out, "}");
+        return;
+    }
+    session_ref(out, sc, st);
+    switch (st->sop) {
+    case SO_CREATE:
+        buf_puts(out, ", ");
+        term_print(out, st->sargs, PRINT_PLAN);
+        break;
+    case SO_PROCESS:
+        buf_puts(out, ", {'$tcs_pid', ");
+        atom(out, st->actor);
+        buf_printf(out, "}, %s, ", st->on ? "true" : "false");
+        term_print(out, st->sargs, PRINT_PLAN);
+        break;
+    case SO_FUNCTION:
+        buf_puts(out, ", ");
+        steptext_pattern_target(out, st);
+        buf_puts(out, ", ");
+        term_print(out, st->term, PRINT_PLAN);
+        buf_puts(out, ", ");
+        term_print(out, st->sargs, PRINT_PLAN);
+        break;
+    case SO_INFO:
+        buf_puts(out, ", ");
+        term_print(out, st->term, PRINT_PLAN);
+        buf_puts(out, ", ");
+        term_print(out, st->sargs, PRINT_PLAN);
+        break;
+    case SO_SEND:
+    case SO_RECV:
+        buf_puts(out, ", ");
+        term_print(out, st->term, PRINT_PLAN);
+        buf_puts(out, ", ");
+        term_print(out, st->sargs, PRINT_PLAN);
+        break;
+    case SO_DELIVERED:
+        buf_puts(out, ", ");
+        term_print(out, st->term, PRINT_PLAN);
+        break;
+    default: /* destroy, drop: the handle only */
+        break;
+    }
+    buf_puts(out, "}");
+}
+
+static void step_body(Buf *out, const Scenario *sc, const Step *st)
+{
+    static const char *const kinds[] = {"trace", "pattern", "send", "recv", "call", "spawn",
+                                        "link", "unlink", "register", "unregister", "exit",
+                                        "open_port", "port_command", "port_send", "port_close", "gc",
+                                        "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
+                                        "spawn_link", "info", "tracer_exit"};
+    /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
+    buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
+    switch (st->kind) {
+    case ST_TRACE:
+        atom(out, st->actor);
+        buf_printf(out, ", %s, [", st->on ? "true" : "false");
+        for (int i = 0; i < st->nflags; i++) {
+            if (i)
+                buf_puts(out, ", ");
+            term_print(out, st->flag_terms[i], PRINT_PLAN);
+        }
+        buf_puts(out, "]");
+        break;
+    case ST_INFO:
+        atom(out, st->actor);
+        buf_puts(out, ", ");
+        atom(out, st->item);
+        break;
+    case ST_TRACER_EXIT:
+        term_print(out, st->term, PRINT_PLAN);
+        break;
+    case ST_PATTERN:
+        steptext_pattern_target(out, st);
+        buf_puts(out, ", ");
+        term_print(out, st->term, PRINT_PLAN);
+        buf_puts(out, ", [");
+        for (int i = 0; i < st->nopts; i++) {
+            if (i)
+                buf_puts(out, ", ");
+            atom(out, st->opts[i]);
+        }
+        buf_puts(out, "]");
+        break;
+    case ST_SEND:
+    case ST_PORT_COMMAND:
+    case ST_PORT_SEND:
+        atom(out, st->actor);
+        buf_puts(out, ", ");
+        atom(out, st->other);
+        buf_puts(out, ", ");
+        term_print(out, st->term, PRINT_PLAN);
+        break;
+    case ST_RECV:
+        atom(out, st->actor);
+        if (st->has_timeout)
+            buf_printf(out, ", %lld", st->timeout);
+        else
+            buf_puts(out, ", infinity");
+        break;
+    case ST_CALL:
+        atom(out, st->actor);
+        buf_puts(out, ", ");
+        atom(out, st->module);
+        buf_puts(out, ", ");
+        atom(out, st->fn);
+        buf_puts(out, ", ");
+        term_print(out, st->args, PRINT_PLAN);
+        break;
+    case ST_SPAWN:
+    case ST_SPAWN_LINK:
+    case ST_LINK:
+    case ST_UNLINK:
+    case ST_OPEN_PORT:
+    case ST_PORT_CLOSE:
+        atom(out, st->actor);
+        buf_puts(out, ", ");
+        atom(out, st->other);
+        break;
+    case ST_REGISTER:
+    case ST_UNREGISTER:
+    case ST_EXIT:
+    case ST_GC:
+    case ST_SEQ_PRINT:
+        atom(out, st->actor);
+        buf_puts(out, ", ");
+        term_print(out, st->term, PRINT_PLAN);
+        if (st->kind == ST_REGISTER && st->other) {
+            buf_puts(out, ", ");
+            atom(out, st->other);
+        }
+        break;
+    case ST_SEQ_TOKEN:
+        atom(out, st->actor);
+        buf_puts(out, ", ");
+        atom(out, st->fn);
+        buf_puts(out, ", ");
+        term_print(out, st->term, PRINT_PLAN);
+        break;
+    case ST_SEQ_RESET:
+        atom(out, st->actor);
+        break;
+    case ST_SEQ_TRACER: /* the system seq tracer is the scenario's tracer */
+        buf_puts(out, "tracer");
+        break;
+    case ST_SESSION:
+        session_step(out, sc, st);
+        break;
+    }
+    buf_puts(out, "}");
+}
+
+/* KIND, [Callbacks], [Answers] of a tracer declaration. */
+static void tracer_entry(Buf *out, const TracerDecl *t)
+{
+    buf_printf(out, "%s, [", tracer_kind_name(t->kind));
+    int n = 0;
+    for (int i = 0; i < CALLBACK_COUNT; i++)
+        if (t->callbacks & (1u << i))
+            buf_printf(out, "%s%s", n++ ? ", " : "", callback_name(i));
+    buf_puts(out, "], [");
+    if (t->kind == TRACER_RECORDER) {
+        for (size_t i = 0; i < t->nanswers; i++) {
+            buf_puts(out, "{");
+            atom(out, t->answers[i].tag);
+            buf_printf(out, ", %s}, ", answer_name(t->answers[i].answer));
+        }
+        buf_printf(out, "{default, %s}", answer_name(t->default_answer));
+    }
+    buf_puts(out, "]");
+}
+
+void plan_print(Buf *out, const Scenario *sc)
+{
+    buf_printf(out, "{case_id, <<\"%s\">>}.\n", sc->id); /* ids are [a-z][a-zA-Z0-9_]* */
+    buf_puts(out, "{tracer, ");
+    tracer_entry(out, &sc->tracer);
+    buf_puts(out, "}.\n");
+    if (sc->nsessions) {
+        buf_puts(out, "{sessions, [");
+        for (size_t i = 0; i < sc->nsessions; i++) {
+            buf_printf(out, "%s{", i ? ", " : "");
+            atom(out, sc->sessions[i].name);
+            buf_puts(out, ", ");
+            tracer_entry(out, &sc->sessions[i].tracer);
+            buf_puts(out, "}");
+        }
+        buf_puts(out, "]}.\n");
+    }
+    buf_puts(out, "{processes, [");
+    for (size_t i = 0; i < sc->nprocs; i++) {
+        if (i)
+            buf_puts(out, ", ");
+        atom(out, sc->procs[i]);
+    }
+    buf_puts(out, "]}.\n");
+    for (size_t i = 0; i < sc->nsteps; i++) {
+        buf_printf(out, "{step, %zu, ", i + 1);
+        step_body(out, sc, &sc->steps[i]);
+        buf_puts(out, "}.\n");
+    }
+}
+
+static void json_string(Buf *out, const char *s)
+{
+    buf_puts(out, "\"");
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            buf_printf(out, "\\%c", *c);
+        else if (*c < 0x20)
+            buf_printf(out, "\\u%04x", *c);
+        else
+            buf_putn(out, (const char *)c, 1);
+    }
+    buf_puts(out, "\"");
+}
+
+static void json_strings(Buf *out, const char *const *v, size_t n)
+{
+    buf_puts(out, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            buf_puts(out, ",");
+        json_string(out, v[i]);
+    }
+    buf_puts(out, "]");
+}
+
+/* "tracer":KIND,"callbacks":[...] */
+static void tracer_json(Buf *out, const TracerDecl *t)
+{
+    buf_printf(out, "\"tracer\":\"%s\",\"callbacks\":[", tracer_kind_name(t->kind));
+    int n = 0;
+    for (int i = 0; i < CALLBACK_COUNT; i++) /* index order is sorted name order */
+        if (t->callbacks & (1u << i))
+            buf_printf(out, "%s\"%s\"", n++ ? "," : "", callback_name(i));
+    buf_puts(out, "]");
+}
+
+void meta_print(Buf *out, const Scenario *sc)
+{
+    buf_puts(out, "{\"id\":");
+    json_string(out, sc->id);
+    buf_puts(out, ",\"rules\":");
+    json_strings(out, sc->rules, sc->nrules);
+    buf_puts(out, ",\"desc\":");
+    json_string(out, sc->desc);
+    buf_printf(out, ",\"otp\":%lld,\"features\":", sc->otp);
+    json_strings(out, sc->features, sc->nfeatures);
+    buf_puts(out, ",");
+    tracer_json(out, &sc->tracer);
+    buf_puts(out, ",\"sessions\":[");
+    for (size_t i = 0; i < sc->nsessions; i++) {
+        buf_printf(out, "%s{\"name\":", i ? "," : "");
+        json_string(out, sc->sessions[i].name);
+        buf_puts(out, ",");
+        tracer_json(out, &sc->sessions[i].tracer);
+        buf_puts(out, "}");
+    }
+    buf_puts(out, "]}\n");
+}

@@ -1,0 +1,14 @@
+/* plan.h - the plan and the meta JSON of a case (PROTOCOLS.md, sections 1 and 2). */
+#ifndef TCS_PLAN_H
+#define TCS_PLAN_H
+#include "buf.h"
+#include "scenario.h"
+
+/* Guarantees: the scenario as file:consult/1 terms, pids as {'$tcs_pid',Name}; the tracer
+ * answers list the written answers in file order, then always {default, Answer}. */
+void plan_print(Buf *out, const Scenario *sc);
+/* Guarantees: one JSON object line {"id","rules","desc","otp","features","tracer","callbacks",
+ * "sessions"} (PROTOCOLS.md section 1), callbacks in bit order (= sorted by name). */
+void meta_print(Buf *out, const Scenario *sc);
+
+#endif

@@ -1,0 +1,1272 @@
+/* scenario.c - line-oriented parser of .tcs files; every error carries LINE:COL. */
+#include "scenario.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "fixture.h"
+#include "matchspec.h"
+
+enum { MAX_NAMES = 256, MAX_LIST = 256, MAX_SESSION_DECLS = 7 };
+
+/* What the steps so far did to a declared session (checked while parsing). */
+typedef enum { SES_UNBORN, SES_CREATED, SES_DROPPED } SessionPhase;
+
+/* Parser state: the current line and what has been declared so far. */
+typedef struct {
+    Arena *a;
+    Scenario *sc;
+    Err *err;
+    const char *s;   /* current line, comment stripped */
+    size_t i;        /* cursor in s */
+    int line;
+    int stage;       /* which statement may come next, see parse_statement */
+    const char *known[MAX_NAMES]; /* declared and spawned-so-far processes, and ports */
+    size_t nknown;
+    const char *ports[MAX_NAMES]; /* the names in known that are ports (open_port) */
+    size_t nports;
+    AnswerDecl answers[MAX_LIST];
+    const char *list[MAX_LIST];
+    Step *steps;     /* in the arena, grown by doubling: a case costs what its steps need */
+    size_t nsteps, steps_cap;
+    bool has_default;
+    TracerDecl *cur; /* the tracer whose callbacks/answer lines come next */
+    SessionDecl sessions[MAX_SESSION_DECLS];
+    SessionPhase phase[MAX_SESSION_DECLS];
+    size_t nsessions;
+} Parser;
+
+enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
+
+static const char *const spec_names[] = {
+    NULL, "all", "processes", "existing", "existing_processes", "new", "new_processes", "new_ports",
+};
+
+/* The process spec an atom names, or SPEC_PID if it names none. */
+static ProcSpec spec_lookup(const char *w)
+{
+    for (int i = SPEC_ALL; i <= SPEC_NEW_PORTS; i++)
+        if (strcmp(spec_names[i], w) == 0)
+            return (ProcSpec)i;
+    return SPEC_PID;
+}
+
+const char *answer_name(Answer a)
+{
+    return a == ANS_TRACE ? "trace" : a == ANS_DISCARD ? "discard" : "remove";
+}
+
+static bool fail(Parser *p, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool fail(Parser *p, size_t at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err_set(p->err, p->line, (int)at + 1, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+static void skip_ws(Parser *p) { while (is_blank(p->s[p->i])) p->i++; }
+static bool at_end(Parser *p) { skip_ws(p); return p->s[p->i] == '\0'; }
+
+/* The next blank-separated word (NULL at end of line); *at is its offset. */
+static const char *word(Parser *p, size_t *at)
+{
+    skip_ws(p);
+    *at = p->i;
+    while (p->s[p->i] && !is_blank(p->s[p->i]))
+        p->i++;
+    return *at == p->i ? NULL : arena_strndup(p->a, p->s + *at, p->i - *at);
+}
+
+/* A word made only of [a-zA-Z0-9_] (stops before ':', '(' etc.). */
+static const char *ident(Parser *p, size_t *at)
+{
+    skip_ws(p);
+    *at = p->i;
+    while (p->s[p->i] == '_' || (p->s[p->i] >= 'a' && p->s[p->i] <= 'z') ||
+           (p->s[p->i] >= 'A' && p->s[p->i] <= 'Z') || (p->s[p->i] >= '0' && p->s[p->i] <= '9'))
+        p->i++;
+    return *at == p->i ? NULL : arena_strndup(p->a, p->s + *at, p->i - *at);
+}
+
+/* A process, port or session name is an atom on the live node: OTP's limit applies. */
+static bool name_fits(Parser *p, const char *w, size_t at)
+{
+    if (strlen(w) > MAX_ATOM_CHARS)
+        return fail(p, at, "name longer than %d characters (OTP's limit on atoms)", MAX_ATOM_CHARS);
+    return true;
+}
+
+static bool is_name(const char *w)
+{
+    if (!(w[0] >= 'a' && w[0] <= 'z'))
+        return false;
+    for (const char *c = w + 1; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'))
+            return false;
+    return true;
+}
+
+static bool is_rule_id(const char *w)
+{
+    if (!(w[0] >= 'A' && w[0] <= 'Z'))
+        return false;
+    for (const char *c = w; *c; c++)
+        if (!((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-'))
+            return false;
+    return true;
+}
+
+static bool known(const void *ctx, const char *name)
+{
+    const Parser *p = ctx;
+    if (strcmp(name, "tracer") == 0)
+        return true;
+    for (size_t i = 0; i < p->nknown; i++)
+        if (strcmp(p->known[i], name) == 0)
+            return true;
+    return false;
+}
+
+static bool is_port_name(const Parser *p, const char *name)
+{
+    for (size_t i = 0; i < p->nports; i++)
+        if (strcmp(p->ports[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* The index of the declared session called name, or -1. */
+static int session_index(const Parser *p, const char *name)
+{
+    for (size_t i = 0; i < p->nsessions; i++)
+        if (strcmp(p->sessions[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* A name that a symbolic pid <name> may use: a process, not a port, or the tracer state
+ * process of the legacy tracer or of a session. */
+static bool known_process(const void *ctx, const char *name)
+{
+    return (known(ctx, name) && !is_port_name(ctx, name)) || session_index(ctx, name) >= 0;
+}
+
+static bool term_arg(Parser *p, Term **out, int *col)
+{
+    skip_ws(p);
+    if (col)
+        *col = (int)p->i + 1;
+    return term_parse(p->a, p->s, &p->i, p->line, known_process, p, out, p->err);
+}
+
+static bool end_of_statement(Parser *p)
+{
+    if (at_end(p))
+        return true;
+    return fail(p, p->i, "unexpected text after the statement");
+}
+
+static bool int_arg(Parser *p, const char *what, long long *out)
+{
+    size_t at;
+    skip_ws(p);
+    at = p->i;
+    Term *t;
+    if (!term_arg(p, &t, NULL))
+        return false;
+    if (t->kind != TK_INT)
+        return fail(p, at, "%s must be an integer", what);
+    *out = t->u.i;
+    return true;
+}
+
+/* A process name that must already exist (declared or spawned by an earlier step). */
+static bool proc_arg(Parser *p, const char **out, int *col)
+{
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w)
+        return fail(p, at, "expected a process name, found end of line");
+    if (!is_name(w))
+        return fail(p, at, "'%s' is not a process name", w);
+    if (strcmp(w, "tracer") == 0 || !known(p, w))
+        return fail(p, at, "undeclared process '%s'", w);
+    if (is_port_name(p, w))
+        return fail(p, at, "'%s' is a port, not a process", w);
+    *out = w;
+    *col = (int)at + 1;
+    return true;
+}
+
+/* A port name opened by an earlier step, or (procs_ok) a process name. */
+static bool entity_arg(Parser *p, bool procs_ok, const char **out, int *col)
+{
+    size_t at;
+    skip_ws(p);
+    at = p->i;
+    const char *w = word(p, &at);
+    if (w && is_port_name(p, w)) {
+        *out = w;
+        *col = (int)at + 1;
+        return true;
+    }
+    if (!procs_ok) {
+        if (!w)
+            return fail(p, at, "expected a port name, found end of line");
+        return fail(p, at, known(p, w) ? "'%s' is a process, not a port" : "unknown port '%s'", w);
+    }
+    p->i = at;
+    return proc_arg(p, out, col);
+}
+
+/* The new name of a process (spawn) or a port (open_port); verb names the step. */
+static bool new_name_arg(Parser *p, const char *what, const char *verb, const char **out, int *col)
+{
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w || !is_name(w))
+        return fail(p, at, "expected the name of the new %s", what);
+    if (!name_fits(p, w, at))
+        return false;
+    if (strcmp(w, "tracer") == 0 || strcmp(w, "meta") == 0 || known(p, w) || session_index(p, w) >= 0)
+        return fail(p, at, "%s '%s' already exists (%s needs a new name)",
+                    is_port_name(p, w) ? "port" : "process", w, verb);
+    if (spec_lookup(w) != SPEC_PID)
+        return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
+    if (p->nknown == MAX_NAMES)
+        return fail(p, at, "too many processes");
+    p->known[p->nknown++] = w;
+    *out = w;
+    *col = (int)at + 1;
+    return true;
+}
+
+static bool atom_arg(Parser *p, const char *what, const char **out, size_t *at)
+{
+    skip_ws(p);
+    *at = p->i;
+    Term *t;
+    if (!term_arg(p, &t, NULL))
+        return false;
+    if (t->kind != TK_ATOM)
+        return fail(p, *at, "%s must be an atom", what);
+    *out = t->u.name;
+    return true;
+}
+
+/* --- header ------------------------------------------------------------------------- */
+
+static bool parse_words(Parser *p, const char *kw, bool (*valid)(const char *), const char *what,
+                        const char ***out, size_t *n)
+{
+    size_t at, cnt = 0;
+    const char *w;
+    while ((w = word(p, &at)) != NULL) {
+        if (!valid(w))
+            return fail(p, at, "'%s' is not a valid %s", w, what);
+        if (cnt == MAX_LIST)
+            return fail(p, at, "too many %ss", what);
+        p->list[cnt++] = w;
+    }
+    if (cnt == 0)
+        return fail(p, p->i, "'%s' needs at least one %s", kw, what);
+    *out = arena_alloc(p->a, cnt * sizeof(char *));
+    memcpy(*out, p->list, cnt * sizeof(char *));
+    *n = cnt;
+    return true;
+}
+
+static bool is_feature(const char *w) { return is_name(w); }
+
+static bool parse_desc(Parser *p)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (p->s[p->i] != '"')
+        return fail(p, at, "desc needs a double-quoted string");
+    Buf b;
+    buf_init(&b);
+    p->i++;
+    for (;;) {
+        char c = p->s[p->i];
+        if (!c) {
+            buf_free(&b);
+            return fail(p, at, "unterminated string");
+        }
+        p->i++;
+        if (c == '"')
+            break;
+        if (c == '\\') {
+            c = p->s[p->i];
+            if (c != '"' && c != '\\') {
+                buf_free(&b);
+                return fail(p, p->i - 1, "only \\\" and \\\\ escapes are allowed in desc");
+            }
+            p->i++;
+        }
+        buf_putn(&b, &c, 1);
+    }
+    p->sc->desc = arena_strndup(p->a, buf_str(&b), b.len);
+    buf_free(&b);
+    return end_of_statement(p);
+}
+
+const char *tracer_kind_name(TracerKind k)
+{
+    return k == TRACER_RECORDER ? "recorder" : k == TRACER_ERL_MSG ? "erl_msg_tracer" : "process";
+}
+
+static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
+{
+    TracerDecl *t = p->cur;
+    if (strcmp(kw, "callbacks") == 0) {
+        if (t->kind != TRACER_RECORDER)
+            return fail(p, kw_at, "'callbacks' is not allowed with tracer %s", tracer_kind_name(t->kind));
+        size_t at;
+        const char *w;
+        int n = 0;
+        while ((w = word(p, &at)) != NULL) {
+            int idx = callback_index(w);
+            if (idx < 0)
+                return fail(p, at, "unknown callback name '%s'", w);
+            if (t->callbacks & (1u << idx))
+                return fail(p, at, "callback '%s' listed twice", w);
+            t->callbacks |= 1u << idx;
+            n++;
+        }
+        if (n == 0)
+            return fail(p, p->i, "'callbacks' needs at least one callback name");
+        return true;
+    }
+    /* answer TAG ANSWER */
+    if (t->kind != TRACER_RECORDER)
+        return fail(p, kw_at, "'answer' is not allowed with tracer %s", tracer_kind_name(t->kind));
+    size_t at;
+    const char *tag;
+    if (!atom_arg(p, "the answer tag", &tag, &at))
+        return false;
+    bool is_default = strcmp(tag, "default") == 0;
+    if (!is_default && !tag_is_known(tag))
+        return fail(p, at, "unknown tag '%s' in answer", tag);
+    size_t aat;
+    const char *w = word(p, &aat);
+    Answer ans;
+    if (!w)
+        return fail(p, aat, "expected trace, discard or remove");
+    if (strcmp(w, "trace") == 0)
+        ans = ANS_TRACE;
+    else if (strcmp(w, "discard") == 0)
+        ans = ANS_DISCARD;
+    else if (strcmp(w, "remove") == 0)
+        ans = ANS_REMOVE;
+    else
+        return fail(p, aat, "unknown answer '%s' (expected trace, discard or remove)", w);
+    if (is_default) {
+        if (p->has_default)
+            return fail(p, at, "answer for default given twice");
+        p->has_default = true;
+        t->default_answer = ans;
+    } else {
+        for (size_t i = 0; i < t->nanswers; i++)
+            if (strcmp(p->answers[i].tag, tag) == 0)
+                return fail(p, at, "answer for tag '%s' given twice", tag);
+        /* no "too many answers" check: each known tag (far fewer than MAX_LIST) once */
+        p->answers[t->nanswers].tag = tag;
+        p->answers[t->nanswers].answer = ans;
+        t->nanswers++;
+    }
+    return end_of_statement(p);
+}
+
+/* The answers of the tracer declared last move from the parser's buffer into the arena. */
+static void finish_tracer(Parser *p)
+{
+    TracerDecl *t = p->cur;
+    t->answers = arena_alloc(p->a, (t->nanswers + 1) * sizeof(AnswerDecl));
+    memcpy(t->answers, p->answers, t->nanswers * sizeof(AnswerDecl));
+    p->has_default = false;
+}
+
+static bool parse_process_decl(Parser *p)
+{
+    size_t at;
+    const char *w;
+    while ((w = word(p, &at)) != NULL) {
+        if (!is_name(w))
+            return fail(p, at, "'%s' is not a process name", w);
+        if (!name_fits(p, w, at))
+            return false;
+        if (strcmp(w, "tracer") == 0 || strcmp(w, "meta") == 0)
+            return fail(p, at, "'%s' is reserved for a tracer state process", w);
+        if (spec_lookup(w) != SPEC_PID)
+            return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
+        if (session_index(p, w) >= 0)
+            return fail(p, at, "'%s' is the name of a session (and of its tracer state process)", w);
+        if (known(p, w))
+            return fail(p, at, "duplicate process '%s'", w);
+        if (p->nknown == MAX_NAMES)
+            return fail(p, at, "too many processes");
+        p->known[p->nknown++] = w;
+    }
+    if (p->nknown == 0)
+        return fail(p, p->i, "'process' needs at least one name");
+    p->sc->nprocs = p->nknown;
+    p->sc->procs = arena_alloc(p->a, p->nknown * sizeof(char *));
+    memcpy(p->sc->procs, p->known, p->nknown * sizeof(char *));
+    return true;
+}
+
+/* --- steps -------------------------------------------------------------------------- */
+
+/* A process or port name, or with specs allowed one of the atoms of ProcSpec (PROCS-SPEC-*,
+ * PORTS-NEW); without, only a process or new / new_processes (the `info` step). */
+static bool target_arg(Parser *p, Step *st, bool specs)
+{
+    size_t save = p->i, at;
+    const char *w = word(p, &at);
+    ProcSpec spec = w ? spec_lookup(w) : SPEC_PID;
+    if (spec != SPEC_PID && (specs || spec == SPEC_NEW || spec == SPEC_NEW_PROCESSES)) {
+        st->spec = spec;
+        st->actor = w;
+        st->actor_col = (int)at + 1;
+        return true;
+    }
+    p->i = save;
+    return specs ? entity_arg(p, true, &st->actor, &st->actor_col) : proc_arg(p, &st->actor, &st->actor_col);
+}
+
+/* One flag of a legacy trace step: a documented flag atom, or deliberately something else. */
+static bool flag_arg(Parser *p, Step *st)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    bool quoted = p->s[at] == '\'';
+    Term *t;
+    if (!term_arg(p, &t, NULL))
+        return false;
+    if (st->nflags == MAX_STEP_FLAGS)
+        return fail(p, at, "too many flags");
+    Flag f = FL_COUNT;
+    if (t->kind == TK_ATOM) {
+        int r = flag_lookup(t->u.name, &f);
+        if (r == 0)
+            return fail(p, at, "the harness gives the tracer: '%s' is not allowed as a flag", t->u.name);
+        /* an unquoted unknown atom is most likely a typo; a quoted one is meant (FLAGS-BADARG) */
+        if (r < 0 && !quoted)
+            return fail(p, at, "unknown trace flag '%s' (write it quoted to pass it to erlang:trace/3 anyway)",
+                        t->u.name);
+    } else if (t->kind == TK_TUPLE && t->u.tuple.n > 0 &&
+               (term_is_atom(t->u.tuple.el[0], "tracer") || term_is_atom(t->u.tuple.el[0], "meta"))) {
+        return fail(p, at, "the harness gives the tracer: a {%s, ...} flag is not allowed",
+                    t->u.tuple.el[0]->u.name);
+    }
+    st->bad_flag |= f == FL_COUNT;
+    st->flags[st->nflags] = f;
+    st->flag_terms[st->nflags++] = t;
+    return true;
+}
+
+/* One option of a session's trace step: a flag atom, or a tuple such as {tracer,<x>}, which
+ * a session refuses; every option is kept as written in opts. */
+static bool session_flag_arg(Parser *p, Step *st, Term **opts, size_t *nopts)
+{
+    size_t at = p->i;
+    Term *t;
+    if (!term_arg(p, &t, NULL))
+        return false;
+    if (*nopts == MAX_STEP_FLAGS)
+        return fail(p, at, "too many flags");
+    opts[(*nopts)++] = t;
+    if (t->kind == TK_TUPLE)
+        return true;
+    if (t->kind != TK_ATOM)
+        return fail(p, at, "a trace flag or an option tuple must be an atom or a tuple");
+    Flag f;
+    int r = flag_lookup(t->u.name, &f);
+    if (r < 0)
+        return fail(p, at, "unknown trace flag '%s'", t->u.name);
+    if (r == 0)
+        return fail(p, at, "trace flag '%s' is not supported by model v1", t->u.name);
+    st->flags[st->nflags++] = f;
+    return true;
+}
+
+/* TARGET on|off FLAG... : a legacy step names a process, a port or a spec, and passes its
+ * flags as written (FLAGS-BADARG); a session's (with_options) names a process or a port and
+ * keeps every option as written in st->sargs. */
+static bool parse_trace_step(Parser *p, Step *st, bool with_options)
+{
+    if (with_options) {
+        size_t tat;
+        skip_ws(p);
+        tat = p->i;
+        const char *target = word(p, &tat);
+        if (target && strcmp(target, "new_ports") == 0)
+            return fail(p, tat, "new_ports in a trace session (trace:port(S, new, ...)) is not supported by model v1");
+        p->i = tat;
+        if (!entity_arg(p, true, &st->actor, &st->actor_col))
+            return false;
+    } else if (!target_arg(p, st, true)) {
+        return false;
+    }
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w || (strcmp(w, "on") != 0 && strcmp(w, "off") != 0))
+        return fail(p, at, "expected 'on' or 'off'");
+    st->on = strcmp(w, "on") == 0;
+    Term *opts[MAX_STEP_FLAGS];
+    size_t nopts = 0;
+    while (!at_end(p))
+        if (!(with_options ? session_flag_arg(p, st, opts, &nopts) : flag_arg(p, st)))
+            return false;
+    if ((with_options ? (int)nopts : st->nflags) == 0)
+        return fail(p, p->i, "expected at least one trace flag");
+    st->sargs = term_list(p->a, nopts, opts);
+    return true;
+}
+
+/* info P flags|tracer, info new flags|tracer: erlang:trace_info/2 (STATUS-INFO). */
+static bool parse_info_step(Parser *p, Step *st)
+{
+    if (!target_arg(p, st, false))
+        return false;
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w || (strcmp(w, "flags") != 0 && strcmp(w, "tracer") != 0))
+        return fail(p, at, "expected 'flags' or 'tracer'");
+    st->item = w;
+    return end_of_statement(p);
+}
+
+/* The pattern's target: on_load, send, 'receive', or Module:Function/Arity with '_'
+ * wildcards. Modules other than the fixture modules are refused: the model does not know
+ * their functions. */
+static bool pattern_target(Parser *p, Step *st)
+{
+    size_t at;
+    if (!atom_arg(p, "the module", &st->module, &at))
+        return false;
+    bool event = strcmp(st->module, "send") == 0 || strcmp(st->module, "receive") == 0;
+    if ((event || strcmp(st->module, "on_load") == 0) && p->s[p->i] != ':') {
+        st->event = event ? st->module : NULL;
+        st->module = NULL;
+        return true;
+    }
+    if (strcmp(st->module, "_") != 0 && fixture_module(st->module) < 0)
+        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late or '_')",
+                    st->module);
+    if (p->s[p->i] != ':')
+        return fail(p, p->i, "expected ':' after the module name");
+    p->i++;
+    if (!atom_arg(p, "the function", &st->fn, &at))
+        return false;
+    if (p->s[p->i] != '/')
+        return fail(p, p->i, "expected '/Arity' after the function name");
+    p->i++;
+    Term *arity;
+    size_t arity_at = p->i;
+    if (!term_arg(p, &arity, NULL))
+        return false;
+    if (term_is_atom(arity, "_"))
+        st->arity = ANY_ARITY;
+    else if (arity->kind == TK_INT && arity->u.i >= 0)
+        st->arity = arity->u.i;
+    else
+        return fail(p, arity_at, "the arity must be a non-negative integer or '_'");
+    return true;
+}
+
+/* A pattern step: TARGET MS OPTION.... For send and 'receive' every option and restart/pause
+ * are allowed in a case, and give badarg (MSGPAT-NO-OPTIONS, MSGPAT-NO-RESTART); the count
+ * options and a meta tracer with trace_call/5 only matter for function patterns. In a trace
+ * session (session) an option may be a tuple, to be refused, and every option is kept as a
+ * term in st->sargs. */
+static bool parse_pattern_step(Parser *p, Step *st, bool session)
+{
+    if (!pattern_target(p, st) || !term_arg(p, &st->term, &st->term_col))
+        return false;
+    bool restart = term_is_atom(st->term, "restart") || term_is_atom(st->term, "pause");
+    if (restart && !st->event)
+        return fail(p, (size_t)st->term_col - 1, "'%s' (for call_count, call_time and call_memory) is "
+                    "not supported by model v1", st->term->u.name);
+    MsDialect dialect = !st->event ? MS_FOR_CALL : strcmp(st->event, "send") == 0 ? MS_FOR_SEND : MS_FOR_RECEIVE;
+    MsVerdict v = ms_validate_for(st->term, dialect);
+    if (!restart && v.check == MS_UNSUPPORTED)
+        return fail(p, (size_t)st->term_col - 1, "%s", v.msg);
+    st->ms_invalid = restart ? NULL : v.rule; /* set only for MS_INVALID */
+    Term *all[MAX_STEP_FLAGS];
+    size_t nall = 0;
+    while (!at_end(p)) {
+        size_t at = p->i;
+        Term *t;
+        if (!term_arg(p, &t, NULL))
+            return false;
+        if (st->nopts == MAX_STEP_FLAGS || nall == MAX_STEP_FLAGS)
+            return fail(p, at, "too many options");
+        all[nall++] = t;
+        if (session && t->kind == TK_TUPLE) /* {meta, ...}: a session refuses it (badarg) */
+            continue;
+        if (t->kind != TK_ATOM)
+            return fail(p, at, "a trace_pattern option must be an atom");
+        const char *opt = t->u.name;
+        if (!st->event && strncmp(opt, "call_", 5) == 0)
+            return fail(p, at, "option '%s' is not supported by model v1", opt);
+        if (!st->event && strcmp(opt, "meta") == 0 && session)
+            return fail(p, at, "option 'meta' in a trace session is not supported by model v1");
+        if (!st->event && strcmp(opt, "meta") == 0 && p->sc->tracer.kind == TRACER_RECORDER &&
+            (p->sc->tracer.callbacks & (1u << callback_index("trace_call"))))
+            return fail(p, at, "option 'meta' with a tracer that has trace_call/5 is not supported by "
+                        "model v1: OTP 25 aborts (CONFORMANCE.md, Clarification C-10)");
+        st->opts[st->nopts++] = opt;
+    }
+    if (session)
+        st->sargs = term_list(p->a, nall, all);
+    return true;
+}
+
+/* MODULE ':' FUNCTION of a step call: a fixture module. */
+static bool module_fn(Parser *p, Step *st, size_t *fn_at)
+{
+    size_t at;
+    const char *m = ident(p, &at);
+    if (!m)
+        return fail(p, at, "expected Module:Function");
+    if (fixture_module(m) < 0)
+        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target or tcs_late)", m);
+    st->module = m;
+    if (p->s[p->i] != ':')
+        return fail(p, p->i, "expected ':' after the module name");
+    p->i++;
+    st->fn = ident(p, fn_at);
+    if (!st->fn)
+        return fail(p, *fn_at, "expected a function name");
+    return true;
+}
+
+static bool parse_call_step(Parser *p, Step *st)
+{
+    size_t fn_at;
+    if (!module_fn(p, st, &fn_at))
+        return false;
+    if (!(p->s[p->i] == '('))
+        return fail(p, p->i, "expected '(' after the function name");
+    p->i++;
+    Term *args[MAX_LIST];
+    size_t n = 0;
+    skip_ws(p);
+    if (p->s[p->i] == ')') {
+        p->i++;
+    } else {
+        for (;;) {
+            if (n == MAX_LIST)
+                return fail(p, p->i, "too many arguments");
+            if (!term_arg(p, &args[n++], NULL))
+                return false;
+            skip_ws(p);
+            if (p->s[p->i] == ',') {
+                p->i++;
+                continue;
+            }
+            if (p->s[p->i] != ')')
+                return fail(p, p->i, "expected ',' or ')' in the argument list");
+            p->i++;
+            break;
+        }
+    }
+    int fn = fixture_fn(fixture_module(st->module), st->fn, (long long)n);
+    if (fn < 0 || !fixture_fn_info(fn)->exported || strcmp(st->fn, "module_info") == 0)
+        return fail(p, fn_at, "%s:%s/%zu is not supported by model v1 (see cases/README.md, "
+                    "\"The traced functions\")", st->module, st->fn, n);
+    st->args = term_list(p->a, n, args);
+    return end_of_statement(p);
+}
+
+/* A binary argument: the data of port_command and port_send. */
+static bool binary_arg(Parser *p, Step *st)
+{
+    if (!term_arg(p, &st->term, &st->term_col))
+        return false;
+    if (st->term->kind != TK_BIN)
+        return fail(p, (size_t)st->term_col - 1, "port data must be a binary");
+    return true;
+}
+
+/* The steps of ports, garbage collection and seq_trace (cases/README.md "Steps"). */
+static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t at)
+{
+    static const char *const token_keys[] = {"label", "send", "receive", "print", "timestamp",
+                                             "monotonic_timestamp", "strict_monotonic_timestamp"};
+    if (strcmp(verb, "open_port") == 0) {
+        st->kind = ST_OPEN_PORT;
+        if (!new_name_arg(p, "port", verb, &st->other, &st->other_col))
+            return false;
+        p->ports[p->nports++] = st->other;
+    } else if (strcmp(verb, "port_command") == 0 || strcmp(verb, "port_send") == 0) {
+        st->kind = verb[5] == 'c' ? ST_PORT_COMMAND : ST_PORT_SEND;
+        return entity_arg(p, false, &st->other, &st->other_col) && binary_arg(p, st);
+    } else if (strcmp(verb, "port_close") == 0) {
+        st->kind = ST_PORT_CLOSE;
+        return entity_arg(p, false, &st->other, &st->other_col);
+    } else if (strcmp(verb, "gc") == 0) {
+        st->kind = ST_GC;
+        const char *w = word(p, &at);
+        if (w && strcmp(w, "minor") != 0 && strcmp(w, "major") != 0)
+            return fail(p, at, "expected 'minor', 'major' or end of line");
+        st->term = term_atom(p->a, w ? w : "major");
+    } else if (strcmp(verb, "seq_token") == 0) {
+        st->kind = ST_SEQ_TOKEN;
+        const char *key;
+        if (!atom_arg(p, "a seq_trace token component", &key, &at))
+            return false;
+        size_t k = 0;
+        while (k < sizeof token_keys / sizeof token_keys[0] && strcmp(token_keys[k], key) != 0)
+            k++;
+        if (k == sizeof token_keys / sizeof token_keys[0])
+            return fail(p, at, "unknown seq_trace token component '%s'", key);
+        st->fn = key;
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        bool is_bool = term_is_atom(st->term, "true") || term_is_atom(st->term, "false");
+        if (k == 0 ? st->term->kind != TK_INT || st->term->u.i < 0 : !is_bool)
+            return fail(p, (size_t)st->term_col - 1, k == 0 ? "a label must be a non-negative integer"
+                                                            : "the value must be true or false");
+    } else if (strcmp(verb, "seq_print") == 0) {
+        st->kind = ST_SEQ_PRINT;
+        return term_arg(p, &st->term, &st->term_col);
+    } else if (strcmp(verb, "seq_reset") == 0) {
+        st->kind = ST_SEQ_RESET;
+    } else {
+        return fail(p, at, "unknown step '%s'", verb);
+    }
+    return true;
+}
+
+static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t actor_at)
+{
+    st->actor = actor;
+    st->actor_col = (int)actor_at + 1;
+    size_t at;
+    const char *verb = word(p, &at);
+    if (!verb)
+        return fail(p, at, "expected a step after the process name");
+    if (strcmp(verb, "send") == 0) {
+        st->kind = ST_SEND;
+        if (!proc_arg(p, &st->other, &st->other_col) || !term_arg(p, &st->term, &st->term_col))
+            return false;
+    } else if (strcmp(verb, "recv") == 0) {
+        st->kind = ST_RECV;
+        const char *w = word(p, &at);
+        if (w) {
+            if (strcmp(w, "after") != 0)
+                return fail(p, at, "expected 'after' or end of line");
+            st->has_timeout = true;
+            skip_ws(p);
+            at = p->i;
+            if (!int_arg(p, "timeout", &st->timeout))
+                return false;
+            if (st->timeout < 0)
+                return fail(p, at, "timeout must not be negative");
+        }
+    } else if (strcmp(verb, "call") == 0) {
+        st->kind = ST_CALL;
+        return parse_call_step(p, st);
+    } else if (strcmp(verb, "spawn") == 0 || strcmp(verb, "spawn_link") == 0) {
+        st->kind = verb[5] ? ST_SPAWN_LINK : ST_SPAWN;
+        if (!new_name_arg(p, "process", verb, &st->other, &st->other_col))
+            return false;
+    } else if (strcmp(verb, "link") == 0 || strcmp(verb, "unlink") == 0) {
+        st->kind = verb[0] == 'l' ? ST_LINK : ST_UNLINK;
+        if (!entity_arg(p, true, &st->other, &st->other_col))
+            return false;
+        if (strcmp(st->other, actor) == 0)
+            return fail(p, (size_t)st->other_col - 1, "linking a process to itself is not supported by model v1");
+    } else if (strcmp(verb, "register") == 0 || strcmp(verb, "unregister") == 0) {
+        st->kind = verb[0] == 'r' ? ST_REGISTER : ST_UNREGISTER;
+        const char *name;
+        skip_ws(p);
+        st->term_col = (int)p->i + 1;
+        if (!atom_arg(p, "a registered name", &name, &at))
+            return false;
+        if (strcmp(name, "undefined") == 0)
+            return fail(p, at, "'undefined' cannot be a registered name");
+        st->term = term_atom(p->a, name);
+        if (st->kind == ST_REGISTER && !at_end(p) && !entity_arg(p, false, &st->other, &st->other_col))
+            return false;
+    } else if (strcmp(verb, "exit") == 0) {
+        st->kind = ST_EXIT;
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+    } else if (!parse_more_actor_step(p, st, verb, at)) {
+        return false;
+    }
+    return end_of_statement(p);
+}
+
+/* True, with the cursor after it, iff the next word is `exit`. */
+static bool is_tracer_exit(Parser *p)
+{
+    size_t save = p->i, at;
+    const char *w = word(p, &at);
+    if (w && strcmp(w, "exit") == 0)
+        return true;
+    p->i = save;
+    return false;
+}
+
+/* --- trace sessions ------------------------------------------------------------------ */
+
+/* session NAME tracer recorder|erl_msg_tracer|process */
+static bool parse_session_decl(Parser *p)
+{
+    size_t at;
+    const char *name = word(p, &at);
+    if (!name || !is_name(name))
+        return fail(p, at, "expected a session name ([a-z][a-zA-Z0-9_]*)");
+    if (!name_fits(p, name, at))
+        return false;
+    if (strcmp(name, "tracer") == 0 || strcmp(name, "legacy") == 0 || strcmp(name, "meta") == 0 ||
+        spec_lookup(name) != SPEC_PID)
+        return fail(p, at, "'%s' cannot name a session (reserved)", name);
+    if (session_index(p, name) >= 0)
+        return fail(p, at, "duplicate session '%s'", name);
+    if (p->nsessions == MAX_SESSION_DECLS)
+        return fail(p, at, "too many sessions (at most %d)", MAX_SESSION_DECLS);
+    if (p->sc->otp < 27)
+        return fail(p, at, "trace sessions need 'otp 27' or later (module trace is new in OTP 27)");
+    const char *w = word(p, &at);
+    if (!w || strcmp(w, "tracer") != 0)
+        return fail(p, at, "expected 'tracer' after the session name");
+    w = word(p, &at);
+    TracerKind kind;
+    if (w && strcmp(w, "recorder") == 0)
+        kind = TRACER_RECORDER;
+    else if (w && strcmp(w, "erl_msg_tracer") == 0)
+        kind = TRACER_ERL_MSG;
+    else if (w && strcmp(w, "process") == 0)
+        kind = TRACER_PROCESS;
+    else
+        return fail(p, at, "a session's tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
+    if (kind == TRACER_ERL_MSG && p->sc->tracer.kind != TRACER_ERL_MSG)
+        return fail(p, at, "a session with tracer erl_msg_tracer needs 'tracer erl_msg_tracer' as the "
+                           "legacy tracer (the example loads its library once, by name)");
+    finish_tracer(p);
+    SessionDecl *d = &p->sessions[p->nsessions++];
+    d->name = name;
+    d->tracer.kind = kind;
+    d->tracer.default_answer = ANS_TRACE;
+    p->cur = &d->tracer;
+    return end_of_statement(p);
+}
+
+/* A session reference: NAME (its strong handle) or weak(NAME); weak(legacy) is the legacy
+ * session's weak handle.  Checks the session exists at this point of the steps. */
+static bool session_ref(Parser *p, Step *st, bool weak_allowed)
+{
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w)
+        return fail(p, at, "expected a session, found end of line");
+    size_t n = strlen(w);
+    if (n > 6 && strncmp(w, "weak(", 5) == 0 && w[n - 1] == ')') {
+        if (!weak_allowed)
+            return fail(p, at, "a weak handle is not allowed here");
+        st->weak = true;
+        w = arena_strndup(p->a, w + 5, n - 6);
+    }
+    if (st->weak && strcmp(w, "legacy") == 0) {
+        st->session = SESSION_LEGACY;
+        return true;
+    }
+    st->session = session_index(p, w);
+    if (st->session < 0)
+        return fail(p, at, strcmp(w, "legacy") == 0 ? "the legacy session has only a weak handle: weak(legacy)"
+                                                    : "unknown session '%s'", w);
+    SessionPhase ph = p->phase[st->session];
+    if (st->sop == SO_CREATE && ph != SES_UNBORN)
+        return fail(p, at, "session '%s' is already created", w);
+    if (st->sop != SO_CREATE && ph == SES_UNBORN)
+        return fail(p, at, "session '%s' is used before 'create %s'", w, w);
+    if (st->sop != SO_CREATE && !st->weak && ph == SES_DROPPED)
+        return fail(p, at, "session '%s' has no strong handle after 'drop %s' (use weak(%s))", w, w, w);
+    return true;
+}
+
+/* create NAME [OPTS] | destroy REF | drop NAME | trace REF P on|off OPT... |
+ * pattern REF TARGET MS OPT... (TARGET send or 'receive': trace:send/3, trace:recv/3) |
+ * info REF WHAT ITEM | session_info WHAT | delivered REF WHAT */
+static bool parse_session_step(Parser *p, Step *st, SessionOp op)
+{
+    st->kind = ST_SESSION;
+    st->sop = op;
+    if (op == SO_SESSION_INFO)
+        return term_arg(p, &st->term, &st->term_col) && end_of_statement(p);
+    if (!session_ref(p, st, op != SO_CREATE && op != SO_DROP))
+        return false;
+    switch (op) {
+    case SO_CREATE:
+        if (at_end(p)) {
+            st->sargs = term_nil(p->a);
+        } else if (!term_arg(p, &st->sargs, &st->term_col)) {
+            return false;
+        }
+        if (st->sargs->kind == TK_NIL) /* other Opts raise badarg: no session */
+            p->phase[st->session] = SES_CREATED;
+        break;
+    case SO_DROP:
+        p->phase[st->session] = SES_DROPPED;
+        break;
+    case SO_PROCESS:
+        return parse_trace_step(p, st, true);
+    case SO_FUNCTION: /* or trace:send/3, trace:recv/3 for the targets send and 'receive' */
+        if (!parse_pattern_step(p, st, true))
+            return false;
+        if (st->event)
+            st->sop = strcmp(st->event, "send") == 0 ? SO_SEND : SO_RECV;
+        return true;
+    case SO_INFO: {
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        skip_ws(p);
+        size_t at = p->i;
+        if (!term_arg(p, &st->sargs, NULL))
+            return false;
+        if (st->sargs->kind != TK_ATOM)
+            return fail(p, at, "the info item must be an atom, e.g. flags");
+        break;
+    }
+    case SO_DELIVERED:
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        break;
+    default: /* SO_DESTROY: nothing more */
+        break;
+    }
+    return end_of_statement(p);
+}
+
+/* The session step a keyword starts, if any: `trace`, `pattern` and `info` with a session as
+ * their first argument are the session forms of erlang:trace/3, erlang:trace_pattern/3 and
+ * erlang:trace_info/2. */
+static bool session_op(Parser *p, const char *kw, SessionOp *op)
+{
+    static const struct { const char *kw; SessionOp op; } ops[] = {
+        {"create", SO_CREATE}, {"destroy", SO_DESTROY}, {"drop", SO_DROP},
+        {"session_info", SO_SESSION_INFO}, {"delivered", SO_DELIVERED},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(kw, ops[i].kw) == 0) {
+            *op = ops[i].op;
+            return true;
+        }
+    if (strcmp(kw, "trace") != 0 && strcmp(kw, "pattern") != 0 && strcmp(kw, "info") != 0)
+        return false;
+    size_t save = p->i, at;
+    const char *w = word(p, &at);
+    p->i = save;
+    if (!w || !(strncmp(w, "weak(", 5) == 0 || session_index(p, w) >= 0 || strcmp(w, "legacy") == 0))
+        return false;
+    *op = kw[0] == 't' ? SO_PROCESS : kw[0] == 'p' ? SO_FUNCTION : SO_INFO;
+    return true;
+}
+
+static bool parse_step(Parser *p, const char *kw, size_t at)
+{
+    if (p->nsteps == p->steps_cap) {
+        p->steps_cap = p->steps_cap ? 2 * p->steps_cap : 16;
+        Step *grown = arena_alloc(p->a, p->steps_cap * sizeof(Step));
+        if (p->nsteps)
+            memcpy(grown, p->steps, p->nsteps * sizeof(Step));
+        p->steps = grown;
+    }
+    Step *st = &p->steps[p->nsteps];
+    memset(st, 0, sizeof *st);
+    st->line = p->line;
+    st->col = (int)at + 1;
+    bool ok;
+    SessionOp op;
+    if (session_op(p, kw, &op)) {
+        ok = parse_session_step(p, st, op);
+    } else if (strcmp(kw, "trace") == 0) {
+        st->kind = ST_TRACE;
+        ok = parse_trace_step(p, st, false) && end_of_statement(p);
+    } else if (strcmp(kw, "seq_trace") == 0) {
+        st->kind = ST_SEQ_TRACER;
+        size_t wat;
+        const char *w = word(p, &wat);
+        ok = w && strcmp(w, "tracer") == 0 ? end_of_statement(p) : fail(p, wat, "expected 'seq_trace tracer'");
+    } else if (strcmp(kw, "pattern") == 0) {
+        st->kind = ST_PATTERN;
+        ok = parse_pattern_step(p, st, false);
+    } else if (strcmp(kw, "info") == 0) {
+        st->kind = ST_INFO;
+        ok = parse_info_step(p, st);
+    } else if (strcmp(kw, "tracer") == 0 && is_tracer_exit(p)) {
+        st->kind = ST_TRACER_EXIT; /* the tracer state process exits (STATUS-DEAD-STATE) */
+        st->actor = kw;
+        st->actor_col = st->col;
+        ok = term_arg(p, &st->term, &st->term_col) && end_of_statement(p);
+    } else if (is_name(kw) && known(p, kw) && strcmp(kw, "tracer") != 0) {
+        if (is_port_name(p, kw))
+            return fail(p, at, "'%s' is a port: a step is done by a process", kw);
+        ok = parse_actor_step(p, st, kw, at);
+    } else {
+        static const char *const header[] = {"case", "rules", "desc", "otp", "features", "tracer",
+                                             "callbacks", "answer", "process", "session"};
+        static const char *const verbs[] = {"send", "recv", "call", "spawn", "spawn_link", "link",
+                                            "unlink", "register", "unregister", "exit", "open_port",
+                                            "port_command", "port_send", "port_close", "gc",
+                                            "seq_token", "seq_print", "seq_reset"};
+        for (size_t i = 0; i < sizeof header / sizeof header[0]; i++)
+            if (strcmp(kw, header[i]) == 0)
+                return fail(p, at, "'%s' is not allowed after 'process'", kw);
+        size_t vat;
+        const char *verb = word(p, &vat);
+        for (size_t i = 0; verb && is_name(kw) && i < sizeof verbs / sizeof verbs[0]; i++)
+            if (strcmp(verb, verbs[i]) == 0)
+                return fail(p, at, "undeclared process '%s'", kw);
+        return fail(p, at, "unknown keyword '%s'", kw);
+    }
+    if (ok)
+        p->nsteps++;
+    return ok;
+}
+
+/* --- statements in order -------------------------------------------------------------- */
+
+static const char *const stage_kw[] = {"case", "rules", "desc", "otp"};
+
+static bool parse_statement(Parser *p)
+{
+    size_t at;
+    const char *kw = word(p, &at);
+    Scenario *sc = p->sc;
+    if (p->stage < S_FEATURES) {
+        if (strcmp(kw, stage_kw[p->stage]) != 0) {
+            for (int s = 0; s < 4; s++)
+                if (strcmp(kw, stage_kw[s]) == 0)
+                    return fail(p, at, "'%s' out of order: expected '%s' here", kw, stage_kw[p->stage]);
+            return fail(p, at, "%s '%s': expected '%s' here (header: case, rules, desc, otp)",
+                        known(p, kw) || !is_name(kw) ? "unexpected" : "unknown keyword", kw,
+                        stage_kw[p->stage]);
+        }
+        switch (p->stage++) {
+        case S_CASE: {
+            size_t iat;
+            const char *id = word(p, &iat);
+            if (!id || !is_name(id))
+                return fail(p, iat, "case id must match [a-z][a-zA-Z0-9_]*");
+            sc->id = id;
+            sc->id_line = p->line;
+            sc->id_col = (int)iat + 1;
+            return end_of_statement(p);
+        }
+        case S_RULES:
+            return parse_words(p, "rules", is_rule_id, "rule ID", &sc->rules, &sc->nrules);
+        case S_DESC:
+            return parse_desc(p);
+        default: {
+            skip_ws(p);
+            size_t iat = p->i;
+            if (!int_arg(p, "otp", &sc->otp))
+                return false;
+            if (sc->otp <= 0)
+                return fail(p, iat, "otp must be a positive release number");
+            return end_of_statement(p);
+        }
+        }
+    }
+    if (p->stage == S_FEATURES) {
+        if (strcmp(kw, "features") == 0) {
+            if (!parse_words(p, "features", is_feature, "feature", &sc->features, &sc->nfeatures))
+                return false;
+            return true;
+        }
+        if (strcmp(kw, "tracer") != 0)
+            return fail(p, at, "%s '%s': expected 'features' or 'tracer'",
+                        strcmp(kw, "process") == 0 || strcmp(kw, "callbacks") == 0 ||
+                                strcmp(kw, "answer") == 0 ? "unexpected" : "unknown keyword", kw);
+        size_t tat;
+        const char *t = word(p, &tat);
+        if (t && strcmp(t, "recorder") == 0)
+            sc->tracer.kind = TRACER_RECORDER;
+        else if (t && strcmp(t, "erl_msg_tracer") == 0)
+            sc->tracer.kind = TRACER_ERL_MSG;
+        else
+            return fail(p, tat, "tracer must be 'recorder' or 'erl_msg_tracer'");
+        p->stage = S_TRACER_OPTS;
+        p->cur = &sc->tracer;
+        return end_of_statement(p);
+    }
+    if (p->stage == S_TRACER_OPTS) {
+        if (strcmp(kw, "callbacks") == 0 || strcmp(kw, "answer") == 0)
+            return parse_tracer_opt(p, kw, at);
+        if (strcmp(kw, "session") == 0)
+            return parse_session_decl(p);
+        if (strcmp(kw, "process") == 0) {
+            p->stage = S_STEPS;
+            finish_tracer(p);
+            return parse_process_decl(p);
+        }
+        return fail(p, at, "%s '%s': expected 'callbacks', 'answer', 'session' or 'process'",
+                    strcmp(kw, "trace") == 0 || strcmp(kw, "pattern") == 0 || strcmp(kw, "info") == 0
+                        ? "unexpected" : "unknown keyword",
+                    kw);
+    }
+    return parse_step(p, kw, at);
+}
+
+/* Cuts the line at a '%' that is outside quoted atoms and strings. */
+static void strip_comment(char *line)
+{
+    char q = 0;
+    for (char *c = line; *c; c++) {
+        if (q) {
+            if (*c == '\\' && c[1])
+                c++;
+            else if (*c == q)
+                q = 0;
+        } else if (*c == '\'' || *c == '"') {
+            q = *c;
+        } else if (*c == '%') {
+            *c = '\0';
+            return;
+        }
+    }
+}
+
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one. */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t len = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+               : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (len == 0 || len > n)
+        return 0;
+    unsigned lo = 0x80, hi = 0xBF; /* the allowed range of the second byte */
+    if (s[0] == 0xE0) lo = 0xA0;
+    if (s[0] == 0xED) hi = 0x9F;
+    if (s[0] == 0xF0) lo = 0x90;
+    if (s[0] == 0xF4) hi = 0x8F;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t k = 2; k < len; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    return len;
+}
+
+/* A case is UTF-8 text (cases/README.md): checked at the door, so no later stage (the
+ * stream, the meta JSON, the driver) ever sees other bytes. */
+static bool valid_utf8(const char *text, size_t n, Err *err)
+{
+    int line = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_sequence((const unsigned char *)text + i, n - i);
+        if (len == 0) {
+            err->line = line;
+            err->col = (int)(i - line_start) + 1;
+            snprintf(err->msg, sizeof err->msg, "invalid UTF-8 (byte 0x%02X): a case must be UTF-8 text",
+                     (unsigned char)text[i]);
+            return false;
+        }
+        if (text[i] == '\n') {
+            line++;
+            line_start = i + 1;
+        }
+        i += len;
+    }
+    return true;
+}
+
+bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out, Err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->file = file;
+    out->tracer.default_answer = ANS_TRACE;
+    if (!valid_utf8(text, strlen(text), err))
+        return false;
+    Parser *p = calloc(1, sizeof *p);
+    if (!p)
+        abort();
+    p->a = a;
+    p->sc = out;
+    p->err = err;
+    bool ok = true;
+    int line = 0;
+    for (const char *s = text; ok && *s;) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s) : strlen(s);
+        char *l = arena_strndup(a, s, n);
+        line++;
+        s += n + (nl ? 1 : 0);
+        strip_comment(l);
+        p->s = l;
+        p->i = 0;
+        p->line = line;
+        if (at_end(p))
+            continue;
+        ok = parse_statement(p);
+    }
+    if (ok && p->stage != S_STEPS) {
+        static const char *const missing[] = {"case", "rules", "desc", "otp", "tracer", "process",
+                                              "process"};
+        p->line = line + 1;
+        p->s = "";
+        ok = fail(p, 0, "missing '%s' statement", missing[p->stage]);
+    }
+    if (ok) {
+        out->sessions = arena_alloc(a, (p->nsessions + 1) * sizeof(SessionDecl));
+        memcpy(out->sessions, p->sessions, p->nsessions * sizeof(SessionDecl));
+        out->nsessions = p->nsessions;
+        out->steps = p->steps;
+        out->nsteps = p->nsteps;
+    }
+    free(p);
+    return ok;
+}
+
+bool scenario_load(Arena *a, const char *path, Scenario *out, Err *err)
+{
+    Buf b;
+    buf_init(&b);
+    if (!buf_read_file(&b, path)) {
+        err->line = 0;
+        err->col = 0;
+        snprintf(err->msg, sizeof err->msg, "cannot read file");
+        return false;
+    }
+    if (memchr(buf_str(&b), '\0', b.len)) {
+        buf_free(&b);
+        err->line = 1;
+        err->col = 1;
+        snprintf(err->msg, sizeof err->msg, "file contains a NUL byte");
+        return false;
+    }
+    char *text = arena_strndup(a, buf_str(&b), b.len);
+    buf_free(&b);
+    if (!scenario_parse(a, path, text, out, err))
+        return false;
+    /* the case id must equal the file stem */
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t stem = strlen(base);
+    if (stem > 4 && strcmp(base + stem - 4, ".tcs") == 0)
+        stem -= 4;
+    if (strlen(out->id) != stem || strncmp(out->id, base, stem) != 0) {
+        err->line = out->id_line;
+        err->col = out->id_col;
+        snprintf(err->msg, sizeof err->msg, "case id '%s' must equal the file name stem '%.*s'",
+                 out->id, (int)stem, base);
+        return false;
+    }
+    return true;
+}

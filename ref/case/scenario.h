@@ -1,0 +1,127 @@
+/* scenario.h - a parsed .tcs file (cases/README.md, scenario language v1). */
+#ifndef TCS_SCENARIO_H
+#define TCS_SCENARIO_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arena.h"
+#include "flags.h"
+#include "term.h"
+
+typedef enum { ANS_TRACE, ANS_DISCARD, ANS_REMOVE } Answer;
+typedef enum { TRACER_RECORDER, TRACER_ERL_MSG, TRACER_PROCESS } TracerKind;
+
+typedef enum {
+    ST_TRACE, ST_PATTERN, ST_SEND, ST_RECV, ST_CALL, ST_SPAWN, ST_LINK, ST_UNLINK,
+    ST_REGISTER, ST_UNREGISTER, ST_EXIT,
+    ST_OPEN_PORT, ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_GC,
+    ST_SEQ_TRACER, ST_SEQ_TOKEN, ST_SEQ_PRINT, ST_SEQ_RESET, ST_SESSION,
+    ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT
+} StepKind;
+
+/* Which processes or ports a `trace` step names (erlang:trace/3's first argument), or what
+ * an `info` step asks about: one process or port, or one of the atoms (PROCS-SPEC-*,
+ * PORTS-NEW). */
+typedef enum {
+    SPEC_PID, SPEC_ALL, SPEC_PROCESSES, SPEC_EXISTING, SPEC_EXISTING_PROCESSES, SPEC_NEW,
+    SPEC_NEW_PROCESSES, SPEC_NEW_PORTS
+} ProcSpec;
+
+/* The trace session steps (cases/README.md "Trace sessions"): one call of module trace each. */
+typedef enum {
+    SO_CREATE, SO_DESTROY, SO_DROP, SO_PROCESS, SO_FUNCTION, SO_SEND, SO_RECV, SO_INFO,
+    SO_SESSION_INFO, SO_DELIVERED
+} SessionOp;
+
+/* Step.session of `weak(legacy)`: the legacy session's weak handle {legacy,default}. */
+enum { SESSION_LEGACY = -1 };
+
+enum { MAX_STEP_FLAGS = 32 };
+#define ANY_ARITY (-1LL) /* pattern: arity '_' */
+
+/* One step; which fields are set depends on kind (see cases/README.md "Steps"). */
+typedef struct Step {
+    StepKind kind;
+    int line, col;             /* position of the step's first token */
+    const char *actor;         /* acting process (all but trace/pattern); trace/info: the tracee
+                                  or the spec's atom */
+    int actor_col;
+    const char *other;         /* send: recipient; spawn, spawn_link: child; link/unlink: the
+                                  other; port steps: the port; register: the port named, or NULL */
+    int other_col;
+    bool on;                   /* trace: on/off */
+    ProcSpec spec;             /* trace, info: a process or port (SPEC_PID) or an atom */
+    Flag flags[MAX_STEP_FLAGS];/* trace: flags as written; FL_COUNT for a term that is no flag */
+    Term *flag_terms[MAX_STEP_FLAGS]; /* trace (legacy): each flag as written */
+    int nflags;
+    bool bad_flag;             /* trace: some flag is no trace flag (erlang:trace/3 raises badarg) */
+    const char *item;          /* info: flags or tracer */
+    Term *term;                /* send: message; exit, tracer exit: reason; (un)register: name;
+                                  pattern: MS; port_command/port_send: the data; gc: minor or
+                                  major; seq_token: the value; seq_print: the term */
+    int term_col;
+    const char *module;        /* pattern/call: module ("_" for the wildcard); NULL: on_load
+                                * or an event */
+    const char *event;         /* pattern: "send" or "receive" for a message pattern, else NULL */
+    const char *fn;            /* pattern/call: function ("_" for the wildcard);
+                                  seq_token: the token component */
+    long long arity;           /* pattern: arity, ANY_ARITY for '_' */
+    const char *opts[MAX_STEP_FLAGS]; /* pattern: the options as written (global, local, meta...) */
+    int nopts;
+    const char *ms_invalid;    /* pattern: the MS-* rule when MS is no valid match spec
+                                * (trace_pattern raises badarg), else NULL */
+    Term *args;                /* call: argument list */
+    bool has_timeout;          /* recv after N */
+    long long timeout;
+    SessionOp sop;             /* session steps: which call */
+    int session;               /* session steps: index in Scenario.sessions, or SESSION_LEGACY */
+    bool weak;                 /* session steps: the call uses the weak handle */
+    Term *sargs;               /* session steps: create: Opts; trace and pattern: the options as
+                                * terms (a session refuses tuples such as {tracer,T}); info: Item */
+} Step;
+
+typedef struct { const char *tag; Answer answer; } AnswerDecl;
+
+/* A tracer module and how its enabled callbacks answer (cases/README.md "Tracer"). */
+typedef struct TracerDecl {
+    TracerKind kind;
+    unsigned callbacks;        /* bit i = callback_index i provided */
+    AnswerDecl *answers; size_t nanswers; /* non-default answers, in file order */
+    Answer default_answer;     /* `answer default`, else trace */
+} TracerDecl;
+
+/* A trace session the case may create: its name (an atom, also the name of its tracer
+ * state process) and its tracer (cases/README.md "Trace sessions"). */
+typedef struct SessionDecl {
+    const char *name;
+    TracerDecl tracer;
+} SessionDecl;
+
+/* A whole case file. */
+typedef struct Scenario {
+    const char *file;          /* path as given, for error messages */
+    const char *id;
+    int id_line, id_col;
+    const char **rules; size_t nrules;
+    const char *desc;          /* decoded UTF-8 text */
+    long long otp;
+    const char **features; size_t nfeatures;
+    TracerDecl tracer;         /* the tracer of erlang:trace/3 (the legacy session) */
+    SessionDecl *sessions; size_t nsessions; /* in declaration order */
+    const char **procs; size_t nprocs;
+    Step *steps; size_t nsteps;
+} Scenario;
+
+/* Guarantees: the name of a tracer kind as the scenario writes it (recorder, ...). */
+const char *tracer_kind_name(TracerKind k);
+/* Guarantees: the atom name of an answer. */
+const char *answer_name(Answer a);
+/* Guarantees: parses the text of a case file (checked first to be UTF-8); on failure returns
+ * false with err set to the position and message of the first problem (the file name is not
+ * part of err). */
+bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out, Err *err);
+/* Guarantees: reads and parses path and checks the case id equals the file stem;
+ * on failure returns false with err set (line 0 means the file could not be read). */
+bool scenario_load(Arena *a, const char *path, Scenario *out, Err *err);
+
+#endif

@@ -1,0 +1,115 @@
+/* enabled.c - the enabled protocol: answers, trace_status probe, remove. */
+#include <string.h>
+
+#include "enabled.h"
+
+Tracer enabled_session_tracer(const Model *m, int s)
+{
+    const Session *ses = &m->sessions[s];
+    return (Tracer){ses->tracer, ses->state, ses->state_dead};
+}
+
+Answer enabled_answer(Tracer t, const char *tag)
+{
+    bool status = strcmp(tag, "trace_status") == 0;
+    if (t.decl->kind == TRACER_ERL_MSG && t.state_dead) /* STATUS-DEAD-STATE: its state is gone */
+        return status ? ANS_REMOVE : ANS_DISCARD;
+    if (t.decl->kind == TRACER_ERL_MSG) /* EV-EXAMPLE-TRACER */
+        return strcmp(tag, "send") == 0 || status ? ANS_TRACE : ANS_DISCARD;
+    for (size_t i = 0; i < t.decl->nanswers; i++)
+        if (strcmp(t.decl->answers[i].tag, tag) == 0)
+            return t.decl->answers[i].answer;
+    return t.decl->default_answer;
+}
+
+static const char *tracer_rule(Tracer t)
+{
+    if (t.decl->kind != TRACER_ERL_MSG)
+        return "";
+    return t.state_dead ? " EV-EXAMPLE-TRACER STATUS-DEAD-STATE" : " EV-EXAMPLE-TRACER";
+}
+
+Answer enabled_probe(Model *m, int s, int proc)
+{
+    return enabled_probe_as(m, enabled_session_tracer(m, s), proc, "STATUS-REMOVE");
+}
+
+Answer enabled_probe_as(Model *m, Tracer tracer, int proc, const char *remove_rule)
+{
+    Answer ans = enabled_answer(tracer, "trace_status");
+    Buf body, rules;
+    buf_init(&body);
+    buf_init(&rules);
+    /* STATUS-PROBE: always enabled/3, never enabled_X */
+    buf_printf(&body, "enabled(trace_status, <%s>, ", tracer.state);
+    model_print_id(&body, m, proc);
+    buf_printf(&body, ") -> %s", answer_name(ans));
+    buf_printf(&rules, "STATUS-PROBE%s%s%s", ans == ANS_REMOVE ? " " : "", ans == ANS_REMOVE ? remove_rule : "",
+               tracer_rule(tracer));
+    stream_line(m->out, stream_class("trace_status"), buf_str(&body), buf_str(&rules));
+    buf_free(&body);
+    buf_free(&rules);
+    return ans;
+}
+
+bool enabled_live(const Model *m, int s, int proc, const char *tag)
+{
+    const Proc *p = &m->procs[proc];
+    Category c;
+    return p->alive && p->trace[s].attached && model_category(m, proc, tag, &c) &&
+           flags_cover_tag(p->trace[s].flags, c, tag);
+}
+
+bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_rules)
+{
+    Buf rules;
+    buf_init(&rules);
+    /* the rules by which the tracer got attached to proc, if they are known */
+    const char *origin = m->procs[proc].trace[s].origin;
+    buf_printf(&rules, "%s%s%s", ev_rules, origin ? " " : "", origin ? origin : "");
+    Answer ans = enabled_ask(m, enabled_session_tracer(m, s), proc, tag, buf_str(&rules), "ENABLED-REMOVE-EVENT");
+    buf_free(&rules);
+    /* ENABLED-REMOVE-EVENT: treated as discard; for send and call tracepoints the tracer is
+     * detached as well, for 'receive' and procs ones it is not (C-5, C-47) */
+    Category c;
+    model_category(m, proc, tag, &c);
+    if (ans == ANS_REMOVE && (c == CAT_SEND || c == CAT_CALL))
+        model_detach(&m->procs[proc].trace[s]);
+    return ans == ANS_TRACE;
+}
+
+Answer enabled_ask(Model *m, Tracer tracer, int proc, const char *tag, const char *ev_rules,
+                   const char *remove_rule)
+{
+    Category c;
+    model_category(m, proc, tag, &c);
+    Answer ans = enabled_answer(tracer, tag);
+    Buf body, rules;
+    buf_init(&body);
+    buf_init(&rules);
+    buf_printf(&body, "%s(", dispatch_enabled(tracer.decl->callbacks, c));
+    term_print_atom(&body, tag);
+    buf_printf(&body, ", <%s>, ", tracer.state);
+    model_print_id(&body, m, proc);
+    buf_printf(&body, ") -> %s", answer_name(ans));
+    buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-ENABLED%s%s %s%s",
+               ans == ANS_DISCARD ? " ENABLED-DISCARD" : ans == ANS_REMOVE ? " " : "",
+               ans == ANS_REMOVE ? remove_rule : "", ev_rules, tracer_rule(tracer));
+    stream_line(m->out, stream_class(tag), buf_str(&body), buf_str(&rules));
+    buf_free(&body);
+    buf_free(&rules);
+    return ans;
+}
+
+bool enabled_seq_trace(Model *m, int p, const char *rules)
+{
+    Answer ans = enabled_answer(enabled_session_tracer(m, LEGACY_SESSION), "seq_trace");
+    Buf body;
+    buf_init(&body);
+    buf_printf(&body, "enabled(seq_trace, <%s>, ", m->sessions[LEGACY_SESSION].state);
+    model_print_id(&body, m, p);
+    buf_printf(&body, ") -> %s", answer_name(ans));
+    stream_line(m->out, 'N', buf_str(&body), rules);
+    buf_free(&body);
+    return ans == ANS_TRACE;
+}

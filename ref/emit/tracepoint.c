@@ -1,0 +1,153 @@
+/* tracepoint.c - one tracepoint, asked of every session in turn: the enabled line, then the
+ * trace line (CONFORMANCE.md section 2, "The enabled protocol" and "Callback dispatch"). */
+#include <string.h>
+
+#include "dispatch.h"
+#include "enabled.h"
+#include "opts.h"
+#include "order.h"
+#include "tracepoint.h"
+
+const char *tracepoint_rules(Model *m, int s, int nsessions, const char *ev_rules, const char *order_rule)
+{
+    if (m->nsessions == 1)
+        return ev_rules;
+    Buf b;
+    buf_init(&b);
+    buf_printf(&b, "%s %s", ev_rules, s == LEGACY_SESSION ? "SESSION-LEGACY" : "SESSION-ISOLATION");
+    if (nsessions > 1)
+        buf_printf(&b, " %s", order_rule);
+    const char *r = arena_strndup(m->a, buf_str(&b), b.len);
+    buf_free(&b);
+    return r;
+}
+
+/* The msg line of a process tracer receiving the trace message of the event
+ * (SESSION-PROCESS-TRACER). */
+static void process_tracer_message(Model *m, int s, int proc, const Event *ev, const char *extra_rules)
+{
+    Term *el[6];
+    size_t n = 0;
+    el[n++] = term_atom(m->a, "trace");
+    el[n++] = model_id(m, proc); /* a process or a port */
+    el[n++] = term_atom(m->a, ev->tag);
+    el[n++] = (Term *)ev->term;
+    if (ev->extra)
+        el[n++] = (Term *)ev->extra;
+    if (ev->ms_result) /* a {message,X} result is one more element */
+        el[n++] = (Term *)ev->ms_result;
+    Buf body, rules;
+    buf_init(&body);
+    buf_init(&rules);
+    buf_printf(&body, "msg(<%s>, ", m->sessions[s].state);
+    term_print(&body, term_tuple(m->a, n, el), PRINT_CANON);
+    buf_puts(&body, ")");
+    buf_printf(&rules, "SESSION-PROCESS-TRACER %s %s", extra_rules, ev->rules);
+    stream_line(m->out, 'N', buf_str(&body), buf_str(&rules));
+    buf_free(&body);
+    buf_free(&rules);
+}
+
+void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *extra_rules)
+{
+    if (m->sessions[s].tracer->kind == TRACER_PROCESS) {
+        process_tracer_message(m, s, proc, ev, extra_rules);
+        return;
+    }
+    const TraceState *ts = &m->procs[proc].trace[s];
+    Buf rules;
+    buf_init(&rules);
+    /* the rules by which the tracer got attached (none once a return outlives it) */
+    buf_printf(&rules, "%s%s%s", ev->rules, ts->origin ? " " : "", ts->origin ? ts->origin : "");
+    Event with_origin = *ev;
+    with_origin.rules = buf_str(&rules);
+    tracepoint_emit_as(m, enabled_session_tracer(m, s), ts->flags, ts->ts_cleared, proc, &with_origin, extra_rules);
+    buf_free(&rules);
+}
+
+void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_cleared, int proc,
+                        const Event *ev, const char *extra_rules)
+{
+    Category c;
+    model_category(m, proc, ev->tag, &c);
+    Buf body, rules;
+    buf_init(&body);
+    buf_init(&rules);
+    buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-TRACE %s %s", extra_rules, ev->rules);
+    /* TS-CPU: the node's cpu_timestamp flag changes what `timestamp` measures */
+    flags |= m->cpu_timestamp ? FLAG_BIT(FL_CPU_TIMESTAMP) : 0;
+    Term *opts = opts_build(m->a, flags, ts_cleared, ev->extra, ev->ms_result, &rules);
+    buf_printf(&body, "%s(", dispatch_trace(tracer.decl->callbacks, c));
+    term_print_atom(&body, ev->tag);
+    buf_printf(&body, ", <%s>, ", tracer.state);
+    model_print_id(&body, m, proc);
+    buf_puts(&body, ", ");
+    term_print(&body, ev->term, PRINT_CANON);
+    buf_puts(&body, ", ");
+    term_print(&body, opts, PRINT_CANON);
+    buf_puts(&body, ")");
+    bool example = tracer.decl->kind == TRACER_ERL_MSG;
+    if (example)
+        buf_puts(&rules, " EV-EXAMPLE-TRACER");
+    stream_line(m->out, stream_class(ev->tag), buf_str(&body), buf_str(&rules));
+    m->procs[proc].last_traced = ev->tag;
+    if (example && strcmp(ev->tag, "send") == 0 && ev->extra) {
+        /* EV-EXAMPLE-TRACER: trace/5 sends {trace, Tracee, Recipient} to its state */
+        buf_free(&body);
+        buf_printf(&body, "msg(<%s>, {trace,", tracer.state);
+        model_print_id(&body, m, proc);
+        buf_puts(&body, ",");
+        term_print(&body, ev->extra, PRINT_CANON);
+        buf_puts(&body, "})");
+        stream_line(m->out, 'N', buf_str(&body), "EV-EXAMPLE-TRACER");
+    }
+    buf_free(&body);
+    buf_free(&rules);
+}
+
+bool tracepoint_accept(Model *m, int s, int proc, const char *tag, const char *ev_rules)
+{
+    if (m->sessions[s].tracer->kind == TRACER_PROCESS) /* SESSION-PROCESS-TRACER: no callbacks */
+        return true;
+    return enabled_consult(m, s, proc, tag, ev_rules);
+}
+
+void tracepoint_fire(Model *m, int proc, const Event *ev)
+{
+    int order[MAX_SESSIONS];
+    int n = order_by_attach(m, proc, order);
+    for (int i = 0; i < n; i++) {
+        int s = order[i];
+        Event sev = *ev;
+        sev.rules = tracepoint_rules(m, s, n, ev->rules, "SESSION-ORDER-PROCESS");
+        if (enabled_live(m, s, proc, ev->tag) && tracepoint_accept(m, s, proc, ev->tag, sev.rules))
+            tracepoint_emit(m, s, proc, &sev, "ENABLED-TRACE");
+    }
+}
+
+void tracepoint_event(Model *m, int proc, const char *tag, const Term *term, const Term *extra,
+                      const char *rules)
+{
+    Event ev = {tag, term, extra, NULL, rules};
+    tracepoint_fire(m, proc, &ev);
+}
+
+void tracepoint_seq_trace(Model *m, const SeqToken *tok, const char *type, Term *to, const Term *msg,
+                          const char *rules)
+{
+    Term *serial = term_tuple3(m->a, term_int(m->a, tok->lastcnt), term_int(m->a, tok->serial), NULL);
+    Term *el[5] = {term_atom(m->a, type), serial, model_pid(m, tok->sender), to, (Term *)msg};
+    Buf body, r;
+    buf_init(&body);
+    buf_init(&r);
+    buf_printf(&r, "%s SEQ-TRACE", rules);
+    Term *opts = opts_build(m->a, tok->stamps, 0, NULL, NULL, &r);
+    buf_printf(&body, "trace(seq_trace, <%s>, %lld, ", m->sessions[LEGACY_SESSION].state, tok->label);
+    term_print(&body, term_tuple(m->a, 5, el), PRINT_CANON);
+    buf_puts(&body, ", ");
+    term_print(&body, opts, PRINT_CANON);
+    buf_puts(&body, ")");
+    stream_line(m->out, 'N', buf_str(&body), buf_str(&r));
+    buf_free(&body);
+    buf_free(&r);
+}

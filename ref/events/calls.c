@@ -1,0 +1,380 @@
+/* calls.c - calls of the fixture modules as the trace patterns of each session see them
+ * (CONFORMANCE.md section 2, "Call tracing"): call, return_to, return_from, exception_from,
+ * and the meta tracer.
+ *
+ * The model keeps the stack of the calling process the way 001 ("Call, return, and
+ * exception tracing") describes BEAM's: a continuation per non-tail call, and the trace
+ * frames a breakpoint pushes for {return_trace}/{exception_trace} and for return_to. A
+ * function's return runs the trace frames down to the continuation; an exception drops them,
+ * reporting exception_from for {exception_trace} frames and one return_to where it is caught. */
+#include <stdio.h>
+#include <string.h>
+
+#include "calls.h"
+#include "control.h"
+#include "enabled.h"
+#include "order.h"
+#include "tracepoint.h"
+
+/* The deepest chain of fixture calls is three (catcher, relay, check); each call pushes at
+ * most three trace frames per session (return_to, return_trace, meta return_trace). */
+enum { MAX_DEPTH = 8, MAX_FRAMES = MAX_DEPTH * (1 + 3 * MAX_SESSIONS) };
+
+typedef enum { FR_CONT, FR_RETURN_TO, FR_RETURN } FrameKind;
+
+/* One entry of the modelled stack. */
+typedef struct {
+    FrameKind kind;
+    const Term *mfa;  /* FR_CONT: the function execution resumes in; FR_RETURN: the traced one */
+    bool catches;     /* FR_CONT: the call sits in a try that catches errors */
+    int session;      /* FR_RETURN_TO, FR_RETURN */
+    const char *session_rules; /* FR_RETURN: the session rules of its call (SESSION-ORDER-CALL) */
+    bool meta;        /* FR_RETURN: pushed for the meta tracer */
+    bool exception;   /* FR_RETURN: {exception_trace} (else {return_trace}) */
+    bool chain;       /* FR_RETURN_TO: a tail call relied on it instead of pushing its own */
+} Frame;
+
+/* One `call` step being evaluated by process p. */
+typedef struct {
+    Model *m;
+    int p;
+    Frame frames[MAX_FRAMES];
+    int nframes;
+    const Step *st;   /* the step: where an error points */
+} Run;
+
+/* What a call gives: a value, or an exception error:Reason on its way to a catch. */
+typedef struct {
+    bool raised;
+    bool failed;          /* the model cannot go on: err is set, nothing else counts */
+    Term *value;          /* the value, or the exception's reason */
+    unsigned return_to;   /* while raised: sessions whose return_to frames it has passed */
+} Result;
+
+static Term *fn_mfa(Model *m, int fn, Term *args_or_arity)
+{
+    const FixtureFnInfo *f = fixture_fn_info(fn);
+    return term_tuple3(m->a, term_atom(m->a, fixture_module_name(f->module)), term_atom(m->a, f->name),
+                       args_or_arity ? args_or_arity : term_int(m->a, f->arity));
+}
+
+static void push(Run *r, Frame f) { r->frames[r->nframes++] = f; }
+
+/* The function the running code returns to: the nearest continuation (MS-CALLER; 001: "we
+ * can only say where we're going to return to"). */
+static const Term *continuation(const Run *r, int from)
+{
+    int i = from;
+    while (r->frames[i].kind != FR_CONT)
+        i--;
+    return r->frames[i].mfa;
+}
+
+/* The return_to frame of session s among the trace frames above the nearest continuation,
+ * or NULL: a tail call adds none when there is one (CALL-RETURN-TO-TAIL). */
+static Frame *chain_return_to(Run *r, int s)
+{
+    for (int i = r->nframes - 1; r->frames[i].kind != FR_CONT; i--)
+        if (r->frames[i].kind == FR_RETURN_TO && r->frames[i].session == s)
+            return &r->frames[i];
+    return NULL;
+}
+
+/* ---- the tracepoints of a call ----------------------------------------------------------- */
+
+/* The meta tracer: the session's tracer module with its meta state (decl holds the copy of
+ * the module's declaration). OTP 25 calls enabled/3 and trace/5 for it even when the
+ * module has enabled_call/3 (CALL-META-ENABLED, C-9). */
+static Tracer meta_tracer(const Model *m, int s, TracerDecl *decl)
+{
+    *decl = *m->sessions[s].tracer;
+    decl->callbacks = 0;
+    return (Tracer){decl, "meta", false};
+}
+
+/* Runs a pattern's match spec on the call; false with err set if the model cannot. */
+static bool run_ms(Run *r, const Term *ms, Term *args, MsOutcome *o)
+{
+    MsCall call = {args, model_pid(r->m, r->p), continuation(r, r->nframes - 1)};
+    *o = ms_run(r->m->a, ms, &call);
+    if (o->unsupported)
+        return model_unsupported(r->m, r->st->line, r->st->col, o->unsupported);
+    return true;
+}
+
+/* {silent,Bool} sets or clears the process's silent flag (MS-SILENT). */
+static void apply_silent(Run *r, int s, const MsOutcome *o)
+{
+    FlagSet *flags = &r->m->procs[r->p].trace[s].flags;
+    if (o->silent == 1)
+        *flags |= FLAG_BIT(FL_SILENT);
+    else if (o->silent == 0)
+        *flags &= ~FLAG_BIT(FL_SILENT);
+}
+
+/* The call event's rules: the pattern kind and what the match spec did. */
+static const char *call_rules(Run *r, const char *base, const MsOutcome *o)
+{
+    Buf b;
+    buf_init(&b);
+    buf_puts(&b, base);
+    if (o->rules[0])
+        buf_printf(&b, " %s", o->rules);
+    if (o->message)
+        buf_puts(&b, " EV-MS-MESSAGE");
+    if (o->silent >= 0)
+        buf_puts(&b, " MS-SILENT");
+    const char *s = arena_strndup(r->m->a, buf_str(&b), b.len);
+    buf_free(&b);
+    return s;
+}
+
+/* The process tracer of session s, one of nsessions with a breakpoint on fn, at a call of fn:
+ * enabled, match spec, call event, frames; false with err set if the model cannot run it. */
+static bool process_tracepoint(Run *r, int s, int nsessions, int fn, Term *args, const Pattern *pat)
+{
+    Model *m = r->m;
+    TraceState *ts = &m->procs[r->p].trace[s];
+    if (!enabled_live(m, s, r->p, "call"))
+        return true;
+    const char *session = tracepoint_rules(m, s, nsessions, "", "SESSION-ORDER-CALL");
+    Buf b;
+    buf_init(&b);
+    buf_printf(&b, "%s%s", pat->local ? "EV-CALL CALL-FLAG-AND-PATTERN EV-CALL-GLOBAL-LOCAL"
+                                      : "EV-CALL CALL-FLAG-AND-PATTERN", session);
+    const char *kind = arena_strndup(m->a, buf_str(&b), b.len);
+    buf_free(&b);
+    /* the enabled check comes before the match spec runs (erts_call_trace) */
+    if (!tracepoint_accept(m, s, r->p, "call", kind))
+        return true;
+    MsOutcome o;
+    if (!run_ms(r, pat->ms, args, &o))
+        return false;
+    apply_silent(r, s, &o);
+    if (ts->flags & FLAG_BIT(FL_SILENT)) /* CALL-SILENT: no event, and no trace frames */
+        return true;
+    if (!o.matched) /* MS-CLAUSE-ORDER: no clause matched */
+        return true;
+    bool message = !ms_message_false(&o);
+    if (message) {
+        Term *what = ts->flags & FLAG_BIT(FL_ARITY) ? NULL : args;
+        Event ev = {"call", fn_mfa(m, fn, what), NULL, ms_message_result(&o), call_rules(r, kind, &o)};
+        tracepoint_emit(m, s, r->p, &ev, "ENABLED-TRACE");
+    }
+    /* CALL-RETURN-TO: a local pattern whose call event was sent, with flag return_to */
+    if (message && pat->local && (ts->flags & FLAG_BIT(FL_RETURN_TO))) {
+        Frame *chain = chain_return_to(r, s);
+        if (chain)
+            chain->chain = true;
+        else
+            push(r, (Frame){.kind = FR_RETURN_TO, .session = s});
+    }
+    if (o.return_trace || o.exception_trace)
+        push(r, (Frame){.kind = FR_RETURN, .mfa = fn_mfa(m, fn, NULL), .session = s,
+                        .session_rules = session, .exception = o.exception_trace});
+    return true;
+}
+
+/* The meta tracer of session s at a call of fn: it sees every process and ignores the
+ * process's trace flags; its flags are fixed to [call, timestamp] (CALL-META); false with err
+ * set if the model cannot run it. */
+static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
+{
+    Model *m = r->m;
+    TracerDecl decl;
+    Tracer t = meta_tracer(m, s, &decl);
+    /* CALL-META-REMOVE: remove ends meta tracing of the function; discard counts as trace */
+    if (enabled_probe_as(m, t, r->p, "CALL-META-REMOVE") == ANS_REMOVE) {
+        pat->meta = false;
+        return true;
+    }
+    /* an answer remove to enabled(call) is a discard: the meta tracer stays */
+    if (enabled_ask(m, t, r->p, "call", "CALL-META CALL-META-ENABLED", "ENABLED-DISCARD") != ANS_TRACE)
+        return true;
+    MsOutcome o;
+    if (!run_ms(r, pat->meta_ms, args, &o))
+        return false;
+    apply_silent(r, s, &o);
+    if (!o.matched)
+        return true;
+    if (!ms_message_false(&o)) {
+        Event ev = {"call", fn_mfa(m, fn, args), NULL, ms_message_result(&o), call_rules(r, "CALL-META CALL-META-ORDER", &o)};
+        tracepoint_emit_as(m, t, FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP), 0, r->p, &ev,
+                           "ENABLED-TRACE");
+    }
+    if (o.return_trace || o.exception_trace)
+        push(r, (Frame){.kind = FR_RETURN, .mfa = fn_mfa(m, fn, NULL), .session = s, .meta = true,
+                        .exception = o.exception_trace});
+    return true;
+}
+
+/* The breakpoints of fn, session by session in SESSION-ORDER-CALL order: each session's
+ * process tracer (a global pattern only for calls through the export entry), then its meta
+ * tracer (CALL-META-ORDER); false with err set if the model cannot run one. */
+static bool breakpoint(Run *r, int fn, Term *args, bool global)
+{
+    int order[MAX_SESSIONS];
+    int n = order_by_pattern(r->m, fn, global, order);
+    for (int i = 0; i < n; i++) {
+        int s = order[i];
+        Pattern *pat = &r->m->sessions[s].pats[fn];
+        if (pat->set && (global || pat->local) && /* EV-CALL-GLOBAL-LOCAL */
+            !process_tracepoint(r, s, n, fn, args, pat))
+            return false;
+        if (pat->meta && !meta_tracepoint(r, s, fn, args, pat))
+            return false;
+    }
+    return true;
+}
+
+/* ---- returning and unwinding --------------------------------------------------------------- */
+
+/* A trace frame's event. The process's flags cannot change during a step (but for silent),
+ * so a process tracer that pushed a frame still traces calls when the frame runs. */
+static void emit_frame(Run *r, const Frame *f, const char *tag, const Term *term, const Term *extra,
+                       const char *rules, const char *why)
+{
+    Event ev = {tag, term, extra, NULL, rules};
+    if (f->meta) {
+        TracerDecl decl;
+        tracepoint_emit_as(r->m, meta_tracer(r->m, f->session, &decl), FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP),
+                           0, r->p, &ev, why);
+    } else {
+        bool silent = r->m->procs[r->p].trace[f->session].flags & FLAG_BIT(FL_SILENT);
+        Buf b;
+        buf_init(&b);
+        buf_printf(&b, "%s%s%s", rules, silent ? " CALL-SILENT-LATE" : "",
+                   f->session_rules ? f->session_rules : "");
+        ev.rules = buf_str(&b);
+        tracepoint_emit(r->m, f->session, r->p, &ev, why);
+        buf_free(&b);
+    }
+}
+
+/* return_to {M,F,A} of a return_to frame's session. */
+static void emit_return_to(Run *r, const Frame *f, const Term *mfa, const char *rules)
+{
+    emit_frame(r, f, "return_to", mfa, NULL, rules, "CALL-RETURN-NO-ENABLED");
+}
+
+/* The callee's result reaches the continuation on top of the trace frames: runs them (a
+ * value) or drops them (an exception), and pops the continuation; a failed result goes on
+ * up as it is. */
+static Result unwind(Run *r, Result res)
+{
+    Model *m = r->m;
+    if (res.failed)
+        return res;
+    for (;;) {
+        const Frame *f = &r->frames[--r->nframes];
+        if (f->kind == FR_RETURN && !res.raised) {
+            emit_frame(r, f, "return_from", f->mfa, res.value,
+                       f->exception ? "EV-RETURN-FROM MS-EXCEPTION-TRACE" : "EV-RETURN-FROM",
+                       f->meta ? "CALL-META ENABLED-RETURN-FROM" : "ENABLED-RETURN-FROM");
+        } else if (f->kind == FR_RETURN && f->exception) {
+            Term *cv = term_tuple3(m->a, term_atom(m->a, "error"), res.value, NULL);
+            emit_frame(r, f, "exception_from", f->mfa, cv, "CALL-EXCEPTION-FROM MS-EXCEPTION-TRACE",
+                       f->meta ? "CALL-META CALL-RETURN-NO-ENABLED" : "CALL-RETURN-NO-ENABLED");
+        } else if (f->kind == FR_RETURN) {
+            continue; /* CALL-EXCEPTION-NO-RETURN: {return_trace} says nothing of an exception */
+        } else if (f->kind == FR_RETURN_TO && res.raised) {
+            res.return_to |= 1u << f->session; /* one return_to, where it is caught */
+        } else if (f->kind == FR_RETURN_TO) {
+            emit_return_to(r, f, continuation(r, r->nframes - 1),
+                           f->chain ? "CALL-RETURN-TO CALL-RETURN-ORDER CALL-RETURN-TO-TAIL"
+                                    : "CALL-RETURN-TO CALL-RETURN-ORDER");
+        } else {
+            if (res.raised && f->catches) {
+                for (int s = 0; s < m->nsessions; s++)
+                    if (res.return_to & (1u << s))
+                        emit_return_to(r, &(Frame){.kind = FR_RETURN_TO, .session = s}, f->mfa,
+                                       "CALL-RETURN-TO CALL-RETURN-TO-EXCEPTION");
+                res.return_to = 0;
+            }
+            return res;
+        }
+    }
+}
+
+/* ---- the fixture functions ----------------------------------------------------------------- */
+
+static Result enter(Run *r, int fn, Term *arg, bool global);
+
+static Result value(Term *v) { return (Result){.value = v}; }
+
+/* A non-tail local call of callee from caller, inside a try when catches. */
+static Result call_at(Run *r, int caller, bool catches, int callee, Term *arg)
+{
+    push(r, (Frame){.kind = FR_CONT, .mfa = fn_mfa(r->m, caller, NULL), .catches = catches});
+    return unwind(r, enter(r, callee, arg, false));
+}
+
+/* Enters fn with its argument (through the export entry when global) and runs its body as
+ * driver/runner/tcs_target.erl and tcs_late.erl define it; failed if the model cannot. */
+static Result enter(Run *r, int fn, Term *arg, bool global)
+{
+    Model *m = r->m;
+    if (!breakpoint(r, fn, term_list(m->a, 1, &arg), global))
+        return (Result){.failed = true};
+    Result x;
+    switch (fn) {
+    case FN_TWICE: { /* {id(X), id(X)} */
+        Term *el[2];
+        for (int i = 0; i < 2; i++) {
+            x = call_at(r, FN_TWICE, false, FN_ID, arg);
+            if (x.failed)
+                return x;
+            el[i] = x.value;
+        }
+        return value(term_tuple(m->a, 2, el));
+    }
+    case FN_TAIL: /* id(X), a tail call */
+    case FN_INNER:
+        return enter(r, FN_ID, arg, false);
+    case FN_DEEP: /* {inner(X)} */
+        x = call_at(r, FN_DEEP, false, FN_INNER, arg);
+        return x.failed ? x : value(term_tuple(m->a, 1, &x.value));
+    case FN_CHECK: /* ok for ok, else erlang:error(X) */
+        return term_is_atom(arg, "ok") ? value(arg) : (Result){.raised = true, .value = arg};
+    case FN_RELAY: /* [check(X)] */
+        x = call_at(r, FN_RELAY, false, FN_CHECK, arg);
+        return x.raised || x.failed ? x : value(term_list(m->a, 1, &x.value));
+    case FN_CATCHER: /* try relay(X) catch error:R -> {caught, R} end */
+        x = call_at(r, FN_CATCHER, true, FN_RELAY, arg);
+        return x.raised ? value(term_tuple3(m->a, term_atom(m->a, "caught"), x.value, NULL)) : x;
+    default: /* tcs_target:id/1 and tcs_late:id/1 */
+        return value(arg);
+    }
+}
+
+bool calls_step(Model *m, int p, const Step *st)
+{
+    FixtureModule mod = (FixtureModule)fixture_module(st->module);
+    if (!m->loaded[mod]) {
+        /* the first call loads the module: the process talks to the code server */
+        for (int s = 0; s < m->nsessions; s++)
+            if (m->procs[p].trace[s].flags & (FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RECEIVE)))
+                return model_unsupported(m, st->line, st->col, "loading a module in a process traced "
+                                                               "for send or 'receive' is");
+        model_load_module(m, mod);
+    }
+    Run *r = arena_alloc(m->a, sizeof *r);
+    memset(r, 0, sizeof *r);
+    r->m = m;
+    r->p = p;
+    r->st = st;
+    /* the step's call is made by tcs_puppet:perform/1, inside its try */
+    Term *perform = term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "perform"),
+                                term_int(m->a, 1));
+    push(r, (Frame){.kind = FR_CONT, .mfa = perform, .catches = true});
+    int fn = fixture_fn(mod, st->fn, term_list_length(st->args));
+    Result res = unwind(r, enter(r, fn, st->args->u.cons.head, true));
+    if (res.failed)
+        return false;
+    if (res.raised) { /* CALL-EXCEPTION-RAISED: the harness reports the step's exception */
+        Term *action[] = {term_atom(m->a, "call"), term_atom(m->a, st->module), term_atom(m->a, st->fn),
+                          st->args};
+        control_step_raised(m, p, term_tuple(m->a, 4, action), "error", res.value, "CALL-EXCEPTION-RAISED");
+    }
+    return true;
+}

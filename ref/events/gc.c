@@ -1,0 +1,30 @@
+/* gc.c - garbage collection (CONFORMANCE.md section 2, "Garbage collection").
+ * The Info lists hold sizes that no model can predict: they print as _GcInfo, and the live
+ * driver checks their shape before replacing them (GC-INFO). */
+#include <string.h>
+
+#include "gc.h"
+#include "tracepoint.h"
+
+static void gc_pair(Model *m, int p, const char *start, const char *end, const char *rules)
+{
+    tracepoint_event(m, p, start, term_placeholder(m->a, "_GcInfo"), NULL, rules);
+    tracepoint_event(m, p, end, term_placeholder(m->a, "_GcInfo"), NULL, rules);
+}
+
+bool gc_step(Model *m, int p, const Step *st)
+{
+    const char *last = m->procs[p].last_traced;
+    if (term_is_atom(st->term, "major") && last && strcmp(last, "gc_minor_end") == 0)
+        return model_unsupported(m, st->line, st->col,
+                                 "a fullsweep right after a minor collection (GC-MINOR-FULLSWEEP) is");
+    if (term_is_atom(st->term, "minor")) {
+        /* GC-MINOR: erlang:garbage_collect(self(), [{type, minor}]) collects the young
+         * generation; a fullsweep the runtime may add right after it is informative
+         * (GC-MINOR-FULLSWEEP) */
+        gc_pair(m, p, "gc_minor_start", "gc_minor_end", "GC-INFO GC-MINOR");
+    } else { /* GC-MAJOR: erlang:garbage_collect() is a fullsweep */
+        gc_pair(m, p, "gc_major_start", "gc_major_end", "GC-INFO GC-MAJOR");
+    }
+    return true;
+}

@@ -1,0 +1,74 @@
+/* messages.c - send and receive (CONFORMANCE.md section 2, EV-SEND and EV-RECEIVE rules). */
+#include <string.h>
+
+#include "messages.h"
+#include "msgtrace.h"
+#include "running.h"
+#include "seqtrace.h"
+
+static void mbox_push(Model *m, Proc *p, Term *msg, const SeqToken *token)
+{
+    if (p->mhead + p->mlen == p->mcap) {
+        size_t cap = p->mcap ? p->mcap * 2 : 16;
+        Message *nb = arena_alloc(m->a, cap * sizeof(Message));
+        if (p->mlen)
+            memcpy(nb, p->mbox + p->mhead, p->mlen * sizeof(Message));
+        p->mbox = nb;
+        p->mcap = cap;
+        p->mhead = 0;
+    }
+    p->mbox[p->mhead + p->mlen++] = (Message){msg, token};
+}
+
+/* The oldest message of p's non-empty mailbox, removed. */
+static Message messages_take(Model *m, int p)
+{
+    Proc *pr = &m->procs[p];
+    pr->mlen--;
+    return pr->mbox[pr->mhead++];
+}
+
+bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
+                      const char *rules)
+{
+    bool wakes = m->procs[p].blocked;
+    if (wakes) /* RUN-WAKE: scheduled in before it handles the message */
+        running_wake(m, p);
+    /* each tracepoint goes through the session's 'receive' pattern (msgtrace.c) */
+    bool ok = msgtrace_event(m, m->step, p, "receive", msg, sender, rules);
+    mbox_push(m, &m->procs[p], msg, token);
+    if (wakes) { /* the blocked receive completes */
+        Message got = messages_take(m, p);
+        seqtrace_receive(m, p, &got);
+    }
+    return ok;
+}
+
+bool messages_send(Model *m, int p, const Step *st)
+{
+    int q = model_proc(m, st->other);
+    /* each tracepoint goes through the session's send or 'receive' pattern (msgtrace.c) */
+    if (!m->procs[q].alive)
+        return msgtrace_event(m, st, p, "send_to_non_existing_process", st->term, model_pid(m, q), "EV-SEND-NONEXIST");
+    if (!msgtrace_event(m, st, p, "send", st->term, model_pid(m, q), "EV-SEND"))
+        return false;
+    const SeqToken *token = seqtrace_send(m, p, q, st->term);
+    return messages_deliver(m, q, st->term, model_pid(m, p), token, "EV-RECEIVE");
+}
+
+bool messages_recv(Model *m, int p, const Step *st)
+{
+    Proc *pr = &m->procs[p];
+    if (pr->mlen > 0) { /* the 'receive' event happened at delivery */
+        Message got = messages_take(m, p);
+        seqtrace_receive(m, p, &got);
+        return true;
+    }
+    if (!st->has_timeout) { /* RUN-BLOCK: waits until a later step sends it a message */
+        running_block(m, p);
+        return true;
+    }
+    if (st->timeout > 0 && running_traced(m, p))
+        return model_unsupported(m, st->line, st->col, "a receive timing out after waiting, with running traced,");
+    return msgtrace_event(m, st, p, "receive", term_atom(m->a, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
+}

@@ -1,0 +1,18 @@
+/* messages.h - send and receive (EV-SEND, EV-RECEIVE). */
+#ifndef TCS_MESSAGES_H
+#define TCS_MESSAGES_H
+#include <stdbool.h>
+
+#include "model.h"
+
+/* Guarantees: msg from sender (carrying token, or NULL) reaches p: its 'receive' event through
+ * the session's pattern (rules name why), then p's mailbox; a blocked p wakes and takes it.
+ * False with err set if the pattern cannot be modelled. */
+bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
+                      const char *rules);
+/* Guarantees: the lines and mailbox effect of `P send Q T`. */
+bool messages_send(Model *m, int p, const Step *st);
+/* Guarantees: the lines and mailbox effect of `P recv [after N]`. */
+bool messages_recv(Model *m, int p, const Step *st);
+
+#endif

@@ -1,0 +1,92 @@
+/* msgtrace.c - what the send and 'receive' trace patterns do at each send and receive
+ * tracepoint (CONFORMANCE.md section 2, "Message patterns", MSGPAT-*); setting them is
+ * ref/harness/msgpatterns.c.
+ *
+ * At a send or a receive of a traced process erts (erl_trace.c: trace_send, trace_receive)
+ * first looks at the pattern: off, no event at all; with a match spec, it runs it and drops
+ * the event when no clause matches, on {message,false}, and when the process is silent (only
+ * then); only after that is the tracer's enabled callback asked. */
+#include <string.h>
+
+#include "enabled.h"
+#include "msgtrace.h"
+#include "order.h"
+#include "tracepoint.h"
+
+static bool is_send(const char *tag) { return strcmp(tag, "receive") != 0; }
+
+/* What the match spec sees: [Receiver, Msg] for a send; [Node, Sender, Msg] for a receive,
+ * and [clock_service, undefined, timeout] for a receive that timed out (MSGPAT-TIMEOUT). */
+static Term *ms_args(Model *m, bool send, const Term *msg, const Term *peer)
+{
+    Term *el[3];
+    size_t n = 0;
+    if (!send)
+        el[n++] = term_atom(m->a, peer ? "nonode@nohost" : "clock_service"); /* not distributed */
+    el[n++] = peer ? (Term *)peer : term_atom(m->a, "undefined");
+    el[n++] = (Term *)msg;
+    return term_list(m->a, n, el);
+}
+
+/* The event's rules: those of the event, then what the pattern did: nothing to say of the
+ * default pattern, but for a silent process (MSGPAT-SILENT); o is the match spec's outcome,
+ * NULL when there is no match spec. */
+static const char *event_rules(Model *m, const char *base, const MessagePattern *pat, bool send,
+                               bool timeout, bool silent, const MsOutcome *o)
+{
+    Buf b;
+    buf_init(&b);
+    buf_puts(&b, base);
+    if (!o) {
+        buf_printf(&b, "%s%s", pat->set ? " MSGPAT-TRUE" : "", silent ? " MSGPAT-SILENT" : "");
+    } else {
+        buf_printf(&b, " MSGPAT-MATCH-SPEC %s%s", send ? "MSGPAT-SEND-ARGS" : "MSGPAT-RECEIVE-ARGS",
+                   timeout ? " MSGPAT-TIMEOUT" : "");
+        if (o->rules[0])
+            buf_printf(&b, " %s", o->rules);
+        if (o->message)
+            buf_puts(&b, " MSGPAT-MESSAGE");
+        if (o->silent >= 0)
+            buf_puts(&b, " MSGPAT-SILENT-ACTION");
+        if (o->return_trace || o->exception_trace)
+            buf_puts(&b, " MSGPAT-CALL-ACTIONS");
+    }
+    const char *s = arena_strndup(m->a, buf_str(&b), b.len);
+    buf_free(&b);
+    return s;
+}
+
+bool msgtrace_event(Model *m, const Step *st, int proc, const char *tag, const Term *msg, const Term *peer,
+                    const char *rules)
+{
+    bool send = is_send(tag);
+    int order[MAX_SESSIONS];
+    int n = order_by_attach(m, proc, order); /* SESSION-ORDER-PROCESS */
+    for (int i = 0; i < n; i++) {
+        int s = order[i];
+        const MessagePattern *pat = model_message_pattern(&m->sessions[s], send);
+        if (!enabled_live(m, s, proc, tag) || pat->off) /* MSGPAT-FALSE: not even enabled is asked */
+            continue;
+        FlagSet *flags = &m->procs[proc].trace[s].flags;
+        MsOutcome o;
+        if (pat->ms) {
+            MsCall call = {ms_args(m, send, msg, peer), model_id(m, proc), NULL};
+            o = ms_run(m->a, pat->ms, &call);
+            if (o.unsupported)
+                return model_unsupported(m, st->line, st->col, o.unsupported);
+            if (o.silent >= 0) /* MSGPAT-SILENT-ACTION: only a send spec can run {silent,Bool} */
+                *flags = o.silent ? *flags | FLAG_BIT(FL_SILENT) : *flags & ~FLAG_BIT(FL_SILENT);
+            /* MSGPAT-BEFORE-ENABLED: the match spec decides before the tracer is asked;
+             * MSGPAT-SILENT: a silent process's events are dropped, with a match spec only */
+            if (!o.matched || ms_message_false(&o) || (*flags & FLAG_BIT(FL_SILENT)))
+                continue;
+        }
+        bool silent = *flags & FLAG_BIT(FL_SILENT);
+        const char *session = tracepoint_rules(m, s, n, rules, "SESSION-ORDER-PROCESS");
+        Event ev = {tag, msg, send ? peer : NULL, pat->ms ? ms_message_result(&o) : NULL,
+                    event_rules(m, session, pat, send, !peer, silent, pat->ms ? &o : NULL)};
+        if (tracepoint_accept(m, s, proc, tag, ev.rules))
+            tracepoint_emit(m, s, proc, &ev, "ENABLED-TRACE");
+    }
+    return true;
+}

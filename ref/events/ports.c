@@ -1,0 +1,137 @@
+/* ports.c - the scenario's ports: open, commands and their echo, close, exit signals
+ * (CONFORMANCE.md section 2, "Ports").  Every port runs `cat` opened with
+ * [binary, {packet, 2}], so each command comes back whole, as one message to the port's
+ * owner (the process that opened it). */
+#include "messages.h"
+#include "msgtrace.h"
+#include "ports.h"
+#include "procs.h"
+#include "tracepoint.h"
+
+static Term *pair(Model *m, Term *a, Term *b) { return term_tuple3(m->a, a, b, NULL); }
+
+/* PORTS-RUNNING: the port is scheduled in or out to run command (running_ports). */
+static void port_sched(Model *m, int x, const char *tag, const char *command)
+{
+    tracepoint_event(m, x, tag, term_atom(m->a, command), NULL, "PORTS-RUNNING");
+}
+
+/* The port named by a port step, or -1 with err set if the step cannot be modelled. */
+static int port_of(Model *m, const Step *st)
+{
+    int x = model_proc(m, st->other);
+    if (!m->procs[x].alive)
+        return model_unsupported(m, st->line, st->other_col, "a step on a closed port is"), -1;
+    return x;
+}
+
+bool ports_open(Model *m, int p, const Step *st)
+{
+    int x = model_add_proc(m, st->other);
+    if (x < 0)
+        return model_unsupported(m, st->line, st->other_col, "more processes and ports than MAX_PROCS are");
+    Proc *xp = &m->procs[x];
+    xp->is_port = true;
+    xp->owner = p;
+    for (int s = 0; s < m->nsessions; s++) /* PORTS-NEW */
+        xp->trace[s] = m->sessions[s].new_ports;
+    /* PORTS-OPEN: {trace, Port, open, Pid, Driver}; the driver of {spawn, "cat"} is cat */
+    tracepoint_event(m, x, "open", model_pid(m, p), term_atom(m->a, "cat"), "PORTS-OPEN");
+    port_sched(m, x, "in", "open");
+    port_sched(m, x, "out", "open");
+    procs_set_link(m, p, x, true); /* PORTS-OPEN-LINK: the owner is linked to its port */
+    tracepoint_event(m, p, "link", model_id(m, x), NULL, "EV-LINK PORTS-OPEN-LINK");
+    tracepoint_event(m, x, "getting_linked", model_pid(m, p), NULL, "EV-LINK PORTS-OPEN-LINK");
+    /* PORTS-OPEN-REPLY: open_port/2 receives the new port in a message {Ref, Port} */
+    Term *reply = pair(m, term_placeholder(m->a, "_Ref"), model_id(m, x));
+    return msgtrace_event(m, st, p, "receive", reply, model_id(m, x), "EV-RECEIVE PORTS-OPEN-REPLY");
+}
+
+bool ports_command(Model *m, int p, const Step *st, bool via_send)
+{
+    int x = port_of(m, st);
+    if (x < 0)
+        return false;
+    int owner = m->procs[x].owner;
+    if (via_send && p != owner)
+        return model_unsupported(m, st->line, st->col, "port_send by a process other than the port's owner is");
+    if (m->procs[owner].blocked)
+        return model_unsupported(m, st->line, st->col, "a port command while the port's owner is blocked is");
+    Term *cmd = pair(m, model_pid(m, p), pair(m, term_atom(m->a, "command"), st->term));
+    /* PORTS-SEND-TO-PORT: Port ! {Pid, {command, Data}} is a send of Pid */
+    if (via_send && !msgtrace_event(m, st, p, "send", cmd, model_id(m, x), "EV-SEND PORTS-SEND-TO-PORT"))
+        return false;
+    port_sched(m, x, "in", "command");
+    /* PORTS-RECEIVE-COMMAND: the port receives {Pid, {command, Data}}, however it was sent */
+    if (!msgtrace_event(m, st, x, "receive", cmd, model_pid(m, p), "EV-RECEIVE PORTS-RECEIVE-COMMAND"))
+        return false;
+    port_sched(m, x, "out", "command");
+    /* PORTS-ECHO: cat sends the data back; the port sends {Port, {data, Data}} to its owner */
+    Term *data = pair(m, model_id(m, x), pair(m, term_atom(m->a, "data"), st->term));
+    return msgtrace_event(m, st, x, "send", data, model_pid(m, owner), "EV-SEND PORTS-ECHO") &&
+           messages_deliver(m, owner, data, model_id(m, x), NULL, "EV-RECEIVE PORTS-ECHO");
+}
+
+bool ports_close(Model *m, int p, const Step *st)
+{
+    int x = port_of(m, st);
+    if (x < 0)
+        return false;
+    /* PORTS-CLOSE: scheduled in to close, never out; port_close/1 is received as {Pid, close} */
+    port_sched(m, x, "in", "close");
+    if (!msgtrace_event(m, st, x, "receive", pair(m, model_pid(m, p), term_atom(m->a, "close")),
+                      model_pid(m, p), "EV-RECEIVE PORTS-CLOSE"))
+        return false;
+    return ports_terminate(m, x, term_atom(m->a, "normal"), "PORTS-CLOSE");
+}
+
+bool ports_link(Model *m, int p, int x, bool link)
+{
+    const char *op = link ? "link" : "unlink";
+    tracepoint_event(m, p, op, model_id(m, x), NULL, "EV-LINK PORTS-LINK");
+    /* PORTS-LINK: the port is scheduled to handle the link signal (running_ports) */
+    port_sched(m, x, "in", op);
+    tracepoint_event(m, x, link ? "getting_linked" : "getting_unlinked", model_pid(m, p), NULL, "EV-LINK PORTS-LINK");
+    port_sched(m, x, "out", op);
+    return true;
+}
+
+bool ports_terminate(Model *m, int x, const Term *reason, const char *rules)
+{
+    Proc *xp = &m->procs[x];
+    tracepoint_event(m, x, "closed", reason, NULL, rules);
+    if (xp->regname) { /* PORTS-REGISTER: a closed port loses its name */
+        tracepoint_event(m, x, "unregister", term_atom(m->a, xp->regname), NULL,
+                         "EV-REGISTER PORTS-REGISTER EV-EXIT-UNREGISTER");
+        xp->regname = NULL;
+    }
+    xp->alive = false;
+    int links[MAX_PROCS];
+    int n = xp->nlinks;
+    for (int i = 0; i < n; i++)
+        links[i] = xp->links[i];
+    for (int i = 0; i < n; i++)
+        procs_set_link(m, x, links[i], false);
+    for (int i = 0; i < n; i++) { /* PORTS-CLOSED-LINKS: like a process exiting */
+        if (!m->procs[links[i]].alive)
+            continue;
+        if (term_is_atom(reason, "normal"))
+            tracepoint_event(m, links[i], "getting_unlinked", model_id(m, x), NULL,
+                             "EV-LINK EV-EXIT-UNLINKED PORTS-CLOSED-LINKS");
+        else if (!procs_terminate(m, links[i], reason, true))
+            return false;
+    }
+    return true;
+}
+
+bool ports_exit_signal(Model *m, int x, int p, const Term *reason)
+{
+    /* PORTS-EXIT-SIGNAL: the exit signal of a linked process is received as {Pid, close};
+     * the port closes when its owner dies, or when the reason is not normal */
+    if (!msgtrace_event(m, m->step, x, "receive", pair(m, model_pid(m, p), term_atom(m->a, "close")),
+                        model_pid(m, p), "EV-RECEIVE PORTS-EXIT-SIGNAL"))
+        return false;
+    if (m->procs[x].owner == p || !term_is_atom(reason, "normal"))
+        return ports_terminate(m, x, reason, "PORTS-EXIT-SIGNAL");
+    return true;
+}

@@ -1,0 +1,172 @@
+/* procs.c - spawn, link, register and exit (CONFORMANCE.md section 2, EV-SPAWN, EV-LINK,
+ * EV-REGISTER and EV-EXIT rules). */
+#include <string.h>
+
+#include "control.h"
+#include "inherit.h"
+#include "ports.h"
+#include "procs.h"
+#include "running.h"
+#include "tracepoint.h"
+
+bool procs_spawn(Model *m, int p, const Step *st)
+{
+    bool linked = st->kind == ST_SPAWN_LINK;
+    int q = model_add_proc(m, st->other);
+    if (q < 0)
+        return model_unsupported(m, st->line, st->other_col, "more processes than MAX_PROCS are");
+    Term *a[1] = {term_atom(m->a, st->other)};
+    Term *mfa = term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
+    inherit_spawn(m, p, q, linked); /* the child is created with its flags */
+    tracepoint_event(m, p, "spawn", model_pid(m, q), mfa, "EV-SPAWN");
+    if (linked) { /* PROCS-SPAWN-LINK: the parent's link, then the child's side */
+        procs_set_link(m, p, q, true);
+        tracepoint_event(m, p, "link", model_pid(m, q), NULL, "EV-LINK PROCS-SPAWN-LINK");
+    }
+    /* PROCS-SPAWNED: the child's own first event, term = its parent */
+    tracepoint_event(m, q, "spawned", model_pid(m, p), mfa, "PROCS-SPAWNED");
+    if (linked)
+        tracepoint_event(m, q, "getting_linked", model_pid(m, p), NULL, "EV-LINK PROCS-SPAWN-LINK");
+    return true;
+}
+
+static int link_pos(const Proc *p, int q)
+{
+    for (int i = 0; i < p->nlinks; i++)
+        if (p->links[i] == q)
+            return i;
+    return -1;
+}
+
+static void link_remove(Proc *p, int q)
+{
+    int i = link_pos(p, q);
+    if (i < 0)
+        return;
+    memmove(p->links + i, p->links + i + 1, (size_t)(p->nlinks - i - 1) * sizeof(int));
+    p->nlinks--;
+}
+
+void procs_set_link(Model *m, int p, int q, bool linked)
+{
+    if (linked) {
+        m->procs[p].links[m->procs[p].nlinks++] = q;
+        m->procs[q].links[m->procs[q].nlinks++] = p;
+    } else {
+        link_remove(&m->procs[p], q);
+        link_remove(&m->procs[q], p);
+    }
+}
+
+bool procs_link(Model *m, int p, const Step *st, bool link)
+{
+    int q = model_proc(m, st->other);
+    Proc *pp = &m->procs[p], *qp = &m->procs[q];
+    bool linked = link_pos(pp, q) >= 0;
+    if (qp->is_port) {
+        if (!qp->alive)
+            return model_unsupported(m, st->line, st->other_col, link ? "linking a closed port is" : "unlinking a closed port is");
+        if (link == linked)
+            return model_unsupported(m, st->line, st->col, link ? "linking an already linked port is"
+                                                                : "unlinking a port that is not linked is");
+        procs_set_link(m, p, q, link);
+        return ports_link(m, p, q, link);
+    }
+    /* the caller's event comes first, whatever the other side is */
+    tracepoint_event(m, p, link ? "link" : "unlink", model_pid(m, q), NULL,
+                     link == linked || !qp->alive ? "EV-LINK PROCS-LINK-ONE-SIDED" : "EV-LINK");
+    if (link && !qp->alive) { /* PROCS-LINK-DEAD: link/1 raises noproc */
+        control_step_raised(m, p, term_tuple3(m->a, term_atom(m->a, "link"), model_pid(m, q), NULL), "error",
+                            term_atom(m->a, "noproc"), "PROCS-LINK-DEAD");
+        return true;
+    }
+    if (link == linked) /* already linked, or not linked: nothing reaches the other side */
+        return true;
+    procs_set_link(m, p, q, link);
+    if (link)
+        inherit_link(m, p, q); /* before the other handles the link (INHERIT-LINK) */
+    tracepoint_event(m, q, link ? "getting_linked" : "getting_unlinked", model_pid(m, p), NULL, "EV-LINK");
+    return true;
+}
+
+/* The process or port holding the registered name, or -1. */
+static int registered(const Model *m, const char *name)
+{
+    for (int i = 0; i < m->nprocs; i++)
+        if (m->procs[i].regname && strcmp(m->procs[i].regname, name) == 0)
+            return i;
+    return -1;
+}
+
+bool procs_register(Model *m, int p, const Step *st, bool reg)
+{
+    const char *name = st->term->u.name;
+    int owner = registered(m, name);
+    /* PORTS-REGISTER: `P register N X` names port X */
+    int named = reg && st->other ? model_proc(m, st->other) : p;
+    Proc *np = &m->procs[named];
+    if (reg && !np->alive)
+        return model_unsupported(m, st->line, st->other_col, "registering a closed port is");
+    if (reg && !np->regname && owner < 0) {
+        np->regname = name;
+        tracepoint_event(m, named, "register", st->term, NULL, np->is_port ? "EV-REGISTER PORTS-REGISTER" : "EV-REGISTER");
+    } else if (!reg && owner >= 0) { /* the event is the owner's, whoever unregisters */
+        m->procs[owner].regname = NULL;
+        tracepoint_event(m, owner, "unregister", st->term, NULL,
+                         m->procs[owner].is_port ? "EV-REGISTER PORTS-REGISTER"
+                         : owner == p           ? "EV-REGISTER"
+                                                : "EV-REGISTER PROCS-UNREGISTER-OTHER");
+    } else if (named != p) {
+        return model_unsupported(m, st->line, st->term_col, "naming a port with a name taken, or a port that has one, is");
+    } else { /* PROCS-REGISTER-BADARG: a name taken, a second name, or no such name */
+        Term *action = term_tuple3(m->a, term_atom(m->a, reg ? "register" : "unregister"), st->term, NULL);
+        control_step_raised(m, p, action, "error", term_atom(m->a, "badarg"), "PROCS-REGISTER-BADARG");
+    }
+    return true;
+}
+
+/* Process p terminates with reason: exit, then unregister; then each linked
+ * process dies too with the same reason (puppets do not trap exits), or, when
+ * the reason is normal, survives and gets unlinked from p; a linked port gets
+ * the exit signal (ports.c). */
+bool procs_terminate(Model *m, int p, const Term *reason, bool by_link)
+{
+    Proc *pp = &m->procs[p];
+    if (pp->blocked) /* RUN-WAKE: a process killed in a receive is scheduled in to exit */
+        running_wake(m, p);
+    else if (by_link) /* RUN-KILLED: killed while it runs (in the gate): scheduled in exiting */
+        running_killed(m, p);
+    tracepoint_event(m, p, "exit", reason, NULL, by_link ? "EV-EXIT EV-EXIT-LINKED" : "EV-EXIT");
+    if (pp->regname) {
+        tracepoint_event(m, p, "unregister", term_atom(m->a, pp->regname), NULL, "EV-REGISTER EV-EXIT-UNREGISTER");
+        pp->regname = NULL;
+    }
+    running_exited(m, p);
+    pp->alive = false;
+    pp->mlen = 0;
+    int links[MAX_PROCS];
+    int n = pp->nlinks;
+    memcpy(links, pp->links, (size_t)n * sizeof(int));
+    pp->nlinks = 0;
+    for (int i = 0; i < n; i++)
+        link_remove(&m->procs[links[i]], p);
+    for (int i = 0; i < n; i++) {
+        bool ok = true;
+        if (!m->procs[links[i]].alive)
+            continue;
+        if (m->procs[links[i]].is_port)
+            ok = ports_exit_signal(m, links[i], p, reason);
+        else if (term_is_atom(reason, "normal"))
+            tracepoint_event(m, links[i], "getting_unlinked", model_id(m, p), NULL, "EV-LINK EV-EXIT-UNLINKED");
+        else
+            ok = procs_terminate(m, links[i], reason, true);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+bool procs_exit(Model *m, int p, const Step *st)
+{
+    return procs_terminate(m, p, st->term, false);
+}

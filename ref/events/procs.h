@@ -1,0 +1,22 @@
+/* procs.h - spawn, link, register, exit (EV-SPAWN, EV-LINK, EV-REGISTER, EV-EXIT). */
+#ifndef TCS_PROCS_H
+#define TCS_PROCS_H
+#include <stdbool.h>
+
+#include "model.h"
+
+/* Guarantees: the lines of `P spawn Q` and `P spawn_link Q`; Q becomes a new process. */
+bool procs_spawn(Model *m, int p, const Step *st);
+/* Guarantees: the lines of `P link Q` (link true) or `P unlink Q`. */
+bool procs_link(Model *m, int p, const Step *st, bool link);
+/* Guarantees: the lines of `P register N` (reg true) or `P unregister N`. */
+bool procs_register(Model *m, int p, const Step *st, bool reg);
+/* Guarantees: the lines of `P exit R`, including what happens to linked processes. */
+bool procs_exit(Model *m, int p, const Step *st);
+/* Guarantees: the lines of p (process) terminating with reason, and of what it is linked to;
+ * false with err set if the model cannot run what a linked port receives. */
+bool procs_terminate(Model *m, int p, const Term *reason, bool by_link);
+/* Guarantees: p and q are linked (linked true) or not, both ways, without events. */
+void procs_set_link(Model *m, int p, int q, bool linked);
+
+#endif

@@ -1,0 +1,46 @@
+/* running.c - scheduling of processes (CONFORMANCE.md section 2, "Scheduling").
+ * A process of the scenario is scheduled out when it blocks in a receive and back in when a
+ * message (or an exit signal) reaches it; the scheduling the harness itself causes is
+ * informative (RUN-HARNESS), so these are the only in/out lines the model predicts. */
+#include "enabled.h"
+#include "running.h"
+#include "tracepoint.h"
+
+/* Where a blocked process waits: tcs_puppet:block/0 (driver/runner/tcs_puppet.erl). */
+static Term *block_mfa(Model *m)
+{
+    return term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "block"), term_int(m->a, 0));
+}
+
+void running_block(Model *m, int p)
+{
+    m->procs[p].blocked = true;
+    tracepoint_event(m, p, "out", block_mfa(m), NULL, "RUN-FLAGS RUN-BLOCK");
+}
+
+void running_wake(Model *m, int p)
+{
+    m->procs[p].blocked = false;
+    tracepoint_event(m, p, "in", block_mfa(m), NULL, "RUN-FLAGS RUN-WAKE");
+}
+
+void running_killed(Model *m, int p)
+{
+    /* RUN-KILLED: the exit signal reaches the process in the gate's dirty NIF; it is
+     * scheduled in to exit, in a function that cannot be determined (seen live on OTP 25) */
+    tracepoint_event(m, p, "in_exiting", term_int(m->a, 0), NULL, "RUN-FLAGS RUN-KILLED");
+}
+
+void running_exited(Model *m, int p)
+{
+    /* RUN-EXITED: the last function cannot be determined: 0 (seen live on OTP 25, C-62) */
+    tracepoint_event(m, p, "out_exited", term_int(m->a, 0), NULL, "RUN-FLAGS RUN-EXITED");
+}
+
+bool running_traced(const Model *m, int p)
+{
+    for (int s = 0; s < m->nsessions; s++)
+        if (enabled_live(m, s, p, "in"))
+            return true;
+    return false;
+}

@@ -1,0 +1,20 @@
+/* running.h - scheduling of processes: blocking receive, exiting (RUN-*). */
+#ifndef TCS_RUNNING_H
+#define TCS_RUNNING_H
+#include <stdbool.h>
+
+#include "model.h"
+
+/* Guarantees: p blocks in a receive: its scheduled-out line (RUN-BLOCK). */
+void running_block(Model *m, int p);
+/* Guarantees: a message reached blocked p: its scheduled-in line; p is no longer blocked. */
+void running_wake(Model *m, int p);
+/* Guarantees: the scheduling line of p, killed by a signal while not blocked, scheduled in
+ * to exit (RUN-KILLED). */
+void running_killed(Model *m, int p);
+/* Guarantees: the scheduling line of p leaving the system after its exit (RUN-EXITED). */
+void running_exited(Model *m, int p);
+/* Guarantees: true iff some session traces the scheduling (running, running_procs) of p. */
+bool running_traced(const Model *m, int p);
+
+#endif

@@ -1,0 +1,122 @@
+/* seqtrace.c - sequential tracing through a tracer module (CONFORMANCE.md section 2,
+ * "seq_trace").  The system seq tracer is the scenario's tracer; each information transfer
+ * of a process holding a token asks enabled(seq_trace, State, Pid) and, if the token's flag
+ * for it is set, calls trace(seq_trace, State, Label, SeqTraceInfo, Opts). */
+#include <string.h>
+
+#include "enabled.h"
+#include "seqtrace.h"
+#include "tracepoint.h"
+
+/* The seq_trace output of one transfer: enabled, then (flag set) its trace line. */
+static void seq_output(Model *m, int p, const SeqToken *tok, const char *type, bool flag,
+                       Term *to, const Term *msg, const char *rules)
+{
+    if (enabled_seq_trace(m, p, rules) && flag)
+        tracepoint_seq_trace(m, tok, type, to, msg, rules);
+}
+
+/* SEQ-SERIAL: before a send or print the token gets {LastCnt, ++Clock} of the process and
+ * the process as its sender; the tracer is asked first, and only its trace bumps the serial. */
+static SeqToken *seq_bump(Model *m, int p, const char *rules)
+{
+    Proc *pp = &m->procs[p];
+    SeqToken *tok = arena_alloc(m->a, sizeof *tok);
+    *tok = *pp->token;
+    if (!m->seq_tracer || enabled_seq_trace(m, p, rules)) {
+        tok->serial = ++pp->seq_clock;
+        tok->lastcnt = pp->seq_lastcnt;
+        tok->sender = p;
+    }
+    pp->token = tok;
+    return tok;
+}
+
+const SeqToken *seqtrace_send(Model *m, int p, int q, const Term *msg)
+{
+    if (!m->procs[p].token)
+        return NULL;
+    SeqToken *tok = seq_bump(m, p, "SEQ-ENABLED SEQ-SERIAL SEQ-SEND");
+    if (m->seq_tracer)
+        seq_output(m, p, tok, "send", tok->send, model_pid(m, q), msg, "SEQ-ENABLED SEQ-SEND");
+    return tok;
+}
+
+void seqtrace_receive(Model *m, int p, const Message *msg)
+{
+    Proc *pp = &m->procs[p];
+    pp->token = msg->token; /* SEQ-RECEIVE: a message without a token clears the process's */
+    if (!msg->token)
+        return;
+    pp->seq_lastcnt = msg->token->serial;
+    if (pp->seq_clock < msg->token->serial)
+        pp->seq_clock = msg->token->serial;
+    if (m->seq_tracer)
+        seq_output(m, p, msg->token, "receive", msg->token->receive, model_pid(m, p), msg->msg,
+                   "SEQ-ENABLED SEQ-RECEIVE");
+}
+
+/* seq_trace:set_token(Key, Value) on a process without a token starts one: flags off,
+ * label 0, serial 0 (SEQ-TOKEN). */
+static void set_component(Model *m, int p, const char *key, const Term *value)
+{
+    Proc *pp = &m->procs[p];
+    SeqToken *tok = arena_alloc(m->a, sizeof *tok);
+    if (pp->token)
+        *tok = *pp->token;
+    else
+        *tok = (SeqToken){.lastcnt = pp->seq_lastcnt, .sender = p};
+    bool on = term_is_atom(value, "true");
+    static const struct { const char *key; Flag stamp; } stamps[] = {
+        {"timestamp", FL_TIMESTAMP}, {"monotonic_timestamp", FL_MONOTONIC_TIMESTAMP},
+        {"strict_monotonic_timestamp", FL_STRICT_MONOTONIC_TIMESTAMP},
+    };
+    if (strcmp(key, "label") == 0)
+        tok->label = value->u.i;
+    else if (strcmp(key, "send") == 0)
+        tok->send = on;
+    else if (strcmp(key, "receive") == 0)
+        tok->receive = on;
+    else if (strcmp(key, "print") == 0)
+        tok->print = on;
+    for (size_t i = 0; i < sizeof stamps / sizeof stamps[0]; i++)
+        if (strcmp(key, stamps[i].key) == 0)
+            tok->stamps = on ? tok->stamps | FLAG_BIT(stamps[i].stamp) : tok->stamps & ~FLAG_BIT(stamps[i].stamp);
+    pp->token = tok;
+}
+
+bool seqtrace_step(Model *m, int p, const Step *st)
+{
+    Proc *pp = &m->procs[p];
+    if (st->kind == ST_SEQ_TOKEN) {
+        set_component(m, p, st->fn, st->term);
+    } else if (st->kind == ST_SEQ_RESET) {
+        pp->token = NULL; /* SEQ-TOKEN: the counters of the process stay */
+    } else if (pp->token) { /* seq_print: SEQ-PRINT, a transfer without a receiver */
+        SeqToken *tok = seq_bump(m, p, "SEQ-ENABLED SEQ-SERIAL SEQ-PRINT");
+        if (m->seq_tracer)
+            seq_output(m, p, tok, "print", tok->print, term_nil(m->a), st->term, "SEQ-ENABLED SEQ-PRINT");
+    }
+    return true;
+}
+
+bool seqtrace_allows(const Model *m, int p, StepKind kind)
+{
+    /* spawn, links, exits and port steps of a token holder carry the token in ways model v1
+     * leaves out */
+    static const StepKind passing[] = {ST_SPAWN, ST_LINK, ST_UNLINK, ST_EXIT, ST_OPEN_PORT,
+                                       ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE};
+    for (size_t i = 0; m->procs[p].token && i < sizeof passing / sizeof passing[0]; i++)
+        if (kind == passing[i])
+            return false;
+    return true;
+}
+
+bool seqtrace_holders_untraced(const Model *m)
+{
+    for (int p = 0; p < m->nprocs; p++)
+        for (int s = 0; s < m->nsessions && m->procs[p].token && m->procs[p].alive; s++)
+            if (m->procs[p].trace[s].attached && m->procs[p].trace[s].flags)
+                return false;
+    return true;
+}

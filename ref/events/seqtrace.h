@@ -1,0 +1,21 @@
+/* seqtrace.h - sequential tracing: tokens and what they trace (SEQ-*). */
+#ifndef TCS_SEQTRACE_H
+#define TCS_SEQTRACE_H
+#include <stdbool.h>
+
+#include "model.h"
+
+/* Guarantees: the effect of `P seq_token K V` / `P seq_reset`, and the lines of `P seq_print T`. */
+bool seqtrace_step(Model *m, int p, const Step *st);
+/* Guarantees: the seq_trace lines of p sending msg to q; the token the message carries. */
+const SeqToken *seqtrace_send(Model *m, int p, int q, const Term *msg);
+/* Guarantees: p takes over the token of a received message (NULL clears it); its lines. */
+void seqtrace_receive(Model *m, int p, const Message *msg);
+/* Guarantees: false iff p holds a token and the step kind passes it on in a way the model
+ * leaves out (spawn, link, unlink, exit, the port steps). */
+bool seqtrace_allows(const Model *m, int p, StepKind kind);
+/* Guarantees: false iff a live process holds a token and is traced: its trace callbacks would
+ * pass the token on with the tracer's own messages (C-65), which the model leaves out. */
+bool seqtrace_holders_untraced(const Model *m);
+
+#endif

@@ -1,0 +1,172 @@
+/* patterns.c - erlang:trace_pattern/3 from the harness: which fixture functions a pattern
+ * step matches, what it sets on them, what the call returns (CONFORMANCE.md section 2, "Call
+ * tracing and function patterns", CALL-PATTERN-*), and on_load patterns. */
+#include <string.h>
+
+#include "control.h"
+#include "order.h"
+#include "patterns.h"
+#include "steptext.h"
+
+/* What the options of a pattern step ask for. */
+typedef struct {
+    bool global, local, meta;
+    bool global_meta;   /* global and {meta,...} both given: accepted as meta (C-8) */
+    const char *bad;    /* the rule that makes the options a badarg, or NULL */
+} Options;
+
+/* The options as erts reads them, in order: global refuses local and an earlier breakpoint
+ * option; {meta, Module, State} is not checked against an earlier global (C-8). */
+static Options read_options(const Step *st)
+{
+    Options o = {0};
+    bool global = false;
+    for (int i = 0; i < st->nopts && !o.bad; i++) {
+        const char *opt = st->opts[i];
+        if (strcmp(opt, "meta") == 0)
+            o.meta = true;
+        else if (strcmp(opt, "local") == 0 && !global)
+            o.local = true;
+        else if (strcmp(opt, "global") == 0 && !o.local && !o.meta)
+            global = true;
+        else if (strcmp(opt, "global") == 0 || strcmp(opt, "local") == 0)
+            o.bad = "CALL-PATTERN-GLOBAL-EXCLUSIVE";
+        else
+            o.bad = "CALL-PATTERN-BAD-OPTION";
+    }
+    o.global = !o.local && !o.meta; /* [] means [global] (CALL-PATTERN-DEFAULT-GLOBAL) */
+    o.global_meta = global && o.meta;
+    return o;
+}
+
+/* Only {M,F,A}, {M,F,'_'}, {M,'_','_'} and {'_','_','_'} (CALL-PATTERN-FORBIDDEN). */
+static bool target_allowed(const Step *st)
+{
+    bool any_fn = strcmp(st->fn, "_") == 0, any_arity = st->arity == ANY_ARITY;
+    if (strcmp(st->module, "_") == 0)
+        return any_fn && any_arity;
+    return !any_fn || any_arity;
+}
+
+/* Whether fn is one the step's {M,F,A} names; only loaded modules have functions. */
+static bool target_matches(const Model *m, const Step *st, int fn)
+{
+    const FixtureFnInfo *f = fixture_fn_info(fn);
+    return m->loaded[f->module] &&
+           (strcmp(st->module, "_") == 0 || strcmp(st->module, fixture_module_name(f->module)) == 0) &&
+           (strcmp(st->fn, "_") == 0 || strcmp(st->fn, f->name) == 0) &&
+           (st->arity == ANY_ARITY || st->arity == f->arity);
+}
+
+/* Sets (on) or clears one function's pattern; true when it replaced one that was set
+ * (CALL-PATTERN-REPLACE). Global tracing and the breakpoint kinds exclude each other
+ * (CALL-PATTERN-GLOBAL-EXCLUSIVE); disabling needs the option the trace was set with
+ * (CALL-PATTERN-DISABLE). */
+static bool set_pattern(Pattern *pat, const Options *o, const Term *ms, bool on)
+{
+    bool replaced = on && (pat->set || pat->meta);
+    if (o->global) {
+        if (on)
+            *pat = (Pattern){.set = true, .ms = ms};
+        else if (pat->set && !pat->local)
+            pat->set = false;
+        return replaced;
+    }
+    if (o->local) {
+        if (on) {
+            pat->set = pat->local = true;
+            pat->ms = ms;
+        } else if (pat->set && pat->local) {
+            pat->set = false;
+        }
+    }
+    if (o->meta) {
+        if (on && pat->set && !pat->local)
+            pat->set = false;
+        pat->meta = on;
+        pat->meta_ms = ms;
+    }
+    return replaced;
+}
+
+/* The rules of a successful pattern step's ctl line. */
+static void success_rules(Buf *rules, const Step *st, const Options *o, bool on, bool replaced)
+{
+    buf_puts(rules, "CTL-PATTERN CALL-PATTERN-COUNT");
+    if (!st->module)
+        buf_puts(rules, " CALL-PATTERN-ON-LOAD");
+    else if (strcmp(st->module, "_") == 0 || strcmp(st->fn, "_") == 0 || st->arity == ANY_ARITY)
+        buf_puts(rules, " CALL-PATTERN-WILDCARD");
+    if (st->nopts == 0)
+        buf_puts(rules, " CALL-PATTERN-DEFAULT-GLOBAL");
+    buf_puts(rules, o->global ? " CALL-PATTERN-GLOBAL-EXPORTED EV-CALL-GLOBAL-LOCAL"
+                              : o->local ? " EV-CALL-GLOBAL-LOCAL" : "");
+    if (o->meta)
+        buf_puts(rules, " CALL-META");
+    if (o->global_meta)
+        buf_puts(rules, " CALL-PATTERN-GLOBAL-META");
+    if (!on)
+        buf_puts(rules, " CALL-PATTERN-DISABLE");
+    if (replaced)
+        buf_puts(rules, " CALL-PATTERN-REPLACE");
+}
+
+void patterns_call_text(Buf *call, const Step *st)
+{
+    buf_puts(call, "erlang:trace_pattern(");
+    steptext_pattern_target(call, st);
+    buf_puts(call, ",");
+    term_print(call, st->term, PRINT_CANON);
+    buf_puts(call, ",[");
+    for (int i = 0; i < st->nopts; i++)
+        buf_printf(call, "%s%s", i ? "," : "", st->opts[i]);
+    buf_puts(call, "])");
+}
+
+void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
+{
+    Session *ses = &m->sessions[s];
+    Options o = read_options(st);
+    const char *bad = st->ms_invalid ? st->ms_invalid : o.bad ? o.bad
+                    : st->module && !target_allowed(st) ? "CALL-PATTERN-FORBIDDEN" : NULL;
+    if (bad) {
+        buf_puts(result, "raises error:badarg");
+        buf_printf(rules, "CTL-PATTERN CALL-PATTERN-BADARG %s", bad);
+    } else {
+        bool on = !term_is_atom(st->term, "false");
+        int n = 0;
+        bool replaced = false;
+        if (!st->module) {
+            replaced = set_pattern(&ses->on_load, &o, st->term, on); /* returns 0 (CALL-PATTERN-ON-LOAD) */
+        } else {
+            for (int fn = 0; fn < FIXTURE_FNS; fn++) {
+                if (!target_matches(m, st, fn) || (o.global && !fixture_fn_info(fn)->exported))
+                    continue; /* global: only exported functions match */
+                Pattern before = ses->pats[fn];
+                replaced |= set_pattern(&ses->pats[fn], &o, st->term, on);
+                order_note_pattern(m, &ses->pats[fn], &before);
+                n++;
+            }
+        }
+        if (st->module && strcmp(st->module, "_") == 0)
+            buf_puts(result, "-> _FunctionCount"); /* all functions of all loaded modules */
+        else
+            buf_printf(result, "-> %d", n);
+        success_rules(rules, st, &o, on, replaced);
+    }
+}
+
+bool patterns_step(Model *m, const Step *st)
+{
+    Buf call, result, rules;
+    buf_init(&call);
+    buf_init(&result);
+    buf_init(&rules);
+    patterns_call_text(&call, st);
+    patterns_apply(m, LEGACY_SESSION, st, &result, &rules);
+    control_line(m, buf_str(&call), buf_str(&result), buf_str(&rules));
+    buf_free(&call);
+    buf_free(&result);
+    buf_free(&rules);
+    return true;
+}

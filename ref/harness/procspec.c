@@ -1,0 +1,145 @@
+/* procspec.c - what erlang:trace/3 does with its first argument and its flags: which
+ * processes it names (a pid, all, existing, new, ...), the flags it sets or clears on each,
+ * what it returns, and when it raises badarg; the step's ctl line (CONFORMANCE.md section 2,
+ * "Process trace flags and process specs", CTL-TRACE). */
+#include "control.h"
+#include "enabled.h"
+#include "order.h"
+#include "procspec.h"
+
+/* NULL if erlang:trace/3 accepts the step's arguments, else the rule IDs of why
+ * it raises badarg (FLAGS-BADARG, FLAGS-CPU-TIMESTAMP, CTL-TRACE). */
+static const char *procspec_refusal(const Model *m, const Step *st)
+{
+    if (st->bad_flag)
+        return "FLAGS-BADARG";
+    for (int i = 0; i < st->nflags; i++)
+        if (st->flags[i] == FL_CPU_TIMESTAMP && st->spec != SPEC_ALL)
+            return "FLAGS-CPU-TIMESTAMP"; /* "Only allowed with Procs==all" */
+    if (st->spec == SPEC_PID && !m->procs[model_proc(m, st->actor)].alive)
+        return "CTL-TRACE";
+    return NULL;
+}
+
+/* Tracing of session s started (or extended) on process p with the flags set: the
+ * trace_status probe, then attached unless it answered remove; origin names the rules. */
+static void procspec_attach(Model *m, int s, int p, FlagSet set, const char *origin)
+{
+    /* STATUS-PROBE, during the call; a remove answer detaches it, the call still counts it */
+    order_set_flags(m, &m->procs[p].trace[s], set, true, enabled_probe(m, s, p), origin);
+}
+
+/* The flags set on (or cleared from) the process or port p by a step naming it or a spec. */
+static void set_flags(Model *m, int s, int p, FlagSet set, bool on, const char *origin)
+{
+    if (on)
+        procspec_attach(m, s, p, set, origin);
+    else
+        order_set_flags(m, &m->procs[p].trace[s], set, false, ANS_TRACE, NULL);
+}
+
+static FlagSet step_flags(const Step *st)
+{
+    FlagSet set = 0;
+    for (int i = 0; i < st->nflags; i++)
+        set |= flags_expand(st->flags[i]);
+    return set;
+}
+
+/* What a spec naming existing processes returns: the number of processes (and ports) it
+ * matched on the node, which includes the harness's own: printed as a placeholder the live
+ * runner checks against the node's counts (PROCS-SPEC-COUNT). */
+static const char *count_placeholder(FlagSet set, bool ports_too)
+{
+    bool procs = flags_for_processes(set), ports = ports_too && flags_for_ports(set);
+    return procs && ports ? "_ProcessesAndPorts" : procs ? "_Processes" : ports ? "_Ports" : "0";
+}
+
+/* The effect of an accepted `trace` step in session s on every process it names,
+ * and the text of what the call returns ("1", "0", or a count placeholder); rule IDs of
+ * the decision are appended to rules. */
+static const char *procspec_apply(Model *m, int s, const Step *st, Buf *rules)
+{
+    FlagSet set = step_flags(st) & ~FLAG_BIT(FL_CPU_TIMESTAMP);
+    bool has_all = false;
+    for (int i = 0; i < st->nflags; i++)
+        has_all |= st->flags[i] == FL_ALL;
+    if (has_all)
+        buf_puts(rules, " FLAGS-ALL");
+    if (step_flags(st) & FLAG_BIT(FL_CPU_TIMESTAMP)) {
+        m->cpu_timestamp = st->on; /* TS-CPU: a node-wide flag, not a process's */
+        buf_puts(rules, " TS-CPU");
+    }
+    if (!st->on)
+        buf_puts(rules, " FLAGS-OFF");
+    if (st->spec == SPEC_PID) { /* CTL-TRACE, PORTS-TRACE: one process or port */
+        set_flags(m, s, model_proc(m, st->actor), set, st->on, "CTL-TRACE");
+        return "1";
+    }
+    static const char *const spec_rules[] = {
+        NULL, "PROCS-SPEC-ALL", "PROCS-SPEC-ALL", "PROCS-SPEC-EXISTING", "PROCS-SPEC-EXISTING",
+        "PROCS-SPEC-NEW", "PROCS-SPEC-NEW", "PORTS-NEW",
+    };
+    const char *rule = spec_rules[st->spec];
+    buf_printf(rules, " %s", rule);
+    /* all, existing and new name ports as well; the *_processes specs do not, new_ports only */
+    bool procs = st->spec != SPEC_NEW_PORTS;
+    bool ports = st->spec == SPEC_ALL || st->spec == SPEC_EXISTING || st->spec == SPEC_NEW ||
+                 st->spec == SPEC_NEW_PORTS;
+    bool existing = st->spec != SPEC_NEW && st->spec != SPEC_NEW_PROCESSES && st->spec != SPEC_NEW_PORTS;
+    bool future = st->spec != SPEC_EXISTING && st->spec != SPEC_EXISTING_PROCESSES;
+    Session *ses = &m->sessions[s];
+    if (future && procs) { /* the port-only flags are for new ports, not new processes (seen live) */
+        FlagSet for_procs = flags_for_processes(set);
+        ses->new_flags = st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
+    }
+    if (future && ports && (st->spec == SPEC_NEW_PORTS || flags_for_ports(set)))
+        order_set_flags(m, &ses->new_ports, st->spec == SPEC_NEW_PORTS ? set : flags_for_ports(set), st->on,
+                           ANS_TRACE, rule);
+    if (!existing)
+        return "0"; /* PROCS-SPEC-NEW, PORTS-NEW: "If Procs is new, the return value is 0" */
+    /* a process (port) is matched when some flag applies to processes (ports): PROCS-SPEC-COUNT;
+     * a process matched gets every flag given (C-43), a port those for ports */
+    for (int p = 0; p < m->nprocs; p++) {
+        bool is_port = m->procs[p].is_port;
+        bool matched = is_port ? ports && flags_for_ports(set) : procs && flags_for_processes(set);
+        if (m->procs[p].alive && matched)
+            set_flags(m, s, p, is_port ? flags_for_ports(set) : set, st->on, rule);
+    }
+    buf_puts(rules, " PROCS-SPEC-COUNT");
+    return count_placeholder(step_flags(st), ports);
+}
+
+bool procspec_step(Model *m, const Step *st)
+{
+    Buf call, rules;
+    buf_init(&call);
+    buf_init(&rules);
+    buf_puts(&call, "erlang:trace(");
+    if (st->spec == SPEC_PID)
+        model_print_id(&call, m, model_proc(m, st->actor));
+    else
+        term_print_atom(&call, st->actor);
+    buf_printf(&call, ",%s,[", st->on ? "true" : "false");
+    for (int i = 0; i < st->nflags; i++) {
+        if (i)
+            buf_puts(&call, ",");
+        term_print(&call, st->flag_terms[i], PRINT_CANON);
+    }
+    buf_puts(&call, "])");
+    const char *refusal = procspec_refusal(m, st);
+    buf_puts(&rules, refusal ? refusal : "CTL-TRACE");
+    /* the trace_status probe happens during the call, before its result (STATUS-PROBE) */
+    const char *result = refusal ? NULL : procspec_apply(m, LEGACY_SESSION, st, &rules);
+    Buf res;
+    buf_init(&res);
+    if (result)
+        buf_printf(&res, "-> %s", result);
+    else
+        buf_puts(&res, "raises error:badarg");
+    control_line(m, buf_str(&call), buf_str(&res), buf_str(&rules));
+    buf_free(&res);
+    buf_free(&call);
+    buf_free(&rules);
+    return true;
+}

@@ -1,0 +1,471 @@
+/* sessions.c - trace sessions (OTP 27+, module trace): creating and destroying them, their
+ * handles, the calls of module trace on a session (CONFORMANCE.md section 2, "Trace
+ * sessions"); the order in which several sessions see one event is ref/state/order.c. */
+#include <string.h>
+
+#include "control.h"
+#include "enabled.h"
+#include "msgpatterns.h"
+#include "order.h"
+#include "patterns.h"
+#include "sessions.h"
+#include "steptext.h"
+
+/* --- handles ------------------------------------------------------------------------------ */
+
+/* The session a step's handle names (0 for weak(legacy)). */
+static int step_session(const Step *st) { return st->session == SESSION_LEGACY ? LEGACY_SESSION : st->session + 1; }
+
+/* The handle as printed: {_Ref,{sa,_Id}}, its weak part {sa,_Id}, or {legacy,default}. */
+static Term *handle_term(Model *m, int s, bool weak)
+{
+    if (s == LEGACY_SESSION)
+        return term_tuple3(m->a, term_atom(m->a, "legacy"), term_atom(m->a, "default"), NULL);
+    Term *w = term_tuple3(m->a, term_atom(m->a, m->sessions[s].state), term_placeholder(m->a, "_Id"), NULL);
+    return weak ? w : term_tuple3(m->a, term_placeholder(m->a, "_Ref"), w, NULL);
+}
+
+/* The Tracer of session_create/3 and of trace:info(_, Pid, tracer). */
+static Term *tracer_term(Model *m, int s)
+{
+    const Session *ses = &m->sessions[s];
+    Term *state = term_pid(m->a, ses->state);
+    if (ses->tracer->kind == TRACER_PROCESS)
+        return state;
+    const char *mod = ses->tracer->kind == TRACER_RECORDER ? "recorder" : "erl_msg_tracer";
+    return term_tuple3(m->a, term_atom(m->a, mod), state, NULL);
+}
+
+/* A call of module trace: "trace:FN(" then the handle; the caller adds the other arguments. */
+static void call_head(Model *m, Buf *call, const char *fn, const Step *st)
+{
+    buf_printf(call, "trace:%s(", fn);
+    term_print(call, handle_term(m, step_session(st), st->weak), PRINT_CANON);
+}
+
+static void put_arg(Buf *call, const Term *t)
+{
+    buf_puts(call, ",");
+    term_print(call, t, PRINT_CANON);
+}
+
+static void ctl_term(Model *m, Buf *call, const Term *result, const char *rules)
+{
+    Buf r;
+    buf_init(&r);
+    buf_puts(&r, "-> ");
+    term_print(&r, result, PRINT_CANON);
+    control_line(m, buf_str(call), buf_str(&r), rules);
+    buf_free(&r);
+}
+
+/* Why a handle cannot be used, as a rule ID; NULL if it can. */
+static const char *handle_refused(const Model *m, const Step *st)
+{
+    if (st->session == SESSION_LEGACY)
+        return "SESSION-LEGACY-WEAK";
+    if (m->sessions[step_session(st)].life != LIFE_ALIVE)
+        return "SESSION-DEAD-HANDLE";
+    return NULL;
+}
+
+/* The rule of a call that a handle allows, with SESSION-WEAK when it is a weak one. */
+static const char *with_weak(const Step *st, const char *rule, const char *weak_rule)
+{
+    return st->weak ? weak_rule : rule;
+}
+
+/* Why process/4 or function/4 refuses its handle or its options: a tuple option such as
+ * {tracer,T} or {meta,T} (SESSION-REFUSED-OPTS); NULL if it does not. */
+static const char *options_refused(const Model *m, const Step *st)
+{
+    const char *refused = handle_refused(m, st);
+    for (const Term *o = st->sargs; !refused && o->kind == TK_CONS; o = o->u.cons.tail)
+        if (o->u.cons.head->kind == TK_TUPLE)
+            refused = "SESSION-REFUSED-OPTS";
+    return refused;
+}
+
+/* Everything session s set is gone: flags, tracers, patterns (SESSION-DESTROY). */
+static void destroy(Model *m, int s)
+{
+    Session *ses = &m->sessions[s];
+    ses->life = LIFE_DESTROYED;
+    memset(ses->pats, 0, sizeof ses->pats);
+    ses->send_pat = ses->receive_pat = (MessagePattern){0};
+    for (int p = 0; p < m->nprocs; p++)
+        memset(&m->procs[p].trace[s], 0, sizeof(TraceState));
+}
+
+/* --- the steps ------------------------------------------------------------------------------ */
+
+static bool create(Model *m, const Step *st)
+{
+    int s = step_session(st);
+    Session *ses = &m->sessions[s];
+    Buf call;
+    buf_init(&call);
+    buf_puts(&call, "trace:session_create(");
+    term_print_atom(&call, ses->state);
+    put_arg(&call, tracer_term(m, s));
+    put_arg(&call, st->sargs);
+    buf_puts(&call, ")");
+    if (st->sargs->kind != TK_NIL) {
+        control_line(m, buf_str(&call), "raises error:badarg", "SESSION-CREATE-OPTS");
+    } else {
+        ses->life = LIFE_ALIVE;
+        ses->strong = true;
+        ses->since = ++m->clock;
+        ctl_term(m, &call, handle_term(m, s, false), "SESSION-CREATE");
+    }
+    buf_free(&call);
+    return true;
+}
+
+static bool destroy_step(Model *m, const Step *st)
+{
+    int s = step_session(st);
+    Buf call;
+    buf_init(&call);
+    call_head(m, &call, "session_destroy", st);
+    buf_puts(&call, ")");
+    /* a weak handle destroys a live session, but a destroyed one refuses it rather than
+     * answering false (SESSION-DESTROY-WEAK) */
+    const char *refused = st->weak ? handle_refused(m, st) : NULL;
+    if (refused) {
+        control_line(m, buf_str(&call), "raises error:badarg",
+                     st->session == SESSION_LEGACY ? refused : "SESSION-DESTROY-WEAK SESSION-DEAD-HANDLE");
+    } else {
+        bool was_alive = m->sessions[s].life == LIFE_ALIVE;
+        if (was_alive)
+            destroy(m, s);
+        control_line(m, buf_str(&call), was_alive ? "-> true" : "-> false",
+                     with_weak(st, "SESSION-DESTROY", "SESSION-DESTROY SESSION-WEAK"));
+    }
+    buf_free(&call);
+    return true;
+}
+
+static bool drop(Model *m, const Step *st)
+{
+    int s = step_session(st);
+    Session *ses = &m->sessions[s];
+    ses->strong = false; /* the holder forgets its handle; garbage collection ends the session */
+    if (ses->life == LIFE_ALIVE)
+        destroy(m, s);
+    control_line(m, "erlang:garbage_collect()", "-> true", "SESSION-GC");
+    return true;
+}
+
+/* trace:process/4, or trace:port/4 for a port. */
+static bool process_step(Model *m, const Step *st)
+{
+    int s = step_session(st);
+    int p = model_proc(m, st->actor);
+    bool port = m->procs[p].is_port;
+    const char *rule = port ? "SESSION-PORT" : "SESSION-PROCESS";
+    Buf call;
+    buf_init(&call);
+    call_head(m, &call, port ? "port" : "process", st);
+    buf_puts(&call, ",");
+    model_print_id(&call, m, p);
+    buf_printf(&call, ",%s", st->on ? "true" : "false");
+    put_arg(&call, st->sargs);
+    buf_puts(&call, ")");
+    FlagSet set = 0;
+    for (int i = 0; i < st->nflags; i++)
+        set |= flags_expand(st->flags[i]);
+    const char *refused = options_refused(m, st);
+    if (!refused && (!m->procs[p].alive || (set & FLAG_BIT(FL_CPU_TIMESTAMP))))
+        refused = rule;
+    if (refused) {
+        control_line(m, buf_str(&call), "raises error:badarg", refused);
+        buf_free(&call);
+        return true;
+    }
+    const Session *ses = &m->sessions[s];
+    FlagSet unmodelled = FLAG_BIT(FL_TIMESTAMP) | FLAG_BIT(FL_MONOTONIC_TIMESTAMP) |
+                         FLAG_BIT(FL_STRICT_MONOTONIC_TIMESTAMP) | FLAG_BIT(FL_SCHEDULER_ID);
+    if (ses->tracer->kind == TRACER_PROCESS && st->on && (set & unmodelled)) {
+        buf_free(&call);
+        return model_unsupported(m, st->line, st->col,
+                                 "time stamps and scheduler ids in a process tracer's messages are");
+    }
+    /* a tracer process has no trace_status probe */
+    Answer ans = ses->tracer->kind == TRACER_PROCESS || !st->on ? ANS_TRACE : enabled_probe(m, s, p);
+    order_set_flags(m, &m->procs[p].trace[s], set, st->on, ans, rule);
+    control_line(m, buf_str(&call), "-> 1", st->weak ? (port ? "SESSION-PORT SESSION-WEAK" : "SESSION-PROCESS SESSION-WEAK") : rule);
+    buf_free(&call);
+    return true;
+}
+
+/* trace:function/4: erlang:trace_pattern/3 in the session, but for {meta, ...} options. */
+static bool function_step(Model *m, const Step *st)
+{
+    Buf call, result, rules;
+    buf_init(&call);
+    buf_init(&result);
+    buf_init(&rules);
+    call_head(m, &call, "function", st);
+    buf_puts(&call, ",");
+    steptext_pattern_target(&call, st);
+    put_arg(&call, st->term);
+    put_arg(&call, st->sargs);
+    buf_puts(&call, ")");
+    const char *refused = options_refused(m, st);
+    if (refused) {
+        control_line(m, buf_str(&call), "raises error:badarg", refused);
+    } else {
+        patterns_apply(m, step_session(st), st, &result, &rules);
+        buf_puts(&rules, st->weak ? " SESSION-FUNCTION SESSION-WEAK" : " SESSION-FUNCTION");
+        control_line(m, buf_str(&call), buf_str(&result), buf_str(&rules));
+    }
+    buf_free(&call);
+    buf_free(&result);
+    buf_free(&rules);
+    return true;
+}
+
+/* trace:send/3 or trace:recv/3: erlang:trace_pattern(send | 'receive', ...) in the session. */
+static bool message_pattern_step(Model *m, const Step *st)
+{
+    bool send = st->sop == SO_SEND;
+    Buf call, rules;
+    buf_init(&call);
+    buf_init(&rules);
+    call_head(m, &call, send ? "send" : "recv", st);
+    put_arg(&call, st->term);
+    put_arg(&call, st->sargs);
+    buf_puts(&call, ")");
+    const char *refused = handle_refused(m, st), *result = "raises error:badarg";
+    if (refused) {
+        buf_puts(&rules, refused);
+    } else {
+        result = msgpatterns_set(m, step_session(st), send, st, &rules);
+        buf_puts(&rules, send ? " SESSION-SEND-PATTERN" : " SESSION-RECV-PATTERN");
+    }
+    control_line(m, buf_str(&call), result, buf_str(&rules));
+    buf_free(&call);
+    buf_free(&rules);
+    return true;
+}
+
+/* {Item, Value} */
+static Term *item(Model *m, const char *name, Term *value)
+{
+    return term_tuple3(m->a, term_atom(m->a, name), value, NULL);
+}
+
+/* trace:info(S, Pid, Item): flags in the order OTP lists them, the tracer, else badarg. */
+static Term *info_process(Model *m, int s, const Term *what, const char *it)
+{
+    int p = what->kind == TK_PID ? model_proc(m, what->u.name) : -1;
+    if (p >= 0 && !m->procs[p].alive)
+        return term_atom(m->a, "undefined");
+    const TraceState *ts = p >= 0 ? &m->procs[p].trace[s] : NULL;
+    bool on = ts && model_attached(ts);
+    if (strcmp(it, "tracer") == 0)
+        return item(m, "tracer", on ? tracer_term(m, s) : term_nil(m->a));
+    if (strcmp(it, "flags") != 0)
+        return NULL;
+    static const Flag order[] = {FL_SCHEDULER_ID, FL_ARITY, FL_PROCS, FL_CALL, FL_RECEIVE, FL_SEND,
+                                 FL_MONOTONIC_TIMESTAMP, FL_STRICT_MONOTONIC_TIMESTAMP, FL_TIMESTAMP};
+    Term *el[FL_COUNT];
+    size_t n = 0;
+    for (size_t i = 0; on && i < sizeof order / sizeof order[0]; i++)
+        if (ts->flags & FLAG_BIT(order[i]))
+            el[n++] = term_atom(m->a, flag_name(order[i]));
+    return item(m, "flags", term_list(m->a, n, el));
+}
+
+/* True iff what is {M,F,A} of a fixture module; *fn is the function, or -1 when there is
+ * no such function (or its module is not loaded yet). */
+static bool fixture_mfa(const Model *m, const Term *what, int *fn)
+{
+    if (what->kind != TK_TUPLE || what->u.tuple.n != 3)
+        return false;
+    const Term *mod = what->u.tuple.el[0], *f = what->u.tuple.el[1], *ar = what->u.tuple.el[2];
+    int mi = mod->kind == TK_ATOM ? fixture_module(mod->u.name) : -1;
+    if (mi < 0 || f->kind != TK_ATOM || ar->kind != TK_INT)
+        return false;
+    *fn = m->loaded[mi] ? fixture_fn((FixtureModule)mi, f->u.name, ar->u.i) : -1;
+    return true;
+}
+
+/* trace:info(S, {M,F,A}, Item) for a fixture function fi (-1: none). A session has no meta
+ * or call_* patterns in the model (the parser refuses them), so those items are false. */
+static Term *info_function(Model *m, int s, int fi, const char *it)
+{
+    static const char *const items[] = {"traced", "match_spec", "meta", "meta_match_spec",
+                                        "call_memory", "call_time", "call_count"};
+    bool is_all = strcmp(it, "all") == 0, known_item = is_all;
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++)
+        known_item |= strcmp(it, items[i]) == 0;
+    if (!known_item)
+        return NULL;
+    if (fi < 0)
+        return item(m, it, term_atom(m->a, "undefined"));
+    const Pattern *pat = &m->sessions[s].pats[fi];
+    Term *values[7];
+    values[0] = term_atom(m->a, !pat->set ? "false" : pat->local ? "local" : "global");
+    values[1] = !pat->set ? term_atom(m->a, "false")
+                          : term_is_atom(pat->ms, "true") ? term_nil(m->a) : (Term *)pat->ms;
+    for (int i = 2; i < 7; i++)
+        values[i] = term_atom(m->a, "false");
+    if (is_all) {
+        Term *el[7];
+        for (int i = 0; i < 7; i++)
+            el[i] = item(m, items[i], values[i]);
+        return item(m, "all", pat->set ? term_list(m->a, 7, el) : term_atom(m->a, "false"));
+    }
+    for (int i = 0;; i++)
+        if (strcmp(it, items[i]) == 0)
+            return item(m, it, values[i]);
+}
+
+static bool info_step(Model *m, const Step *st)
+{
+    int s = step_session(st);
+    const Term *what = st->term;
+    const char *it = st->sargs->u.name;
+    Buf call;
+    buf_init(&call);
+    call_head(m, &call, "info", st);
+    put_arg(&call, what);
+    put_arg(&call, st->sargs);
+    buf_puts(&call, ")");
+    const char *refused = handle_refused(m, st);
+    if (refused) {
+        control_line(m, buf_str(&call), "raises error:badarg", refused);
+        buf_free(&call);
+        return true;
+    }
+    Term *result;
+    int fi;
+    if (what->kind == TK_PID || term_is_atom(what, "new")) {
+        result = info_process(m, s, what, it);
+    } else if (term_is_atom(what, "send") || term_is_atom(what, "receive")) {
+        const MessagePattern *pat = term_is_atom(what, "send") ? &m->sessions[s].send_pat : &m->sessions[s].receive_pat;
+        Term *ms = pat->off ? term_atom(m->a, "false") : pat->ms ? (Term *)pat->ms : term_atom(m->a, "true");
+        result = strcmp(it, "match_spec") == 0 ? item(m, "match_spec", ms) : NULL;
+    } else if (fixture_mfa(m, what, &fi)) {
+        result = info_function(m, s, fi, it);
+    } else {
+        buf_free(&call);
+        return model_unsupported(m, st->line, st->term_col, "this trace:info/3 argument is");
+    }
+    if (result)
+        ctl_term(m, &call, result, with_weak(st, "SESSION-INFO", "SESSION-INFO SESSION-WEAK"));
+    else
+        control_line(m, buf_str(&call), "raises error:badarg", "SESSION-INFO");
+    buf_free(&call);
+    return true;
+}
+
+/* The weak handles of the sessions, as a list term. */
+static Term *weak_list(Model *m, const int *sessions, int n)
+{
+    Term *el[MAX_SESSIONS];
+    for (int i = 0; i < n; i++)
+        el[i] = handle_term(m, sessions[i], true);
+    return term_list(m->a, (size_t)n, el);
+}
+
+/* trace:session_info(What). */
+static bool session_info_step(Model *m, const Step *st)
+{
+    const Term *what = st->term;
+    Buf call;
+    buf_init(&call);
+    buf_puts(&call, "trace:session_info(");
+    term_print(&call, what, PRINT_CANON);
+    buf_puts(&call, ")");
+    int list[MAX_SESSIONS], n = 0, fi;
+    Term *result = NULL;
+    if (what->kind == TK_PID) {
+        int p = model_proc(m, what->u.name);
+        if (p >= 0 && !m->procs[p].alive) {
+            result = term_atom(m->a, "undefined");
+        } else if (p >= 0) { /* the sessions attached to it, first attached first */
+            int by[MAX_SESSIONS];
+            int k = order_by_attach(m, p, by);
+            for (int i = k - 1; i >= 0; i--)
+                list[n++] = by[i];
+        }
+    } else if (term_is_atom(what, "all") || term_is_atom(what, "send") || term_is_atom(what, "receive")) {
+        /* the live sessions in creation order, the legacy one last; for send and 'receive'
+         * those whose pattern is not false */
+        int order[MAX_SESSIONS];
+        unsigned key[MAX_SESSIONS] = {0};
+        int k = 0;
+        for (int s = 1; s < m->nsessions; s++) {
+            key[s] = m->sessions[s].since;
+            if (m->sessions[s].life == LIFE_ALIVE)
+                order[k++] = s;
+        }
+        order_sort(order, key, k, false);
+        order[k++] = LEGACY_SESSION;
+        for (int i = 0; i < k; i++) {
+            const Session *ses = &m->sessions[order[i]];
+            bool off = term_is_atom(what, "send") ? ses->send_pat.off
+                     : term_is_atom(what, "receive") && ses->receive_pat.off;
+            if (!off)
+                list[n++] = order[i];
+        }
+    } else if (term_is_atom(what, "new")) {
+        n = 0;
+    } else if (fixture_mfa(m, what, &fi)) {
+        if (fi < 0) {
+            result = term_atom(m->a, "undefined");
+        } else { /* the sessions with a pattern on it, first set first */
+            unsigned key[MAX_SESSIONS] = {0};
+            for (int s = 0; s < m->nsessions; s++) {
+                const Pattern *pat = &m->sessions[s].pats[fi];
+                key[s] = pat->since;
+                if (pat->set || pat->meta)
+                    list[n++] = s;
+            }
+            order_sort(list, key, n, false);
+        }
+    } else {
+        buf_free(&call);
+        return model_unsupported(m, st->line, st->term_col, "this trace:session_info/1 argument is");
+    }
+    ctl_term(m, &call, result ? result : weak_list(m, list, n), "SESSION-INFO-SESSIONS");
+    buf_free(&call);
+    return true;
+}
+
+/* trace:delivered(S, Tracee), then the message it promises.  The session is not looked at
+ * (SESSION-DELIVERED, C-23): any handle works, even a destroyed session's or {legacy,default}. */
+static bool delivered_step(Model *m, const Step *st)
+{
+    Buf call;
+    buf_init(&call);
+    call_head(m, &call, "delivered", st);
+    put_arg(&call, st->term);
+    buf_puts(&call, ")");
+    control_line(m, buf_str(&call), "-> _Ref", "SESSION-DELIVERED");
+    Term *el[3] = {term_atom(m->a, "trace_delivered"), st->term, term_placeholder(m->a, "_Ref")};
+    buf_free(&call);
+    buf_puts(&call, "receive()");
+    ctl_term(m, &call, term_tuple(m->a, 3, el), "SESSION-DELIVERED");
+    buf_free(&call);
+    return true;
+}
+
+bool sessions_step(Model *m, const Step *st)
+{
+    switch (st->sop) {
+    case SO_CREATE: return create(m, st);
+    case SO_DESTROY: return destroy_step(m, st);
+    case SO_DROP: return drop(m, st);
+    case SO_PROCESS: return process_step(m, st);
+    case SO_FUNCTION: return function_step(m, st);
+    case SO_SEND:
+    case SO_RECV: return message_pattern_step(m, st);
+    case SO_INFO: return info_step(m, st);
+    case SO_SESSION_INFO: return session_info_step(m, st);
+    default: return delivered_step(m, st);
+    }
+}

@@ -1,0 +1,88 @@
+/* status.c - the tracer side of tracing: asking erlang:trace_info/2, a tracer removed from a
+ * tracee, and a tracer state process that dies (CONFORMANCE.md section 2, "Tracer status"). */
+#include <string.h>
+
+#include "control.h"
+#include "enabled.h"
+#include "status.h"
+
+/* {flags, [F...]} with the flags in Erlang term order, which for atoms is by name
+ * (STATUS-INFO-FLAGS: the documented order is arbitrary, the stream sorts). */
+static Term *flags_term(Model *m, FlagSet set)
+{
+    Term *el[FL_COUNT];
+    size_t n = 0;
+    for (int f = 0; f < FL_COUNT; f++)
+        if (set & FLAG_BIT(f)) {
+            Term *t = term_atom(m->a, flag_name((Flag)f));
+            size_t i = n++;
+            for (; i > 0 && term_compare(el[i - 1], t) > 0; i--)
+                el[i] = el[i - 1];
+            el[i] = t;
+        }
+    return term_list(m->a, n, el);
+}
+
+/* {tracer, {Module, State}} or {tracer, []} (STATUS-INFO-TRACER). */
+static Term *tracer_term(Model *m, int s, bool attached)
+{
+    const Session *ses = &m->sessions[s];
+    if (!attached)
+        return term_nil(m->a);
+    const char *module = ses->tracer->kind == TRACER_ERL_MSG ? "erl_msg_tracer" : "tcs_recorder";
+    return term_tuple3(m->a, term_atom(m->a, module), term_pid(m->a, ses->state), NULL);
+}
+
+bool status_info(Model *m, const Step *st)
+{
+    const int s = LEGACY_SESSION; /* erlang:trace_info/2 asks the legacy session */
+    bool flags = strcmp(st->item, "flags") == 0;
+    Buf call, rules;
+    buf_init(&call);
+    buf_init(&rules);
+    Term *value;
+    if (st->spec != SPEC_PID) { /* the defaults for new processes (PROCS-SPEC-NEW) */
+        FlagSet set = m->sessions[s].new_flags;
+        value = flags ? flags_term(m, set) : tracer_term(m, s, set != 0);
+        buf_puts(&call, "erlang:trace_info(");
+        term_print_atom(&call, st->actor);
+        buf_puts(&rules, "STATUS-INFO PROCS-SPEC-NEW");
+    } else {
+        int p = model_proc(m, st->actor);
+        TraceState *ts = &m->procs[p].trace[s];
+        buf_printf(&call, "erlang:trace_info(<%s>", st->actor);
+        buf_puts(&rules, "STATUS-INFO");
+        if (!m->procs[p].alive) {
+            value = term_atom(m->a, "undefined");
+            buf_puts(&rules, " STATUS-INFO-DEAD");
+        } else {
+            /* asking is one of the points where trace_status is probed (STATUS-PROBE-INFO) */
+            if (ts->attached && enabled_probe(m, s, p) == ANS_REMOVE) {
+                model_detach(ts);
+                buf_puts(&rules, " STATUS-PROBE-INFO STATUS-REMOVE");
+            }
+            value = flags ? flags_term(m, ts->flags) : tracer_term(m, s, ts->attached);
+            if (ts->origin)
+                buf_printf(&rules, " %s", ts->origin);
+            if (ts->cleared_by)
+                buf_printf(&rules, " %s", ts->cleared_by);
+        }
+    }
+    buf_printf(&call, ",%s)", st->item);
+    Buf res;
+    buf_init(&res);
+    buf_puts(&res, "-> ");
+    term_print(&res, term_tuple3(m->a, term_atom(m->a, st->item), value, NULL), PRINT_CANON);
+    control_line(m, buf_str(&call), buf_str(&res), buf_str(&rules));
+    buf_free(&res);
+    buf_free(&call);
+    buf_free(&rules);
+    return true;
+}
+
+bool status_tracer_exit(Model *m, const Step *st)
+{
+    (void)st; /* the reason does not matter to the tracer: only that the process is gone */
+    m->sessions[LEGACY_SESSION].state_dead = true;
+    return true;
+}

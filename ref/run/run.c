@@ -1,0 +1,84 @@
+/* run.c - runs a scenario's steps in file order; which concern handles each step. */
+#include <stdlib.h>
+
+#include "calls.h"
+#include "gc.h"
+#include "messages.h"
+#include "model.h"
+#include "msgpatterns.h"
+#include "patterns.h"
+#include "ports.h"
+#include "procs.h"
+#include "procspec.h"
+#include "run.h"
+#include "seqtrace.h"
+#include "seqtracer.h"
+#include "sessions.h"
+#include "status.h"
+
+/* A step of one process of the scenario (the process is the step's actor). */
+static bool actor_step(Model *m, const Step *st)
+{
+    int p = model_proc(m, st->actor);
+    if (!m->procs[p].alive)
+        return model_unsupported(m, st->line, st->actor_col, "a step by a dead process is");
+    if (m->procs[p].blocked)
+        return model_unsupported(m, st->line, st->actor_col, "a step by a process blocked in a receive is");
+    if (!seqtrace_allows(m, p, st->kind))
+        return model_unsupported(m, st->line, st->col, "this step by a process holding a seq_trace token is");
+    switch (st->kind) {
+    case ST_SEND: return messages_send(m, p, st);
+    case ST_RECV: return messages_recv(m, p, st);
+    case ST_CALL: return calls_step(m, p, st);
+    case ST_SPAWN:
+    case ST_SPAWN_LINK: return procs_spawn(m, p, st);
+    case ST_LINK: return procs_link(m, p, st, true);
+    case ST_UNLINK: return procs_link(m, p, st, false);
+    case ST_REGISTER: return procs_register(m, p, st, true);
+    case ST_UNREGISTER: return procs_register(m, p, st, false);
+    case ST_EXIT: return procs_exit(m, p, st);
+    case ST_OPEN_PORT: return ports_open(m, p, st);
+    case ST_PORT_COMMAND: return ports_command(m, p, st, false);
+    case ST_PORT_SEND: return ports_command(m, p, st, true);
+    case ST_PORT_CLOSE: return ports_close(m, p, st);
+    case ST_GC: return gc_step(m, p, st);
+    default: return seqtrace_step(m, p, st); /* seq_token, seq_print, seq_reset */
+    }
+}
+
+/* The effect and lines of one step; false with err set if unsupported. */
+static bool run_step(Model *m, const Step *st)
+{
+    bool ok;
+    m->step = st;
+    if (st->kind == ST_TRACE)
+        ok = procspec_step(m, st);
+    else if (st->kind == ST_PATTERN)
+        ok = st->event ? msgpatterns_step(m, st) : patterns_step(m, st);
+    else if (st->kind == ST_SEQ_TRACER)
+        ok = seqtracer_step(m, st);
+    else if (st->kind == ST_SESSION)
+        ok = sessions_step(m, st);
+    else if (st->kind == ST_INFO)
+        ok = status_info(m, st);
+    else if (st->kind == ST_TRACER_EXIT)
+        ok = status_tracer_exit(m, st);
+    else
+        ok = actor_step(m, st);
+    if (ok && !seqtrace_holders_untraced(m))
+        return model_unsupported(m, st->line, st->col,
+                                 "tracing a process that holds a seq_trace token (C-65) is");
+    return ok;
+}
+
+bool run_scenario(Arena *a, const Scenario *sc, Stream *out, Err *err)
+{
+    Model *m = calloc(1, sizeof *m);
+    if (!m)
+        abort();
+    bool ok = model_init(m, a, sc, out, err);
+    for (size_t i = 0; ok && i < sc->nsteps; i++)
+        ok = run_step(m, &sc->steps[i]);
+    free(m);
+    return ok;
+}

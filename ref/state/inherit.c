@@ -1,0 +1,57 @@
+/* inherit.c - the trace flags a process gets from another: a new process from its parent
+ * (set_on_spawn, set_on_first_spawn, and for spawn_link set_on_link, set_on_first_link),
+ * a linked process from its linker, and every new process from the defaults of `new`
+ * (CONFORMANCE.md section 2, "Inheritance"). */
+#include "inherit.h"
+
+/* Flags a process gets without a trace_status probe (none is seen at a spawn or a link);
+ * newly attached, it is the latest tracee of the session (SESSION-ORDER-PROCESS). */
+static void gain(Model *m, TraceState *t, FlagSet flags, const char *origin)
+{
+    if (!t->attached) {
+        t->origin = origin;
+        t->since = ++m->clock;
+    }
+    t->flags |= flags;
+    t->attached = true;
+}
+
+/* The inheritance of one pair of flags (`every` and its `first` variant) from `from` to `to`
+ * in session s: all of from's flags when either is set; after the first, both flags are
+ * cleared in both processes, which is how the first variant supersedes the other. */
+static void inherit_pair(Model *m, int s, int from, int to, Flag every, Flag first,
+                         const char *every_rule, const char *first_rule)
+{
+    TraceState *f = &m->procs[from].trace[s], *t = &m->procs[to].trace[s];
+    FlagSet pair = FLAG_BIT(every) | FLAG_BIT(first);
+    if (!f->attached || !(f->flags & pair))
+        return;
+    bool is_first = f->flags & FLAG_BIT(first);
+    gain(m, t, f->flags & FLAGS_ALL, is_first ? first_rule : every_rule);
+    if (is_first) {
+        f->flags &= ~pair;
+        t->flags &= ~pair;
+        f->cleared_by = first_rule;
+    }
+}
+
+void inherit_spawn(Model *m, int parent, int child, bool linked)
+{
+    for (int s = 0; s < m->nsessions; s++) {
+        TraceState *c = &m->procs[child].trace[s];
+        if (m->sessions[s].new_flags) /* PROCS-SPEC-NEW: the defaults for new processes */
+            gain(m, c, m->sessions[s].new_flags, "PROCS-SPEC-NEW");
+        inherit_pair(m, s, parent, child, FL_SET_ON_SPAWN, FL_SET_ON_FIRST_SPAWN,
+                     "INHERIT-SPAWN", "INHERIT-FIRST-SPAWN");
+        if (linked)
+            inherit_pair(m, s, parent, child, FL_SET_ON_LINK, FL_SET_ON_FIRST_LINK,
+                         "INHERIT-LINK INHERIT-SPAWN-LINK", "INHERIT-FIRST-LINK INHERIT-SPAWN-LINK");
+    }
+}
+
+void inherit_link(Model *m, int linker, int other)
+{
+    for (int s = 0; s < m->nsessions; s++)
+        inherit_pair(m, s, linker, other, FL_SET_ON_LINK, FL_SET_ON_FIRST_LINK, "INHERIT-LINK",
+                     "INHERIT-FIRST-LINK");
+}

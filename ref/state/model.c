@@ -1,0 +1,110 @@
+/* model.c - simulation state: processes and sessions, and what one asks of them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+#include "order.h"
+
+int model_proc(const Model *m, const char *name)
+{
+    for (int i = 0; i < m->nprocs; i++)
+        if (strcmp(m->procs[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int model_add_proc(Model *m, const char *name)
+{
+    if (m->nprocs == MAX_PROCS)
+        return -1;
+    Proc *p = &m->procs[m->nprocs];
+    memset(p, 0, sizeof *p);
+    p->name = name;
+    p->alive = true;
+    return m->nprocs++;
+}
+
+Term *model_pid(Model *m, int p) { return term_pid(m->a, m->procs[p].name); }
+
+Term *model_id(Model *m, int p)
+{
+    return m->procs[p].is_port ? term_port(m->a, m->procs[p].name) : model_pid(m, p);
+}
+
+void model_print_id(Buf *out, const Model *m, int p)
+{
+    buf_printf(out, m->procs[p].is_port ? "<port:%s>" : "<%s>", m->procs[p].name);
+}
+
+bool model_category(const Model *m, int p, const char *tag, Category *out)
+{
+    return m->procs[p].is_port ? tag_category_port(tag, out) : tag_category(tag, out);
+}
+
+bool model_unsupported(Model *m, int line, int col, const char *what)
+{
+    m->err->line = line;
+    m->err->col = col;
+    snprintf(m->err->msg, sizeof m->err->msg, "%s not supported by model v1", what);
+    return false;
+}
+
+bool model_init(Model *m, Arena *a, const Scenario *sc, Stream *out, Err *err)
+{
+    m->a = a;
+    m->sc = sc;
+    m->out = out;
+    m->err = err;
+    m->sessions[LEGACY_SESSION].tracer = &sc->tracer;
+    m->sessions[LEGACY_SESSION].state = "tracer";
+    m->sessions[LEGACY_SESSION].life = LIFE_ALIVE; /* SESSION-LEGACY: always there */
+    m->nsessions = 1;
+    m->loaded[MOD_TARGET] = true; /* the runner loads it before the first step; tcs_late is
+                                   * loaded by its first call (CALL-PATTERN-ON-LOAD) */
+    /* the parser allows at most MAX_SESSIONS - 1 session declarations */
+    for (size_t i = 0; i < sc->nsessions; i++)
+        m->sessions[m->nsessions++] = (Session){.tracer = &sc->sessions[i].tracer, .state = sc->sessions[i].name};
+    for (size_t i = 0; i < sc->nprocs; i++)
+        if (model_add_proc(m, sc->procs[i]) < 0)
+            return model_unsupported(m, 1, 1, "more processes than MAX_PROCS are");
+    return true;
+}
+
+bool model_attached(const TraceState *ts) { return ts->attached && ts->flags != 0; }
+
+void model_detach(TraceState *ts)
+{
+    ts->attached = false;
+    ts->flags = 0;
+    ts->ts_cleared = 0;
+    ts->origin = NULL;
+    ts->cleared_by = NULL;
+}
+
+MessagePattern *model_message_pattern(Session *ses, bool send)
+{
+    return send ? &ses->send_pat : &ses->receive_pat;
+}
+
+void model_load_module(Model *m, FixtureModule mod)
+{
+    m->loaded[mod] = true;
+    for (int s = 0; s < m->nsessions; s++) {
+        const Pattern *def = &m->sessions[s].on_load;
+        for (int fn = 0; fn < FIXTURE_FNS; fn++) {
+            const FixtureFnInfo *f = fixture_fn_info(fn);
+            if (f->module != mod)
+                continue;
+            Pattern *pat = &m->sessions[s].pats[fn];
+            Pattern before = *pat;
+            if (def->set && (def->local || f->exported)) {
+                pat->set = true;
+                pat->local = def->local;
+                pat->ms = def->ms;
+            }
+            pat->meta = def->meta;
+            pat->meta_ms = def->meta_ms;
+            order_note_pattern(m, pat, &before);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+/* model.h - the state of a simulation: the Model, its processes (Proc) and sessions
+ * (Session), and the accessors every layer above uses. Nothing here writes a stream line.
+ * The layers of the model: ref/LAYERS and ref/README.md. */
+#ifndef TCS_MODEL_H
+#define TCS_MODEL_H
+#include <stdbool.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "fixture.h"
+#include "flags.h"
+#include "matchspec.h"
+#include "scenario.h"
+#include "stream.h"
+#include "term.h"
+
+enum { MAX_PROCS = 256, TARGET_FNS = FIXTURE_FNS, MAX_SESSIONS = 8 };
+
+/* What one session's tracing looks like on one process. */
+typedef struct TraceState {
+    bool attached;      /* the session's tracer is attached (trace on; cleared by remove) */
+    FlagSet flags;      /* current trace flags */
+    FlagSet ts_cleared; /* time stamp flags cleared by `trace off` (TS-REMEMBERED) */
+    const char *origin; /* the rule IDs by which the tracer got attached (for --explain) */
+    const char *cleared_by; /* the rule IDs that cleared flags of it by themselves, or NULL */
+    unsigned since;     /* model clock when the tracer was last attached (SESSION-ORDER-PROCESS) */
+} TraceState;
+
+/* A seq_trace token (ref/events/seqtrace.c). */
+typedef struct SeqToken {
+    long long label;
+    bool send, receive, print; /* the token's trace flags */
+    FlagSet stamps;            /* its time stamp flags, as trace flags (TS-PRECEDENCE applies) */
+    long long lastcnt, serial; /* the {Previous, Current} serial */
+    int sender;                /* the process that last sent or printed with it */
+} SeqToken;
+
+/* A message in a mailbox, with the seq_trace token it carries (NULL: none). */
+typedef struct Message { Term *msg; const SeqToken *token; } Message;
+
+/* One process (or port, see is_port) of the scenario. */
+typedef struct Proc {
+    const char *name;
+    bool alive;
+    TraceState trace[MAX_SESSIONS]; /* indexed by session */
+    Message *mbox;      /* message queue, oldest at mhead */
+    size_t mhead, mlen, mcap;
+    int links[MAX_PROCS];
+    int nlinks;
+    const char *regname; /* registered name or NULL */
+    bool is_port;       /* a port (ref/events/ports.c): printed <port:name> */
+    int owner;          /* port: the connected process */
+    bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/events/running.c) */
+    const char *last_traced; /* the tag of p's last trace line, or NULL (ref/events/gc.c) */
+    const SeqToken *token;           /* seq_trace token or NULL (ref/events/seqtrace.c) */
+    long long seq_clock, seq_lastcnt; /* the process's seq_trace counters */
+} Proc;
+
+/* The trace pattern of one fixture function (erlang:trace_pattern/3), or the one newly loaded
+ * modules get (on_load). */
+typedef struct {
+    bool set, local;     /* call traced: globally, or locally (any call) when local */
+    const Term *ms;      /* its match spec, or true */
+    bool meta;           /* meta traced by the scenario's tracer module, state <meta> */
+    const Term *meta_ms; /* the meta match spec, or true */
+    unsigned since;      /* model clock when the breakpoint was set (SESSION-ORDER-CALL) */
+} Pattern;
+
+/* The send or the 'receive' trace pattern of a session (erlang:trace_pattern(send, ...)):
+ * off (false), or on with a match spec, or on with none (true, [], the default). */
+typedef struct {
+    bool off;
+    const Term *ms;      /* NULL: no match spec */
+    bool set;            /* a pattern step has set it (its lines then cite MSGPAT-* rules) */
+} MessagePattern;
+
+/* A tracer as a tracepoint asks it: a session's, or the meta tracer of a session's patterns
+ * (the same module with the state <meta>). */
+typedef struct {
+    const TracerDecl *decl;
+    const char *state;  /* name of its state, printed <state> */
+    bool state_dead;    /* that state process has exited (STATUS-DEAD-STATE) */
+} Tracer;
+
+/* Where a session is in its life (SESSION-CREATE, SESSION-DESTROY, SESSION-GC). */
+typedef enum { LIFE_UNBORN, LIFE_ALIVE, LIFE_DESTROYED } SessionLife;
+
+/* A trace session: a tracer with its own flags per process and its own patterns.
+ * Session 0 is the legacy session that erlang:trace/3 and erlang:trace_pattern/3 use;
+ * session i > 0 is the scenario's session declaration i - 1. */
+typedef struct Session {
+    const TracerDecl *tracer;
+    const char *state;  /* name of the tracer state process, printed <state>; also the session's name */
+    Pattern pats[TARGET_FNS]; /* indexed by FixtureFn */
+    Pattern on_load;    /* the pattern of functions of modules loaded later */
+    MessagePattern send_pat, receive_pat; /* zeroed: on, no match spec (MSGPAT-DEFAULT) */
+    TraceState new_ports; /* what ports opened later get (erlang:trace(new_ports, ...)) */
+    SessionLife life;
+    bool strong;        /* a strong handle exists (created and not dropped) */
+    unsigned since;     /* model clock at creation (SESSION-INFO-SESSIONS) */
+    FlagSet new_flags;  /* flags processes created from now on get (PROCS-SPEC-NEW) */
+    bool state_dead;    /* the tracer state process has exited (STATUS-DEAD-STATE) */
+} Session;
+
+enum { LEGACY_SESSION = 0 };
+
+/* The whole simulation. */
+typedef struct Model {
+    Arena *a;
+    const Scenario *sc;
+    Stream *out;
+    Err *err;
+    Proc procs[MAX_PROCS];
+    int nprocs;
+    Session sessions[MAX_SESSIONS];
+    int nsessions;
+    bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
+    bool seq_tracer;    /* the system seq tracer is the scenario's tracer (ref/events/seqtrace.c) */
+    const Step *step;   /* the step being run: where an error found deeper down points */
+    unsigned clock;     /* counts attach, pattern and create events, for their order */
+    bool cpu_timestamp; /* the node-wide cpu_timestamp flag (TS-CPU) */
+} Model;
+
+/* Guarantees: m set up for scenario sc, writing to out, errors into err: the legacy session,
+ * the scenario's sessions and processes, tcs_target loaded; false with err set if there are
+ * more processes than MAX_PROCS. m must be zeroed. */
+bool model_init(Model *m, Arena *a, const Scenario *sc, Stream *out, Err *err);
+/* Guarantees: the index of the process called name, or -1. */
+int model_proc(const Model *m, const char *name);
+/* Guarantees: a new alive, untraced process; its index, or -1 when the table is full. */
+int model_add_proc(Model *m, const char *name);
+/* Guarantees: the symbolic pid term of process p. */
+Term *model_pid(Model *m, int p);
+/* Guarantees: the symbolic identity of p: its port term for a port, else its pid term. */
+Term *model_id(Model *m, int p);
+/* Guarantees: p printed as a tracee: <name> for a process, <port:name> for a port. */
+void model_print_id(Buf *out, const Model *m, int p);
+/* Guarantees: the category of tag for tracee p (tag_category or tag_category_port). */
+bool model_category(const Model *m, int p, const char *tag, Category *out);
+/* Guarantees: false with err at (line,col) and a message ending in "not supported by model v1". */
+bool model_unsupported(Model *m, int line, int col, const char *what);
+/* Guarantees: true iff the session's tracer is attached to the trace state with some flag. */
+bool model_attached(const TraceState *ts);
+/* Guarantees: the tracer removed from the trace state of a process or port: no flags, not
+ * attached. */
+void model_detach(TraceState *ts);
+/* Guarantees: the send (send true) or the 'receive' pattern of session ses; the two are
+ * separate (MSGPAT-SEPARATE). */
+MessagePattern *model_message_pattern(Session *ses, bool send);
+/* Guarantees: module mod is loaded; its functions get each session's on_load pattern, with
+ * a new place in the order where that sets them (SESSION-ORDER-CALL). */
+void model_load_module(Model *m, FixtureModule mod);
+
+#endif

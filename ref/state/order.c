@@ -1,0 +1,74 @@
+/* order.c - the order in which several sessions see one event: by when their tracer got
+ * attached to the process (SESSION-ORDER-PROCESS) or their breakpoint set on the function
+ * (SESSION-ORDER-CALL), and the places in that order that attaching and patterns give
+ * (CONFORMANCE.md section 2, "Trace sessions"). */
+#include "order.h"
+
+/* insertion sort: n <= MAX_SESSIONS */
+void order_sort(int *idx, const unsigned *key, int n, bool latest_first)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && (latest_first ? key[idx[j]] > key[idx[j - 1]] : key[idx[j]] < key[idx[j - 1]]); j--) {
+            int t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+}
+
+int order_by_attach(const Model *m, int proc, int out[MAX_SESSIONS])
+{
+    unsigned key[MAX_SESSIONS] = {0};
+    int n = 0;
+    for (int s = 0; s < m->nsessions; s++) {
+        const TraceState *ts = &m->procs[proc].trace[s];
+        key[s] = ts->since;
+        if (model_attached(ts))
+            out[n++] = s;
+    }
+    order_sort(out, key, n, true);
+    return n;
+}
+
+int order_by_pattern(const Model *m, int fn, bool global, int out[MAX_SESSIONS])
+{
+    unsigned key[MAX_SESSIONS] = {0};
+    int n = 0;
+    for (int pass = global ? 0 : 1; pass < 2; pass++) { /* the export entry, then the function */
+        int first = n;
+        for (int s = 0; s < m->nsessions; s++) {
+            const Pattern *pat = &m->sessions[s].pats[fn];
+            key[s] = pat->since;
+            if (pass == 0 ? pat->set && !pat->local : (pat->set && pat->local) || pat->meta)
+                out[n++] = s;
+        }
+        order_sort(out + first, key, n - first, true);
+    }
+    return n;
+}
+
+void order_set_flags(Model *m, TraceState *ts, FlagSet set, bool on, Answer probe, const char *origin)
+{
+    if (on && probe == ANS_REMOVE) { /* STATUS-REMOVE, STATUS-REMOVE-FLAGS; the call still succeeds */
+        model_detach(ts);
+    } else if (on) {
+        if (!model_attached(ts)) { /* SESSION-ORDER-PROCESS: newly attached, first in the order */
+            ts->since = ++m->clock;
+            ts->origin = origin;
+        }
+        ts->flags |= set;
+        ts->ts_cleared &= ~set;
+        ts->attached = true;
+    } else {
+        ts->flags &= ~set;
+        ts->ts_cleared |= set & FLAGS_TIMESTAMPS; /* TS-REMEMBERED */
+        if (ts->flags == 0) /* FLAGS-OFF-EMPTY: no flags left, the tracer goes (SESSION-ORDER-PROCESS) */
+            model_detach(ts);
+    }
+}
+
+void order_note_pattern(Model *m, Pattern *pat, const Pattern *before)
+{
+    bool moved = pat->set && (!before->set || pat->local != before->local);
+    if (moved || (pat->meta && !before->meta))
+        pat->since = ++m->clock;
+}

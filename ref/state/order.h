@@ -1,0 +1,29 @@
+/* order.h - the order in which several sessions see one event (SESSION-ORDER-*). */
+#ifndef TCS_ORDER_H
+#define TCS_ORDER_H
+#include <stdbool.h>
+
+#include "model.h"
+
+/* Guarantees: sessions idx[0..n) sorted by key[session], latest (largest) first or earliest
+ * first; sessions with equal keys keep their order. */
+void order_sort(int *idx, const unsigned *key, int n, bool latest_first);
+/* Guarantees: the sessions whose tracer is attached to proc, most recently attached first
+ * (SESSION-ORDER-PROCESS); returns how many. */
+int order_by_attach(const Model *m, int proc, int out[MAX_SESSIONS]);
+/* Guarantees: the sessions with a breakpoint on fixture function fn that a call meets: for a
+ * global call the global patterns (export entry), then for any call the function's own
+ * breakpoint (local and meta patterns), most recently set first within each
+ * (SESSION-ORDER-CALL); returns how many. */
+int order_by_pattern(const Model *m, int fn, bool global, int out[MAX_SESSIONS]);
+/* Guarantees: the flags set set (on) or cleared in trace state ts, its time stamp flags
+ * remembered (TS-REMEMBERED); its tracer attached unless the probe answered remove
+ * (STATUS-REMOVE: then detached, without flags), with a new place in the order and origin
+ * (the rules that attached it) if it was not attached before, and detached when no flag is
+ * left (FLAGS-OFF-EMPTY, SESSION-ORDER-PROCESS). */
+void order_set_flags(Model *m, TraceState *ts, FlagSet set, bool on, Answer probe, const char *origin);
+/* Guarantees: pat, changed from before, gets a new place in the order if it is now set where
+ * it was not (new, or moved between global and local) or newly meta (SESSION-ORDER-CALL). */
+void order_note_pattern(Model *m, Pattern *pat, const Pattern *before);
+
+#endif

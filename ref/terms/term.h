@@ -1,0 +1,91 @@
+/* term.h - Erlang term values of the scenario language (CONFORMANCE.md §1 "Terms"). */
+#ifndef TCS_TERM_H
+#define TCS_TERM_H
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arena.h"
+#include "buf.h"
+
+/* Kinds in Erlang term order: number < atom < port < pid < tuple < map < nil < list < binary.
+ * TK_PLACEHOLDER is a printing-only value (e.g. _SchedulerId), never compared. */
+typedef enum {
+    TK_INT, TK_ATOM, TK_PORT, TK_PID, TK_TUPLE, TK_MAP, TK_NIL, TK_CONS, TK_BIN, TK_PLACEHOLDER
+} TermKind;
+
+typedef struct Term Term;
+struct Term {
+    TermKind kind;
+    union {
+        long long i;                           /* TK_INT */
+        const char *name;                      /* TK_ATOM (UTF-8), TK_PID/TK_PORT (scenario name), TK_PLACEHOLDER */
+        struct { Term *head, *tail; } cons;    /* TK_CONS */
+        struct { size_t n; Term **el; } tuple; /* TK_TUPLE */
+        struct { size_t n; Term **key, **val; } map; /* TK_MAP, keys sorted, unique */
+        struct { size_t n; unsigned char *bytes; } bin; /* TK_BIN */
+    } u;
+};
+
+/* Guarantees: an integer term. */
+Term *term_int(Arena *a, long long i);
+/* Guarantees: an atom term holding a copy of name. */
+Term *term_atom(Arena *a, const char *name);
+/* Guarantees: a symbolic pid term for the process called name. */
+Term *term_pid(Arena *a, const char *name);
+/* Guarantees: a symbolic port term for the port called name (printed <port:name> in either
+ * style: scenario terms hold no ports, so none reaches a plan). */
+Term *term_port(Arena *a, const char *name);
+/* Guarantees: a term that prints as the bare text (never parsed, never compared). */
+Term *term_placeholder(Arena *a, const char *text);
+/* Guarantees: the empty list. */
+Term *term_nil(Arena *a);
+/* Guarantees: the cell [head|tail]. */
+Term *term_cons(Arena *a, Term *head, Term *tail);
+/* Guarantees: a tuple of the n elements (array copied). */
+Term *term_tuple(Arena *a, size_t n, Term *const *el);
+/* Guarantees: the 2- or 3-tuple shorthand {x,y} / {x,y,z} (z may be NULL for a pair). */
+Term *term_tuple3(Arena *a, Term *x, Term *y, Term *z);
+/* Guarantees: a map with keys sorted in term order; a later duplicate key wins. */
+Term *term_map(Arena *a, size_t n, Term *const *keys, Term *const *vals);
+/* Guarantees: a binary holding a copy of the n bytes. */
+Term *term_bin(Arena *a, size_t n, const unsigned char *bytes);
+/* Guarantees: the proper list of the n elements. */
+Term *term_list(Arena *a, size_t n, Term *const *el);
+
+/* Guarantees: <0, 0, >0 as a is less, equal, greater than b in Erlang term order. */
+int term_compare(const Term *a, const Term *b);
+/* Guarantees: true iff t is the atom called name. */
+bool term_is_atom(const Term *t, const char *name);
+/* Guarantees: number of elements of a proper list, or -1 for an improper list/non-list. */
+long term_list_length(const Term *t);
+
+/* How to print: canonical stream style, or plan style for file:consult/1. */
+typedef enum { PRINT_CANON, PRINT_PLAN } PrintStyle;
+
+/* Guarantees: the term printed per CONFORMANCE.md §1 (CANON) or as consultable Erlang (PLAN). */
+void term_print(Buf *out, const Term *t, PrintStyle style);
+/* Guarantees: the atom printed bare or single-quoted per CONFORMANCE.md §1. */
+void term_print_atom(Buf *out, const char *name);
+/* Guarantees: true iff the atom prints without quotes. */
+bool atom_is_bare(const char *name);
+/* OTP's limit on the length of an atom, in characters (erl_syntax, system limits). */
+enum { MAX_ATOM_CHARS = 255 };
+
+/* A parse error: 1-based line and column plus a message. */
+typedef struct Err { int line, col; char msg[256]; } Err;
+
+/* Guarantees: err holds line, col and the formatted message; returns false (for `return err_set(...)`). */
+bool err_set(Err *err, int line, int col, const char *fmt, va_list ap);
+
+/* Decides whether a symbolic pid <name> may appear (NULL: any name). */
+typedef bool (*PidCheck)(const void *ctx, const char *name);
+
+/* Guarantees: parses one term from text at *pos (text is one line, line number `line`,
+ * column of text[0] is 1); on success *out is set, *pos is just after the term, returns true.
+ * On failure returns false with err filled (column of the offending character), including
+ * "unknown process" for a pid that check (if not NULL) rejects. */
+bool term_parse(Arena *a, const char *text, size_t *pos, int line, PidCheck check,
+                const void *ctx, Term **out, Err *err);
+
+#endif

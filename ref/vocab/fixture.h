@@ -1,0 +1,32 @@
+/* fixture.h - the modules whose calls scenarios trace (cases/README.md "The traced
+ * functions"; driver/runner/tcs_target.erl and tcs_late.erl): their functions as
+ * erlang:trace_pattern/3 counts them. What the functions do is in ref/events/calls.c. */
+#ifndef TCS_FIXTURE_H
+#define TCS_FIXTURE_H
+#include <stdbool.h>
+
+typedef enum { MOD_TARGET, MOD_LATE, FIXTURE_MODULES } FixtureModule;
+
+/* Every function of the fixture modules, module_info/0,1 included (the compiler adds them). */
+typedef enum {
+    FN_ID, FN_TWICE, FN_TAIL, FN_DEEP, FN_INNER, FN_CHECK, FN_RELAY, FN_CATCHER,
+    FN_TARGET_INFO0, FN_TARGET_INFO1, FN_LATE_ID, FN_LATE_INFO0, FN_LATE_INFO1, FIXTURE_FNS
+} FixtureFn;
+
+typedef struct {
+    FixtureModule module;
+    const char *name;
+    int arity;
+    bool exported;
+} FixtureFnInfo;
+
+/* Guarantees: the module's atom name. */
+const char *fixture_module_name(FixtureModule m);
+/* Guarantees: the fixture module called name, or -1. */
+int fixture_module(const char *name);
+/* Guarantees: the function's table entry (fn < FIXTURE_FNS). */
+const FixtureFnInfo *fixture_fn_info(int fn);
+/* Guarantees: the function name/arity of module m, or -1. */
+int fixture_fn(FixtureModule m, const char *name, long long arity);
+
+#endif
