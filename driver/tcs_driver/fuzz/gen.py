@@ -150,13 +150,19 @@ class _State:
     sessions: dict[str, str] = field(default_factory=dict)         # name -> tracer kind
     created: set[str] = field(default_factory=set)
     dropped: set[str] = field(default_factory=set)
-    spawned: int = 0
-    ports_made: int = 0
+    used: set[str] = field(default_factory=set)                    # names given to spawned processes, ports
     tracer_gone: bool = False
     trace_call: bool = False                                       # the legacy recorder has trace_call/5 (C-10)
 
     def pick(self, items):
         return items[self.rng.randrange(len(items))]
+
+    def fresh(self, names: tuple[str, ...]) -> str | None:
+        """The first of `names` not given yet (now given), None when every one is."""
+        name = next((n for n in names if n not in self.used), None)
+        if name is not None:
+            self.used.add(name)
+        return name
 
     def free(self) -> list[str]:
         """Processes that can act now: alive and not blocked in a receive."""
@@ -366,10 +372,9 @@ def _process_step(st: _State) -> str | None:
             del st.names[name]
         return f"{p} unregister {name}"
     if kind == "spawn":
-        if st.spawned >= len(SPAWN_NAMES):
+        child = st.fresh(SPAWN_NAMES)
+        if child is None:
             return None
-        child = SPAWN_NAMES[st.spawned]
-        st.spawned += 1
         st.alive.append(child)
         how = st.pick(["spawn", "spawn_link"])
         if how == "spawn_link":
@@ -414,10 +419,9 @@ def _process_step(st: _State) -> str | None:
         _die(st, p, reason == "normal")
         return f"{p} exit {reason}"
     if kind == "open_port":
-        if st.ports_made >= len(PORT_NAMES):
+        x = st.fresh(PORT_NAMES)
+        if x is None:
             return None
-        x = PORT_NAMES[st.ports_made]
-        st.ports_made += 1
         st.ports[x] = _Port(p, linked={p})
         st.links.add(frozenset({p, x}))
         return f"{p} open_port {x}"
