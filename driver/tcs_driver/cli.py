@@ -16,6 +16,7 @@ from . import (corpus, expectations, fuzzing, junit, locking, node, provision, r
                rundiff, textfile, validate)
 from .results import CaseResult, exit_code, junit_cases, render_table, to_json
 from .workshop import book, try_
+from .fuzz import command as fuzz_command
 
 
 
@@ -307,6 +308,13 @@ def cmd_book(args: argparse.Namespace) -> int:
     return book.main(args, where, say, lambda otps: run_corpus(where, "*", otps, False, False))
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    """Differential fuzzing of the model against live OTP (tcs_driver/fuzz)."""
+    where = corpus.default_layout()
+    build(where)
+    return fuzz_command.main(args, where, select_otps(args.otp), say, write_report)
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line of ./tcs."""
     top = argparse.ArgumentParser(prog="tcs", description="Conformance suite for Erlang tracer modules (erl_tracer).")
@@ -358,6 +366,11 @@ def parser() -> argparse.ArgumentParser:
                           "verdicts per release", description=book.DESCRIPTION)
     book.add_arguments(site)
     site.set_defaults(func=cmd_book)
+
+
+    differential = sub.add_parser("fuzz", help="differential fuzzing: random scenarios, model vs live, disagreements shrunk")
+    fuzz_command.add_arguments(differential)
+    differential.set_defaults(func=cmd_fuzz)
     return top
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 from . import diff, expectations, node, recorder, stream
 from .layout import Layout, default_layout  # noqa: F401  (the corpus API names them)
@@ -234,11 +235,19 @@ def compare(case: Case, golden: list[stream.Line], live: list[stream.Line], *, s
 
 def judge(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, *, strict: bool,
           golden: list[stream.Line] | None = None) -> CaseResult:
-    """A node's run of a case compared with its golden stream (by default golden/<id>.stream)."""
+    """A node's run of a case compared with its golden stream (by default golden/<id>.stream).
+
+    A live line the stream parser cannot read makes the case a crash with the
+    line as evidence: one odd line never ends a run nor loses the others' results."""
     if golden is None:
         golden_path = layout.golden / f"{case.id}.stream"
         golden = stream.parse_stream(golden_path.read_text(), str(golden_path))
-    live = stream.parse_live_stream("\n".join(ran.lines), f"live {case.id}")
+    try:
+        live = stream.parse_live_stream("\n".join(ran.lines), f"live {case.id}")
+    except stream.StreamError as why:
+        return CaseResult(case.id, "crash", case.rules, otp.name,
+                          f"the harness printed a line the stream parser cannot read: {why}\n"
+                          + node.tail("\n".join(ran.lines)), [g.text() for g in golden], list(ran.lines))
     texts = ([g.text() for g in golden], [line.text() for line in live])
     if ran.status != "done":
         return CaseResult(case.id, ran.status, case.rules, otp.name, ran.detail, *texts)
@@ -264,9 +273,14 @@ def check_expectations(layout: Layout, otps: list[str]) -> None:
             raise expectations.ExpectationError("\n".join(problems))
 
 
+#: Nodes side by side: one per core, at most two (the suite's machine has two).
+WORKERS: Final[int] = max(1, min(2, os.cpu_count() or 1))
+
+
 def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Path,
-              *, strict: bool = False, per_node: int = 0) -> Iterator[CaseResult]:
-    """Replays the cases on nodes of `otp`, several per node (at most `per_node`, 0: no limit), and
+              *, strict: bool = False, per_node: int = 0, workers: int = WORKERS) -> Iterator[CaseResult]:
+    """Replays the cases on nodes of `otp`, `workers` nodes side by side, several cases per node (at
+    most `per_node`, 0: no limit), and
     judges each against its golden stream and the release's expectations; yields results in order.
 
     A case that disagrees (beyond its documented expectation) in a node shared with earlier cases is replayed in a
@@ -278,7 +292,8 @@ def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Pa
     runnable = [c for c in cases if skip_reason(c, otp.release) is None]
     jobs = {c.id: job(layout, c, erts_include) for c in runnable}
     # closed explicitly: a run interrupted between two cases (Ctrl-C) kills its node at once
-    with contextlib.closing(node.run_jobs(otp, list(jobs.values()), beams, gate, per_node=per_node)) as runs:
+    with contextlib.closing(node.run_jobs_side_by_side(otp, list(jobs.values()), beams, gate,
+                                                            per_node=per_node, workers=workers)) as runs:
         for case in cases:
             reason = skip_reason(case, otp.release)
             if reason is not None:
