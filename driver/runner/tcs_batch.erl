@@ -10,7 +10,8 @@
 %% Isolation.  Each job runs in a fresh process whose group leader is a proxy
 %% of its own, so every process the job starts (collector, scenario processes
 %% and their children) is found and killed afterwards.  Then everything a job
-%% can leave in the node is undone: trace flags on all processes and ports,
+%% can leave in the node is undone: ports it opened (also those unlinked from
+%% their owner), trace flags on all processes and ports,
 %% the defaults for new ones and the node's cpu_timestamp flag, call trace
 %% patterns of every kind (and on_load ones), send/receive match
 %% specifications, the system seq tracer, fixture modules the job loaded, trace sessions
@@ -24,6 +25,7 @@
 
 main(JobFiles) ->
     Sessions = sessions(),
+    put(tcs_batch_ports, erlang:ports()),
     run(JobFiles, 1, Sessions),
     io:put_chars("TCS BATCH END\n"),
     halt(0).
@@ -33,6 +35,7 @@ run([JobFile | Rest], Index, Sessions) ->
     tcs_runner_lib:out(io_lib:format("JOB ~p", [Index])),
     Loaded = [M || {M, _} <- code:all_loaded()],
     run_isolated(JobFile),
+    close_ports(get(tcs_batch_ports)),
     clean(JobFile, Sessions),
     unload_fixtures(Loaded),
     run(Rest, Index + 1, Sessions).
@@ -80,6 +83,13 @@ await_down([Ref | Rest] = Refs) ->
             tcs_gate:poke(persistent_term:get(tcs_gate)),
             await_down(Refs)
     end.
+
+%% A port closes with its owner only through their link: one the job unlinked
+%% from its owner outlives the job's processes, so every port the batch did
+%% not start with is closed.
+close_ports(Before) ->
+    [catch erlang:port_close(P) || P <- erlang:ports() -- Before],
+    ok.
 
 clean(JobFile, Sessions) ->
     %% `all` clears every flag of every process and port and the defaults for

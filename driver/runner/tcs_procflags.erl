@@ -22,12 +22,17 @@ forward(Collector) ->
 run_step({trace_spec, Spec, How, Flags}, Names,
          #{collector := C, tracer := Mod, state := State} = Ctx) ->
     TracerFlags = case How of true -> [{tracer, Mod, State}]; false -> [] end,
+    Spread = How andalso lists:member(Spec, [all, processes, existing, existing_processes]),
+    Held = case Spread of
+               true -> hold(Names, Ctx);
+               false -> []
+           end,
     Before = node_counts(),
     Outcome = try {ok, erlang:trace(Spec, How, Flags ++ TracerFlags)}
               catch Class:Reason -> {raised, Class, Reason}
               end,
-    How andalso lists:member(Spec, [all, processes, existing, existing_processes])
-        andalso confine(Names, Ctx),
+    Spread andalso confine(Names, Ctx),
+    [catch erlang:resume_process(P) || P <- Held],
     After = node_counts(),
     tcs_runner_lib:ctl(C, ["erlang:trace(", atom_to_list(Spec), ",", atom_to_list(How), ",",
                        tcs_runner_lib:canon(Flags, Names), ")"], count(Outcome, Before, After), Names),
@@ -58,12 +63,26 @@ tcs_recorder_or_example(_Recorder) -> tcs_recorder.
 %% right after the call every other process and port gets its flags back to
 %% none, before the harness does anything that could be traced
 %% (PROCS-SPEC-CONFINED): the tracer state processes are the harness's too.
-confine(Names, #{sessions := Sessions}) ->
+%% Confinement is atomic for the other processes of the node: they are
+%% suspended before the call (hold/2) and resumed once their flags are cleared,
+%% so none of them runs, is scheduled or sends while it is traced (seen
+%% without it: the job's I/O proxy scheduled in and out, traced).
+confine(Names, Ctx) ->
     catch erlang:trace(self(), false, [all]),
-    Harness = [tracer, meta | [Name || {Name, _} <- tcs_sessions:states(Sessions)]],
-    Scenario = [Id || {Name, Id} <- maps:to_list(Names), not lists:member(Name, Harness)],
-    [catch erlang:trace(Id, false, [all]) || Id <- (erlang:processes() ++ erlang:ports()) -- Scenario],
+    [catch erlang:trace(Id, false, [all]) || Id <- (erlang:processes() ++ erlang:ports()) -- scenario(Names, Ctx)],
     ok.
+
+%% Suspends every process but the caller, the scenario's and the runtime's own
+%% (priority max: e.g. the handler of signals to processes in dirty NIFs,
+%% which the scenario processes waiting in the gate may need); returns them.
+hold(Names, Ctx) ->
+    Others = erlang:processes() -- [self() | scenario(Names, Ctx)],
+    [P || P <- Others, erlang:process_info(P, priority) =/= {priority, max},
+          (catch erlang:suspend_process(P)) =:= true].
+
+scenario(Names, #{sessions := Sessions}) ->
+    Harness = [tracer, meta | [Name || {Name, _} <- tcs_sessions:states(Sessions)]],
+    [Id || {Name, Id} <- maps:to_list(Names), not lists:member(Name, Harness)].
 
 node_counts() ->
     {erlang:system_info(process_count), erlang:system_info(port_count)}.

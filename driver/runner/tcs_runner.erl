@@ -46,7 +46,11 @@ run(JobFile) ->
     ok = tcs_sessions:load_tracers(Sessions, TracerModule),
     {processes, Declared} = lists:keyfind(processes, 1, Plan),
     States = [{?TRACER_NAME, Collector} | tcs_sessions:states(Sessions)],
-    Names0 = maps:from_list([{?TRACER_NAME, State} | tcs_sessions:states(Sessions)] ++
+    %% The meta tracer's state is started now, with the tracer's: a harness
+    %% process started by a later step would be born traced after a
+    %% `trace new ...` step, and its events would reach the tracer.
+    Meta = tcs_procflags:start_state(Collector),
+    Names0 = maps:from_list([{?TRACER_NAME, State}, {meta, Meta} | tcs_sessions:states(Sessions)] ++
                             [{N, start_puppet(N)} || N <- Declared]),
     Ctx = #{gate => Gate, collector => Collector, tracer => TracerModule, state => State,
             sessions => Sessions,

@@ -21,9 +21,16 @@
 -define(LATE_MS, 100).
 
 main([JobFile]) ->
-    Ctx = tcs_validate_lib:start(JobFile),
-    check(tcs_validate_lib:option(check, Ctx, undefined), Ctx),
+    #{nifs := Nifs} = Ctx = tcs_validate_lib:start(JobFile),
+    Check = tcs_validate_lib:option(check, Ctx, undefined),
+    %% The inputs the check would call with none left out, for its verdict.
+    out("DATA", "planned ~b", [lists:sum([length(tcs_validate_lib:inputs(F, Nifs)) || F <- families(Check)])]),
+    check(Check, Ctx),
     tcs_validate_lib:done().
+
+families(tracee_untouched) -> [enabled, trace];
+families(trace_accepts) -> [trace];
+families(_) -> [enabled].
 
 check(enabled_answers, Ctx) ->
     Answers = each(enabled, Ctx, fun(Index, Input) -> answer(Index, Input, Ctx) end),

@@ -40,6 +40,12 @@ main([JobFile]) ->
     data("trace_ns", median(Samples, fun() -> per_call(Module, Trace, TraceArgs, Calls) end)),
     step("untraced", "-", io_lib:format("~b sends by an untraced process", [Events])),
     data("event_untraced_ns", median(Samples, fun() -> per_send([], Receiver, Events) end)),
+    %% Whether the traced sends below reach trace*/5 at all: the tracer must
+    %% be attached (enabled(trace_status, ...) did not answer remove) and
+    %% answer trace for send.
+    step("attached", "-", "a process traced with [send] and this tracer"),
+    data("module_attached", attaches(Module, State)),
+    out("NOTE", "send answer: ~0tP", [catch Module:Enabled(send, State, self()), 8]),
     step("module", "-", io_lib:format("~b sends traced with {tracer, ~s, State}", [Events, Module])),
     data("event_module_ns",
          median(Samples, fun() -> per_send([send, {tracer, Module, State}], Receiver, Events) end)),
@@ -48,6 +54,13 @@ main([JobFile]) ->
     data("event_builtin_ns",
          median(Samples, fun() -> per_send([send, {tracer, BuiltIn}], Receiver, Events) end)),
     tcs_validate_lib:done().
+
+attaches(Module, State) ->
+    Probe = spawn(fun() -> receive stop -> ok end end),
+    erlang:trace(Probe, true, [send, {tracer, Module, State}]),
+    {tracer, Tracer} = erlang:trace_info(Probe, tracer),
+    Probe ! stop,
+    case Tracer of [] -> 0.0; _ -> 1.0 end.
 
 noop(_, _, _) -> ok.
 noop(_, _, _, _, _) -> ok.

@@ -6,11 +6,11 @@
 %% file, written synchronously so that a node killed by its tracer keeps every
 %% line it wrote) are specified in PROTOCOLS.md, sections 4 and 5.
 -module(tcs_validate_lib).
--export([start/1, read_job/1, option/2, option/3, parse_state/2, load_tracer/2,
+-export([start/1, read_job/1, option/2, option/3, parse_state/2, load_tracer/2, log/2,
          out/2, out/3, step/3, finding/3, done/0]).
 -export([sink/0, drain/0, clear/1, messages/1, effects/1, tracee_effects/1,
          context/1, call/2, each/3, describe/2]).
--export([categories/0, callback_for/3, enabled_inputs/1, trace_inputs/1, input_key/1]).
+-export([categories/0, callback_for/3, enabled_inputs/1, trace_inputs/1, inputs/2, input_key/1]).
 
 %% The tag table (generated from the model: tcsref tags).
 -include("tcs_tags.hrl").
@@ -80,21 +80,49 @@ substitute(T, _) -> T.
 
 %% load_tracer(Module, BeamPath): loads the module; its NIF library is loaded
 %% by its -on_load function or, failing that, by its exported load/0 (as in
-%% the documentation's example).  {ok, on_load | load, Nifs} | {error, Why}.
+%% the documentation's example).  {ok, on_load | load, Nifs} | {error, Why}
+%% where Why is {on_load, Text} (Text: what OTP logged about the failed
+%% on_load, the only place its reason is given), {load_module, Reason},
+%% {load_0_returned, Term} or no_nif_library.
 load_tracer(Module, Beam) ->
     step("load", "-", "loading the tracer module and its NIF library"),
-    case code:load_abs(filename:rootname(Beam)) of
-        {module, Module} ->
-            case Module:module_info(nifs) of
-                [] -> load_by_function(Module);
-                Nifs -> {ok, on_load, Nifs}
-            end;
-        {error, Why} -> {error, {load_module, Why}}
+    %% code_server logs the on_load failure after load_abs/1 has returned,
+    %% through the logger: a handler hands it over.
+    ok = logger:add_handler(tcs_on_load, ?MODULE, #{level => all, config => #{to => self(), module => Module}}),
+    Loaded = code:load_abs(filename:rootname(Beam)),
+    Result = case Loaded of
+                 {module, Module} ->
+                     case Module:module_info(nifs) of
+                         [] -> load_by_function(Module);
+                         Nifs -> {ok, on_load, Nifs}
+                     end;
+                 {error, on_load_failure} -> {error, {on_load, on_load_said(Module)}};
+                 {error, Why} -> {error, {load_module, Why}}
+             end,
+    _ = logger:remove_handler(tcs_on_load),
+    Result.
+
+on_load_said(Module) ->
+    receive {tcs_on_load_said, Module, Text} -> Text
+    after 5000 -> "(OTP logged no reason within 5 s)"
     end.
+
+%% log/2: the logger handler of load_tracer/2 (logger's handler callback).
+%% code_server logs through error_logger: a report with the format and its
+%% arguments (OTP 25 to 29), the module first.
+log(#{msg := {report, #{format := Format, args := [Module | _] = Args}}},
+    #{config := #{to := To, module := Module}}) ->
+    To ! {tcs_on_load_said, Module, one_line(io_lib:format(Format, Args))};
+log(#{msg := {Format, [Module | _] = Args}}, #{config := #{to := To, module := Module}})
+  when is_list(Format) ->
+    To ! {tcs_on_load_said, Module, one_line(io_lib:format(Format, Args))};
+log(_, _) -> ok.
+
+one_line(Text) -> string:trim([case C of $\n -> $\s; _ -> C end || C <- lists:flatten(Text)]).
 
 load_by_function(Module) ->
     case erlang:function_exported(Module, load, 0) of
-        false -> {error, no_nif_library_loaded_and_no_load_0};
+        false -> {error, no_nif_library};
         true ->
             case catch Module:load() of
                 ok -> {ok, load, Module:module_info(nifs)};
@@ -347,15 +375,16 @@ describe(Input, Ctx) ->
 third({_, seq_trace, _, _}, Label) -> io_lib:format("~tp", [Label]);
 third(Input, _) -> ["Tracee=", atom_to_list(element(3, Input))].
 
+%% inputs(enabled | trace, Nifs): the whole input space of a callback family.
+inputs(enabled, Nifs) -> enabled_inputs(Nifs);
+inputs(trace, Nifs) -> trace_inputs(Nifs).
+
 %% each(enabled | trace, Ctx, Fun): runs Fun(Index, Input) for every selected
 %% input of that callback family, after its STEP line; returns the results.
 %% The job selects with {skip, [Index]}, {skip_keys, [Key]} and, per family,
 %% {only_enabled, [Index]} and {only_trace, [Index]} (default: all).
 each(Family, #{nifs := Nifs} = Ctx, Fun) ->
-    Inputs = case Family of
-                 enabled -> enabled_inputs(Nifs);
-                 trace -> trace_inputs(Nifs)
-             end,
+    Inputs = inputs(Family, Nifs),
     Prefix = case Family of enabled -> "e"; trace -> "t" end,
     Skip = sets:from_list(option(skip, Ctx, [])),
     SkipKeys = sets:from_list(option(skip_keys, Ctx, [])),

@@ -127,6 +127,10 @@ traced(Ctx, Phase, Flags) ->
     A = actor(),
     step(Phase, "-", io_lib:format("live ~s: erlang:trace(Pid, true, ~0tp)", [Phase, Flags])),
     trace(Ctx, A, Flags),
+    %% erlang:trace/3 asks enabled(trace_status, ...): a tracer that answers
+    %% remove is not attached, and the phase's events never reach it.
+    {tracer, Tracer} = erlang:trace_info(A, tracer),
+    out("NOTE", "~s: tracer attached when the traffic starts: ~p", [Phase, Tracer =/= []]),
     A.
 
 action(Phase, What, Actor, Fun) ->

@@ -24,8 +24,10 @@ main([JobFile]) ->
             [out("DATA", "export ~s ~b", [F, A]) || {F, A} <- Module:module_info(exports),
                                                    F =/= module_info],
             out("DATA", "accepted ~p", [accepted(Module, State)]);
-        {error, Why} ->
-            tcs_validate_lib:finding("-", "the tracer module did not load its NIF library: ~0tp", [Why])
+        {error, {on_load, Text}} -> out("NOLOAD", "on_load ~ts", [Text]);
+        {error, {load_module, Why}} -> out("NOLOAD", "load_module ~0tp", [Why]);
+        {error, {load_0_returned, Term}} -> out("NOLOAD", "load_0 ~0tp", [Term]);
+        {error, no_nif_library} -> out("NOLOAD", "no_nif_library", [])
     end,
     tcs_validate_lib:done().
 

@@ -12,9 +12,11 @@ import sys
 import time
 from pathlib import Path
 
-from . import (corpus, expectations, fuzzing, locking, node, provision, recorder, report_html, rules, rundiff,
-               textfile, validate)
-from .results import CaseResult, exit_code, render_table, to_json
+from . import (corpus, expectations, fuzzing, junit, locking, node, provision, recorder, report_html, rules,
+               rundiff, textfile, validate)
+from .results import CaseResult, exit_code, junit_cases, render_table, to_json
+from .workshop import book, try_
+from .fuzz import command as fuzz_command
 
 
 
@@ -85,7 +87,7 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
     include = corpus.host_include()
     try:
         cases = corpus.load_cases(where, corpus.case_paths(where, pattern))
-        corpus.check_expectations(where, [o.name for o in otps])
+        corpus.check_expectations(where, sorted({str(o.release) for o in otps}))
     except (corpus.ModelError, expectations.ExpectationError) as why:
         say(str(why))
         sys.exit(2)
@@ -94,7 +96,7 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
         sys.exit(2)
     width = len(str(len(cases)))
     for otp in otps:
-        where_runs = f"in {otp.root}" if otp.root else "on the host"
+        where_runs = f"in {otp.root}" if otp.root else f"{otp.erl[0]}" if "@" in otp.name else "on the host"
         say(f"OTP {otp.name} ({where_runs}): {len(cases)} case(s), "
             + ("one node per case" if fresh_nodes else "several per node"))
         started = time.monotonic()
@@ -115,7 +117,7 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    reports = [Path(p) for p in (args.json, args.html) if p]
+    reports = [Path(p) for p in (args.json, args.html, args.junit) if p]
     for problem in filter(None, map(textfile.unwritable, reports)):
         say(problem)
         return 2
@@ -148,12 +150,14 @@ INTERRUPTED = 130
 
 def write_reports(args: argparse.Namespace, otps: list[node.Otp], results: list[CaseResult], *,
                   incomplete: str = "", quiet: bool = False) -> None:
-    """Writes the JSON and HTML reports asked for."""
+    """Writes the JSON, HTML and JUnit reports asked for."""
     if args.json:
         write_report(Path(args.json), json.dumps(to_json([o.name for o in otps], results, incomplete=incomplete),
                                                  indent=2) + "\n", quiet=quiet)
     if args.html:
         write_report(Path(args.html), report_html.render(results), quiet=quiet)
+    if args.junit:
+        write_report(Path(args.junit), junit.render("tcs run", junit_cases(results)), quiet=quiet)
 
 
 def write_report(path: Path, text: str, *, quiet: bool = False) -> None:
@@ -288,17 +292,40 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return validate.main(args, where, say)
 
 
+def cmd_try(args: argparse.Namespace) -> int:
+    """Any scenario file through the model and live on every release asked for (tcs_driver/workshop)."""
+    where = corpus.default_layout()
+    build(where)
+    return try_.main(args, where, say, write_report)
+
+
+def cmd_book(args: argparse.Namespace) -> int:
+    """The rules, cases, streams and verdicts per release as a static site (tcs_driver/workshop)."""
+    where = corpus.default_layout()
+    build(where)
+    if not check_golden(where):
+        return 1
+    return book.main(args, where, say, lambda otps: run_corpus(where, "*", otps, False, False))
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    """Differential fuzzing of the model against live OTP (tcs_driver/fuzz)."""
+    where = corpus.default_layout()
+    build(where)
+    return fuzz_command.main(args, where, select_otps(args.otp), say, write_report)
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line of ./tcs."""
     top = argparse.ArgumentParser(prog="tcs", description="Conformance suite for Erlang tracer modules (erl_tracer).")
     sub = top.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="build, check golden streams, replay every case live, summarise")
     run.add_argument("--otp", default="local",
-                     help="OTP releases, comma-separated: 25 (the host's), 27, 29 (Debian roots, provisioned on "
-                          "first use); 'all' for every one; 'local' (default) for the host's erl")
+                     help=provision.OTP_HELP)
     run.add_argument("--cases", default="*", help="shell pattern on case ids (default: all)")
     run.add_argument("--json", help="write the results as JSON to this file")
     run.add_argument("--html", help="write a self-contained HTML report (matrices, streams side by side)")
+    run.add_argument("--junit", help="write JUnit XML for CI to this file (a testcase per case and release)")
     run.add_argument("--strict", action="store_true", help="compare informative lines too")
     run.add_argument("--fresh-nodes", action="store_true",
                      help="one node per case (slower; by default a node runs many cases, see README)")
@@ -331,6 +358,19 @@ def parser() -> argparse.ArgumentParser:
     check_tracer = sub.add_parser("validate", help="validate a tracer module on live nodes: one verdict per check, with evidence")
     validate.add_arguments(check_tracer)
     check_tracer.set_defaults(func=cmd_validate)
+    try_scenario = sub.add_parser("try", help="any scenario file, anywhere: its golden stream with the rules of each "
+                                  "line beside what each release does (nothing written into the tree)")
+    try_.add_arguments(try_scenario)
+    try_scenario.set_defaults(func=cmd_try)
+    site = sub.add_parser("book", help="a static, offline site of the rules, cases, annotated streams and "
+                          "verdicts per release", description=book.DESCRIPTION)
+    book.add_arguments(site)
+    site.set_defaults(func=cmd_book)
+
+
+    differential = sub.add_parser("fuzz", help="differential fuzzing: random scenarios, model vs live, disagreements shrunk")
+    fuzz_command.add_arguments(differential)
+    differential.set_defaults(func=cmd_fuzz)
     return top
 
 

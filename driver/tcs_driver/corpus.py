@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 from . import diff, expectations, node, recorder, stream
 from .layout import Layout, default_layout  # noqa: F401  (the corpus API names them)
@@ -39,6 +40,7 @@ class Case:
     tracer: str
     callbacks: list[str]
     sessions: list[Session] = field(default_factory=list)
+    desc: str = ""
 
 
 class ModelError(Exception):
@@ -121,7 +123,7 @@ def case_from_meta(path: Path, meta_json: str) -> Case:
     meta = json.loads(meta_json)
     sessions = [Session(s["name"], s["tracer"], s.get("callbacks", [])) for s in meta.get("sessions", [])]
     return Case(path, meta["id"], meta["rules"], int(meta["otp"]), meta.get("features", []),
-                meta["tracer"], meta.get("callbacks", []), sessions)
+                meta["tracer"], meta.get("callbacks", []), sessions, meta.get("desc", ""))
 
 
 def observable_kinds(case: Case) -> frozenset[str]:
@@ -181,7 +183,7 @@ def runner_beams(layout: Layout, otp: node.Otp) -> Path:
     header = layout.generated / "tcs_tags.hrl"   # the tag table some of them include
     digest = hashlib.sha256(b"".join(p.name.encode() + b"\0" + p.read_bytes()
                                      for p in [*sources, header])).hexdigest()
-    out = layout.build / f"beam-otp{otp.name}-{digest[:16]}"
+    out = layout.build / f"beam-otp{otp.slug}-{digest[:16]}"
     if out.is_dir():
         return out
     with otp.workspace() as ws:
@@ -198,7 +200,7 @@ def runner_beams(layout: Layout, otp: node.Otp) -> Path:
         partial.rename(out)
     except OSError:  # another run made it meanwhile
         shutil.rmtree(partial)
-    for stale in layout.build.glob(f"beam-otp{otp.name}-*"):
+    for stale in layout.build.glob(f"beam-otp{otp.slug}-{'?' * 16}"):
         if stale != out:
             shutil.rmtree(stale, ignore_errors=True)
     return out
@@ -223,17 +225,33 @@ def job(layout: Layout, case: Case, erts_include: Path) -> node.Job:
                     session_tracers(layout, case, erts_include))
 
 
-def judge(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, *, strict: bool) -> CaseResult:
-    """A node's run of a case compared with the case's golden stream."""
-    golden_path = layout.golden / f"{case.id}.stream"
-    golden = stream.parse_stream(golden_path.read_text(), str(golden_path))
-    live = stream.parse_live_stream("\n".join(ran.lines), f"live {case.id}")
+def compare(case: Case, golden: list[stream.Line], live: list[stream.Line], *, strict: bool) -> diff.Comparison:
+    """A case's golden and live streams compared as a run compares them: its hidden tracer states
+    left out, only the line kinds its tracers let the live side observe."""
+    hidden = hidden_states(case)
+    return diff.compare(visible(golden, hidden), visible(live, hidden), strict=strict,
+                        observable=observable_kinds(case))
+
+
+def judge(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, *, strict: bool,
+          golden: list[stream.Line] | None = None) -> CaseResult:
+    """A node's run of a case compared with its golden stream (by default golden/<id>.stream).
+
+    A live line the stream parser cannot read makes the case a crash with the
+    line as evidence: one odd line never ends a run nor loses the others' results."""
+    if golden is None:
+        golden_path = layout.golden / f"{case.id}.stream"
+        golden = stream.parse_stream(golden_path.read_text(), str(golden_path))
+    try:
+        live = stream.parse_live_stream("\n".join(ran.lines), f"live {case.id}")
+    except stream.StreamError as why:
+        return CaseResult(case.id, "crash", case.rules, otp.name,
+                          f"the harness printed a line the stream parser cannot read: {why}\n"
+                          + node.tail("\n".join(ran.lines)), [g.text() for g in golden], list(ran.lines))
     texts = ([g.text() for g in golden], [line.text() for line in live])
     if ran.status != "done":
         return CaseResult(case.id, ran.status, case.rules, otp.name, ran.detail, *texts)
-    hidden = hidden_states(case)
-    comparison = diff.compare(visible(golden, hidden), visible(live, hidden), strict=strict,
-                              observable=observable_kinds(case))
+    comparison = compare(case, golden, live, strict=strict)
     if comparison.agree:
         return CaseResult(case.id, "pass", case.rules, otp.name, "", *texts)
     changed = [text for group in comparison.differing() for text in diff.diff_lines(group.golden, group.live)
@@ -255,21 +273,27 @@ def check_expectations(layout: Layout, otps: list[str]) -> None:
             raise expectations.ExpectationError("\n".join(problems))
 
 
+#: Nodes side by side: one per core, at most two (the suite's machine has two).
+WORKERS: Final[int] = max(1, min(2, os.cpu_count() or 1))
+
+
 def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Path,
-              *, strict: bool = False, per_node: int = 0) -> Iterator[CaseResult]:
-    """Replays the cases on nodes of `otp`, several per node (at most `per_node`, 0: no limit), and
+              *, strict: bool = False, per_node: int = 0, workers: int = WORKERS) -> Iterator[CaseResult]:
+    """Replays the cases on nodes of `otp`, `workers` nodes side by side, several cases per node (at
+    most `per_node`, 0: no limit), and
     judges each against its golden stream and the release's expectations; yields results in order.
 
     A case that disagrees (beyond its documented expectation) in a node shared with earlier cases is replayed in a
     fresh node, and that run is its result: what an earlier case left behind
     never decides one."""
-    expected = expectations.load(expectations.path_for(layout.expectations, otp.name))
+    expected = expectations.load(expectations.path_for(layout.expectations, str(otp.release)))
     beams = runner_beams(layout, otp)
     gate = layout.nifs / "tcs_gate"
     runnable = [c for c in cases if skip_reason(c, otp.release) is None]
     jobs = {c.id: job(layout, c, erts_include) for c in runnable}
     # closed explicitly: a run interrupted between two cases (Ctrl-C) kills its node at once
-    with contextlib.closing(node.run_jobs(otp, list(jobs.values()), beams, gate, per_node=per_node)) as runs:
+    with contextlib.closing(node.run_jobs_side_by_side(otp, list(jobs.values()), beams, gate,
+                                                            per_node=per_node, workers=workers)) as runs:
         for case in cases:
             reason = skip_reason(case, otp.release)
             if reason is not None:

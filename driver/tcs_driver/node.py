@@ -8,6 +8,8 @@ outcome says what happened and what the node printed last, and the jobs after
 it run in a fresh node."""
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import itertools
 import os
 import queue
@@ -55,14 +57,20 @@ class Workspace:
 @dataclass(frozen=True)
 class Otp:
     """How to start nodes of one OTP release, and where they see files."""
-    name: str                 # the release, "25"
+    name: str                 # the release, "25"; "26@/opt/otp/bin/erl" for an installation given by path
     erl: list[str]            # the command that starts erl
     root: Path | None = None  # the Debian root the node runs in (chroot), None for the host
 
     @property
     def release(self) -> int:
         """The OTP release number."""
-        return int(self.name)
+        return int(self.name.partition("@")[0])
+
+    @property
+    def slug(self) -> str:
+        """The name as a file name part: the release, and a digest of the path of an installation given by path."""
+        release, at, path = self.name.partition("@")
+        return f"{release}-{hashlib.sha256(path.encode()).hexdigest()[:10]}" if at else release
 
     def tool(self, program: str) -> list[str]:
         """The command that runs another program of this release (erlc), like `erl` does."""
@@ -195,6 +203,44 @@ def run_jobs(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, *, step_t
                                   "the node died after the job's end, before its output was read\n" + ran.detail)
             done += 1
             yield ran
+
+
+def run_jobs_side_by_side(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, *, workers: int = 2,
+                          step_timeout_ms: int = 5000, wall_timeout_s: float = 60.0,
+                          per_node: int = 0) -> Iterator[NodeRun]:
+    """run_jobs on `workers` nodes at a time (job i goes to node i mod workers); yields one result per job,
+    in the jobs' order, as soon as it and those before it are in."""
+    if workers <= 1 or len(jobs) <= 1:
+        yield from run_jobs(otp, jobs, beam_dir, gate_so, step_timeout_ms=step_timeout_ms,
+                            wall_timeout_s=wall_timeout_s, per_node=per_node)
+        return
+    chunks = [jobs[i::workers] for i in range(workers)]
+    results: list[queue.Queue[NodeRun | BaseException]] = [queue.Queue() for _ in chunks]
+    stop = threading.Event()
+
+    def work(chunk: list[Job], out: queue.Queue[NodeRun | BaseException]) -> None:
+        try:
+            # closed when the caller stops early: the node is killed after its current job
+            with contextlib.closing(run_jobs(otp, chunk, beam_dir, gate_so, step_timeout_ms=step_timeout_ms,
+                                             wall_timeout_s=wall_timeout_s, per_node=per_node)) as runs:
+                for ran in runs:
+                    if stop.is_set():
+                        return
+                    out.put(ran)
+        except BaseException as why:  # handed to the caller, which raises it
+            out.put(why)
+
+    threads = [threading.Thread(target=work, args=(c, q), daemon=True) for c, q in zip(chunks, results)]
+    for t in threads:
+        t.start()
+    try:
+        for number in range(len(jobs)):
+            got = results[number % workers].get()
+            if isinstance(got, BaseException):
+                raise got
+            yield got
+    finally:
+        stop.set()
 
 
 def _run_node(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, step_timeout_ms: int,

@@ -2,7 +2,9 @@
 
 OTP 27 is Debian trixie's `erlang-base`, OTP 29 Debian sid's; both need a
 newer libc than the host's, so each lives in its own root made by
-`debootstrap --variant=minbase --include=erlang-base SUITE DIR MIRROR` and
+`debootstrap --variant=minbase --include=erlang-base,erlang-nox SUITE DIR MIRROR`
+(erlang-nox: the same OTP applications as the host's, runtime_tools, tools, ...;
+a root made before without them is upgraded in place with apt-get) and
 nodes run with `chroot ROOT erl ...`. Roots are cached outside the source tree
 ($TCS_OTP_CACHE, default /var/cache/tcs), made once and reused. A root is only
 ever built in a scratch directory beside its final place and renamed there once
@@ -27,6 +29,8 @@ from . import node
 
 #: The OTP releases that run in a Debian root, and the Debian suite that ships each.
 SUITES: Final[dict[int, str]] = {27: "trixie", 29: "sid"}
+#: The Debian packages of a root: the runtime, and the OTP applications the host's erlang-nox has.
+PACKAGES: Final[tuple[str, ...]] = ("erlang-base", "erlang-nox")
 #: Where apt keeps the host's package sources; the mirror is read from there.
 SOURCES: Path = Path("/etc/apt/sources.list.d/debian.sources")
 #: A root takes about 300 MB; this leaves room for debootstrap's downloads.
@@ -83,21 +87,65 @@ def ask_release(root: Path) -> str:
     return done.stdout
 
 
+#: What --otp takes, for the --help of every command that runs nodes.
+OTP_HELP: Final[str] = (
+    "OTP releases, comma-separated: 25 (the host's), 27, 29 (Debian roots, provisioned on first use), "
+    "'all' for those three, 'local' (default) for the host's erl, or the path of an OTP installation "
+    "(its directory or its bin/erl, release 25 or later), e.g. 25,/opt/otp-26.2.5/bin/erl")
+#: The oldest release the runner works on.
+OLDEST: Final[int] = 25
+
+
 def otps(spec: str, say: Callable[[str], None]) -> list[node.Otp]:
-    """The releases of an --otp value ('local', 'all', or numbers like '25,27,29'), each ready to run.
+    """The releases of an --otp value ('local', 'all', release numbers like '25,27,29', paths of OTP
+    installations, mixed freely), each ready to run.
 
     The host's own release runs on the host; 27 and 29 run in their roots,
-    provisioned on first use. Raises NoErlang or ProvisionError."""
+    provisioned on first use; a path runs that installation's erl on the
+    host. Raises NoErlang or ProvisionError."""
     host, host_release, _ = node.probe_local()
     if spec.strip() == "local":
         return [host]
-    wanted = sorted({host_release, *SUITES}) if spec.strip() == "all" else []
-    for word in [] if wanted else spec.split(","):
-        if not word.strip().isdigit():
-            raise ProvisionError(f"--otp {spec}: {word.strip()!r} is not a release number "
-                                 "(use e.g. 25,27,29, 'all' or 'local')")
-        wanted.append(int(word))
-    return [host if release == host_release else otp(release, say) for release in dict.fromkeys(wanted)]
+    if spec.strip() == "all":
+        return [host if release == host_release else otp(release, say)
+                for release in sorted({host_release, *SUITES})]
+    chosen: list[node.Otp] = []
+    for word in (w.strip() for w in spec.split(",")):
+        if word.isdigit():
+            chosen.append(host if int(word) == host_release else otp(int(word), say))
+        elif "/" in word or Path(word).exists():
+            chosen.append(installation(word))
+        else:
+            raise ProvisionError(f"--otp {spec}: {word!r} is neither a release number nor the path of an OTP "
+                                 "installation (use e.g. 25,27,29, 'all', 'local' or /opt/otp-26/bin/erl)")
+    return list({o.name: o for o in chosen}.values())
+
+
+def installation(path: str) -> node.Otp:
+    """An OTP installation given by path (its directory, or its bin/erl), checked: its erl answers with a
+    release of OLDEST or later. Its nodes run on the host; its name is RELEASE@ERL."""
+    given = Path(path)
+    erl = given / "bin" / "erl" if given.is_dir() else given
+    if not erl.is_file() or not os.access(erl, os.X_OK):
+        raise ProvisionError(f"--otp {path}: no erl there (give an OTP installation directory, the one with "
+                             "bin/erl, or the erl executable itself)")
+    erl = erl.resolve() if erl.is_symlink() else erl.absolute()
+    probe = 'io:format("~s ~s", [erlang:system_info(otp_release), code:root_dir()]), halt().'
+    try:
+        done = subprocess.run([str(erl), "-noshell", "-noinput", "-eval", probe], capture_output=True,
+                              text=True, timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as why:
+        raise ProvisionError(f"--otp {path}: cannot start {erl}: {why}") from why
+    release, _, root = done.stdout.partition(" ")
+    if done.returncode != 0 or not release.isdigit():
+        raise ProvisionError(f"--otp {path}: {erl} does not work: {node.tail(done.stdout + done.stderr, 5)}")
+    if int(release) < OLDEST:
+        raise ProvisionError(f"--otp {path}: {erl} is OTP {release}; the suite needs OTP {OLDEST} or later")
+    if not str(erl).startswith(root.rstrip("/") + "/"):
+        raise ProvisionError(f"--otp {path}: {erl} runs the OTP installed in {root}, not one at {erl.parent.parent} "
+                             "(a copied or moved installation needs its bin/erl's ROOTDIR set to where it is "
+                             "now, as its Install script does)")
+    return node.Otp(f"{release}@{erl}", [str(erl)])
 
 
 def otp(release: int, say: Callable[[str], None]) -> node.Otp:
@@ -113,10 +161,13 @@ def otp(release: int, say: Callable[[str], None]) -> node.Otp:
         if root.is_dir():
             try:
                 _check(root, release)
-                return node.Otp(str(release), ["chroot", str(root), "erl"], root)
             except ProvisionError as why:
                 say(f"{root} is not a working OTP {release} root ({why}); making it again")
                 _remove(root)
+            else:
+                if missing := missing_packages(root):
+                    _upgrade(root, release, missing, say)
+                return node.Otp(str(release), ["chroot", str(root), "erl"], root)
         _build(root, release, say)
     return node.Otp(str(release), ["chroot", str(root), "erl"], root)
 
@@ -127,6 +178,31 @@ def _check(root: Path, release: int) -> None:
     if reported != str(release):
         raise ProvisionError(f"its node reports OTP {reported}, not {release} (Debian {SUITES[release]} "
                              f"moved on? then update SUITES in {Path(__file__).name})")
+
+
+def missing_packages(root: Path) -> list[str]:
+    """The PACKAGES a root lacks (dpkg keeps a file list of every installed package)."""
+    return [p for p in PACKAGES if not (root / "var" / "lib" / "dpkg" / "info" / f"{p}.list").exists()]
+
+
+def _upgrade(root: Path, release: int, packages: list[str], say: Callable[[str], None]) -> None:
+    """Installs the missing packages into a root made before they were part of it (apt-get in the
+    root, from the suite's archive it was made from); raises ProvisionError with the log's tail."""
+    log = root.parent / f"{root.name}.upgrade.log"
+    say(f"upgrading the OTP {release} root {root}: installing {', '.join(packages)} (the OTP applications "
+        f"the host's erlang-nox has; once, about 100 MB; log: {log})")
+    # Like debootstrap, which made the root, no Valid-Until check: sid's Release file is short-lived
+    # and a machine whose clock runs ahead would find it expired.
+    script = ("dpkg --configure -a && apt-get -o Acquire::Check-Valid-Until=false update -qq && "
+              f"apt-get install -y -qq --no-install-recommends {' '.join(packages)}")
+    with open(log, "w") as out:
+        done = subprocess.run(["chroot", str(root), "sh", "-c", script], stdout=out, stderr=subprocess.STDOUT,
+                              stdin=subprocess.DEVNULL, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    if done.returncode != 0 or missing_packages(root):
+        raise ProvisionError(f"upgrading {root} failed (exit {done.returncode}); the end of {log}:\n"
+                             + node.tail(log.read_text(errors="replace"), 12))
+    _check(root, release)
+    say(f"OTP {release} root {root} upgraded")
 
 
 @contextmanager
@@ -159,8 +235,8 @@ def _build(root: Path, release: int, say: Callable[[str], None]) -> None:
     _check_reachable(archive, suite)
     scratch = Path(tempfile.mkdtemp(prefix=f"{PARTIAL_PREFIX}{root.name}-", dir=root.parent))
     log = root.parent / f"{root.name}.debootstrap.log"
-    say(f"provisioning OTP {release}: Debian {suite} root with erlang-base in {root} "
-        f"(debootstrap from {archive}, about 300 MB, once; log: {log})")
+    say(f"provisioning OTP {release}: Debian {suite} root with {', '.join(PACKAGES)} in {root} "
+        f"(debootstrap from {archive}, about 450 MB, once; log: {log})")
     try:
         _debootstrap(suite, scratch, archive, log, say)
         _check(scratch, release)
@@ -185,7 +261,7 @@ def _check_reachable(archive: str, suite: str) -> None:
 
 def _debootstrap(suite: str, target: Path, archive: str, log: Path, say: Callable[[str], None]) -> None:
     """Runs debootstrap, its output into `log`, reporting each new stage; raises with the log's tail."""
-    cmd = ["debootstrap", "--variant=minbase", "--include=erlang-base", suite, str(target), archive]
+    cmd = ["debootstrap", "--variant=minbase", f"--include={','.join(PACKAGES)}", suite, str(target), archive]
     stages: set[str] = set()
     with open(log, "w") as out:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

@@ -65,13 +65,13 @@ def _rule_matrix(items: list[CaseResult], otps: list[str]) -> str:
     head = "<tr><th>rule</th>" + "".join(f"<th>OTP {escape(o)}</th>" for o in otps) + "</tr>"
     rows = []
     for rule, cells in rule_matrix(items).items():
-        tds = "".join(f'<td class="{_cell_class(cells[o])}" data-rule="{escape(rule)}" data-otp="{escape(o)}">'
+        tds = "".join(f'<td class="{cell_class(cells[o])}" data-rule="{escape(rule)}" data-otp="{escape(o)}">'
                       f"{escape(counts_text(cells[o]))}</td>" for o in otps)
         rows.append(f"<tr><th>{escape(rule)}</th>{tds}</tr>")
     return '<table class="matrix" id="rule-matrix">' + head + "".join(rows) + "</table>"
 
 
-def _cell_class(counts: dict[str, int]) -> str:
+def cell_class(counts: dict[str, int]) -> str:
     """The class of a rule cell: the one status of its cases, 'mixed' for several, the worst first."""
     present = [s for s, n in counts.items() if n]
     for bad in ("crash", "timeout", "fail"):

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from . import junit
+
 __all__ = [
     "OK_STATUSES",
     "STATUSES",
@@ -174,3 +176,14 @@ def render_table(results: Iterable[CaseResult]) -> str:
 def exit_code(results: Iterable[CaseResult]) -> int:
     """Return 0 if every status is pass, deviation or skip (vacuously for no results), else 1."""
     return 0 if all(r.status in OK_STATUSES for r in results) else 1
+
+
+#: How a case's status reads in JUnit XML (a deviation is documented, so it passes).
+JUNIT_OUTCOMES = {"pass": "passed", "deviation": "passed", "skip": "skipped", "fail": "failure",
+                  "crash": "error", "timeout": "error"}
+
+
+def junit_cases(results: Iterable[CaseResult]) -> list[junit.Case]:
+    """One JUnit testcase per case and release; a failure's text is its difference."""
+    return [junit.Case(f"OTP {r.otp}", "tcs.run", r.case, JUNIT_OUTCOMES[r.status],
+                       _first_line(r.detail) or r.status, r.detail) for r in results]

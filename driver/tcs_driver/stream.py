@@ -344,6 +344,8 @@ def _unpredictable_scheduling(line: Line) -> bool:
     """Return True iff line is a scheduling trace line the documents leave unpredictable: a port
     scheduled for a task they do not name (term 0, PORTS-RUNNING-ZERO) or a process scheduled
     in a function the harness waits in (RUN-HARNESS)."""
+    if line.kind == "msg":
+        return _unpredictable_scheduling_message(line)
     # The scheduling tags: those of running_procs (and the same ones of running_ports).
     if line.kind != "trace" or line.tag not in tags.table().process_tags("running_procs"):
         return False
@@ -351,6 +353,16 @@ def _unpredictable_scheduling(line: Line) -> bool:
     assert parts is not None  # a parsed trace line
     term = split_args(parts[1])[3]
     return term in _HARNESS_FUNCTIONS if not line.group.startswith("<port:") else term == "0"
+
+
+def _unpredictable_scheduling_message(line: Line) -> bool:
+    """The same for a tracer process's message ``msg(<S>, {trace,Tracee,Tag,Where})``: the harness's
+    scheduling reaches a tracer process as it reaches a tracer module (RUN-HARNESS)."""
+    inner = line.body[4:-1]
+    items = _items(split_args(inner)[1], "{", "}")
+    if items is None or len(items) != 4 or items[0] != "trace" or items[2] not in tags.table().process_tags("running_procs"):
+        return False
+    return items[3] in _HARNESS_FUNCTIONS if not items[1].startswith("<port:") else items[3] == "0"
 
 
 def _enabled_before(lines: list[Line], i: int) -> int | None:
@@ -371,6 +383,8 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
     last_tag: dict[str, str] = {}  # group -> tag of its last trace line, the harness's left out
     in_fullsweep: set[str] = set()  # groups between an added gc_major_start and its end
     for i, line in enumerate(out):
+        if line.kind == "msg" and line.cls == "N" and _unpredictable_scheduling(line):
+            out[i] = replace(line, cls="I")
         if line.kind != "trace" or line.cls != "N":
             continue
         if _unpredictable_scheduling(line):

@@ -216,3 +216,23 @@ def test_batch_clean_up_clears_node_wide_cpu_timestamp(layout: corpus.Layout, ot
     assert runs[1].shared, "the second job should have run in the same node"
     after = corpus.judge(layout, case, otp, runs[1], strict=False)
     assert after.status == "pass", after.detail
+
+
+def _scenario_job(layout: corpus.Layout, tmp_path: Path, case_id: str, body: str, include: Path) -> node.Job:
+    path = tmp_path / f"{case_id}.tcs"
+    path.write_text(f'case {case_id}\nrules EV-SEND\ndesc "x"\notp 25\n\ntracer recorder\n\n{body}')
+    return corpus.job(layout, corpus.load_case(layout, path), include)
+
+
+@pytest.mark.live
+def test_a_port_unlinked_from_its_owner_does_not_outlive_its_job(layout: corpus.Layout, otp_node,
+                                                                  tmp_path: Path) -> None:
+    """The batch closes the ports a job left: a port unlinked from its owner survives the owner's
+    death, and with it its registered name, which the next job in the node would find taken."""
+    otp, _, include = otp_node
+    leaves = _scenario_job(layout, tmp_path, "leaves_port", "process a\na open_port x\na register alpha x\n"
+                           "a unlink x\n", include)
+    takes = _scenario_job(layout, tmp_path, "takes_name", "process a\na register alpha\n", include)
+    first, second = node.run_jobs(otp, [leaves, takes], layout.beams, layout.nifs / "tcs_gate")
+    assert (first.status, second.status, second.shared) == ("done", "done", True), second.detail
+    assert not [line for line in second.lines if "raises" in line], second.lines

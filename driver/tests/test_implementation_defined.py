@@ -147,3 +147,16 @@ def test_strict_comparison_counts_every_repeat() -> None:
     golden = parse_stream("N enabled(seq_trace, <tracer>, <a>) -> trace\n", "golden")
     live = parse_live_stream("enabled(seq_trace, <tracer>, <a>) -> trace\n" * 2, "live")
     assert not compare(golden, live, strict=True).agree
+
+
+@pytest.mark.parametrize("body, cls", [
+    ("msg(<sp>, {trace,<a>,in,{tcs_gate,await_turn,1}})", "I"),
+    ("msg(<sp>, {trace,<a>,out,{erts_internal,dirty_nif_finalizer,1}})", "I"),
+    ("msg(<sp>, {trace,<a>,out,{tcs_puppet,block,0}})", "N"),
+    ("msg(<sp>, {trace,<port:x>,in,0})", "I"),
+    ("msg(<sp>, {trace,<a>,send,hi,<b>})", "N"),
+], ids=["gate-in", "dirty-finalizer-out", "block-out", "port-zero", "send"])
+def test_tracer_process_messages_of_harness_scheduling_are_informative(body: str, cls: str) -> None:
+    """RUN-HARNESS holds for a tracer process's messages as for a tracer module's callbacks."""
+    [line] = parse_live_stream(body, "live")
+    assert line.cls == cls

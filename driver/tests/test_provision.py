@@ -47,7 +47,7 @@ def test_mirror_errors(tmp_path: Path) -> None:
 def test_unknown_release_and_bad_spec() -> None:
     with pytest.raises(provision.ProvisionError, match="OTP 26 is not available"):
         provision.otp(26, print)
-    with pytest.raises(provision.ProvisionError, match="'x' is not a release number"):
+    with pytest.raises(provision.ProvisionError, match="'x' is neither a release number nor the path"):
         provision.otps("25,x", print)
 
 

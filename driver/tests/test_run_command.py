@@ -3,6 +3,7 @@ one tree from a clean build, and Ctrl-C in the middle of a real run."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -11,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tcs_driver import cli, corpus, recorder, tags
 from tcs_driver.layout import REPO
-from tcs_driver import cli, corpus
 
 TCS = str(REPO / "tcs")
 
@@ -47,6 +48,35 @@ def _start_run(tmp_path: Path, name: str, *args: str, env: dict[str, str] | None
     return subprocess.Popen([TCS, "run", "--otp", "25", "--json", str(tmp_path / f"{name}.json"), *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             env=env)
+
+
+def _build_variant_at_barrier(barrier, generated: str, out_dir: str, include: str, results) -> None:
+    """One run's build of the recorder variant with every optional callback, started with the others'."""
+    barrier.wait()
+    try:
+        library = recorder.build_variant(REPO / "nif_impls" / "recorder" / "tcs_recorder.c", Path(generated),
+                                         Path(out_dir), Path(include), list(tags.table().optional_callbacks))
+        results.put(("ok", str(library)))
+    except Exception as why:  # the test reports whatever a run would have died of
+        results.put(("error", f"{type(why).__name__}: {why}"))
+
+
+def test_runs_building_the_same_recorder_variant_at_once(layout: corpus.Layout, tmp_path: Path, otp_node) -> None:
+    """What two runs in one tree did to each other (a FileNotFoundError, no JSON): they compiled a
+    variant into one shared temporary file. Six builders released at once: each gets the library."""
+    _, _, include = otp_node
+    spawn = multiprocessing.get_context("fork")
+    barrier, results = spawn.Barrier(6), spawn.Queue()
+    where = (str(layout.generated), str(tmp_path), str(include))
+    builders = [spawn.Process(target=_build_variant_at_barrier, args=(barrier, *where, results)) for _ in range(6)]
+    for builder in builders:
+        builder.start()
+    outcomes = [results.get(timeout=300) for _ in builders]
+    for builder in builders:
+        builder.join()
+    assert [status for status, _ in outcomes] == ["ok"] * 6, outcomes
+    name = recorder.module_name(list(tags.table().optional_callbacks))
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f".{name}.lock", f"{name}.so"]  # no temporary file left
 
 
 @pytest.mark.live

@@ -6,8 +6,10 @@ command line (reports, exit codes, bad input), and the reading of NIF tables.
 No timing assertions: the cost check must only produce its medians."""
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -17,7 +19,7 @@ import pytest
 
 from conftest import TEST_RELEASES
 from tcs_driver import corpus, node, provision
-from tcs_driver.validate import bundled, engine, inputs, releases
+from tcs_driver.validate import bundled, engine, inputs, releases, report
 from tcs_driver.validate.checks import (CHECK_NAMES, Bench, CheckResult, looks_like_callback,
                                         runtime_callbacks)
 
@@ -63,8 +65,31 @@ def test_bundled_tracer_fails_exactly_its_checks(name: str, verdicts) -> None:
     assert failing == tracer.fails, f"{name} ({tracer.why}):\n{_table(results)}"
     shape = results[0]
     for r in results[1:]:
-        # A check is skipped only when the runtime refuses the tracer, and says so.
-        assert r.status != "skip" or (shape.status == "fail" and "see shape" in r.summary), _table(results)
+        # A check is skipped only when the runtime refuses the tracer, or when
+        # no event reached it, and says so.
+        assert r.status != "skip" or (shape.status == "fail" and "see shape" in r.summary) or \
+            r.summary.startswith("vacuous: no event reached the tracer"), _table(results)
+
+
+@pytest.mark.live
+def test_a_tracer_that_detaches_at_once_is_not_passed_by_live_or_cost(verdicts) -> None:
+    live = _check(verdicts, "tcs_defect_always_remove", "live", status="skip")
+    assert live.summary.startswith("vacuous: no event reached the tracer"), live.summary
+    cost = _check(verdicts, "tcs_defect_always_remove", "cost", status="pass")
+    assert cost.summary.startswith("nothing was traced: the tracer was not attached"), cost.summary
+    for name in ("erl_msg_tracer", "tcs_good_tracer"):
+        assert "nothing was traced" not in _check(verdicts, name, "cost", status="pass").summary
+        assert "not verified" not in _check(verdicts, name, "live", status="pass").summary
+
+
+@pytest.mark.live
+def test_a_check_on_fewer_inputs_says_so_in_its_verdict(verdicts) -> None:
+    # trace_accepts fails on the inputs that crash: tracee_untouched runs without them
+    untouched = _check(verdicts, "tcs_defect_trace_crash", "tracee_untouched", status="pass")
+    assert "tracee_untouched ran on " in untouched.summary and "only those that passed enabled_answers, trace_accepts" \
+        in untouched.summary and "the others are not verified" in untouched.summary, untouched.summary
+    for check in ("enabled_answers", "enabled_pure", "trace_accepts", "tracee_untouched"):
+        assert " ran on " not in _check(verdicts, "tcs_good_tracer", check, status="pass").summary
 
 
 @pytest.mark.live
@@ -181,6 +206,18 @@ def test_state_without_harness_process_skips_dead_state(layout, otp_node, tmp_pa
 
 
 @pytest.mark.live
+def test_state_that_lost_its_harness_process_is_warned_about(layout, otp_node, tmp_path: Path) -> None:
+    # what `--state "{'$harness', 1}"` becomes in a POSIX shell
+    done = _tcs(*_msg_tracer("--state", "{'', 1}", "--checks", "dead_state", "--json", "r.json"), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "warning: --state {'', 1} has no '$harness' (it has ''" in done.stderr, done.stderr
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["warnings"] and "dead_state is skipped" in report["warnings"][0]
+    assert report["checks"][1]["status"] == "skip"
+    assert inputs.state_warnings("{'$harness', 1}") == [] and inputs.state_warnings(None) == []
+
+
+@pytest.mark.live
 def test_callback_written_in_erlang_is_pointed_out(layout, otp_node, tmp_path: Path) -> None:
     example = (layout.repo / "nif_impls" / "erl_msg_tracer" / "erl_msg_tracer.erl").read_text()
     exports = "-export([enabled/3, trace/5, load/0])."
@@ -238,6 +275,19 @@ def test_looks_like_callback(name: str, arity: int, looks: bool) -> None:
     assert (looks_like_callback(name, arity) is not None) == looks
 
 
+@pytest.mark.parametrize("name, arity, receiver", [
+    ("enabled_spawn", 3, "spawn events go to enabled_procs/3"),
+    ("trace_gc", 5, "go to trace_garbage_collection/5"),
+    ("trace_link", 5, "go to trace_procs/5 or trace_ports/5"),
+    ("enabled_exit", 3, "go to enabled_procs/3"),
+    ("enabled_sends", 3, "nearest: enabled_send/3"),
+])
+def test_misnamed_callback_hint_names_the_callback_that_receives_the_events(name: str, arity: int,
+                                                                            receiver: str) -> None:
+    hint = looks_like_callback(name, arity)
+    assert hint is not None and receiver in hint, hint
+
+
 def test_runtime_callbacks_follow_the_nif_table() -> None:
     assert runtime_callbacks(["send"], {("enabled", 3), ("trace", 5)}) == "enabled/3, trace/5"
     assert runtime_callbacks(["send", "receive"], {("enabled", 3), ("trace", 5), ("trace_send", 5)}) == \
@@ -271,3 +321,34 @@ def test_good_tracer_passes_every_check_on_other_releases(release: str, layout, 
     assert [r.check for r in results] == list(CHECK_NAMES)
     assert {r.otp for r in results} == {release}
     assert [r for r in results if r.status != "pass"] == [], _table(results)
+
+
+# --- the HTML report ----------------------------------------------------------------------
+
+def _page(results: list[CheckResult], tmp_path: Path) -> str:
+    tracer = inputs.Tracer("t", tmp_path / "t.so", tmp_path / "t.beam", "t.erl", None)
+    return report.render_html(report.Report(tracer, ["25"], engine.Limits(), Bench(), results))
+
+
+def test_html_lists_every_misnamed_nif_and_explains_the_evidence_ids(tmp_path: Path) -> None:
+    shape = CheckResult("shape", "25", "fail", "NIF enabled_sends/3 looks like a callback", [],
+                        data={"nifs": ["enabled/3", "enabled_sends/3", "trace/5", "trace_spawn/5", "version/0"]})
+    page = _page([shape], tmp_path)
+    for nif, what in [("enabled_sends/3", "nearest: enabled_send/3"), ("trace_spawn/5", "trace_procs/5"),
+                      ("enabled/3", "a callback of erl_tracer"), ("version/0", "not a callback")]:
+        assert re.search(f"<code>{re.escape(nif)}</code></td><td class=\"\\w+\">[^<]*{re.escape(what)}", page), nif
+    for identifier, _ in report.EVIDENCE_IDS:
+        assert f"<dt><code>{html.escape(identifier)}</code></dt>" in page
+
+
+@pytest.mark.live
+def test_html_shows_crash_evidence_line_by_line(verdicts, tmp_path: Path) -> None:
+    crash = _check(verdicts, "tcs_defect_trace_crash", "trace_accepts")
+    page = _page([crash], tmp_path)
+    evidence = re.search(r"<details open><summary>evidence \((\d+) lines\)</summary><pre>(.*?)</pre>", page, re.S)
+    assert evidence, page
+    lines = evidence.group(2).splitlines()
+    assert int(evidence.group(1)) == len(lines) > 3
+    assert any(line.strip().startswith("TCS STEP t2 trace/send/pid") for line in lines), lines
+    # the summary cell holds the first line only
+    assert "the node&#x27;s last output:</td>" in page or "last output:<details" in page, page

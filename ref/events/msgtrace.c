@@ -64,7 +64,13 @@ bool msgtrace_event(Model *m, const Step *st, int proc, const char *tag, const T
     int n = order_by_attach(m, proc, order); /* SESSION-ORDER-PROCESS */
     for (int i = 0; i < n; i++) {
         int s = order[i];
-        const MessagePattern *pat = model_message_pattern(&m->sessions[s], send);
+        /* MSGPAT-PORT-RECEIVE: a port's receive is never matched against the 'receive' pattern
+         * (OTP 25, 27, 29); a port's send goes through the send pattern from OTP 27 on (C-85 in
+         * CONFORMANCE.md, expectations/otp25.toml) */
+        static const MessagePattern unpatterned; /* on, no match spec: MSGPAT-DEFAULT */
+        const MessagePattern *pat = !send && m->procs[proc].is_port
+                                        ? &unpatterned
+                                        : model_message_pattern(&m->sessions[s], send);
         if (!enabled_live(m, s, proc, tag) || pat->off) /* MSGPAT-FALSE: not even enabled is asked */
             continue;
         FlagSet *flags = &m->procs[proc].trace[s].flags;

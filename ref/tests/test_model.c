@@ -146,16 +146,19 @@ static void test_ports_running_gc_seq(int *failures)
     sim(failures, H "trace a on exiting\na recv after 10",
         "I enabled(trace_status, <tracer>, <a>) -> trace\n"
         "N ctl erlang:trace(<a>,true,[exiting]) -> 1\n");
-    /* a send or receive pattern the model cannot run stops it at the port event's step */
+    /* a send or receive pattern the model cannot run stops it at the event's step; a port's own
+     * receive never runs the 'receive' pattern (MSGPAT-PORT-RECEIVE: msgpat_port_send_unfiltered) */
     const char *overflow = "[{'_',[{'>',{'*',9223372036854775807,2},0}],[]}]";
-    const char *after[] = {"a port_command x <<1>>", "a port_send x <<1>>", "b port_close x", "a exit boom"};
-    const char *flags[] = {"'receive'", "send", "'receive'", "'receive'"};
-    const char *pats[] = {"'receive'", "send", "'receive'", "'receive'"};
-    for (int i = 0; i < 4; i++) {
-        char text[600];
-        snprintf(text, sizeof text, H "trace new_ports on %s\ntrace a on send\na open_port x\npattern %s %s\n%s",
-                 flags[i], pats[i], overflow, after[i]);
-        sim(failures, text, "ERR 11:1: integer arithmetic beyond 64 bits in a match spec is not supported by model v1");
+    const char *after[] = {"a open_port x\na port_send x <<1>>", "a send b m\nb recv"};
+    const char *pats[] = {"send", "'receive'"};
+    const char *where[] = {"12:1", "11:1"};  /* a receive is traced when the message is queued */
+    for (int i = 0; i < 2; i++) {
+        char text[600], want[200];
+        snprintf(text, sizeof text, H "trace new_ports on send\ntrace a on send\ntrace b on 'receive'\n"
+                 "pattern %s %s\n%s", pats[i], overflow, after[i]);
+        snprintf(want, sizeof want, "ERR %s: integer arithmetic beyond 64 bits in a match spec is not supported "
+                 "by model v1", where[i]);
+        sim(failures, text, want);
     }
     sim(failures, H "a open_port x\na port_close x\na port_command x <<1>>",
         "ERR 9:16: a step on a closed port is not supported by model v1");

@@ -3,6 +3,7 @@ reports one verdict per check, with evidence, and an overall verdict.
 
     ./tcs validate --module NAME --nif PATH.so (--erl PATH.erl | --beam PATH.beam)
                    [--state TERM] [--otp ...] [--json FILE] [--html FILE]
+    ./tcs validate --module NAME --app _build/default/lib   (a tracer as it ships)
 
 Exit status: 0 every check passes (or cannot apply, and says why), 1 the
 tracer fails a check, 2 bad input (nothing is written then)."""
@@ -14,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from .. import corpus, node
+from .. import corpus, junit, node
 from . import engine, inputs, releases, report
 from .checks import CHECK_NAMES, Bench, Limits
 
@@ -22,8 +23,13 @@ from .checks import CHECK_NAMES, Bench, Limits
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command line of ./tcs validate."""
     parser.add_argument("--module", required=True, help="the tracer's Erlang module name")
-    parser.add_argument("--nif", required=True, help="the tracer's NIF library (.so)")
-    source = parser.add_mutually_exclusive_group(required=True)
+    parser.add_argument("--nif", help="the tracer's NIF library (.so); not needed with --app when "
+                        "the module loads its library from its application (code:priv_dir/1)")
+    parser.add_argument("--app", action="append", default=[], metavar="DIR",
+                        help="an OTP application directory (with ebin/, priv/) or a directory of them "
+                        "(rebar3's _build/PROFILE/lib); repeatable. Its ebin/ is on the nodes' code path; "
+                        "the module's beam is found there unless --erl/--beam is given")
+    source = parser.add_mutually_exclusive_group()
     source.add_argument("--erl", help="the module's source (.erl); compiled with erlc")
     source.add_argument("--beam", help="the compiled module (.beam)")
     parser.add_argument("--state", help="the tracer state, an Erlang term; the atom '$harness' in it "
@@ -34,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"comma-separated checks to run (shape always runs): {', '.join(CHECK_NAMES)}")
     parser.add_argument("--json", help="write the report as JSON to this file")
     parser.add_argument("--html", help="write the report as a self-contained HTML page to this file")
+    parser.add_argument("--junit", help="write JUnit XML for CI to this file (a testcase per check and release)")
     parser.add_argument("--callback-timeout", type=float, default=Limits.callback_s,
                         help="seconds one direct callback call may take (default %(default)s; "
                         "a live action may take 5 times as long)")
@@ -57,14 +64,19 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
         return 2
     with tempfile.TemporaryDirectory(prefix="tcs-validate-input-") as scratch:
         try:
-            tracer = inputs.prepare(args.module, args.nif, args.erl, args.beam, args.state, Path(scratch))
+            tracer = inputs.prepare(args.module, args.nif, args.erl, args.beam, args.state, Path(scratch),
+                                    args.app)
+            warnings = inputs.state_warnings(tracer.state)
+            for warning in warnings:
+                say(f"warning: {warning}")
             say(f"validating {tracer.module} on OTP {', '.join(o.name for o in otps)}, "
                 "each check in nodes of its own")
             results = engine.validate(tracer, otps, lambda otp: corpus.runner_beams(layout, otp), options, say)
         except inputs.BadInput as why:
             say(f"bad input: {why}")
             return 2
-    done = report.Report(tracer, [o.name for o in otps], options.limits, options.bench, results)
+    done = report.Report(tracer, [o.name for o in otps], options.limits, options.bench, results,
+                         tuple(warnings))
     print(report.render_text(done), end="")
     if args.json:
         report.write_json(done, args.json)
@@ -72,6 +84,9 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
     if args.html:
         report.write_atomically(args.html, report.render_html(done))
         say(f"wrote {args.html}")
+    if args.junit:
+        junit.write(Path(args.junit), f"tcs validate {tracer.module}", report.junit_cases(done))
+        say(f"wrote {args.junit}")
     return 0 if done.verdict == "pass" else 1
 
 

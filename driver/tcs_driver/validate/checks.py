@@ -97,6 +97,33 @@ def callbacks() -> frozenset[tuple[str, int]]:
     return frozenset(tags.table().with_arities())
 
 
+#: Short names people use for a category in a callback's name (enabled_gc/3,
+#: trace_process/5), beside the trace tags of the model's tag table.
+_CATEGORY_ALIASES: dict[str, tuple[str, ...]] = {
+    "procs": ("proc", "process", "processes"),
+    "ports": ("port",),
+    "running_procs": ("running", "running_proc"),
+    "running_ports": ("running_port",),
+    "garbage_collection": ("gc", "garbage_collect"),
+}
+
+
+def tag_categories() -> dict[str, list[str]]:
+    """Each trace tag (and alias) -> the categories whose callbacks receive it: its category for
+    a process tracee first, then for a port tracee (the model's tag table, spec 000's
+    trace_tag_*() types)."""
+    table = tags.table()
+    receivers: dict[str, list[str]] = {}
+    for tag in sorted(table.process.keys() | table.port.keys()):
+        for category in (table.process.get(tag), table.port.get(tag)):
+            if category is not None and category not in receivers.setdefault(tag, []):
+                receivers[tag].append(category)
+    for category, aliases in _CATEGORY_ALIASES.items():
+        for alias in aliases:
+            receivers.setdefault(alias, []).append(category)
+    return receivers
+
+
 def _distance(a: str, b: str) -> int:
     """Levenshtein distance."""
     row = list(range(len(b) + 1))
@@ -119,8 +146,14 @@ def looks_like_callback(name: str, arity: int) -> str | None:
     same_name = sorted(a for n, a in known if n == name)
     if same_name:
         return f"erl_tracer has {name}/{same_name[0]}, not {name}/{arity}"
-    near = sorted((_distance(name, n), n) for n, a in known if a == arity)
     prefix = {3: "enabled", 5: "trace"}.get(arity)
+    base, _, suffix = name.partition("_")
+    receiving = tag_categories()
+    if prefix is not None and base == prefix and suffix in receiving:
+        receivers = " or ".join(f"{prefix}_{c}/{arity}" for c in receiving[suffix])
+        return (f"erl_tracer has no such callback: {suffix} events go to {receivers} "
+                f"(a callback per category, not per tag)")
+    near = sorted((_distance(name, n), n) for n, a in known if a == arity)
     if near and (near[0][0] <= 2 or (prefix is not None and
                                      (name == prefix or name.startswith(prefix + "_")))):
         return f"erl_tracer has no such callback (nearest: {near[0][1]}/{arity})"

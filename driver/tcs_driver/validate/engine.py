@@ -13,7 +13,6 @@ The direct-call checks go on after a crash or a hang in a fresh node, leaving
 out the callback/tag/tracee that ended the last one, up to MAX_NODES nodes."""
 from __future__ import annotations
 
-import re
 import shutil
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -23,7 +22,7 @@ from typing import Callable
 
 from .. import node
 from ..protocol import erlang_string
-from . import jobs
+from . import jobs, loading
 from .checks import (CHECK_NAMES, Bench, CheckResult, Limits, callbacks, looks_like_callback,
                      runtime_callbacks)
 from .inputs import BadInput, Tracer
@@ -83,10 +82,16 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
         shutil.copy(beam, work.beams)
     # The library under its own name and under the module's, the name most
     # tracers load it by.
-    for name in {tracer.nif.name, f"{tracer.module}.so"}:
-        shutil.copy(tracer.nif, work.tracer_dir / name)
-    beam = work.tracer_dir / f"{tracer.module}.beam"
-    shutil.copy(tracer.beam, beam)
+    if tracer.nif is not None:
+        for name in {tracer.nif.name, f"{tracer.module}.so"}:
+            shutil.copy(tracer.nif, work.tracer_dir / name)
+    copies = {app: work.add_application(app) for app in tracer.apps}
+    home = tracer.beam_app()
+    if home is not None:
+        beam = copies[home] / "ebin" / tracer.beam.name
+    else:
+        beam = work.tracer_dir / f"{tracer.module}.beam"
+        shutil.copy(tracer.beam, beam)
     job = {"module": tracer.module,
            "beam": erlang_string(work.node_path(beam)),
            "beam_given_as": erlang_string(tracer.given_as),
@@ -97,7 +102,7 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
     results = {"shape": shape_result}
     wanted = [c for c in CHECK_NAMES[1:] if c in options.checks]
     if not (shape.loaded and shape.accepted):
-        why = ("the tracer module did not load its NIF library" if not shape.loaded
+        why = ("the node ended while loading the tracer" if not shape.loaded
                else "erlang:trace/3 refuses the module as a tracer")
         for check in wanted:
             results[check] = CheckResult(check, work.otp.name, "skip", f"not run: {why} (see shape)")
@@ -159,17 +164,9 @@ class _Runner:
         ran = self._run("tcs_validate_shape", {}, self._action_limit())
         if ran.of("BADINPUT"):
             raise BadInput(ran.of("BADINPUT")[0])
-        said = ran.output + "\n".join(rest for _, rest in ran.lines)
-        mismatch = re.search(r"Library module name '([^']*)' does not match calling module '([^']*)'",
-                             said)
-        if mismatch:
-            raise BadInput(f"--nif {tracer.nif}: the library is for module {mismatch.group(1)}, "
-                           f"not {mismatch.group(2)}")
-        missing = re.search(r"'([^':]*): cannot open shared object file", said)
-        if missing:
-            raise BadInput(f"{tracer.module} loads a NIF library {missing.group(1)} that is not there: "
-                           f"validate puts --nif next to the module, in the node's working directory "
-                           f"and on LD_LIBRARY_PATH, as {tracer.nif.name} and {tracer.module}.so")
+        if ran.of("NOLOAD"):
+            kind, _, said = ran.of("NOLOAD")[0].partition(" ")
+            raise loading.LoadFailure(loading.diagnose(kind, said, self.placement(tracer), self.otp))
         data = {kind: rest for kind, rest in (line.partition(" ")[::2] for line in ran.of("DATA"))
                 if kind in ("loaded_by", "accepted")}
         nifs = frozenset(_name_arity(rest) for rest in ran.of("DATA") if rest.startswith("nif "))
@@ -177,16 +174,13 @@ class _Runner:
         # A tracer that crashes or hangs when erlang:trace/3 asks it for
         # trace_status is judged by enabled_answers, which asks the same.
         in_probe = ran.status != "done" and (ran.last_step or "").startswith("probe ")
-        loaded = (ran.status == "done" or in_probe) and not ran.of("FINDING")
+        loaded = ran.status == "done" or in_probe
         accepted = data.get("accepted") == "true" or (in_probe and {("enabled", 3), ("trace", 5)} <= nifs)
         shape = Shape(loaded, accepted, nifs)
         table = {"nifs": [f"{n}/{a}" for n, a in sorted(nifs)], "loaded_by": data.get("loaded_by")}
         if ran.status != "done" and not in_probe:
             return self._result("shape", "fail", f"the node {ran.status}ed while loading the tracer",
                                 _incident(ran), started, data=table), shape
-        if not loaded:
-            return self._result("shape", "fail", ran.of("FINDING")[0].partition(" ")[2],
-                                [ran.tail()], started, data=table), shape
         problems = [f"{name}/{arity} is not a NIF of the library: the runtime refuses a tracer "
                     "without it" for name, arity in (("enabled", 3), ("trace", 5))
                     if (name, arity) not in nifs]
@@ -211,6 +205,11 @@ class _Runner:
                                 data=table), shape
         return self._result("shape", "pass", f"enabled/3, trace/5; optional: {', '.join(optional) or 'none'}",
                             facts + notes, started, data=table), shape
+
+    def placement(self, tracer: Tracer) -> loading.Placement:
+        names = tuple(sorted({tracer.nif.name, f"{tracer.module}.so"})) if tracer.nif is not None else ()
+        copies = tuple((self.work.node_path(self.work.lib / app.name), str(app)) for app in tracer.apps)
+        return loading.Placement(tracer.module, names, tuple(app.name for app in tracer.apps), copies)
 
     # --- the direct-call checks ---------------------------------------------------
 
@@ -256,11 +255,13 @@ class _Runner:
                                 "the last one were not tried")
                 break
         passed = [i for i in texts if i not in set(failed)]
+        planned = max((int(d.split()[1]) for d in ran.of("DATA") if d.startswith("planned ")), default=0)
+        partial = _fewer_inputs(len(texts), planned, check, only, skip_keys)
         if evidence:
-            return self._result(check, "fail", evidence[0], _shorten(evidence) + notes, started,
+            return self._result(check, "fail", evidence[0], _shorten(evidence) + notes + partial, started,
                                 nodes), passed
-        summary = notes[-1] if notes else f"{len(texts)} calls"
-        return self._result(check, "pass", summary, notes, started, nodes), passed
+        summary = (notes[-1] if notes else f"{len(texts)} calls") + "".join(f"; {p}" for p in partial)
+        return self._result(check, "pass", summary, notes + partial, started, nodes), passed
 
     # --- dead_state, live, cost ------------------------------------------------------
 
@@ -288,7 +289,16 @@ class _Runner:
             return self._result(check, "fail", line, [line, f"callbacks the runtime calls in this "
                                 f"phase: {called}, and enabled/3 for trace_status"] + notes, started)
         detached = [n.partition(":")[0] for n in notes if n.endswith("attached afterwards: false")]
+        starts = {n.partition(":")[0]: n.endswith(": true") for n in notes
+                  if "tracer attached when the traffic starts" in n}
+        if starts and not any(starts.values()):
+            return self._result(check, "skip", f"vacuous: no event reached the tracer: it was not attached "
+                                f"when the traffic of any phase started ({', '.join(starts)}); erlang:trace/3 "
+                                "asks enabled(trace_status, State, Tracee), and an answer of remove leaves "
+                                "the tracee untraced. Nothing was verified", notes, started)
         summary = f"{len(LIVE_PHASES)} phases ({', '.join(LIVE_PHASES)}): no crash, no hang"
+        if unattached := [phase for phase, attached in starts.items() if not attached]:
+            summary += f"; not verified in {', '.join(unattached)}: the tracer was not attached there"
         if detached:
             summary += f"; the tracer had detached itself after: {', '.join(detached)}"
         return self._result(check, "pass", summary, notes, started)
@@ -304,7 +314,27 @@ class _Runner:
             return self._result("cost", "fail", line, [line], started)
         values = {key: float(value) for key, _, value in (d.partition(" ") for d in ran.of("DATA"))}
         data = {**values, **_ratios(values)}
-        return self._result("cost", "pass", cost_summary(data), [], started, data=data)
+        answers = [n.partition(": ")[2] for n in ran.of("NOTE") if n.startswith("send answer: ")]
+        untraced = nothing_traced(values.get("module_attached") == 1.0, answers[0] if answers else "?")
+        summary = cost_summary(data) if untraced is None else f"{untraced}; {cost_summary(data)}"
+        return self._result("cost", "pass", summary, [untraced] if untraced else [], started, data=data)
+
+
+#: The check whose passed inputs a check is limited to (engine order, step 2).
+PREREQUISITE = {"only_enabled": "enabled_answers", "only_trace": "trace_accepts"}
+
+
+def _fewer_inputs(ran_on: int, planned: int, check: str, only: dict[str, list[str]],
+                  skipped_keys: list[str]) -> list[str]:
+    """A sentence for a check that called the tracer with fewer inputs than its input space has
+    (none when it ran on all): how many, and why the others were left out."""
+    if not planned or ran_on >= planned:
+        return []
+    why = [f"only those that passed {', '.join(sorted({PREREQUISITE[f] for f in only}))}"] if only else []
+    if skipped_keys:
+        why.append(f"none after a crash or a hang of {', '.join(skipped_keys)}")
+    return [f"{check} ran on {ran_on} of {planned} inputs ({'; '.join(why) or 'the node ended early'}): "
+            "the others are not verified"]
 
 
 def _ratios(v: dict[str, float]) -> dict[str, float]:
@@ -313,6 +343,17 @@ def _ratios(v: dict[str, float]) -> dict[str, float]:
     return {"module_vs_untraced": ratio("event_module_ns", "event_untraced_ns"),
             "builtin_vs_untraced": ratio("event_builtin_ns", "event_untraced_ns"),
             "module_vs_builtin": ratio("event_module_ns", "event_builtin_ns")}
+
+
+def nothing_traced(attached: bool, send_answer: str) -> str | None:
+    """Why the traced sends of the benchmark never reached trace*/5, or None when they did."""
+    if not attached:
+        return ("nothing was traced: the tracer was not attached to the sender (enabled(trace_status, ...) "
+                "answered remove), so 'this tracer' measures untraced sends")
+    if send_answer != "trace":
+        return (f"nothing was traced: enabled for send answered {send_answer}, so trace*/5 was never "
+                "called and 'this tracer' measures the cost of a refused event only")
+    return None
 
 
 def cost_summary(d: dict[str, float]) -> str:

@@ -75,7 +75,7 @@ def run(work: Workdir, module: str, job: dict[str, object], step_limit: StepLimi
     progress = work.host / f"job-{number}-{module}.progress"
     progress.write_bytes(b"")
     job_file.write_text(protocol.job_file({**job, "progress": protocol.erlang_string(work.node_path(progress))}))
-    cmd = work.otp.erl + ["-noshell", "-noinput", "-pa", work.node_path(work.beams),
+    cmd = work.otp.erl + ["-noshell", "-noinput", "-pa", *map(work.node_path, work.code_path),
                           "-run", module, "main", work.node_path(job_file)]
     # A tracer library named without a directory is looked up on the loader
     # path (Clarification C-4); no crash dumps: the STEP lines say more.

@@ -7,6 +7,8 @@ write.  A release in a root needs its files inside the root: Workdir then
 creates its directory under ROOT/tmp and gives paths as the node sees them."""
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,7 +32,8 @@ def available(spec: str, say: Callable[[str], None]) -> list[node.Otp]:
 class Workdir:
     """A fresh directory for one validate run on one release (inside a node.Workspace of
     that release): the runner's beams (beams/), the tracer's beam and library
-    (tracer_dir/) and the job files."""
+    (tracer_dir/), the tracer's OTP applications (lib/, each with its ebin/ on the
+    nodes' code path) and the job files."""
 
     def __init__(self, otp: node.Otp, ws: node.Workspace) -> None:
         self.otp = otp
@@ -38,12 +41,31 @@ class Workdir:
         self.host = ws.host
         self.beams = self.host / "beam"
         self.tracer_dir = self.host / "tracer"
+        self.lib = self.host / "lib"
         self.beams.mkdir()
         self.tracer_dir.mkdir()
+        self.lib.mkdir()
+        self.code_path: list[Path] = [self.beams]
+
+    def add_application(self, app: Path) -> Path:
+        """Copies an OTP application directory into lib/ under its own name (code:priv_dir/1 and
+        code:lib_dir/1 go by it), symbolic links resolved (rebar3 links priv/ to the project's, and include/ even when there is none: dangling links are left out);
+        puts its ebin/ on the code path; returns the copy."""
+        copy = self.lib / app.name
+        # (not copytree's ignore_dangling_symlinks: it reads a relative link from the working directory)
+        shutil.copytree(app, copy, symlinks=False, ignore=_dangling_links)
+        self.code_path.append(copy / "ebin")
+        return copy
 
     def node_path(self, path: Path) -> str:
         """A path in this directory as the node sees it."""
         return str(self._ws.inside / path.relative_to(self.host))
+
+
+def _dangling_links(directory: str, names: list[str]) -> list[str]:
+    """The names in `directory` that are symbolic links to nothing."""
+    return [name for name in names if os.path.islink(os.path.join(directory, name))
+            and not os.path.exists(os.path.join(directory, name))]
 
 
 @contextmanager

@@ -1,0 +1,332 @@
+"""A fuzz campaign: generate, check with the model, run live in batches, judge, group, shrink, replay alone.
+
+Each scenario is judged like `./tcs run` judges a case (corpus.judge:
+the same comparison, normative lines tracee by tracee). A disagreement whose
+differing lines have the shape of a documented deviation of that release
+(expectations/otpN.toml) is `explained`; the others are grouped by the shape of
+their differing lines, and the first scenario of each group is shrunk.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from .. import corpus, expectations, node, stream
+from ..results import CaseResult
+from . import gen, shrink, steer
+
+#: How many candidates the generator writes for one scenario (steer.choose keeps one).
+CANDIDATES: Final[int] = 3
+#: Scenarios one node runs before the next starts: bounds what one case can spoil for the rest.
+PER_NODE: Final[int] = 100
+#: The fuzz statuses, in report order.
+STATUSES: Final[tuple[str, ...]] = ("agree", "explained", "disagree", "refused", "crash", "timeout", "skip")
+_STATUS_OF: Final[dict[str, str]] = {"pass": "agree", "deviation": "explained", "fail": "disagree",
+                                     "crash": "crash", "timeout": "timeout", "skip": "skip"}
+
+
+@dataclass
+class Generated:
+    """One scenario of the campaign, as the model sees it."""
+    index: int
+    scenario: gen.Scenario
+    path: Path
+    refused: str = ""                  # the model's message when it refused every candidate
+    golden: str = ""
+    rules: set[str] = field(default_factory=set)
+    case: corpus.Case | None = None
+
+
+@dataclass
+class Outcome:
+    """One scenario on one release."""
+    scenario: str
+    otp: str
+    status: str                        # one of STATUSES
+    shape: tuple[str, ...] = ()
+    changed: list[str] = field(default_factory=list)
+    detail: str = ""
+    rerun_alone: bool = False
+    polluted: bool = False             # disagreed in a shared node, agrees alone
+
+
+@dataclass
+class Group:
+    """Disagreements with one shape of differing lines."""
+    shape: tuple[str, ...]
+    status: str
+    members: list[Outcome] = field(default_factory=list)
+    minimal: gen.Scenario | None = None
+    minimal_path: Path | None = None
+    minimal_changed: list[str] = field(default_factory=list)
+    shrink_runs: int = 0
+
+
+@dataclass
+class Campaign:
+    """Everything a report needs."""
+    seed: int
+    otps: list[str]
+    generated: list[Generated]
+    outcomes: list[Outcome]
+    groups: list[Group]
+    seconds: dict[str, float]          # live wall time per release
+    corpus_cover: steer.Coverage
+    fuzz_cover: steer.Coverage
+    lost: int = 0
+
+
+def model_run(layout: corpus.Layout, *args: str) -> tuple[int, str, str]:
+    """tcsref's exit status, stdout and stderr."""
+    done = subprocess.run([str(layout.tcsref), *args], capture_output=True, text=True)
+    return done.returncode, done.stdout, done.stderr.strip()
+
+
+def accepted(layout: corpus.Layout, scenario: gen.Scenario, where: Path) -> bool:
+    """Whether the model takes the scenario (written to `where`/<id>.tcs)."""
+    path = where / f"{scenario.id}.tcs"
+    path.write_text(scenario.text())
+    return model_run(layout, "sim", str(path))[0] == 0
+
+
+def generate(layout: corpus.Layout, seed: int, count: int, where: Path, corpus_cover: steer.Coverage,
+             fuzz_cover: steer.Coverage) -> Iterator[Generated]:
+    """The campaign's scenarios, each the candidate of its slot that adds most coverage."""
+    where.mkdir(parents=True, exist_ok=True)
+    for index in range(count):
+        options: list[tuple[gen.Scenario, str, set[str]]] = []
+        refusal = ""
+        path = where / f"fuzz_{seed}_{index}.tcs"
+        for variant in range(CANDIDATES):
+            scenario = gen.scenario(seed, index, variant)
+            path.write_text(scenario.text())
+            status, out, err = model_run(layout, "sim", str(path), "--explain")
+            if status == 0:
+                options.append((scenario, out, steer.explained_rules(out)))
+            else:
+                refusal = refusal or err
+        if not options:
+            yield Generated(index, gen.scenario(seed, index, 0), path, refused=refusal)
+            continue
+        scenario, explained, rules = options[steer.choose([o[2] for o in options], corpus_cover, fuzz_cover)]
+        fuzz_cover.add(rules)
+        path.write_text(scenario.text())
+        golden = model_run(layout, "sim", str(path))[1]
+        yield Generated(index, scenario, path, golden=golden, rules=rules, case=corpus.load_case(layout, path))
+
+
+def shape(changed: list[str]) -> tuple[str, ...]:
+    """The shape of a difference: per differing line, its side and what it is (kind, callback, tag, call),
+    without the processes and terms it names."""
+    kinds: set[str] = set()
+    for text in changed:
+        sign, body = text[0], text[1:].split(" ", 1)[-1]
+        try:
+            line = stream.parse_body(body)
+        except stream.StreamError:
+            kinds.add(f"{sign}?")
+            continue
+        if line.kind == "ctl":
+            call = re.sub(r"<[a-z_:]+>", "<P>", body.split("(", 1)[0])
+            outcome = "raises" if " raises " in body else "->"
+            kinds.add(f"{sign}ctl {call} {outcome}")
+        else:
+            kinds.add(f"{sign}{line.kind} {line.callback or ''} {line.tag or ''}".rstrip())
+    return tuple(sorted(kinds))
+
+
+def documented_shapes(layout: corpus.Layout, release: str) -> dict[tuple[str, ...], str]:
+    """The shapes of the documented `fail` deviations of a release, each with where it is documented."""
+    entries = expectations.load(expectations.path_for(layout.expectations, release))
+    return {shape(list(e.evidence)): f"{e.where} ({e.rule}): {e.reason.splitlines()[0]}"
+            for e in entries.values() if e.status == "fail"}
+
+
+def outcome_of(result: CaseResult, documented: dict[tuple[str, ...], str]) -> Outcome:
+    """A judged run as a fuzz outcome."""
+    status = _STATUS_OF[result.status]
+    form = shape(result.changed) if status == "disagree" else \
+        crash_shape(result.detail) if status in ("crash", "timeout") else ()
+    detail = result.detail
+    if status == "disagree" and form in documented:
+        status, detail = "explained", f"the shape of a documented deviation, {documented[form]}"
+    return Outcome(result.case, result.otp, status, form, list(result.changed), detail, result.rerun_alone)
+
+
+@dataclass(frozen=True)
+class Live:
+    """What running scenarios on one release needs."""
+    layout: corpus.Layout
+    otp: node.Otp
+    include: Path
+    beams: Path
+    gate: Path
+    strict: bool = False
+
+    def job(self, item: Generated) -> node.Job:
+        assert item.case is not None
+        return corpus.job(self.layout, item.case, self.include)
+
+    def judge(self, item: Generated, ran: node.NodeRun) -> CaseResult:
+        assert item.case is not None
+        golden = stream.parse_stream(item.golden, str(item.path))
+        return corpus.judge(self.layout, item.case, self.otp, ran, strict=self.strict, golden=golden)
+
+    def run(self, items: list[Generated], workers: int) -> list[CaseResult]:
+        """Runs the items on `workers` nodes side by side, several per node; results in item order.
+
+        A harness error on one item makes that item a crash with the evidence; it never ends the run."""
+        runs = node.run_jobs_side_by_side(self.otp, [self.job(item) for item in items], self.beams, self.gate,
+                                          per_node=PER_NODE, workers=workers)
+        return [self.judge(item, ran) for item, ran in zip(items, runs)]
+
+    def alone(self, item: Generated) -> CaseResult:
+        """The item replayed in a fresh node of its own."""
+        result = self.judge(item, node.run_alone(self.otp, self.job(item), self.beams, self.gate))
+        result.rerun_alone = True
+        return result
+
+
+def live_for(layout: corpus.Layout, otp: node.Otp, include: Path, strict: bool) -> Live:
+    """The runner set-up of one release."""
+    return Live(layout, otp, include, corpus.runner_beams(layout, otp), layout.nifs / "tcs_gate", strict)
+
+
+def as_generated(layout: corpus.Layout, scenario: gen.Scenario, where: Path) -> Generated | None:
+    """A scenario (a shrinking candidate) with what the model says of it; None when the model refuses it."""
+    where.mkdir(parents=True, exist_ok=True)
+    path = where / f"{scenario.id}.tcs"
+    path.write_text(scenario.text())
+    status, golden, _ = model_run(layout, "sim", str(path))
+    if status != 0:
+        return None
+    return Generated(-1, scenario, path, golden=golden, case=corpus.load_case(layout, path))
+
+
+def shrink_group(live: Live, group: Group, first: Generated, documented: dict[tuple[str, ...], str],
+                 where: Path, seconds: float, workers: int) -> None:
+    """Shrinks the group's first scenario on its release; the minimal one must disagree the same way alone."""
+    work = where / f"shrink-{first.scenario.id}-otp{live.otp.name}"
+    work.mkdir(parents=True, exist_ok=True)
+
+    def same(result: CaseResult) -> bool:
+        found = outcome_of(result, documented)
+        return found.status == group.status and found.shape == group.shape
+
+    def reproduce(candidates: list[gen.Scenario]) -> int | None:
+        # the candidates share the scenario's case id: each is written to a directory of its own
+        items = [as_generated(live.layout, c, work / f"c{i}") for i, c in enumerate(candidates)]
+        runnable = [(i, item) for i, item in enumerate(items) if item is not None]
+        results = live.run([item for _, item in runnable], workers)
+        return next((i for (i, _), r in zip(runnable, results) if same(r)), None)
+
+    def model_accepts(candidate: gen.Scenario) -> bool:
+        return accepted(live.layout, candidate, work)
+
+    minimal, runs = shrink.shrink(first.scenario, model_accepts, reproduce, seconds=seconds)
+    group.minimal, group.shrink_runs = minimal, runs
+
+
+def corpus_coverage(layout: corpus.Layout) -> steer.Coverage:
+    """The rules the corpus's cases name, from `tcsref meta`."""
+    return steer.corpus_coverage(corpus.model(layout, "meta", str(p)) for p in corpus.case_paths(layout))
+
+
+def crash_shape(detail: str) -> tuple[str, ...]:
+    """What a crash or timeout looks like, without its numbers: the first line of its detail."""
+    first = detail.splitlines()[0] if detail else ""
+    return (re.sub(r"[0-9]+", "N", first),)
+
+
+def judge_all(live: Live, items: list[Generated], workers: int,
+              documented: dict[tuple[str, ...], str]) -> list[Outcome]:
+    """The items on one release; a disagreement in a shared node is replayed alone, and that run counts."""
+    results = live.run(items, workers)
+    outcomes = []
+    for item, result in zip(items, results):
+        found = outcome_of(result, documented)
+        if found.status in ("disagree", "crash", "timeout"):
+            alone = outcome_of(live.alone(item), documented)
+            alone.polluted = alone.status in ("agree", "explained")
+            found = alone
+        outcomes.append(found)
+    return outcomes
+
+
+def run(layout: corpus.Layout, seed: int, otps: list[node.Otp], *, count: int | None, minutes: float | None,
+        where: Path, workers: int, shrink_seconds: float, say: Callable[[str], None],
+        strict: bool = False, round_size: int = 25) -> Campaign:
+    """A whole campaign: rounds of scenarios, each run on every release, then groups shrunk."""
+    include = corpus.host_include()
+    corpus_cover, fuzz_cover = corpus_coverage(layout), steer.Coverage()
+    lives = {o.name: live_for(layout, o, include, strict) for o in otps}
+    documented = {o.name: documented_shapes(layout, o.name) for o in otps}
+    deadline = time.monotonic() + minutes * 60 if minutes else None
+    limit = count if count is not None else 10**9
+    source = generate(layout, seed, limit, where / "scenarios", corpus_cover, fuzz_cover)
+    generated: list[Generated] = []
+    outcomes: list[Outcome] = []
+    seconds = dict.fromkeys(lives, 0.0)
+    while len(generated) < limit and (deadline is None or time.monotonic() < deadline):
+        batch = [g for _, g in zip(range(min(round_size, limit - len(generated))), source)]
+        if not batch:
+            break
+        generated += batch
+        for name, live in lives.items():
+            started = time.monotonic()
+            runnable = [g for g in batch if g.case is not None and corpus.skip_reason(g.case, live.otp.release) is None]
+            judged = {id(g): o for g, o in zip(runnable, judge_all(live, runnable, workers, documented[name]))}
+            for g in batch:
+                if g.refused:
+                    outcomes.append(Outcome(g.scenario.id, name, "refused", detail=g.refused))
+                elif id(g) in judged:
+                    outcomes.append(judged[id(g)])
+                else:
+                    outcomes.append(Outcome(g.scenario.id, name, "skip",
+                                            detail=corpus.skip_reason(g.case, live.otp.release) or ""))
+            seconds[name] += time.monotonic() - started
+            say(f"OTP {name}: {len(generated)} scenario(s) in {seconds[name]:.0f}s: "
+                + progress_counts([o for o in outcomes if o.otp == name]))
+    groups = group(outcomes)
+    by_id = {g.scenario.id: g for g in generated}
+    for number, found in enumerate(groups, 1):
+        first = found.members[0]
+        if shrink_seconds > 0:
+            say(f"shrinking group {number}/{len(groups)} ({found.status} on OTP {first.otp}, "
+                f"{len(found.members)} scenario(s))")
+            shrink_group(lives[first.otp], found, by_id[first.scenario], documented[first.otp], where,
+                         shrink_seconds, workers)
+            confirm(lives[first.otp], found, documented[first.otp], where / "minimal")
+    return Campaign(seed, list(lives), generated, outcomes, groups, seconds, corpus_cover, fuzz_cover,
+                    lost=len(generated) * len(lives) - len(outcomes))
+
+
+def progress_counts(outcomes: list[Outcome]) -> str:
+    """The non-zero counts of the outcomes so far, by status."""
+    counts = {s: sum(1 for o in outcomes if o.status == s) for s in STATUSES}
+    return ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "nothing yet"
+
+
+def group(outcomes: list[Outcome]) -> list[Group]:
+    """The disagreements, crashes and timeouts grouped by status and shape, largest group first."""
+    groups: dict[tuple[str, tuple[str, ...]], Group] = {}
+    for o in outcomes:
+        if o.status in ("disagree", "crash", "timeout"):
+            groups.setdefault((o.status, o.shape), Group(o.shape, o.status)).members.append(o)
+    return sorted(groups.values(), key=lambda g: (-len(g.members), g.status, g.shape))
+
+
+def confirm(live: Live, found: Group, documented: dict[tuple[str, ...], str], where: Path) -> None:
+    """Replays the group's minimal scenario alone and keeps the difference it shows there."""
+    if found.minimal is None:
+        return
+    item = as_generated(live.layout, found.minimal, where / found.minimal.id)
+    if item is None:
+        return
+    result = outcome_of(live.alone(item), documented)
+    found.minimal_changed = result.changed if result.status == found.status else []

@@ -1,0 +1,597 @@
+"""A generator of valid, physically sensible scenarios (cases/README.md), seeded and reproducible.
+
+`scenario(seed, index)` is a pure function: the same seed and index give the
+same scenario, byte for byte (random.Random seeded with a string is stable
+across runs and Python versions). A scenario is a header plus body lines, each
+line one statement whose arguments hold no blanks (terms are written compact),
+so that shrinking can drop whole lines and single arguments.
+
+The generator follows the state of the scenario as it writes it (which
+processes live, which are blocked in a receive and what their mailboxes hold,
+which ports are open and who owns them, who holds a seq_trace token, which
+sessions exist) so that it writes only steps the language allows: a step the
+model refuses is a bug of this module unless the model documents the refusal.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+#: The optional callbacks of erl_tracer (cases/README.md "Tracer").
+OPTIONAL_CALLBACKS: Final[tuple[str, ...]] = tuple(
+    f"{kind}_{cat}" for kind in ("enabled", "trace")
+    for cat in ("call", "garbage_collection", "ports", "procs", "receive", "running_ports",
+                "running_procs", "send"))
+#: The callback sets drawn most often: each category's enabled_X, trace_X, both, and all of them.
+#: Every set is one NIF library to compile (the function table decides which callbacks exist):
+#: a palette that the build caches keeps a campaign's compilations few; other subsets stay rarer.
+CALLBACK_PALETTE: Final[tuple[tuple[str, ...], ...]] = tuple(
+    group for cat in ("call", "garbage_collection", "ports", "procs", "receive", "running_ports",
+                      "running_procs", "send")
+    for group in ((f"enabled_{cat}",), (f"trace_{cat}",), (f"enabled_{cat}", f"trace_{cat}"))
+) + (OPTIONAL_CALLBACKS,)
+ANSWER_TAGS: Final[tuple[str, ...]] = (
+    "send", "'receive'", "call", "return_from", "exception_from", "return_to", "spawn", "spawned",
+    "exit", "link", "unlink", "getting_linked", "getting_unlinked", "register", "unregister", "in", "out",
+    "in_exiting", "out_exiting", "out_exited", "open", "closed", "gc_minor_start", "gc_minor_end",
+    "gc_major_start", "gc_major_end", "seq_trace", "trace_status", "default")
+SCHEDULING_TAGS: Final[tuple[str, ...]] = ("in", "out", "in_exiting", "out_exiting", "out_exited")
+ANSWERS: Final[tuple[str, ...]] = ("trace", "discard", "remove")
+PROCESS_FLAGS: Final[tuple[str, ...]] = (
+    "send", "'receive'", "call", "procs", "arity", "silent", "return_to", "set_on_spawn", "set_on_first_spawn",
+    "set_on_link", "set_on_first_link", "timestamp", "monotonic_timestamp", "strict_monotonic_timestamp",
+    "scheduler_id", "running", "exiting", "running_procs", "garbage_collection", "ports", "running_ports")
+#: Flags that make a process's own events traced at all (the rest modify them).
+EVENT_FLAGS: Final[frozenset[str]] = frozenset({
+    "send", "'receive'", "call", "procs", "running", "exiting", "running_procs", "garbage_collection",
+    "ports", "running_ports", "all"})
+PORT_FLAGS: Final[tuple[str, ...]] = ("send", "'receive'", "ports", "running_ports", "timestamp", "scheduler_id")
+BAD_FLAGS: Final[tuple[str, ...]] = ("'no_such_flag'", "42", "{silent,true}")
+SPECS: Final[tuple[str, ...]] = ("all", "processes", "existing", "existing_processes", "new", "new_processes")
+TARGET_FUNCTIONS: Final[tuple[tuple[str, int], ...]] = (
+    ("id", 1), ("twice", 1), ("tail", 1), ("deep", 1), ("check", 1), ("relay", 1), ("catcher", 1))
+CALL_MATCH_SPECS: Final[tuple[str, ...]] = (
+    "true", "false", "[]",
+    "[{'_',[],[{return_trace}]}]",
+    "[{'_',[],[{exception_trace}]}]",
+    "[{'_',[],[{message,{caller}}]}]",
+    "[{['$1'],[{is_integer,'$1'}],[{message,'$1'}]}]",
+    "[{['$1'],[{is_atom,'$1'}],[{return_trace},{message,{{'$1',{self}}}}]}]",
+    "[{'_',[],[{silent,true}]}]",
+    "[{'_',[],[{silent,false},{return_trace}]}]",
+    "[{['_'],[],[{message,false}]}]",
+    "[{'$1',[{'=:=',{length,'$1'},1}],[{message,{hd,'$1'}}]}]",
+    "[{[ok],[],[]},{'_',[],[{exception_trace}]}]",
+    "[{'_',[],[{message,{element,1,{{x}}}}]}]",
+    "not_a_match_spec",
+)
+SEND_MATCH_SPECS: Final[tuple[str, ...]] = (
+    "true", "false", "[]",
+    "[{['_',hello],[],[]}]",
+    "[{['$1','_'],[{is_pid,'$1'}],[]}]",
+    "[{['_','$1'],[{is_atom,'$1'}],[{message,'$1'}]}]",
+    "[{['_','_'],[],[{message,{caller}}]}]",
+    "[{['_',{'_','_'}],[],[]}]",
+)
+RECEIVE_MATCH_SPECS: Final[tuple[str, ...]] = (
+    "true", "false", "[]",
+    "[{['_','_',hello],[],[]}]",
+    "[{[clock_service,'_','_'],[],[]}]",
+    "[{['_','$1','_'],[{is_pid,'$1'}],[]}]",
+    "[{['_','_','$1'],[{is_atom,'$1'}],[{message,'$1'}]}]",
+    "[{'_',[],[{silent,true}]}]",
+)
+SEQ_COMPONENTS: Final[tuple[str, ...]] = (
+    "send", "'receive'", "print", "timestamp", "monotonic_timestamp", "strict_monotonic_timestamp")
+ATOMS: Final[tuple[str, ...]] = ("hello", "ok", "ping", "x", "'hello world'", "stop", "normal")
+#: Registered names no OTP node has already (`logger` is the logger's process).
+NAMES: Final[tuple[str, ...]] = ("alpha", "beta", "gamma")
+SPAWN_NAMES: Final[tuple[str, ...]] = ("e", "f", "g", "h")
+PORT_NAMES: Final[tuple[str, ...]] = ("x", "y")
+SESSION_NAMES: Final[tuple[str, ...]] = ("sa", "sb", "sp")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One generated case: header fields and body lines (declarations after the header, then steps)."""
+    id: str
+    otp: int
+    features: tuple[str, ...]
+    body: tuple[str, ...]
+    rules: tuple[str, ...] = ("FUZZ",)
+    desc: str = "generated by ./tcs fuzz"
+    comments: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        """The scenario as a .tcs file."""
+        head = [f"% {c}" for c in self.comments]
+        head += [f"case     {self.id}", f"rules    {' '.join(self.rules)}", f'desc     "{self.desc}"',
+                 f"otp      {self.otp}"]
+        if self.features:
+            head.append(f"features {' '.join(self.features)}")
+        return "\n".join(head + [""] + list(self.body)) + "\n"
+
+    def with_body(self, body: tuple[str, ...]) -> "Scenario":
+        """The same scenario with other body lines."""
+        return replace(self, body=body)
+
+
+@dataclass
+class _Port:
+    owner: str
+    open: bool = True
+    linked: set[str] = field(default_factory=set)
+    named: bool = False
+    traced: bool = False
+
+
+@dataclass
+class _State:
+    """What the generator knows about the scenario so far."""
+    rng: random.Random
+    sessions_allowed: bool
+    alive: list[str] = field(default_factory=list)
+    dead: set[str] = field(default_factory=set)
+    blocked: set[str] = field(default_factory=set)
+    mailbox: dict[str, list[bool]] = field(default_factory=dict)   # per process, per message: carries a token
+    links: set[frozenset[str]] = field(default_factory=set)
+    ports: dict[str, _Port] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)            # registered name -> process or port
+    token: set[str] = field(default_factory=set)                   # processes holding a seq_trace token
+    seq_tracer: bool = False
+    seq_group: set[str] = field(default_factory=set)               # processes never traced (seq_trace)
+    traced_sr: set[str] = field(default_factory=set)               # may be traced for send/'receive'
+    traced: set[str] = field(default_factory=set)                  # may be traced at all
+    new_sr: bool = False                                           # new processes may be traced for send/receive
+    new_traced: bool = False
+    late_loaded: bool = False
+    last_minor_gc: set[str] = field(default_factory=set)
+    sessions: dict[str, str] = field(default_factory=dict)         # name -> tracer kind
+    created: set[str] = field(default_factory=set)
+    dropped: set[str] = field(default_factory=set)
+    used: set[str] = field(default_factory=set)                    # names given to spawned processes, ports
+    tracer_gone: bool = False
+    trace_call: bool = False                                       # the legacy recorder has trace_call/5 (C-10)
+
+    def pick(self, items):
+        return items[self.rng.randrange(len(items))]
+
+    def fresh(self, names: tuple[str, ...]) -> str | None:
+        """The first of `names` not given yet (now given), None when every one is."""
+        name = next((n for n in names if n not in self.used), None)
+        if name is not None:
+            self.used.add(name)
+        return name
+
+    def free(self) -> list[str]:
+        """Processes that can act now: alive and not blocked in a receive."""
+        return [p for p in self.alive if p not in self.blocked]
+
+    def every_name(self) -> list[str]:
+        return self.alive + sorted(self.dead)
+
+
+def _term(st: _State, depth: int = 0) -> str:
+    """A small compact term: atoms, integers, binaries, strings, tuples, lists, maps, pids of the scenario."""
+    r = st.rng.random()
+    if r < 0.3 or depth > 1:
+        return st.pick(ATOMS)
+    if r < 0.45:
+        return str(st.rng.randrange(-3, 100))
+    if r < 0.55 and st.every_name():
+        return f"<{st.pick(st.every_name())}>"
+    if r < 0.62:
+        return f"<<{st.rng.randrange(256)},{st.rng.randrange(256)}>>"
+    if r < 0.67:
+        return '"ab"'
+    if r < 0.8:
+        return "{" + ",".join(_term(st, depth + 1) for _ in range(st.rng.randrange(1, 4))) + "}"
+    if r < 0.92:
+        return "[" + ",".join(_term(st, depth + 1) for _ in range(st.rng.randrange(0, 3))) + "]"
+    return "#{" + f"k=>{_term(st, depth + 1)}" + "}"
+
+
+def _flags(st: _State, pool: tuple[str, ...], most: int = 4, bad: tuple[str, ...] = BAD_FLAGS) -> list[str]:
+    flags = st.rng.sample(pool, st.rng.randrange(1, most + 1))
+    if st.rng.random() < 0.04:
+        flags = ["all"]
+    if st.rng.random() < 0.02:
+        flags.append(st.pick(bad))
+    return flags
+
+
+def _mark_traced(st: _State, who: list[str], flags: list[str]) -> None:
+    for p in who:
+        st.traced.add(p)
+        if {"send", "'receive'", "all"} & set(flags):
+            st.traced_sr.add(p)
+
+
+def _traceable(st: _State) -> list[str]:
+    """Processes a trace step may name: those outside the seq_trace group."""
+    return [p for p in st.every_name() if p not in st.seq_group]
+
+
+def _trace_step(st: _State) -> str | None:
+    how = "off" if st.rng.random() < 0.15 else "on"
+    r = st.rng.random()
+    ports = [x for x, p in st.ports.items() if p.open or st.rng.random() < 0.2]
+    if r < 0.12 and not st.seq_group and not st.token:
+        spec = st.pick(SPECS)
+        flags = _flags(st, PROCESS_FLAGS)
+        if how == "on":
+            if spec in ("all", "processes", "existing", "existing_processes"):
+                _mark_traced(st, st.alive, flags)
+            if spec in ("all", "processes", "new", "new_processes"):
+                st.new_traced = True
+                st.new_sr |= bool({"send", "'receive'", "all"} & set(flags))
+        return f"trace {spec} {how} {' '.join(flags)}"
+    if r < 0.18:
+        return f"trace new_ports {how} {' '.join(_flags(st, PORT_FLAGS, 3))}"
+    if r < 0.3 and ports:
+        return f"trace {st.pick(ports)} {how} {' '.join(_flags(st, PORT_FLAGS, 3))}"
+    who = _traceable(st)
+    if not who:
+        return None
+    p = st.pick(who)
+    flags = _flags(st, PROCESS_FLAGS)
+    if how == "on":
+        _mark_traced(st, [p], flags)
+    return f"trace {p} {how} {' '.join(flags)}"
+
+
+def _pattern_step(st: _State) -> str:
+    r = st.rng.random()
+    opts = st.pick([[], ["global"], ["local"], ["bad_option"]]
+                   + ([] if st.trace_call else [["meta"], ["local", "meta"], ["global", "meta"]]))
+    if r < 0.15:
+        return f"pattern send {st.pick(SEND_MATCH_SPECS)}" + (" global" if st.rng.random() < 0.05 else "")
+    if r < 0.28:
+        return f"pattern 'receive' {st.pick(RECEIVE_MATCH_SPECS)}"
+    if r < 0.35:
+        return f"pattern on_load {st.pick(CALL_MATCH_SPECS[:5])} {st.pick(['local', 'global'])}"
+    fn, arity = st.pick(TARGET_FUNCTIONS)
+    # not '_':'_'/'_': a pattern on every module traces the harness's own calls in the scenario's
+    # processes (the puppet's gate, open_port/2), which no scenario describes; '_':id/1 is badarg
+    target = st.pick([f"tcs_target:{fn}/{arity}", f"tcs_target:{fn}/'_'", "tcs_target:'_'/'_'",
+                      "tcs_late:id/1", "'_':id/1"])
+    return f"pattern {target} {st.pick(CALL_MATCH_SPECS)} {' '.join(opts)}".rstrip()
+
+
+def _die(st: _State, who: str, reason_normal: bool) -> None:
+    """`who` exits: its ports close, and an abnormal exit kills what it is linked to."""
+    pending = [(who, reason_normal)]
+    while pending:
+        p, normal = pending.pop()
+        if p in st.dead or p not in st.alive:
+            continue
+        st.alive.remove(p)
+        st.dead.add(p)
+        st.blocked.discard(p)
+        st.token.discard(p)
+        st.names = {n: o for n, o in st.names.items() if o != p}
+        for link in [ln for ln in st.links if p in ln]:
+            st.links.discard(link)
+            (other,) = link - {p}
+            if other in st.ports:
+                port = st.ports[other]
+                port.linked.discard(p)
+                if not normal and port.open:
+                    _close_port(st, other)
+                    pending += [(q, False) for q in port.linked]
+            elif not normal:
+                pending.append((other, False))
+        for x, port in st.ports.items():
+            if port.owner == p and port.open:
+                _close_port(st, x)
+                if not normal:
+                    pending += [(q, False) for q in port.linked]
+
+
+def _close_port(st: _State, x: str) -> None:
+    port = st.ports[x]
+    port.open = False
+    st.names = {n: o for n, o in st.names.items() if o != x}
+    st.links = {ln for ln in st.links if x not in ln}
+
+
+def _deliver(st: _State, to: str, carries: bool) -> None:
+    if to in st.dead:
+        return
+    if to in st.blocked:
+        st.blocked.discard(to)
+        if carries:
+            st.token.add(to)
+        return
+    st.mailbox.setdefault(to, []).append(carries)
+
+
+def _process_step(st: _State) -> str | None:
+    free = st.free()
+    if not free:
+        return None
+    p = st.pick(free)
+    holder = p in st.token
+    choices = ["send"] * 6 + ["recv"] * 5 + ["call"] * 5 + ["gc"] * 2 + ["register"] * 2
+    if not holder:
+        choices += ["spawn"] * 2 + ["link"] * 3 + ["unlink", "exit", "unregister"]
+        if p not in st.seq_group:
+            choices += ["open_port"] * 2 + ["port"] * 6
+    if st.seq_tracer:
+        choices += ["seq_token"] * 3 + ["seq_print", "seq_reset"]
+    kind = st.pick(choices)
+    others = [q for q in st.every_name() if q != p]
+    if kind == "send":
+        if holder:   # the token goes with the message: only to processes never traced (C-65)
+            others = [q for q in others if q not in st.traced]
+        to = st.pick(others) if others and st.rng.random() < 0.9 else p
+        if holder:
+            st.seq_group.add(to)
+        _deliver(st, to, holder)
+        return f"{p} send {to} {_term(st)}"
+    if kind == "recv":
+        box = st.mailbox.get(p, [])
+        if box:
+            if box.pop(0):
+                st.token.add(p)
+            return f"{p} recv" + (" after 0" if st.rng.random() < 0.2 else "")
+        if st.rng.random() < 0.4 and p not in st.traced:
+            return f"{p} recv after {st.pick([0, 0, 5])}"
+        if st.rng.random() < 0.5:
+            return f"{p} recv after 0"
+        st.blocked.add(p)
+        return f"{p} recv"
+    if kind == "call":
+        if not st.late_loaded and st.rng.random() < 0.15 and p not in st.traced_sr and not holder:
+            st.late_loaded = True
+            return f"{p} call tcs_late:id({_term(st)})"
+        fn, _ = st.pick(TARGET_FUNCTIONS)
+        arg = "ok" if fn == "check" and st.rng.random() < 0.5 else _term(st)
+        return f"{p} call tcs_target:{fn}({arg})"
+    if kind == "gc":
+        minor = st.rng.random() < 0.4
+        if not minor and p in st.last_minor_gc:
+            minor = True
+        (st.last_minor_gc.add if minor else st.last_minor_gc.discard)(p)
+        return f"{p} gc" + (" minor" if minor else st.pick(["", " major"]))
+    if kind == "register":
+        name = st.pick(NAMES)
+        mine = [x for x, port in st.ports.items() if port.open and not port.named and x not in st.names.values()]
+        if mine and st.rng.random() < 0.3 and name not in st.names:
+            x = st.pick(mine)
+            st.names[name] = x
+            st.ports[x].named = True
+            return f"{p} register {name} {x}"
+        if name not in st.names and p not in st.names.values():
+            st.names[name] = p
+        return f"{p} register {name}"
+    if kind == "unregister":
+        name = st.pick(NAMES)
+        if name in st.names:
+            del st.names[name]
+        return f"{p} unregister {name}"
+    if kind == "spawn":
+        child = st.fresh(SPAWN_NAMES)
+        if child is None:
+            return None
+        st.alive.append(child)
+        how = st.pick(["spawn", "spawn_link"])
+        if how == "spawn_link":
+            st.links.add(frozenset({p, child}))
+        if st.new_traced or p in st.traced:
+            st.traced.add(child)
+        if st.new_sr or p in st.traced_sr:
+            st.traced_sr.add(child)
+        return f"{p} {how} {child}"
+    if kind in ("link", "unlink"):
+        # a link to a seq_trace process could make it traced (set_on_link), which C-65 forbids
+        targets = [q for q in others if q not in st.seq_group]
+        targets += [x for x, port in st.ports.items() if port.open]
+        targets = [q for q in dict.fromkeys(targets) if q != p]
+        if not targets:
+            return None
+        q = st.pick(targets)
+        if q in st.ports:
+            port = st.ports[q]
+            if kind == "link":
+                if p in port.linked:
+                    return None       # linking an already linked port: not modelled
+                port.linked.add(p)
+                st.links.add(frozenset({p, q}))
+            else:
+                if p not in port.linked:
+                    return None       # unlinking a port that is not linked: not modelled
+                port.linked.discard(p)
+                st.links.discard(frozenset({p, q}))
+            return f"{p} {kind} {q}"
+        if kind == "link" and q in st.alive:
+            st.links.add(frozenset({p, q}))
+            # set_on_link (or all) passes the flags on: both may be traced from now on
+            for traced in (st.traced, st.traced_sr):
+                if {p, q} & traced:
+                    traced |= {p, q}
+        elif kind == "unlink":
+            st.links.discard(frozenset({p, q}))
+        return f"{p} {kind} {q}"
+    if kind == "exit":
+        reason = st.pick(["normal", "normal", "kill", "boom", "{shutdown,x}"])
+        _die(st, p, reason == "normal")
+        return f"{p} exit {reason}"
+    if kind == "open_port":
+        x = st.fresh(PORT_NAMES)
+        if x is None:
+            return None
+        st.ports[x] = _Port(p, linked={p})
+        st.links.add(frozenset({p, x}))
+        return f"{p} open_port {x}"
+    if kind == "port":
+        usable = [x for x, port in st.ports.items() if port.open and port.owner not in st.blocked]
+        if not usable:
+            return None
+        x = st.pick(usable)
+        port = st.ports[x]
+        op = st.pick(["port_command", "port_command", "port_send", "port_close"])
+        if op == "port_send" and p != port.owner:
+            op = "port_command"
+        if op == "port_close":
+            _close_port(st, x)
+            return f"{p} port_close {x}"
+        _deliver(st, port.owner, False)
+        data = st.pick(['<<"hi">>', "<<1,2>>", "<<>>", '<<"x">>'])
+        return f"{p} {op} {x} {data}"
+    if kind == "seq_token":
+        if p in st.traced:
+            return None
+        st.seq_group.add(p)
+        comp = st.pick(("label",) * 3 + SEQ_COMPONENTS)
+        value = str(st.rng.randrange(0, 50)) if comp == "label" else st.pick(["true", "true", "false"])
+        st.token.add(p)
+        return f"{p} seq_token {comp} {value}"
+    if kind == "seq_print":
+        return f"{p} seq_print {st.pick(ATOMS)}"
+    st.token.discard(p)
+    return f"{p} seq_reset"
+
+
+def _info_step(st: _State) -> str:
+    who = st.pick(st.every_name() + ["new", "new_processes"])
+    return f"info {who} {st.pick(['flags', 'tracer'])}"
+
+
+def _session_ref(st: _State) -> str | None:
+    made = sorted(st.created)
+    if not made:
+        return None
+    s = st.pick(made)
+    if s in st.dropped or st.rng.random() < 0.15:
+        return f"weak({s})"
+    return s
+
+
+def _session_step(st: _State) -> str | None:
+    not_made = [s for s in st.sessions if s not in st.created]
+    if not_made and (not st.created or st.rng.random() < 0.3):
+        s = not_made[0]
+        if st.rng.random() < 0.03:
+            return f"create {s} [bad]"      # badarg: the session is not made
+        st.created.add(s)
+        return f"create {s}"
+    r = st.rng.random()
+    ref = _session_ref(st)
+    if ref is None:
+        return None
+    if r < 0.35:
+        who = [q for q in _traceable(st)] + [x for x, port in st.ports.items() if port.open]
+        if not who:
+            return None
+        q = st.pick(who)
+        pool = PORT_FLAGS if q in st.ports else PROCESS_FLAGS
+        if st.sessions.get(ref.removeprefix("weak(").rstrip(")")) == "process":
+            # time stamps and scheduler ids in a tracer process's messages are not modelled
+            pool = tuple(f for f in pool if "timestamp" not in f and f != "scheduler_id")
+        # a session's trace step takes flag atoms and tuples (to be refused), no other term
+        flags = _flags(st, pool, 3, bad=("{silent,true}", "{tracer,<tracer>}"))
+        if flags == ["all"] and pool is not PROCESS_FLAGS and pool is not PORT_FLAGS:
+            flags = [pool[0]]     # `all` holds the time stamps too
+        how = "off" if st.rng.random() < 0.15 else "on"
+        if how == "on" and q not in st.ports:
+            _mark_traced(st, [q], flags)
+        return f"trace {ref} {q} {how} {' '.join(flags)}"
+    if r < 0.55:
+        target = _pattern_step(st).split(" ", 1)[1]
+        return f"pattern {ref} {target.replace(' meta', '')}".rstrip()
+    if r < 0.7:
+        what = st.pick([f"<{st.pick(st.every_name())}>", "new", "{tcs_target,id,1}", "send", "'receive'"])
+        item = {"send": "match_spec", "'receive'": "match_spec", "{tcs_target,id,1}": st.pick(["traced", "all"])}
+        return f"info {ref} {what} {item.get(what, st.pick(['flags', 'tracer']))}"
+    if r < 0.8:
+        return f"session_info {st.pick(['all', 'send', 'new', '{tcs_target,id,1}', f'<{st.pick(st.every_name())}>'])}"
+    if r < 0.88 and st.sessions.get(ref.removeprefix("weak(").rstrip(")")) == "process":
+        return f"delivered {ref} {st.pick(['all', f'<{st.pick(st.every_name())}>'])}"
+    if r < 0.93:
+        s = ref.removeprefix("weak(").rstrip(")")
+        if s not in st.dropped:
+            st.dropped.add(s)
+            return f"drop {s}"
+        return None
+    return f"destroy {ref}"
+
+
+def _declarations(st: _State, with_sessions: bool) -> tuple[list[str], str]:
+    """The tracer and session declarations, and the legacy tracer kind."""
+    lines: list[str] = []
+    kind = "erl_msg_tracer" if st.rng.random() < 0.08 else "recorder"
+    lines.append(f"tracer {kind}")
+    if kind == "recorder":
+        lines += _recorder_lines(st)
+        st.trace_call = any(ln.startswith("callbacks") and "trace_call" in ln.split() for ln in lines)
+    if with_sessions:
+        for s in SESSION_NAMES[:st.rng.randrange(1, 4)]:
+            skind = st.pick(["recorder", "recorder", "process"] + (["erl_msg_tracer"] if kind == "erl_msg_tracer" else []))
+            st.sessions[s] = skind
+            lines.append(f"session {s} tracer {skind}")
+            if skind == "recorder":
+                lines += _recorder_lines(st)
+    return lines, kind
+
+
+def _recorder_lines(st: _State) -> list[str]:
+    lines = []
+    if st.rng.random() < 0.6:
+        if st.rng.random() < 0.85:
+            cbs = list(st.pick(CALLBACK_PALETTE))
+        else:
+            cbs = st.rng.sample(OPTIONAL_CALLBACKS, st.rng.randrange(1, 7))
+        lines.append("callbacks " + " ".join(sorted(cbs)))
+    answers = {tag: st.pick(ANSWERS) for tag in st.rng.sample(ANSWER_TAGS, st.rng.choice([0, 0, 1, 1, 2, 3]))}
+    if answers.get("default", "trace") != "trace":
+        answers.update(dict.fromkeys(SCHEDULING_TAGS, "trace"))
+    # the harness's own scheduling reaches the tracer too (RUN-HARNESS): an answer other than
+    # trace for a scheduling tag would act at tracepoints no scenario describes (cases/README.md)
+    answers.update({tag: "trace" for tag in SCHEDULING_TAGS if tag in answers})
+    return lines + [f"answer {tag} {answer}" for tag, answer in answers.items()]
+
+
+def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
+    """A candidate for the index-th scenario of a seed (pure: the same arguments give the same scenario).
+
+    The candidates of one index (variants) share the case id; the campaign keeps one (steer.choose)."""
+    rng = random.Random(f"tcs-fuzz-{seed}-{index}-{variant}")
+    with_sessions = rng.random() < 0.25
+    st = _State(rng, with_sessions)
+    body, _ = _declarations(st, with_sessions)
+    st.alive = ["a", "b", "c", "d"][:rng.randrange(2, 5)]
+    body.append("process " + " ".join(st.alive))
+    steps: list[str] = []
+    if rng.random() < 0.25:
+        st.seq_tracer = True
+        steps.append("seq_trace tracer")
+    goal = rng.randrange(3, 26)
+    weights = [("trace", 5), ("pattern", 2), ("process", 12), ("info", 1), ("tracer_exit", 0.15)]
+    if with_sessions:
+        weights.append(("session", 5))
+    kinds, w = zip(*weights)
+    tries = 0
+    while len(steps) < goal and tries < goal * 6:
+        tries += 1
+        kind = rng.choices(kinds, w)[0]
+        if kind == "trace":
+            line = _trace_step(st)
+        elif kind == "pattern":
+            line = _pattern_step(st)
+        elif kind == "info":
+            line = _info_step(st)
+        elif kind == "tracer_exit":
+            if st.tracer_gone:
+                continue
+            st.tracer_gone = True
+            line = f"tracer exit {st.pick(['kill', 'normal', 'boom'])}"
+        elif kind == "session":
+            line = _session_step(st)
+        else:
+            line = _process_step(st)
+        if line is not None:
+            steps.append(line)
+    features = ("sessions",) if with_sessions else ()
+    return Scenario(f"fuzz_{seed}_{index}", 27 if with_sessions else 25, features, tuple(body + steps))
