@@ -28,8 +28,6 @@ static int port_of(Model *m, const Step *st)
 bool ports_open(Model *m, int p, const Step *st)
 {
     int x = model_add_proc(m, st->other);
-    if (x < 0)
-        return model_unsupported(m, st->line, st->other_col, "more processes and ports than MAX_PROCS are");
     Proc *xp = &m->procs[x];
     xp->is_port = true;
     xp->owner = p;
@@ -106,10 +104,8 @@ bool ports_terminate(Model *m, int x, const Term *reason, const char *rules)
         xp->regname = NULL;
     }
     xp->alive = false;
-    int links[MAX_PROCS];
-    int n = xp->nlinks;
-    for (int i = 0; i < n; i++)
-        links[i] = xp->links[i];
+    int n;
+    int *links = model_take_links(xp, &n);
     for (int i = 0; i < n; i++)
         procs_set_link(m, x, links[i], false);
     for (int i = 0; i < n; i++) { /* PORTS-CLOSED-LINKS: like a process exiting */

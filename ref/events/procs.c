@@ -13,8 +13,6 @@ bool procs_spawn(Model *m, int p, const Step *st)
 {
     bool linked = st->kind == ST_SPAWN_LINK;
     int q = model_add_proc(m, st->other);
-    if (q < 0)
-        return model_unsupported(m, st->line, st->other_col, "more processes than MAX_PROCS are");
     Term *a[1] = {term_atom(m->a, st->other)};
     Term *mfa = term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
     inherit_spawn(m, p, q, linked); /* the child is created with its flags */
@@ -50,8 +48,8 @@ static void link_remove(Proc *p, int q)
 void procs_set_link(Model *m, int p, int q, bool linked)
 {
     if (linked) {
-        m->procs[p].links[m->procs[p].nlinks++] = q;
-        m->procs[q].links[m->procs[q].nlinks++] = p;
+        model_add_link(m, &m->procs[p], q);
+        model_add_link(m, &m->procs[q], p);
     } else {
         link_remove(&m->procs[p], q);
         link_remove(&m->procs[q], p);
@@ -144,10 +142,8 @@ bool procs_terminate(Model *m, int p, const Term *reason, bool by_link)
     running_exited(m, p);
     pp->alive = false;
     pp->mlen = 0;
-    int links[MAX_PROCS];
-    int n = pp->nlinks;
-    memcpy(links, pp->links, (size_t)n * sizeof(int));
-    pp->nlinks = 0;
+    int n;
+    int *links = model_take_links(pp, &n);
     for (int i = 0; i < n; i++)
         link_remove(&m->procs[links[i]], p);
     for (int i = 0; i < n; i++) {
