@@ -9,6 +9,7 @@
 #include "dispatch.h"
 #include "fixture.h"
 #include "matchspec.h"
+#include "strmap.h"
 
 enum { MAX_LIST = 256 };
 
@@ -27,8 +28,8 @@ typedef struct {
     /* the tables below are in the arena, grown by doubling (arena_grow): no fixed cap */
     const char **known; /* declared and spawned-so-far processes, and ports */
     size_t nknown, known_cap;
-    const char **ports; /* the names in known that are ports (open_port) */
-    size_t nports, ports_cap;
+    StrMap known_index; /* the names in known */
+    StrMap ports;       /* the names in known that are ports (open_port) */
     AnswerDecl answers[MAX_LIST];
     const char *list[MAX_LIST];
     Step *steps;     /* in the arena, grown by doubling: a case costs what its steps need */
@@ -128,25 +129,20 @@ static bool known(const void *ctx, const char *name)
     const Parser *p = ctx;
     if (strcmp(name, "tracer") == 0)
         return true;
-    for (size_t i = 0; i < p->nknown; i++)
-        if (strcmp(p->known[i], name) == 0)
-            return true;
-    return false;
+    return strmap_get(&p->known_index, name) >= 0;
 }
 
 /* name is known from now on (a declared, spawned or opened process or port). */
 static void add_known(Parser *p, const char *name)
 {
     p->known = arena_grow(p->a, p->known, p->nknown, &p->known_cap, sizeof *p->known);
+    strmap_add(&p->known_index, p->a, name, (int)p->nknown);
     p->known[p->nknown++] = name;
 }
 
 static bool is_port_name(const Parser *p, const char *name)
 {
-    for (size_t i = 0; i < p->nports; i++)
-        if (strcmp(p->ports[i], name) == 0)
-            return true;
-    return false;
+    return strmap_get(&p->ports, name) >= 0;
 }
 
 /* The index of the declared session called name, or -1. */
@@ -710,8 +706,7 @@ static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t 
         st->kind = ST_OPEN_PORT;
         if (!new_name_arg(p, "port", verb, &st->other, &st->other_col))
             return false;
-        p->ports = arena_grow(p->a, p->ports, p->nports, &p->ports_cap, sizeof *p->ports);
-        p->ports[p->nports++] = st->other;
+        strmap_add(&p->ports, p->a, st->other, 0);
     } else if (strcmp(verb, "port_command") == 0 || strcmp(verb, "port_send") == 0) {
         st->kind = verb[5] == 'c' ? ST_PORT_COMMAND : ST_PORT_SEND;
         return entity_arg(p, false, &st->other, &st->other_col) && binary_arg(p, st);

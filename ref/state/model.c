@@ -7,10 +7,7 @@
 
 int model_proc(const Model *m, const char *name)
 {
-    for (int i = 0; i < m->nprocs; i++)
-        if (strcmp(m->procs[i].name, name) == 0)
-            return i;
-    return -1;
+    return strmap_get(&m->proc_index, name);
 }
 
 int model_add_proc(Model *m, const char *name)
@@ -21,6 +18,7 @@ int model_add_proc(Model *m, const char *name)
     p->trace = arena_alloc(m->a, (size_t)m->nsessions * sizeof *p->trace);
     p->name = name;
     p->alive = true;
+    strmap_add(&m->proc_index, m->a, name, m->nprocs);
     return m->nprocs++;
 }
 

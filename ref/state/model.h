@@ -12,6 +12,7 @@
 #include "matchspec.h"
 #include "scenario.h"
 #include "stream.h"
+#include "strmap.h"
 #include "term.h"
 
 enum { TARGET_FNS = FIXTURE_FNS };
@@ -115,10 +116,13 @@ typedef struct Model {
                          * model_add_proc (only spawn and open_port add one) */
     int nprocs;
     size_t procs_cap;
+    StrMap proc_index;  /* a process's or port's name -> its index in procs */
     Session *sessions;  /* in the arena: the legacy session and the scenario's, fixed at model_init */
     int nsessions;
     bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
     bool seq_tracer;    /* the system seq tracer is the scenario's tracer (ref/events/seqtrace.c) */
+    bool seq_tokens;    /* some process has been given a seq_trace token: until then no step
+                         * needs to look for token holders among all processes */
     const Step *step;   /* the step being run: where an error found deeper down points */
     unsigned clock;     /* counts attach, pattern and create events, for their order */
     bool cpu_timestamp; /* the node-wide cpu_timestamp flag (TS-CPU) */

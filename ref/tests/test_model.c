@@ -239,6 +239,28 @@ static void test_large(int *failures)
     buf_free(&text);
 }
 
+/* An exit cascade along a chain of 100,000 links runs without recursion (it would overflow the C
+ * stack): the last process of the chain, the only one traced, exits with the first one's reason. */
+static void test_long_chain(int *failures)
+{
+    enum { CHAIN = 100000 };
+    Buf text;
+    buf_init(&text);
+    buf_puts(&text, "case x\nrules A\ndesc \"d\"\notp 27\ntracer recorder\nprocess a\n");
+    for (int i = 0; i < CHAIN; i++)
+        buf_printf(&text, i ? "q%06d spawn_link q%06d\n" : "a spawn_link q%06d\n", i ? i - 1 : i, i);
+    buf_printf(&text, "trace q%06d on procs\na exit kill\n", CHAIN - 1);
+    Buf got;
+    buf_init(&got);
+    sim_stream(failures, buf_str(&text), false, &got);
+    char want[80];
+    snprintf(want, sizeof want, "N trace(exit, <tracer>, <q%06d>, kill, #{})\n", CHAIN - 1);
+    CHECK(count_lines(buf_str(&got), "N trace(") == 1);
+    CHECK(strstr(buf_str(&got), want) != NULL);
+    buf_free(&got);
+    buf_free(&text);
+}
+
 int main(void)
 {
     int n = 0, *failures = &n;
@@ -247,6 +269,7 @@ int main(void)
     test_mailbox(failures);
     test_tracers(failures);
     test_large(failures);
+    test_long_chain(failures);
     test_ports_running_gc_seq(failures);
     if (n)
         fprintf(stderr, "%d failure(s)\n", n);
