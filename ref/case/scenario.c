@@ -9,8 +9,9 @@
 #include "dispatch.h"
 #include "fixture.h"
 #include "matchspec.h"
+#include "strmap.h"
 
-enum { MAX_NAMES = 256, MAX_LIST = 256, MAX_SESSION_DECLS = 7 };
+enum { MAX_LIST = 256 };
 
 /* What the steps so far did to a declared session (checked while parsing). */
 typedef enum { SES_UNBORN, SES_CREATED, SES_DROPPED } SessionPhase;
@@ -24,19 +25,20 @@ typedef struct {
     size_t i;        /* cursor in s */
     int line;
     int stage;       /* which statement may come next, see parse_statement */
-    const char *known[MAX_NAMES]; /* declared and spawned-so-far processes, and ports */
-    size_t nknown;
-    const char *ports[MAX_NAMES]; /* the names in known that are ports (open_port) */
-    size_t nports;
+    /* the tables below are in the arena, grown by doubling (arena_grow): no fixed cap */
+    const char **known; /* declared and spawned-so-far processes, and ports */
+    size_t nknown, known_cap;
+    StrMap known_index; /* the names in known */
+    StrMap ports;       /* the names in known that are ports (open_port) */
     AnswerDecl answers[MAX_LIST];
     const char *list[MAX_LIST];
     Step *steps;     /* in the arena, grown by doubling: a case costs what its steps need */
     size_t nsteps, steps_cap;
     bool has_default;
     TracerDecl *cur; /* the tracer whose callbacks/answer lines come next */
-    SessionDecl sessions[MAX_SESSION_DECLS];
-    SessionPhase phase[MAX_SESSION_DECLS];
-    size_t nsessions;
+    SessionDecl *sessions;
+    SessionPhase *phase; /* indexed like sessions */
+    size_t nsessions, sessions_cap;
 } Parser;
 
 enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
@@ -127,18 +129,20 @@ static bool known(const void *ctx, const char *name)
     const Parser *p = ctx;
     if (strcmp(name, "tracer") == 0)
         return true;
-    for (size_t i = 0; i < p->nknown; i++)
-        if (strcmp(p->known[i], name) == 0)
-            return true;
-    return false;
+    return strmap_get(&p->known_index, name) >= 0;
+}
+
+/* name is known from now on (a declared, spawned or opened process or port). */
+static void add_known(Parser *p, const char *name)
+{
+    p->known = arena_grow(p->a, p->known, p->nknown, &p->known_cap, sizeof *p->known);
+    strmap_add(&p->known_index, p->a, name, (int)p->nknown);
+    p->known[p->nknown++] = name;
 }
 
 static bool is_port_name(const Parser *p, const char *name)
 {
-    for (size_t i = 0; i < p->nports; i++)
-        if (strcmp(p->ports[i], name) == 0)
-            return true;
-    return false;
+    return strmap_get(&p->ports, name) >= 0;
 }
 
 /* The index of the declared session called name, or -1. */
@@ -239,9 +243,7 @@ static bool new_name_arg(Parser *p, const char *what, const char *verb, const ch
                     is_port_name(p, w) ? "port" : "process", w, verb);
     if (spec_lookup(w) != SPEC_PID)
         return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
-    if (p->nknown == MAX_NAMES)
-        return fail(p, at, "too many processes");
-    p->known[p->nknown++] = w;
+    add_known(p, w);
     *out = w;
     *col = (int)at + 1;
     return true;
@@ -410,9 +412,7 @@ static bool parse_process_decl(Parser *p)
             return fail(p, at, "'%s' is the name of a session (and of its tracer state process)", w);
         if (known(p, w))
             return fail(p, at, "duplicate process '%s'", w);
-        if (p->nknown == MAX_NAMES)
-            return fail(p, at, "too many processes");
-        p->known[p->nknown++] = w;
+        add_known(p, w);
     }
     if (p->nknown == 0)
         return fail(p, p->i, "'process' needs at least one name");
@@ -706,7 +706,7 @@ static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t 
         st->kind = ST_OPEN_PORT;
         if (!new_name_arg(p, "port", verb, &st->other, &st->other_col))
             return false;
-        p->ports[p->nports++] = st->other;
+        strmap_add(&p->ports, p->a, st->other, 0);
     } else if (strcmp(verb, "port_command") == 0 || strcmp(verb, "port_send") == 0) {
         st->kind = verb[5] == 'c' ? ST_PORT_COMMAND : ST_PORT_SEND;
         return entity_arg(p, false, &st->other, &st->other_col) && binary_arg(p, st);
@@ -835,8 +835,6 @@ static bool parse_session_decl(Parser *p)
         return fail(p, at, "'%s' cannot name a session (reserved)", name);
     if (session_index(p, name) >= 0)
         return fail(p, at, "duplicate session '%s'", name);
-    if (p->nsessions == MAX_SESSION_DECLS)
-        return fail(p, at, "too many sessions (at most %d)", MAX_SESSION_DECLS);
     if (p->sc->otp < 27)
         return fail(p, at, "trace sessions need 'otp 27' or later (module trace is new in OTP 27)");
     const char *w = word(p, &at);
@@ -856,6 +854,9 @@ static bool parse_session_decl(Parser *p)
         return fail(p, at, "a session with tracer erl_msg_tracer needs 'tracer erl_msg_tracer' as the "
                            "legacy tracer (the example loads its library once, by name)");
     finish_tracer(p);
+    size_t cap = p->sessions_cap;
+    p->sessions = arena_grow(p->a, p->sessions, p->nsessions, &p->sessions_cap, sizeof *p->sessions);
+    p->phase = arena_grow(p->a, p->phase, p->nsessions, &cap, sizeof *p->phase);
     SessionDecl *d = &p->sessions[p->nsessions++];
     d->name = name;
     d->tracer.kind = kind;
@@ -977,13 +978,7 @@ static bool session_op(Parser *p, const char *kw, SessionOp *op)
 
 static bool parse_step(Parser *p, const char *kw, size_t at)
 {
-    if (p->nsteps == p->steps_cap) {
-        p->steps_cap = p->steps_cap ? 2 * p->steps_cap : 16;
-        Step *grown = arena_alloc(p->a, p->steps_cap * sizeof(Step));
-        if (p->nsteps)
-            memcpy(grown, p->steps, p->nsteps * sizeof(Step));
-        p->steps = grown;
-    }
+    p->steps = arena_grow(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
     Step *st = &p->steps[p->nsteps];
     memset(st, 0, sizeof *st);
     st->line = p->line;
@@ -1225,7 +1220,8 @@ bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out,
     }
     if (ok) {
         out->sessions = arena_alloc(a, (p->nsessions + 1) * sizeof(SessionDecl));
-        memcpy(out->sessions, p->sessions, p->nsessions * sizeof(SessionDecl));
+        if (p->nsessions)
+            memcpy(out->sessions, p->sessions, p->nsessions * sizeof(SessionDecl));
         out->nsessions = p->nsessions;
         out->steps = p->steps;
         out->nsteps = p->nsteps;

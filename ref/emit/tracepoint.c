@@ -114,8 +114,8 @@ bool tracepoint_accept(Model *m, int s, int proc, const char *tag, const char *e
 
 void tracepoint_fire(Model *m, int proc, const Event *ev)
 {
-    int order[MAX_SESSIONS];
-    int n = order_by_attach(m, proc, order);
+    int *order;
+    int n = order_by_attach(m, proc, &order);
     for (int i = 0; i < n; i++) {
         int s = order[i];
         Event sev = *ev;

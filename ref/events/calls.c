@@ -16,10 +16,6 @@
 #include "order.h"
 #include "tracepoint.h"
 
-/* The deepest chain of fixture calls is three (catcher, relay, check); each call pushes at
- * most three trace frames per session (return_to, return_trace, meta return_trace). */
-enum { MAX_DEPTH = 8, MAX_FRAMES = MAX_DEPTH * (1 + 3 * MAX_SESSIONS) };
-
 typedef enum { FR_CONT, FR_RETURN_TO, FR_RETURN } FrameKind;
 
 /* One entry of the modelled stack. */
@@ -38,8 +34,10 @@ typedef struct {
 typedef struct {
     Model *m;
     int p;
-    Frame frames[MAX_FRAMES];
+    Frame *frames;    /* in the arena, grown by doubling: each call pushes up to three trace
+                       * frames per session (return_to, return_trace, meta return_trace) */
     int nframes;
+    size_t frames_cap;
     const Step *st;   /* the step: where an error points */
 } Run;
 
@@ -48,7 +46,8 @@ typedef struct {
     bool raised;
     bool failed;          /* the model cannot go on: err is set, nothing else counts */
     Term *value;          /* the value, or the exception's reason */
-    unsigned return_to;   /* while raised: sessions whose return_to frames it has passed */
+    bool *return_to;      /* while raised: the sessions whose return_to frames it has passed,
+                           * indexed by session (in the arena), or NULL: none yet */
 } Result;
 
 static Term *fn_mfa(Model *m, int fn, Term *args_or_arity)
@@ -58,7 +57,11 @@ static Term *fn_mfa(Model *m, int fn, Term *args_or_arity)
                        args_or_arity ? args_or_arity : term_int(m->a, f->arity));
 }
 
-static void push(Run *r, Frame f) { r->frames[r->nframes++] = f; }
+static void push(Run *r, Frame f)
+{
+    r->frames = arena_grow(r->m->a, r->frames, (size_t)r->nframes, &r->frames_cap, sizeof *r->frames);
+    r->frames[r->nframes++] = f;
+}
 
 /* The function the running code returns to: the nearest continuation (MS-CALLER; 001: "we
  * can only say where we're going to return to"). */
@@ -213,8 +216,8 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
  * tracer (CALL-META-ORDER); false with err set if the model cannot run one. */
 static bool breakpoint(Run *r, int fn, Term *args, bool global)
 {
-    int order[MAX_SESSIONS];
-    int n = order_by_pattern(r->m, fn, global, order);
+    int *order;
+    int n = order_by_pattern(r->m, fn, global, &order);
     for (int i = 0; i < n; i++) {
         int s = order[i];
         Pattern *pat = &r->m->sessions[s].pats[fn];
@@ -278,18 +281,20 @@ static Result unwind(Run *r, Result res)
         } else if (f->kind == FR_RETURN) {
             continue; /* CALL-EXCEPTION-NO-RETURN: {return_trace} says nothing of an exception */
         } else if (f->kind == FR_RETURN_TO && res.raised) {
-            res.return_to |= 1u << f->session; /* one return_to, where it is caught */
+            if (!res.return_to)
+                res.return_to = arena_alloc(m->a, (size_t)m->nsessions * sizeof *res.return_to);
+            res.return_to[f->session] = true; /* one return_to, where it is caught */
         } else if (f->kind == FR_RETURN_TO) {
             emit_return_to(r, f, continuation(r, r->nframes - 1),
                            f->chain ? "CALL-RETURN-TO CALL-RETURN-ORDER CALL-RETURN-TO-TAIL"
                                     : "CALL-RETURN-TO CALL-RETURN-ORDER");
         } else {
             if (res.raised && f->catches) {
-                for (int s = 0; s < m->nsessions; s++)
-                    if (res.return_to & (1u << s))
+                for (int s = 0; res.return_to && s < m->nsessions; s++)
+                    if (res.return_to[s])
                         emit_return_to(r, &(Frame){.kind = FR_RETURN_TO, .session = s}, f->mfa,
                                        "CALL-RETURN-TO CALL-RETURN-TO-EXCEPTION");
-                res.return_to = 0;
+                res.return_to = NULL;
             }
             return res;
         }

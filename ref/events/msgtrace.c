@@ -60,8 +60,8 @@ bool msgtrace_event(Model *m, const Step *st, int proc, const char *tag, const T
                     const char *rules)
 {
     bool send = is_send(tag);
-    int order[MAX_SESSIONS];
-    int n = order_by_attach(m, proc, order); /* SESSION-ORDER-PROCESS */
+    int *order;
+    int n = order_by_attach(m, proc, &order); /* SESSION-ORDER-PROCESS */
     for (int i = 0; i < n; i++) {
         int s = order[i];
         /* MSGPAT-PORT-RECEIVE: a port's receive is never matched against the 'receive' pattern

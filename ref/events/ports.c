@@ -28,8 +28,6 @@ static int port_of(Model *m, const Step *st)
 bool ports_open(Model *m, int p, const Step *st)
 {
     int x = model_add_proc(m, st->other);
-    if (x < 0)
-        return model_unsupported(m, st->line, st->other_col, "more processes and ports than MAX_PROCS are");
     Proc *xp = &m->procs[x];
     xp->is_port = true;
     xp->owner = p;
@@ -82,7 +80,7 @@ bool ports_close(Model *m, int p, const Step *st)
     if (!msgtrace_event(m, st, x, "receive", pair(m, model_pid(m, p), term_atom(m->a, "close")),
                       model_pid(m, p), "EV-RECEIVE PORTS-CLOSE"))
         return false;
-    return ports_terminate(m, x, term_atom(m->a, "normal"), "PORTS-CLOSE");
+    return procs_terminate(m, x, term_atom(m->a, "normal"), false, "PORTS-CLOSE");
 }
 
 bool ports_link(Model *m, int p, int x, bool link)
@@ -96,7 +94,7 @@ bool ports_link(Model *m, int p, int x, bool link)
     return true;
 }
 
-bool ports_terminate(Model *m, int x, const Term *reason, const char *rules)
+int *ports_closed(Model *m, int x, const Term *reason, const char *rules, int *n)
 {
     Proc *xp = &m->procs[x];
     tracepoint_event(m, x, "closed", reason, NULL, rules);
@@ -106,32 +104,19 @@ bool ports_terminate(Model *m, int x, const Term *reason, const char *rules)
         xp->regname = NULL;
     }
     xp->alive = false;
-    int links[MAX_PROCS];
-    int n = xp->nlinks;
-    for (int i = 0; i < n; i++)
-        links[i] = xp->links[i];
-    for (int i = 0; i < n; i++)
+    int *links = model_take_links(xp, n);
+    for (int i = 0; i < *n; i++)
         procs_set_link(m, x, links[i], false);
-    for (int i = 0; i < n; i++) { /* PORTS-CLOSED-LINKS: like a process exiting */
-        if (!m->procs[links[i]].alive)
-            continue;
-        if (term_is_atom(reason, "normal"))
-            tracepoint_event(m, links[i], "getting_unlinked", model_id(m, x), NULL,
-                             "EV-LINK EV-EXIT-UNLINKED PORTS-CLOSED-LINKS");
-        else if (!procs_terminate(m, links[i], reason, true))
-            return false;
-    }
-    return true;
+    return links;
 }
 
-bool ports_exit_signal(Model *m, int x, int p, const Term *reason)
+bool ports_exit_signal(Model *m, int x, int p, const Term *reason, bool *closes)
 {
     /* PORTS-EXIT-SIGNAL: the exit signal of a linked process is received as {Pid, close};
      * the port closes when its owner dies, or when the reason is not normal */
     if (!msgtrace_event(m, m->step, x, "receive", pair(m, model_pid(m, p), term_atom(m->a, "close")),
                         model_pid(m, p), "EV-RECEIVE PORTS-EXIT-SIGNAL"))
         return false;
-    if (m->procs[x].owner == p || !term_is_atom(reason, "normal"))
-        return ports_terminate(m, x, reason, "PORTS-EXIT-SIGNAL");
+    *closes = m->procs[x].owner == p || !term_is_atom(reason, "normal");
     return true;
 }

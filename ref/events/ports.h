@@ -11,14 +11,16 @@ bool ports_open(Model *m, int p, const Step *st);
 bool ports_command(Model *m, int p, const Step *st, bool via_send);
 /* Guarantees: the lines of `P port_close X`. */
 bool ports_close(Model *m, int p, const Step *st);
-/* Guarantees: the lines of a port x closing with reason (its links and name go); false with
- * err set if the model cannot run what follows for a linked process. */
-bool ports_terminate(Model *m, int x, const Term *reason, const char *rules);
+/* Guarantees: the lines of port x closing with reason (closed, then unregister if named),
+ * its links undone; returns the processes it was linked to (*n of them), for the caller
+ * (procs_terminate) to signal. */
+int *ports_closed(Model *m, int x, const Term *reason, const char *rules, int *n);
 /* Guarantees: the lines of `P link X` (link true) or `P unlink X` for a port X, already
  * (un)linked. */
 bool ports_link(Model *m, int p, int x, bool link);
 /* Guarantees: the lines of port x getting the exit signal of linked process p (already
- * unlinked); false with err set if the model cannot run the port's receive. */
-bool ports_exit_signal(Model *m, int x, int p, const Term *reason);
+ * unlinked); *closes tells whether the port closes (then with reason); false with err set
+ * if the model cannot run the port's receive. */
+bool ports_exit_signal(Model *m, int x, int p, const Term *reason, bool *closes);
 
 #endif

@@ -13,8 +13,6 @@ bool procs_spawn(Model *m, int p, const Step *st)
 {
     bool linked = st->kind == ST_SPAWN_LINK;
     int q = model_add_proc(m, st->other);
-    if (q < 0)
-        return model_unsupported(m, st->line, st->other_col, "more processes than MAX_PROCS are");
     Term *a[1] = {term_atom(m->a, st->other)};
     Term *mfa = term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
     inherit_spawn(m, p, q, linked); /* the child is created with its flags */
@@ -50,8 +48,8 @@ static void link_remove(Proc *p, int q)
 void procs_set_link(Model *m, int p, int q, bool linked)
 {
     if (linked) {
-        m->procs[p].links[m->procs[p].nlinks++] = q;
-        m->procs[q].links[m->procs[q].nlinks++] = p;
+        model_add_link(m, &m->procs[p], q);
+        model_add_link(m, &m->procs[q], p);
     } else {
         link_remove(&m->procs[p], q);
         link_remove(&m->procs[q], p);
@@ -125,11 +123,9 @@ bool procs_register(Model *m, int p, const Step *st, bool reg)
     return true;
 }
 
-/* Process p terminates with reason: exit, then unregister; then each linked
- * process dies too with the same reason (puppets do not trap exits), or, when
- * the reason is normal, survives and gets unlinked from p; a linked port gets
- * the exit signal (ports.c). */
-bool procs_terminate(Model *m, int p, const Term *reason, bool by_link)
+/* Process p exits with reason: exit, then unregister; its links undone. Returns the processes
+ * and ports it was linked to (*n of them). */
+static int *process_exits(Model *m, int p, const Term *reason, bool by_link, int *n)
 {
     Proc *pp = &m->procs[p];
     if (pp->blocked) /* RUN-WAKE: a process killed in a receive is scheduled in to exit */
@@ -144,29 +140,69 @@ bool procs_terminate(Model *m, int p, const Term *reason, bool by_link)
     running_exited(m, p);
     pp->alive = false;
     pp->mlen = 0;
-    int links[MAX_PROCS];
-    int n = pp->nlinks;
-    memcpy(links, pp->links, (size_t)n * sizeof(int));
-    pp->nlinks = 0;
-    for (int i = 0; i < n; i++)
+    int *links = model_take_links(pp, n);
+    for (int i = 0; i < *n; i++)
         link_remove(&m->procs[links[i]], p);
-    for (int i = 0; i < n; i++) {
-        bool ok = true;
-        if (!m->procs[links[i]].alive)
+    return links;
+}
+
+/* A process or port of an exit cascade, and how far the signals to its former links got. */
+typedef struct {
+    int who;
+    int *links;
+    int n, next;
+} Dying;
+
+/* who dies (a process, or a port closing with port_rules): its own lines, then it goes on top
+ * of the cascade's stack (in the arena, grown by doubling). */
+static Dying *dying_push(Model *m, Dying *stack, size_t *len, size_t *cap, int who, const Term *reason,
+                         bool by_link, const char *port_rules)
+{
+    stack = arena_grow(m->a, stack, *len, cap, sizeof *stack);
+    Dying *d = &stack[(*len)++];
+    d->who = who;
+    d->next = 0;
+    d->links = m->procs[who].is_port ? ports_closed(m, who, reason, port_rules, &d->n)
+                                     : process_exits(m, who, reason, by_link, &d->n);
+    return stack;
+}
+
+/* Each process linked to one that exits dies too with the same reason (puppets do not trap
+ * exits), or, when the reason is normal, survives and gets unlinked; a linked port gets the
+ * exit signal (ports.c). The processes linked to a closed port fare the same
+ * (PORTS-CLOSED-LINKS). A stack instead of recursion: a chain of links may be long. */
+bool procs_terminate(Model *m, int p, const Term *reason, bool by_link, const char *port_rules)
+{
+    bool normal = term_is_atom(reason, "normal");
+    size_t len = 0, cap = 0;
+    Dying *stack = dying_push(m, NULL, &len, &cap, p, reason, by_link, port_rules);
+    while (len > 0) {
+        Dying *d = &stack[len - 1];
+        if (d->next == d->n) {
+            len--;
             continue;
-        if (m->procs[links[i]].is_port)
-            ok = ports_exit_signal(m, links[i], p, reason);
-        else if (term_is_atom(reason, "normal"))
-            tracepoint_event(m, links[i], "getting_unlinked", model_id(m, p), NULL, "EV-LINK EV-EXIT-UNLINKED");
-        else
-            ok = procs_terminate(m, links[i], reason, true);
-        if (!ok)
-            return false;
+        }
+        int who = d->who, q = d->links[d->next++];
+        bool from_port = m->procs[who].is_port;
+        if (!m->procs[q].alive)
+            continue;
+        if (!from_port && m->procs[q].is_port) {
+            bool closes;
+            if (!ports_exit_signal(m, q, who, reason, &closes))
+                return false;
+            if (closes)
+                stack = dying_push(m, stack, &len, &cap, q, reason, false, "PORTS-EXIT-SIGNAL");
+        } else if (normal) {
+            tracepoint_event(m, q, "getting_unlinked", model_id(m, who), NULL,
+                             from_port ? "EV-LINK EV-EXIT-UNLINKED PORTS-CLOSED-LINKS" : "EV-LINK EV-EXIT-UNLINKED");
+        } else {
+            stack = dying_push(m, stack, &len, &cap, q, reason, true, NULL);
+        }
     }
     return true;
 }
 
 bool procs_exit(Model *m, int p, const Step *st)
 {
-    return procs_terminate(m, p, st->term, false);
+    return procs_terminate(m, p, st->term, false, NULL);
 }

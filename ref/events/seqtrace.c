@@ -83,6 +83,7 @@ static void set_component(Model *m, int p, const char *key, const Term *value)
         if (strcmp(key, stamps[i].key) == 0)
             tok->stamps = on ? tok->stamps | FLAG_BIT(stamps[i].stamp) : tok->stamps & ~FLAG_BIT(stamps[i].stamp);
     pp->token = tok;
+    m->seq_tokens = true;
 }
 
 bool seqtrace_step(Model *m, int p, const Step *st)
@@ -114,6 +115,8 @@ bool seqtrace_allows(const Model *m, int p, StepKind kind)
 
 bool seqtrace_holders_untraced(const Model *m)
 {
+    if (!m->seq_tokens)
+        return true;
     for (int p = 0; p < m->nprocs; p++)
         for (int s = 0; s < m->nsessions && m->procs[p].token && m->procs[p].alive; s++)
             if (m->procs[p].trace[s].attached && m->procs[p].trace[s].flags)

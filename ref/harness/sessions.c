@@ -365,7 +365,7 @@ static bool info_step(Model *m, const Step *st)
 /* The weak handles of the sessions, as a list term. */
 static Term *weak_list(Model *m, const int *sessions, int n)
 {
-    Term *el[MAX_SESSIONS];
+    Term **el = arena_alloc(m->a, (size_t)n * sizeof *el);
     for (int i = 0; i < n; i++)
         el[i] = handle_term(m, sessions[i], true);
     return term_list(m->a, (size_t)n, el);
@@ -380,23 +380,23 @@ static bool session_info_step(Model *m, const Step *st)
     buf_puts(&call, "trace:session_info(");
     term_print(&call, what, PRINT_CANON);
     buf_puts(&call, ")");
-    int list[MAX_SESSIONS], n = 0, fi;
+    int *list = arena_alloc(m->a, (size_t)m->nsessions * sizeof *list), n = 0, fi;
     Term *result = NULL;
     if (what->kind == TK_PID) {
         int p = model_proc(m, what->u.name);
         if (p >= 0 && !m->procs[p].alive) {
             result = term_atom(m->a, "undefined");
         } else if (p >= 0) { /* the sessions attached to it, first attached first */
-            int by[MAX_SESSIONS];
-            int k = order_by_attach(m, p, by);
+            int *by;
+            int k = order_by_attach(m, p, &by);
             for (int i = k - 1; i >= 0; i--)
                 list[n++] = by[i];
         }
     } else if (term_is_atom(what, "all") || term_is_atom(what, "send") || term_is_atom(what, "receive")) {
         /* the live sessions in creation order, the legacy one last; for send and 'receive'
          * those whose pattern is not false */
-        int order[MAX_SESSIONS];
-        unsigned key[MAX_SESSIONS] = {0};
+        int *order = arena_alloc(m->a, (size_t)m->nsessions * sizeof *order);
+        unsigned *key = arena_alloc(m->a, (size_t)m->nsessions * sizeof *key);
         int k = 0;
         for (int s = 1; s < m->nsessions; s++) {
             key[s] = m->sessions[s].since;
@@ -418,7 +418,7 @@ static bool session_info_step(Model *m, const Step *st)
         if (fi < 0) {
             result = term_atom(m->a, "undefined");
         } else { /* the sessions with a pattern on it, first set first */
-            unsigned key[MAX_SESSIONS] = {0};
+            unsigned *key = arena_alloc(m->a, (size_t)m->nsessions * sizeof *key);
             for (int s = 0; s < m->nsessions; s++) {
                 const Pattern *pat = &m->sessions[s].pats[fi];
                 key[s] = pat->since;

@@ -7,21 +7,35 @@
 
 int model_proc(const Model *m, const char *name)
 {
-    for (int i = 0; i < m->nprocs; i++)
-        if (strcmp(m->procs[i].name, name) == 0)
-            return i;
-    return -1;
+    return strmap_get(&m->proc_index, name);
 }
 
 int model_add_proc(Model *m, const char *name)
 {
-    if (m->nprocs == MAX_PROCS)
-        return -1;
+    m->procs = arena_grow(m->a, m->procs, (size_t)m->nprocs, &m->procs_cap, sizeof *m->procs);
     Proc *p = &m->procs[m->nprocs];
     memset(p, 0, sizeof *p);
+    p->trace = arena_alloc(m->a, (size_t)m->nsessions * sizeof *p->trace);
     p->name = name;
     p->alive = true;
+    strmap_add(&m->proc_index, m->a, name, m->nprocs);
     return m->nprocs++;
+}
+
+void model_add_link(Model *m, Proc *p, int q)
+{
+    p->links = arena_grow(m->a, p->links, (size_t)p->nlinks, &p->links_cap, sizeof *p->links);
+    p->links[p->nlinks++] = q;
+}
+
+int *model_take_links(Proc *p, int *n)
+{
+    int *links = p->links;
+    *n = p->nlinks;
+    p->links = NULL;
+    p->nlinks = 0;
+    p->links_cap = 0;
+    return links;
 }
 
 Term *model_pid(Model *m, int p) { return term_pid(m->a, m->procs[p].name); }
@@ -55,18 +69,17 @@ bool model_init(Model *m, Arena *a, const Scenario *sc, Stream *out, Err *err)
     m->sc = sc;
     m->out = out;
     m->err = err;
+    m->sessions = arena_alloc(a, (1 + sc->nsessions) * sizeof *m->sessions);
     m->sessions[LEGACY_SESSION].tracer = &sc->tracer;
     m->sessions[LEGACY_SESSION].state = "tracer";
     m->sessions[LEGACY_SESSION].life = LIFE_ALIVE; /* SESSION-LEGACY: always there */
     m->nsessions = 1;
     m->loaded[MOD_TARGET] = true; /* the runner loads it before the first step; tcs_late is
                                    * loaded by its first call (CALL-PATTERN-ON-LOAD) */
-    /* the parser allows at most MAX_SESSIONS - 1 session declarations */
     for (size_t i = 0; i < sc->nsessions; i++)
         m->sessions[m->nsessions++] = (Session){.tracer = &sc->sessions[i].tracer, .state = sc->sessions[i].name};
-    for (size_t i = 0; i < sc->nprocs; i++)
-        if (model_add_proc(m, sc->procs[i]) < 0)
-            return model_unsupported(m, 1, 1, "more processes than MAX_PROCS are");
+    for (size_t i = 0; i < sc->nprocs; i++) /* after the sessions: a Proc has a trace state per session */
+        model_add_proc(m, sc->procs[i]);
     return true;
 }
 

@@ -12,9 +12,10 @@
 #include "matchspec.h"
 #include "scenario.h"
 #include "stream.h"
+#include "strmap.h"
 #include "term.h"
 
-enum { MAX_PROCS = 256, TARGET_FNS = FIXTURE_FNS, MAX_SESSIONS = 8 };
+enum { TARGET_FNS = FIXTURE_FNS };
 
 /* What one session's tracing looks like on one process. */
 typedef struct TraceState {
@@ -42,11 +43,12 @@ typedef struct Message { Term *msg; const SeqToken *token; } Message;
 typedef struct Proc {
     const char *name;
     bool alive;
-    TraceState trace[MAX_SESSIONS]; /* indexed by session */
+    TraceState *trace;  /* indexed by session, Model.nsessions of them (in the arena) */
     Message *mbox;      /* message queue, oldest at mhead */
     size_t mhead, mlen, mcap;
-    int links[MAX_PROCS];
+    int *links;         /* the linked processes and ports, in the arena, grown by doubling */
     int nlinks;
+    size_t links_cap;
     const char *regname; /* registered name or NULL */
     bool is_port;       /* a port (ref/events/ports.c): printed <port:name> */
     int owner;          /* port: the connected process */
@@ -110,25 +112,35 @@ typedef struct Model {
     const Scenario *sc;
     Stream *out;
     Err *err;
-    Proc procs[MAX_PROCS];
+    Proc *procs;        /* in the arena, grown by doubling: a Proc pointer lasts until the next
+                         * model_add_proc (only spawn and open_port add one) */
     int nprocs;
-    Session sessions[MAX_SESSIONS];
+    size_t procs_cap;
+    StrMap proc_index;  /* a process's or port's name -> its index in procs */
+    Session *sessions;  /* in the arena: the legacy session and the scenario's, fixed at model_init */
     int nsessions;
     bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
     bool seq_tracer;    /* the system seq tracer is the scenario's tracer (ref/events/seqtrace.c) */
+    bool seq_tokens;    /* some process has been given a seq_trace token: until then no step
+                         * needs to look for token holders among all processes */
     const Step *step;   /* the step being run: where an error found deeper down points */
     unsigned clock;     /* counts attach, pattern and create events, for their order */
     bool cpu_timestamp; /* the node-wide cpu_timestamp flag (TS-CPU) */
 } Model;
 
 /* Guarantees: m set up for scenario sc, writing to out, errors into err: the legacy session,
- * the scenario's sessions and processes, tcs_target loaded; false with err set if there are
- * more processes than MAX_PROCS. m must be zeroed. */
+ * the scenario's sessions and processes (as many as it has), tcs_target loaded; true.
+ * m must be zeroed. */
 bool model_init(Model *m, Arena *a, const Scenario *sc, Stream *out, Err *err);
 /* Guarantees: the index of the process called name, or -1. */
 int model_proc(const Model *m, const char *name);
-/* Guarantees: a new alive, untraced process; its index, or -1 when the table is full. */
+/* Guarantees: a new alive, untraced process without links; its index (the table grows). */
 int model_add_proc(Model *m, const char *name);
+/* Guarantees: q added to p's links (the array grows as needed). */
+void model_add_link(Model *m, Proc *p, int q);
+/* Guarantees: p's links (*n of them), which p no longer has: the array is the caller's to
+ * walk while links change, p starts a new one. */
+int *model_take_links(Proc *p, int *n);
 /* Guarantees: the symbolic pid term of process p. */
 Term *model_pid(Model *m, int p);
 /* Guarantees: the symbolic identity of p: its port term for a port, else its pid term. */

@@ -4,7 +4,7 @@
  * (CONFORMANCE.md section 2, "Trace sessions"). */
 #include "order.h"
 
-/* insertion sort: n <= MAX_SESSIONS */
+/* insertion sort: n is the number of sessions, a handful */
 void order_sort(int *idx, const unsigned *key, int n, bool latest_first)
 {
     for (int i = 1; i < n; i++)
@@ -15,23 +15,26 @@ void order_sort(int *idx, const unsigned *key, int n, bool latest_first)
         }
 }
 
-int order_by_attach(const Model *m, int proc, int out[MAX_SESSIONS])
+int order_by_attach(const Model *m, int proc, int **out)
 {
-    unsigned key[MAX_SESSIONS] = {0};
+    unsigned *key = arena_alloc(m->a, (size_t)m->nsessions * sizeof *key);
+    int *idx = *out = arena_alloc(m->a, (size_t)m->nsessions * sizeof *idx);
     int n = 0;
     for (int s = 0; s < m->nsessions; s++) {
         const TraceState *ts = &m->procs[proc].trace[s];
         key[s] = ts->since;
         if (model_attached(ts))
-            out[n++] = s;
+            idx[n++] = s;
     }
-    order_sort(out, key, n, true);
+    order_sort(idx, key, n, true);
     return n;
 }
 
-int order_by_pattern(const Model *m, int fn, bool global, int out[MAX_SESSIONS])
+int order_by_pattern(const Model *m, int fn, bool global, int **out)
 {
-    unsigned key[MAX_SESSIONS] = {0};
+    /* a session with both a global and a local or meta pattern is in the list twice */
+    unsigned *key = arena_alloc(m->a, (size_t)m->nsessions * sizeof *key);
+    int *idx = *out = arena_alloc(m->a, 2 * (size_t)m->nsessions * sizeof *idx);
     int n = 0;
     for (int pass = global ? 0 : 1; pass < 2; pass++) { /* the export entry, then the function */
         int first = n;
@@ -39,9 +42,9 @@ int order_by_pattern(const Model *m, int fn, bool global, int out[MAX_SESSIONS])
             const Pattern *pat = &m->sessions[s].pats[fn];
             key[s] = pat->since;
             if (pass == 0 ? pat->set && !pat->local : (pat->set && pat->local) || pat->meta)
-                out[n++] = s;
+                idx[n++] = s;
         }
-        order_sort(out + first, key, n - first, true);
+        order_sort(idx + first, key, n - first, true);
     }
     return n;
 }

@@ -8,14 +8,14 @@
 /* Guarantees: sessions idx[0..n) sorted by key[session], latest (largest) first or earliest
  * first; sessions with equal keys keep their order. */
 void order_sort(int *idx, const unsigned *key, int n, bool latest_first);
-/* Guarantees: the sessions whose tracer is attached to proc, most recently attached first
- * (SESSION-ORDER-PROCESS); returns how many. */
-int order_by_attach(const Model *m, int proc, int out[MAX_SESSIONS]);
+/* Guarantees: *out = the sessions whose tracer is attached to proc, most recently attached
+ * first (SESSION-ORDER-PROCESS), in an array from the arena; returns how many. */
+int order_by_attach(const Model *m, int proc, int **out);
 /* Guarantees: the sessions with a breakpoint on fixture function fn that a call meets: for a
  * global call the global patterns (export entry), then for any call the function's own
  * breakpoint (local and meta patterns), most recently set first within each
- * (SESSION-ORDER-CALL); returns how many. */
-int order_by_pattern(const Model *m, int fn, bool global, int out[MAX_SESSIONS]);
+ * (SESSION-ORDER-CALL), in an array from the arena (*out); returns how many. */
+int order_by_pattern(const Model *m, int fn, bool global, int **out);
 /* Guarantees: the flags set set (on) or cleared in trace state ts, its time stamp flags
  * remembered (TS-REMEMBERED); its tracer attached unless the probe answered remove
  * (STATUS-REMOVE: then detached, without flags), with a new place in the order and origin

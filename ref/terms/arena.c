@@ -47,6 +47,18 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
     return p;
 }
 
+void *arena_grow(Arena *a, void *arr, size_t len, size_t *cap, size_t elem)
+{
+    if (len < *cap)
+        return arr;
+    size_t grown = *cap ? 2 * *cap : 8;
+    void *p = arena_alloc(a, grown * elem);
+    if (len)
+        memcpy(p, arr, len * elem);
+    *cap = grown;
+    return p;
+}
+
 void arena_free(Arena *a)
 {
     while (a->head) {

@@ -12,6 +12,10 @@ void arena_init(Arena *a);
 void *arena_alloc(Arena *a, size_t n);
 /* Guarantees: a NUL-terminated copy of s[0..n) owned by the arena. */
 char *arena_strndup(Arena *a, const char *s, size_t n);
+/* Guarantees: an array of elem-sized items with room for more than len: arr itself if *cap > len,
+ * else a copy of arr[0..len) in a new block at least twice as large (the rest zeroed), *cap
+ * updated. The old block stays in the arena: growing by doubling costs at most twice the size. */
+void *arena_grow(Arena *a, void *arr, size_t len, size_t *cap, size_t elem);
 /* Guarantees: every block of the arena is released; the arena is empty again. */
 void arena_free(Arena *a);
 

@@ -1,6 +1,7 @@
 /* test_model.c - run_scenario: the "not supported by model v1" errors of steps, link cascades,
- * mailbox growth, the example tracer's message, and the process limit. */
+ * mailbox growth, the example tracer's message, and a case larger than any former cap. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "model.h"
@@ -183,53 +184,81 @@ static void test_ports_running_gc_seq(int *failures)
         "N trace(seq_trace, <tracer>, 0, {'receive',{1,2},<b>,<a>,n}, #{})\n");
 }
 
-/* The process limit of the model itself (the parser's limit keeps case files below it). */
-static void test_limit(int *failures)
+/* How many lines of stream contain needle. */
+static int count_lines(const char *stream, const char *needle)
 {
-    Model *m = calloc(1, sizeof *m);
-    CHECK(m != NULL);
-    if (!m)
-        return;
-    for (int i = 0; i < MAX_PROCS; i++)
-        CHECK(model_add_proc(m, "p") == i);
-    CHECK(model_add_proc(m, "q") == -1);
-    CHECK(m->nprocs == MAX_PROCS);
-    free(m);
+    int n = 0;
+    for (const char *l = stream; *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t len = nl ? (size_t)(nl - l) : strlen(l);
+        const char *hit = strstr(l, needle);
+        n += hit && hit < l + len;
+        l += len + (nl ? 1 : 0);
+    }
+    return n;
+}
 
-    Arena a;
-    arena_init(&a);
-    const char **names = arena_alloc(&a, (MAX_PROCS + 1) * sizeof(char *));
-    for (int i = 0; i <= MAX_PROCS; i++) {
-        char n[16];
-        snprintf(n, sizeof n, "p%d", i);
-        names[i] = arena_strndup(&a, n, strlen(n));
+/* No fixed cap on processes, links or sessions (issue 10, "Model limits"): 10 sessions trace a
+ * process that spawns and links 300 processes, then exits and takes them all with it. */
+static void test_large(int *failures)
+{
+    enum { SESSIONS = 10, SPAWNED = 300 };
+    Buf text;
+    buf_init(&text);
+    buf_puts(&text, "case x\nrules A\ndesc \"d\"\notp 27\ntracer recorder\n");
+    for (int k = 0; k < SESSIONS; k++)
+        buf_printf(&text, "session s%02d tracer recorder\n", k);
+    buf_puts(&text, "process a\n");
+    for (int k = 0; k < SESSIONS; k++)
+        buf_printf(&text, "create s%02d\ntrace s%02d a on procs\n", k, k);
+    for (int i = 0; i < SPAWNED; i++)
+        buf_printf(&text, "a spawn_link q%03d\n", i);
+    for (int k = 0; k < SESSIONS; k++) /* the 300th process, traced by every session */
+        buf_printf(&text, "trace s%02d q%03d on procs\n", k, SPAWNED - 1);
+    buf_puts(&text, "a exit kill\n");
+    Buf got;
+    buf_init(&got);
+    sim_stream(failures, buf_str(&text), false, &got);
+    const char *out = buf_str(&got);
+    CHECK(strncmp(out, "ERR", 3) != 0 && strncmp(out, "PARSE", 5) != 0);
+    /* every session sees every spawn and link of a, and a's exit */
+    CHECK(count_lines(out, "N trace(spawn, <s") == SESSIONS * SPAWNED);
+    CHECK(count_lines(out, "N trace(link, <s") == SESSIONS * SPAWNED);
+    CHECK(count_lines(out, ", <a>, kill, #{})") == SESSIONS);
+    /* the 300th process: linked to a, it exits with a, seen by each session, the last
+     * attached first (SESSION-ORDER-PROCESS); no other process exit is traced */
+    CHECK(count_lines(out, "N trace(exit, <s") == 2 * SESSIONS);
+    const char *at = out;
+    for (int k = SESSIONS - 1; k >= 0 && at; k--) {
+        char want[80];
+        snprintf(want, sizeof want, "N trace(exit, <s%02d>, <q%03d>, kill, #{})\n", k, SPAWNED - 1);
+        at = strstr(at, want);
+        CHECK(at != NULL);
     }
-    Scenario sc = {0};
-    sc.id = "x";
-    sc.procs = names;
-    sc.nprocs = MAX_PROCS + 1;
-    Stream s;
-    stream_init(&s, "x", false);
-    Err e = {0};
-    CHECK(!run_scenario(&a, &sc, &s, &e));
-    char got[300];
-    snprintf(got, sizeof got, "%d:%d: %s", e.line, e.col, e.msg);
-    CHECK_STR(got, "1:1: more processes than MAX_PROCS are not supported by model v1");
-    sc.nprocs = MAX_PROCS;
-    CHECK(run_scenario(&a, &sc, &s, &e));
-    /* a full table leaves no room for a spawned process or an opened port */
-    Step steps[2] = {{.kind = ST_SPAWN, .line = 2, .other_col = 9, .actor = "p0", .other = "new"},
-                     {.kind = ST_OPEN_PORT, .line = 3, .other_col = 13, .actor = "p0", .other = "x"}};
-    for (int i = 0; i < 2; i++) {
-        sc.steps = &steps[i];
-        sc.nsteps = 1;
-        CHECK(!run_scenario(&a, &sc, &s, &e));
-        snprintf(got, sizeof got, "%d:%d: %s", e.line, e.col, e.msg);
-        CHECK_STR(got, i == 0 ? "2:9: more processes than MAX_PROCS are not supported by model v1"
-                              : "3:13: more processes and ports than MAX_PROCS are not supported by model v1");
-    }
-    stream_free(&s);
-    arena_free(&a);
+    buf_free(&got);
+    buf_free(&text);
+}
+
+/* An exit cascade along a chain of 100,000 links runs without recursion (it would overflow the C
+ * stack): the last process of the chain, the only one traced, exits with the first one's reason. */
+static void test_long_chain(int *failures)
+{
+    enum { CHAIN = 100000 };
+    Buf text;
+    buf_init(&text);
+    buf_puts(&text, "case x\nrules A\ndesc \"d\"\notp 27\ntracer recorder\nprocess a\n");
+    for (int i = 0; i < CHAIN; i++)
+        buf_printf(&text, i ? "q%06d spawn_link q%06d\n" : "a spawn_link q%06d\n", i ? i - 1 : i, i);
+    buf_printf(&text, "trace q%06d on procs\na exit kill\n", CHAIN - 1);
+    Buf got;
+    buf_init(&got);
+    sim_stream(failures, buf_str(&text), false, &got);
+    char want[80];
+    snprintf(want, sizeof want, "N trace(exit, <tracer>, <q%06d>, kill, #{})\n", CHAIN - 1);
+    CHECK(count_lines(buf_str(&got), "N trace(") == 1);
+    CHECK(strstr(buf_str(&got), want) != NULL);
+    buf_free(&got);
+    buf_free(&text);
 }
 
 int main(void)
@@ -239,7 +268,8 @@ int main(void)
     test_links(failures);
     test_mailbox(failures);
     test_tracers(failures);
-    test_limit(failures);
+    test_large(failures);
+    test_long_chain(failures);
     test_ports_running_gc_seq(failures);
     if (n)
         fprintf(stderr, "%d failure(s)\n", n);
