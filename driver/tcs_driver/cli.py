@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from . import (corpus, expectations, fuzzing, junit, locking, node, provision, recorder, report_html, rules,
@@ -80,6 +81,20 @@ def check_golden(where: corpus.Layout) -> bool:
     return True
 
 
+@contextlib.contextmanager
+def interrupt_deferred() -> Iterator[None]:
+    """Ctrl-C during the block takes effect at its end, so that a result and its progress line are
+    kept together (the JSON of an interrupted run lists exactly the results the console showed)."""
+    pending: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: pending.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pending:
+        raise KeyboardInterrupt
+
+
 def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict: bool,
                fresh_nodes: bool, results: list[CaseResult]) -> None:
     """Runs every selected case live on each release, printing one progress line per case and
@@ -104,10 +119,11 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
             with contextlib.closing(corpus.run_cases(where, cases, otp, include, strict=strict,
                                                      per_node=1 if fresh_nodes else 0)) as runs:
                 for number, result in enumerate(runs, 1):
-                    results.append(result)
-                    print(f"[{number:>{width}}/{len(cases)}] OTP {otp.name} {result.case:<48} {result.status:<9}"
-                          + (f" (replayed alone; in the shared node: {result.shared_run.status})"
-                             if result.shared_run else ""), flush=True)
+                    with interrupt_deferred():
+                        results.append(result)
+                        print(f"[{number:>{width}}/{len(cases)}] OTP {otp.name} {result.case:<48} "
+                              f"{result.status:<9}" + (f" (replayed alone; in the shared node: {result.shared_run.status})"
+                                                       if result.shared_run else ""), flush=True)
                     if result.status not in ("pass", "skip", "deviation"):
                         print("    " + result.detail.replace("\n", "\n    "), flush=True)
         except (corpus.ModelError, recorder.BuildError, expectations.ExpectationError) as why:
