@@ -9,6 +9,7 @@ from tcs_driver import corpus, fuzzing
 SECONDS = 45
 
 
+@pytest.mark.fuzzing
 def test_the_parser_fuzzer_finds_nothing_in_a_short_run(layout: corpus.Layout) -> None:
     if why := fuzzing.unavailable():
         pytest.skip(f"the parser fuzzer needs clang with libFuzzer, and {why}")
