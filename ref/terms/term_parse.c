@@ -26,14 +26,7 @@ typedef struct { Term **v; size_t n, cap; } Vec;
 
 static void vec_push(Arena *a, Vec *v, Term *t)
 {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 8;
-        Term **nv = arena_alloc(a, cap * sizeof(Term *));
-        if (v->n)
-            memcpy(nv, v->v, v->n * sizeof(Term *));
-        v->v = nv;
-        v->cap = cap;
-    }
+    v->v = arena_grow(a, v->v, v->n, &v->cap, sizeof *v->v);
     v->v[v->n++] = t;
 }
 
