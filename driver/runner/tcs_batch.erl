@@ -14,7 +14,7 @@
 %% their owner), trace flags on all processes and ports,
 %% the defaults for new ones and the node's cpu_timestamp flag, call trace
 %% patterns of every kind (and on_load ones), send/receive match
-%% specifications, the system seq tracer, fixture modules the job loaded, trace sessions
+%% specifications, the system seq tracer, the fixture module tcs_late, trace sessions
 %% made since the batch began, and the tracer modules (the legacy one and the
 %% trace sessions' recorders) with their NIF libraries (so
 %% that the next job loads its own, with its own answers).  The driver does
@@ -33,11 +33,10 @@ main(JobFiles) ->
 run([], _, _) -> ok;
 run([JobFile | Rest], Index, Sessions) ->
     tcs_runner_lib:out(io_lib:format("JOB ~p", [Index])),
-    Loaded = [M || {M, _} <- code:all_loaded()],
     run_isolated(JobFile),
     close_ports(get(tcs_batch_ports)),
     clean(JobFile, Sessions),
-    unload_fixtures(Loaded),
+    unload_fixtures(),
     run(Rest, Index + 1, Sessions).
 
 %% A job that raises ends the node, like it does when it runs alone: the
@@ -110,14 +109,16 @@ clean(JobFile, Sessions) ->
     [begin code:purge(T), code:delete(T), code:purge(T) end || T <- lists:usort(Tracers)],
     ok.
 
-%% Fixture modules that a job loaded by calling them (tcs_late, which
-%% on_load patterns catch when it loads) are unloaded, so that the next job
-%% loads them afresh as it would in a node of its own.
-unload_fixtures(Before) ->
-    Dir = filename:absname(filename:dirname(code:which(?MODULE))),
+%% The fixture module a scenario loads by calling it (tcs_late, which
+%% on_load patterns catch when it loads) is unloaded, so that the next job
+%% loads it afresh as it would in a node of its own.  The runner's own
+%% modules stay loaded: unloaded, they were read from disk again by the next
+%% job, so a build that replaced the beams while a campaign ran gave the
+%% node's later jobs a mix of two versions of the harness (a case that
+%% disagrees in a shared node and agrees alone).
+unload_fixtures() ->
     [begin code:purge(M), code:delete(M), code:purge(M) end
-     || {M, File} <- code:all_loaded(), not lists:member(M, Before),
-        is_list(File), filename:absname(filename:dirname(File)) =:= Dir].
+     || M <- [tcs_late], code:is_loaded(M) =/= false].
 
 %% The trace sessions that exist now (none before OTP 27, which has no trace module).
 sessions() ->

@@ -42,7 +42,10 @@ Answer enabled_probe_as(Model *m, Tracer tracer, int proc, const char *remove_ru
     buf_init(&rules);
     /* STATUS-PROBE: always enabled/3, never enabled_X */
     buf_printf(&body, "enabled(trace_status, <%s>, ", tracer.state);
-    model_print_id(&body, m, proc);
+    if (proc < 0) /* a probe about no tracee: the system seq tracer's (SEQ-TRACER-PROBE) */
+        buf_puts(&body, "undefined");
+    else
+        model_print_id(&body, m, proc);
     buf_printf(&body, ") -> %s", answer_name(ans));
     buf_printf(&rules, "STATUS-PROBE%s%s%s", ans == ANS_REMOVE ? " " : "", ans == ANS_REMOVE ? remove_rule : "",
                tracer_rule(tracer));

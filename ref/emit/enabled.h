@@ -15,7 +15,7 @@ Answer enabled_answer(Tracer t, const char *tag);
  * proc; returns its answer. */
 Answer enabled_probe(Model *m, int s, int proc);
 /* Guarantees: the same probe line for a given tracer and state (the meta tracer), citing
- * remove_rule when the answer is remove. */
+ * remove_rule when the answer is remove; proc < 0 prints the tracee as undefined. */
 Answer enabled_probe_as(Model *m, Tracer tracer, int proc, const char *remove_rule);
 /* Guarantees: true iff the tracepoint is live in session s: proc alive, the session's
  * tracer attached, with the category's flag. */

@@ -46,6 +46,17 @@ static FlagSet step_flags(const Step *st)
     return set;
 }
 
+/* PROCS-NEW-PROBE: defaults for new processes (or ports) that still hold flags after the
+ * change are checked at once by a trace_status probe about no tracee; true iff it answered
+ * remove, which clears them (erts_change_new_p_tracing, get_new_p_tracing: C-93). */
+static bool defaults_probe_removes(Model *m, int s, Buf *rules)
+{
+    if (enabled_probe_as(m, enabled_session_tracer(m, s), -1, "PROCS-NEW-PROBE") != ANS_REMOVE)
+        return false;
+    buf_puts(rules, " PROCS-NEW-PROBE");
+    return true;
+}
+
 /* What a spec naming existing processes returns: the number of processes (and ports) it
  * matched on the node, which includes the harness's own: printed as a placeholder the live
  * runner checks against the node's counts (PROCS-SPEC-COUNT). */
@@ -92,10 +103,15 @@ static const char *procspec_apply(Model *m, int s, const Step *st, Buf *rules)
     if (future && procs) { /* the port-only flags are for new ports, not new processes (seen live) */
         FlagSet for_procs = flags_for_processes(set);
         ses->new_flags = st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
+        if (ses->new_flags && defaults_probe_removes(m, s, rules))
+            ses->new_flags = 0;
     }
-    if (future && ports && (st->spec == SPEC_NEW_PORTS || flags_for_ports(set)))
+    if (future && ports && (st->spec == SPEC_NEW_PORTS || flags_for_ports(set))) {
         order_set_flags(m, &ses->new_ports, st->spec == SPEC_NEW_PORTS ? set : flags_for_ports(set), st->on,
                            ANS_TRACE, rule);
+        if (ses->new_ports.flags && defaults_probe_removes(m, s, rules))
+            model_detach(&ses->new_ports);
+    }
     if (!existing)
         return "0"; /* PROCS-SPEC-NEW, PORTS-NEW: "If Procs is new, the return value is 0" */
     /* a process (port) is matched when some flag applies to processes (ports): PROCS-SPEC-COUNT;

@@ -40,7 +40,7 @@ bool status_info(Model *m, const Step *st)
     Buf call, rules;
     buf_init(&call);
     buf_init(&rules);
-    Term *value;
+    Term *value, *result = NULL; /* result: the whole answer when it is not {Item, Value} */
     if (st->spec != SPEC_PID) { /* the defaults for new processes (PROCS-SPEC-NEW) */
         FlagSet set = m->sessions[s].new_flags;
         value = flags ? flags_term(m, set) : tracer_term(m, s, set != 0);
@@ -52,8 +52,9 @@ bool status_info(Model *m, const Step *st)
         TraceState *ts = &m->procs[p].trace[s];
         buf_printf(&call, "erlang:trace_info(<%s>", st->actor);
         buf_puts(&rules, "STATUS-INFO");
-        if (!m->procs[p].alive) {
-            value = term_atom(m->a, "undefined");
+        if (!m->procs[p].alive) { /* the bare atom, for every item (STATUS-INFO-DEAD, C-45) */
+            value = NULL;
+            result = term_atom(m->a, "undefined");
             buf_puts(&rules, " STATUS-INFO-DEAD");
         } else {
             /* asking is one of the points where trace_status is probed (STATUS-PROBE-INFO) */
@@ -72,7 +73,7 @@ bool status_info(Model *m, const Step *st)
     Buf res;
     buf_init(&res);
     buf_puts(&res, "-> ");
-    term_print(&res, term_tuple3(m->a, term_atom(m->a, st->item), value, NULL), PRINT_CANON);
+    term_print(&res, result ? result : term_tuple3(m->a, term_atom(m->a, st->item), value, NULL), PRINT_CANON);
     control_line(m, buf_str(&call), buf_str(&res), buf_str(&rules));
     buf_free(&res);
     buf_free(&call);

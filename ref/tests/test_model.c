@@ -172,11 +172,13 @@ static void test_ports_running_gc_seq(int *failures)
     /* seq_trace: no token, no tracer; flags switched off again; a receive without the tracer */
     sim(failures, H "seq_trace tracer\na seq_print nothing\na seq_token timestamp true\n"
                     "a seq_token timestamp false\na seq_token print true\na seq_print p",
+        "I enabled(trace_status, <tracer>, undefined) -> trace\n"
         "N ctl seq_trace:set_system_tracer(<tracer>) -> false\n"
         "N enabled(seq_trace, <tracer>, <a>) -> trace\n"
         "N enabled(seq_trace, <tracer>, <a>) -> trace\n"
         "N trace(seq_trace, <tracer>, 0, {print,{0,1},<a>,[],p}, #{})\n");
     sim(failures, H "a seq_token 'receive' true\na send b m\nb recv\nseq_trace tracer\nb send a n\na recv",
+        "I enabled(trace_status, <tracer>, undefined) -> trace\n"
         "N ctl seq_trace:set_system_tracer(<tracer>) -> false\n"
         "N enabled(seq_trace, <tracer>, <b>) -> trace\n"
         "N enabled(seq_trace, <tracer>, <b>) -> trace\n"
