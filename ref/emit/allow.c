@@ -40,11 +40,11 @@ unsigned allow_open(Model *m, const char *rule, int limit, const char *tpl)
     return id;
 }
 
-void allow_close(Model *m, unsigned id)
+void allow_close(Model *m, unsigned id, const char *rule)
 {
     Buf body;
     buf_init(&body);
     buf_printf(&body, "close w%u", id);
-    stream_line(m->out, 'A', buf_str(&body), NULL);
+    stream_line(m->out, 'A', buf_str(&body), rule);
     buf_free(&body);
 }

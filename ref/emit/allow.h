@@ -17,7 +17,7 @@ const char *allow_capture(Model *m, int p, AllowFire fire, const void *arg);
 /* Guarantees: the line "A open wN RULE 0..LIMIT: TEMPLATE" (limit < 0: 0..*) for a new window
  * N; returns N. */
 unsigned allow_open(Model *m, const char *rule, int limit, const char *tpl);
-/* Guarantees: the line "A close wN". */
-void allow_close(Model *m, unsigned id);
+/* Guarantees: the line "A close wN", citing the window's rule. */
+void allow_close(Model *m, unsigned id, const char *rule);
 
 #endif

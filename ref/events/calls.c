@@ -382,7 +382,7 @@ bool calls_step(Model *m, int p, const Step *st)
     Result res = unwind(r, enter(r, fn, st->args->u.cons.head, true));
     if (res.failed)
         return false;
-    windows_end(m, wait);
+    windows_end(m, wait, "RUN-WAIT-CODE-LOAD");
     if (res.raised) { /* CALL-EXCEPTION-RAISED: the harness reports the step's exception */
         Term *action[] = {term_atom(m->a, "call"), term_atom(m->a, st->module), term_atom(m->a, st->fn),
                           st->args};

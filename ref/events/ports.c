@@ -47,7 +47,7 @@ bool ports_open(Model *m, int p, const Step *st)
     /* PORTS-OPEN-REPLY: open_port/2 receives the new port in a message {Ref, Port} */
     Term *reply = pair(m, term_placeholder(m->a, "_Ref"), model_id(m, x));
     bool ok = msgtrace_event(m, st, p, "receive", reply, model_id(m, x), "EV-RECEIVE PORTS-OPEN-REPLY");
-    windows_end(m, w);
+    windows_end(m, w, "RUN-WAIT-OPEN-PORT");
     return ok;
 }
 
@@ -89,7 +89,7 @@ bool ports_command(Model *m, int p, const Step *st, bool via_send)
 {
     unsigned w = via_send ? 0 : port_bif_window(m, p); /* port_send is a plain send */
     bool ok = command_step(m, p, st, via_send);
-    windows_end(m, w);
+    windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
     return ok;
 }
 
@@ -110,7 +110,7 @@ bool ports_close(Model *m, int p, const Step *st)
 {
     unsigned w = port_bif_window(m, p);
     bool ok = close_step(m, p, st);
-    windows_end(m, w);
+    windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
     return ok;
 }
 

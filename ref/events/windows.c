@@ -83,7 +83,7 @@ void windows_sync(Model *m, int p)
         const char *tpl = wanted(m, p, (WindowKind)k);
         OpenWindow *w = &m->procs[p].windows[k];
         if (w->id && (!tpl || strcmp(tpl, w->tpl) != 0)) {
-            allow_close(m, w->id);
+            allow_close(m, w->id, WINDOW_RULES[k]);
             w->id = 0;
         }
         if (tpl && !w->id)
@@ -147,7 +147,7 @@ void windows_close_all(Model *m)
         for (int k = 0; k < WINDOW_KINDS; k++) {
             OpenWindow *w = &m->procs[m->windowed[i]].windows[k];
             if (w->id)
-                allow_close(m, w->id);
+                allow_close(m, w->id, WINDOW_RULES[k]);
             w->id = 0;
         }
     m->nwindowed = 0;
@@ -159,8 +159,8 @@ unsigned windows_wait(Model *m, int p, const Term *mfa, int limit, const char *r
     return tpl ? allow_open(m, rule, limit, tpl) : 0;
 }
 
-void windows_end(Model *m, unsigned id)
+void windows_end(Model *m, unsigned id, const char *rule)
 {
     if (id)
-        allow_close(m, id);
+        allow_close(m, id, rule);
 }

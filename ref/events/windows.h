@@ -20,7 +20,7 @@ void windows_close_all(Model *m);
  * p in the function mfa, each an out then an in there, with lines of the step between
  * (RUN-WAIT-OPEN-PORT, RUN-WAIT-CODE-LOAD, RUN-WAIT-PORT-SIGNALS); its id, or 0 when p is not traced for running. */
 unsigned windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule);
-/* Guarantees: window id closed, if not 0. */
-void windows_end(Model *m, unsigned id);
+/* Guarantees: window id (opened by windows_wait with rule) closed, if not 0. */
+void windows_end(Model *m, unsigned id, const char *rule);
 
 #endif
