@@ -366,8 +366,9 @@ bool calls_step(Model *m, int p, const Step *st)
         model_load_module(m, mod);
         /* RUN-WAIT-CODE-LOAD: the process waits in a receive for the code server's answers
          * (code:ensure_loaded/1 asks it up to three times, OTP 27) */
-        wait = windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "code_server"), term_atom(m->a, "call"),
-                                              term_int(m->a, 1)), 3, "RUN-WAIT-CODE-LOAD");
+        if (!windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "code_server"), term_atom(m->a, "call"),
+                                            term_int(m->a, 1)), 3, "RUN-WAIT-CODE-LOAD", &wait))
+            return false;
     }
     Run *r = arena_alloc(m->a, sizeof *r);
     memset(r, 0, sizeof *r);

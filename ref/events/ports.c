@@ -33,8 +33,10 @@ bool ports_open(Model *m, int p, const Step *st)
     xp->is_port = true;
     xp->owner = p;
     /* RUN-WAIT-OPEN-PORT: erlang:open_port/2 waits in a receive for the port's {Ref, Port} */
-    unsigned w = windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "open_port"),
-                                                term_int(m->a, 2)), 1, "RUN-WAIT-OPEN-PORT");
+    unsigned w;
+    if (!windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "open_port"), term_int(m->a, 2)),
+                      1, "RUN-WAIT-OPEN-PORT", &w))
+        return false;
     for (int s = 0; s < m->nsessions; s++) /* PORTS-NEW */
         xp->trace[s] = m->sessions[s].new_ports;
     /* PORTS-OPEN: {trace, Port, open, Pid, Driver}; the driver of {spawn, "cat"} is cat */
@@ -53,11 +55,11 @@ bool ports_open(Model *m, int p, const Step *st)
 
 /* RUN-WAIT-PORT-SIGNALS: a port BIF (erl_bif_port.c) called with signals in the caller's queue
  * returns through erlang:bif_handle_signals_return/2, which may wait for them; its window. */
-static unsigned port_bif_window(Model *m, int p)
+static bool port_bif_window(Model *m, int p, unsigned *id)
 {
     Term *mfa = term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "bif_handle_signals_return"),
                             term_int(m->a, 2));
-    return windows_wait(m, p, mfa, 1, "RUN-WAIT-PORT-SIGNALS");
+    return windows_wait(m, p, mfa, 1, "RUN-WAIT-PORT-SIGNALS", id);
 }
 
 static bool command_step(Model *m, int p, const Step *st, bool via_send)
@@ -87,7 +89,9 @@ static bool command_step(Model *m, int p, const Step *st, bool via_send)
 
 bool ports_command(Model *m, int p, const Step *st, bool via_send)
 {
-    unsigned w = via_send ? 0 : port_bif_window(m, p); /* port_send is a plain send */
+    unsigned w = 0; /* port_send is a plain send */
+    if (!via_send && !port_bif_window(m, p, &w))
+        return false;
     bool ok = command_step(m, p, st, via_send);
     windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
     return ok;
@@ -108,7 +112,9 @@ static bool close_step(Model *m, int p, const Step *st)
 
 bool ports_close(Model *m, int p, const Step *st)
 {
-    unsigned w = port_bif_window(m, p);
+    unsigned w;
+    if (!port_bif_window(m, p, &w))
+        return false;
     bool ok = close_step(m, p, st);
     windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
     return ok;

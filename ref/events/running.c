@@ -16,13 +16,15 @@ void running_block(Model *m, int p)
 {
     m->procs[p].blocked = true;
     tracepoint_event(m, p, "out", running_block_mfa(m), NULL, "RUN-FLAGS RUN-BLOCK");
-    windows_sync(m, p); /* RUN-BLOCKED-SIGNALS: from now on until it is woken */
+    /* RUN-BLOCKED-SIGNALS: from now on until it is woken (a refusal comes again from
+     * windows_after_step, which syncs the actor) */
+    (void)windows_sync(m, p);
 }
 
 void running_wake(Model *m, int p)
 {
     m->procs[p].blocked = false;
-    windows_sync(m, p); /* RUN-BLOCKED-SIGNALS: the wake-up ends what a signal may add */
+    (void)windows_sync(m, p); /* RUN-BLOCKED-SIGNALS: the wake-up closes the window, never refuses */
     tracepoint_event(m, p, "in", running_block_mfa(m), NULL, "RUN-FLAGS RUN-WAKE");
 }
 

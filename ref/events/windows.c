@@ -27,6 +27,25 @@ static void fire_points(Model *m, int p, const void *arg)
     fire_point(m, p, &pts[1]);
 }
 
+/* True iff a session that would trace tag of p answers remove to it: what the runtime's addition
+ * would then detach no model can say (C-47 covers the scenario's own tracepoints only). */
+static bool answers_remove(const Model *m, int p, const char *tag)
+{
+    for (int s = 0; s < m->nsessions; s++)
+        if (enabled_live(m, s, p, tag) && m->sessions[s].tracer->kind != TRACER_PROCESS &&
+            enabled_answer(enabled_session_tracer(m, s), tag) == ANS_REMOVE)
+            return true;
+    return false;
+}
+
+/* Refuses the step: the runtime's addition would be answered remove. */
+static bool refuse_remove(Model *m)
+{
+    return model_unsupported(m, m->step->line, m->step->col,
+                             "what the runtime may add (collections, scheduling: GC-RUNTIME, RUN-BLOCKED-SIGNALS, "
+                             "RUN-WAIT-*) for a process whose tracer answers remove to it is");
+}
+
 /* A collection: its start and end right after one another (the process does nothing between). */
 static const char *gc_template(Model *m, int p, const char *start, const char *end)
 {
@@ -59,6 +78,10 @@ static bool gc_traced(const Model *m, int p)
 
 static const char *const WINDOW_RULES[WINDOW_KINDS] = {"GC-RUNTIME", "GC-RUNTIME", "RUN-BLOCKED-SIGNALS"};
 
+/* The tags of the tracepoints of a window of kind k. */
+static const char *const WINDOW_TAGS[WINDOW_KINDS][2] = {
+    {"gc_minor_start", "gc_minor_end"}, {"gc_major_start", "gc_major_end"}, {"in", "out"}};
+
 /* The template the window of kind k of p must have now, or NULL when it must be closed. */
 static const char *wanted(Model *m, int p, WindowKind k)
 {
@@ -76,11 +99,13 @@ static const char *wanted(Model *m, int p, WindowKind k)
     }
 }
 
-void windows_sync(Model *m, int p)
+bool windows_sync(Model *m, int p)
 {
     bool open = false;
     for (int k = 0; k < WINDOW_KINDS; k++) {
         const char *tpl = wanted(m, p, (WindowKind)k);
+        if (tpl && (answers_remove(m, p, WINDOW_TAGS[k][0]) || answers_remove(m, p, WINDOW_TAGS[k][1])))
+            return refuse_remove(m);
         OpenWindow *w = &m->procs[p].windows[k];
         if (w->id && (!tpl || strcmp(tpl, w->tpl) != 0)) {
             allow_close(m, w->id, WINDOW_RULES[k]);
@@ -95,16 +120,18 @@ void windows_sync(Model *m, int p)
         m->windowed[m->nwindowed++] = p;
         m->procs[p].windowed = true;
     }
+    return true;
 }
 
 /* windows_sync of the processes with open windows; those left without any leave the list. */
-static void sync_windowed(Model *m)
+static bool sync_windowed(Model *m)
 {
     int kept = 0, n = m->nwindowed;
     for (int i = 0; i < n; i++) {
         int p = m->windowed[i];
         m->procs[p].windowed = false;
-        windows_sync(m, p);
+        if (!windows_sync(m, p))
+            return false;
         bool open = false;
         for (int k = 0; k < WINDOW_KINDS; k++)
             open = open || m->procs[p].windows[k].id;
@@ -114,31 +141,31 @@ static void sync_windowed(Model *m)
         }
     }
     m->nwindowed = kept;
+    return true;
 }
 
-static void sync_named(Model *m, const char *name)
+static bool sync_named(Model *m, const char *name)
 {
     int p = name ? model_proc(m, name) : -1;
-    if (p >= 0)
-        windows_sync(m, p);
+    return p < 0 || windows_sync(m, p);
 }
 
-void windows_after_step(Model *m, const Step *st)
+bool windows_after_step(Model *m, const Step *st)
 {
-    sync_windowed(m);
+    if (!sync_windowed(m))
+        return false;
     bool actor = st->kind != ST_TRACE && st->kind != ST_PATTERN && st->kind != ST_SEQ_TRACER &&
                  st->kind != ST_SESSION && st->kind != ST_INFO && st->kind != ST_TRACER_EXIT;
-    if (actor) {
-        sync_named(m, st->actor);
-        sync_named(m, st->other);
-    } else if (st->kind == ST_INFO || st->kind == ST_PATTERN) {
-        /* they change no process's flags */
-    } else if (st->kind == ST_TRACE && st->spec == SPEC_PID) {
-        sync_named(m, st->actor);
-    } else {
-        for (int p = 0; p < m->nprocs; p++)
-            windows_sync(m, p);
-    }
+    if (actor)
+        return sync_named(m, st->actor) && sync_named(m, st->other);
+    if (st->kind == ST_INFO || st->kind == ST_PATTERN) /* they change no process's flags */
+        return true;
+    if (st->kind == ST_TRACE && st->spec == SPEC_PID)
+        return sync_named(m, st->actor);
+    for (int p = 0; p < m->nprocs; p++)
+        if (!windows_sync(m, p))
+            return false;
+    return true;
 }
 
 void windows_close_all(Model *m)
@@ -153,10 +180,17 @@ void windows_close_all(Model *m)
     m->nwindowed = 0;
 }
 
-unsigned windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule)
+bool windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule, unsigned *id)
 {
-    const char *tpl = running_traced(m, p) ? sched_template(m, p, "out", "in", mfa, rule) : NULL;
-    return tpl ? allow_open(m, rule, limit, tpl) : 0;
+    *id = 0;
+    if (!running_traced(m, p))
+        return true;
+    if (answers_remove(m, p, "in") || answers_remove(m, p, "out"))
+        return refuse_remove(m);
+    const char *tpl = sched_template(m, p, "out", "in", mfa, rule);
+    if (tpl)
+        *id = allow_open(m, rule, limit, tpl);
+    return true;
 }
 
 void windows_end(Model *m, unsigned id, const char *rule)

@@ -69,9 +69,7 @@ static bool run_step(Model *m, const Step *st)
     if (ok && !seqtrace_holders_untraced(m))
         return model_unsupported(m, st->line, st->col,
                                  "tracing a process that holds a seq_trace token (C-65) is");
-    if (ok)
-        windows_after_step(m, st);
-    return ok;
+    return ok && windows_after_step(m, st);
 }
 
 bool run_scenario(Arena *a, const Scenario *sc, Stream *out, Err *err)
