@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tcs_driver.diff import compare
+from tcs_driver.layout import REPO
 from tcs_driver.stream import StreamError, parse_live_stream, parse_stream
 
 _MINOR = ("N enabled(gc_minor_start, <tracer>, <a>) -> trace ; N trace(gc_minor_start, <tracer>, <a>, _GcInfo, #{})"
@@ -123,3 +124,30 @@ def test_scheduling_window(live: str, ok: bool) -> None:
 def test_malformed_windows_are_refused(golden: str, why: str) -> None:
     with pytest.raises(StreamError, match=why):
         parse_stream(golden, "golden")
+
+
+def _golden_case(case: str) -> str:
+    """The model's golden stream of a corpus case."""
+    return (REPO / "golden" / f"{case}.stream").read_text()
+
+
+_C_OUT = "enabled(out, <tracer>, <c>) -> trace\ntrace(out, <tracer>, <c>, {tcs_puppet,block,0}, #{})\n"
+_C_IN = _C_OUT.replace("out", "in")
+_C_LINKED = "enabled(getting_linked, <tracer>, <c>) -> trace\ntrace(getting_linked, <tracer>, <c>, <d>, #{})\n"
+_C_CTL = "ctl erlang:trace(<c>,true,[running,procs]) -> 1\n"
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_C_CTL + _C_LINKED + _C_IN, True, id="otp25-no-schedule"),
+        pytest.param(_C_CTL + _C_IN + _C_LINKED + _C_OUT + _C_IN, True, id="otp27-in-linked-out"),
+        pytest.param(_C_CTL + _C_IN + _C_OUT + _C_IN + _C_LINKED + _C_OUT + _C_IN, True, id="harness-poke-too"),
+        pytest.param(_C_CTL + _C_LINKED + _C_IN + _C_IN + _C_OUT, False, id="after-the-wake-up"),
+        pytest.param(_C_CTL + _C_IN + _C_LINKED + _C_IN, False, id="woken-twice-without-out"),
+    ],
+)
+def test_the_models_blocked_signals_window(live: str, ok: bool) -> None:
+    """The window the model writes for run_blocked_link_signal admits what OTP 25, 27 and 29 do,
+    and nothing after the wake-up."""
+    assert agree(_golden_case("run_blocked_link_signal"), live) is ok
