@@ -44,8 +44,10 @@ _GC_INFO_KEYS: Final = frozenset({
     "bin_old_vheap_block_size", "wordsize",
 })
 _GC_INFO_ITEM: Final = re.compile(r"\{([a-z_]+),(?:0|[1-9][0-9]*)\}")
-#: The functions the harness's processes wait in (driver/runner/tcs_gate.c) (RUN-HARNESS).
-_HARNESS_FUNCTIONS: Final = frozenset({"{tcs_gate,await_turn,1}", "{erts_internal,dirty_nif_finalizer,1}"})
+#: The functions the harness's processes wait in (driver/runner/tcs_gate.c), and the puppet's loop
+#: between two steps (driver/runner/tcs_puppet.erl), which runs no step itself (RUN-HARNESS).
+_HARNESS_FUNCTIONS: Final = frozenset({"{tcs_gate,await_turn,1}", "{erts_internal,dirty_nif_finalizer,1}",
+                                       "{tcs_puppet,loop,1}"})
 
 
 class StreamError(ValueError):
