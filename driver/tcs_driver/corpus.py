@@ -145,7 +145,7 @@ def hidden_states(case: Case) -> frozenset[str]:
 
 def visible(lines: list[stream.Line], hidden: frozenset[str]) -> list[stream.Line]:
     """The lines without the callback lines of hidden tracer states."""
-    return [ln for ln in lines if not (ln.kind in ("enabled", "trace") and ln.state in hidden)]
+    return stream.filter_lines(lines, lambda ln: not (ln.kind in ("enabled", "trace") and ln.state in hidden))
 
 
 def tracer_library(layout: Layout, case: Case, erts_include: Path) -> tuple[str, Path]:

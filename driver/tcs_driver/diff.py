@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .stream import Line
+from .stream import Line, Window, filter_lines
 
 __all__ = [
     "ALL_KINDS",
@@ -22,6 +22,7 @@ __all__ = [
     "group_lines",
     "missing_and_extra",
     "select",
+    "admitted",
 ]
 
 #: Every line kind of the canonical stream.
@@ -34,12 +35,15 @@ MSG_TRACER_OBSERVABLE: Final[frozenset[str]] = frozenset({"msg", "ctl"})
 
 @dataclass(frozen=True)
 class GroupDiff:
-    """The golden and live lines of one group, and whether they are equal."""
+    """The golden and live lines of one group, and whether they are equal: the same lines in the same
+    order, but for the live lines the group's allowance windows admit (`admitted` of them)."""
 
     group: str
     golden: list[Line]
     live: list[Line]
     equal: bool
+    windows: tuple[str, ...] = ()  # the heads (ID RULE 0..LIMIT) of the windows that reach the group
+    admitted: int = 0
 
 
 @dataclass(frozen=True)
@@ -64,13 +68,15 @@ class Comparison:
             extra += len(e)
         n_golden = sum(len(g.golden) for g in self.groups)
         n_live = sum(len(g.live) for g in self.groups)
+        n_admitted = sum(g.admitted for g in self.groups if g.equal)
         mode = "strict" if self.strict else "informative lines dropped"
         kinds = ",".join(sorted(self.observable))
         verdict = "AGREE" if self.agree else "DIFFER"
+        windows = f"; {n_admitted} live lines admitted by allowance windows" if n_admitted else ""
         return (
             f"{verdict}: {len(self.differing())} of {len(self.groups)} groups differ; "
             f"{n_golden} golden / {n_live} live lines compared; "
-            f"{missing} missing, {extra} unexpected ({mode}; kinds {kinds})"
+            f"{missing} missing, {extra} unexpected ({mode}; kinds {kinds}{windows})"
         )
 
     def render(self) -> str:
@@ -80,7 +86,7 @@ class Comparison:
         if differing:
             out += ["--- golden", "+++ live"]
             for g in differing:
-                out.append(f"@@ group {g.group} @@")
+                out.append(f"@@ group {g.group} @@" + (f" allowance windows: {', '.join(g.windows)}" if g.windows else ""))
                 out += diff_lines(g.golden, g.live)
         out.append(self.summary())
         return "\n".join(out) + "\n"
@@ -92,8 +98,87 @@ REPEATABLE_ENABLED_TAGS: Final[frozenset[str]] = frozenset({"seq_trace"})
 
 
 def select(lines: Iterable[Line], *, strict: bool, observable: frozenset[str]) -> list[Line]:
-    """Return the lines that take part in a comparison: observable kinds, and only normative ones unless strict."""
-    return [ln for ln in lines if (strict or ln.cls == "N") and ln.kind in observable]
+    """Return the lines that take part in a comparison: observable kinds, and only normative ones unless
+    strict; the same of the templates of allowance windows (a window left with none is left out)."""
+    return filter_lines(list(lines), lambda ln: (strict or ln.cls == "N") and ln.kind in observable)
+
+
+def _group_golden(lines: Iterable[Line]) -> dict[str, list[Line]]:
+    """Return the golden lines grouped like group_lines, with each allowance window's open and close
+    lines in every group its template has lines of, where they stand in the stream."""
+    groups: dict[str, list[Line]] = {}
+    for ln in lines:
+        if ln.window is None:
+            groups.setdefault(ln.group, []).append(ln)
+            continue
+        for name in dict.fromkeys(t.group for seg in ln.window.segments for t in seg):
+            groups.setdefault(name, []).append(ln)
+    return groups
+
+
+@dataclass(frozen=True)
+class _Template:
+    """A window's template within one group: its lines' texts, and per line whether it must come
+    right after the one before (same segment)."""
+
+    texts: tuple[str, ...]
+    joined: tuple[bool, ...]
+    limit: int | None
+
+
+def _template(window: Window, group: str) -> _Template:
+    """Return the part of window's template that is in group."""
+    texts: list[str] = []
+    joined: list[bool] = []
+    for seg in window.segments:
+        mine = [t.text() for t in seg if t.group == group]
+        texts += mine
+        joined += [False] + [True] * (len(mine) - 1) if mine else []
+    return _Template(tuple(texts), tuple(joined), window.limit)
+
+
+def admitted(golden: list[Line], live: list[Line], group: str) -> int | None:
+    """Return how many live lines of one group the allowance windows admit when the live lines are the
+    golden ones (window lines aside) in order, plus instances of open windows' templates, each within
+    its window, whole (no instance left half done when its window closes or the stream ends), at most
+    its limit many, a template segment's lines right after one another; None when they are not."""
+    templates = {ln.window.id: _template(ln.window, group) for ln in golden if ln.window is not None}
+    normative = [ln for ln in golden if ln.window is None]
+    live_texts = [ln.text() for ln in live]
+    # a state: index in golden, index in live, and per open window (id, instances, position in template)
+    Progress = tuple[tuple[str, int, int], ...]
+    seen: set[tuple[int, int, Progress]] = set()
+    stack: list[tuple[int, int, Progress]] = [(0, 0, ())]
+    while stack:
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        gi, li, prog = state
+        if gi == len(golden) and li == len(live) and not any(pos for _, _, pos in prog):
+            return len(live) - len(normative)
+        busy = [k for k, (w, _, pos) in enumerate(prog) if pos and templates[w].joined[pos]]
+        line = golden[gi] if gi < len(golden) else None
+        if line is not None and line.window is not None and not busy:
+            # a window line takes no live line: the window opens (closes) between the live lines
+            # around it, so extras right before the next case line of the group are still inside it
+            if line.kind == "open":
+                stack.append((gi + 1, li, prog + ((line.window.id, 0, 0),)))
+            elif not any(w == line.window.id and pos for w, _, pos in prog):  # no instance half done
+                stack.append((gi + 1, li, tuple(p for p in prog if p[0] != line.window.id)))
+        if li == len(live):
+            continue
+        if line is not None and line.window is None and not busy and live_texts[li] == line.text():
+            stack.append((gi + 1, li + 1, prog))
+        for k, (w, count, pos) in enumerate(prog):
+            t = templates[w]
+            if (busy and k not in busy) or live_texts[li] != t.texts[pos] or \
+                    (pos == 0 and t.limit is not None and count >= t.limit):
+                continue
+            done = pos + 1 == len(t.texts)
+            step = (w, count + 1, 0) if done else (w, count, pos + 1)
+            stack.append((gi, li + 1, prog[:k] + (step,) + prog[k + 1:]))
+    return None
 
 
 def collapse_repeats(lines: Iterable[Line]) -> list[Line]:
@@ -157,7 +242,7 @@ def compare(
     unknown = observable - ALL_KINDS
     if unknown:
         raise ValueError(f"unknown line kinds in observable: {sorted(unknown)}")
-    g_groups = group_lines(select(golden, strict=strict, observable=observable))
+    g_groups = _group_golden(select(golden, strict=strict, observable=observable))
     l_groups = group_lines(select(live, strict=strict, observable=observable))
     if not strict:
         g_groups = {name: collapse_repeats(lines) for name, lines in g_groups.items()}
@@ -167,8 +252,13 @@ def compare(
     for name in names:
         g = g_groups.get(name, [])
         lv = l_groups.get(name, [])
-        equal = [ln.text() for ln in g] == [ln.text() for ln in lv]
-        groups.append(GroupDiff(group=name, golden=g, live=lv, equal=equal))
+        heads = tuple(dict.fromkeys(ln.window.spec() for ln in g if ln.window is not None))
+        shown = [ln for ln in g if ln.window is None]
+        if heads:
+            n = admitted(g, lv, name)
+            groups.append(GroupDiff(name, shown, lv, n is not None, heads, n or 0))
+        else:
+            groups.append(GroupDiff(name, shown, lv, [ln.text() for ln in g] == [ln.text() for ln in lv]))
     return Comparison(
         agree=all(g.equal for g in groups),
         groups=groups,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from collections.abc import Callable
 from typing import Final
 
 from . import tags
@@ -17,6 +18,8 @@ from . import tags
 __all__ = [
     "Line",
     "StreamError",
+    "Window",
+    "filter_lines",
     "classify",
     "classify_implementation_defined",
     "normalise_live",
@@ -41,8 +44,10 @@ _GC_INFO_KEYS: Final = frozenset({
     "bin_old_vheap_block_size", "wordsize",
 })
 _GC_INFO_ITEM: Final = re.compile(r"\{([a-z_]+),(?:0|[1-9][0-9]*)\}")
-#: The functions the harness's processes wait in (driver/runner/tcs_gate.c) (RUN-HARNESS).
-_HARNESS_FUNCTIONS: Final = frozenset({"{tcs_gate,await_turn,1}", "{erts_internal,dirty_nif_finalizer,1}"})
+#: The functions the harness's processes wait in (driver/runner/tcs_gate.c), and the puppet's loop
+#: between two steps (driver/runner/tcs_puppet.erl), which runs no step itself (RUN-HARNESS).
+_HARNESS_FUNCTIONS: Final = frozenset({"{tcs_gate,await_turn,1}", "{erts_internal,dirty_nif_finalizer,1}",
+                                       "{tcs_puppet,loop,1}"})
 
 
 class StreamError(ValueError):
@@ -50,16 +55,35 @@ class StreamError(ValueError):
 
 
 @dataclass(frozen=True)
+class Window:
+    """An allowance window of a golden stream (PROTOCOLS.md section 6, "Allowance windows"):
+    between its `A open` and `A close` lines, the runtime may add up to `limit` (None: any
+    number) instances of its template, a behaviour the model cannot predict (its rule names it).
+    The template is a list of segments: the lines of one segment come one right after the other
+    in their group; lines of the case may come between two segments."""
+
+    id: str
+    rule: str
+    limit: int | None
+    segments: tuple[tuple["Line", ...], ...]
+
+    def spec(self) -> str:
+        """Return the window's head as its open line spells it: ID RULE 0..LIMIT."""
+        return f"{self.id} {self.rule} 0..{'*' if self.limit is None else self.limit}"
+
+
+@dataclass(frozen=True)
 class Line:
     """One parsed stream line."""
 
-    cls: str  # 'N' | 'I'
+    cls: str  # 'N' | 'I' | 'A' (an allowance window's open or close line)
     body: str
-    kind: str  # 'enabled' | 'trace' | 'msg' | 'ctl'
+    kind: str  # 'enabled' | 'trace' | 'msg' | 'ctl' | 'open' | 'close'
     callback: str | None
     tag: str | None
     group: str
     state: str | None = field(default=None, compare=False)  # the tracer state (2nd argument; msg: 1st)
+    window: Window | None = field(default=None, compare=False)  # kind 'open' and 'close': its window
 
     def text(self) -> str:
         """Return the line exactly as a golden file spells it: ``CLASS BODY``."""
@@ -321,14 +345,89 @@ def parse_classed_lines(numbered: list[tuple[str, str]]) -> list[Line]:
     """Return the Lines of one stream's 'CLASS BODY' lines, each given with its location, whose
     classes agree with classify and, over the whole stream, classify_implementation_defined (as a
     golden file or a JSON report stores them); raise StreamError naming the first that does not."""
-    lines = [_parse_classless(where, text) for where, text in numbered]
-    expected = classify_implementation_defined([replace(line, cls=classify(line.body)) for line in lines])
+    windows: dict[str, Window] = {}
+    lines = [_parse_allowance(where, text, windows) if text.startswith("A ") else _parse_classless(where, text)
+             for where, text in numbered]
+    if windows:
+        where, text = next((w, t) for (w, t), line in zip(numbered, lines)
+                           if line.kind == "open" and line.window is not None and line.window.id in windows)
+        raise _fail(where, f"col 1: allowance window {text.split()[2]} is never closed")
+    expected = classify_implementation_defined([replace(line, cls=classify(line.body)) if line.cls != "A" else line
+                                                for line in lines])
     for (where, _), line, wanted in zip(numbered, lines, expected):
         if line.cls != wanted.cls:
             why = "normative" if wanted.cls == "N" else (
                 "informative (I)" if classify(line.body) == "I" else "informative (implementation-defined event)")
             raise _fail(where, f"col 1: class {line.cls} but the line is {why}" + (" (N)" if wanted.cls == "N" else ""))
     return lines
+
+
+_WINDOW_OPEN: Final = re.compile(r"open (w[0-9]+) ([A-Z][A-Z0-9-]*) 0\.\.(\*|[1-9][0-9]*): (.+)")
+_WINDOW_CLOSE: Final = re.compile(r"close (w[0-9]+)")
+
+
+def _parse_allowance(where: str, text: str, open_windows: dict[str, Window]) -> Line:
+    """Return the Line of an 'A open ID RULE 0..LIMIT: TEMPLATE' or 'A close ID' line; raise StreamError
+    when malformed, for a window opened twice or closed before it opened. open_windows maps the ids
+    of the windows open before this line, and is updated."""
+    body = text[2:]
+    if (m := _WINDOW_CLOSE.fullmatch(body)) is not None:
+        window = open_windows.pop(m.group(1), None)
+        if window is None:
+            raise _fail(where, f"col 9: allowance window {m.group(1)} closed but not open")
+        return Line(cls="A", body=body, kind="close", callback=None, tag=None, group="", window=window)
+    m = _WINDOW_OPEN.fullmatch(body)
+    if m is None:
+        raise _fail(where, f"col 3: not 'open wN RULE 0..LIMIT: TEMPLATE' nor 'close wN': {body!r}")
+    wid, rule, limit, template = m.groups()
+    if wid in open_windows:
+        raise _fail(where, f"col 8: allowance window {wid} opened twice")
+    col0 = 2 + m.start(4)
+    segments: list[tuple[Line, ...]] = []
+    for seg_at, segment in _pieces(template, " ... ", col0):
+        lines = [_parse_classless(where, piece) for _, piece in _pieces(segment, " ; ", seg_at)]
+        if any(line.kind not in ("enabled", "trace", "msg") for line in lines):
+            raise _fail(where, f"col {seg_at + 1}: a template line is not a callback or msg line")
+        for line in lines:
+            if line.cls != classify(line.body):
+                raise _fail(where, f"col {seg_at + 1}: template line {line.body!r} has class {line.cls}")
+        segments.append(tuple(lines))
+    window = Window(wid, rule, None if limit == "*" else int(limit), tuple(segments))
+    open_windows[wid] = window
+    return Line(cls="A", body=body, kind="open", callback=None, tag=None, group="", window=window)
+
+
+def _pieces(text: str, sep: str, col0: int) -> list[tuple[int, str]]:
+    """Return (column offset, piece) of text split at the top-level occurrences of sep; raise on an empty piece."""
+    depth = _depths(text, col0)
+    out: list[tuple[int, str]] = []
+    start = 0
+    i = text.find(sep)
+    while i != -1:
+        if depth[i] == 0:
+            out.append((col0 + start, text[start:i]))
+            start = i + len(sep)
+        i = text.find(sep, i + 1)
+    out.append((col0 + start, text[start:]))
+    for at, piece in out:
+        if piece.strip() == "":
+            raise StreamError(f"col {at + 1}: empty template piece")
+    return out
+
+
+def filter_lines(lines: list[Line], keep: Callable[[Line], bool]) -> list[Line]:
+    """Return the lines keep accepts; an allowance window's open and close lines stay with their template
+    cut to the lines keep accepts, and are left out when none is left."""
+    out: list[Line] = []
+    for line in lines:
+        if line.window is None:
+            if keep(line):
+                out.append(line)
+            continue
+        segments = tuple(kept for kept in (tuple(t for t in seg if keep(t)) for seg in line.window.segments) if kept)
+        if segments:
+            out.append(replace(line, window=replace(line.window, segments=segments)))
+    return out
 
 
 def _content_lines(text: str) -> list[tuple[int, str]]:

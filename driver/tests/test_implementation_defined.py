@@ -153,9 +153,11 @@ def test_strict_comparison_counts_every_repeat() -> None:
     ("msg(<sp>, {trace,<a>,in,{tcs_gate,await_turn,1}})", "I"),
     ("msg(<sp>, {trace,<a>,out,{erts_internal,dirty_nif_finalizer,1}})", "I"),
     ("msg(<sp>, {trace,<a>,out,{tcs_puppet,block,0}})", "N"),
+    ("msg(<sp>, {trace,<a>,out,{tcs_puppet,loop,1}})", "I"),
+    ("msg(<sp>, {trace,<a>,in,{tcs_puppet,run,1}})", "N"),
     ("msg(<sp>, {trace,<port:x>,in,0})", "I"),
     ("msg(<sp>, {trace,<a>,send,hi,<b>})", "N"),
-], ids=["gate-in", "dirty-finalizer-out", "block-out", "port-zero", "send"])
+], ids=["gate-in", "dirty-finalizer-out", "block-out", "puppet-loop-out", "spawned-first-in", "port-zero", "send"])
 def test_tracer_process_messages_of_harness_scheduling_are_informative(body: str, cls: str) -> None:
     """RUN-HARNESS holds for a tracer process's messages as for a tracer module's callbacks."""
     [line] = parse_live_stream(body, "live")

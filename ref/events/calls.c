@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "calls.h"
+#include "windows.h"
 #include "control.h"
 #include "enabled.h"
 #include "order.h"
@@ -355,6 +356,7 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
 bool calls_step(Model *m, int p, const Step *st)
 {
     FixtureModule mod = (FixtureModule)fixture_module(st->module);
+    unsigned wait = 0;
     if (!m->loaded[mod]) {
         /* the first call loads the module: the process talks to the code server */
         for (int s = 0; s < m->nsessions; s++)
@@ -362,6 +364,11 @@ bool calls_step(Model *m, int p, const Step *st)
                 return model_unsupported(m, st->line, st->col, "loading a module in a process traced "
                                                                "for send or 'receive' is");
         model_load_module(m, mod);
+        /* RUN-WAIT-CODE-LOAD: the process waits in a receive for the code server's answers
+         * (code:ensure_loaded/1 asks it up to three times, OTP 27) */
+        if (!windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "code_server"), term_atom(m->a, "call"),
+                                            term_int(m->a, 1)), 3, "RUN-WAIT-CODE-LOAD", &wait))
+            return false;
     }
     Run *r = arena_alloc(m->a, sizeof *r);
     memset(r, 0, sizeof *r);
@@ -376,6 +383,7 @@ bool calls_step(Model *m, int p, const Step *st)
     Result res = unwind(r, enter(r, fn, st->args->u.cons.head, true));
     if (res.failed)
         return false;
+    windows_end(m, wait, "RUN-WAIT-CODE-LOAD");
     if (res.raised) { /* CALL-EXCEPTION-RAISED: the harness reports the step's exception */
         Term *action[] = {term_atom(m->a, "call"), term_atom(m->a, st->module), term_atom(m->a, st->fn),
                           st->args};

@@ -5,6 +5,7 @@
 #include "messages.h"
 #include "msgtrace.h"
 #include "ports.h"
+#include "windows.h"
 #include "procs.h"
 #include "tracepoint.h"
 
@@ -31,6 +32,11 @@ bool ports_open(Model *m, int p, const Step *st)
     Proc *xp = &m->procs[x];
     xp->is_port = true;
     xp->owner = p;
+    /* RUN-WAIT-OPEN-PORT: erlang:open_port/2 waits in a receive for the port's {Ref, Port} */
+    unsigned w;
+    if (!windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "open_port"), term_int(m->a, 2)),
+                      1, "RUN-WAIT-OPEN-PORT", &w))
+        return false;
     for (int s = 0; s < m->nsessions; s++) /* PORTS-NEW */
         xp->trace[s] = m->sessions[s].new_ports;
     /* PORTS-OPEN: {trace, Port, open, Pid, Driver}; the driver of {spawn, "cat"} is cat */
@@ -42,10 +48,21 @@ bool ports_open(Model *m, int p, const Step *st)
     tracepoint_event(m, x, "getting_linked", model_pid(m, p), NULL, "EV-LINK PORTS-OPEN-LINK");
     /* PORTS-OPEN-REPLY: open_port/2 receives the new port in a message {Ref, Port} */
     Term *reply = pair(m, term_placeholder(m->a, "_Ref"), model_id(m, x));
-    return msgtrace_event(m, st, p, "receive", reply, model_id(m, x), "EV-RECEIVE PORTS-OPEN-REPLY");
+    bool ok = msgtrace_event(m, st, p, "receive", reply, model_id(m, x), "EV-RECEIVE PORTS-OPEN-REPLY");
+    windows_end(m, w, "RUN-WAIT-OPEN-PORT");
+    return ok;
 }
 
-bool ports_command(Model *m, int p, const Step *st, bool via_send)
+/* RUN-WAIT-PORT-SIGNALS: a port BIF (erl_bif_port.c) called with signals in the caller's queue
+ * returns through erlang:bif_handle_signals_return/2, which may wait for them; its window. */
+static bool port_bif_window(Model *m, int p, unsigned *id)
+{
+    Term *mfa = term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "bif_handle_signals_return"),
+                            term_int(m->a, 2));
+    return windows_wait(m, p, mfa, 1, "RUN-WAIT-PORT-SIGNALS", id);
+}
+
+static bool command_step(Model *m, int p, const Step *st, bool via_send)
 {
     int x = port_of(m, st);
     if (x < 0)
@@ -70,7 +87,17 @@ bool ports_command(Model *m, int p, const Step *st, bool via_send)
            messages_deliver(m, owner, data, model_id(m, x), NULL, "EV-RECEIVE PORTS-ECHO");
 }
 
-bool ports_close(Model *m, int p, const Step *st)
+bool ports_command(Model *m, int p, const Step *st, bool via_send)
+{
+    unsigned w = 0; /* port_send is a plain send */
+    if (!via_send && !port_bif_window(m, p, &w))
+        return false;
+    bool ok = command_step(m, p, st, via_send);
+    windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
+    return ok;
+}
+
+static bool close_step(Model *m, int p, const Step *st)
 {
     int x = port_of(m, st);
     if (x < 0)
@@ -81,6 +108,16 @@ bool ports_close(Model *m, int p, const Step *st)
                       model_pid(m, p), "EV-RECEIVE PORTS-CLOSE"))
         return false;
     return procs_terminate(m, x, term_atom(m->a, "normal"), false, "PORTS-CLOSE");
+}
+
+bool ports_close(Model *m, int p, const Step *st)
+{
+    unsigned w;
+    if (!port_bif_window(m, p, &w))
+        return false;
+    bool ok = close_step(m, p, st);
+    windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
+    return ok;
 }
 
 bool ports_link(Model *m, int p, int x, bool link)

@@ -25,6 +25,11 @@ bool procs_spawn(Model *m, int p, const Step *st)
     tracepoint_event(m, q, "spawned", model_pid(m, p), mfa, "PROCS-SPAWNED");
     if (linked)
         tracepoint_event(m, q, "getting_linked", model_pid(m, p), NULL, "EV-LINK PROCS-SPAWN-LINK");
+    /* RUN-SPAWNED: a child created with running is scheduled in, at last, at its initial
+     * function {tcs_puppet,run,1} (erl_create_process sets its current function to it) */
+    if (running_traced(m, q))
+        tracepoint_event(m, q, "in", term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"),
+                                                 term_int(m->a, 1)), NULL, "RUN-FLAGS RUN-SPAWNED");
     return true;
 }
 

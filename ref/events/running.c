@@ -5,9 +5,9 @@
 #include "enabled.h"
 #include "running.h"
 #include "tracepoint.h"
+#include "windows.h"
 
-/* Where a blocked process waits: tcs_puppet:block/0 (driver/runner/tcs_puppet.erl). */
-static Term *block_mfa(Model *m)
+Term *running_block_mfa(Model *m)
 {
     return term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "block"), term_int(m->a, 0));
 }
@@ -15,13 +15,17 @@ static Term *block_mfa(Model *m)
 void running_block(Model *m, int p)
 {
     m->procs[p].blocked = true;
-    tracepoint_event(m, p, "out", block_mfa(m), NULL, "RUN-FLAGS RUN-BLOCK");
+    tracepoint_event(m, p, "out", running_block_mfa(m), NULL, "RUN-FLAGS RUN-BLOCK");
+    /* RUN-BLOCKED-SIGNALS: from now on until it is woken (a refusal comes again from
+     * windows_after_step, which syncs the actor) */
+    (void)windows_sync(m, p);
 }
 
 void running_wake(Model *m, int p)
 {
     m->procs[p].blocked = false;
-    tracepoint_event(m, p, "in", block_mfa(m), NULL, "RUN-FLAGS RUN-WAKE");
+    (void)windows_sync(m, p); /* RUN-BLOCKED-SIGNALS: the wake-up closes the window, never refuses */
+    tracepoint_event(m, p, "in", running_block_mfa(m), NULL, "RUN-FLAGS RUN-WAKE");
 }
 
 void running_killed(Model *m, int p)

@@ -17,4 +17,7 @@ void running_exited(Model *m, int p);
 /* Guarantees: true iff some session traces the scheduling (running, running_procs) of p. */
 bool running_traced(const Model *m, int p);
 
+/* Guarantees: where a blocked process waits: {tcs_puppet,block,0} (driver/runner/tcs_puppet.erl). */
+Term *running_block_mfa(Model *m);
+
 #endif

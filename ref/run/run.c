@@ -15,6 +15,7 @@
 #include "seqtracer.h"
 #include "sessions.h"
 #include "status.h"
+#include "windows.h"
 
 /* A step of one process of the scenario (the process is the step's actor). */
 static bool actor_step(Model *m, const Step *st)
@@ -68,7 +69,7 @@ static bool run_step(Model *m, const Step *st)
     if (ok && !seqtrace_holders_untraced(m))
         return model_unsupported(m, st->line, st->col,
                                  "tracing a process that holds a seq_trace token (C-65) is");
-    return ok;
+    return ok && windows_after_step(m, st);
 }
 
 bool run_scenario(Arena *a, const Scenario *sc, Stream *out, Err *err)
@@ -79,6 +80,8 @@ bool run_scenario(Arena *a, const Scenario *sc, Stream *out, Err *err)
     bool ok = model_init(m, a, sc, out, err);
     for (size_t i = 0; ok && i < sc->nsteps; i++)
         ok = run_step(m, &sc->steps[i]);
+    if (ok)
+        windows_close_all(m);
     free(m);
     return ok;
 }

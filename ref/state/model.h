@@ -39,6 +39,13 @@ typedef struct SeqToken {
 /* A message in a mailbox, with the seq_trace token it carries (NULL: none). */
 typedef struct Message { Term *msg; const SeqToken *token; } Message;
 
+/* The allowance windows the model keeps open for a process while it lives (ref/events/windows.c):
+ * runtime-started minor and major collections, scheduling while blocked in a receive. */
+typedef enum { WIN_GC_MINOR, WIN_GC_MAJOR, WIN_BLOCKED, WINDOW_KINDS } WindowKind;
+
+/* One open allowance window: its id (0: none open) and its template as the A line spells it. */
+typedef struct OpenWindow { unsigned id; const char *tpl; } OpenWindow;
+
 /* One process (or port, see is_port) of the scenario. */
 typedef struct Proc {
     const char *name;
@@ -54,6 +61,8 @@ typedef struct Proc {
     int owner;          /* port: the connected process */
     bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/events/running.c) */
     const char *last_traced; /* the tag of p's last trace line, or NULL (ref/events/gc.c) */
+    OpenWindow windows[WINDOW_KINDS]; /* its open allowance windows (ref/events/windows.c) */
+    bool windowed;      /* it is in Model.windowed */
     const SeqToken *token;           /* seq_trace token or NULL (ref/events/seqtrace.c) */
     long long seq_clock, seq_lastcnt; /* the process's seq_trace counters */
 } Proc;
@@ -126,6 +135,10 @@ typedef struct Model {
     const Step *step;   /* the step being run: where an error found deeper down points */
     unsigned clock;     /* counts attach, pattern and create events, for their order */
     bool cpu_timestamp; /* the node-wide cpu_timestamp flag (TS-CPU) */
+    unsigned nwindows;  /* allowance windows opened so far: the next one is w<nwindows + 1> */
+    int *windowed;      /* in the arena: the processes that may have an open window (grown by doubling) */
+    int nwindowed;
+    size_t windowed_cap;
 } Model;
 
 /* Guarantees: m set up for scenario sc, writing to out, errors into err: the legacy session,

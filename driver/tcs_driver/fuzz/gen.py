@@ -37,6 +37,7 @@ ANSWER_TAGS: Final[tuple[str, ...]] = (
     "in_exiting", "out_exiting", "out_exited", "open", "closed", "gc_minor_start", "gc_minor_end",
     "gc_major_start", "gc_major_end", "seq_trace", "trace_status", "default")
 SCHEDULING_TAGS: Final[tuple[str, ...]] = ("in", "out", "in_exiting", "out_exiting", "out_exited")
+GC_TAGS: Final[tuple[str, ...]] = ("gc_minor_start", "gc_minor_end", "gc_major_start", "gc_major_end")
 ANSWERS: Final[tuple[str, ...]] = ("trace", "discard", "remove")
 PROCESS_FLAGS: Final[tuple[str, ...]] = (
     "send", "'receive'", "call", "procs", "arity", "silent", "return_to", "set_on_spawn", "set_on_first_spawn",
@@ -550,6 +551,10 @@ def _recorder_lines(st: _State) -> list[str]:
     # the harness's own scheduling reaches the tracer too (RUN-HARNESS): an answer other than
     # trace for a scheduling tag would act at tracepoints no scenario describes (cases/README.md)
     answers.update({tag: "trace" for tag in SCHEDULING_TAGS if tag in answers})
+    # the runtime collects by itself too (GC-RUNTIME): the model refuses remove for a gc tag
+    if answers.get("default") == "remove":
+        answers.update({tag: "discard" for tag in GC_TAGS if tag not in answers})
+    answers.update({tag: "discard" for tag in GC_TAGS if answers.get(tag) == "remove"})
     return lines + [f"answer {tag} {answer}" for tag, answer in answers.items()]
 
 

@@ -1,0 +1,200 @@
+/* windows.c - what the runtime adds that the model cannot predict, as allowance windows: the
+ * collections it starts by itself, the scheduling of a process blocked in a receive that handles
+ * a signal, the waits of open_port/2 and of code loading (CONFORMANCE.md section 2, "Runtime
+ * additions"). Each window's template is what the tracepoints of the addition would write now. */
+#include <stdio.h>
+#include <string.h>
+
+#include "allow.h"
+#include "enabled.h"
+#include "running.h"
+#include "tracepoint.h"
+#include "windows.h"
+
+/* One tracepoint of a template: its tag and term. */
+typedef struct { const char *tag; const Term *term; const char *rules; } Point;
+
+static void fire_point(Model *m, int p, const void *arg)
+{
+    const Point *pt = arg;
+    tracepoint_event(m, p, pt->tag, pt->term, NULL, pt->rules);
+}
+
+static void fire_points(Model *m, int p, const void *arg)
+{
+    const Point *pts = arg;
+    fire_point(m, p, &pts[0]);
+    fire_point(m, p, &pts[1]);
+}
+
+/* True iff a session that would trace tag of p answers remove to it: what the runtime's addition
+ * would then detach no model can say (C-47 covers the scenario's own tracepoints only). */
+static bool answers_remove(const Model *m, int p, const char *tag)
+{
+    for (int s = 0; s < m->nsessions; s++)
+        if (enabled_live(m, s, p, tag) && m->sessions[s].tracer->kind != TRACER_PROCESS &&
+            enabled_answer(enabled_session_tracer(m, s), tag) == ANS_REMOVE)
+            return true;
+    return false;
+}
+
+/* Refuses the step: the runtime's addition would be answered remove. */
+static bool refuse_remove(Model *m)
+{
+    return model_unsupported(m, m->step->line, m->step->col,
+                             "what the runtime may add (collections, scheduling: GC-RUNTIME, RUN-BLOCKED-SIGNALS, "
+                             "RUN-WAIT-*) for a process whose tracer answers remove to it is");
+}
+
+/* A collection: its start and end right after one another (the process does nothing between). */
+static const char *gc_template(Model *m, int p, const char *start, const char *end)
+{
+    Term *info = term_placeholder(m->a, "_GcInfo");
+    Point pts[2] = {{start, info, "GC-RUNTIME"}, {end, info, "GC-RUNTIME"}};
+    return allow_capture(m, p, fire_points, pts);
+}
+
+/* A schedule: first then second at mfa, with lines of the process between the two. */
+static const char *sched_template(Model *m, int p, const char *first, const char *second, const Term *mfa,
+                                  const char *rule)
+{
+    Point a = {first, mfa, rule}, b = {second, mfa, rule};
+    const char *x = allow_capture(m, p, fire_point, &a), *y = allow_capture(m, p, fire_point, &b);
+    if (!x || !y)
+        return NULL;
+    size_t n = strlen(x) + strlen(y) + 6;
+    char *t = arena_alloc(m->a, n);
+    snprintf(t, n, "%s ... %s", x, y);
+    return t;
+}
+
+static bool gc_traced(const Model *m, int p)
+{
+    for (int s = 0; s < m->nsessions; s++)
+        if (enabled_live(m, s, p, "gc_minor_start"))
+            return true;
+    return false;
+}
+
+static const char *const WINDOW_RULES[WINDOW_KINDS] = {"GC-RUNTIME", "GC-RUNTIME", "RUN-BLOCKED-SIGNALS"};
+
+/* The tags of the tracepoints of a window of kind k. */
+static const char *const WINDOW_TAGS[WINDOW_KINDS][2] = {
+    {"gc_minor_start", "gc_minor_end"}, {"gc_major_start", "gc_major_end"}, {"in", "out"}};
+
+/* The template the window of kind k of p must have now, or NULL when it must be closed. */
+static const char *wanted(Model *m, int p, WindowKind k)
+{
+    const Proc *pp = &m->procs[p];
+    if (!pp->alive || pp->is_port)
+        return NULL;
+    switch (k) {
+    case WIN_GC_MINOR: /* GC-RUNTIME: a young generation filling up */
+        return gc_traced(m, p) ? gc_template(m, p, "gc_minor_start", "gc_minor_end") : NULL;
+    case WIN_GC_MAJOR: /* GC-RUNTIME: the old generation filling up, or fullsweep_after reached */
+        return gc_traced(m, p) ? gc_template(m, p, "gc_major_start", "gc_major_end") : NULL;
+    default: /* RUN-BLOCKED-SIGNALS: scheduled in to handle a signal, back out to wait */
+        return pp->blocked && running_traced(m, p)
+                   ? sched_template(m, p, "in", "out", running_block_mfa(m), WINDOW_RULES[k]) : NULL;
+    }
+}
+
+bool windows_sync(Model *m, int p)
+{
+    bool open = false;
+    for (int k = 0; k < WINDOW_KINDS; k++) {
+        const char *tpl = wanted(m, p, (WindowKind)k);
+        if (tpl && (answers_remove(m, p, WINDOW_TAGS[k][0]) || answers_remove(m, p, WINDOW_TAGS[k][1])))
+            return refuse_remove(m);
+        OpenWindow *w = &m->procs[p].windows[k];
+        if (w->id && (!tpl || strcmp(tpl, w->tpl) != 0)) {
+            allow_close(m, w->id, WINDOW_RULES[k]);
+            w->id = 0;
+        }
+        if (tpl && !w->id)
+            *w = (OpenWindow){allow_open(m, WINDOW_RULES[k], -1, tpl), tpl};
+        open = open || w->id;
+    }
+    if (open && !m->procs[p].windowed) {
+        m->windowed = arena_grow(m->a, m->windowed, (size_t)m->nwindowed, &m->windowed_cap, sizeof *m->windowed);
+        m->windowed[m->nwindowed++] = p;
+        m->procs[p].windowed = true;
+    }
+    return true;
+}
+
+/* windows_sync of the processes with open windows; those left without any leave the list. */
+static bool sync_windowed(Model *m)
+{
+    int kept = 0, n = m->nwindowed;
+    for (int i = 0; i < n; i++) {
+        int p = m->windowed[i];
+        m->procs[p].windowed = false;
+        if (!windows_sync(m, p))
+            return false;
+        bool open = false;
+        for (int k = 0; k < WINDOW_KINDS; k++)
+            open = open || m->procs[p].windows[k].id;
+        if (open) {
+            m->windowed[kept++] = p;
+            m->procs[p].windowed = true;
+        }
+    }
+    m->nwindowed = kept;
+    return true;
+}
+
+static bool sync_named(Model *m, const char *name)
+{
+    int p = name ? model_proc(m, name) : -1;
+    return p < 0 || windows_sync(m, p);
+}
+
+bool windows_after_step(Model *m, const Step *st)
+{
+    if (!sync_windowed(m))
+        return false;
+    bool actor = st->kind != ST_TRACE && st->kind != ST_PATTERN && st->kind != ST_SEQ_TRACER &&
+                 st->kind != ST_SESSION && st->kind != ST_INFO && st->kind != ST_TRACER_EXIT;
+    if (actor)
+        return sync_named(m, st->actor) && sync_named(m, st->other);
+    if (st->kind == ST_INFO || st->kind == ST_PATTERN) /* they change no process's flags */
+        return true;
+    if (st->kind == ST_TRACE && st->spec == SPEC_PID)
+        return sync_named(m, st->actor);
+    for (int p = 0; p < m->nprocs; p++)
+        if (!windows_sync(m, p))
+            return false;
+    return true;
+}
+
+void windows_close_all(Model *m)
+{
+    for (int i = 0; i < m->nwindowed; i++)
+        for (int k = 0; k < WINDOW_KINDS; k++) {
+            OpenWindow *w = &m->procs[m->windowed[i]].windows[k];
+            if (w->id)
+                allow_close(m, w->id, WINDOW_RULES[k]);
+            w->id = 0;
+        }
+    m->nwindowed = 0;
+}
+
+bool windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule, unsigned *id)
+{
+    *id = 0;
+    if (!running_traced(m, p))
+        return true;
+    if (answers_remove(m, p, "in") || answers_remove(m, p, "out"))
+        return refuse_remove(m);
+    const char *tpl = sched_template(m, p, "out", "in", mfa, rule);
+    if (tpl)
+        *id = allow_open(m, rule, limit, tpl);
+    return true;
+}
+
+void windows_end(Model *m, unsigned id, const char *rule)
+{
+    if (id)
+        allow_close(m, id, rule);
+}
