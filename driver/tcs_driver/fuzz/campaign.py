@@ -214,8 +214,10 @@ class Live:
         """Runs the items on `workers` nodes side by side, several per node; results in item order.
 
         A harness error on one item makes that item a crash with the evidence; it never ends the run."""
-        runs = node.run_jobs_side_by_side(self.otp, [self.job(item) for item in items], self.beams, self.gate,
-                                          per_node=PER_NODE, workers=workers)
+        # the recorder variants a round needs are compiled `workers` at a time
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            jobs = list(pool.map(self.job, items))
+        runs = node.run_jobs_side_by_side(self.otp, jobs, self.beams, self.gate, per_node=PER_NODE, workers=workers)
         return [self.judge(item, ran) for item, ran in zip(items, runs)]
 
     def alone(self, item: Generated) -> CaseResult:
