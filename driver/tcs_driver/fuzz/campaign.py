@@ -327,18 +327,28 @@ def run(layout: corpus.Layout, seed: int, otps: list[node.Otp], *, count: int | 
             seconds[name] += time.monotonic() - started
             say(f"OTP {name}: {len(generated)} scenario(s) in {seconds[name]:.0f}s: "
                 + progress_counts([o for o in outcomes if o.otp == name]))
-    groups = group(outcomes)
-    by_id = {g.scenario.id: g for g in generated}
-    for number, found in enumerate(groups, 1):
+    result = Campaign(seed, list(lives), generated, outcomes, group(outcomes), seconds, corpus_cover, fuzz_cover,
+                      lost=len(generated) * len(lives) - len(outcomes))
+    if shrink_seconds > 0:
+        shrink_groups(layout, result, otps, where, seconds=shrink_seconds, workers=workers, say=say, strict=strict)
+    return result
+
+
+def shrink_groups(layout: corpus.Layout, result: Campaign, otps: list[node.Otp], where: Path, *, seconds: float,
+                  workers: int, say: Callable[[str], None], strict: bool = False, most: int | None = None) -> None:
+    """Shrinks the first scenario of each group (of the `most` largest only, when given) on its release,
+    at most `seconds` each, and confirms the minimal one alone."""
+    include = corpus.host_include()
+    by_id = {g.scenario.id: g for g in result.generated}
+    chosen = result.groups[:most] if most is not None else result.groups
+    for number, found in enumerate(chosen, 1):
         first = found.members[0]
-        if shrink_seconds > 0:
-            say(f"shrinking group {number}/{len(groups)} ({found.status} on OTP {first.otp}, "
-                f"{len(found.members)} scenario(s))")
-            shrink_group(lives[first.otp], found, by_id[first.scenario], documented[first.otp], where,
-                         shrink_seconds, workers)
-            confirm(lives[first.otp], found, documented[first.otp], where / "minimal")
-    return Campaign(seed, list(lives), generated, outcomes, groups, seconds, corpus_cover, fuzz_cover,
-                    lost=len(generated) * len(lives) - len(outcomes))
+        otp = next(o for o in otps if o.name == first.otp)
+        live, documented = live_for(layout, otp, include, strict), documented_shapes(layout, first.otp)
+        say(f"shrinking group {number}/{len(chosen)} ({found.status} on OTP {first.otp}, "
+            f"{len(found.members)} scenario(s))")
+        shrink_group(live, found, by_id[first.scenario], documented, where, seconds, workers)
+        confirm(live, found, documented, where / "minimal")
 
 
 def progress_counts(outcomes: list[Outcome]) -> str:
