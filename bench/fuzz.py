@@ -11,7 +11,12 @@ shrinking. Two rates per run, in scenarios per minute:
   side (recorder variants, node starts, replay, judging, replaying
   disagreements alone);
 - model: the scenarios over the rest (corpus coverage, generation of the
-  candidates, steering, the model's golden streams, metadata and plans).
+  candidates, steering, the model's golden streams, metadata and plans);
+- CPU bound: the scenarios per minute per release that the run's CPU time (the
+  driver's and every process it waited for: nodes, tcsref, the compiler; both
+  sides; split evenly among the releases) allows on two cores: what a quiet
+  machine of two cores could do at most, where the wall-time rates above
+  depend on the load of the machine.
 
 It prints the median of the runs per figure. With --baseline (a checkout of
 an earlier commit, e.g. `git worktree add /tmp/base main`; the bench builds
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -43,13 +49,22 @@ def one_run(tree: Path, seed: int, otp: str, count: int, workers: int) -> dict[s
     cli.build(layout)
     otps = cli.select_otps(otp)
     with tempfile.TemporaryDirectory(prefix="tcs-bench-fuzz-", dir=layout.build) as scratch:
-        started = time.monotonic()
+        cpu_before, started = cpu_seconds(), time.monotonic()
         result = campaign.run(layout, seed, otps, count=count, minutes=None, where=Path(scratch),
                               workers=workers, shrink_seconds=0, say=lambda text: None)
-        total = time.monotonic() - started
+        total, cpu = time.monotonic() - started, cpu_seconds() - cpu_before
     model_seconds = total - sum(result.seconds.values())
     return {"live": report.throughput(result), "model": 60 * len(result.generated) / max(1e-9, model_seconds),
-            "live_seconds": result.seconds, "model_seconds": model_seconds, "scenarios": len(result.generated)}
+            # each release's share of the CPU time taken as equal
+            "cpu_bound": 2 * 60 * len(result.generated) / max(1e-9, cpu / len(otps)),
+            "live_seconds": result.seconds, "model_seconds": model_seconds, "cpu_seconds": cpu,
+            "scenarios": len(result.generated)}
+
+
+def cpu_seconds() -> float:
+    """User and system time of this process and of the processes it has waited for."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def measured(tree: Path, seed: int, options: argparse.Namespace) -> dict[str, object]:
@@ -67,6 +82,7 @@ def figures(runs: list[dict[str, object]]) -> dict[str, float]:
     out = {f"OTP {o} live": round(statistics.median(float(r["live"][o]) for r in runs), 1)  # type: ignore[index]
            for o in runs[0]["live"]}  # type: ignore[union-attr]
     out["model"] = round(statistics.median(float(r["model"]) for r in runs), 1)  # type: ignore[arg-type]
+    out["CPU bound"] = round(statistics.median(float(r["cpu_bound"]) for r in runs), 1)  # type: ignore[arg-type]
     return out
 
 
@@ -96,7 +112,8 @@ def main() -> int:
         for name, tree in (trees.items() if seed % 2 else reversed(trees.items())):
             runs[name].append(got := measured(tree, seed, options))
             rates = ", ".join(f"OTP {o} {v:.0f}/min" for o, v in got["live"].items())  # type: ignore[union-attr]
-            print(f"run {seed} ({name}): live {rates}; model {float(got['model']):.0f}/min", flush=True)  # type: ignore[arg-type]
+            print(f"run {seed} ({name}): live {rates}; model {float(got['model']):.0f}/min; "  # type: ignore[arg-type]
+                  f"CPU bound {float(got['cpu_bound']):.0f}/min per release", flush=True)  # type: ignore[arg-type]
     medians = {name: figures(r) for name, r in runs.items()}
     print(f"medians of {options.runs} run(s) of {options.count} scenarios, {options.workers} node(s) per release "
           "(scenarios per minute):")
