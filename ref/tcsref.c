@@ -17,6 +17,10 @@ static const char usage[] =
     "       tcsref plan FILE                       print the plan for the live runner\n"
     "       tcsref meta FILE                       print the case header as one JSON object\n"
     "       tcsref tags                            print the tag table (categories, callbacks) as JSON\n"
+    "       tcsref batch                           run many of sim/plan/meta in one process: each stdin\n"
+    "                                              line is one command (\"sim FILE [--explain]\", \"plan FILE\",\n"
+    "                                              \"meta FILE\"); each answer is \"tcsref-batch STATUS BYTES\"\n"
+    "                                              and BYTES bytes: the output, or the error on status 2\n"
     "       tcsref golden CASES_DIR GOLDEN_DIR [--check]\n"
     "                                              (re)generate or check GOLDEN_DIR/<id>.stream\n"
     "       tcsref --help\n"
@@ -29,6 +33,19 @@ static void print_err(FILE *f, const char *file, const Err *e)
         fprintf(f, "%s: %s\n", file, e->msg);
     else
         fprintf(f, "%s:%d:%d: %s\n", file, e->line, e->col, e->msg);
+}
+
+/* Formats an error as FILE:LINE:COL: message into a buffer. */
+static void put_err(Buf *b, const char *file, const Err *e)
+{
+    char line[64] = "";
+    if (e->line != 0)
+        snprintf(line, sizeof line, ":%d:%d", e->line, e->col);
+    buf_puts(b, file);
+    buf_puts(b, line);
+    buf_puts(b, ": ");
+    buf_puts(b, e->msg);
+    buf_puts(b, "\n");
 }
 
 /* Loads and simulates one case; on success out holds the stream and *id the case id. */
@@ -48,39 +65,99 @@ static bool run_case(Arena *a, const char *path, bool explain, Buf *out, const c
     return ok;
 }
 
-static int cmd_single(const char *cmd, const char *path, bool explain)
+/* One of sim, plan, meta on one case: its output in out, or false with the error in err. */
+static bool single(const char *cmd, const char *path, bool explain, Buf *out, Err *err)
 {
     Arena a;
     arena_init(&a);
-    Buf out;
-    buf_init(&out);
-    Err err = {0};
     bool ok;
     if (strcmp(cmd, "sim") == 0) {
         const char *id;
-        ok = run_case(&a, path, explain, &out, &id, &err);
+        ok = run_case(&a, path, explain, out, &id, err);
     } else {
         Scenario sc;
-        ok = scenario_load(&a, path, &sc, &err);
+        ok = scenario_load(&a, path, &sc, err);
         if (ok && strcmp(cmd, "plan") == 0) {
             /* the plan is only given for cases the model can run */
             Stream s;
             stream_init(&s, sc.id, false);
-            ok = run_scenario(&a, &sc, &s, &err);
+            ok = run_scenario(&a, &sc, &s, err);
             stream_free(&s);
             if (ok)
-                plan_print(&out, &sc);
+                plan_print(out, &sc);
         } else if (ok) {
-            meta_print(&out, &sc);
+            meta_print(out, &sc);
         }
     }
+    arena_free(&a);
+    return ok;
+}
+
+static int cmd_single(const char *cmd, const char *path, bool explain)
+{
+    Buf out;
+    buf_init(&out);
+    Err err = {0};
+    bool ok = single(cmd, path, explain, &out, &err);
     if (ok)
         fwrite(buf_str(&out), 1, out.len, stdout);
     else
         print_err(stderr, path, &err);
     buf_free(&out);
-    arena_free(&a);
     return ok ? 0 : 2;
+}
+
+/* Empties a buffer and keeps its content a writable, NUL-terminated string. */
+static void buf_empty(Buf *b)
+{
+    b->len = 0;
+    buf_puts(b, "");
+}
+
+/* Reads one line of stdin into line (without its newline); false at the end. */
+static bool read_line(Buf *line)
+{
+    int c;
+    buf_empty(line);
+    while ((c = getchar()) != EOF && c != '\n') {
+        char ch = (char)c;
+        buf_putn(line, &ch, 1);
+    }
+    return c != EOF || line->len > 0;
+}
+
+/* The commands of stdin, one a line, each answered with a framed output (the usage says how).
+ * Every case is simulated in an arena of its own, so an answer never depends on the cases before it. */
+static int cmd_batch(void)
+{
+    Buf line, out;
+    buf_init(&line);
+    buf_init(&out);
+    while (read_line(&line)) {
+        char *text = line.data;
+        char *cmd = strtok(text, " "), *path = strtok(NULL, " "), *flag = strtok(NULL, " ");
+        bool explain = flag && strcmp(flag, "--explain") == 0;
+        bool known = cmd && path && !strtok(NULL, " ") && (!flag || explain) &&
+                     (strcmp(cmd, "sim") == 0 || (!flag && (strcmp(cmd, "plan") == 0 || strcmp(cmd, "meta") == 0)));
+        Err err = {0};
+        buf_empty(&out);
+        int status = 2;
+        if (!known) {
+            snprintf(err.msg, sizeof err.msg, "not a batch command (sim FILE [--explain], plan FILE, meta FILE)");
+            put_err(&out, "tcsref batch", &err);
+        } else if (single(cmd, path, explain, &out, &err)) {
+            status = 0;
+        } else {
+            buf_empty(&out);
+            put_err(&out, path, &err);
+        }
+        printf("tcsref-batch %d %zu\n", status, out.len);
+        fwrite(buf_str(&out), 1, out.len, stdout);
+        fflush(stdout);
+    }
+    buf_free(&line);
+    buf_free(&out);
+    return 0;
 }
 
 /* Prints the tag table the driver, the runner and the recorder are derived from. */
@@ -298,6 +375,8 @@ int main(int argc, char **argv)
         return cmd_single(argv[1], argv[2], false);
     if (argc == 2 && strcmp(argv[1], "tags") == 0)
         return cmd_tags();
+    if (argc == 2 && strcmp(argv[1], "batch") == 0)
+        return cmd_batch();
     if (argc >= 4 && strcmp(argv[1], "golden") == 0 &&
         (argc == 4 || (argc == 5 && strcmp(argv[4], "--check") == 0)))
         return cmd_golden(argv[2], argv[3], argc == 5);

@@ -25,6 +25,9 @@
 
 main(JobFiles) ->
     Sessions = sessions(),
+    %% loaded before the first job, so that no job counts them as fixtures it
+    %% loaded (unload_fixtures/1): each job would purge and reload them
+    tcs_runner:load_modules(),
     put(tcs_batch_ports, erlang:ports()),
     run(JobFiles, 1, Sessions),
     io:put_chars("TCS BATCH END\n"),
@@ -72,6 +75,7 @@ kill_group(Leader) ->
                     erlang:process_info(P, group_leader) =:= {group_leader, Leader}],
     Refs = [erlang:monitor(process, P) || P <- Members],
     [exit(P, kill) || P <- Members],
+    tcs_gate:poke(persistent_term:get(tcs_gate)),
     await_down(Refs),
     tcs_gate:poke(persistent_term:get(tcs_gate)).
 

@@ -12,9 +12,19 @@
  * scheduling event of its way out and back in has been traced.  The runner
  * settles on that before it collects a job's records, so that no record of
  * that way (an enabled call whose trace call has yet to come) is cut off.
+ *
+ * The runner waits for a step's result (await_result/2) and for a puppet to
+ * be back in the gate (await_waiting/3) here too, woken by the change itself
+ * rather than by polling: each poll cost a timer:sleep(1), a millisecond or
+ * more per step (far more on a loaded machine).  Those waits need a timeout
+ * (a stuck step must not stop the runner), which ErlNifCond has not, so the
+ * gate's lock and condition are POSIX ones on the monotonic clock.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <erl_nif.h>
+#include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 /* A process blocked in await_turn/1, and the poke generation it started waiting in. */
 typedef struct {
@@ -23,8 +33,8 @@ typedef struct {
 } Waiter;
 
 typedef struct {
-    ErlNifMutex *lock;
-    ErlNifCond *changed;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;  /* on CLOCK_MONOTONIC */
     ErlNifPid turn;          /* whose step it is; valid when has_turn */
     int has_turn;
     unsigned long generation; /* bumped by poke/1 */
@@ -44,8 +54,8 @@ static void gate_dtor(ErlNifEnv *env, void *obj)
 {
     Gate *g = obj;
     (void)env;
-    enif_cond_destroy(g->changed);
-    enif_mutex_destroy(g->lock);
+    pthread_cond_destroy(&g->changed);
+    pthread_mutex_destroy(&g->lock);
     enif_free_env(g->step_env);
     enif_free(g->waiters);
 }
@@ -74,9 +84,13 @@ static ERL_NIF_TERM gate_new(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]
     Gate *g = enif_alloc_resource(p->gate_type, sizeof *g);
     ERL_NIF_TERM t;
     (void)argc; (void)argv;
+    pthread_condattr_t monotonic;
     memset(g, 0, sizeof *g);
-    g->lock = enif_mutex_create("tcs_gate");
-    g->changed = enif_cond_create("tcs_gate");
+    pthread_mutex_init(&g->lock, NULL);
+    pthread_condattr_init(&monotonic);
+    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+    pthread_cond_init(&g->changed, &monotonic);
+    pthread_condattr_destroy(&monotonic);
     g->step_env = enif_alloc_env();
     t = enif_make_resource(env, g);
     enif_release_resource(g);
@@ -91,14 +105,14 @@ static ERL_NIF_TERM gate_give(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[
     (void)argc;
     if (!g || !enif_get_local_pid(env, argv[1], &pid))
         return enif_make_badarg(env);
-    enif_mutex_lock(g->lock);
+    pthread_mutex_lock(&g->lock);
     enif_clear_env(g->step_env);
     g->step = enif_make_copy(g->step_env, argv[2]);
     g->turn = pid;
     g->has_turn = 1;
     g->has_result = 0;
-    enif_cond_broadcast(g->changed);
-    enif_mutex_unlock(g->lock);
+    pthread_cond_broadcast(&g->changed);
+    pthread_mutex_unlock(&g->lock);
     return enif_make_atom(env, "ok");
 }
 
@@ -114,16 +128,17 @@ static ERL_NIF_TERM gate_await_turn(ErlNifEnv *env, int argc, const ERL_NIF_TERM
     (void)argc;
     if (!g || !enif_self(env, &self))
         return enif_make_badarg(env);
-    enif_mutex_lock(g->lock);
+    pthread_mutex_lock(&g->lock);
     generation = g->generation;
     if (g->nwaiters == g->cap) {
         g->cap = g->cap ? 2 * g->cap : 16;
         g->waiters = enif_realloc(g->waiters, g->cap * sizeof *g->waiters);
     }
     g->waiters[g->nwaiters++] = (Waiter){self, generation};
+    pthread_cond_broadcast(&g->changed);   /* for await_waiting/3 */
     while (!(g->has_turn && enif_compare_pids(&g->turn, &self) == 0)
            && generation == g->generation)
-        enif_cond_wait(g->changed, g->lock);
+        pthread_cond_wait(&g->changed, &g->lock);
     for (size_t i = 0; i < g->nwaiters; i++)
         if (enif_compare_pids(&g->waiters[i].pid, &self) == 0) {
             g->waiters[i] = g->waiters[--g->nwaiters];
@@ -135,7 +150,7 @@ static ERL_NIF_TERM gate_await_turn(ErlNifEnv *env, int argc, const ERL_NIF_TERM
         g->has_turn = 0;
         step = enif_make_copy(env, g->step);
     }
-    enif_mutex_unlock(g->lock);
+    pthread_mutex_unlock(&g->lock);
     return step;
 }
 
@@ -146,11 +161,11 @@ static ERL_NIF_TERM gate_finish(ErlNifEnv *env, int argc, const ERL_NIF_TERM arg
     (void)argc;
     if (!g)
         return enif_make_badarg(env);
-    enif_mutex_lock(g->lock);
+    pthread_mutex_lock(&g->lock);
     g->result = enif_make_copy(g->step_env, argv[1]);
     g->has_result = 1;
-    enif_cond_broadcast(g->changed);
-    enif_mutex_unlock(g->lock);
+    pthread_cond_broadcast(&g->changed);
+    pthread_mutex_unlock(&g->lock);
     return enif_make_atom(env, "ok");
 }
 
@@ -161,11 +176,31 @@ static ERL_NIF_TERM gate_poke(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[
     (void)argc;
     if (!g)
         return enif_make_badarg(env);
-    enif_mutex_lock(g->lock);
+    pthread_mutex_lock(&g->lock);
     g->generation++;
-    enif_cond_broadcast(g->changed);
-    enif_mutex_unlock(g->lock);
+    pthread_cond_broadcast(&g->changed);
+    pthread_mutex_unlock(&g->lock);
     return enif_make_atom(env, "ok");
+}
+
+/* Guarantees: true iff pid waits in await_turn/1 since the last poke (the caller holds the lock). */
+static int is_waiting(const Gate *g, ErlNifPid *pid)
+{
+    for (size_t i = 0; i < g->nwaiters; i++)
+        if (enif_compare_pids(&g->waiters[i].pid, pid) == 0 && g->waiters[i].generation == g->generation)
+            return 1;
+    return 0;
+}
+
+/* Guarantees: the monotonic time `micros` microseconds from now, as pthread_cond_timedwait takes it. */
+static struct timespec deadline_in(long long micros)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    long long nanos = t.tv_nsec + (micros % 1000000) * 1000;
+    t.tv_sec += (time_t)(micros / 1000000 + nanos / 1000000000);
+    t.tv_nsec = (long)(nanos % 1000000000);
+    return t;
 }
 
 /* waiting(Gate, Pid) -> boolean(): Pid waits in await_turn/1 and has since the last poke. */
@@ -173,30 +208,56 @@ static ERL_NIF_TERM gate_waiting(ErlNifEnv *env, int argc, const ERL_NIF_TERM ar
 {
     Gate *g = get_gate(env, argv[0]);
     ErlNifPid pid;
-    int found = 0;
+    int found;
     (void)argc;
     if (!g || !enif_get_local_pid(env, argv[1], &pid))
         return enif_make_badarg(env);
-    enif_mutex_lock(g->lock);
-    for (size_t i = 0; i < g->nwaiters && !found; i++)
-        found = enif_compare_pids(&g->waiters[i].pid, &pid) == 0 && g->waiters[i].generation == g->generation;
-    enif_mutex_unlock(g->lock);
+    pthread_mutex_lock(&g->lock);
+    found = is_waiting(g, &pid);
+    pthread_mutex_unlock(&g->lock);
     return enif_make_atom(env, found ? "true" : "false");
 }
 
-/* result(Gate) -> {ok, Result} | none: the result of the last step, if published. */
-static ERL_NIF_TERM gate_result(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
+/* await_waiting(Gate, Pid, TimeoutUs) -> boolean(): waits (on a dirty I/O scheduler) until Pid waits
+ * in await_turn/1 since the last poke, at most TimeoutUs microseconds; whether it does. */
+static ERL_NIF_TERM gate_await_waiting(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
 {
     Gate *g = get_gate(env, argv[0]);
+    ErlNifPid pid;
+    ErlNifSInt64 micros;
+    struct timespec until;
+    int found, timed_out = 0;
+    (void)argc;
+    if (!g || !enif_get_local_pid(env, argv[1], &pid) || !enif_get_int64(env, argv[2], &micros) || micros < 0)
+        return enif_make_badarg(env);
+    until = deadline_in(micros);
+    pthread_mutex_lock(&g->lock);
+    while (!(found = is_waiting(g, &pid)) && !timed_out)
+        timed_out = pthread_cond_timedwait(&g->changed, &g->lock, &until) != 0;
+    pthread_mutex_unlock(&g->lock);
+    return enif_make_atom(env, found ? "true" : "false");
+}
+
+/* await_result(Gate, TimeoutMs) -> {ok, Result} | timeout: waits (on a dirty I/O scheduler) until the
+ * result of the step given last is published, at most TimeoutMs milliseconds. */
+static ERL_NIF_TERM gate_await_result(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
+{
+    Gate *g = get_gate(env, argv[0]);
+    ErlNifSInt64 millis;
+    struct timespec until;
+    int timed_out = 0;
     ERL_NIF_TERM r;
     (void)argc;
-    if (!g)
+    if (!g || !enif_get_int64(env, argv[1], &millis) || millis < 0)
         return enif_make_badarg(env);
-    enif_mutex_lock(g->lock);
+    until = deadline_in(millis * 1000);
+    pthread_mutex_lock(&g->lock);
+    while (!g->has_result && !timed_out)
+        timed_out = pthread_cond_timedwait(&g->changed, &g->lock, &until) != 0;
     r = g->has_result
         ? enif_make_tuple2(env, enif_make_atom(env, "ok"), enif_make_copy(env, g->result))
-        : enif_make_atom(env, "none");
-    enif_mutex_unlock(g->lock);
+        : enif_make_atom(env, "timeout");
+    pthread_mutex_unlock(&g->lock);
     return r;
 }
 
@@ -205,9 +266,10 @@ static ErlNifFunc gate_funcs[] = {
     {"give", 3, gate_give, 0},
     {"await_turn", 1, gate_await_turn, ERL_NIF_DIRTY_JOB_IO_BOUND},
     {"finish", 2, gate_finish, 0},
-    {"result", 1, gate_result, 0},
     {"poke", 1, gate_poke, 0},
     {"waiting", 2, gate_waiting, 0},
+    {"await_waiting", 3, gate_await_waiting, ERL_NIF_DIRTY_JOB_IO_BOUND},
+    {"await_result", 2, gate_await_result, ERL_NIF_DIRTY_JOB_IO_BOUND},
 };
 
 ERL_NIF_INIT(tcs_gate, gate_funcs, load, NULL, NULL, NULL)

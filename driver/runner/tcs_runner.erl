@@ -8,7 +8,7 @@
 %% modules (tcs_sessions, tcs_procflags, tcs_ports, tcs_seq, tcs_patterns) and
 %% this one share tcs_runner_lib, a leaf: no module calls back into this one.
 -module(tcs_runner).
--export([main/1, run/1]).
+-export([main/1, run/1, load_modules/0]).
 -import(tcs_runner_lib, [out/1, out/2, ctl/4, canon/2, load_recorder/3, puppet_step/4, after_puppet_step/2]).
 
 -define(TRACER_NAME, tracer).
@@ -22,14 +22,7 @@ run(JobFile) ->
     {ok, Job} = file:consult(JobFile),
     {ok, Plan} = file:consult(proplists:get_value(plan, Job)),
     ok = load_gate(proplists:get_value(gate_so, Job)),
-    %% Load every module the scenario processes run before they start: a
-    %% process that calls an unloaded module receives a code_server reply,
-    %% a message the scenario never sent.  The harness's own modules are
-    %% loaded too, so that no on_load pattern of a scenario applies to them
-    %% (a meta tracer sees the harness's calls too).  tcs_late is left for
-    %% the scenario to load.
-    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet, tcs_canon, tcs_patterns, timer,
-                                                  tcs_settle, tcs_ports, tcs_seq]],
+    load_modules(),
     Gate = tcs_gate:new(),
     persistent_term:put(tcs_gate, Gate),
     put(tcs_dead_puppets, []),
@@ -61,6 +54,17 @@ run(JobFile) ->
     Names = run_steps([S || {step, _, _} = S <- Plan], Names0, Ctx),
     print_records([{Name, collected(Pid)} || {Name, Pid} <- States], Names),
     out("END").
+
+%% Load every module the scenario processes run before they start: a
+%% process that calls an unloaded module receives a code_server reply,
+%% a message the scenario never sent.  The harness's own modules are
+%% loaded too, so that no on_load pattern of a scenario applies to them
+%% (a meta tracer sees the harness's calls too).  tcs_late is left for
+%% the scenario to load.  tcs_batch loads them once for all its jobs.
+load_modules() ->
+    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet, tcs_canon, tcs_patterns, timer,
+                                                  tcs_settle, tcs_ports, tcs_seq]],
+    ok.
 
 %% An earlier job in the same node (tcs_batch) may have loaded the gate already.
 load_gate(SoPath) ->

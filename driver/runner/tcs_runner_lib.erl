@@ -60,28 +60,18 @@ after_puppet_step({done, _}, Names) -> {ok, Names}.
 %% it where the documents say the step raises, so elsewhere it is a difference.
 puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeout}) ->
     ok = tcs_gate:give(Gate, maps:get(Who, Names), Action),
-    case await_result(Gate, erlang:monotonic_time(millisecond) + Timeout) of
+    case tcs_gate:await_result(Gate, Timeout) of
         timeout -> timeout;
-        blocked ->
+        {ok, blocked} ->
             tcs_settle:until_blocked(maps:get(Who, Names)),
             {done, blocked};
-        {raised, Class, Reason} = Raised ->
+        {ok, {raised, Class, Reason} = Raised} ->
             [Step | Args] = tuple_to_list(Action),
             ctl(C, ["<", atom_to_list(Who), "> ", atom_to_list(Step), "(",
                     lists:join(",", [canon(A, Names) || A <- Args]), ")"],
                 {raised, Class, Reason}, Names),
             {done, Raised};
-        Result -> {done, Result}
-    end.
-
-await_result(Gate, Deadline) ->
-    case tcs_gate:result(Gate) of
-        {ok, Result} -> Result;
-        none ->
-            case erlang:monotonic_time(millisecond) > Deadline of
-                true -> timeout;
-                false -> timer:sleep(1), await_result(Gate, Deadline)
-            end
+        {ok, Result} -> {done, Result}
     end.
 
 %% --- tracer state processes and the recorder ---------------------------------
@@ -101,7 +91,20 @@ load_recorder(Mod, Path, Answers) ->
 
 %% The recorder's Erlang module: a stub for every callback the behaviour
 %% declares; the NIF library replaces exactly those in its function table.
+%% Compiled once per variant and node (it depends on the module name only):
+%% compiling took longer than most jobs' steps.
 compile_recorder_stub(Mod) ->
+    Bin = case persistent_term:get({tcs_recorder_stub, Mod}, none) of
+              none ->
+                  Compiled = recorder_stub(Mod),
+                  persistent_term:put({tcs_recorder_stub, Mod}, Compiled),
+                  Compiled;
+              Known -> Known
+          end,
+    {module, Mod} = code:load_binary(Mod, "tcs_recorder_stub", Bin),
+    ok.
+
+recorder_stub(Mod) ->
     Callbacks = [{enabled, 3}, {trace, 5}] ++
         [{F, case atom_to_list(F) of "enabled_" ++ _ -> 3; "trace_" ++ _ -> 5 end}
          || F <- ?TCS_OPTIONAL_CALLBACKS],
@@ -111,8 +114,7 @@ compile_recorder_stub(Mod) ->
     Src = lists:flatten(["-module(", atom_to_list(Mod), ").\n-export([", Exports, "load/2]).\n",
                          "load(Path, Answers) -> erlang:load_nif(Path, Answers).\n", Stubs]),
     {ok, Mod, Bin} = compile:forms(parse_forms(Src), [binary, return_errors]),
-    {module, Mod} = code:load_binary(Mod, "tcs_recorder_stub", Bin),
-    ok.
+    Bin.
 
 parse_forms(Src) ->
     {ok, Tokens, _} = erl_scan:string(Src),

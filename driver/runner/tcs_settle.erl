@@ -23,12 +23,14 @@ until_idle(Pids) ->
     Gate = persistent_term:get(tcs_gate),
     lists:foreach(fun(Pid) -> idle(Gate, Pid) end, Pids).
 
+%% The wait is woken by the puppet's way back into the gate (the usual case);
+%% a process that blocks in a receive instead is seen within a millisecond.
 idle(Gate, Pid) ->
     Rest = tcs_gate:waiting(Gate, Pid)
         orelse lists:member(erlang:process_info(Pid, status), [undefined, {status, waiting}]),
     case Rest of
         true -> ok;
-        false -> timer:sleep(1), idle(Gate, Pid)
+        false -> tcs_gate:await_waiting(Gate, Pid, 1000), idle(Gate, Pid)
     end.
 
 %% trace_delivered(): returns once every scheduler has finished the trace

@@ -331,6 +331,12 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return fuzz_command.main(args, where, select_otps(args.otp), say, write_report)
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    """The fuzz throughput benchmark (bench/fuzz.py, which takes the arguments tcs does not know)."""
+    bench = corpus.default_layout().repo / "bench" / "fuzz.py"
+    return subprocess.run([sys.executable, str(bench), *args.pytest_args]).returncode
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line of ./tcs."""
     top = argparse.ArgumentParser(prog="tcs", description="Conformance suite for Erlang tracer modules (erl_tracer).")
@@ -387,15 +393,18 @@ def parser() -> argparse.ArgumentParser:
     differential = sub.add_parser("fuzz", help="differential fuzzing: random scenarios, model vs live, disagreements shrunk")
     fuzz_command.add_arguments(differential)
     differential.set_defaults(func=cmd_fuzz)
+    speed = sub.add_parser("bench", help="the fuzz throughput benchmark: live and model scenarios per minute, "
+                           "medians of runs (bench/fuzz.py; ./tcs bench --help)", add_help=False)
+    speed.set_defaults(func=cmd_bench)
     return top
 
 
 def main(argv: list[str] | None = None) -> int:
     top = parser()
     args, extra = top.parse_known_args(argv)
-    if extra and args.command != "test":
+    if extra and args.command not in ("test", "bench"):
         top.error(f"unrecognized arguments: {' '.join(extra)}")
-    args.pytest_args = extra
+    args.pytest_args = extra  # and bench's
     try:
         return int(args.func(args))
     except KeyboardInterrupt:  # outside a run's cases (building, provisioning): nothing to keep

@@ -11,7 +11,6 @@ import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -57,6 +56,32 @@ def model(layout: Layout, *args: str) -> str:
     return done.stdout
 
 
+def model_batch(layout: Layout, requests: Sequence[Sequence[str]]) -> list[tuple[int, str]]:
+    """What tcsref answers to each request (["sim", PATH, "--explain"], ["plan", PATH], ["meta", PATH]),
+    in order, as (exit status, output or error message), from one `tcsref batch` process: starting tcsref
+    costs far more than most cases take. Requests the batch left unanswered (it crashed) are run one by one,
+    so that a crash is reported for the case that causes it (ModelError from model)."""
+    if not requests:
+        return []
+    done = subprocess.run([str(layout.tcsref), "batch"], capture_output=True,
+                          input="".join(" ".join(r) + "\n" for r in requests).encode())
+    answers: list[tuple[int, str]] = []
+    out, pos = done.stdout, 0
+    while len(answers) < len(requests) and (end := out.find(b"\n", pos)) >= 0:
+        head = out[pos:end].split()
+        if len(head) != 3 or head[0] != b"tcsref-batch" or end + 1 + int(head[2]) > len(out):
+            break
+        status, text = int(head[1]), out[end + 1:end + 1 + int(head[2])].decode(errors="replace")
+        answers.append((status, text if status == 0 else text.strip()))
+        pos = end + 1 + int(head[2])
+    for request in requests[len(answers):]:
+        try:
+            answers.append((0, model(layout, *request)))
+        except ModelError as why:
+            answers.append((2, str(why)))
+    return answers
+
+
 def model_crash(returncode: int, args: Sequence[str]) -> str | None:
     """What to say when tcsref ended by a signal (a bug of the model, whatever its input); None otherwise."""
     if returncode >= 0:
@@ -93,7 +118,7 @@ def load_cases(layout: Layout, paths: list[Path]) -> list[Case]:
 
 def model_each(layout: Layout, paths: list[Path], command: str, *flags: str) -> list[str]:
     """What `tcsref COMMAND PATH FLAGS...` prints for each path, in order: from the build's
-    cache where the model and the case file are unchanged, else from the model (in parallel).
+    cache where the model and the case file are unchanged, else from the model (model_batch).
 
     The cache (build/model-cache/COMMAND[FLAGS].json) is keyed by a digest of the tcsref
     binary, and each entry by a digest of the case file, so it never answers for another
@@ -107,9 +132,10 @@ def model_each(layout: Layout, paths: list[Path], command: str, *flags: str) -> 
     known: dict[str, str] = cache.get("entries", {}) if cache.get("model") == model_digest else {}
     digests = {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in paths}
     missing = [path for path in paths if digests[path] not in known]
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        for path, out in zip(missing, pool.map(lambda p: model(layout, command, str(p), *flags), missing)):
-            known[digests[path]] = out
+    for path, (status, out) in zip(missing, model_batch(layout, [[command, str(p), *flags] for p in missing])):
+        if status != 0:
+            raise ModelError(out)
+        known[digests[path]] = out
     if missing:
         cache_path.parent.mkdir(exist_ok=True)
         partial = cache_path.with_name(f".{cache_path.name}.{os.getpid()}")
@@ -218,10 +244,10 @@ def skip_reason(case: Case, release: int) -> str | None:
 FEATURE_WORDS: dict[str, str] = {"sessions": "trace sessions (the trace module)"}
 
 
-def job(layout: Layout, case: Case, erts_include: Path) -> node.Job:
-    """What a node needs to replay a case: its plan and its tracer."""
+def job(layout: Layout, case: Case, erts_include: Path, plan: str | None = None) -> node.Job:
+    """What a node needs to replay a case: its plan (`tcsref plan`, unless given) and its tracer."""
     module, lib = tracer_library(layout, case, erts_include)
-    return node.Job(model(layout, "plan", str(case.path)), module, lib,
+    return node.Job(plan if plan is not None else model(layout, "plan", str(case.path)), module, lib,
                     session_tracers(layout, case, erts_include))
 
 
@@ -290,7 +316,8 @@ def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Pa
     beams = runner_beams(layout, otp)
     gate = layout.nifs / "tcs_gate"
     runnable = [c for c in cases if skip_reason(c, otp.release) is None]
-    jobs = {c.id: job(layout, c, erts_include) for c in runnable}
+    plans = model_each(layout, [c.path for c in runnable], "plan")
+    jobs = {c.id: job(layout, c, erts_include, plan) for c, plan in zip(runnable, plans)}
     # closed explicitly: a run interrupted between two cases (Ctrl-C) kills its node at once
     with contextlib.closing(node.run_jobs_side_by_side(otp, list(jobs.values()), beams, gate,
                                                             per_node=per_node, workers=workers)) as runs:

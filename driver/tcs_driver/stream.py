@@ -8,6 +8,7 @@ arguments.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from collections.abc import Callable
@@ -341,12 +342,25 @@ def _parse_classless(where: str, text: str) -> Line:
     return _parse(text[2:], where, text[0], 2)
 
 
+def _classed_line(where: str, text: str) -> Line:
+    """_parse_classless(where, text), remembered (see _live_line) but for the location of an error."""
+    try:
+        return _remembered_classed_line(text)
+    except StreamError:
+        return _parse_classless(where, text)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _remembered_classed_line(text: str) -> Line:
+    return _parse_classless("", text)
+
+
 def parse_classed_lines(numbered: list[tuple[str, str]]) -> list[Line]:
     """Return the Lines of one stream's 'CLASS BODY' lines, each given with its location, whose
     classes agree with classify and, over the whole stream, classify_implementation_defined (as a
     golden file or a JSON report stores them); raise StreamError naming the first that does not."""
     windows: dict[str, Window] = {}
-    lines = [_parse_allowance(where, text, windows) if text.startswith("A ") else _parse_classless(where, text)
+    lines = [_parse_allowance(where, text, windows) if text.startswith("A ") else _classed_line(where, text)
              for where, text in numbered]
     if windows:
         where, text = next((w, t) for (w, t), line in zip(numbered, lines)
@@ -512,8 +526,20 @@ def parse_stream(text: str, where: str) -> list[Line]:
 def parse_live_stream(text: str, where: str) -> list[Line]:
     """Return the Lines of live bodies (one per line, no class), each normalised and classified, skipping blanks
     and '%' comments."""
-    lines = [parse_body(normalise_live(raw), f"{where}:{n}") for n, raw in _content_lines(text)]
+    lines = []
+    for n, raw in _content_lines(text):
+        try:
+            lines.append(_live_line(raw))
+        except StreamError:  # the same again, for the error with its location
+            lines.append(parse_body(normalise_live(raw), f"{where}:{n}"))
     return classify_implementation_defined(lines)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _live_line(raw: str) -> Line:
+    """parse_body(normalise_live(raw)), remembered: live streams repeat their lines (probes, scheduling
+    events), within a run and from one case to the next, and parsing them was most of judging one."""
+    return parse_body(normalise_live(raw))
 
 
 def _items(term: str, opener: str, closer: str) -> list[str] | None:

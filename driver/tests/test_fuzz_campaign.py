@@ -3,11 +3,15 @@
 It fails on any crash, timeout, refused scenario, lost result, scenario that
 disagrees in a shared node but agrees alone, and on any disagreement that is
 not a documented deviation (expectations/otpN.toml, same shape of differing
-lines). Shrinking is left to ./tcs fuzz: the failure names the scenarios and
-the command that shrinks them."""
+lines). Only when it fails, the largest groups are shrunk (a bounded time
+each) and the failure lists every group: its shape, its differing lines and
+its minimal scenario (build/fuzz-campaign/otpN/minimal-cases/), or its first
+scenario (build/fuzz-campaign/otpN/scenarios/) for the groups left unshrunk."""
 from __future__ import annotations
 
 import os
+import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -20,8 +24,15 @@ from conftest import TEST_RELEASES
 SEED = 20261123
 COUNT = 200
 
-#: The full campaign is opt-in until the groups it finds are resolved (issue 10).
-FULL_CAMPAIGN = os.environ.get("TCS_FUZZ_CAMPAIGN") == "1"
+#: The groups of fuzz/FINDINGS.md that the campaign of SEED still finds. While one is open the
+#: campaign is opt-in (TCS_FUZZ_CAMPAIGN=1); once all are resolved, empty this tuple and the
+#: campaign runs with every ./tcs test.
+OPEN_GROUPS: tuple[str, ...] = ("M2 (runtime-started collections)", "M3, M4, M7 (scheduling not predicted)",
+                                "M1", "M6", "M8", "H5", "polluted scenarios", "groups not analysed yet")
+FULL_CAMPAIGN = not OPEN_GROUPS or os.environ.get("TCS_FUZZ_CAMPAIGN") == "1"
+#: On a failure: how many of the largest groups are shrunk, and for how long each at most.
+SHRINK_GROUPS = 8
+SHRINK_SECONDS = 20.0
 
 
 @pytest.mark.live
@@ -38,22 +49,42 @@ def test_a_short_campaign_loses_no_result(layout: corpus.Layout, otp_for, tmp_pa
 
 
 @pytest.mark.live
-@pytest.mark.skipif(not FULL_CAMPAIGN, reason="the fixed-seed campaign still finds open disagreement groups "
-                    "(fuzz/FINDINGS.md, issue 10); run it with TCS_FUZZ_CAMPAIGN=1")
+@pytest.mark.skipif(not FULL_CAMPAIGN, reason=f"the fixed-seed campaign (seed {SEED}) still finds groups of "
+                    f"fuzz/FINDINGS.md that are open: {', '.join(OPEN_GROUPS)}; run it with TCS_FUZZ_CAMPAIGN=1")
 @pytest.mark.parametrize("release", TEST_RELEASES, ids=[f"otp{r}" for r in TEST_RELEASES])
-def test_fixed_seed_campaign_has_no_unexplained_outcome(layout: corpus.Layout, otp_for, tmp_path: Path,
-                                                        release: str) -> None:
-    result = campaign.run(layout, SEED, [otp_for(release)], count=COUNT, minutes=None, where=tmp_path,
-                          workers=2, shrink_seconds=0, say=lambda text: print(f"tcs: {text}", flush=True))
+def test_fixed_seed_campaign_has_no_unexplained_outcome(layout: corpus.Layout, otp_for, release: str) -> None:
+    def say(text: str) -> None:
+        print(f"tcs: {text}", flush=True)
+
+    started = time.monotonic()
+    otps = [otp_for(release)]
+    # in the build, not in a temporary directory: the failure names the scenarios there
+    where = layout.build / "fuzz-campaign" / f"otp{release}"
+    shutil.rmtree(where, ignore_errors=True)  # an earlier run's
+    result = campaign.run(layout, SEED, otps, count=COUNT, minutes=None, where=where, workers=2,
+                          shrink_seconds=0, say=say)
+    say(f"OTP {release}: the campaign of {COUNT} scenarios took {time.monotonic() - started:.0f} s")
     counts = report.counts(result)[release]
     assert len(result.generated) == COUNT
     assert result.lost == 0
     assert counts["agree"] + counts["explained"] + counts["skip"] > 0
-    problems = [f"{g.status} x{len(g.members)}: {'; '.join(g.shape)} (e.g. {tmp_path}/scenarios/"
-                f"{g.members[0].scenario}.tcs)\n    " + "\n    ".join(g.members[0].changed[:8]
-                                                                     or g.members[0].detail.splitlines()[:3])
-                for g in result.groups]
+    if result.groups:
+        campaign.shrink_groups(layout, result, otps, where, seconds=SHRINK_SECONDS, workers=2, say=say,
+                               most=SHRINK_GROUPS)
+        report.write_minimal(layout, result, where / "minimal-cases")
+    problems = [group_problem(g, where) for g in result.groups]
     problems += [f"refused: {o.scenario}: {o.detail}" for o in result.outcomes if o.status == "refused"]
     problems += [f"disagrees in a shared node, agrees alone: {o.scenario}" for o in result.outcomes if o.polluted]
-    assert problems == [], (f"OTP {release}: {counts}; shrink with ./tcs fuzz --seed {SEED} --count {COUNT} "
-                            f"--otp {release} --out DIR\n" + "\n".join(problems))
+    assert problems == [], (f"OTP {release}: {counts}; {len(result.groups)} group(s); all shrunk with ./tcs fuzz "
+                            f"--seed {SEED} --count {COUNT} --otp {release} --out DIR\n" + "\n".join(problems))
+
+
+def group_problem(found: campaign.Group, scratch: Path) -> str:
+    """One group of a failed campaign: how many, its shape, its minimal scenario (or its first one) and
+    the differing lines there."""
+    first = found.members[0]
+    where = (f"minimal scenario {found.minimal_path}" if found.minimal_path
+             else f"first scenario {scratch}/scenarios/{first.scenario}.tcs (not shrunk)")
+    evidence = found.minimal_changed or first.changed or first.detail.splitlines()[:3]
+    return (f"{found.status} x{len(found.members)} [{'; '.join(found.shape)}]: {where}\n    "
+            + "\n    ".join(evidence[:8]))

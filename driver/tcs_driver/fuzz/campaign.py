@@ -12,6 +12,7 @@ import re
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -24,6 +25,9 @@ from . import gen, shrink, steer
 CANDIDATES: Final[int] = 3
 #: Scenarios one node runs before the next starts: bounds what one case can spoil for the rest.
 PER_NODE: Final[int] = 100
+#: Scenarios generated and checked by the model together (one `tcsref batch` for their candidates,
+#: one for the chosen ones).
+GENERATE_CHUNK: Final[int] = 50
 #: The fuzz statuses, in report order.
 STATUSES: Final[tuple[str, ...]] = ("agree", "explained", "disagree", "refused", "crash", "timeout", "skip")
 _STATUS_OF: Final[dict[str, str]] = {"pass": "agree", "deviation": "explained", "fail": "disagree",
@@ -40,6 +44,7 @@ class Generated:
     golden: str = ""
     rules: set[str] = field(default_factory=set)
     case: corpus.Case | None = None
+    plan: str = ""                     # what the live runner replays (tcsref plan)
 
 
 @dataclass
@@ -96,28 +101,56 @@ def accepted(layout: corpus.Layout, scenario: gen.Scenario, where: Path) -> bool
 
 def generate(layout: corpus.Layout, seed: int, count: int, where: Path, corpus_cover: steer.Coverage,
              fuzz_cover: steer.Coverage) -> Iterator[Generated]:
-    """The campaign's scenarios, each the candidate of its slot that adds most coverage."""
+    """The campaign's scenarios, each the candidate of its slot that adds most coverage (in order, so
+    the same seed gives the same scenarios however they are chunked)."""
     where.mkdir(parents=True, exist_ok=True)
-    for index in range(count):
-        options: list[tuple[gen.Scenario, str, set[str]]] = []
-        refusal = ""
+    for start in range(0, count, GENERATE_CHUNK):
+        yield from _generate_chunk(layout, seed, range(start, min(count, start + GENERATE_CHUNK)), where,
+                                   corpus_cover, fuzz_cover)
+
+
+def _generate_chunk(layout: corpus.Layout, seed: int, indexes: range, where: Path,
+                    corpus_cover: steer.Coverage, fuzz_cover: steer.Coverage) -> list[Generated]:
+    """generate() for some slots: every candidate explained by one tcsref batch, the chosen ones
+    simulated, described and planned by another. A candidate is written to a directory of its own
+    (the candidates of a slot share the case id, and so the file name)."""
+    candidates = {(index, variant): gen.scenario(seed, index, variant)
+                  for index in indexes for variant in range(CANDIDATES)}
+    for (index, variant), scenario in candidates.items():
+        place = where / "candidates" / f"v{variant}"
+        place.mkdir(parents=True, exist_ok=True)
+        (place / f"{scenario.id}.tcs").write_text(scenario.text())
+    explained = dict(zip(candidates, corpus.model_batch(layout, [
+        ["sim", str(where / "candidates" / f"v{variant}" / f"{scenario.id}.tcs"), "--explain"]
+        for (index, variant), scenario in candidates.items()])))
+    chosen: list[Generated] = []
+    for index in indexes:
         path = where / f"fuzz_{seed}_{index}.tcs"
-        for variant in range(CANDIDATES):
-            scenario = gen.scenario(seed, index, variant)
-            path.write_text(scenario.text())
-            status, out, err = model_run(layout, "sim", str(path), "--explain")
-            if status == 0:
-                options.append((scenario, out, steer.explained_rules(out)))
-            else:
-                refusal = refusal or err
+        answers = [(candidates[index, v], explained[index, v]) for v in range(CANDIDATES)]
+        options = [(scenario, steer.explained_rules(out)) for scenario, (status, out) in answers if status == 0]
         if not options:
-            yield Generated(index, gen.scenario(seed, index, 0), path, refused=refusal)
+            refusal = next(out for _, (status, out) in answers if status != 0)
+            path.write_text(candidates[index, 0].text())
+            chosen.append(Generated(index, candidates[index, 0], path, refused=refusal))
             continue
-        scenario, explained, rules = options[steer.choose([o[2] for o in options], corpus_cover, fuzz_cover)]
+        scenario, rules = options[steer.choose([o[1] for o in options], corpus_cover, fuzz_cover)]
         fuzz_cover.add(rules)
         path.write_text(scenario.text())
-        golden = model_run(layout, "sim", str(path))[1]
-        yield Generated(index, scenario, path, golden=golden, rules=rules, case=corpus.load_case(layout, path))
+        chosen.append(Generated(index, scenario, path, rules=rules))
+    _describe(layout, [g for g in chosen if not g.refused])
+    return chosen
+
+
+def _describe(layout: corpus.Layout, items: list[Generated]) -> None:
+    """Fills in each item's golden stream, case metadata and plan from one tcsref batch; an item the
+    model refuses there gets the model's message as its refusal instead."""
+    answers = corpus.model_batch(layout, [[command, str(g.path)] for g in items for command in ("sim", "meta", "plan")])
+    for number, item in enumerate(items):
+        (golden, meta, plan) = answers[3 * number:3 * number + 3]
+        if refusal := next((text for status, text in (golden, meta, plan) if status != 0), ""):
+            item.refused = refusal
+            continue
+        item.golden, item.plan, item.case = golden[1], plan[1], corpus.case_from_meta(item.path, meta[1])
 
 
 def shape(changed: list[str]) -> tuple[str, ...]:
@@ -170,7 +203,7 @@ class Live:
 
     def job(self, item: Generated) -> node.Job:
         assert item.case is not None
-        return corpus.job(self.layout, item.case, self.include)
+        return corpus.job(self.layout, item.case, self.include, item.plan or None)
 
     def judge(self, item: Generated, ran: node.NodeRun) -> CaseResult:
         assert item.case is not None
@@ -181,8 +214,10 @@ class Live:
         """Runs the items on `workers` nodes side by side, several per node; results in item order.
 
         A harness error on one item makes that item a crash with the evidence; it never ends the run."""
-        runs = node.run_jobs_side_by_side(self.otp, [self.job(item) for item in items], self.beams, self.gate,
-                                          per_node=PER_NODE, workers=workers)
+        # the recorder variants a round needs are compiled `workers` at a time
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            jobs = list(pool.map(self.job, items))
+        runs = node.run_jobs_side_by_side(self.otp, jobs, self.beams, self.gate, per_node=PER_NODE, workers=workers)
         return [self.judge(item, ran) for item, ran in zip(items, runs)]
 
     def alone(self, item: Generated) -> CaseResult:
@@ -202,10 +237,11 @@ def as_generated(layout: corpus.Layout, scenario: gen.Scenario, where: Path) -> 
     where.mkdir(parents=True, exist_ok=True)
     path = where / f"{scenario.id}.tcs"
     path.write_text(scenario.text())
-    status, golden, _ = model_run(layout, "sim", str(path))
-    if status != 0:
+    if model_run(layout, "sim", str(path))[0] != 0:
         return None
-    return Generated(-1, scenario, path, golden=golden, case=corpus.load_case(layout, path))
+    item = Generated(-1, scenario, path)
+    _describe(layout, [item])
+    return None if item.refused else item
 
 
 def shrink_group(live: Live, group: Group, first: Generated, documented: dict[tuple[str, ...], str],
@@ -234,7 +270,7 @@ def shrink_group(live: Live, group: Group, first: Generated, documented: dict[tu
 
 def corpus_coverage(layout: corpus.Layout) -> steer.Coverage:
     """The rules the corpus's cases name, from `tcsref meta`."""
-    return steer.corpus_coverage(corpus.model(layout, "meta", str(p)) for p in corpus.case_paths(layout))
+    return steer.corpus_coverage(corpus.model_each(layout, corpus.case_paths(layout), "meta"))
 
 
 def crash_shape(detail: str) -> tuple[str, ...]:
@@ -246,21 +282,20 @@ def crash_shape(detail: str) -> tuple[str, ...]:
 def judge_all(live: Live, items: list[Generated], workers: int,
               documented: dict[tuple[str, ...], str]) -> list[Outcome]:
     """The items on one release; a disagreement in a shared node is replayed alone, and that run counts."""
-    results = live.run(items, workers)
-    outcomes = []
-    for item, result in zip(items, results):
-        found = outcome_of(result, documented)
-        if found.status in ("disagree", "crash", "timeout"):
-            alone = outcome_of(live.alone(item), documented)
+    outcomes = [outcome_of(result, documented) for result in live.run(items, workers)]
+    again = [i for i, found in enumerate(outcomes) if found.status in ("disagree", "crash", "timeout")]
+    # each in a node of its own, `workers` nodes side by side
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        for i, result in zip(again, pool.map(lambda i: live.alone(items[i]), again)):
+            alone = outcome_of(result, documented)
             alone.polluted = alone.status in ("agree", "explained")
-            found = alone
-        outcomes.append(found)
+            outcomes[i] = alone
     return outcomes
 
 
 def run(layout: corpus.Layout, seed: int, otps: list[node.Otp], *, count: int | None, minutes: float | None,
         where: Path, workers: int, shrink_seconds: float, say: Callable[[str], None],
-        strict: bool = False, round_size: int = 25) -> Campaign:
+        strict: bool = False, round_size: int = 2 * PER_NODE) -> Campaign:
     """A whole campaign: rounds of scenarios, each run on every release, then groups shrunk."""
     include = corpus.host_include()
     corpus_cover, fuzz_cover = corpus_coverage(layout), steer.Coverage()
@@ -292,18 +327,28 @@ def run(layout: corpus.Layout, seed: int, otps: list[node.Otp], *, count: int | 
             seconds[name] += time.monotonic() - started
             say(f"OTP {name}: {len(generated)} scenario(s) in {seconds[name]:.0f}s: "
                 + progress_counts([o for o in outcomes if o.otp == name]))
-    groups = group(outcomes)
-    by_id = {g.scenario.id: g for g in generated}
-    for number, found in enumerate(groups, 1):
+    result = Campaign(seed, list(lives), generated, outcomes, group(outcomes), seconds, corpus_cover, fuzz_cover,
+                      lost=len(generated) * len(lives) - len(outcomes))
+    if shrink_seconds > 0:
+        shrink_groups(layout, result, otps, where, seconds=shrink_seconds, workers=workers, say=say, strict=strict)
+    return result
+
+
+def shrink_groups(layout: corpus.Layout, result: Campaign, otps: list[node.Otp], where: Path, *, seconds: float,
+                  workers: int, say: Callable[[str], None], strict: bool = False, most: int | None = None) -> None:
+    """Shrinks the first scenario of each group (of the `most` largest only, when given) on its release,
+    at most `seconds` each, and confirms the minimal one alone."""
+    include = corpus.host_include()
+    by_id = {g.scenario.id: g for g in result.generated}
+    chosen = result.groups[:most] if most is not None else result.groups
+    for number, found in enumerate(chosen, 1):
         first = found.members[0]
-        if shrink_seconds > 0:
-            say(f"shrinking group {number}/{len(groups)} ({found.status} on OTP {first.otp}, "
-                f"{len(found.members)} scenario(s))")
-            shrink_group(lives[first.otp], found, by_id[first.scenario], documented[first.otp], where,
-                         shrink_seconds, workers)
-            confirm(lives[first.otp], found, documented[first.otp], where / "minimal")
-    return Campaign(seed, list(lives), generated, outcomes, groups, seconds, corpus_cover, fuzz_cover,
-                    lost=len(generated) * len(lives) - len(outcomes))
+        otp = next(o for o in otps if o.name == first.otp)
+        live, documented = live_for(layout, otp, include, strict), documented_shapes(layout, first.otp)
+        say(f"shrinking group {number}/{len(chosen)} ({found.status} on OTP {first.otp}, "
+            f"{len(found.members)} scenario(s))")
+        shrink_group(live, found, by_id[first.scenario], documented, where, seconds, workers)
+        confirm(live, found, documented, where / "minimal")
 
 
 def progress_counts(outcomes: list[Outcome]) -> str:
