@@ -41,4 +41,6 @@ act({spawn_link, Name}) -> spawn_link(tcs_puppet, run, [Name]);
 act({link, Pid}) -> link(Pid);
 act({unlink, Pid}) -> unlink(Pid);
 act({register, Name}) -> register(Name, self());
-act({unregister, Name}) -> unregister(Name).
+act({unregister, Name}) -> unregister(Name);
+act({kill, Pid, Reason}) -> exit(Pid, Reason);
+act({trap_exit, Bool}) -> process_flag(trap_exit, Bool).

@@ -156,6 +156,8 @@ action({call, Who, M, F, Args}, _) -> {Who, {call, M, F, Args}};
 action({register, Who, Name}, _) -> {Who, {register, Name}};
 action({unregister, Who, Name}, _) -> {Who, {unregister, Name}};
 action({exit, Who, Reason}, _) -> {Who, {exit, Reason}};
+action({kill, Who, Other, Reason}, Names) -> {Who, {kill, maps:get(Other, Names), Reason}};
+action({trap_exit, Who, Bool}, _) -> {Who, {trap_exit, Bool}};
 action({gc, Who, major}, _) -> {Who, {call, erlang, garbage_collect, []}};
 action({gc, Who, minor}, Names) ->
     {Who, {call, erlang, garbage_collect, [maps:get(Who, Names), [{type, minor}]]}};

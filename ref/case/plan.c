@@ -73,7 +73,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "link", "unlink", "register", "unregister", "exit",
                                         "open_port", "port_command", "port_send", "port_close", "gc",
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
-                                        "spawn_link", "info", "tracer_exit"};
+                                        "spawn_link", "info", "tracer_exit", "kill", "trap_exit"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -108,6 +108,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, "]");
         break;
     case ST_SEND:
+    case ST_KILL:
     case ST_PORT_COMMAND:
     case ST_PORT_SEND:
         atom(out, st->actor);
@@ -145,6 +146,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
     case ST_REGISTER:
     case ST_UNREGISTER:
     case ST_EXIT:
+    case ST_TRAP_EXIT:
     case ST_GC:
     case ST_SEQ_PRINT:
         atom(out, st->actor);

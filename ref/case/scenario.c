@@ -741,6 +741,15 @@ static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t 
         return term_arg(p, &st->term, &st->term_col);
     } else if (strcmp(verb, "seq_reset") == 0) {
         st->kind = ST_SEQ_RESET;
+    } else if (strcmp(verb, "kill") == 0) { /* exit(Q, R): an exit signal */
+        st->kind = ST_KILL;
+        return proc_arg(p, &st->other, &st->other_col) && term_arg(p, &st->term, &st->term_col);
+    } else if (strcmp(verb, "trap_exit") == 0) { /* process_flag(trap_exit, Bool) */
+        st->kind = ST_TRAP_EXIT;
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        if (!term_is_atom(st->term, "true") && !term_is_atom(st->term, "false"))
+            return fail(p, (size_t)st->term_col - 1, "the value must be true or false");
     } else {
         return fail(p, at, "unknown step '%s'", verb);
     }
@@ -1016,7 +1025,7 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         static const char *const verbs[] = {"send", "recv", "call", "spawn", "spawn_link", "link",
                                             "unlink", "register", "unregister", "exit", "open_port",
                                             "port_command", "port_send", "port_close", "gc",
-                                            "seq_token", "seq_print", "seq_reset"};
+                                            "seq_token", "seq_print", "seq_reset", "kill", "trap_exit"};
         for (size_t i = 0; i < sizeof header / sizeof header[0]; i++)
             if (strcmp(kw, header[i]) == 0)
                 return fail(p, at, "'%s' is not allowed after 'process'", kw);

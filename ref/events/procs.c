@@ -7,6 +7,7 @@
 #include "ports.h"
 #include "procs.h"
 #include "running.h"
+#include "signals.h"
 #include "tracepoint.h"
 
 bool procs_spawn(Model *m, int p, const Step *st)
@@ -123,16 +124,17 @@ bool procs_register(Model *m, int p, const Step *st, bool reg)
     return true;
 }
 
-/* Process p exits with reason: exit, then unregister; its links undone. Returns the processes
- * and ports it was linked to (*n of them). */
-static int *process_exits(Model *m, int p, const Term *reason, bool by_link, int *n)
+/* Process p exits with reason: exit, then unregister; its links undone. killed_by: NULL when p
+ * exits by itself, else the rules of the exit signal that kills it. Returns the processes and
+ * ports it was linked to (*n of them). */
+static int *process_exits(Model *m, int p, const Term *reason, const char *killed_by, int *n)
 {
     Proc *pp = &m->procs[p];
     if (pp->blocked) /* RUN-WAKE: a process killed in a receive is scheduled in to exit */
         running_wake(m, p);
-    else if (by_link) /* RUN-KILLED: killed while it runs (in the gate): scheduled in exiting */
+    else if (killed_by) /* RUN-KILLED: killed while it runs (in the gate): scheduled in exiting */
         running_killed(m, p);
-    tracepoint_event(m, p, "exit", reason, NULL, by_link ? "EV-EXIT EV-EXIT-LINKED" : "EV-EXIT");
+    tracepoint_event(m, p, "exit", reason, NULL, killed_by ? killed_by : "EV-EXIT");
     if (pp->regname) {
         tracepoint_event(m, p, "unregister", term_atom(m->a, pp->regname), NULL, "EV-REGISTER EV-EXIT-UNREGISTER");
         pp->regname = NULL;
@@ -156,26 +158,27 @@ typedef struct {
 /* who dies (a process, or a port closing with port_rules): its own lines, then it goes on top
  * of the cascade's stack (in the arena, grown by doubling). */
 static Dying *dying_push(Model *m, Dying *stack, size_t *len, size_t *cap, int who, const Term *reason,
-                         bool by_link, const char *port_rules)
+                         const char *killed_by, const char *port_rules)
 {
     stack = arena_grow(m->a, stack, *len, cap, sizeof *stack);
     Dying *d = &stack[(*len)++];
     d->who = who;
     d->next = 0;
     d->links = m->procs[who].is_port ? ports_closed(m, who, reason, port_rules, &d->n)
-                                     : process_exits(m, who, reason, by_link, &d->n);
+                                     : process_exits(m, who, reason, killed_by, &d->n);
     return stack;
 }
 
-/* Each process linked to one that exits dies too with the same reason (puppets do not trap
- * exits), or, when the reason is normal, survives and gets unlinked; a linked port gets the
- * exit signal (ports.c). The processes linked to a closed port fare the same
- * (PORTS-CLOSED-LINKS). A stack instead of recursion: a chain of links may be long. */
-bool procs_terminate(Model *m, int p, const Term *reason, bool by_link, const char *port_rules)
+/* Each process linked to one that exits dies too with the same reason, or, when the reason is
+ * normal, survives and gets unlinked; one that traps exits gets unlinked and the exit signal as
+ * a message (SIGNAL-TRAP-LINK); a linked port gets the exit signal (ports.c). The processes
+ * linked to a closed port fare the same (PORTS-CLOSED-LINKS). A stack instead of recursion: a
+ * chain of links may be long. */
+bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by, const char *port_rules)
 {
     bool normal = term_is_atom(reason, "normal");
     size_t len = 0, cap = 0;
-    Dying *stack = dying_push(m, NULL, &len, &cap, p, reason, by_link, port_rules);
+    Dying *stack = dying_push(m, NULL, &len, &cap, p, reason, killed_by, port_rules);
     while (len > 0) {
         Dying *d = &stack[len - 1];
         if (d->next == d->n) {
@@ -191,12 +194,16 @@ bool procs_terminate(Model *m, int p, const Term *reason, bool by_link, const ch
             if (!ports_exit_signal(m, q, who, reason, &closes))
                 return false;
             if (closes)
-                stack = dying_push(m, stack, &len, &cap, q, reason, false, "PORTS-EXIT-SIGNAL");
+                stack = dying_push(m, stack, &len, &cap, q, reason, NULL, "PORTS-EXIT-SIGNAL");
+        } else if (m->procs[q].trap_exit) {
+            tracepoint_event(m, q, "getting_unlinked", model_id(m, who), NULL, "EV-LINK SIGNAL-TRAP-LINK");
+            if (!signals_trapped(m, q, model_id(m, who), reason, "EV-RECEIVE SIGNAL-TRAP-LINK"))
+                return false;
         } else if (normal) {
             tracepoint_event(m, q, "getting_unlinked", model_id(m, who), NULL,
                              from_port ? "EV-LINK EV-EXIT-UNLINKED PORTS-CLOSED-LINKS" : "EV-LINK EV-EXIT-UNLINKED");
         } else {
-            stack = dying_push(m, stack, &len, &cap, q, reason, true, NULL);
+            stack = dying_push(m, stack, &len, &cap, q, reason, "EV-EXIT EV-EXIT-LINKED", NULL);
         }
     }
     return true;
@@ -204,5 +211,5 @@ bool procs_terminate(Model *m, int p, const Term *reason, bool by_link, const ch
 
 bool procs_exit(Model *m, int p, const Step *st)
 {
-    return procs_terminate(m, p, st->term, false, NULL);
+    return procs_terminate(m, p, st->term, NULL, NULL);
 }

@@ -53,6 +53,7 @@ typedef struct Proc {
     bool is_port;       /* a port (ref/events/ports.c): printed <port:name> */
     int owner;          /* port: the connected process */
     bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/events/running.c) */
+    bool trap_exit;     /* process: exit signals other than kill become messages (ref/events/signals.c) */
     const char *last_traced; /* the tag of p's last trace line, or NULL (ref/events/gc.c) */
     const SeqToken *token;           /* seq_trace token or NULL (ref/events/seqtrace.c) */
     long long seq_clock, seq_lastcnt; /* the process's seq_trace counters */
