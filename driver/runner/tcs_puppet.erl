@@ -38,6 +38,8 @@ act({recv, Ms}) -> receive Msg -> Msg after Ms -> timeout end;
 act({call, M, F, Args}) -> erlang:apply(M, F, Args);
 act({spawn, Name}) -> spawn(tcs_puppet, run, [Name]);
 act({spawn_link, Name}) -> spawn_link(tcs_puppet, run, [Name]);
+act({spawn, M, F, Args}) -> spawn(M, F, Args);
+act({spawn_link, M, F, Args}) -> spawn_link(M, F, Args);
 act({link, Pid}) -> link(Pid);
 act({unlink, Pid}) -> unlink(Pid);
 act({register, Name}) -> register(Name, self());

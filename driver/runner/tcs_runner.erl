@@ -128,12 +128,9 @@ run_step({pattern, Target, MS, Opts}, Names, #{collector := C, tracer := Mod}) -
             canon(Opts, Names1), ")"], Outcome, Names1),
     {ok, Names1};
 run_step({Spawn, Who, Child}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
-    case puppet_step(Who, {Spawn, Child}, Names, Ctx) of
-        {done, {ok, Pid}} ->
-            erlang:monitor(process, Pid),
-            {ok, Names#{Child => Pid}};
-        Other -> after_puppet_step(Other, Names)
-    end;
+    spawned(Child, puppet_step(Who, {Spawn, Child}, Names, Ctx), Names);
+run_step({Spawn, Who, Child, {M, F, Args}}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
+    spawned(Child, puppet_step(Who, {Spawn, M, F, Args}, Names, Ctx), Names);
 run_step(Step, Names, Ctx) when element(1, Step) =:= open_port; element(1, Step) =:= port_command;
                                 element(1, Step) =:= port_send; element(1, Step) =:= port_close;
                                 tuple_size(Step) =:= 4, element(1, Step) =:= register ->
@@ -146,6 +143,12 @@ run_step({seq_tracer, tracer}, Names, Ctx) ->
 run_step(Step, Names, Ctx) ->
     {Who, Action} = action(Step, Names),
     after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).
+
+%% A spawned process is watched like a declared one (settle/1 awaits its death).
+spawned(Child, {done, {ok, Pid}}, Names) ->
+    erlang:monitor(process, Pid),
+    {ok, Names#{Child => Pid}};
+spawned(_Child, Other, Names) -> after_puppet_step(Other, Names).
 
 %% The action a scenario process does for a step, with names made pids.
 action({send, Who, To, Msg}, Names) -> {Who, {send, maps:get(To, Names), Msg}};

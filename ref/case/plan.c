@@ -142,6 +142,10 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         atom(out, st->actor);
         buf_puts(out, ", ");
         atom(out, st->other);
+        if (st->term) { /* spawn, spawn_link: the entry point {M,F,Args} */
+            buf_puts(out, ", ");
+            term_print(out, st->term, PRINT_PLAN);
+        }
         break;
     case ST_REGISTER:
     case ST_UNREGISTER:
@@ -151,6 +155,10 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
     case ST_SEQ_PRINT:
         atom(out, st->actor);
         buf_puts(out, ", ");
+        if (st->kind == ST_SEQ_PRINT && st->args) { /* print/2: {seq_print, P, Label, T} */
+            term_print(out, st->args, PRINT_PLAN);
+            buf_puts(out, ", ");
+        }
         term_print(out, st->term, PRINT_PLAN);
         if (st->kind == ST_REGISTER && st->other) {
             buf_puts(out, ", ");

@@ -72,7 +72,7 @@ typedef struct Step {
     int nopts;
     const char *ms_invalid;    /* pattern: the MS-* rule when MS is no valid match spec
                                 * (trace_pattern raises badarg), else NULL */
-    Term *args;                /* call: argument list */
+    Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL */
     bool has_timeout;          /* recv after N */
     long long timeout;
     SessionOp sop;             /* session steps: which call */

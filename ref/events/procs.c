@@ -10,13 +10,25 @@
 #include "signals.h"
 #include "tracepoint.h"
 
+/* The flags under which a child running an entry point (not a scenario process) would show
+ * what model v1 does not know of it: its calls, messages, scheduling and collections. */
+#define ENTRY_UNMODELLED                                                                         \
+    (FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RECEIVE) | FLAG_BIT(FL_CALL) | FLAG_BIT(FL_RUNNING) |      \
+     FLAG_BIT(FL_EXITING) | FLAG_BIT(FL_RUNNING_PROCS) | FLAG_BIT(FL_GARBAGE_COLLECTION))
+
 bool procs_spawn(Model *m, int p, const Step *st)
 {
     bool linked = st->kind == ST_SPAWN_LINK;
     int q = model_add_proc(m, st->other);
     Term *a[1] = {term_atom(m->a, st->other)};
-    Term *mfa = term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
+    /* PROCS-SPAWN-ENTRY: the entry point as written, else the scenario process's */
+    Term *mfa = st->term ? st->term
+                         : term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
     inherit_spawn(m, p, q, linked); /* the child is created with its flags */
+    for (int s = 0; st->term && s < m->nsessions; s++)
+        if (m->procs[q].trace[s].flags & ENTRY_UNMODELLED)
+            return model_unsupported(m, st->line, st->term_col,
+                                     "an entry point traced for calls, messages, scheduling or garbage collection is");
     tracepoint_event(m, p, "spawn", model_pid(m, q), mfa, "EV-SPAWN");
     if (linked) { /* PROCS-SPAWN-LINK: the parent's link, then the child's side */
         procs_set_link(m, p, q, true);
@@ -26,6 +38,8 @@ bool procs_spawn(Model *m, int p, const Step *st)
     tracepoint_event(m, q, "spawned", model_pid(m, p), mfa, "PROCS-SPAWNED");
     if (linked)
         tracepoint_event(m, q, "getting_linked", model_pid(m, p), NULL, "EV-LINK PROCS-SPAWN-LINK");
+    if (st->term) /* PROCS-SPAWN-ENTRY: the entry point returns: the child exits normal */
+        return procs_terminate(m, q, term_atom(m->a, "normal"), NULL, NULL);
     return true;
 }
 

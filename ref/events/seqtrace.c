@@ -93,7 +93,9 @@ bool seqtrace_step(Model *m, int p, const Step *st)
         set_component(m, p, st->fn, st->term);
     } else if (st->kind == ST_SEQ_RESET) {
         pp->token = NULL; /* SEQ-TOKEN: the counters of the process stay */
-    } else if (pp->token) { /* seq_print: SEQ-PRINT, a transfer without a receiver */
+    } else if (pp->token && (!st->args || st->args->u.i == pp->token->label)) {
+        /* seq_print: SEQ-PRINT, a transfer without a receiver; print/2 only under its label
+         * (SEQ-PRINT-LABEL), else nothing, not even the serial */
         SeqToken *tok = seq_bump(m, p, "SEQ-ENABLED SEQ-SERIAL SEQ-PRINT");
         if (m->seq_tracer)
             seq_output(m, p, tok, "print", tok->print, term_nil(m->a), st->term, "SEQ-ENABLED SEQ-PRINT");
