@@ -1,7 +1,7 @@
 /* errorinfo.c - the extended error information of a raised call of module trace: the
  * error_info map of the exception and which arguments its module's format_error/2 explains
  * (CONFORMANCE.md section 2, "Errors"; PROTOCOLS.md section 6). The documents say only that
- * these calls raise badarg; what OTP adds was seen live on OTP 27 and 29 (C-23). */
+ * these calls raise badarg; what OTP adds was seen live on OTP 27 and 29 (C-90). */
 #include <string.h>
 
 #include "errorinfo.h"
@@ -16,13 +16,14 @@ typedef struct {
 
 static const Refusal refusals[] = {
     {"session_destroy", "SESSION-DEAD-HANDLE", "badopt", 1, "ERRINFO-DESTROY"}, /* C-22 */
+    {"session_destroy", "SESSION-LEGACY-WEAK", "badopt", 1, "ERRINFO-DESTROY"},
     {NULL, "SESSION-DEAD-HANDLE", "session", 1, "ERRINFO-SESSION"},
     {NULL, "SESSION-LEGACY-WEAK", "session", 1, "ERRINFO-SESSION"},
     {"session_create", "SESSION-CREATE-OPTS", NULL, 3, "ERRINFO-CREATE-OPTS"},
     {NULL, "SESSION-REFUSED-OPTS", "badopt", 4, "ERRINFO-BADOPT"},
     {"process", "SESSION-PROCESS", NULL, 2, "ERRINFO-TRACEE"},
     {"port", "SESSION-PORT", NULL, 2, "ERRINFO-TRACEE"},
-    {"info", "SESSION-INFO", NULL, 2, "ERRINFO-INFO-ITEM"},
+    {"info", "SESSION-INFO", NULL, 3, "ERRINFO-INFO-ITEM"}, /* OTP 27: 2 (C-90) */
     {"function", "CALL-PATTERN-FORBIDDEN", "none", 2, "ERRINFO-MFA"},
     {"function", "CALL-PATTERN-BAD-OPTION", "badopt", 4, "ERRINFO-BADOPT"},
     {"function", "CALL-PATTERN-GLOBAL-EXCLUSIVE", "badopt", 4, "ERRINFO-BADOPT"},
