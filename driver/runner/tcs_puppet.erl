@@ -45,4 +45,5 @@ act({unlink, Pid}) -> unlink(Pid);
 act({register, Name}) -> register(Name, self());
 act({unregister, Name}) -> unregister(Name);
 act({kill, Pid, Reason}) -> exit(Pid, Reason);
+act({monitor, Pid}) -> erlang:monitor(process, Pid);
 act({trap_exit, Bool}) -> process_flag(trap_exit, Bool).

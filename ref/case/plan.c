@@ -73,7 +73,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "link", "unlink", "register", "unregister", "exit",
                                         "open_port", "port_command", "port_send", "port_close", "gc",
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
-                                        "spawn_link", "info", "tracer_exit", "kill", "trap_exit"};
+                                        "spawn_link", "info", "tracer_exit", "kill", "trap_exit",
+                                        "monitor"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -135,6 +136,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         break;
     case ST_SPAWN:
     case ST_SPAWN_LINK:
+    case ST_MONITOR:
     case ST_LINK:
     case ST_UNLINK:
     case ST_OPEN_PORT:

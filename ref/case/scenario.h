@@ -16,7 +16,7 @@ typedef enum {
     ST_REGISTER, ST_UNREGISTER, ST_EXIT,
     ST_OPEN_PORT, ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_GC,
     ST_SEQ_TRACER, ST_SEQ_TOKEN, ST_SEQ_PRINT, ST_SEQ_RESET, ST_SESSION,
-    ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT, ST_KILL, ST_TRAP_EXIT
+    ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT, ST_KILL, ST_TRAP_EXIT, ST_MONITOR
 } StepKind;
 
 /* Which processes or ports a `trace` step names (erlang:trace/3's first argument), or what
@@ -48,7 +48,8 @@ typedef struct Step {
     int actor_col;
     const char *other;         /* send: recipient; spawn, spawn_link: child; link/unlink: the
                                   other; port steps: the port; register: the port named, or NULL;
-                                  kill: the process the exit signal goes to */
+                                  kill: the process the exit signal goes to; monitor: the
+                                  process monitored */
     int other_col;
     bool on;                   /* trace: on/off */
     ProcSpec spec;             /* trace, info: a process or port (SPEC_PID) or an atom */

@@ -167,6 +167,7 @@ typedef struct {
     int who;
     int *links;
     int n, next;
+    bool downed; /* its monitors have fired (SIGNAL-DOWN) */
 } Dying;
 
 /* who dies (a process, or a port closing with port_rules): its own lines, then it goes on top
@@ -178,6 +179,7 @@ static Dying *dying_push(Model *m, Dying *stack, size_t *len, size_t *cap, int w
     Dying *d = &stack[(*len)++];
     d->who = who;
     d->next = 0;
+    d->downed = m->procs[who].is_port;
     d->links = m->procs[who].is_port ? ports_closed(m, who, reason, port_rules, &d->n)
                                      : process_exits(m, who, reason, killed_by, &d->n);
     return stack;
@@ -195,6 +197,12 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
     Dying *stack = dying_push(m, NULL, &len, &cap, p, reason, killed_by, port_rules);
     while (len > 0) {
         Dying *d = &stack[len - 1];
+        if (!d->downed) { /* its monitors fire before its links act */
+            d->downed = true;
+            if (!signals_down(m, d->who, reason))
+                return false;
+            continue;
+        }
         if (d->next == d->n) {
             len--;
             continue;

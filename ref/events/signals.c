@@ -35,3 +35,37 @@ bool signals_trap_exit(Model *m, int p, const Step *st)
     m->procs[p].trap_exit = term_is_atom(st->term, "true");
     return true;
 }
+
+/* {'DOWN', _Ref, process, <q>, Reason} reaches watcher w: its 'receive' event, sender <q>. */
+static bool down(Model *m, int w, int q, const Term *reason, const char *rules)
+{
+    Term *el[5] = {term_atom(m->a, "DOWN"), term_placeholder(m->a, "_Ref"), term_atom(m->a, "process"),
+                   model_pid(m, q), (Term *)reason};
+    return messages_deliver(m, w, term_tuple(m->a, 5, el), model_pid(m, q), NULL, rules);
+}
+
+bool signals_monitor(Model *m, int p, const Step *st)
+{
+    int q = model_proc(m, st->other);
+    if (q == p)
+        return model_unsupported(m, st->line, st->other_col, "a process monitoring itself is");
+    Proc *qp = &m->procs[q];
+    if (!qp->alive) /* SIGNAL-DOWN: a monitor of a process that is gone fires at once */
+        return down(m, p, q, term_atom(m->a, "noproc"), "EV-RECEIVE SIGNAL-DOWN");
+    qp->watchers = arena_grow(m->a, qp->watchers, (size_t)qp->nwatchers, &qp->watchers_cap, sizeof *qp->watchers);
+    qp->watchers[qp->nwatchers++] = p;
+    return true;
+}
+
+bool signals_down(Model *m, int q, const Term *reason)
+{
+    Proc *qp = &m->procs[q];
+    int *watchers = qp->watchers, n = qp->nwatchers;
+    qp->watchers = NULL;
+    qp->nwatchers = 0;
+    qp->watchers_cap = 0;
+    for (int i = 0; i < n; i++)
+        if (m->procs[watchers[i]].alive && !down(m, watchers[i], q, reason, "EV-RECEIVE SIGNAL-DOWN"))
+            return false;
+    return true;
+}

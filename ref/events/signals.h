@@ -12,6 +12,12 @@ bool signals_kill(Model *m, int p, const Step *st);
 /* Guarantees: `P trap_exit B` (process_flag(trap_exit, B)): no line; p traps exits from now on
  * (B true) or no longer. */
 bool signals_trap_exit(Model *m, int p, const Step *st);
+/* Guarantees: `P monitor Q` (erlang:monitor(process, Q)): no line; p is told when Q goes
+ * (signals_down); a Q already gone sends its 'DOWN' with reason noproc at once. */
+bool signals_monitor(Model *m, int p, const Step *st);
+/* Guarantees: process q has exited with reason: each monitor of it delivers
+ * {'DOWN', Ref, process, Q, Reason} to its watcher (SIGNAL-DOWN), in the order they were set. */
+bool signals_down(Model *m, int q, const Term *reason);
 /* Guarantees: the exit signal (from, reason) reaches q, which traps exits, as the message
  * {'EXIT', From, Reason}: its 'receive' event (rules say why), then q's mailbox. */
 bool signals_trapped(Model *m, int q, const Term *from, const Term *reason, const char *rules);

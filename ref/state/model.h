@@ -54,6 +54,10 @@ typedef struct Proc {
     int owner;          /* port: the connected process */
     bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/events/running.c) */
     bool trap_exit;     /* process: exit signals other than kill become messages (ref/events/signals.c) */
+    int *watchers;      /* process: the processes monitoring it, one entry per monitor, in the
+                         * arena, grown by doubling (ref/events/signals.c) */
+    int nwatchers;
+    size_t watchers_cap;
     const char *last_traced; /* the tag of p's last trace line, or NULL (ref/events/gc.c) */
     const SeqToken *token;           /* seq_trace token or NULL (ref/events/seqtrace.c) */
     long long seq_clock, seq_lastcnt; /* the process's seq_trace counters */
