@@ -162,6 +162,7 @@ action({exit, Who, Reason}, _) -> {Who, {exit, Reason}};
 action({kill, Who, Other, Reason}, Names) -> {Who, {kill, maps:get(Other, Names), Reason}};
 action({trap_exit, Who, Bool}, _) -> {Who, {trap_exit, Bool}};
 action({monitor, Who, Other}, Names) -> {Who, {monitor, maps:get(Other, Names)}};
+action({send_name, Who, Name, Msg}, _) -> {Who, {send, Name, Msg}};
 action({gc, Who, major}, _) -> {Who, {call, erlang, garbage_collect, []}};
 action({gc, Who, minor}, Names) ->
     {Who, {call, erlang, garbage_collect, [maps:get(Who, Names), [{type, minor}]]}};

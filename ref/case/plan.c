@@ -74,7 +74,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "open_port", "port_command", "port_send", "port_close", "gc",
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
                                         "spawn_link", "info", "tracer_exit", "kill", "trap_exit",
-                                        "monitor"};
+                                        "monitor", "send_name"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -168,6 +168,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         }
         break;
     case ST_SEQ_TOKEN:
+    case ST_SEND_NAME:
         atom(out, st->actor);
         buf_puts(out, ", ");
         atom(out, st->fn);

@@ -770,6 +770,9 @@ static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t 
     } else if (strcmp(verb, "kill") == 0) { /* exit(Q, R): an exit signal */
         st->kind = ST_KILL;
         return proc_arg(p, &st->other, &st->other_col) && term_arg(p, &st->term, &st->term_col);
+    } else if (strcmp(verb, "send_name") == 0) { /* Name ! T */
+        st->kind = ST_SEND_NAME;
+        return atom_arg(p, "a registered name", &st->fn, &at) && term_arg(p, &st->term, &st->term_col);
     } else if (strcmp(verb, "monitor") == 0) { /* erlang:monitor(process, Q) */
         st->kind = ST_MONITOR;
         return proc_arg(p, &st->other, &st->other_col);
@@ -1057,7 +1060,7 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
                                             "unlink", "register", "unregister", "exit", "open_port",
                                             "port_command", "port_send", "port_close", "gc",
                                             "seq_token", "seq_print", "seq_reset", "kill", "trap_exit",
-                                            "monitor"};
+                                            "monitor", "send_name"};
         for (size_t i = 0; i < sizeof header / sizeof header[0]; i++)
             if (strcmp(kw, header[i]) == 0)
                 return fail(p, at, "'%s' is not allowed after 'process'", kw);

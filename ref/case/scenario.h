@@ -16,7 +16,7 @@ typedef enum {
     ST_REGISTER, ST_UNREGISTER, ST_EXIT,
     ST_OPEN_PORT, ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_GC,
     ST_SEQ_TRACER, ST_SEQ_TOKEN, ST_SEQ_PRINT, ST_SEQ_RESET, ST_SESSION,
-    ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT, ST_KILL, ST_TRAP_EXIT, ST_MONITOR
+    ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT, ST_KILL, ST_TRAP_EXIT, ST_MONITOR, ST_SEND_NAME
 } StepKind;
 
 /* Which processes or ports a `trace` step names (erlang:trace/3's first argument), or what
@@ -67,7 +67,7 @@ typedef struct Step {
                                 * or an event */
     const char *event;         /* pattern: "send" or "receive" for a message pattern, else NULL */
     const char *fn;            /* pattern/call: function ("_" for the wildcard);
-                                  seq_token: the token component */
+                                  seq_token: the token component; send_name: the name */
     long long arity;           /* pattern: arity, ANY_ARITY for '_' */
     const char *opts[MAX_STEP_FLAGS]; /* pattern: the options as written (global, local, meta...) */
     int nopts;

@@ -1,6 +1,7 @@
 /* messages.c - send and receive (CONFORMANCE.md section 2, EV-SEND and EV-RECEIVE rules). */
 #include <string.h>
 
+#include "control.h"
 #include "messages.h"
 #include "msgtrace.h"
 #include "running.h"
@@ -54,6 +55,28 @@ bool messages_send(Model *m, int p, const Step *st)
         return false;
     const SeqToken *token = seqtrace_send(m, p, q, st->term);
     return messages_deliver(m, q, st->term, model_pid(m, p), token, "EV-RECEIVE");
+}
+
+bool messages_send_name(Model *m, int p, const Step *st)
+{
+    int q = -1;
+    for (int i = 0; i < m->nprocs && q < 0; i++)
+        if (m->procs[i].regname && strcmp(m->procs[i].regname, st->fn) == 0)
+            q = i;
+    if (q >= 0 && m->procs[q].is_port)
+        return model_unsupported(m, st->line, st->col, "a send to a port by its name is");
+    Term *name = term_atom(m->a, st->fn);
+    /* SEND-NAME: the send event names the receiver as the sender wrote it, also when no
+     * process has the name; then the send raises badarg */
+    if (!msgtrace_event(m, st, p, "send", st->term, name, "EV-SEND SEND-NAME"))
+        return false;
+    if (q < 0) {
+        Term *el[3] = {term_atom(m->a, "send"), name, st->term};
+        control_step_raised(m, p, term_tuple(m->a, 3, el), "error", term_atom(m->a, "badarg"), "SEND-NAME");
+        return true;
+    }
+    const SeqToken *token = seqtrace_send(m, p, q, st->term);
+    return messages_deliver(m, q, st->term, model_pid(m, p), token, "EV-RECEIVE SEND-NAME");
 }
 
 bool messages_recv(Model *m, int p, const Step *st)

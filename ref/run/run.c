@@ -46,6 +46,7 @@ static bool actor_step(Model *m, const Step *st)
     case ST_KILL: return signals_kill(m, p, st);
     case ST_TRAP_EXIT: return signals_trap_exit(m, p, st);
     case ST_MONITOR: return signals_monitor(m, p, st);
+    case ST_SEND_NAME: return messages_send_name(m, p, st);
     default: return seqtrace_step(m, p, st); /* seq_token, seq_print, seq_reset */
     }
 }
