@@ -34,6 +34,7 @@ perform(Step) ->
 
 act({send, To, Msg}) -> To ! Msg;
 act({recv, infinity}) -> receive Msg -> Msg end;
+act({recv, {match, T}}) -> receive Msg when Msg =:= T -> Msg end;
 act({recv, Ms}) -> receive Msg -> Msg after Ms -> timeout end;
 act({call, M, F, Args}) -> erlang:apply(M, F, Args);
 act({spawn, Name}) -> spawn(tcs_puppet, run, [Name]);

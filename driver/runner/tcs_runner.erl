@@ -154,7 +154,7 @@ spawned(_Child, Other, Names) -> after_puppet_step(Other, Names).
 action({send, Who, To, Msg}, Names) -> {Who, {send, maps:get(To, Names), Msg}};
 action({link, Who, Other}, Names) -> {Who, {link, maps:get(Other, Names)}};
 action({unlink, Who, Other}, Names) -> {Who, {unlink, maps:get(Other, Names)}};
-action({recv, Who, Timeout}, _) -> {Who, {recv, Timeout}};
+action({recv, Who, Timeout}, _) -> {Who, {recv, Timeout}}; % Timeout or {match, T}
 action({call, Who, M, F, Args}, _) -> {Who, {call, M, F, Args}};
 action({register, Who, Name}, _) -> {Who, {register, Name}};
 action({unregister, Who, Name}, _) -> {Who, {unregister, Name}};

@@ -120,7 +120,11 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         break;
     case ST_RECV:
         atom(out, st->actor);
-        if (st->has_timeout)
+        if (st->term) { /* {recv, P, {match, T}}: a selective receive */
+            buf_puts(out, ", {match, ");
+            term_print(out, st->term, PRINT_PLAN);
+            buf_puts(out, "}");
+        } else if (st->has_timeout)
             buf_printf(out, ", %lld", st->timeout);
         else
             buf_puts(out, ", infinity");

@@ -803,9 +803,12 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
     } else if (strcmp(verb, "recv") == 0) {
         st->kind = ST_RECV;
         const char *w = word(p, &at);
-        if (w) {
+        if (w && strcmp(w, "match") == 0) { /* recv match T: a selective receive of T */
+            if (!term_arg(p, &st->term, &st->term_col))
+                return false;
+        } else if (w) {
             if (strcmp(w, "after") != 0)
-                return fail(p, at, "expected 'after' or end of line");
+                return fail(p, at, "expected 'after', 'match' or end of line");
             st->has_timeout = true;
             skip_ws(p);
             at = p->i;

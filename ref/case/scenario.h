@@ -58,7 +58,8 @@ typedef struct Step {
     int nflags;
     bool bad_flag;             /* trace: some flag is no trace flag (erlang:trace/3 raises badarg) */
     const char *item;          /* info: flags or tracer */
-    Term *term;                /* send: message; exit, kill, tracer exit: reason; (un)register: name;
+    Term *term;                /* send: message; recv: the message of a selective receive, or NULL;
+                                  exit, kill, tracer exit: reason; (un)register: name;
                                   trap_exit: true or false;
                                   pattern: MS; port_command/port_send: the data; gc: minor or
                                   major; seq_token: the value; seq_print: the term */

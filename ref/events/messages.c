@@ -79,9 +79,28 @@ bool messages_send_name(Model *m, int p, const Step *st)
     return messages_deliver(m, q, st->term, model_pid(m, p), token, "EV-RECEIVE SEND-NAME");
 }
 
+/* `P recv match T`: the oldest message equal to T leaves p's mailbox, the others stay in
+ * order (RECV-SELECTIVE); its 'receive' event happened at delivery. */
+static bool recv_selective(Model *m, int p, const Step *st)
+{
+    Proc *pr = &m->procs[p];
+    for (size_t i = 0; i < pr->mlen; i++) {
+        Message got = pr->mbox[pr->mhead + i];
+        if (term_compare(got.msg, st->term) != 0)
+            continue;
+        memmove(pr->mbox + pr->mhead + i, pr->mbox + pr->mhead + i + 1, (pr->mlen - i - 1) * sizeof *pr->mbox);
+        pr->mlen--;
+        seqtrace_receive(m, p, &got);
+        return true;
+    }
+    return model_unsupported(m, st->line, st->term_col, "a selective receive that waits for its message is");
+}
+
 bool messages_recv(Model *m, int p, const Step *st)
 {
     Proc *pr = &m->procs[p];
+    if (st->term)
+        return recv_selective(m, p, st);
     if (pr->mlen > 0) { /* the 'receive' event happened at delivery */
         Message got = messages_take(m, p);
         seqtrace_receive(m, p, &got);
