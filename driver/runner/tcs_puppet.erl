@@ -34,11 +34,17 @@ perform(Step) ->
 
 act({send, To, Msg}) -> To ! Msg;
 act({recv, infinity}) -> receive Msg -> Msg end;
+act({recv, {match, T}}) -> receive Msg when Msg =:= T -> Msg end;
 act({recv, Ms}) -> receive Msg -> Msg after Ms -> timeout end;
 act({call, M, F, Args}) -> erlang:apply(M, F, Args);
 act({spawn, Name}) -> spawn(tcs_puppet, run, [Name]);
 act({spawn_link, Name}) -> spawn_link(tcs_puppet, run, [Name]);
+act({spawn, M, F, Args}) -> spawn(M, F, Args);
+act({spawn_link, M, F, Args}) -> spawn_link(M, F, Args);
 act({link, Pid}) -> link(Pid);
 act({unlink, Pid}) -> unlink(Pid);
 act({register, Name}) -> register(Name, self());
-act({unregister, Name}) -> unregister(Name).
+act({unregister, Name}) -> unregister(Name);
+act({kill, Pid, Reason}) -> exit(Pid, Reason);
+act({monitor, Pid}) -> erlang:monitor(process, Pid);
+act({trap_exit, Bool}) -> process_flag(trap_exit, Bool).

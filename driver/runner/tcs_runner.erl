@@ -132,12 +132,9 @@ run_step({pattern, Target, MS, Opts}, Names, #{collector := C, tracer := Mod}) -
             canon(Opts, Names1), ")"], Outcome, Names1),
     {ok, Names1};
 run_step({Spawn, Who, Child}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
-    case puppet_step(Who, {Spawn, Child}, Names, Ctx) of
-        {done, {ok, Pid}} ->
-            erlang:monitor(process, Pid),
-            {ok, Names#{Child => Pid}};
-        Other -> after_puppet_step(Other, Names)
-    end;
+    spawned(Child, puppet_step(Who, {Spawn, Child}, Names, Ctx), Names);
+run_step({Spawn, Who, Child, {M, F, Args}}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
+    spawned(Child, puppet_step(Who, {Spawn, M, F, Args}, Names, Ctx), Names);
 run_step(Step, Names, Ctx) when element(1, Step) =:= open_port; element(1, Step) =:= port_command;
                                 element(1, Step) =:= port_send; element(1, Step) =:= port_close;
                                 tuple_size(Step) =:= 4, element(1, Step) =:= register ->
@@ -151,15 +148,25 @@ run_step(Step, Names, Ctx) ->
     {Who, Action} = action(Step, Names),
     after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).
 
+%% A spawned process is watched like a declared one (settle/1 awaits its death).
+spawned(Child, {done, {ok, Pid}}, Names) ->
+    erlang:monitor(process, Pid),
+    {ok, Names#{Child => Pid}};
+spawned(_Child, Other, Names) -> after_puppet_step(Other, Names).
+
 %% The action a scenario process does for a step, with names made pids.
 action({send, Who, To, Msg}, Names) -> {Who, {send, maps:get(To, Names), Msg}};
 action({link, Who, Other}, Names) -> {Who, {link, maps:get(Other, Names)}};
 action({unlink, Who, Other}, Names) -> {Who, {unlink, maps:get(Other, Names)}};
-action({recv, Who, Timeout}, _) -> {Who, {recv, Timeout}};
+action({recv, Who, Timeout}, _) -> {Who, {recv, Timeout}}; % Timeout or {match, T}
 action({call, Who, M, F, Args}, _) -> {Who, {call, M, F, Args}};
 action({register, Who, Name}, _) -> {Who, {register, Name}};
 action({unregister, Who, Name}, _) -> {Who, {unregister, Name}};
 action({exit, Who, Reason}, _) -> {Who, {exit, Reason}};
+action({kill, Who, Other, Reason}, Names) -> {Who, {kill, maps:get(Other, Names), Reason}};
+action({trap_exit, Who, Bool}, _) -> {Who, {trap_exit, Bool}};
+action({monitor, Who, Other}, Names) -> {Who, {monitor, maps:get(Other, Names)}};
+action({send_name, Who, Name, Msg}, _) -> {Who, {send, Name, Msg}};
 action({gc, Who, major}, _) -> {Who, {call, erlang, garbage_collect, []}};
 action({gc, Who, minor}, Names) ->
     {Who, {call, erlang, garbage_collect, [maps:get(Who, Names), [{type, minor}]]}};

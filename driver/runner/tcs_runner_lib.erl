@@ -42,8 +42,17 @@ ctl(Collector, Call, {ok, Value}, Names) ->
 ctl(Collector, Call, {placeholder, Text}, _Names) ->
     Collector ! {ctl, erlang:unique_integer([monotonic]), ["ctl ", Call, " -> ", Text]};
 ctl(Collector, Call, {raised, Class, Reason}, Names) ->
+    ctl(Collector, Call, {raised, Class, Reason, none}, Names);
+ctl(Collector, Call, {raised, Class, Reason, ErrorInfo}, Names) ->
     Collector ! {ctl, erlang:unique_integer([monotonic]),
-                 ["ctl ", Call, " raises ", atom_to_list(Class), ":", canon(Reason, Names)]}.
+                 ["ctl ", Call, " raises ", atom_to_list(Class), ":", canon(Reason, Names),
+                  error_info_text(ErrorInfo, Names)]}.
+
+%% " error_info #{...} explains [N,...]": the extended error information of a
+%% raise (tcs_sessions), printed after its reason (PROTOCOLS.md section 6).
+error_info_text(none, _) -> [];
+error_info_text({Info, Explained}, Names) ->
+    [" error_info ", canon(Info, Names), " explains ", canon(Explained, Names)].
 
 pid_names(Names) -> maps:from_list([{P, N} || {N, P} <- maps:to_list(Names)]).
 

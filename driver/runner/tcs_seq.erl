@@ -19,4 +19,5 @@ tracer(Names, #{collector := C, tracer := Mod, state := State}) ->
 %% action(Step): what the scenario process does for a seq_trace step.
 action({seq_token, Who, Key, Value}) -> {Who, {call, seq_trace, set_token, [Key, Value]}};
 action({seq_print, Who, Term}) -> {Who, {call, seq_trace, print, [Term]}};
+action({seq_print, Who, Label, Term}) -> {Who, {call, seq_trace, print, [Label, Term]}};
 action({seq_reset, Who}) -> {Who, {call, seq_trace, set_token, [[]]}}.

@@ -147,10 +147,26 @@ handle(Name, #{strong := S}) -> maps:get(Name, S, {no_handle, Name}).
 reply(From, St, Lines) ->
     From ! {holder, [{{Fun, printable(Args, St)}, printable(Outcome, St)} || {{Fun, Args}, Outcome} <- Lines]}.
 
+%% A call of module trace that raises: with the extended error information
+%% of the exception, where OTP gives one (PROTOCOLS.md section 6).
 outcome(Fun) ->
     try {ok, Fun()}
-    catch Class:Reason -> {raised, Class, Reason}
+    catch Class:Reason:Stack -> {raised, Class, Reason, error_info(Reason, Stack)}
     end.
+
+%% The error_info map of the top frame, and the arguments (1-based) its
+%% module's format_error/2 explains; none without one.  The explanations'
+%% wording is the formatter's, not part of the stream.
+error_info(Reason, [{_, _, _, Where} | _] = Stack) ->
+    case proplists:get_value(error_info, Where) of
+        #{module := Module} = Info ->
+            Explained = try maps:keys(Module:format_error(Reason, Stack))
+                        catch _:_ -> [format_error_failed]
+                        end,
+            {Info, lists:sort(Explained)};
+        _ -> none
+    end;
+error_info(_, _) -> none.
 
 printable(T, _) when is_reference(T) -> placeholder("_Ref");
 printable(T, #{recorders := Recorders}) when is_atom(T) ->

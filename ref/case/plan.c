@@ -73,7 +73,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "link", "unlink", "register", "unregister", "exit",
                                         "open_port", "port_command", "port_send", "port_close", "gc",
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
-                                        "spawn_link", "info", "tracer_exit"};
+                                        "spawn_link", "info", "tracer_exit", "kill", "trap_exit",
+                                        "monitor", "send_name"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -108,6 +109,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, "]");
         break;
     case ST_SEND:
+    case ST_KILL:
     case ST_PORT_COMMAND:
     case ST_PORT_SEND:
         atom(out, st->actor);
@@ -118,7 +120,11 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         break;
     case ST_RECV:
         atom(out, st->actor);
-        if (st->has_timeout)
+        if (st->term) { /* {recv, P, {match, T}}: a selective receive */
+            buf_puts(out, ", {match, ");
+            term_print(out, st->term, PRINT_PLAN);
+            buf_puts(out, "}");
+        } else if (st->has_timeout)
             buf_printf(out, ", %lld", st->timeout);
         else
             buf_puts(out, ", infinity");
@@ -134,6 +140,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         break;
     case ST_SPAWN:
     case ST_SPAWN_LINK:
+    case ST_MONITOR:
     case ST_LINK:
     case ST_UNLINK:
     case ST_OPEN_PORT:
@@ -141,14 +148,23 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         atom(out, st->actor);
         buf_puts(out, ", ");
         atom(out, st->other);
+        if (st->term) { /* spawn, spawn_link: the entry point {M,F,Args} */
+            buf_puts(out, ", ");
+            term_print(out, st->term, PRINT_PLAN);
+        }
         break;
     case ST_REGISTER:
     case ST_UNREGISTER:
     case ST_EXIT:
+    case ST_TRAP_EXIT:
     case ST_GC:
     case ST_SEQ_PRINT:
         atom(out, st->actor);
         buf_puts(out, ", ");
+        if (st->kind == ST_SEQ_PRINT && st->args) { /* print/2: {seq_print, P, Label, T} */
+            term_print(out, st->args, PRINT_PLAN);
+            buf_puts(out, ", ");
+        }
         term_print(out, st->term, PRINT_PLAN);
         if (st->kind == ST_REGISTER && st->other) {
             buf_puts(out, ", ");
@@ -156,6 +172,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         }
         break;
     case ST_SEQ_TOKEN:
+    case ST_SEND_NAME:
         atom(out, st->actor);
         buf_puts(out, ", ");
         atom(out, st->fn);

@@ -697,6 +697,25 @@ static bool binary_arg(Parser *p, Step *st)
     return true;
 }
 
+/* The entry point of a spawned process that is no scenario process: {lists,seq,[From,To]}
+ * with integers From =< To + 1, which returns and does nothing a tracer sees (model v1 knows
+ * no other function that is not a fixture's). */
+static bool spawn_entry_arg(Parser *p, Step *st)
+{
+    if (!term_arg(p, &st->term, &st->term_col))
+        return false;
+    const Term *t = st->term, *a = t->kind == TK_TUPLE && t->u.tuple.n == 3 ? t->u.tuple.el[2] : NULL;
+    const Term *from = a && a->kind == TK_CONS ? a->u.cons.head : NULL;
+    const Term *rest = from ? a->u.cons.tail : NULL;
+    const Term *to = rest && rest->kind == TK_CONS ? rest->u.cons.head : NULL;
+    if (!to || !term_is_atom(t->u.tuple.el[0], "lists") || !term_is_atom(t->u.tuple.el[1], "seq") ||
+        rest->u.cons.tail->kind != TK_NIL || from->kind != TK_INT || to->kind != TK_INT ||
+        from->u.i > to->u.i + 1)
+        return fail(p, (size_t)st->term_col - 1, "an entry point other than {lists,seq,[From,To]} "
+                    "(From =< To + 1) is not supported by model v1");
+    return true;
+}
+
 /* The steps of ports, garbage collection and seq_trace (cases/README.md "Steps"). */
 static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t at)
 {
@@ -738,9 +757,31 @@ static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t 
                                                             : "the value must be true or false");
     } else if (strcmp(verb, "seq_print") == 0) {
         st->kind = ST_SEQ_PRINT;
-        return term_arg(p, &st->term, &st->term_col);
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        if (!at_end(p)) { /* seq_print LABEL T: seq_trace:print/2, the label first */
+            st->args = st->term;
+            if (st->args->kind != TK_INT || st->args->u.i < 0)
+                return fail(p, (size_t)st->term_col - 1, "a label must be a non-negative integer");
+            return term_arg(p, &st->term, &st->term_col);
+        }
     } else if (strcmp(verb, "seq_reset") == 0) {
         st->kind = ST_SEQ_RESET;
+    } else if (strcmp(verb, "kill") == 0) { /* exit(Q, R): an exit signal */
+        st->kind = ST_KILL;
+        return proc_arg(p, &st->other, &st->other_col) && term_arg(p, &st->term, &st->term_col);
+    } else if (strcmp(verb, "send_name") == 0) { /* Name ! T */
+        st->kind = ST_SEND_NAME;
+        return atom_arg(p, "a registered name", &st->fn, &at) && term_arg(p, &st->term, &st->term_col);
+    } else if (strcmp(verb, "monitor") == 0) { /* erlang:monitor(process, Q) */
+        st->kind = ST_MONITOR;
+        return proc_arg(p, &st->other, &st->other_col);
+    } else if (strcmp(verb, "trap_exit") == 0) { /* process_flag(trap_exit, Bool) */
+        st->kind = ST_TRAP_EXIT;
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        if (!term_is_atom(st->term, "true") && !term_is_atom(st->term, "false"))
+            return fail(p, (size_t)st->term_col - 1, "the value must be true or false");
     } else {
         return fail(p, at, "unknown step '%s'", verb);
     }
@@ -762,9 +803,12 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
     } else if (strcmp(verb, "recv") == 0) {
         st->kind = ST_RECV;
         const char *w = word(p, &at);
-        if (w) {
+        if (w && strcmp(w, "match") == 0) { /* recv match T: a selective receive of T */
+            if (!term_arg(p, &st->term, &st->term_col))
+                return false;
+        } else if (w) {
             if (strcmp(w, "after") != 0)
-                return fail(p, at, "expected 'after' or end of line");
+                return fail(p, at, "expected 'after', 'match' or end of line");
             st->has_timeout = true;
             skip_ws(p);
             at = p->i;
@@ -779,6 +823,8 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
     } else if (strcmp(verb, "spawn") == 0 || strcmp(verb, "spawn_link") == 0) {
         st->kind = verb[5] ? ST_SPAWN_LINK : ST_SPAWN;
         if (!new_name_arg(p, "process", verb, &st->other, &st->other_col))
+            return false;
+        if (!at_end(p) && !spawn_entry_arg(p, st)) /* an entry point {M,F,Args} (E6) */
             return false;
     } else if (strcmp(verb, "link") == 0 || strcmp(verb, "unlink") == 0) {
         st->kind = verb[0] == 'l' ? ST_LINK : ST_UNLINK;
@@ -1016,7 +1062,8 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         static const char *const verbs[] = {"send", "recv", "call", "spawn", "spawn_link", "link",
                                             "unlink", "register", "unregister", "exit", "open_port",
                                             "port_command", "port_send", "port_close", "gc",
-                                            "seq_token", "seq_print", "seq_reset"};
+                                            "seq_token", "seq_print", "seq_reset", "kill", "trap_exit",
+                                            "monitor", "send_name"};
         for (size_t i = 0; i < sizeof header / sizeof header[0]; i++)
             if (strcmp(kw, header[i]) == 0)
                 return fail(p, at, "'%s' is not allowed after 'process'", kw);

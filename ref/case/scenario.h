@@ -16,7 +16,7 @@ typedef enum {
     ST_REGISTER, ST_UNREGISTER, ST_EXIT,
     ST_OPEN_PORT, ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_GC,
     ST_SEQ_TRACER, ST_SEQ_TOKEN, ST_SEQ_PRINT, ST_SEQ_RESET, ST_SESSION,
-    ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT
+    ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT, ST_KILL, ST_TRAP_EXIT, ST_MONITOR, ST_SEND_NAME
 } StepKind;
 
 /* Which processes or ports a `trace` step names (erlang:trace/3's first argument), or what
@@ -47,7 +47,9 @@ typedef struct Step {
                                   or the spec's atom */
     int actor_col;
     const char *other;         /* send: recipient; spawn, spawn_link: child; link/unlink: the
-                                  other; port steps: the port; register: the port named, or NULL */
+                                  other; port steps: the port; register: the port named, or NULL;
+                                  kill: the process the exit signal goes to; monitor: the
+                                  process monitored */
     int other_col;
     bool on;                   /* trace: on/off */
     ProcSpec spec;             /* trace, info: a process or port (SPEC_PID) or an atom */
@@ -56,7 +58,9 @@ typedef struct Step {
     int nflags;
     bool bad_flag;             /* trace: some flag is no trace flag (erlang:trace/3 raises badarg) */
     const char *item;          /* info: flags or tracer */
-    Term *term;                /* send: message; exit, tracer exit: reason; (un)register: name;
+    Term *term;                /* send: message; recv: the message of a selective receive, or NULL;
+                                  exit, kill, tracer exit: reason; (un)register: name;
+                                  trap_exit: true or false;
                                   pattern: MS; port_command/port_send: the data; gc: minor or
                                   major; seq_token: the value; seq_print: the term */
     int term_col;
@@ -64,13 +68,13 @@ typedef struct Step {
                                 * or an event */
     const char *event;         /* pattern: "send" or "receive" for a message pattern, else NULL */
     const char *fn;            /* pattern/call: function ("_" for the wildcard);
-                                  seq_token: the token component */
+                                  seq_token: the token component; send_name: the name */
     long long arity;           /* pattern: arity, ANY_ARITY for '_' */
     const char *opts[MAX_STEP_FLAGS]; /* pattern: the options as written (global, local, meta...) */
     int nopts;
     const char *ms_invalid;    /* pattern: the MS-* rule when MS is no valid match spec
                                 * (trace_pattern raises badarg), else NULL */
-    Term *args;                /* call: argument list */
+    Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL */
     bool has_timeout;          /* recv after N */
     long long timeout;
     SessionOp sop;             /* session steps: which call */

@@ -1,14 +1,26 @@
 /* control.c - the ctl lines: a harness call and what it returns, or a step that raised
  * (CONFORMANCE.md section 1 and section 2, CTL-* rules). */
+#include <string.h>
+
 #include "control.h"
+#include "errorinfo.h"
 
 void control_line(Model *m, const char *call, const char *result, const char *rules)
 {
-    Buf body;
+    Buf body, why;
     buf_init(&body);
+    buf_init(&why);
     buf_printf(&body, "ctl %s %s", call, result);
-    stream_line(m->out, 'N', buf_str(&body), rules);
+    buf_puts(&why, rules);
+    /* a raise of module trace carries its extended error information (ERRINFO-*) */
+    const char *info = strncmp(result, "raises ", 7) == 0 ? errorinfo_rule(call, rules) : NULL;
+    if (info) {
+        errorinfo_append(&body, call, rules);
+        buf_printf(&why, " %s", info);
+    }
+    stream_line(m->out, 'N', buf_str(&body), buf_str(&why));
     buf_free(&body);
+    buf_free(&why);
 }
 
 void control_step_raised(Model *m, int p, const Term *action, const char *class_, const Term *reason,

@@ -1,6 +1,7 @@
 /* messages.c - send and receive (CONFORMANCE.md section 2, EV-SEND and EV-RECEIVE rules). */
 #include <string.h>
 
+#include "control.h"
 #include "messages.h"
 #include "msgtrace.h"
 #include "running.h"
@@ -56,9 +57,50 @@ bool messages_send(Model *m, int p, const Step *st)
     return messages_deliver(m, q, st->term, model_pid(m, p), token, "EV-RECEIVE");
 }
 
+bool messages_send_name(Model *m, int p, const Step *st)
+{
+    int q = -1;
+    for (int i = 0; i < m->nprocs && q < 0; i++)
+        if (m->procs[i].regname && strcmp(m->procs[i].regname, st->fn) == 0)
+            q = i;
+    if (q >= 0 && m->procs[q].is_port)
+        return model_unsupported(m, st->line, st->col, "a send to a port by its name is");
+    Term *name = term_atom(m->a, st->fn);
+    /* SEND-NAME: the send event names the receiver as the sender wrote it, also when no
+     * process has the name; then the send raises badarg */
+    if (!msgtrace_event(m, st, p, "send", st->term, name, "EV-SEND SEND-NAME"))
+        return false;
+    if (q < 0) {
+        Term *el[3] = {term_atom(m->a, "send"), name, st->term};
+        control_step_raised(m, p, term_tuple(m->a, 3, el), "error", term_atom(m->a, "badarg"), "SEND-NAME");
+        return true;
+    }
+    const SeqToken *token = seqtrace_send(m, p, q, st->term);
+    return messages_deliver(m, q, st->term, model_pid(m, p), token, "EV-RECEIVE SEND-NAME");
+}
+
+/* `P recv match T`: the oldest message equal to T leaves p's mailbox, the others stay in
+ * order (RECV-SELECTIVE); its 'receive' event happened at delivery. */
+static bool recv_selective(Model *m, int p, const Step *st)
+{
+    Proc *pr = &m->procs[p];
+    for (size_t i = 0; i < pr->mlen; i++) {
+        Message got = pr->mbox[pr->mhead + i];
+        if (term_compare(got.msg, st->term) != 0)
+            continue;
+        memmove(pr->mbox + pr->mhead + i, pr->mbox + pr->mhead + i + 1, (pr->mlen - i - 1) * sizeof *pr->mbox);
+        pr->mlen--;
+        seqtrace_receive(m, p, &got);
+        return true;
+    }
+    return model_unsupported(m, st->line, st->term_col, "a selective receive that waits for its message is");
+}
+
 bool messages_recv(Model *m, int p, const Step *st)
 {
     Proc *pr = &m->procs[p];
+    if (st->term)
+        return recv_selective(m, p, st);
     if (pr->mlen > 0) { /* the 'receive' event happened at delivery */
         Message got = messages_take(m, p);
         seqtrace_receive(m, p, &got);

@@ -12,6 +12,9 @@ bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqT
                       const char *rules);
 /* Guarantees: the lines and mailbox effect of `P send Q T`. */
 bool messages_send(Model *m, int p, const Step *st);
+/* Guarantees: the lines and mailbox effect of `P send_name N T` (N ! T): the send names N;
+ * badarg when no process has the name (SEND-NAME). */
+bool messages_send_name(Model *m, int p, const Step *st);
 /* Guarantees: the lines and mailbox effect of `P recv [after N]`. */
 bool messages_recv(Model *m, int p, const Step *st);
 

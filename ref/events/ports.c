@@ -107,7 +107,7 @@ static bool close_step(Model *m, int p, const Step *st)
     if (!msgtrace_event(m, st, x, "receive", pair(m, model_pid(m, p), term_atom(m->a, "close")),
                       model_pid(m, p), "EV-RECEIVE PORTS-CLOSE"))
         return false;
-    return procs_terminate(m, x, term_atom(m->a, "normal"), false, "PORTS-CLOSE");
+    return procs_terminate(m, x, term_atom(m->a, "normal"), NULL, "PORTS-CLOSE");
 }
 
 bool ports_close(Model *m, int p, const Step *st)

@@ -7,15 +7,28 @@
 #include "ports.h"
 #include "procs.h"
 #include "running.h"
+#include "signals.h"
 #include "tracepoint.h"
+
+/* The flags under which a child running an entry point (not a scenario process) would show
+ * what model v1 does not know of it: its calls, messages, scheduling and collections. */
+#define ENTRY_UNMODELLED                                                                         \
+    (FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RECEIVE) | FLAG_BIT(FL_CALL) | FLAG_BIT(FL_RUNNING) |      \
+     FLAG_BIT(FL_EXITING) | FLAG_BIT(FL_RUNNING_PROCS) | FLAG_BIT(FL_GARBAGE_COLLECTION))
 
 bool procs_spawn(Model *m, int p, const Step *st)
 {
     bool linked = st->kind == ST_SPAWN_LINK;
     int q = model_add_proc(m, st->other);
     Term *a[1] = {term_atom(m->a, st->other)};
-    Term *mfa = term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
+    /* PROCS-SPAWN-ENTRY: the entry point as written, else the scenario process's */
+    Term *mfa = st->term ? st->term
+                         : term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
     inherit_spawn(m, p, q, linked); /* the child is created with its flags */
+    for (int s = 0; st->term && s < m->nsessions; s++)
+        if (m->procs[q].trace[s].flags & ENTRY_UNMODELLED)
+            return model_unsupported(m, st->line, st->term_col,
+                                     "an entry point traced for calls, messages, scheduling or garbage collection is");
     tracepoint_event(m, p, "spawn", model_pid(m, q), mfa, "EV-SPAWN");
     if (linked) { /* PROCS-SPAWN-LINK: the parent's link, then the child's side */
         procs_set_link(m, p, q, true);
@@ -30,6 +43,8 @@ bool procs_spawn(Model *m, int p, const Step *st)
     if (running_traced(m, q))
         tracepoint_event(m, q, "in", term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"),
                                                  term_int(m->a, 1)), NULL, "RUN-FLAGS RUN-SPAWNED");
+    if (st->term) /* PROCS-SPAWN-ENTRY: the entry point returns: the child exits normal */
+        return procs_terminate(m, q, term_atom(m->a, "normal"), NULL, NULL);
     return true;
 }
 
@@ -128,16 +143,17 @@ bool procs_register(Model *m, int p, const Step *st, bool reg)
     return true;
 }
 
-/* Process p exits with reason: exit, then unregister; its links undone. Returns the processes
- * and ports it was linked to (*n of them). */
-static int *process_exits(Model *m, int p, const Term *reason, bool by_link, int *n)
+/* Process p exits with reason: exit, then unregister; its links undone. killed_by: NULL when p
+ * exits by itself, else the rules of the exit signal that kills it. Returns the processes and
+ * ports it was linked to (*n of them). */
+static int *process_exits(Model *m, int p, const Term *reason, const char *killed_by, int *n)
 {
     Proc *pp = &m->procs[p];
     if (pp->blocked) /* RUN-WAKE: a process killed in a receive is scheduled in to exit */
         running_wake(m, p);
-    else if (by_link) /* RUN-KILLED: killed while it runs (in the gate): scheduled in exiting */
+    else if (killed_by) /* RUN-KILLED: killed while it runs (in the gate): scheduled in exiting */
         running_killed(m, p);
-    tracepoint_event(m, p, "exit", reason, NULL, by_link ? "EV-EXIT EV-EXIT-LINKED" : "EV-EXIT");
+    tracepoint_event(m, p, "exit", reason, NULL, killed_by ? killed_by : "EV-EXIT");
     if (pp->regname) {
         tracepoint_event(m, p, "unregister", term_atom(m->a, pp->regname), NULL, "EV-REGISTER EV-EXIT-UNREGISTER");
         pp->regname = NULL;
@@ -156,33 +172,42 @@ typedef struct {
     int who;
     int *links;
     int n, next;
+    bool downed; /* its monitors have fired (SIGNAL-DOWN) */
 } Dying;
 
 /* who dies (a process, or a port closing with port_rules): its own lines, then it goes on top
  * of the cascade's stack (in the arena, grown by doubling). */
 static Dying *dying_push(Model *m, Dying *stack, size_t *len, size_t *cap, int who, const Term *reason,
-                         bool by_link, const char *port_rules)
+                         const char *killed_by, const char *port_rules)
 {
     stack = arena_grow(m->a, stack, *len, cap, sizeof *stack);
     Dying *d = &stack[(*len)++];
     d->who = who;
     d->next = 0;
+    d->downed = m->procs[who].is_port;
     d->links = m->procs[who].is_port ? ports_closed(m, who, reason, port_rules, &d->n)
-                                     : process_exits(m, who, reason, by_link, &d->n);
+                                     : process_exits(m, who, reason, killed_by, &d->n);
     return stack;
 }
 
-/* Each process linked to one that exits dies too with the same reason (puppets do not trap
- * exits), or, when the reason is normal, survives and gets unlinked; a linked port gets the
- * exit signal (ports.c). The processes linked to a closed port fare the same
- * (PORTS-CLOSED-LINKS). A stack instead of recursion: a chain of links may be long. */
-bool procs_terminate(Model *m, int p, const Term *reason, bool by_link, const char *port_rules)
+/* Each process linked to one that exits dies too with the same reason, or, when the reason is
+ * normal, survives and gets unlinked; one that traps exits gets unlinked and the exit signal as
+ * a message (SIGNAL-TRAP-LINK); a linked port gets the exit signal (ports.c). The processes
+ * linked to a closed port fare the same (PORTS-CLOSED-LINKS). A stack instead of recursion: a
+ * chain of links may be long. */
+bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by, const char *port_rules)
 {
     bool normal = term_is_atom(reason, "normal");
     size_t len = 0, cap = 0;
-    Dying *stack = dying_push(m, NULL, &len, &cap, p, reason, by_link, port_rules);
+    Dying *stack = dying_push(m, NULL, &len, &cap, p, reason, killed_by, port_rules);
     while (len > 0) {
         Dying *d = &stack[len - 1];
+        if (!d->downed) { /* its monitors fire before its links act */
+            d->downed = true;
+            if (!signals_down(m, d->who, reason))
+                return false;
+            continue;
+        }
         if (d->next == d->n) {
             len--;
             continue;
@@ -196,12 +221,16 @@ bool procs_terminate(Model *m, int p, const Term *reason, bool by_link, const ch
             if (!ports_exit_signal(m, q, who, reason, &closes))
                 return false;
             if (closes)
-                stack = dying_push(m, stack, &len, &cap, q, reason, false, "PORTS-EXIT-SIGNAL");
+                stack = dying_push(m, stack, &len, &cap, q, reason, NULL, "PORTS-EXIT-SIGNAL");
+        } else if (m->procs[q].trap_exit) {
+            tracepoint_event(m, q, "getting_unlinked", model_id(m, who), NULL, "EV-LINK SIGNAL-TRAP-LINK");
+            if (!signals_trapped(m, q, model_id(m, who), reason, "EV-RECEIVE SIGNAL-TRAP-LINK"))
+                return false;
         } else if (normal) {
             tracepoint_event(m, q, "getting_unlinked", model_id(m, who), NULL,
                              from_port ? "EV-LINK EV-EXIT-UNLINKED PORTS-CLOSED-LINKS" : "EV-LINK EV-EXIT-UNLINKED");
         } else {
-            stack = dying_push(m, stack, &len, &cap, q, reason, true, NULL);
+            stack = dying_push(m, stack, &len, &cap, q, reason, "EV-EXIT EV-EXIT-LINKED", NULL);
         }
     }
     return true;
@@ -209,5 +238,5 @@ bool procs_terminate(Model *m, int p, const Term *reason, bool by_link, const ch
 
 bool procs_exit(Model *m, int p, const Step *st)
 {
-    return procs_terminate(m, p, st->term, false, NULL);
+    return procs_terminate(m, p, st->term, NULL, NULL);
 }

@@ -13,11 +13,11 @@ bool procs_link(Model *m, int p, const Step *st, bool link);
 bool procs_register(Model *m, int p, const Step *st, bool reg);
 /* Guarantees: the lines of `P exit R`, including what happens to linked processes. */
 bool procs_exit(Model *m, int p, const Step *st);
-/* Guarantees: the lines of p terminating with reason (a process exiting, by_link when a link
- * kills it, or a port closing, port_rules its rules), then of what it was linked to, depth
- * first, however long the chain of links (no recursion); false with err set if the model
- * cannot run what a linked port receives. */
-bool procs_terminate(Model *m, int p, const Term *reason, bool by_link, const char *port_rules);
+/* Guarantees: the lines of p terminating with reason (a process exiting by itself, or killed by
+ * an exit signal whose rules are killed_by, or a port closing, port_rules its rules), then of
+ * what it was linked to, depth first, however long the chain of links (no recursion); false
+ * with err set if the model cannot run what a linked port or a trapping process receives. */
+bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by, const char *port_rules);
 /* Guarantees: p and q are linked (linked true) or not, both ways, without events. */
 void procs_set_link(Model *m, int p, int q, bool linked);
 

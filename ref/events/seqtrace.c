@@ -93,7 +93,9 @@ bool seqtrace_step(Model *m, int p, const Step *st)
         set_component(m, p, st->fn, st->term);
     } else if (st->kind == ST_SEQ_RESET) {
         pp->token = NULL; /* SEQ-TOKEN: the counters of the process stay */
-    } else if (pp->token) { /* seq_print: SEQ-PRINT, a transfer without a receiver */
+    } else if (pp->token && (!st->args || st->args->u.i == pp->token->label)) {
+        /* seq_print: SEQ-PRINT, a transfer without a receiver; print/2 only under its label
+         * (SEQ-PRINT-LABEL), else nothing, not even the serial */
         SeqToken *tok = seq_bump(m, p, "SEQ-ENABLED SEQ-SERIAL SEQ-PRINT");
         if (m->seq_tracer)
             seq_output(m, p, tok, "print", tok->print, term_nil(m->a), st->term, "SEQ-ENABLED SEQ-PRINT");
@@ -106,7 +108,7 @@ bool seqtrace_allows(const Model *m, int p, StepKind kind)
     /* spawn, links, exits and port steps of a token holder carry the token in ways model v1
      * leaves out */
     static const StepKind passing[] = {ST_SPAWN, ST_LINK, ST_UNLINK, ST_EXIT, ST_OPEN_PORT,
-                                       ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE};
+                                       ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_KILL};
     for (size_t i = 0; m->procs[p].token && i < sizeof passing / sizeof passing[0]; i++)
         if (kind == passing[i])
             return false;

@@ -13,6 +13,7 @@
 #include "run.h"
 #include "seqtrace.h"
 #include "seqtracer.h"
+#include "signals.h"
 #include "sessions.h"
 #include "status.h"
 #include "windows.h"
@@ -43,6 +44,10 @@ static bool actor_step(Model *m, const Step *st)
     case ST_PORT_SEND: return ports_command(m, p, st, true);
     case ST_PORT_CLOSE: return ports_close(m, p, st);
     case ST_GC: return gc_step(m, p, st);
+    case ST_KILL: return signals_kill(m, p, st);
+    case ST_TRAP_EXIT: return signals_trap_exit(m, p, st);
+    case ST_MONITOR: return signals_monitor(m, p, st);
+    case ST_SEND_NAME: return messages_send_name(m, p, st);
     default: return seqtrace_step(m, p, st); /* seq_token, seq_print, seq_reset */
     }
 }

@@ -60,6 +60,11 @@ typedef struct Proc {
     bool is_port;       /* a port (ref/events/ports.c): printed <port:name> */
     int owner;          /* port: the connected process */
     bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/events/running.c) */
+    bool trap_exit;     /* process: exit signals other than kill become messages (ref/events/signals.c) */
+    int *watchers;      /* process: the processes monitoring it, one entry per monitor, in the
+                         * arena, grown by doubling (ref/events/signals.c) */
+    int nwatchers;
+    size_t watchers_cap;
     const char *last_traced; /* the tag of p's last trace line, or NULL (ref/events/gc.c) */
     OpenWindow windows[WINDOW_KINDS]; /* its open allowance windows (ref/events/windows.c) */
     bool windowed;      /* it is in Model.windowed */

@@ -185,7 +185,7 @@ static void test_step_errors(int *failures)
     parse(failures, H "a link c", "7:8: undeclared process 'c'");
     parse(failures, H "a link a", "7:8: linking a process to itself is not supported by model v1");
     parse(failures, H "a unlink a", "7:10: linking a process to itself is not supported by model v1");
-    parse(failures, H "a recv soon", "7:8: expected 'after' or end of line");
+    parse(failures, H "a recv soon", "7:8: expected 'after', 'match' or end of line");
     parse(failures, H "a recv after -5", "7:14: timeout must not be negative");
     parse(failures, H "a recv after x", "7:14: timeout must be an integer");
     parse(failures, H "a recv after 5 x", "7:16: unexpected text after the statement");

@@ -1,0 +1,80 @@
+/* errorinfo.c - the extended error information of a raised call of module trace: the
+ * error_info map of the exception and which arguments its module's format_error/2 explains
+ * (CONFORMANCE.md section 2, "Errors"; PROTOCOLS.md section 6). The documents say only that
+ * these calls raise badarg; what OTP adds was seen live on OTP 27 and 29 (C-90). */
+#include <string.h>
+
+#include "errorinfo.h"
+
+/* One refusal: the function of module trace (NULL: any), the rule ID the model refused the
+ * call by, the cause it reports (NULL: no cause key), the argument it blames. First match. */
+typedef struct {
+    const char *fn, *refused, *cause;
+    int arg;
+    const char *rule;
+} Refusal;
+
+static const Refusal refusals[] = {
+    {"session_destroy", "SESSION-DEAD-HANDLE", "badopt", 1, "ERRINFO-DESTROY"}, /* C-22 */
+    {"session_destroy", "SESSION-LEGACY-WEAK", "badopt", 1, "ERRINFO-DESTROY"},
+    {NULL, "SESSION-DEAD-HANDLE", "session", 1, "ERRINFO-SESSION"},
+    {NULL, "SESSION-LEGACY-WEAK", "session", 1, "ERRINFO-SESSION"},
+    {"session_create", "SESSION-CREATE-OPTS", NULL, 3, "ERRINFO-CREATE-OPTS"},
+    {NULL, "SESSION-REFUSED-OPTS", "badopt", 4, "ERRINFO-BADOPT"},
+    {"process", "SESSION-PROCESS", NULL, 2, "ERRINFO-TRACEE"},
+    {"port", "SESSION-PORT", NULL, 2, "ERRINFO-TRACEE"},
+    {"info", "SESSION-INFO", NULL, 3, "ERRINFO-INFO-ITEM"}, /* OTP 27: 2 (C-90) */
+    {"function", "CALL-PATTERN-FORBIDDEN", "none", 2, "ERRINFO-MFA"},
+    {"function", "CALL-PATTERN-BAD-OPTION", "badopt", 4, "ERRINFO-BADOPT"},
+    {"function", "CALL-PATTERN-GLOBAL-EXCLUSIVE", "badopt", 4, "ERRINFO-BADOPT"},
+    {"function", "MS-", "match_spec", 3, "ERRINFO-MATCH-SPEC"},
+    {"send", "MSGPAT-NO-OPTIONS", "badopt", 3, "ERRINFO-BADOPT"},
+    {"recv", "MSGPAT-NO-OPTIONS", "badopt", 3, "ERRINFO-BADOPT"},
+    {"send", "MS-", "match_spec", 2, "ERRINFO-MATCH-SPEC"},
+    {"recv", "MS-", "match_spec", 2, "ERRINFO-MATCH-SPEC"},
+};
+
+/* True iff rules (IDs separated by blanks) holds the ID id, or (id ending in '-') an ID of
+ * that family. */
+static bool has_rule(const char *rules, const char *id)
+{
+    size_t n = strlen(id);
+    bool family = id[n - 1] == '-';
+    for (const char *r = strstr(rules, id); r; r = strstr(r + 1, id))
+        if ((r == rules || r[-1] == ' ') && (family || r[n] == '\0' || r[n] == ' '))
+            return true;
+    return false;
+}
+
+/* The refusal that applies to call, or NULL. */
+static const Refusal *refusal(const char *call, const char *rules)
+{
+    static const char prefix[] = "trace:";
+    if (strncmp(call, prefix, sizeof prefix - 1) != 0)
+        return NULL;
+    const char *fn = call + sizeof prefix - 1;
+    size_t len = strcspn(fn, "(");
+    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+        const Refusal *r = &refusals[i];
+        if ((!r->fn || (strlen(r->fn) == len && strncmp(r->fn, fn, len) == 0)) && has_rule(rules, r->refused))
+            return r;
+    }
+    return NULL;
+}
+
+const char *errorinfo_rule(const char *call, const char *rules)
+{
+    const Refusal *r = refusal(call, rules);
+    return r ? r->rule : NULL;
+}
+
+void errorinfo_append(Buf *out, const char *call, const char *rules)
+{
+    const Refusal *r = refusal(call, rules);
+    if (!r)
+        return;
+    buf_puts(out, " error_info #{");
+    if (r->cause)
+        buf_printf(out, "cause=>%s,", r->cause);
+    buf_printf(out, "module=>erl_kernel_errors} explains [%d]", r->arg);
+}
