@@ -52,7 +52,15 @@ run(JobFile) ->
     Meta = tcs_procflags:start_state(Collector),
     Names0 = maps:from_list([{?TRACER_NAME, State}, {meta, Meta} | tcs_sessions:states(Sessions)] ++
                             [{N, start_puppet(N)} || N <- Declared]),
+    %% What the legacy tracer module gets as its state: the case's term
+    %% (STATE-ANY-TERM), or the state process.  The recorder reports to its
+    %% collector ('$collector' above) whatever the state is.
+    TracerState = case lists:keyfind(tracer_state, 1, Plan) of
+                      {tracer_state, Term} -> resolve(Term, Names0);
+                      false -> State
+                  end,
     Ctx = #{gate => Gate, collector => Collector, tracer => TracerModule, state => State,
+            tracer_state => TracerState,
             sessions => Sessions,
             timeout => proplists:get_value(step_timeout_ms, Job, 5000)},
     %% Each step is settled after it runs; after a timed-out step nothing is
@@ -110,7 +118,7 @@ run_steps([{step, N, Step} | Rest], Names, Ctx) ->
             Names
     end.
 
-run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod, state := State}) ->
+run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod, tracer_state := State}) ->
     Target = maps:get(Who, Names),
     TracerFlags = case How of true -> [{tracer, Mod, State}]; false -> [] end,
     Outcome = outcome(fun() -> erlang:trace(Target, How, Flags ++ TracerFlags) end),
@@ -166,8 +174,11 @@ outcome(Fun) ->
     catch Class:Reason -> {raised, Class, Reason}
     end.
 
-%% Replace {'$tcs_pid', Name} and the acting names by real pids.
+%% Replace {'$tcs_pid', Name} and the acting names by real pids, and make the
+%% funs ({'$tcs_fun', Body}) and fresh references ({'$tcs_ref'}) a case wrote.
 resolve({'$tcs_pid', Name}, Names) -> maps:get(Name, Names);
+resolve({'$tcs_fun', Body}, Names) -> tcs_canon:constant_fun(resolve(Body, Names));
+resolve({'$tcs_ref'}, _) -> make_ref();
 resolve(T, Names) when is_tuple(T) -> list_to_tuple(resolve(tuple_to_list(T), Names));
 resolve([H | T], Names) -> [resolve(H, Names) | resolve(T, Names)];
 resolve(M, Names) when is_map(M) -> maps:from_list(resolve(maps:to_list(M), Names));

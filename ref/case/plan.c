@@ -201,6 +201,11 @@ void plan_print(Buf *out, const Scenario *sc)
     buf_puts(out, "{tracer, ");
     tracer_entry(out, &sc->tracer);
     buf_puts(out, "}.\n");
+    if (sc->tracer.state) { /* the tracer state the harness passes (STATE-ANY-TERM) */
+        buf_puts(out, "{tracer_state, ");
+        term_print(out, sc->tracer.state, PRINT_PLAN);
+        buf_puts(out, "}.\n");
+    }
     if (sc->nsessions) {
         buf_puts(out, "{sessions, [");
         for (size_t i = 0; i < sc->nsessions; i++) {

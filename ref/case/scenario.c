@@ -161,12 +161,27 @@ static bool known_process(const void *ctx, const char *name)
     return (known(ctx, name) && !is_port_name(ctx, name)) || session_index(ctx, name) >= 0;
 }
 
-static bool term_arg(Parser *p, Term **out, int *col)
+/* A term where funs and make_ref() may appear: a tracer state, a tracer option. */
+static bool opaque_term_arg(Parser *p, Term **out, int *col)
 {
     skip_ws(p);
     if (col)
         *col = (int)p->i + 1;
     return term_parse(p->a, p->s, &p->i, p->line, known_process, p, out, p->err);
+}
+
+/* Any other term: funs and refs are values the model cannot run a step with (a message, a
+ * match spec, a call's arguments), so only opaque places take them. */
+static bool term_arg(Parser *p, Term **out, int *col)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (!opaque_term_arg(p, out, col))
+        return false;
+    if (term_find_opaque(*out))
+        return fail(p, at, "a fun or make_ref() may appear only in a tracer state or a tracer option "
+                           "(model v1)");
+    return true;
 }
 
 static bool end_of_statement(Parser *p)
@@ -1032,6 +1047,21 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     return ok;
 }
 
+/* [state TERM] after `tracer recorder`: the tracer state the harness passes instead of its
+ * state process (STATE-ANY-TERM); the example tracer needs a process to send to. */
+static bool tracer_state(Parser *p, TracerDecl *t)
+{
+    size_t save = p->i, at;
+    const char *w = word(p, &at);
+    if (!w || strcmp(w, "state") != 0) {
+        p->i = save;
+        return true;
+    }
+    if (t->kind != TRACER_RECORDER)
+        return fail(p, at, "only the recorder takes a 'state': the example tracer sends to the process in its state");
+    return opaque_term_arg(p, &t->state, NULL);
+}
+
 /* --- statements in order -------------------------------------------------------------- */
 
 static const char *const stage_kw[] = {"case", "rules", "desc", "otp"};
@@ -1096,7 +1126,7 @@ static bool parse_statement(Parser *p)
             return fail(p, tat, "tracer must be 'recorder' or 'erl_msg_tracer'");
         p->stage = S_TRACER_OPTS;
         p->cur = &sc->tracer;
-        return end_of_statement(p);
+        return tracer_state(p, &sc->tracer) && end_of_statement(p);
     }
     if (p->stage == S_TRACER_OPTS) {
         if (strcmp(kw, "callbacks") == 0 || strcmp(kw, "answer") == 0)

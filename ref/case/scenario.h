@@ -88,6 +88,8 @@ typedef struct TracerDecl {
     unsigned callbacks;        /* bit i = callback_index i provided */
     AnswerDecl *answers; size_t nanswers; /* non-default answers, in file order */
     Answer default_answer;     /* `answer default`, else trace */
+    Term *state;               /* `tracer recorder state T`: the tracer state, else NULL (the
+                                  harness's state process <tracer>) */
 } TracerDecl;
 
 /* A trace session the case may create: its name (an atom, also the name of its tracer

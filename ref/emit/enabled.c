@@ -6,7 +6,7 @@
 Tracer enabled_session_tracer(const Model *m, int s)
 {
     const Session *ses = &m->sessions[s];
-    return (Tracer){ses->tracer, ses->state, ses->state_dead};
+    return (Tracer){ses->tracer, ses->state_term, ses->state_dead};
 }
 
 Answer enabled_answer(Tracer t, const char *tag)
@@ -41,7 +41,9 @@ Answer enabled_probe_as(Model *m, Tracer tracer, int proc, const char *remove_ru
     buf_init(&body);
     buf_init(&rules);
     /* STATUS-PROBE: always enabled/3, never enabled_X */
-    buf_printf(&body, "enabled(trace_status, <%s>, ", tracer.state);
+    buf_puts(&body, "enabled(trace_status, ");
+    term_print(&body, tracer.state, PRINT_CANON);
+    buf_puts(&body, ", ");
     model_print_id(&body, m, proc);
     buf_printf(&body, ") -> %s", answer_name(ans));
     buf_printf(&rules, "STATUS-PROBE%s%s%s", ans == ANS_REMOVE ? " " : "", ans == ANS_REMOVE ? remove_rule : "",
@@ -89,7 +91,9 @@ Answer enabled_ask(Model *m, Tracer tracer, int proc, const char *tag, const cha
     buf_init(&rules);
     buf_printf(&body, "%s(", dispatch_enabled(tracer.decl->callbacks, c));
     term_print_atom(&body, tag);
-    buf_printf(&body, ", <%s>, ", tracer.state);
+    buf_puts(&body, ", ");
+    term_print(&body, tracer.state, PRINT_CANON);
+    buf_puts(&body, ", ");
     model_print_id(&body, m, proc);
     buf_printf(&body, ") -> %s", answer_name(ans));
     buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-ENABLED%s%s %s%s",
@@ -106,7 +110,9 @@ bool enabled_seq_trace(Model *m, int p, const char *rules)
     Answer ans = enabled_answer(enabled_session_tracer(m, LEGACY_SESSION), "seq_trace");
     Buf body;
     buf_init(&body);
-    buf_printf(&body, "enabled(seq_trace, <%s>, ", m->sessions[LEGACY_SESSION].state);
+    buf_puts(&body, "enabled(seq_trace, ");
+    term_print(&body, m->sessions[LEGACY_SESSION].state_term, PRINT_CANON); /* the seq tracer's state */
+    buf_puts(&body, ", ");
     model_print_id(&body, m, p);
     buf_printf(&body, ") -> %s", answer_name(ans));
     stream_line(m->out, 'N', buf_str(&body), rules);

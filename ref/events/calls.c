@@ -92,7 +92,7 @@ static Tracer meta_tracer(const Model *m, int s, TracerDecl *decl)
 {
     *decl = *m->sessions[s].tracer;
     decl->callbacks = 0;
-    return (Tracer){decl, "meta", false};
+    return (Tracer){decl, term_pid(m->a, "meta"), false};
 }
 
 /* Runs a pattern's match spec on the call; false with err set if the model cannot. */

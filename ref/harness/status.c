@@ -30,7 +30,7 @@ static Term *tracer_term(Model *m, int s, bool attached)
     if (!attached)
         return term_nil(m->a);
     const char *module = ses->tracer->kind == TRACER_ERL_MSG ? "erl_msg_tracer" : "tcs_recorder";
-    return term_tuple3(m->a, term_atom(m->a, module), term_pid(m->a, ses->state), NULL);
+    return term_tuple3(m->a, term_atom(m->a, module), (Term *)ses->state_term, NULL);
 }
 
 bool status_info(Model *m, const Step *st)

@@ -80,7 +80,7 @@ typedef struct {
  * (the same module with the state <meta>). */
 typedef struct {
     const TracerDecl *decl;
-    const char *state;  /* name of its state, printed <state> */
+    const Term *state;  /* its state: a harness process (<tracer>, <meta>, <sa>) or the case's term */
     bool state_dead;    /* that state process has exited (STATUS-DEAD-STATE) */
 } Tracer;
 
@@ -93,6 +93,7 @@ typedef enum { LIFE_UNBORN, LIFE_ALIVE, LIFE_DESTROYED } SessionLife;
 typedef struct Session {
     const TracerDecl *tracer;
     const char *state;  /* name of the tracer state process, printed <state>; also the session's name */
+    const Term *state_term; /* the state its tracer module gets: the case's `state` term, or <state> */
     Pattern pats[TARGET_FNS]; /* indexed by FixtureFn */
     Pattern on_load;    /* the pattern of functions of modules loaded later */
     MessagePattern send_pat, receive_pat; /* zeroed: on, no match spec (MSGPAT-DEFAULT) */
