@@ -120,8 +120,11 @@ run_steps([{step, N, Step} | Rest], Names, Ctx) ->
 
 run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod, tracer_state := State}) ->
     Target = maps:get(Who, Names),
-    TracerFlags = case How of true -> [{tracer, Mod, State}]; false -> [] end,
-    Outcome = outcome(fun() -> erlang:trace(Target, How, Flags ++ TracerFlags) end),
+    %% a case that names a tracer ({tracer, recorder, S}, {tracer, lists, []}...) gets no other
+    Named = [F || F <- Flags, is_tuple(F), tuple_size(F) > 0, element(1, F) =:= tracer],
+    TracerFlags = case How of true when Named =:= [] -> [{tracer, Mod, State}]; _ -> [] end,
+    Real = [tcs_patterns:recorder_named(F, Mod) || F <- Flags],
+    Outcome = outcome(fun() -> erlang:trace(Target, How, Real ++ TracerFlags) end),
     ctl(C, ["erlang:trace(", canon(Target, Names), ",", atom_to_list(How), ",",
             canon(Flags, Names), ")"], Outcome, Names),
     {ok, Names};
@@ -151,6 +154,14 @@ run_step({Op, _, Other} = Step, Names, Ctx) when (Op =:= link orelse Op =:= unli
     tcs_ports:run_step(Step, Names, Ctx);
 run_step({seq_tracer, tracer}, Names, Ctx) ->
     tcs_seq:tracer(Names, Ctx);
+run_step({tracer_unload, recorder}, Names, #{collector := C, tracer := Mod}) ->
+    %% as tracer_SUITE's purge/0; the recorder is loaded again on demand (its
+    %% beam is on the code path: tcs_runner_lib:load_recorder/3)
+    code:purge(Mod),
+    Deleted = code:delete(Mod),
+    code:purge(Mod),
+    ctl(C, "code:delete(recorder)", {ok, Deleted}, Names),
+    {harness, Names};
 run_step(Step, Names, Ctx) ->
     {Who, Action} = action(Step, Names),
     after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).

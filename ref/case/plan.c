@@ -73,7 +73,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "link", "unlink", "register", "unregister", "exit",
                                         "open_port", "port_command", "port_send", "port_close", "gc",
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
-                                        "spawn_link", "info", "tracer_exit"};
+                                        "spawn_link", "info", "tracer_exit", "tracer_unload"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -95,6 +95,9 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
     case ST_TRACER_EXIT:
         term_print(out, st->term, PRINT_PLAN);
         break;
+    case ST_TRACER_UNLOAD:
+        buf_puts(out, "recorder");
+        break;
     case ST_PATTERN:
         steptext_pattern_target(out, st);
         buf_puts(out, ", ");
@@ -103,7 +106,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         for (int i = 0; i < st->nopts; i++) {
             if (i)
                 buf_puts(out, ", ");
-            atom(out, st->opts[i]);
+            term_print(out, st->opt_terms[i], PRINT_PLAN);
         }
         buf_puts(out, "]");
         break;

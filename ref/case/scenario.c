@@ -463,7 +463,7 @@ static bool flag_arg(Parser *p, Step *st)
     size_t at = p->i;
     bool quoted = p->s[at] == '\'';
     Term *t;
-    if (!term_arg(p, &t, NULL))
+    if (!opaque_term_arg(p, &t, NULL))
         return false;
     if (st->nflags == MAX_STEP_FLAGS)
         return fail(p, at, "too many flags");
@@ -476,10 +476,19 @@ static bool flag_arg(Parser *p, Step *st)
         if (r < 0 && !quoted)
             return fail(p, at, "unknown trace flag '%s' (write it quoted to pass it to erlang:trace/3 anyway)",
                         t->u.name);
-    } else if (t->kind == TK_TUPLE && t->u.tuple.n > 0 &&
-               (term_is_atom(t->u.tuple.el[0], "tracer") || term_is_atom(t->u.tuple.el[0], "meta"))) {
-        return fail(p, at, "the harness gives the tracer: a {%s, ...} flag is not allowed",
-                    t->u.tuple.el[0]->u.name);
+    } else if (t->kind == TK_TUPLE && t->u.tuple.n > 0 && term_is_atom(t->u.tuple.el[0], "tracer")) {
+        /* the case names the tracer itself (TRACER-OPTION): the harness adds none */
+        if (!st->on)
+            return fail(p, at, "a {tracer, ...} flag in a 'trace ... off' step is not supported by model v1");
+        if (st->spec != SPEC_PID)
+            return fail(p, at, "a {tracer, ...} flag with a process spec is not supported by model v1");
+        st->tracer_opt = st->tracer_opt ? st->tracer_opt : t;
+        st->flags[st->nflags] = FL_COUNT; /* no flag: a tracer, checked by the model */
+        st->flag_terms[st->nflags++] = t;
+        return true;
+    } else if (term_find_opaque(t)) {
+        return fail(p, at, "a fun or make_ref() may appear only in a tracer state or a tracer option "
+                           "(model v1)");
     }
     st->bad_flag |= f == FL_COUNT;
     st->flags[st->nflags] = f;
@@ -620,13 +629,23 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
     while (!at_end(p)) {
         size_t at = p->i;
         Term *t;
-        if (!term_arg(p, &t, NULL))
+        if (!(session ? term_arg(p, &t, NULL) : opaque_term_arg(p, &t, NULL)))
             return false;
         if (st->nopts == MAX_STEP_FLAGS || nall == MAX_STEP_FLAGS)
             return fail(p, at, "too many options");
         all[nall++] = t;
         if (session && t->kind == TK_TUPLE) /* {meta, ...}: a session refuses it (badarg) */
             continue;
+        if (!session && !st->event && t->kind == TK_TUPLE && t->u.tuple.n > 0 &&
+            term_is_atom(t->u.tuple.el[0], "meta")) { /* the case names the meta tracer (TRACER-OPTION) */
+            st->tracer_opt = st->tracer_opt ? st->tracer_opt : t;
+            st->opt_terms[st->nopts] = t;
+            st->opts[st->nopts++] = NULL;
+            continue;
+        }
+        if (term_find_opaque(t))
+            return fail(p, at, "a fun or make_ref() may appear only in a tracer state or a tracer option "
+                               "(model v1)");
         if (t->kind != TK_ATOM)
             return fail(p, at, "a trace_pattern option must be an atom");
         const char *opt = t->u.name;
@@ -638,6 +657,7 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
             (p->sc->tracer.callbacks & (1u << callback_index("trace_call"))))
             return fail(p, at, "option 'meta' with a tracer that has trace_call/5 is not supported by "
                         "model v1: OTP 25 aborts (CONFORMANCE.md, Clarification C-10)");
+        st->opt_terms[st->nopts] = t;
         st->opts[st->nopts++] = opt;
     }
     if (session)
@@ -823,12 +843,12 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
     return end_of_statement(p);
 }
 
-/* True, with the cursor after it, iff the next word is `exit`. */
-static bool is_tracer_exit(Parser *p)
+/* True, with the cursor after it, iff the next word is `what` (after `tracer`: exit, unload). */
+static bool next_word_is(Parser *p, const char *what)
 {
     size_t save = p->i, at;
     const char *w = word(p, &at);
-    if (w && strcmp(w, "exit") == 0)
+    if (w && strcmp(w, what) == 0)
         return true;
     p->i = save;
     return false;
@@ -1016,7 +1036,12 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     } else if (strcmp(kw, "info") == 0) {
         st->kind = ST_INFO;
         ok = parse_info_step(p, st);
-    } else if (strcmp(kw, "tracer") == 0 && is_tracer_exit(p)) {
+    } else if (strcmp(kw, "tracer") == 0 && next_word_is(p, "unload")) {
+        st->kind = ST_TRACER_UNLOAD; /* the tracer module purged and deleted (TRACER-UNLOADED) */
+        ok = p->sc->tracer.kind == TRACER_RECORDER
+                 ? end_of_statement(p)
+                 : fail(p, at, "'tracer unload' needs the recorder as the tracer");
+    } else if (strcmp(kw, "tracer") == 0 && next_word_is(p, "exit")) {
         st->kind = ST_TRACER_EXIT; /* the tracer state process exits (STATUS-DEAD-STATE) */
         st->actor = kw;
         st->actor_col = st->col;

@@ -9,6 +9,14 @@ Tracer enabled_session_tracer(const Model *m, int s)
     return (Tracer){ses->tracer, ses->state_term, ses->state_dead};
 }
 
+Tracer enabled_proc_tracer(const Model *m, int s, int proc)
+{
+    Tracer t = enabled_session_tracer(m, s);
+    const Term *own = m->procs[proc].trace[s].state;
+    t.state = own ? own : t.state; /* TRACER-OPTION: the state this process's tracer got */
+    return t;
+}
+
 Answer enabled_answer(Tracer t, const char *tag)
 {
     bool status = strcmp(tag, "trace_status") == 0;
@@ -31,7 +39,7 @@ static const char *tracer_rule(Tracer t)
 
 Answer enabled_probe(Model *m, int s, int proc)
 {
-    return enabled_probe_as(m, enabled_session_tracer(m, s), proc, "STATUS-REMOVE");
+    return enabled_probe_as(m, enabled_proc_tracer(m, s, proc), proc, "STATUS-REMOVE");
 }
 
 Answer enabled_probe_as(Model *m, Tracer tracer, int proc, const char *remove_rule)
@@ -69,7 +77,7 @@ bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_
     /* the rules by which the tracer got attached to proc, if they are known */
     const char *origin = m->procs[proc].trace[s].origin;
     buf_printf(&rules, "%s%s%s", ev_rules, origin ? " " : "", origin ? origin : "");
-    Answer ans = enabled_ask(m, enabled_session_tracer(m, s), proc, tag, buf_str(&rules), "ENABLED-REMOVE-EVENT");
+    Answer ans = enabled_ask(m, enabled_proc_tracer(m, s, proc), proc, tag, buf_str(&rules), "ENABLED-REMOVE-EVENT");
     buf_free(&rules);
     /* ENABLED-REMOVE-EVENT: treated as discard; for send and call tracepoints the tracer is
      * detached as well, for 'receive' and procs ones it is not (C-5, C-47) */

@@ -61,7 +61,7 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
     buf_printf(&rules, "%s%s%s", ev->rules, ts->origin ? " " : "", ts->origin ? ts->origin : "");
     Event with_origin = *ev;
     with_origin.rules = buf_str(&rules);
-    tracepoint_emit_as(m, enabled_session_tracer(m, s), ts->flags, ts->ts_cleared, proc, &with_origin, extra_rules);
+    tracepoint_emit_as(m, enabled_proc_tracer(m, s, proc), ts->flags, ts->ts_cleared, proc, &with_origin, extra_rules);
     buf_free(&rules);
 }
 

@@ -15,6 +15,7 @@
 #include "seqtracer.h"
 #include "sessions.h"
 #include "status.h"
+#include "tracermod.h"
 
 /* A step of one process of the scenario (the process is the step's actor). */
 static bool actor_step(Model *m, const Step *st)
@@ -63,6 +64,8 @@ static bool run_step(Model *m, const Step *st)
         ok = status_info(m, st);
     else if (st->kind == ST_TRACER_EXIT)
         ok = status_tracer_exit(m, st);
+    else if (st->kind == ST_TRACER_UNLOAD)
+        ok = tracermod_unload(m, st);
     else
         ok = actor_step(m, st);
     if (ok && !seqtrace_holders_untraced(m))

@@ -94,6 +94,7 @@ void model_detach(TraceState *ts)
     ts->ts_cleared = 0;
     ts->origin = NULL;
     ts->cleared_by = NULL;
+    ts->state = NULL;
 }
 
 MessagePattern *model_message_pattern(Session *ses, bool send)

@@ -25,6 +25,8 @@ typedef struct TraceState {
     const char *origin; /* the rule IDs by which the tracer got attached (for --explain) */
     const char *cleared_by; /* the rule IDs that cleared flags of it by themselves, or NULL */
     unsigned since;     /* model clock when the tracer was last attached (SESSION-ORDER-PROCESS) */
+    const Term *state;  /* the state this process's tracer got from {tracer, recorder, State}, or
+                           NULL: the session's (TRACER-OPTION) */
 } TraceState;
 
 /* A seq_trace token (ref/events/seqtrace.c). */
@@ -65,6 +67,8 @@ typedef struct {
     const Term *ms;      /* its match spec, or true */
     bool meta;           /* meta traced by the scenario's tracer module, state <meta> */
     const Term *meta_ms; /* the meta match spec, or true */
+    const Term *meta_state; /* the meta tracer's state from {meta, recorder, State}, or NULL: <meta> */
+    bool meta_orphan;    /* its meta tracer module was unloaded since (TRACER-UNLOADED) */
     unsigned since;      /* model clock when the breakpoint was set (SESSION-ORDER-CALL) */
 } Pattern;
 
@@ -127,6 +131,7 @@ typedef struct Model {
     const Step *step;   /* the step being run: where an error found deeper down points */
     unsigned clock;     /* counts attach, pattern and create events, for their order */
     bool cpu_timestamp; /* the node-wide cpu_timestamp flag (TS-CPU) */
+    bool tracer_unloaded; /* the legacy tracer module was purged and deleted (TRACER-UNLOADED) */
 } Model;
 
 /* Guarantees: m set up for scenario sc, writing to out, errors into err: the legacy session,
