@@ -162,6 +162,11 @@ run_step({tracer_unload, recorder}, Names, #{collector := C, tracer := Mod}) ->
     code:purge(Mod),
     ctl(C, "code:delete(recorder)", {ok, Deleted}, Names),
     {harness, Names};
+run_step({tracer_reload, recorder}, Names, #{collector := C, tracer := Mod}) ->
+    %% as tracer_SUITE's reload/1: a new instance from the beam on the code path
+    Loaded = case code:load_file(Mod) of {module, Mod} -> {module, recorder}; Other -> Other end,
+    ctl(C, "code:load_file(recorder)", {ok, Loaded}, Names),
+    {harness, Names};
 run_step(Step, Names, Ctx) ->
     {Who, Action} = action(Step, Names),
     after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).

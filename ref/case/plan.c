@@ -73,7 +73,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "link", "unlink", "register", "unregister", "exit",
                                         "open_port", "port_command", "port_send", "port_close", "gc",
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
-                                        "spawn_link", "info", "tracer_exit", "tracer_unload"};
+                                        "spawn_link", "info", "tracer_exit", "tracer_unload",
+                                        "tracer_reload"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -96,6 +97,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         term_print(out, st->term, PRINT_PLAN);
         break;
     case ST_TRACER_UNLOAD:
+    case ST_TRACER_RELOAD:
         buf_puts(out, "recorder");
         break;
     case ST_PATTERN:

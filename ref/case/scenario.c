@@ -1036,11 +1036,12 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     } else if (strcmp(kw, "info") == 0) {
         st->kind = ST_INFO;
         ok = parse_info_step(p, st);
-    } else if (strcmp(kw, "tracer") == 0 && next_word_is(p, "unload")) {
-        st->kind = ST_TRACER_UNLOAD; /* the tracer module purged and deleted (TRACER-UNLOADED) */
+    } else if (strcmp(kw, "tracer") == 0 && (next_word_is(p, "unload") || next_word_is(p, "reload"))) {
+        /* the tracer module purged and deleted (TRACER-UNLOADED), or loaded anew (TRACER-RELOADED) */
+        st->kind = p->s[p->i - 6] == 'u' ? ST_TRACER_UNLOAD : ST_TRACER_RELOAD;
         ok = p->sc->tracer.kind == TRACER_RECORDER
                  ? end_of_statement(p)
-                 : fail(p, at, "'tracer unload' needs the recorder as the tracer");
+                 : fail(p, at, "'tracer unload' and 'tracer reload' need the recorder as the tracer");
     } else if (strcmp(kw, "tracer") == 0 && next_word_is(p, "exit")) {
         st->kind = ST_TRACER_EXIT; /* the tracer state process exits (STATUS-DEAD-STATE) */
         st->actor = kw;

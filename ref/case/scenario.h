@@ -16,7 +16,8 @@ typedef enum {
     ST_REGISTER, ST_UNREGISTER, ST_EXIT,
     ST_OPEN_PORT, ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_GC,
     ST_SEQ_TRACER, ST_SEQ_TOKEN, ST_SEQ_PRINT, ST_SEQ_RESET, ST_SESSION,
-    ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT, ST_TRACER_UNLOAD
+    ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT, ST_TRACER_UNLOAD,
+    ST_TRACER_RELOAD
 } StepKind;
 
 /* Which processes or ports a `trace` step names (erlang:trace/3's first argument), or what

@@ -131,6 +131,14 @@ bool tracermod_check(Model *m, const Step *st, bool meta, TracerVerdict *verdict
     return options_verdict(m, st, meta, verdict, state, rules);
 }
 
+bool tracermod_reload(Model *m, const Step *st)
+{
+    (void)st;
+    control_line(m, "code:load_file(recorder)", "-> {module,recorder}", "TRACER-RELOADED");
+    m->tracer_unloaded = false;
+    return true;
+}
+
 bool tracermod_unload(Model *m, const Step *st)
 {
     Session *ses = &m->sessions[LEGACY_SESSION];

@@ -25,4 +25,8 @@ bool tracermod_check(Model *m, const Step *st, bool meta, TracerVerdict *verdict
  * false with err set while a process or a function is traced by it. */
 bool tracermod_unload(Model *m, const Step *st);
 
+/* Guarantees: the effect of `tracer reload`: code:load_file/1 of the legacy tracer module
+ * (TRACER-RELOADED). */
+bool tracermod_reload(Model *m, const Step *st);
+
 #endif

@@ -66,6 +66,8 @@ static bool run_step(Model *m, const Step *st)
         ok = status_tracer_exit(m, st);
     else if (st->kind == ST_TRACER_UNLOAD)
         ok = tracermod_unload(m, st);
+    else if (st->kind == ST_TRACER_RELOAD)
+        ok = tracermod_reload(m, st);
     else
         ok = actor_step(m, st);
     if (ok && !seqtrace_holders_untraced(m))
