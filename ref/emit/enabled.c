@@ -37,8 +37,20 @@ static const char *tracer_rule(Tracer t)
     return t.state_dead ? " EV-EXAMPLE-TRACER STATUS-DEAD-STATE" : " EV-EXAMPLE-TRACER";
 }
 
+/* TRACER-UNLOADED: the legacy tracer's module was deleted and not loaded since: the runtime
+ * finds no callback to ask, and the tracee loses the tracer, silently. */
+static bool enabled_unloaded(Model *m, int s, int proc)
+{
+    if (s != LEGACY_SESSION || !m->tracer_unloaded)
+        return false;
+    model_detach(&m->procs[proc].trace[s]);
+    return true;
+}
+
 Answer enabled_probe(Model *m, int s, int proc)
 {
+    if (enabled_unloaded(m, s, proc))
+        return ANS_REMOVE;
     return enabled_probe_as(m, enabled_proc_tracer(m, s, proc), proc, "STATUS-REMOVE");
 }
 
@@ -72,6 +84,8 @@ bool enabled_live(const Model *m, int s, int proc, const char *tag)
 
 bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_rules)
 {
+    if (enabled_unloaded(m, s, proc))
+        return false;
     Buf rules;
     buf_init(&rules);
     /* the rules by which the tracer got attached to proc, if they are known */

@@ -155,12 +155,10 @@ bool procspec_step(Model *m, const Step *st)
         const Term *session_state = m->sessions[LEGACY_SESSION].state_term;
         if (ts && model_attached(ts) && term_compare(ts->state ? ts->state : session_state,
                                                       state ? state : session_state) != 0) {
-            buf_free(&call);
-            buf_free(&rules);
-            return model_unsupported(m, st->line, st->col, "tracing a process with a second tracer state is");
+            buf_puts(&rules, " TRACER-OPTION-TAKEN"); /* another tracer traces it: badarg (C-124) */
+        } else { /* the trace_status probe happens during the call, before its result (STATUS-PROBE) */
+            result = procspec_apply(m, LEGACY_SESSION, st, state, &rules);
         }
-        /* the trace_status probe happens during the call, before its result (STATUS-PROBE) */
-        result = procspec_apply(m, LEGACY_SESSION, st, state, &rules);
     }
     Buf res;
     buf_init(&res);

@@ -64,7 +64,7 @@ static bool first_option(Model *m, const Step *st, bool meta, const char **modul
 }
 
 /* TRACER-LOAD-ON-DEMAND: erlang:trace/3 and erlang:trace_pattern/3 call Module:enabled(
- * trace_status, self(), State) for a module that is not loaded (C-91): the calling process in
+ * trace_status, self(), State) for a module that is not loaded (C-121): the calling process in
  * the state's place, the state in the tracee's. The caller is the harness's process, no
  * scenario process, printed <?>. The call loads the recorder again, which answers as ever. */
 static void load_on_demand(Model *m, const Term *state)
@@ -123,7 +123,7 @@ bool tracermod_check(Model *m, const Step *st, bool meta, TracerVerdict *verdict
         if (strcmp(module, "recorder") == 0 && m->tracer_unloaded) {
             load_on_demand(m, first_state);
         } else if (strcmp(module, "recorder") != 0 && !loaded_non_tracer(module)) {
-            *verdict = TRACER_UNDEF; /* TRACER-MODULE-UNDEF: any other module is none (C-90) */
+            *verdict = TRACER_UNDEF; /* TRACER-MODULE-UNDEF: any other module is none (C-120) */
             buf_puts(rules, " TRACER-MODULE-UNDEF");
             return true;
         }
@@ -146,11 +146,11 @@ bool tracermod_unload(Model *m, const Step *st)
         return model_unsupported(m, st->line, st->col, "unloading the system seq tracer's module is");
     if (ses->new_flags || model_attached(&ses->new_ports))
         return model_unsupported(m, st->line, st->col, "unloading the tracer module that new processes get is");
-    /* TRACER-UNLOADED: a tracee whose tracer module is gone loses its tracer and its flags,
-     * silently (no callback: there is none to call) */
-    for (int p = 0; p < m->nprocs; p++)
-        model_detach(&m->procs[p].trace[LEGACY_SESSION]);
-    /* and a meta tracer is silent from now on: its pattern stays, orphaned */
+    if (m->nsessions > 1) /* a session's recorder may be the same module */
+        return model_unsupported(m, st->line, st->col, "unloading the tracer module in a case with sessions is");
+    /* TRACER-UNLOADED: a tracee keeps its tracer until the runtime next asks it (an event, a
+     * trace_status probe) while the module is gone: then it loses it (enabled_unloaded); a
+     * meta tracer is silent from now on: its pattern stays, orphaned */
     for (int fn = 0; fn < TARGET_FNS; fn++)
         ses->pats[fn].meta_orphan |= ses->pats[fn].meta;
     /* code:purge/1, code:delete/1, code:purge/1 (as tracer_SUITE's purge/0): after a purge,

@@ -193,8 +193,10 @@ int term_compare(const Term *a, const Term *b)
         }
         return 0;
     case TK_NIL:
-    case TK_REF: /* never compared: refs are only handed to the runtime */
         return 0;
+    case TK_REF: /* each make_ref() of a case is a ref of its own (its print is _Ref whatever
+                    the order) */
+        return cmp3((long long)(a > b), (long long)(a < b));
     case TK_FUN:
         return term_compare(a->u.fun_body, b->u.fun_body);
     case TK_CONS: {
