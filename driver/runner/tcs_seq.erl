@@ -6,10 +6,11 @@
 
 %% tracer(Names, Ctx): `seq_trace tracer`, from the harness.  The control line
 %% leaves the tracer module out, as the one of erlang:trace/3 leaves out
-%% {tracer, Module, State}.
+%% {tracer, Module, State}, and shows the state.
 tracer(Names, #{collector := C, tracer := Mod, tracer_state := State}) ->
     Previous = seq_trace:set_system_tracer({Mod, State}),
-    tcs_runner_lib:ctl(C, "seq_trace:set_system_tracer(<tracer>)", {ok, Previous}, Names),
+    tcs_runner_lib:ctl(C, ["seq_trace:set_system_tracer(", tcs_runner_lib:canon(State, Names), ")"],
+                       {ok, Previous}, Names),
     {ok, Names}.
 
 %% action(Step): what the scenario process does for a seq_trace step.

@@ -7,8 +7,15 @@ bool seqtracer_step(Model *m, const Step *st)
 {
     if (m->seq_tracer)
         return model_unsupported(m, st->line, st->col, "setting the system seq tracer twice is");
-    /* SEQ-TRACER: the previous system seq tracer, none, is returned as false */
-    control_line(m, "seq_trace:set_system_tracer(<tracer>)", "-> false", "SEQ-TRACER");
+    /* SEQ-TRACER: the previous system seq tracer, none, is returned as false; the control
+     * line leaves the module out and shows the state (<tracer>, or the case's: STATE-ANY-TERM) */
+    Buf call;
+    buf_init(&call);
+    buf_puts(&call, "seq_trace:set_system_tracer(");
+    term_print(&call, m->sessions[LEGACY_SESSION].state_term, PRINT_CANON);
+    buf_puts(&call, ")");
+    control_line(m, buf_str(&call), "-> false", "SEQ-TRACER");
+    buf_free(&call);
     m->seq_tracer = true;
     return true;
 }
