@@ -208,8 +208,8 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
                            "ENABLED-TRACE");
     }
     if (o.return_trace || o.exception_trace)
-        push(r, (Frame){.kind = FR_RETURN, .mfa = fn_mfa(m, fn, NULL), .session = s, .meta = true, .meta_state = pat->meta_state,
-                        .exception = o.exception_trace});
+        push(r, (Frame){.kind = FR_RETURN, .mfa = fn_mfa(m, fn, NULL), .session = s, .meta = true,
+                        .meta_state = pat->meta_state, .exception = o.exception_trace});
     return true;
 }
 
@@ -227,8 +227,8 @@ static bool breakpoint(Run *r, int fn, Term *args, bool global)
             !process_tracepoint(r, s, n, fn, args, pat))
             return false;
         if (pat->meta && pat->meta_orphan && !r->m->tracer_unloaded) /* its module loaded again since */
-            return model_unsupported(r->m, r->m->step->line, r->m->step->col, "a meta pattern set before its tracer "
-                                     "module was unloaded and loaded again is");
+            return model_unsupported(r->m, r->m->step->line, r->m->step->col,
+                                     "a meta pattern set before its tracer module was unloaded and loaded again is");
         if (pat->meta && !pat->meta_orphan && !meta_tracepoint(r, s, fn, args, pat)) /* TRACER-UNLOADED */
             return false;
     }
@@ -245,8 +245,8 @@ static void emit_frame(Run *r, const Frame *f, const char *tag, const Term *term
     Event ev = {tag, term, extra, NULL, rules};
     if (f->meta) {
         TracerDecl decl;
-        tracepoint_emit_as(r->m, meta_tracer(r->m, f->session, &decl, f->meta_state), FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP),
-                           0, r->p, &ev, why);
+        tracepoint_emit_as(r->m, meta_tracer(r->m, f->session, &decl, f->meta_state),
+                           FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP), 0, r->p, &ev, why);
     } else {
         bool silent = r->m->procs[r->p].trace[f->session].flags & FLAG_BIT(FL_SILENT);
         Buf b;
