@@ -2,7 +2,14 @@
 %% The reference model prints the same way in ref/terms/term_print.c; the two are
 %% kept apart on purpose, one per engine, and the corpus checks they agree.
 -module(tcs_canon).
--export([term/2]).
+-export([term/2, constant_fun/1]).
+
+%% constant_fun(Body): the fun a case writes as `fun() -> Body end` (the
+%% plan's {'$tcs_fun', Body}).  Made here, so that term/2 knows it again in
+%% whatever the tracer got: two funs of this expression with the same Body
+%% are equal (=:=), and no other fun is.
+-spec constant_fun(term()) -> fun(() -> term()).
+constant_fun(Body) -> fun() -> Body end.
 
 %% term(Term, Names): Term as canonical text; Names maps pids and ports to
 %% scenario names.  References differ on every run: they print as _Ref.
@@ -19,6 +26,12 @@ term(T, Names) when is_port(T) ->
         #{} -> "<port:?>"
     end;
 term(T, _) when is_reference(T) -> "_Ref";
+term(T, Names) when is_function(T) ->
+    %% a fun the case wrote prints as written; any other as #Fun<?> (like <?>)
+    case erlang:fun_info(T, env) of
+        {env, [Body]} -> written_fun(T =:= ?MODULE:constant_fun(Body), Body, Names);
+        _ -> "#Fun<?>"
+    end;
 term(T, _) when is_integer(T) -> integer_to_list(T);
 term(T, _) when is_atom(T) -> atom(T);
 term(T, Names) when is_tuple(T) -> ["{", seq(tuple_to_list(T), Names), "}"];
@@ -30,6 +43,9 @@ term(T, Names) when is_map(T) ->
 term(T, _) when is_binary(T) ->
     ["<<", lists:join(",", [integer_to_list(B) || <<B>> <= T]), ">>"];
 term(T, _) -> io_lib:format("~w", [T]).
+
+written_fun(true, Body, Names) -> ["fun()->", term(Body, Names), " end"];
+written_fun(false, _, _) -> "#Fun<?>".
 
 seq(Items, Names) -> lists:join(",", [term(I, Names) || I <- Items]).
 

@@ -20,7 +20,7 @@ forward(Collector) ->
 %% run_step(Step, Names, Ctx) -> {ok | harness, Names}: each is a call by the
 %% harness; erlang:trace/3 is settled like the trace step of a pid.
 run_step({trace_spec, Spec, How, Flags}, Names,
-         #{collector := C, tracer := Mod, state := State} = Ctx) ->
+         #{collector := C, tracer := Mod, tracer_state := State} = Ctx) ->
     TracerFlags = case How of true -> [{tracer, Mod, State}]; false -> [] end,
     Spread = How andalso lists:member(Spec, [all, processes, existing, existing_processes]),
     Held = case Spread of

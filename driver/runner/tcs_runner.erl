@@ -45,7 +45,15 @@ run(JobFile) ->
     Meta = tcs_procflags:start_state(Collector),
     Names0 = maps:from_list([{?TRACER_NAME, State}, {meta, Meta} | tcs_sessions:states(Sessions)] ++
                             [{N, start_puppet(N)} || N <- Declared]),
+    %% What the legacy tracer module gets as its state: the case's term
+    %% (STATE-ANY-TERM), or the state process.  The recorder reports to its
+    %% collector ('$collector' above) whatever the state is.
+    TracerState = case lists:keyfind(tracer_state, 1, Plan) of
+                      {tracer_state, Term} -> resolve(Term, Names0);
+                      false -> State
+                  end,
     Ctx = #{gate => Gate, collector => Collector, tracer => TracerModule, state => State,
+            tracer_state => TracerState,
             sessions => Sessions,
             timeout => proplists:get_value(step_timeout_ms, Job, 5000)},
     %% Each step is settled after it runs; after a timed-out step nothing is
@@ -114,10 +122,13 @@ run_steps([{step, N, Step} | Rest], Names, Ctx) ->
             Names
     end.
 
-run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod, state := State}) ->
+run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod, tracer_state := State}) ->
     Target = maps:get(Who, Names),
-    TracerFlags = case How of true -> [{tracer, Mod, State}]; false -> [] end,
-    Outcome = outcome(fun() -> erlang:trace(Target, How, Flags ++ TracerFlags) end),
+    %% a case that names a tracer ({tracer, recorder, S}, {tracer, lists, []}...) gets no other
+    Named = [F || F <- Flags, is_tuple(F), tuple_size(F) > 0, element(1, F) =:= tracer],
+    TracerFlags = case How of true when Named =:= [] -> [{tracer, Mod, State}]; _ -> [] end,
+    Real = [tcs_patterns:recorder_named(F, Mod) || F <- Flags],
+    Outcome = outcome(fun() -> erlang:trace(Target, How, Real ++ TracerFlags) end),
     ctl(C, ["erlang:trace(", canon(Target, Names), ",", atom_to_list(How), ",",
             canon(Flags, Names), ")"], Outcome, Names),
     {ok, Names};
@@ -144,6 +155,19 @@ run_step({Op, _, Other} = Step, Names, Ctx) when (Op =:= link orelse Op =:= unli
     tcs_ports:run_step(Step, Names, Ctx);
 run_step({seq_tracer, tracer}, Names, Ctx) ->
     tcs_seq:tracer(Names, Ctx);
+run_step({tracer_unload, recorder}, Names, #{collector := C, tracer := Mod}) ->
+    %% as tracer_SUITE's purge/0; the recorder is loaded again on demand (its
+    %% beam is on the code path: tcs_runner_lib:load_recorder/3)
+    code:purge(Mod),
+    Deleted = code:delete(Mod),
+    code:purge(Mod),
+    ctl(C, "code:delete(recorder)", {ok, Deleted}, Names),
+    {harness, Names};
+run_step({tracer_reload, recorder}, Names, #{collector := C, tracer := Mod}) ->
+    %% as tracer_SUITE's reload/1: a new instance from the beam on the code path
+    Loaded = case code:load_file(Mod) of {module, Mod} -> {module, recorder}; Other -> Other end,
+    ctl(C, "code:load_file(recorder)", {ok, Loaded}, Names),
+    {harness, Names};
 run_step(Step, Names, Ctx) ->
     {Who, Action} = action(Step, Names),
     after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).
@@ -177,8 +201,11 @@ outcome(Fun) ->
     catch Class:Reason -> {raised, Class, Reason}
     end.
 
-%% Replace {'$tcs_pid', Name} and the acting names by real pids.
+%% Replace {'$tcs_pid', Name} and the acting names by real pids, and make the
+%% funs ({'$tcs_fun', Body}) and fresh references ({'$tcs_ref'}) a case wrote.
 resolve({'$tcs_pid', Name}, Names) -> maps:get(Name, Names);
+resolve({'$tcs_fun', Body}, Names) -> tcs_canon:constant_fun(resolve(Body, Names));
+resolve({'$tcs_ref'}, _) -> make_ref();
 resolve(T, Names) when is_tuple(T) -> list_to_tuple(resolve(tuple_to_list(T), Names));
 resolve([H | T], Names) -> [resolve(H, Names) | resolve(T, Names)];
 resolve(M, Names) when is_map(M) -> maps:from_list(resolve(maps:to_list(M), Names));

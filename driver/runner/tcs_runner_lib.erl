@@ -93,10 +93,30 @@ collect(Acc) ->
         Record -> collect([{erlang:unique_integer([monotonic]), Record} | Acc])
     end.
 
-%% One recorder variant with its answer tables (nif_impls/recorder).
+%% One recorder variant with its answer tables (nif_impls/recorder).  Its
+%% module loads its NIF library in its on_load function, with the library and
+%% answers kept in a persistent term, and its beam is also written to a
+%% directory on the code path (beside the progress file, in the node's scratch
+%% directory): so after a `tracer unload` step the runtime can load it again
+%% on demand, as erlang:trace/3 does for a tracer module that is not loaded
+%% (TRACER-LOAD-ON-DEMAND).
 load_recorder(Mod, Path, Answers) ->
-    ok = compile_recorder_stub(Mod),
-    Mod:load(Path, Answers).
+    persistent_term:put({tcs_recorder, Mod}, {Path, Answers}),
+    Bin = compile_recorder_stub(Mod),
+    ok = save_beam(Mod, Bin),
+    {module, Mod} = code:load_binary(Mod, "tcs_recorder_stub", Bin),
+    ok.
+
+save_beam(Mod, Bin) ->
+    case os:getenv("TCS_PROGRESS") of
+        false -> ok;  % run by hand: no on-demand loading
+        Progress ->
+            Dir = filename:join(filename:dirname(Progress), "recorders"),
+            ok = filelib:ensure_dir(filename:join(Dir, "x")),
+            ok = file:write_file(filename:join(Dir, atom_to_list(Mod) ++ ".beam"), Bin),
+            true = code:add_patha(Dir),
+            ok
+    end.
 
 %% The recorder's Erlang module: a stub for every callback the behaviour
 %% declares; the NIF library replaces exactly those in its function table.
@@ -120,8 +140,10 @@ recorder_stub(Mod) ->
     Stubs = [io_lib:format("~p(~s) -> erlang:nif_error(not_loaded).~n",
                            [F, lists:join(",", lists:duplicate(A, "_"))]) || {F, A} <- Callbacks],
     Exports = [io_lib:format("~p/~p,", [F, A]) || {F, A} <- Callbacks],
-    Src = lists:flatten(["-module(", atom_to_list(Mod), ").\n-export([", Exports, "load/2]).\n",
-                         "load(Path, Answers) -> erlang:load_nif(Path, Answers).\n", Stubs]),
+    Src = lists:flatten(["-module(", atom_to_list(Mod), ").\n-export([", lists:droplast(lists:flatten(Exports)),
+                         "]).\n-on_load(init/0).\n",
+                         "init() -> {Path, Answers} = persistent_term:get({tcs_recorder, ", atom_to_list(Mod), "}),\n",
+                         "          erlang:load_nif(Path, Answers).\n", Stubs]),
     {ok, Mod, Bin} = compile:forms(parse_forms(Src), [binary, return_errors]),
     Bin.
 

@@ -6,14 +6,16 @@
 
 %% tracer(Names, Ctx): `seq_trace tracer`, from the harness.  The control line
 %% leaves the tracer module out, as the one of erlang:trace/3 leaves out
-%% {tracer, Module, State}.  The call raises when the tracer answers anything
-%% but `trace` to its trace_status probe (SEQ-TRACER-PROBE): that is a control
-%% line the model predicts, and the scenario goes on.
-tracer(Names, #{collector := C, tracer := Mod, state := State}) ->
+%% {tracer, Module, State}, and shows the state.  The call raises when the
+%% tracer answers anything but `trace` to its trace_status probe
+%% (SEQ-TRACER-PROBE): that is a control line the model predicts, and the
+%% scenario goes on.
+tracer(Names, #{collector := C, tracer := Mod, tracer_state := State}) ->
     Result = try {ok, seq_trace:set_system_tracer({Mod, State})}
              catch Class:Reason -> {raised, Class, Reason}
              end,
-    tcs_runner_lib:ctl(C, "seq_trace:set_system_tracer(<tracer>)", Result, Names),
+    tcs_runner_lib:ctl(C, ["seq_trace:set_system_tracer(", tcs_runner_lib:canon(State, Names), ")"],
+                       Result, Names),
     {ok, Names}.
 
 %% action(Step): what the scenario process does for a seq_trace step.

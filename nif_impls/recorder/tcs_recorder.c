@@ -239,7 +239,16 @@ static int load_variant(ErlNifEnv *env, void **priv, ERL_NIF_TERM info)
     return load(env, priv, info);
 }
 
-#define TCS_INIT(module) ERL_NIF_INIT(module, funcs, load_variant, NULL, NULL, unload)
+/* A new instance of the module loaded while the old one is still there (code:load_file/1 of a
+ * tracer in use: the `tracer reload` step): it gets tables of its own; the old instance keeps
+ * its own until it is purged. */
+static int upgrade_variant(ErlNifEnv *env, void **priv, void **old_priv, ERL_NIF_TERM info)
+{
+    (void)old_priv;
+    return load(env, priv, info);
+}
+
+#define TCS_INIT(module) ERL_NIF_INIT(module, funcs, load_variant, NULL, upgrade_variant, unload)
 TCS_INIT(TCS_MODULE)
 
 /* Fills funcs[] before the runtime reads it: nif_init runs first. */

@@ -74,7 +74,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "open_port", "port_command", "port_send", "port_close", "gc",
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
                                         "spawn_link", "info", "tracer_exit", "kill", "trap_exit",
-                                        "monitor", "send_name"};
+                                        "monitor", "send_name", "tracer_unload", "tracer_reload"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -96,6 +96,10 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
     case ST_TRACER_EXIT:
         term_print(out, st->term, PRINT_PLAN);
         break;
+    case ST_TRACER_UNLOAD:
+    case ST_TRACER_RELOAD:
+        buf_puts(out, "recorder");
+        break;
     case ST_PATTERN:
         steptext_pattern_target(out, st);
         buf_puts(out, ", ");
@@ -104,7 +108,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         for (int i = 0; i < st->nopts; i++) {
             if (i)
                 buf_puts(out, ", ");
-            atom(out, st->opts[i]);
+            term_print(out, st->opt_terms[i], PRINT_PLAN);
         }
         buf_puts(out, "]");
         break;
@@ -218,6 +222,11 @@ void plan_print(Buf *out, const Scenario *sc)
     buf_puts(out, "{tracer, ");
     tracer_entry(out, &sc->tracer);
     buf_puts(out, "}.\n");
+    if (sc->tracer.state) { /* the tracer state the harness passes (STATE-ANY-TERM) */
+        buf_puts(out, "{tracer_state, ");
+        term_print(out, sc->tracer.state, PRINT_PLAN);
+        buf_puts(out, "}.\n");
+    }
     if (sc->nsessions) {
         buf_puts(out, "{sessions, [");
         for (size_t i = 0; i < sc->nsessions; i++) {

@@ -161,12 +161,27 @@ static bool known_process(const void *ctx, const char *name)
     return (known(ctx, name) && !is_port_name(ctx, name)) || session_index(ctx, name) >= 0;
 }
 
-static bool term_arg(Parser *p, Term **out, int *col)
+/* A term where funs and make_ref() may appear: a tracer state, a tracer option. */
+static bool opaque_term_arg(Parser *p, Term **out, int *col)
 {
     skip_ws(p);
     if (col)
         *col = (int)p->i + 1;
     return term_parse(p->a, p->s, &p->i, p->line, known_process, p, out, p->err);
+}
+
+/* Any other term: funs and refs are values the model cannot run a step with (a message, a
+ * match spec, a call's arguments), so only opaque places take them. */
+static bool term_arg(Parser *p, Term **out, int *col)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (!opaque_term_arg(p, out, col))
+        return false;
+    if (term_find_opaque(*out))
+        return fail(p, at, "a fun or make_ref() may appear only in a tracer state or a tracer option "
+                           "(model v1)");
+    return true;
 }
 
 static bool end_of_statement(Parser *p)
@@ -448,7 +463,7 @@ static bool flag_arg(Parser *p, Step *st)
     size_t at = p->i;
     bool quoted = p->s[at] == '\'';
     Term *t;
-    if (!term_arg(p, &t, NULL))
+    if (!opaque_term_arg(p, &t, NULL))
         return false;
     if (st->nflags == MAX_STEP_FLAGS)
         return fail(p, at, "too many flags");
@@ -461,10 +476,19 @@ static bool flag_arg(Parser *p, Step *st)
         if (r < 0 && !quoted)
             return fail(p, at, "unknown trace flag '%s' (write it quoted to pass it to erlang:trace/3 anyway)",
                         t->u.name);
-    } else if (t->kind == TK_TUPLE && t->u.tuple.n > 0 &&
-               (term_is_atom(t->u.tuple.el[0], "tracer") || term_is_atom(t->u.tuple.el[0], "meta"))) {
-        return fail(p, at, "the harness gives the tracer: a {%s, ...} flag is not allowed",
-                    t->u.tuple.el[0]->u.name);
+    } else if (t->kind == TK_TUPLE && t->u.tuple.n > 0 && term_is_atom(t->u.tuple.el[0], "tracer")) {
+        /* the case names the tracer itself (TRACER-OPTION): the harness adds none */
+        if (!st->on)
+            return fail(p, at, "a {tracer, ...} flag in a 'trace ... off' step is not supported by model v1");
+        if (st->spec != SPEC_PID)
+            return fail(p, at, "a {tracer, ...} flag with a process spec is not supported by model v1");
+        st->tracer_opt = st->tracer_opt ? st->tracer_opt : t;
+        st->flags[st->nflags] = FL_COUNT; /* no flag: a tracer, checked by the model */
+        st->flag_terms[st->nflags++] = t;
+        return true;
+    } else if (term_find_opaque(t)) {
+        return fail(p, at, "a fun or make_ref() may appear only in a tracer state or a tracer option "
+                           "(model v1)");
     }
     st->bad_flag |= f == FL_COUNT;
     st->flags[st->nflags] = f;
@@ -605,13 +629,23 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
     while (!at_end(p)) {
         size_t at = p->i;
         Term *t;
-        if (!term_arg(p, &t, NULL))
+        if (!(session ? term_arg(p, &t, NULL) : opaque_term_arg(p, &t, NULL)))
             return false;
         if (st->nopts == MAX_STEP_FLAGS || nall == MAX_STEP_FLAGS)
             return fail(p, at, "too many options");
         all[nall++] = t;
         if (session && t->kind == TK_TUPLE) /* {meta, ...}: a session refuses it (badarg) */
             continue;
+        if (!session && !st->event && t->kind == TK_TUPLE && t->u.tuple.n > 0 &&
+            term_is_atom(t->u.tuple.el[0], "meta")) { /* the case names the meta tracer (TRACER-OPTION) */
+            st->tracer_opt = st->tracer_opt ? st->tracer_opt : t;
+            st->opt_terms[st->nopts] = t;
+            st->opts[st->nopts++] = NULL;
+            continue;
+        }
+        if (term_find_opaque(t))
+            return fail(p, at, "a fun or make_ref() may appear only in a tracer state or a tracer option "
+                               "(model v1)");
         if (t->kind != TK_ATOM)
             return fail(p, at, "a trace_pattern option must be an atom");
         const char *opt = t->u.name;
@@ -623,6 +657,7 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
             (p->sc->tracer.callbacks & (1u << callback_index("trace_call"))))
             return fail(p, at, "option 'meta' with a tracer that has trace_call/5 is not supported by "
                         "model v1: OTP 25 aborts (CONFORMANCE.md, Clarification C-10)");
+        st->opt_terms[st->nopts] = t;
         st->opts[st->nopts++] = opt;
     }
     if (session)
@@ -854,12 +889,12 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
     return end_of_statement(p);
 }
 
-/* True, with the cursor after it, iff the next word is `exit`. */
-static bool is_tracer_exit(Parser *p)
+/* True, with the cursor after it, iff the next word is `what` (after `tracer`: exit, unload). */
+static bool next_word_is(Parser *p, const char *what)
 {
     size_t save = p->i, at;
     const char *w = word(p, &at);
-    if (w && strcmp(w, "exit") == 0)
+    if (w && strcmp(w, what) == 0)
         return true;
     p->i = save;
     return false;
@@ -1047,7 +1082,13 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     } else if (strcmp(kw, "info") == 0) {
         st->kind = ST_INFO;
         ok = parse_info_step(p, st);
-    } else if (strcmp(kw, "tracer") == 0 && is_tracer_exit(p)) {
+    } else if (strcmp(kw, "tracer") == 0 && (next_word_is(p, "unload") || next_word_is(p, "reload"))) {
+        /* the tracer module purged and deleted (TRACER-UNLOADED), or loaded anew (TRACER-RELOADED) */
+        st->kind = p->s[p->i - 6] == 'u' ? ST_TRACER_UNLOAD : ST_TRACER_RELOAD;
+        ok = p->sc->tracer.kind == TRACER_RECORDER
+                 ? end_of_statement(p)
+                 : fail(p, at, "'tracer unload' and 'tracer reload' need the recorder as the tracer");
+    } else if (strcmp(kw, "tracer") == 0 && next_word_is(p, "exit")) {
         st->kind = ST_TRACER_EXIT; /* the tracer state process exits (STATUS-DEAD-STATE) */
         st->actor = kw;
         st->actor_col = st->col;
@@ -1077,6 +1118,21 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     if (ok)
         p->nsteps++;
     return ok;
+}
+
+/* [state TERM] after `tracer recorder`: the tracer state the harness passes instead of its
+ * state process (STATE-ANY-TERM); the example tracer needs a process to send to. */
+static bool tracer_state(Parser *p, TracerDecl *t)
+{
+    size_t save = p->i, at;
+    const char *w = word(p, &at);
+    if (!w || strcmp(w, "state") != 0) {
+        p->i = save;
+        return true;
+    }
+    if (t->kind != TRACER_RECORDER)
+        return fail(p, at, "only the recorder takes a 'state': the example tracer sends to the process in its state");
+    return opaque_term_arg(p, &t->state, NULL);
 }
 
 /* --- statements in order -------------------------------------------------------------- */
@@ -1143,7 +1199,7 @@ static bool parse_statement(Parser *p)
             return fail(p, tat, "tracer must be 'recorder' or 'erl_msg_tracer'");
         p->stage = S_TRACER_OPTS;
         p->cur = &sc->tracer;
-        return end_of_statement(p);
+        return tracer_state(p, &sc->tracer) && end_of_statement(p);
     }
     if (p->stage == S_TRACER_OPTS) {
         if (strcmp(kw, "callbacks") == 0 || strcmp(kw, "answer") == 0)

@@ -16,7 +16,8 @@ typedef enum {
     ST_REGISTER, ST_UNREGISTER, ST_EXIT,
     ST_OPEN_PORT, ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_GC,
     ST_SEQ_TRACER, ST_SEQ_TOKEN, ST_SEQ_PRINT, ST_SEQ_RESET, ST_SESSION,
-    ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT, ST_KILL, ST_TRAP_EXIT, ST_MONITOR, ST_SEND_NAME
+    ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT, ST_KILL, ST_TRAP_EXIT, ST_MONITOR, ST_SEND_NAME,
+    ST_TRACER_UNLOAD, ST_TRACER_RELOAD
 } StepKind;
 
 /* Which processes or ports a `trace` step names (erlang:trace/3's first argument), or what
@@ -70,8 +71,12 @@ typedef struct Step {
     const char *fn;            /* pattern/call: function ("_" for the wildcard);
                                   seq_token: the token component; send_name: the name */
     long long arity;           /* pattern: arity, ANY_ARITY for '_' */
-    const char *opts[MAX_STEP_FLAGS]; /* pattern: the options as written (global, local, meta...) */
+    const char *opts[MAX_STEP_FLAGS]; /* pattern: the options as written (global, local, meta...);
+                                         NULL for a {meta, ...} tuple, which is in opt_terms */
+    Term *opt_terms[MAX_STEP_FLAGS]; /* pattern (legacy): each option as written */
     int nopts;
+    const Term *tracer_opt;    /* legacy trace: the first {tracer, ...} flag; pattern: the first
+                                  {meta, ...} option; NULL: the harness adds its tracer */
     const char *ms_invalid;    /* pattern: the MS-* rule when MS is no valid match spec
                                 * (trace_pattern raises badarg), else NULL */
     Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL */
@@ -92,6 +97,8 @@ typedef struct TracerDecl {
     unsigned callbacks;        /* bit i = callback_index i provided */
     AnswerDecl *answers; size_t nanswers; /* non-default answers, in file order */
     Answer default_answer;     /* `answer default`, else trace */
+    Term *state;               /* `tracer recorder state T`: the tracer state, else NULL (the
+                                  harness's state process <tracer>) */
 } TracerDecl;
 
 /* A trace session the case may create: its name (an atom, also the name of its tracer

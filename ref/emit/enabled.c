@@ -6,7 +6,15 @@
 Tracer enabled_session_tracer(const Model *m, int s)
 {
     const Session *ses = &m->sessions[s];
-    return (Tracer){ses->tracer, ses->state, ses->state_dead};
+    return (Tracer){ses->tracer, ses->state_term, ses->state_dead};
+}
+
+Tracer enabled_proc_tracer(const Model *m, int s, int proc)
+{
+    Tracer t = enabled_session_tracer(m, s);
+    const Term *own = m->procs[proc].trace[s].state;
+    t.state = own ? own : t.state; /* TRACER-OPTION: the state this process's tracer got */
+    return t;
 }
 
 Answer enabled_answer(Tracer t, const char *tag)
@@ -29,9 +37,21 @@ static const char *tracer_rule(Tracer t)
     return t.state_dead ? " EV-EXAMPLE-TRACER STATUS-DEAD-STATE" : " EV-EXAMPLE-TRACER";
 }
 
+/* TRACER-UNLOADED: the legacy tracer's module was deleted and not loaded since: the runtime
+ * finds no callback to ask, and the tracee loses the tracer, silently. */
+static bool enabled_unloaded(Model *m, int s, int proc)
+{
+    if (s != LEGACY_SESSION || !m->tracer_unloaded)
+        return false;
+    model_detach(&m->procs[proc].trace[s]);
+    return true;
+}
+
 Answer enabled_probe(Model *m, int s, int proc)
 {
-    return enabled_probe_as(m, enabled_session_tracer(m, s), proc, "STATUS-REMOVE");
+    if (enabled_unloaded(m, s, proc))
+        return ANS_REMOVE;
+    return enabled_probe_as(m, enabled_proc_tracer(m, s, proc), proc, "STATUS-REMOVE");
 }
 
 Answer enabled_probe_as(Model *m, Tracer tracer, int proc, const char *remove_rule)
@@ -41,7 +61,9 @@ Answer enabled_probe_as(Model *m, Tracer tracer, int proc, const char *remove_ru
     buf_init(&body);
     buf_init(&rules);
     /* STATUS-PROBE: always enabled/3, never enabled_X */
-    buf_printf(&body, "enabled(trace_status, <%s>, ", tracer.state);
+    buf_puts(&body, "enabled(trace_status, ");
+    term_print(&body, tracer.state, PRINT_CANON);
+    buf_puts(&body, ", ");
     if (proc < 0) /* a probe about no tracee: the system seq tracer's (SEQ-TRACER-PROBE) */
         buf_puts(&body, "undefined");
     else
@@ -65,12 +87,14 @@ bool enabled_live(const Model *m, int s, int proc, const char *tag)
 
 bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_rules)
 {
+    if (enabled_unloaded(m, s, proc))
+        return false;
     Buf rules;
     buf_init(&rules);
     /* the rules by which the tracer got attached to proc, if they are known */
     const char *origin = m->procs[proc].trace[s].origin;
     buf_printf(&rules, "%s%s%s", ev_rules, origin ? " " : "", origin ? origin : "");
-    Answer ans = enabled_ask(m, enabled_session_tracer(m, s), proc, tag, buf_str(&rules), "ENABLED-REMOVE-EVENT");
+    Answer ans = enabled_ask(m, enabled_proc_tracer(m, s, proc), proc, tag, buf_str(&rules), "ENABLED-REMOVE-EVENT");
     buf_free(&rules);
     /* ENABLED-REMOVE-EVENT: treated as discard; for send and call tracepoints the tracer is
      * detached as well, for 'receive' and procs ones it is not (C-5, C-47) */
@@ -92,7 +116,9 @@ Answer enabled_ask(Model *m, Tracer tracer, int proc, const char *tag, const cha
     buf_init(&rules);
     buf_printf(&body, "%s(", dispatch_enabled(tracer.decl->callbacks, c));
     term_print_atom(&body, tag);
-    buf_printf(&body, ", <%s>, ", tracer.state);
+    buf_puts(&body, ", ");
+    term_print(&body, tracer.state, PRINT_CANON);
+    buf_puts(&body, ", ");
     model_print_id(&body, m, proc);
     buf_printf(&body, ") -> %s", answer_name(ans));
     buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-ENABLED%s%s %s%s",
@@ -109,7 +135,9 @@ bool enabled_seq_trace(Model *m, int p, const char *rules)
     Answer ans = enabled_answer(enabled_session_tracer(m, LEGACY_SESSION), "seq_trace");
     Buf body;
     buf_init(&body);
-    buf_printf(&body, "enabled(seq_trace, <%s>, ", m->sessions[LEGACY_SESSION].state);
+    buf_puts(&body, "enabled(seq_trace, ");
+    term_print(&body, m->sessions[LEGACY_SESSION].state_term, PRINT_CANON); /* the seq tracer's state */
+    buf_puts(&body, ", ");
     model_print_id(&body, m, p);
     buf_printf(&body, ") -> %s", answer_name(ans));
     stream_line(m->out, 'N', buf_str(&body), rules);

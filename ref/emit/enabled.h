@@ -8,6 +8,9 @@
 
 /* Guarantees: session s's tracer, with its state. */
 Tracer enabled_session_tracer(const Model *m, int s);
+/* Guarantees: the tracer of session s on process proc: the session's, with the state proc's
+ * tracer was given if the step named one (TRACER-OPTION). */
+Tracer enabled_proc_tracer(const Model *m, int s, int proc);
 /* Guarantees: what the tracer answers to enabled*(tag, ...) (EV-EXAMPLE-TRACER,
  * STATUS-DEAD-STATE). */
 Answer enabled_answer(Tracer t, const char *tag);

@@ -61,7 +61,7 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
     buf_printf(&rules, "%s%s%s", ev->rules, ts->origin ? " " : "", ts->origin ? ts->origin : "");
     Event with_origin = *ev;
     with_origin.rules = buf_str(&rules);
-    tracepoint_emit_as(m, enabled_session_tracer(m, s), ts->flags, ts->ts_cleared, proc, &with_origin, extra_rules);
+    tracepoint_emit_as(m, enabled_proc_tracer(m, s, proc), ts->flags, ts->ts_cleared, proc, &with_origin, extra_rules);
     buf_free(&rules);
 }
 
@@ -79,7 +79,9 @@ void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_clear
     Term *opts = opts_build(m->a, flags, ts_cleared, ev->extra, ev->ms_result, &rules);
     buf_printf(&body, "%s(", dispatch_trace(tracer.decl->callbacks, c));
     term_print_atom(&body, ev->tag);
-    buf_printf(&body, ", <%s>, ", tracer.state);
+    buf_puts(&body, ", ");
+    term_print(&body, tracer.state, PRINT_CANON);
+    buf_puts(&body, ", ");
     model_print_id(&body, m, proc);
     buf_puts(&body, ", ");
     term_print(&body, ev->term, PRINT_CANON);
@@ -94,7 +96,9 @@ void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_clear
     if (example && strcmp(ev->tag, "send") == 0 && ev->extra) {
         /* EV-EXAMPLE-TRACER: trace/5 sends {trace, Tracee, Recipient} to its state */
         buf_free(&body);
-        buf_printf(&body, "msg(<%s>, {trace,", tracer.state);
+        buf_puts(&body, "msg(");
+        term_print(&body, tracer.state, PRINT_CANON); /* the example tracer's state: a process */
+        buf_puts(&body, ", {trace,");
         model_print_id(&body, m, proc);
         buf_puts(&body, ",");
         term_print(&body, ev->extra, PRINT_CANON);
@@ -142,7 +146,9 @@ void tracepoint_seq_trace(Model *m, const SeqToken *tok, const char *type, Term 
     buf_init(&r);
     buf_printf(&r, "%s SEQ-TRACE", rules);
     Term *opts = opts_build(m->a, tok->stamps, 0, NULL, NULL, &r);
-    buf_printf(&body, "trace(seq_trace, <%s>, %lld, ", m->sessions[LEGACY_SESSION].state, tok->label);
+    buf_puts(&body, "trace(seq_trace, ");
+    term_print(&body, m->sessions[LEGACY_SESSION].state_term, PRINT_CANON);
+    buf_printf(&body, ", %lld, ", tok->label);
     term_print(&body, term_tuple(m->a, 5, el), PRINT_CANON);
     buf_puts(&body, ", ");
     term_print(&body, opts, PRINT_CANON);

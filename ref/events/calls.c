@@ -27,6 +27,7 @@ typedef struct {
     int session;      /* FR_RETURN_TO, FR_RETURN */
     const char *session_rules; /* FR_RETURN: the session rules of its call (SESSION-ORDER-CALL) */
     bool meta;        /* FR_RETURN: pushed for the meta tracer */
+    const Term *meta_state; /* FR_RETURN, meta: that meta tracer's state (NULL: <meta>) */
     bool exception;   /* FR_RETURN: {exception_trace} (else {return_trace}) */
     bool chain;       /* FR_RETURN_TO: a tail call relied on it instead of pushing its own */
 } Frame;
@@ -89,11 +90,12 @@ static Frame *chain_return_to(Run *r, int s)
 /* The meta tracer: the session's tracer module with its meta state (decl holds the copy of
  * the module's declaration). OTP 25 calls enabled/3 and trace/5 for it even when the
  * module has enabled_call/3 (CALL-META-ENABLED, C-9). */
-static Tracer meta_tracer(const Model *m, int s, TracerDecl *decl)
+static Tracer meta_tracer(const Model *m, int s, TracerDecl *decl, const Term *meta_state)
 {
     *decl = *m->sessions[s].tracer;
     decl->callbacks = 0;
-    return (Tracer){decl, "meta", false};
+    /* <meta>, or the state a {meta, recorder, State} option gave (TRACER-OPTION) */
+    return (Tracer){decl, meta_state ? meta_state : term_pid(m->a, "meta"), false};
 }
 
 /* Runs a pattern's match spec on the call; false with err set if the model cannot. */
@@ -186,7 +188,7 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
 {
     Model *m = r->m;
     TracerDecl decl;
-    Tracer t = meta_tracer(m, s, &decl);
+    Tracer t = meta_tracer(m, s, &decl, pat->meta_state);
     /* CALL-META-REMOVE: remove ends meta tracing of the function; discard counts as trace */
     if (enabled_probe_as(m, t, r->p, "CALL-META-REMOVE") == ANS_REMOVE) {
         pat->meta = false;
@@ -208,7 +210,7 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
     }
     if (o.return_trace || o.exception_trace)
         push(r, (Frame){.kind = FR_RETURN, .mfa = fn_mfa(m, fn, NULL), .session = s, .meta = true,
-                        .exception = o.exception_trace});
+                        .meta_state = pat->meta_state, .exception = o.exception_trace});
     return true;
 }
 
@@ -225,7 +227,10 @@ static bool breakpoint(Run *r, int fn, Term *args, bool global)
         if (pat->set && (global || pat->local) && /* EV-CALL-GLOBAL-LOCAL */
             !process_tracepoint(r, s, n, fn, args, pat))
             return false;
-        if (pat->meta && !meta_tracepoint(r, s, fn, args, pat))
+        if (pat->meta && pat->meta_orphan && !r->m->tracer_unloaded) /* its module loaded again since */
+            return model_unsupported(r->m, r->m->step->line, r->m->step->col,
+                                     "a meta pattern set before its tracer module was unloaded and loaded again is");
+        if (pat->meta && !pat->meta_orphan && !meta_tracepoint(r, s, fn, args, pat)) /* TRACER-UNLOADED */
             return false;
     }
     return true;
@@ -241,8 +246,8 @@ static void emit_frame(Run *r, const Frame *f, const char *tag, const Term *term
     Event ev = {tag, term, extra, NULL, rules};
     if (f->meta) {
         TracerDecl decl;
-        tracepoint_emit_as(r->m, meta_tracer(r->m, f->session, &decl), FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP),
-                           0, r->p, &ev, why);
+        tracepoint_emit_as(r->m, meta_tracer(r->m, f->session, &decl, f->meta_state),
+                           FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP), 0, r->p, &ev, why);
     } else {
         bool silent = r->m->procs[r->p].trace[f->session].flags & FLAG_BIT(FL_SILENT);
         Buf b;

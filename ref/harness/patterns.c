@@ -7,11 +7,13 @@
 #include "order.h"
 #include "patterns.h"
 #include "steptext.h"
+#include "tracermod.h"
 
 /* What the options of a pattern step ask for. */
 typedef struct {
     bool global, local, meta;
     bool global_meta;   /* global and {meta,...} both given: accepted as meta (C-8) */
+    const Term *meta_state; /* {meta, recorder, State}: State (TRACER-OPTION); NULL: <meta> */
     const char *bad;    /* the rule that makes the options a badarg, or NULL */
 } Options;
 
@@ -23,7 +25,10 @@ static Options read_options(const Step *st)
     bool global = false;
     for (int i = 0; i < st->nopts && !o.bad; i++) {
         const char *opt = st->opts[i];
-        if (strcmp(opt, "meta") == 0)
+        if (!opt) { /* {meta, recorder, State}: tracermod_check accepted it */
+            o.meta = true;
+            o.meta_state = st->tracer_opt->u.tuple.el[2];
+        } else if (strcmp(opt, "meta") == 0)
             o.meta = true;
         else if (strcmp(opt, "local") == 0 && !global)
             o.local = true;
@@ -85,6 +90,8 @@ static bool set_pattern(Pattern *pat, const Options *o, const Term *ms, bool on)
             pat->set = false;
         pat->meta = on;
         pat->meta_ms = ms;
+        pat->meta_state = o->meta_state;
+        pat->meta_orphan = false;
     }
     return replaced;
 }
@@ -118,8 +125,10 @@ void patterns_call_text(Buf *call, const Step *st)
     buf_puts(call, ",");
     term_print(call, st->term, PRINT_CANON);
     buf_puts(call, ",[");
-    for (int i = 0; i < st->nopts; i++)
-        buf_printf(call, "%s%s", i ? "," : "", st->opts[i]);
+    for (int i = 0; i < st->nopts; i++) {
+        buf_puts(call, i ? "," : "");
+        term_print(call, st->opt_terms[i], PRINT_CANON);
+    }
     buf_puts(call, "])");
 }
 
@@ -163,10 +172,24 @@ bool patterns_step(Model *m, const Step *st)
     buf_init(&result);
     buf_init(&rules);
     patterns_call_text(&call, st);
-    patterns_apply(m, LEGACY_SESSION, st, &result, &rules);
-    control_line(m, buf_str(&call), buf_str(&result), buf_str(&rules));
+    /* erlang.erl loads a meta tracer module first (TRACER-LOAD-ON-DEMAND), then erts checks */
+    TracerVerdict verdict;
+    const Term *state;
+    Buf tracer_rules;
+    buf_init(&tracer_rules);
+    bool ok = tracermod_check(m, st, true, &verdict, &state, &tracer_rules);
+    if (ok && verdict == TRACER_ACCEPTED) {
+        patterns_apply(m, LEGACY_SESSION, st, &result, &rules);
+    } else if (ok) {
+        buf_printf(&result, "raises error:%s", verdict == TRACER_UNDEF ? "undef" : "badarg");
+        buf_puts(&rules, verdict == TRACER_UNDEF ? "CTL-PATTERN" : "CTL-PATTERN CALL-PATTERN-BADARG");
+    }
+    buf_puts(&rules, buf_str(&tracer_rules));
+    buf_free(&tracer_rules);
+    if (ok)
+        control_line(m, buf_str(&call), buf_str(&result), buf_str(&rules));
     buf_free(&call);
     buf_free(&result);
     buf_free(&rules);
-    return true;
+    return ok;
 }

@@ -6,6 +6,7 @@
 #include "enabled.h"
 #include "order.h"
 #include "procspec.h"
+#include "tracermod.h"
 
 /* NULL if erlang:trace/3 accepts the step's arguments, else the rule IDs of why
  * it raises badarg (FLAGS-BADARG, FLAGS-CPU-TIMESTAMP, CTL-TRACE). */
@@ -22,18 +23,22 @@ static const char *procspec_refusal(const Model *m, const Step *st)
 }
 
 /* Tracing of session s started (or extended) on process p with the flags set: the
- * trace_status probe, then attached unless it answered remove; origin names the rules. */
-static void procspec_attach(Model *m, int s, int p, FlagSet set, const char *origin)
+ * trace_status probe, then attached unless it answered remove; origin names the rules; state:
+ * the tracer's state the step named (NULL: the session's, TRACER-OPTION). */
+static void procspec_attach(Model *m, int s, int p, FlagSet set, const char *origin, const Term *state)
 {
+    TraceState *ts = &m->procs[p].trace[s];
+    if (!model_attached(ts))
+        ts->state = state;
     /* STATUS-PROBE, during the call; a remove answer detaches it, the call still counts it */
-    order_set_flags(m, &m->procs[p].trace[s], set, true, enabled_probe(m, s, p), origin);
+    order_set_flags(m, ts, set, true, enabled_probe(m, s, p), origin);
 }
 
 /* The flags set on (or cleared from) the process or port p by a step naming it or a spec. */
-static void set_flags(Model *m, int s, int p, FlagSet set, bool on, const char *origin)
+static void set_flags(Model *m, int s, int p, FlagSet set, bool on, const char *origin, const Term *state)
 {
     if (on)
-        procspec_attach(m, s, p, set, origin);
+        procspec_attach(m, s, p, set, origin, state);
     else
         order_set_flags(m, &m->procs[p].trace[s], set, false, ANS_TRACE, NULL);
 }
@@ -42,7 +47,8 @@ static FlagSet step_flags(const Step *st)
 {
     FlagSet set = 0;
     for (int i = 0; i < st->nflags; i++)
-        set |= flags_expand(st->flags[i]);
+        if (st->flags[i] != FL_COUNT) /* a {tracer, ...} flag of an accepted step */
+            set |= flags_expand(st->flags[i]);
     return set;
 }
 
@@ -69,7 +75,7 @@ static const char *count_placeholder(FlagSet set, bool ports_too)
 /* The effect of an accepted `trace` step in session s on every process it names,
  * and the text of what the call returns ("1", "0", or a count placeholder); rule IDs of
  * the decision are appended to rules. */
-static const char *procspec_apply(Model *m, int s, const Step *st, Buf *rules)
+static const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, Buf *rules)
 {
     FlagSet set = step_flags(st) & ~FLAG_BIT(FL_CPU_TIMESTAMP);
     bool has_all = false;
@@ -84,7 +90,7 @@ static const char *procspec_apply(Model *m, int s, const Step *st, Buf *rules)
     if (!st->on)
         buf_puts(rules, " FLAGS-OFF");
     if (st->spec == SPEC_PID) { /* CTL-TRACE, PORTS-TRACE: one process or port */
-        set_flags(m, s, model_proc(m, st->actor), set, st->on, "CTL-TRACE");
+        set_flags(m, s, model_proc(m, st->actor), set, st->on, "CTL-TRACE", state);
         return "1";
     }
     static const char *const spec_rules[] = {
@@ -120,7 +126,7 @@ static const char *procspec_apply(Model *m, int s, const Step *st, Buf *rules)
         bool is_port = m->procs[p].is_port;
         bool matched = is_port ? ports && flags_for_ports(set) : procs && flags_for_processes(set);
         if (m->procs[p].alive && matched)
-            set_flags(m, s, p, is_port ? flags_for_ports(set) : set, st->on, rule);
+            set_flags(m, s, p, is_port ? flags_for_ports(set) : set, st->on, rule, NULL);
     }
     buf_puts(rules, " PROCS-SPEC-COUNT");
     return count_placeholder(step_flags(st), ports);
@@ -143,16 +149,39 @@ bool procspec_step(Model *m, const Step *st)
         term_print(&call, st->flag_terms[i], PRINT_CANON);
     }
     buf_puts(&call, "])");
-    const char *refusal = procspec_refusal(m, st);
+    /* erlang.erl loads a tracer module first (TRACER-LOAD-ON-DEMAND), then erts checks */
+    TracerVerdict verdict;
+    const Term *state;
+    Buf tracer_rules;
+    buf_init(&tracer_rules);
+    if (!tracermod_check(m, st, false, &verdict, &state, &tracer_rules)) {
+        buf_free(&tracer_rules);
+        buf_free(&call);
+        buf_free(&rules);
+        return false;
+    }
+    const char *refusal = verdict != TRACER_ACCEPTED ? "CTL-TRACE" : procspec_refusal(m, st);
     buf_puts(&rules, refusal ? refusal : "CTL-TRACE");
-    /* the trace_status probe happens during the call, before its result (STATUS-PROBE) */
-    const char *result = refusal ? NULL : procspec_apply(m, LEGACY_SESSION, st, &rules);
+    buf_puts(&rules, buf_str(&tracer_rules));
+    buf_free(&tracer_rules);
+    const char *result = NULL;
+    if (!refusal) {
+        int p = st->spec == SPEC_PID ? model_proc(m, st->actor) : -1;
+        const TraceState *ts = p >= 0 ? &m->procs[p].trace[LEGACY_SESSION] : NULL;
+        const Term *session_state = m->sessions[LEGACY_SESSION].state_term;
+        if (ts && model_attached(ts) && term_compare(ts->state ? ts->state : session_state,
+                                                      state ? state : session_state) != 0) {
+            buf_puts(&rules, " TRACER-OPTION-TAKEN"); /* another tracer traces it: badarg (C-124) */
+        } else { /* the trace_status probe happens during the call, before its result (STATUS-PROBE) */
+            result = procspec_apply(m, LEGACY_SESSION, st, state, &rules);
+        }
+    }
     Buf res;
     buf_init(&res);
     if (result)
         buf_printf(&res, "-> %s", result);
     else
-        buf_puts(&res, "raises error:badarg");
+        buf_printf(&res, "raises error:%s", verdict == TRACER_UNDEF ? "undef" : "badarg");
     control_line(m, buf_str(&call), buf_str(&res), buf_str(&rules));
     buf_free(&res);
     buf_free(&call);

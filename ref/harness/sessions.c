@@ -29,7 +29,7 @@ static Term *handle_term(Model *m, int s, bool weak)
 static Term *tracer_term(Model *m, int s)
 {
     const Session *ses = &m->sessions[s];
-    Term *state = term_pid(m->a, ses->state);
+    Term *state = (Term *)ses->state_term;
     if (ses->tracer->kind == TRACER_PROCESS)
         return state;
     const char *mod = ses->tracer->kind == TRACER_RECORDER ? "recorder" : "erl_msg_tracer";

@@ -23,14 +23,15 @@ static Term *flags_term(Model *m, FlagSet set)
     return term_list(m->a, n, el);
 }
 
-/* {tracer, {Module, State}} or {tracer, []} (STATUS-INFO-TRACER). */
-static Term *tracer_term(Model *m, int s, bool attached)
+/* {tracer, {Module, State}} or {tracer, []} (STATUS-INFO-TRACER); own: the state a process's
+ * tracer was given, or NULL (TRACER-OPTION). */
+static Term *tracer_term(Model *m, int s, bool attached, const Term *own)
 {
     const Session *ses = &m->sessions[s];
     if (!attached)
         return term_nil(m->a);
     const char *module = ses->tracer->kind == TRACER_ERL_MSG ? "erl_msg_tracer" : "tcs_recorder";
-    return term_tuple3(m->a, term_atom(m->a, module), term_pid(m->a, ses->state), NULL);
+    return term_tuple3(m->a, term_atom(m->a, module), (Term *)(own ? own : ses->state_term), NULL);
 }
 
 bool status_info(Model *m, const Step *st)
@@ -43,7 +44,7 @@ bool status_info(Model *m, const Step *st)
     Term *value, *result = NULL; /* result: the whole answer when it is not {Item, Value} */
     if (st->spec != SPEC_PID) { /* the defaults for new processes (PROCS-SPEC-NEW) */
         FlagSet set = m->sessions[s].new_flags;
-        value = flags ? flags_term(m, set) : tracer_term(m, s, set != 0);
+        value = flags ? flags_term(m, set) : tracer_term(m, s, set != 0, NULL);
         buf_puts(&call, "erlang:trace_info(");
         term_print_atom(&call, st->actor);
         buf_puts(&rules, "STATUS-INFO PROCS-SPEC-NEW");
@@ -62,7 +63,7 @@ bool status_info(Model *m, const Step *st)
                 model_detach(ts);
                 buf_puts(&rules, " STATUS-PROBE-INFO STATUS-REMOVE");
             }
-            value = flags ? flags_term(m, ts->flags) : tracer_term(m, s, ts->attached);
+            value = flags ? flags_term(m, ts->flags) : tracer_term(m, s, ts->attached, ts->state);
             if (ts->origin)
                 buf_printf(&rules, " %s", ts->origin);
             if (ts->cleared_by)

@@ -17,6 +17,7 @@
 #include "sessions.h"
 #include "status.h"
 #include "windows.h"
+#include "tracermod.h"
 
 /* A step of one process of the scenario (the process is the step's actor). */
 static bool actor_step(Model *m, const Step *st)
@@ -69,6 +70,10 @@ static bool run_step(Model *m, const Step *st)
         ok = status_info(m, st);
     else if (st->kind == ST_TRACER_EXIT)
         ok = status_tracer_exit(m, st);
+    else if (st->kind == ST_TRACER_UNLOAD)
+        ok = tracermod_unload(m, st);
+    else if (st->kind == ST_TRACER_RELOAD)
+        ok = tracermod_reload(m, st);
     else
         ok = actor_step(m, st);
     if (ok && !seqtrace_holders_untraced(m))

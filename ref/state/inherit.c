@@ -27,6 +27,8 @@ static void inherit_pair(Model *m, int s, int from, int to, Flag every, Flag fir
     if (!f->attached || !(f->flags & pair))
         return;
     bool is_first = f->flags & FLAG_BIT(first);
+    if (!model_attached(t)) /* the tracer comes with its state (TRACER-OPTION) */
+        t->state = f->state;
     gain(m, t, f->flags & FLAGS_ALL, is_first ? first_rule : every_rule);
     if (is_first) {
         f->flags &= ~pair;

@@ -74,10 +74,12 @@ bool model_init(Model *m, Arena *a, const Scenario *sc, Stream *out, Err *err)
     m->sessions[LEGACY_SESSION].state = "tracer";
     m->sessions[LEGACY_SESSION].life = LIFE_ALIVE; /* SESSION-LEGACY: always there */
     m->nsessions = 1;
+    m->sessions[LEGACY_SESSION].state_term = sc->tracer.state ? sc->tracer.state : term_pid(a, "tracer");
     m->loaded[MOD_TARGET] = true; /* the runner loads it before the first step; tcs_late is
                                    * loaded by its first call (CALL-PATTERN-ON-LOAD) */
     for (size_t i = 0; i < sc->nsessions; i++)
-        m->sessions[m->nsessions++] = (Session){.tracer = &sc->sessions[i].tracer, .state = sc->sessions[i].name};
+        m->sessions[m->nsessions++] = (Session){.tracer = &sc->sessions[i].tracer, .state = sc->sessions[i].name,
+                                                .state_term = term_pid(a, sc->sessions[i].name)};
     for (size_t i = 0; i < sc->nprocs; i++) /* after the sessions: a Proc has a trace state per session */
         model_add_proc(m, sc->procs[i]);
     return true;
@@ -92,6 +94,7 @@ void model_detach(TraceState *ts)
     ts->ts_cleared = 0;
     ts->origin = NULL;
     ts->cleared_by = NULL;
+    ts->state = NULL;
 }
 
 MessagePattern *model_message_pattern(Session *ses, bool send)

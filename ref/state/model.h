@@ -25,6 +25,8 @@ typedef struct TraceState {
     const char *origin; /* the rule IDs by which the tracer got attached (for --explain) */
     const char *cleared_by; /* the rule IDs that cleared flags of it by themselves, or NULL */
     unsigned since;     /* model clock when the tracer was last attached (SESSION-ORDER-PROCESS) */
+    const Term *state;  /* the state this process's tracer got from {tracer, recorder, State}, or
+                           NULL: the session's (TRACER-OPTION) */
 } TraceState;
 
 /* A seq_trace token (ref/events/seqtrace.c). */
@@ -79,6 +81,8 @@ typedef struct {
     const Term *ms;      /* its match spec, or true */
     bool meta;           /* meta traced by the scenario's tracer module, state <meta> */
     const Term *meta_ms; /* the meta match spec, or true */
+    const Term *meta_state; /* the meta tracer's state from {meta, recorder, State}, or NULL: <meta> */
+    bool meta_orphan;    /* its meta tracer module was unloaded since (TRACER-UNLOADED) */
     unsigned since;      /* model clock when the breakpoint was set (SESSION-ORDER-CALL) */
 } Pattern;
 
@@ -94,7 +98,7 @@ typedef struct {
  * (the same module with the state <meta>). */
 typedef struct {
     const TracerDecl *decl;
-    const char *state;  /* name of its state, printed <state> */
+    const Term *state;  /* its state: a harness process (<tracer>, <meta>, <sa>) or the case's term */
     bool state_dead;    /* that state process has exited (STATUS-DEAD-STATE) */
 } Tracer;
 
@@ -107,6 +111,7 @@ typedef enum { LIFE_UNBORN, LIFE_ALIVE, LIFE_DESTROYED } SessionLife;
 typedef struct Session {
     const TracerDecl *tracer;
     const char *state;  /* name of the tracer state process, printed <state>; also the session's name */
+    const Term *state_term; /* the state its tracer module gets: the case's `state` term, or <state> */
     Pattern pats[TARGET_FNS]; /* indexed by FixtureFn */
     Pattern on_load;    /* the pattern of functions of modules loaded later */
     MessagePattern send_pat, receive_pat; /* zeroed: on, no match spec (MSGPAT-DEFAULT) */
@@ -144,6 +149,7 @@ typedef struct Model {
     int *windowed;      /* in the arena: the processes that may have an open window (grown by doubling) */
     int nwindowed;
     size_t windowed_cap;
+    bool tracer_unloaded; /* the legacy tracer module was purged and deleted (TRACER-UNLOADED) */
 } Model;
 
 /* Guarantees: m set up for scenario sc, writing to out, errors into err: the legacy session,

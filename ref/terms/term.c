@@ -36,6 +36,41 @@ Term *term_placeholder(Arena *a, const char *text) { return named(a, TK_PLACEHOL
 
 Term *term_nil(Arena *a) { return mk(a, TK_NIL); }
 
+Term *term_ref(Arena *a) { return mk(a, TK_REF); }
+
+Term *term_fun(Arena *a, const Term *body)
+{
+    Term *t = mk(a, TK_FUN);
+    t->u.fun_body = body;
+    return t;
+}
+
+const Term *term_find_opaque(const Term *t)
+{
+    const Term *found = NULL;
+    switch (t->kind) {
+    case TK_REF:
+    case TK_FUN:
+        return t;
+    case TK_TUPLE:
+        for (size_t i = 0; !found && i < t->u.tuple.n; i++)
+            found = term_find_opaque(t->u.tuple.el[i]);
+        return found;
+    case TK_MAP:
+        for (size_t i = 0; !found && i < t->u.map.n; i++) {
+            found = term_find_opaque(t->u.map.key[i]);
+            if (!found)
+                found = term_find_opaque(t->u.map.val[i]);
+        }
+        return found;
+    case TK_CONS:
+        found = term_find_opaque(t->u.cons.head);
+        return found ? found : term_find_opaque(t->u.cons.tail);
+    default:
+        return NULL;
+    }
+}
+
 Term *term_cons(Arena *a, Term *head, Term *tail)
 {
     Term *t = mk(a, TK_CONS);
@@ -159,6 +194,11 @@ int term_compare(const Term *a, const Term *b)
         return 0;
     case TK_NIL:
         return 0;
+    case TK_REF: /* each make_ref() of a case is a ref of its own (its print is _Ref whatever
+                    the order) */
+        return cmp3((long long)(a > b), (long long)(a < b));
+    case TK_FUN:
+        return term_compare(a->u.fun_body, b->u.fun_body);
     case TK_CONS: {
         int c = term_compare(a->u.cons.head, b->u.cons.head);
         return c ? c : term_compare(a->u.cons.tail, b->u.cons.tail);

@@ -8,10 +8,13 @@
 #include "arena.h"
 #include "buf.h"
 
-/* Kinds in Erlang term order: number < atom < port < pid < tuple < map < nil < list < binary.
- * TK_PLACEHOLDER is a printing-only value (e.g. _SchedulerId), never compared. */
+/* Kinds in Erlang term order: number < atom < reference < fun < port < pid < tuple < map <
+ * nil < list < binary. TK_PLACEHOLDER is a printing-only value (e.g. _SchedulerId), never
+ * compared. TK_REF is a fresh reference (`make_ref()`, made by the live harness) and TK_FUN
+ * a fun of arity 0 returning a constant (`fun() -> T end`): both only where a case may
+ * hand the runtime an opaque value (a tracer state, a tracer option). */
 typedef enum {
-    TK_INT, TK_ATOM, TK_PORT, TK_PID, TK_TUPLE, TK_MAP, TK_NIL, TK_CONS, TK_BIN, TK_PLACEHOLDER
+    TK_INT, TK_ATOM, TK_REF, TK_FUN, TK_PORT, TK_PID, TK_TUPLE, TK_MAP, TK_NIL, TK_CONS, TK_BIN, TK_PLACEHOLDER
 } TermKind;
 
 typedef struct Term Term;
@@ -24,6 +27,7 @@ struct Term {
         struct { size_t n; Term **el; } tuple; /* TK_TUPLE */
         struct { size_t n; Term **key, **val; } map; /* TK_MAP, keys sorted, unique */
         struct { size_t n; unsigned char *bytes; } bin; /* TK_BIN */
+        const struct Term *fun_body;           /* TK_FUN: what the fun returns */
     } u;
 };
 
@@ -38,6 +42,12 @@ Term *term_pid(Arena *a, const char *name);
 Term *term_port(Arena *a, const char *name);
 /* Guarantees: a term that prints as the bare text (never parsed, never compared). */
 Term *term_placeholder(Arena *a, const char *text);
+/* Guarantees: a fresh reference (make_ref() on the live node; printed _Ref). */
+Term *term_ref(Arena *a);
+/* Guarantees: the fun `fun() -> body end` (printed so in the stream). */
+Term *term_fun(Arena *a, const Term *body);
+/* Guarantees: the first reference or fun inside t (t itself included), or NULL. */
+const Term *term_find_opaque(const Term *t);
 /* Guarantees: the empty list. */
 Term *term_nil(Arena *a);
 /* Guarantees: the cell [head|tail]. */

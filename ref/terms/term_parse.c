@@ -187,6 +187,32 @@ static bool atom_fits(P *p, size_t at, const char *name, size_t n)
     return true;
 }
 
+/* True, with the cursor after it, iff the text at the cursor (after blanks) is `lit`. */
+static bool literal(P *p, const char *lit)
+{
+    skip_ws(p);
+    size_t n = strlen(lit);
+    if (strncmp(p->s + p->i, lit, n) != 0 || (is_name_char(lit[n - 1]) && is_name_char(p->s[p->i + n])))
+        return false;
+    p->i += n;
+    return true;
+}
+
+/* `fun() -> Term end` (the word fun read): a fun of arity 0 that returns Term, the only
+ * fun a case can write (cases/README.md "Terms"). */
+static bool parse_fun(P *p, size_t start, Term **out)
+{
+    if (!literal(p, "(") || !literal(p, ")") || !literal(p, "->"))
+        return fail_at(p, start, "a fun is written fun() -> Term end (arity 0, a constant body) in model v1");
+    Term *body;
+    if (!parse_term(p, &body))
+        return false;
+    if (!literal(p, "end"))
+        return fail_at(p, p->i, "expected 'end' to close the fun");
+    *out = term_fun(p->a, body);
+    return true;
+}
+
 static bool parse_word_atom(P *p, Term **out)
 {
     size_t start = p->i;
@@ -196,7 +222,12 @@ static bool parse_word_atom(P *p, Term **out)
         return false;
     char *name = arena_strndup(p->a, p->s + start, p->i - start);
     if (strcmp(name, "fun") == 0)
-        return fail_at(p, start, "funs are not supported by model v1");
+        return parse_fun(p, start, out);
+    if (strcmp(name, "make_ref") == 0 && strncmp(p->s + p->i, "()", 2) == 0) {
+        p->i += 2;
+        *out = term_ref(p->a);
+        return true;
+    }
     if (!atom_is_bare(name))
         return fail_at(p, start, "reserved word '%s' must be quoted to be an atom", name);
     *out = term_atom(p->a, name);
@@ -286,6 +317,27 @@ static bool parse_map(P *p, Term **out)
     return true;
 }
 
+/* The rest of a segment `V:Size` (the cursor on ':'): V as an unsigned big-endian integer of
+ * Size bits, Size a multiple of 8 (e.g. <<0:1024>>, 128 zero bytes). */
+static bool sized_segment(P *p, long long v, Buf *bytes)
+{
+    p->i++; /* : */
+    size_t at = p->i;
+    Term *size;
+    if (!is_digit(peek(p)) || !parse_int(p, &size))
+        return fail_at(p, at, "expected the segment's size in bits after ':'");
+    long long bits = size->u.i;
+    if (bits % 8 != 0 || bits > 8 * 65536)
+        return fail_at(p, at, "a segment's size must be a multiple of 8 bits, at most 524288, in model v1");
+    if (bits < 64 && v >= (1LL << bits))
+        return fail_at(p, at, "the value does not fit in %lld bits", bits);
+    for (long long k = bits / 8 - 1; k >= 0; k--) {
+        char c = (char)(k < 8 ? (unsigned char)((unsigned long long)v >> (8 * k)) : 0);
+        buf_putn(bytes, &c, 1);
+    }
+    return true;
+}
+
 static bool parse_binary(P *p, Term **out)
 {
     p->i += 2; /* << */
@@ -302,9 +354,11 @@ static bool parse_binary(P *p, Term **out)
             } else if (is_digit(peek(p))) {
                 Term *t;
                 ok = parse_int(p, &t);
-                if (ok && t->u.i > 255)
+                if (ok && peek(p) == ':')
+                    ok = sized_segment(p, t->u.i, &bytes);
+                else if (ok && t->u.i > 255)
                     ok = fail_at(p, at, "binary segment out of range 0..255");
-                if (ok) {
+                else if (ok) {
                     char c = (char)(unsigned char)t->u.i;
                     buf_putn(&bytes, &c, 1);
                 }

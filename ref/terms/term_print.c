@@ -53,6 +53,14 @@ void term_print(Buf *out, const Term *t, PrintStyle style)
     case TK_PLACEHOLDER:
         buf_puts(out, t->u.name);
         return;
+    case TK_REF: /* made afresh by the live harness; the stream prints every ref as _Ref */
+        buf_puts(out, style == PRINT_PLAN ? "{'$tcs_ref'}" : "_Ref");
+        return;
+    case TK_FUN: /* PROTOCOLS.md section 6: a fun the case wrote prints as written */
+        buf_puts(out, style == PRINT_PLAN ? "{'$tcs_fun', " : "fun()->");
+        term_print(out, t->u.fun_body, style);
+        buf_puts(out, style == PRINT_PLAN ? "}" : " end");
+        return;
     case TK_PORT: /* only the model makes ports: they never reach a plan */
         buf_printf(out, "<port:%s>", t->u.name);
         return;

@@ -106,8 +106,20 @@ static void test_step_errors(int *failures)
     parse(failures, H "trace a on bogus",
           "7:12: unknown trace flag 'bogus' (write it quoted to pass it to erlang:trace/3 anyway)");
     parse(failures, H "trace a on tracer", "7:12: the harness gives the tracer: 'tracer' is not allowed as a flag");
-    parse(failures, H "trace a on {meta,x}", "7:12: the harness gives the tracer: a {meta, ...} flag is not allowed");
-    parse(failures, H "trace a on {tracer,x}", "7:12: the harness gives the tracer: a {tracer, ...} flag is not allowed");
+    parse(failures, H "trace a on {meta,x}", "OK"); /* no flag: badarg (FLAGS-BADARG) */
+    parse(failures, H "trace a on {tracer,x}", "OK"); /* a tracer the step names (TRACER-OPTION) */
+    parse(failures, H "trace all on send {tracer,recorder,[]}",
+          "7:19: a {tracer, ...} flag with a process spec is not supported by model v1");
+    parse(failures, H "pattern tcs_target:id/1 [] {meta,recorder,fun() -> x end}", "OK");
+    parse(failures, H "pattern tcs_target:id/1 [] {local,x}", "7:28: a trace_pattern option must be an atom");
+    parse(failures, H "a call tcs_target:id(make_ref())", "7:22: a fun or make_ref() may appear only in a tracer "
+                                                         "state or a tracer option (model v1)");
+    parse(failures, H "tracer unload\ntracer reload", "OK");
+    parse(failures, HDR "tracer erl_msg_tracer\nprocess a\ntracer unload",
+          "7:1: 'tracer unload' and 'tracer reload' need the recorder as the tracer");
+    parse(failures, HDR "tracer recorder state {#{a => <tracer>}, fun() -> ok end}\nprocess a\n", "OK");
+    parse(failures, HDR "tracer recorder state <a>\nprocess a\n",
+          "5:23: unknown process <a> (not declared or not yet spawned)");
     parse(failures, H "trace a on {", "7:13: expected a term, found end of line");
     parse(failures, H "trace c on send", "7:7: undeclared process 'c'");
     parse(failures, H "trace a on send {}", "OK"); /* no flag: erlang:trace/3 raises badarg */

@@ -31,7 +31,10 @@ static void test_errors(int *failures)
 {
     static const struct { const char *src; int col; const char *msg; } cases[] = {
         {"1.5", 1, "floats are not supported"},
-        {"{a, fun}", 5, "funs are not supported"},
+        {"{a, fun}", 5, "a fun is written fun() -> Term end"},
+        {"fun() -> ok", 12, "expected 'end'"},
+        {"<<1:12>>", 5, "multiple of 8 bits"},
+        {"<<256:8>>", 7, "does not fit in 8 bits"},
         {"#Ref<0.1.2>", 1, "references"},
         {"<0.1.2>", 1, "raw pids"},
         {"{X}", 2, "variables are not allowed"},
@@ -123,7 +126,7 @@ static void test_error_messages(int *failures)
         {" \t\r", "5:4: expected a term, found end of line"},
         {"_", "5:1: variables are not allowed in terms (write '_' quoted for the wildcard atom)"},
         {"begin", "5:1: reserved word 'begin' must be quoted to be an atom"},
-        {"{fun}", "5:2: funs are not supported by model v1"},
+        {"{fun}", "5:2: a fun is written fun() -> Term end (arity 0, a constant body) in model v1"},
         {"1.5", "5:1: floats are not supported by model v1"},
         {"<0.1.2>", "5:1: raw pids are not supported by model v1; write <name>"},
         {"$a", "5:1: character literals are not supported by model v1"},
@@ -305,6 +308,12 @@ int main(void)
     roundtrip(failures, "[ ]", PRINT_CANON, "[]");
     roundtrip(failures, "9223372036854775807", PRINT_CANON, "9223372036854775807");
     roundtrip(failures, "-9223372036854775807", PRINT_CANON, "-9223372036854775807");
+    /* opaque values (STATE-ANY-TERM): funs of arity 0, fresh refs, sized binary segments */
+    roundtrip(failures, "{fun() -> ok end, make_ref()}", PRINT_CANON, "{fun()->ok end,_Ref}");
+    roundtrip(failures, "{fun () -> {a, <b>} end, make_ref()}", PRINT_PLAN,
+              "{{'$tcs_fun', {a, {'$tcs_pid', b}}}, {'$tcs_ref'}}");
+    roundtrip(failures, "<<0:32, 258:16, 7>>", PRINT_CANON, "<<0,0,0,0,1,2,7>>");
+    roundtrip(failures, "make_ref", PRINT_CANON, "make_ref"); /* without () an atom */
     test_errors(failures);
     test_error_messages(failures);
     test_pos(failures);

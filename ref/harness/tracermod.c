@@ -1,0 +1,161 @@
+/* tracermod.c - a tracer named by the step, and the tracer module's life (TRACER-*). */
+#include <string.h>
+
+#include "control.h"
+#include "enabled.h"
+#include "stream.h"
+#include "tracermod.h"
+
+/* Modules the model knows are loaded on every node and have no tracer NIFs (TRACER-NOT-A-TRACER):
+ * stdlib's lists, and the fixture the runner loads before the first step. */
+static bool loaded_non_tracer(const char *module)
+{
+    return strcmp(module, "lists") == 0 || strcmp(module, "tcs_target") == 0;
+}
+
+/* Modules whose part in tracing the model does not describe: a fixture loaded by its first
+ * call, the example tracer, the harness's own modules. */
+static bool undescribed(const char *module)
+{
+    return strcmp(module, "tcs_late") == 0 || strcmp(module, "erl_msg_tracer") == 0 ||
+           strcmp(module, "erl_tracer") == 0 || strncmp(module, "tcs_", 4) == 0;
+}
+
+static bool is_option(const Term *t, const char *key)
+{
+    return t->kind == TK_TUPLE && t->u.tuple.n > 0 && term_is_atom(t->u.tuple.el[0], key);
+}
+
+/* The option erlang.erl's lists:keyfind(tracer | meta, 1, Flags) finds: the first one written,
+ * or the harness's own ({tracer, recorder, <tracer>}; `meta` stands for {meta, recorder,
+ * <meta>}); NULL for none. Sets *module and *state when it is a {Key, Module, State}. */
+static bool first_option(Model *m, const Step *st, bool meta, const char **module, const Term **state)
+{
+    *module = NULL;
+    if (meta) {
+        for (int i = 0; i < st->nopts; i++) {
+            const Term *o = st->opt_terms[i];
+            if (term_is_atom(o, "meta")) {
+                *module = "recorder";
+                *state = term_pid(m->a, "meta");
+                return true;
+            }
+            if (is_option(o, "meta")) {
+                if (o->u.tuple.n == 3 && o->u.tuple.el[1]->kind == TK_ATOM) {
+                    *module = o->u.tuple.el[1]->u.name;
+                    *state = o->u.tuple.el[2];
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+    if (!st->tracer_opt) {
+        *module = st->on ? "recorder" : NULL;
+        *state = m->sessions[LEGACY_SESSION].state_term;
+        return st->on;
+    }
+    const Term *o = st->tracer_opt;
+    if (o->u.tuple.n == 3 && o->u.tuple.el[1]->kind == TK_ATOM) {
+        *module = o->u.tuple.el[1]->u.name;
+        *state = o->u.tuple.el[2];
+    }
+    return true;
+}
+
+/* TRACER-LOAD-ON-DEMAND: erlang:trace/3 and erlang:trace_pattern/3 call Module:enabled(
+ * trace_status, self(), State) for a module that is not loaded (C-121): the calling process in
+ * the state's place, the state in the tracee's. The caller is the harness's process, no
+ * scenario process, printed <?>. The call loads the recorder again, which answers as ever. */
+static void load_on_demand(Model *m, const Term *state)
+{
+    Tracer t = enabled_session_tracer(m, LEGACY_SESSION);
+    Buf body;
+    buf_init(&body);
+    buf_puts(&body, "enabled(trace_status, <?>, ");
+    term_print(&body, state, PRINT_CANON);
+    buf_printf(&body, ") -> %s", answer_name(enabled_answer(t, "trace_status")));
+    stream_line(m->out, stream_class("trace_status"), buf_str(&body), "TRACER-LOAD-ON-DEMAND STATUS-PROBE");
+    buf_free(&body);
+    m->tracer_unloaded = false;
+}
+
+/* The verdict of erts on the options with key tracer (meta): every one must name a tracer;
+ * *state is the one that does. */
+static bool options_verdict(Model *m, const Step *st, bool meta, TracerVerdict *verdict, const Term **state,
+                            Buf *rules)
+{
+    const char *key = meta ? "meta" : "tracer";
+    int named = 0;
+    int n = meta ? st->nopts : st->nflags;
+    for (int i = 0; i < n; i++) {
+        const Term *o = meta ? st->opt_terms[i] : st->flag_terms[i];
+        if (!is_option(o, key))
+            continue;
+        bool recorder = o->u.tuple.n == 3 && term_is_atom(o->u.tuple.el[1], "recorder");
+        if (o->u.tuple.n == 2 && o->u.tuple.el[1]->kind == TK_PID)
+            return model_unsupported(m, st->line, st->col, "a tracer process in erlang:trace/3 or "
+                                     "erlang:trace_pattern/3 is");
+        if (!recorder) { /* TRACER-OPTION-INVALID: no pid, port or tracer module */
+            *verdict = TRACER_BADARG;
+            buf_puts(rules, " TRACER-OPTION-INVALID");
+            return true;
+        }
+        if (m->sc->tracer.kind != TRACER_RECORDER || named++)
+            return model_unsupported(m, st->line, st->col, "this tracer option is");
+        *state = o->u.tuple.el[2];
+    }
+    if (named)
+        buf_puts(rules, " TRACER-OPTION");
+    return true;
+}
+
+bool tracermod_check(Model *m, const Step *st, bool meta, TracerVerdict *verdict, const Term **state,
+                     Buf *rules)
+{
+    *verdict = TRACER_ACCEPTED;
+    *state = NULL;
+    const char *module;
+    const Term *first_state;
+    if (first_option(m, st, meta, &module, &first_state) && module) {
+        if (undescribed(module))
+            return model_unsupported(m, st->line, st->col, "this module as a tracer module is");
+        if (strcmp(module, "recorder") == 0 && m->tracer_unloaded) {
+            load_on_demand(m, first_state);
+        } else if (strcmp(module, "recorder") != 0 && !loaded_non_tracer(module)) {
+            *verdict = TRACER_UNDEF; /* TRACER-MODULE-UNDEF: any other module is none (C-120) */
+            buf_puts(rules, " TRACER-MODULE-UNDEF");
+            return true;
+        }
+    }
+    return options_verdict(m, st, meta, verdict, state, rules);
+}
+
+bool tracermod_reload(Model *m, const Step *st)
+{
+    (void)st;
+    control_line(m, "code:load_file(recorder)", "-> {module,recorder}", "TRACER-RELOADED");
+    m->tracer_unloaded = false;
+    return true;
+}
+
+bool tracermod_unload(Model *m, const Step *st)
+{
+    Session *ses = &m->sessions[LEGACY_SESSION];
+    if (m->seq_tracer)
+        return model_unsupported(m, st->line, st->col, "unloading the system seq tracer's module is");
+    if (ses->new_flags || model_attached(&ses->new_ports))
+        return model_unsupported(m, st->line, st->col, "unloading the tracer module that new processes get is");
+    if (m->nsessions > 1) /* a session's recorder may be the same module */
+        return model_unsupported(m, st->line, st->col, "unloading the tracer module in a case with sessions is");
+    /* TRACER-UNLOADED: a tracee keeps its tracer until the runtime next asks it (an event, a
+     * trace_status probe) while the module is gone: then it loses it (enabled_unloaded); a
+     * meta tracer is silent from now on: its pattern stays, orphaned */
+    for (int fn = 0; fn < TARGET_FNS; fn++)
+        ses->pats[fn].meta_orphan |= ses->pats[fn].meta;
+    /* code:purge/1, code:delete/1, code:purge/1 (as tracer_SUITE's purge/0): after a purge,
+     * delete answers true, also for a module that is not loaded (seen live on 25, 27, 29) */
+    control_line(m, "code:delete(recorder)", "-> true", "TRACER-UNLOADED");
+    m->tracer_unloaded = true;
+    return true;
+}
