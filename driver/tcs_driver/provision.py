@@ -185,14 +185,15 @@ def missing_packages(root: Path, packages: tuple[str, ...] = PACKAGES) -> list[s
     return [p for p in packages if not (root / "var" / "lib" / "dpkg" / "info" / f"{p}.list").exists()]
 
 
-def add_packages(otp: node.Otp, packages: tuple[str, ...], say: Callable[[str], None]) -> None:
-    """Installs Debian packages a command needs beside OTP (valgrind for validate --sanitize) into
-    the root `otp` runs in, once, the way a root is upgraded; nothing for the host's or a path's OTP."""
+def add_packages(otp: node.Otp, packages: tuple[str, ...], why: str, say: Callable[[str], None]) -> None:
+    """Installs Debian packages a command needs beside OTP (valgrind for validate --sanitize: `why`
+    says so) into the root `otp` runs in, once, the way a root is upgraded; nothing for the host's
+    or a path's OTP."""
     if otp.root is None:
         return
     with _locked(otp.root):
         if missing := missing_packages(otp.root, packages):
-            _upgrade(otp.root, otp.release, missing, say, f"what {', '.join(missing)} needs")
+            _upgrade(otp.root, otp.release, missing, say, why)
 
 
 def _upgrade(root: Path, release: int, packages: list[str], say: Callable[[str], None],

@@ -79,7 +79,7 @@ def test_good_tracer_is_clean_under_memcheck(name: str, memory_verdicts) -> None
 def test_defect_is_caught_in_the_roots_too(release: str, layout, otp_for, tmp_path: Path) -> None:
     """In an OTP 27/29 root (valgrind installed by provisioning, the JIT in one mapping)."""
     otp = otp_for(release)
-    provision.add_packages(otp, ("valgrind",), lambda text: print(f"tcs: {text}", flush=True))
+    sanitize.install(otp, lambda text: print(f"tcs: {text}", flush=True))
     tracer = next(t for t in bundled.defective(layout) if t.module == DEFECT)
     prepared = inputs.prepare(tracer.module, str(tracer.nif), str(tracer.erl), None, None, tmp_path)
     memory = _memory(engine.validate(prepared, [otp], lambda o: corpus.runner_beams(layout, o), MEMORY_ONLY,
@@ -164,6 +164,11 @@ def test_suppressions_cover_only_errors_starting_in_otp_code() -> None:
 @pytest.mark.parametrize("release, smc, jit", [(25, "all", []), (27, "all-non-file", ["+JMsingle", "true"])],
                          ids=["otp25-dual-mapped-jit", "otp27-single-mapping"])
 def test_command_follows_the_release(release: int, smc: str, jit: list[str]) -> None:
-    before, flags = sanitize.command(node.Otp(str(release), ["erl"]), 7, "/s.supp")
-    assert before[0] == "valgrind" and f"--smc-check={smc}" in before and "--xml-fd=7" in before
-    assert flags == ["+Mea", "min", *jit]
+    wrap = sanitize.command(node.Otp(str(release), ["erl"]), 7, "/s.supp")
+    assert wrap.before[0] == "valgrind" and f"--smc-check={smc}" in wrap.before and "--xml-fd=7" in wrap.before
+    assert wrap.emulator_flags == ["+Mea", "min", *jit] and wrap.pass_fds == (7,) and wrap.outer == []
+
+
+def test_command_in_a_root_mounts_proc_in_a_namespace_of_its_own(tmp_path: Path) -> None:
+    wrap = sanitize.command(node.Otp("29", ["chroot", str(tmp_path), "erl"], tmp_path), 5, "/s.supp")
+    assert wrap.outer == ["unshare", "--mount", "--pid", "--fork", f"--mount-proc={tmp_path / 'proc'}"]

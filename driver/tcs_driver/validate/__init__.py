@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import corpus, junit, node, provision
-from . import engine, inputs, releases, report
+from . import engine, inputs, releases, report, sanitize
 from .checks import ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, Limits
 
 
@@ -66,7 +66,7 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
         otps = releases.available(args.otp, say)
         if SANITIZE_CHECK in options.checks:
             for otp in otps:
-                provision.add_packages(otp, ("valgrind",), say)
+                sanitize.install(otp, say)
     except (inputs.BadInput, releases.Unavailable, node.NoErlang, provision.ProvisionError) as why:
         say(f"bad input: {why}" if isinstance(why, inputs.BadInput) else str(why))
         return 2

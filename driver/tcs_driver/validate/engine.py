@@ -339,12 +339,12 @@ class _Runner:
         # errors stay in the order they happened.
         fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         try:
-            before, flags = sanitize.command(self.work.otp, fd, self.work.node_path(suppressions))
             limits = self.options.limits
             ran = jobs.run(self.work, "tcs_validate_calls",
                            {**self.job, "check": check, "sanitize_log": erlang_string(self.work.node_path(log))},
                            jobs.StepLimit(limits.callback_s * sanitize.SLOWDOWN, "per-callback (under memcheck)"),
-                           limits.check_s * sanitize.SLOWDOWN, jobs.Wrap(before, flags, (fd,)))
+                           limits.check_s * sanitize.SLOWDOWN,
+                           sanitize.command(self.work.otp, fd, self.work.node_path(suppressions)))
         finally:
             os.close(fd)
         text = log.read_text(errors="replace")

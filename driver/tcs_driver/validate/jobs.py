@@ -68,6 +68,7 @@ POLL_S = 0.01
 @dataclass(frozen=True)
 class Wrap:
     """A program the node runs under (valgrind, for validate --sanitize)."""
+    outer: list[str]           # a command before the whole command line (before chroot for a root)
     before: list[str]          # the program and its arguments, before erl (inside a root for a root)
     emulator_flags: list[str]  # flags for erl
     pass_fds: tuple[int, ...]  # file descriptors the program writes to
@@ -83,8 +84,8 @@ def run(work: Workdir, module: str, job: dict[str, object], step_limit: StepLimi
     progress = work.host / f"job-{number}-{module}.progress"
     progress.write_bytes(b"")
     job_file.write_text(protocol.job_file({**job, "progress": protocol.erlang_string(work.node_path(progress))}))
-    wrap = wrap or Wrap([], [], ())
-    cmd = [*work.otp.erl[:-1], *wrap.before, work.otp.erl[-1], *wrap.emulator_flags,
+    wrap = wrap or Wrap([], [], [], ())
+    cmd = [*wrap.outer, *work.otp.erl[:-1], *wrap.before, work.otp.erl[-1], *wrap.emulator_flags,
            "-noshell", "-noinput", "-pa", *map(work.node_path, work.code_path),
            "-run", module, "main", work.node_path(job_file)]
     # A tracer library named without a directory is looked up on the loader

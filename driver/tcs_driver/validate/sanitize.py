@@ -33,10 +33,12 @@ from __future__ import annotations
 import re
 import shutil
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .. import node
+from .. import node, provision
+from . import jobs
 
 #: Programs the emulator starts that are not the tracer's business.
 _SKIP_CHILDREN = ("*/erl_child_setup", "*/inet_gethost", "*/epmd", "*/heart")
@@ -85,6 +87,12 @@ def suppressions() -> str:
     return "".join(entries)
 
 
+def install(otp: node.Otp, say: Callable[[str], None]) -> None:
+    """Installs valgrind into the root `otp` runs in, once (provisioning's upgrade step); raises
+    provision.ProvisionError.  On the host it is the user's: unavailable() says how to get it."""
+    provision.add_packages(otp, ("valgrind",), "validate --sanitize runs its nodes under valgrind memcheck", say)
+
+
 def unavailable(otp: node.Otp) -> str | None:
     """Why nodes of this release cannot run under memcheck here, in user words, or None."""
     where = otp.root if otp.root is not None else Path("/")
@@ -95,16 +103,19 @@ def unavailable(otp: node.Otp) -> str | None:
     return "valgrind is not installed (Debian: apt-get install valgrind)"
 
 
-def command(otp: node.Otp, log_fd: int, suppression_file: str) -> tuple[list[str], list[str]]:
-    """How to start a node of `otp` under memcheck: the program and arguments that go before
-    `erl` (inside the root for a root), and the emulator flags that go after it."""
+def command(otp: node.Otp, log_fd: int, suppression_file: str) -> jobs.Wrap:
+    """How to start a node of `otp` under memcheck, its XML log written to log_fd.  In a root,
+    valgrind needs /proc: the node gets a mount namespace of its own with /proc mounted in the
+    root (gone when the node ends; the host's mounts are untouched)."""
     jit = ["+JMsingle", "true"] if otp.release >= 26 else []
     smc = "all-non-file" if otp.release >= 26 else "all"
     valgrind = ["valgrind", "--tool=memcheck", "--trace-children=yes",
                 f"--trace-children-skip={','.join(_SKIP_CHILDREN)}", "--child-silent-after-fork=yes",
                 "--error-limit=no", "--num-callers=16", f"--smc-check={smc}",
                 f"--suppressions={suppression_file}", "--xml=yes", f"--xml-fd={log_fd}"]
-    return valgrind, ["+Mea", "min", *jit]
+    outer = [] if otp.root is None else ["unshare", "--mount", "--pid", "--fork",
+                                         f"--mount-proc={otp.root / 'proc'}"]
+    return jobs.Wrap(outer, valgrind, ["+Mea", "min", *jit], (log_fd,))
 
 
 _ITEM = re.compile(r"^TCS-STEP ([^\n]*)$|<error>.*?</error>|<suppcounts>.*?</suppcounts>", re.M | re.S)
