@@ -49,7 +49,8 @@ read_job(JobFile) ->
 %% lies after the step that ran into it.
 sanitize_log(none) -> ok;
 sanitize_log(Path) ->
-    {ok, Log} = file:open(Path, [append, binary]),
+    %% raw: written by this process itself, the one that calls the tracer (tcs_validate_calls)
+    {ok, Log} = file:open(Path, [append, raw, binary]),
     persistent_term:put(tcs_sanitize_log, Log).
 
 option(Key, Job) ->
@@ -147,15 +148,15 @@ out(Kind, Fmt, Args) ->
     %% A file opened without raw is written by its own server process, which
     %% answers once write(2) is done: the line is kept even if a callback
     %% kills the node right after.
-    ok = file:write(persistent_term:get(tcs_progress),
-                    unicode:characters_to_binary(["TCS ", Kind, " ", Line, "\n"])).
+    Bytes = unicode:characters_to_binary([Kind, " ", Line, "\n"]),
+    ok = file:write(persistent_term:get(tcs_progress), ["TCS ", Bytes]),
+    Bytes.
 
 step(Index, Key, Text) ->
-    out("STEP", "~s ~s ~ts", [Index, Key, Text]),
+    Line = out("STEP", "~s ~s ~ts", [Index, Key, Text]),
     case persistent_term:get(tcs_sanitize_log, none) of
         none -> ok;
-        Log -> ok = file:write(Log, unicode:characters_to_binary(
-                                      io_lib:format("~nTCS-STEP ~s ~s ~ts~n", [Index, Key, Text])))
+        Log -> ok = file:write(Log, ["\nTCS-", Line])
     end.
 
 finding(Index, Fmt, Args) -> out("FINDING", "~s " ++ Fmt, [Index | Args]).

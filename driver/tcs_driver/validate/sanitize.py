@@ -45,10 +45,11 @@ _SKIP_CHILDREN = ("*/erl_child_setup", "*/inet_gethost", "*/epmd", "*/heart")
 #: valgrind's error kinds (Memcheck:KIND in a suppression) an OTP frame may start.
 _KINDS = ("Cond", "Value1", "Value2", "Value4", "Value8", "Value16", "Value32",
           "Addr1", "Addr2", "Addr4", "Addr8", "Addr16", "Addr32", "Free", "Overlap", "Jump")
-#: OTP's own code: the emulator, and its JIT's code (in a memfd mapping).
-_EMULATOR, _JIT = "obj:*/beam.smp", "obj:/memfd:*"
-#: valgrind's replacements of the C library's memory and string functions.
-_REPLACEMENTS = "obj:*/vgpreload_memcheck*"
+#: OTP's own code: the emulator, and its JIT's code: in a memfd mapping (OTP 25), or in anonymous
+#: memory (+JMsingle true), where valgrind knows no object ("???").
+_OTP_CODE = ("obj:*/beam.smp", "obj:/memfd:*", "obj:???")
+#: The C library, and valgrind's replacements of its memory and string functions.
+_C_LIBRARY = ("obj:*/libc.so*", "obj:*/vgpreload_memcheck*")
 #: How much longer a step and a node may take under memcheck than the limits of a plain node.
 SLOWDOWN = 20
 
@@ -77,13 +78,14 @@ class Log:
 
 def suppressions() -> str:
     """The suppression file: every error that starts in OTP's code (the emulator, the JIT's code),
-    or in one of valgrind's replacements (memcpy, strlen) called by OTP's code."""
+    or in the C library (or valgrind's replacement of one of its functions) called by OTP's code."""
     entries = []
     for kind in _KINDS:
-        for i, otp_code in enumerate((_EMULATOR, _JIT)):
+        for i, otp_code in enumerate(_OTP_CODE):
             entries.append(f"{{\n   otp-{kind}-{i}\n   Memcheck:{kind}\n   {otp_code}\n}}\n")
-            entries.append(f"{{\n   otp-libc-{kind}-{i}\n   Memcheck:{kind}\n   {_REPLACEMENTS}\n"
-                           f"   {otp_code}\n}}\n")
+            for j, library in enumerate(_C_LIBRARY):
+                entries.append(f"{{\n   otp-libc-{kind}-{i}{j}\n   Memcheck:{kind}\n   {library}\n"
+                               f"   {otp_code}\n}}\n")
     return "".join(entries)
 
 
