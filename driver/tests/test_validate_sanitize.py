@@ -6,22 +6,19 @@ reading of valgrind's XML log (which errors are the tracer's, which input
 ran into them)."""
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
+import argparse
+import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 
 import pytest
 
 from conftest import TEST_RELEASES
-from tcs_driver import corpus, node, provision
-from tcs_driver.validate import bundled, engine, inputs, sanitize
+import tcs_driver.validate as validate
+from tcs_driver import corpus, junit, node, provision
+from tcs_driver.validate import bundled, engine, inputs, report, sanitize
 from tcs_driver.validate.checks import SANITIZE_CHECK, CheckResult
 
-#: shape (which the other checks need) and memory only; the default time limits (scaled by
-#: sanitize.SLOWDOWN under memcheck): a loaded machine must not look like a hang.
-MEMORY_ONLY = engine.Options(checks=("shape", SANITIZE_CHECK), parallel=1)
 DEFECT = "tcs_defect_uninit_read"
 
 
@@ -31,24 +28,42 @@ def _memory(results: list[CheckResult]) -> CheckResult:
     return results[1]
 
 
+def _sanitize_options() -> engine.Options:
+    """The options of `./tcs validate --checks shape --sanitize --parallel 1` (shape, which the other checks
+    need, and memory; the default time limits, scaled under memcheck: a loaded machine must not look like a
+    hang), read by the command's own parser."""
+    args = argparse.ArgumentParser()
+    validate.add_arguments(args)
+    options = validate._options(args.parse_args(["--module", DEFECT, "--checks", "shape", "--sanitize",
+                                                 "--parallel", "1"]))
+    assert SANITIZE_CHECK in options.checks
+    return options
+
+
 @pytest.fixture(scope="module")
-def memory_verdicts(layout, otp_node, tmp_path_factory) -> dict[str, CheckResult]:
-    """The memory check of the defective tracer and of both good ones, on the host's OTP."""
+def sanitized(layout, otp_node, tmp_path_factory) -> dict[str, list[CheckResult]]:
+    """shape and memory for the defective tracer and both good ones, on the host's OTP, two at a time."""
     otp, _release, _include = otp_node
     if sanitize.unavailable(otp):
         pytest.skip(f"OTP {otp.name}: {sanitize.unavailable(otp)}")
     scratch = tmp_path_factory.mktemp("sanitize")
     tracers = [t for t in bundled.defective(layout) if t.module == DEFECT] + bundled.good(layout)
+    options = _sanitize_options()
 
-    def validate(tracer: bundled.Bundled) -> tuple[str, CheckResult]:
+    def validate_one(tracer: bundled.Bundled) -> tuple[str, list[CheckResult]]:
         where = scratch / tracer.module
         where.mkdir()
         prepared = inputs.prepare(tracer.module, str(tracer.nif), str(tracer.erl), None, None, where)
-        return tracer.module, _memory(engine.validate(prepared, [otp], lambda o: corpus.runner_beams(layout, o),
-                                                      MEMORY_ONLY, lambda _: None))
+        return tracer.module, engine.validate(prepared, [otp], lambda o: corpus.runner_beams(layout, o), options,
+                                              lambda _: None)
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(pool.map(validate, tracers))
+        return dict(pool.map(validate_one, tracers))
+
+
+@pytest.fixture(scope="module")
+def memory_verdicts(sanitized) -> dict[str, CheckResult]:
+    return {name: _memory(results) for name, results in sanitized.items()}
 
 
 @pytest.mark.live
@@ -82,27 +97,24 @@ def test_defect_is_caught_in_the_roots_too(release: str, layout, otp_for, tmp_pa
     sanitize.install(otp, lambda text: print(f"tcs: {text}", flush=True))
     tracer = next(t for t in bundled.defective(layout) if t.module == DEFECT)
     prepared = inputs.prepare(tracer.module, str(tracer.nif), str(tracer.erl), None, None, tmp_path)
-    memory = _memory(engine.validate(prepared, [otp], lambda o: corpus.runner_beams(layout, o), MEMORY_ONLY,
-                                     lambda _: None))
+    memory = _memory(engine.validate(prepared, [otp], lambda o: corpus.runner_beams(layout, o),
+                                     _sanitize_options(), lambda _: None))
     assert memory.status == "fail" and "is_return_event" in memory.summary, memory.summary
     assert memory.otp == release
 
 
 @pytest.mark.live
-def test_command_reports_memory_in_json_and_junit(layout, otp_node, tmp_path: Path) -> None:
-    otp, _release, _include = otp_node
-    if sanitize.unavailable(otp):
-        pytest.skip(f"OTP {otp.name}: {sanitize.unavailable(otp)}")
-    tracer = next(t for t in bundled.defective(layout) if t.module == DEFECT)
-    done = subprocess.run([sys.executable, str(layout.repo / "tcs"), "validate", "--module", DEFECT,
-                           "--nif", str(tracer.nif), "--erl", str(tracer.erl), "--checks", "shape",
-                           "--sanitize", "--json", str(tmp_path / "r.json"), "--junit", str(tmp_path / "r.xml")],
-                          capture_output=True, text=True, cwd=layout.repo)
-    assert done.returncode == 1, done.stdout + done.stderr
-    checks = {c["check"]: c for c in json.loads((tmp_path / "r.json").read_text())["checks"]}
-    assert checks[SANITIZE_CHECK]["status"] == "fail"
-    junit = (tmp_path / "r.xml").read_text()
-    assert f'name="{SANITIZE_CHECK}' in junit and "is_return_event" in junit
+def test_memory_verdict_is_a_check_in_json_and_junit(sanitized, tmp_path: Path) -> None:
+    defect_results = sanitized[DEFECT]
+    tracer = inputs.Tracer(DEFECT, tmp_path / "t.so", tmp_path / "t.beam", "t.erl", None)
+    done = report.Report(tracer, [defect_results[0].otp], engine.Limits(), engine.Bench(), defect_results)
+    assert done.verdict == "fail"
+    checks = {c["check"]: c for c in report.to_json(done)["checks"]}
+    assert checks[SANITIZE_CHECK]["status"] == "fail" and "is_return_event" in checks[SANITIZE_CHECK]["summary"]
+    junit.write(tmp_path / "r.xml", "validate", report.junit_cases(done))
+    [case] = [c for c in ET.parse(tmp_path / "r.xml").iter("testcase") if c.get("name") == SANITIZE_CHECK]
+    failure = case.find("failure")
+    assert failure is not None and "is_return_event" in (failure.text or "") + (failure.get("message") or "")
 
 
 # --- reading valgrind's log ---------------------------------------------------------------
