@@ -357,9 +357,9 @@ class _Runner:
                     for line in [sanitize.describe(f), *(f"    {frame}" for frame in f.stack)]]
         if ran.status != "done":
             evidence.append(f"{_incident_line(ran)}\n(the inputs after it were not run under memcheck)")
-        left_out = (f"{found.otp_errors + found.suppressed} errors in OTP's own code left out "
-                    f"(not in the tracer's code); time limits under memcheck: {sanitize.SLOWDOWN} times "
-                    "the others")
+        left_out = (f"left out as OTP's own: {found.otp_errors} distinct errors not in the tracer's code, "
+                    f"{found.suppressed} occurrences of errors starting in OTP's code (suppressed); time "
+                    f"limits under memcheck: {sanitize.SLOWDOWN} times the others")
         if evidence:
             summary = sanitize.describe(found.findings[0]) if found.findings else evidence[0]
             return self._result(check, "fail", summary, _shorten(evidence) + [left_out], started, data=data)
