@@ -343,7 +343,7 @@ class _Runner:
             ran = jobs.run(self.work, "tcs_validate_calls",
                            {**self.job, "check": check, "sanitize_log": erlang_string(self.work.node_path(log))},
                            jobs.StepLimit(limits.callback_s * sanitize.SLOWDOWN, "per-callback (under memcheck)"),
-                           limits.check_s * sanitize.SLOWDOWN,
+                           limits.check_s * sanitize.NODE_SLOWDOWN,
                            sanitize.command(self.work.otp, fd, self.work.node_path(suppressions)))
         finally:
             os.close(fd)
@@ -359,7 +359,8 @@ class _Runner:
             evidence.append(f"{_incident_line(ran)}\n(the inputs after it were not run under memcheck)")
         left_out = (f"left out as OTP's own: {found.otp_errors} distinct errors not in the tracer's code, "
                     f"{found.suppressed} occurrences of errors starting in OTP's code (suppressed); time "
-                    f"limits under memcheck: {sanitize.SLOWDOWN} times the others")
+                    f"limits under memcheck: {sanitize.SLOWDOWN} times the others per call, "
+                    f"{sanitize.NODE_SLOWDOWN} times per node")
         if evidence:
             summary = sanitize.describe(found.findings[0]) if found.findings else evidence[0]
             return self._result(check, "fail", summary, _shorten(evidence) + [left_out], started, data=data)

@@ -50,8 +50,12 @@ _KINDS = ("Cond", "Value1", "Value2", "Value4", "Value8", "Value16", "Value32",
 _OTP_CODE = ("obj:*/beam.smp", "obj:/memfd:*", "obj:???")
 #: The C library, and valgrind's replacements of its memory and string functions.
 _C_LIBRARY = ("obj:*/libc.so*", "obj:*/vgpreload_memcheck*")
-#: How much longer a step and a node may take under memcheck than the limits of a plain node.
+#: How much longer a callback call, and a whole node, may take under memcheck than on a plain node:
+#: Erlang code runs from the JIT's memory, which memcheck checks for changes before every block
+#: (--smc-check), and a loaded machine slows that further; a hang in a callback is still cut by the
+#: per-call limit.
 SLOWDOWN = 20
+NODE_SLOWDOWN = 100
 
 
 @dataclass(frozen=True)
