@@ -42,7 +42,8 @@ def _sanitize_options() -> engine.Options:
 
 @pytest.fixture(scope="module")
 def sanitized(layout, otp_node, tmp_path_factory) -> dict[str, list[CheckResult]]:
-    """shape and memory for the defective tracer and both good ones, on the host's OTP, two at a time."""
+    """shape and memory for the defective tracer and both good ones, on the host's OTP, side by side (a node
+    under memcheck runs one thread at a time)."""
     otp, _release, _include = otp_node
     if sanitize.unavailable(otp):
         pytest.skip(f"OTP {otp.name}: {sanitize.unavailable(otp)}")
@@ -57,7 +58,7 @@ def sanitized(layout, otp_node, tmp_path_factory) -> dict[str, list[CheckResult]
         return tracer.module, engine.validate(prepared, [otp], lambda o: corpus.runner_beams(layout, o), options,
                                               lambda _: None)
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=len(tracers)) as pool:
         return dict(pool.map(validate_one, tracers))
 
 
