@@ -75,8 +75,8 @@ class Finding:
 class Log:
     """What valgrind's log said: the tracer's errors, and how many it left out as OTP's own."""
     findings: tuple[Finding, ...]
-    otp_errors: int           # errors with no frame in the tracer's library
-    suppressed: int           # errors the suppressions left out (two innermost frames in OTP)
+    otp_errors: int           # distinct errors not in the tracer's code
+    suppressed: int           # occurrences of errors the suppressions left out (starting in OTP's code)
 
 
 def suppressions() -> str:
