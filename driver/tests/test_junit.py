@@ -1,4 +1,4 @@
-"""--junit for run and validate: JUnit XML read back with junitparser (Debian's
+"""--junit for run, validate and fuzz: JUnit XML read back with junitparser (Debian's
 python3-junitparser, a JUnit consumer): one testcase per case (or check) and
 release, failures and errors with their evidence, skips with their reason."""
 from __future__ import annotations
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tcs_driver import corpus, junit
+from tcs_driver.fuzz import campaign, report, steer
 
 junitparser = pytest.importorskip("junitparser", reason="reading JUnit XML back needs Debian's "
                                   "python3-junitparser (./tcs test installs it)")
@@ -77,3 +78,45 @@ def test_validate_failure_carries_its_evidence(layout, otp_node, tmp_path: Path)
     outcome, message, text = read[("OTP 25", "enabled_answers")]
     assert outcome == "failure" and "answered ok" in message and "answered ok" in text, read
     assert read[("OTP 25", "dead_state")][0] == "passed"
+
+
+def _campaign(tmp_path: Path, lost: int) -> campaign.Campaign:
+    """A finished fuzz campaign on one release: one scenario of each kind of outcome."""
+    minimal = tmp_path / "fuzz_s9_g1.tcs"
+    minimal.write_text("case fuzz_s9_g1\n")
+    bad = campaign.Outcome("fuzz_9_1", "27", "disagree", ("+trace in",), ["+N trace(in, ...)"])
+    outcomes = [campaign.Outcome("fuzz_9_0", "27", "agree"), bad,
+                campaign.Outcome("fuzz_9_2", "27", "crash", detail="node ended: status 3\nmore"),
+                campaign.Outcome("fuzz_9_3", "27", "agree", polluted=True, rerun_alone=True),
+                campaign.Outcome("fuzz_9_4", "27", "skip", detail="needs OTP >= 27: trace sessions")]
+    group = campaign.Group(("+trace in",), "disagree", [bad], minimal_path=minimal)
+    return campaign.Campaign(9, ["27"], [], outcomes, [group], {"27": 1.0}, steer.Coverage(), steer.Coverage(),
+                             lost=lost)
+
+
+def test_fuzz_campaign_reads_back_with_groups_and_lost_results(tmp_path: Path) -> None:
+    junit.write(tmp_path / "f.xml", "tcs fuzz seed 9", report.junit_cases(_campaign(tmp_path, lost=2)))
+    read = _read(tmp_path / "f.xml")
+    assert read[("OTP 27", "fuzz_9_0")] == ("passed", "", "")
+    outcome, message, text = read[("OTP 27", "fuzz_9_1")]
+    assert (outcome, message) == ("failure", "group 1: +trace in")
+    assert "+N trace(in, ...)" in text and str(tmp_path / "fuzz_s9_g1.tcs") in text
+    assert read[("OTP 27", "fuzz_9_2")][:2] == ("error", "node ended: status 3")
+    assert read[("OTP 27", "fuzz_9_3")][:2] == ("failure", "disagrees in a shared node, agrees alone")
+    assert read[("OTP 27", "fuzz_9_4")][:2] == ("skipped", "needs OTP >= 27: trace sessions")
+    assert read[("campaign", "lost results")][:2] == ("error", "2 result(s) lost")
+    clean = report.junit_cases(_campaign(tmp_path, lost=0))
+    assert all(c.name != "lost results" for c in clean)
+
+
+@pytest.mark.live
+def test_fuzz_writes_a_testcase_per_scenario_and_release(layout, otp_node, tmp_path: Path) -> None:
+    done = _tcs("fuzz", "--seed", "5", "--count", "3", "--shrink-seconds", "0", "--json", "f.json",
+                "--junit", "f.xml", cwd=tmp_path)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    read = _read(tmp_path / "f.xml")
+    results = json.loads((tmp_path / "f.json").read_text())["results"]
+    assert len(results) == 3 and set(read) == {(f"OTP {r['otp']}", r["scenario"]) for r in results}, read
+    statuses = {r["scenario"]: r["status"] for r in results}
+    for (_, scenario), (outcome, _, _) in read.items():
+        assert outcome == report.JUNIT_OUTCOMES[statuses[scenario]], (scenario, outcome, statuses[scenario])

@@ -103,6 +103,17 @@ def test_validate_with_an_installation_by_path(layout, otp_node, own_otp: Path, 
     assert all(c["status"] == "pass" for c in report["checks"]), report["checks"]
 
 
+@pytest.mark.live
+def test_fuzz_with_an_installation_by_path(layout, otp_node, own_otp: Path, tmp_path: Path) -> None:
+    done = _tcs("fuzz", "--seed", "5", "--count", "3", "--shrink-seconds", "0", "--otp", str(own_otp),
+                "--json", "f.json", cwd=tmp_path)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    report = json.loads((tmp_path / "f.json").read_text())
+    assert report["otp"] == [f"25@{own_otp}"]
+    assert len(report["results"]) == 3 and {r["otp"] for r in report["results"]} == {f"25@{own_otp}"}
+    assert report["lost"] == 0
+
+
 def test_otp_word_that_is_neither_release_nor_path_is_refused() -> None:
     with pytest.raises(provision.ProvisionError, match="neither a release number nor the path"):
         provision.otps("25,twenty-six", print)

@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import corpus, node
+from .. import corpus, junit, node, provision
 from . import campaign, report
 
 
@@ -23,9 +23,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     size = p.add_mutually_exclusive_group()
     size.add_argument("--count", type=int, help="how many scenarios (default 200)")
     size.add_argument("--minutes", type=float, help="generate and run scenarios for about this long instead")
-    p.add_argument("--otp", default="local", help="releases, as for ./tcs run: 25,27,29, all, local (default)")
+    p.add_argument("--otp", default="local", help=provision.OTP_HELP)
     p.add_argument("--json", help="write the campaign as JSON to this file")
     p.add_argument("--html", help="write a self-contained HTML report to this file")
+    p.add_argument("--junit", help="write JUnit XML for CI to this file (a testcase per scenario and release)")
     p.add_argument("--out", help="write each group's minimal scenario here as a ready .tcs case")
     p.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)),
                    help="nodes side by side per release (default: 2, or 1 on a one-core machine)")
@@ -46,7 +47,7 @@ def main(args: argparse.Namespace, where: corpus.Layout, otps: list[node.Otp],
     if args.count is not None and args.count < 1 or args.minutes is not None and args.minutes <= 0:
         say("--count and --minutes must be positive")
         return 2
-    for target in filter(None, (args.json, args.html)):
+    for target in filter(None, (args.json, args.html, args.junit)):
         if not Path(target).resolve().parent.is_dir():
             say(f"cannot write {target}: no directory {Path(target).resolve().parent}")
             return 2
@@ -65,4 +66,6 @@ def main(args: argparse.Namespace, where: corpus.Layout, otps: list[node.Otp],
         write(Path(args.json), json.dumps(report.to_json(result), indent=2) + "\n")
     if args.html:
         write(Path(args.html), report.render_html(result))
+    if args.junit:
+        write(Path(args.junit), junit.render(f"tcs fuzz seed {args.seed}", report.junit_cases(result)))
     return exit_status(result)

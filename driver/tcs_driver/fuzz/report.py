@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .. import corpus
+from .. import corpus, junit
 from . import campaign as cp
 from . import steer
 from .gen import Scenario
@@ -85,6 +85,34 @@ def to_json(result: cp.Campaign) -> dict[str, Any]:
                      "changed": o.changed, "rerun_alone": o.rerun_alone, "polluted": o.polluted,
                      "detail": o.detail[:2000]} for o in result.outcomes],
     }
+
+
+#: How each fuzz status is written in JUnit XML: a disagreement fails, a refusal, crash or timeout is an error.
+JUNIT_OUTCOMES = {"agree": "passed", "explained": "passed", "disagree": "failure", "refused": "error",
+                  "crash": "error", "timeout": "error", "skip": "skipped"}
+
+
+def junit_cases(result: cp.Campaign) -> list[junit.Case]:
+    """One JUnit testcase per scenario and release; a disagreement's text is its differing lines and its
+    group's minimal case; a scenario that disagreed only in a shared node fails too; lost results are an
+    error of their own testcase, so CI never reads a campaign that lost results as green."""
+    group_of = {(m.scenario, m.otp): (number, g) for number, g in enumerate(result.groups, 1) for m in g.members}
+    cases = []
+    for o in result.outcomes:
+        outcome = "failure" if o.polluted else JUNIT_OUTCOMES[o.status]
+        number, group = group_of.get((o.scenario, o.otp), (0, None))
+        message = (f"group {number}: {'; '.join(group.shape)}" if group else
+                   "disagrees in a shared node, agrees alone" if o.polluted else
+                   (o.detail.splitlines() or [o.status])[0])
+        text = "\n".join(o.changed) or o.detail
+        if group and group.minimal_path:
+            text += f"\nminimal scenario: {group.minimal_path}"
+        cases.append(junit.Case(f"OTP {o.otp}", f"tcs.fuzz.seed{result.seed}", o.scenario, outcome,
+                                message[:300], text))
+    if result.lost:
+        cases.append(junit.Case("campaign", f"tcs.fuzz.seed{result.seed}", "lost results", "error",
+                                f"{result.lost} result(s) lost", "scenarios ran but their results never came back"))
+    return cases
 
 
 def render_text(result: cp.Campaign) -> str:
