@@ -7,6 +7,9 @@
 %%   trace_accepts     trace*/5 returns without raising
 %%   tracee_untouched  no callback sends to the tracee or issues a port
 %%                     command to it (spec 000, the Warning)
+%%   memory            every input of both families, on a node under valgrind
+%%                     memcheck (validate --sanitize): the driver judges the
+%%                     errors valgrind found in the tracer's library
 %%
 %% Usage: erl -noshell -pa DIR -run tcs_validate_calls main JOB_FILE
 %% The job names the check ({check, Name}) and selects the inputs (see
@@ -29,6 +32,7 @@ main([JobFile]) ->
     tcs_validate_lib:done().
 
 families(tracee_untouched) -> [enabled, trace];
+families(memory) -> [enabled, trace];
 families(trace_accepts) -> [trace];
 families(_) -> [enabled].
 
@@ -48,7 +52,14 @@ check(tracee_untouched, Ctx) ->
     Calls = each(enabled, Ctx, fun(Index, Input) -> untouched(Index, Input, Ctx) end)
         ++ each(trace, Ctx, fun(Index, Input) -> untouched(Index, Input, Ctx) end),
     late(fun tcs_validate_lib:tracee_effects/1, Ctx),
-    out("NOTE", "~b calls with a tracee watched", [length(Calls)]).
+    out("NOTE", "~b calls with a tracee watched", [length(Calls)]);
+check(memory, Ctx) ->
+    %% As little Erlang code as possible between the calls: under memcheck
+    %% every instruction of it costs (what trace*/5 sends is judged elsewhere).
+    Call = fun(_Index, Input) -> _ = call(Input, Ctx), called end,
+    Calls = each(enabled, Ctx, Call) ++ each(trace, Ctx, Call),
+    _ = effects(Ctx),
+    out("NOTE", "~b calls under valgrind memcheck", [length(Calls)]).
 
 answer(Index, Input, Ctx) ->
     case call(Input, Ctx) of

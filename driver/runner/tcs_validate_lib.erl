@@ -39,9 +39,19 @@ read_job(JobFile) ->
     {ok, Job} = file:consult(JobFile),
     {ok, Progress} = file:open(option(progress, Job), [write, binary]),
     persistent_term:put(tcs_progress, Progress),
+    sanitize_log(option(sanitize_log, Job, none)),
     out("OTP", "~s", [erlang:system_info(otp_release)]),
     ok = file:set_cwd(option(dir, Job)),
     Job.
+
+%% A node under valgrind (validate --sanitize) also appends each STEP line to
+%% valgrind's XML log: both append to one file (O_APPEND), so an error there
+%% lies after the step that ran into it.
+sanitize_log(none) -> ok;
+sanitize_log(Path) ->
+    %% raw: written by this process itself, the one that calls the tracer (tcs_validate_calls)
+    {ok, Log} = file:open(Path, [append, raw, binary]),
+    persistent_term:put(tcs_sanitize_log, Log).
 
 option(Key, Job) ->
     {Key, Value} = lists:keyfind(Key, 1, Job),
@@ -138,10 +148,16 @@ out(Kind, Fmt, Args) ->
     %% A file opened without raw is written by its own server process, which
     %% answers once write(2) is done: the line is kept even if a callback
     %% kills the node right after.
-    ok = file:write(persistent_term:get(tcs_progress),
-                    unicode:characters_to_binary(["TCS ", Kind, " ", Line, "\n"])).
+    Bytes = unicode:characters_to_binary([Kind, " ", Line, "\n"]),
+    ok = file:write(persistent_term:get(tcs_progress), ["TCS ", Bytes]),
+    Bytes.
 
-step(Index, Key, Text) -> out("STEP", "~s ~s ~ts", [Index, Key, Text]).
+step(Index, Key, Text) ->
+    Line = out("STEP", "~s ~s ~ts", [Index, Key, Text]),
+    case persistent_term:get(tcs_sanitize_log, none) of
+        none -> ok;
+        Log -> ok = file:write(Log, ["\nTCS-", Line])
+    end.
 
 finding(Index, Fmt, Args) -> out("FINDING", "~s " ++ Fmt, [Index | Args]).
 

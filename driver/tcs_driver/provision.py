@@ -180,17 +180,29 @@ def _check(root: Path, release: int) -> None:
                              f"moved on? then update SUITES in {Path(__file__).name})")
 
 
-def missing_packages(root: Path) -> list[str]:
-    """The PACKAGES a root lacks (dpkg keeps a file list of every installed package)."""
-    return [p for p in PACKAGES if not (root / "var" / "lib" / "dpkg" / "info" / f"{p}.list").exists()]
+def missing_packages(root: Path, packages: tuple[str, ...] = PACKAGES) -> list[str]:
+    """The packages (default: PACKAGES) a root lacks (dpkg keeps a file list of every installed package)."""
+    return [p for p in packages if not (root / "var" / "lib" / "dpkg" / "info" / f"{p}.list").exists()]
 
 
-def _upgrade(root: Path, release: int, packages: list[str], say: Callable[[str], None]) -> None:
+def add_packages(otp: node.Otp, packages: tuple[str, ...], why: str, say: Callable[[str], None]) -> None:
+    """Installs Debian packages a command needs beside OTP (valgrind for validate --sanitize: `why`
+    says so) into the root `otp` runs in, once, the way a root is upgraded; nothing for the host's
+    or a path's OTP."""
+    if otp.root is None:
+        return
+    with _locked(otp.root):
+        if missing := missing_packages(otp.root, packages):
+            _upgrade(otp.root, otp.release, missing, say, why)
+
+
+def _upgrade(root: Path, release: int, packages: list[str], say: Callable[[str], None],
+             why: str = "the OTP applications the host's erlang-nox has") -> None:
     """Installs the missing packages into a root made before they were part of it (apt-get in the
     root, from the suite's archive it was made from); raises ProvisionError with the log's tail."""
     log = root.parent / f"{root.name}.upgrade.log"
-    say(f"upgrading the OTP {release} root {root}: installing {', '.join(packages)} (the OTP applications "
-        f"the host's erlang-nox has; once, about 100 MB; log: {log})")
+    say(f"upgrading the OTP {release} root {root}: installing {', '.join(packages)} ({why}; once, "
+        f"about 100 MB; log: {log})")
     # Like debootstrap, which made the root, no Valid-Until check: sid's Release file is short-lived
     # and a machine whose clock runs ahead would find it expired.
     script = ("dpkg --configure -a && apt-get -o Acquire::Check-Valid-Until=false update -qq && "
@@ -198,7 +210,7 @@ def _upgrade(root: Path, release: int, packages: list[str], say: Callable[[str],
     with open(log, "w") as out:
         done = subprocess.run(["chroot", str(root), "sh", "-c", script], stdout=out, stderr=subprocess.STDOUT,
                               stdin=subprocess.DEVNULL, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
-    if done.returncode != 0 or missing_packages(root):
+    if done.returncode != 0 or missing_packages(root, tuple(packages)):
         raise ProvisionError(f"upgrading {root} failed (exit {done.returncode}); the end of {log}:\n"
                              + node.tail(log.read_text(errors="replace"), 12))
     _check(root, release)

@@ -2,7 +2,7 @@
 reports one verdict per check, with evidence, and an overall verdict.
 
     ./tcs validate --module NAME --nif PATH.so (--erl PATH.erl | --beam PATH.beam)
-                   [--state TERM] [--otp ...] [--json FILE] [--html FILE]
+                   [--state TERM] [--otp ...] [--json FILE] [--html FILE] [--sanitize]
     ./tcs validate --module NAME --app _build/default/lib   (a tracer as it ships)
 
 Exit status: 0 every check passes (or cannot apply, and says why), 1 the
@@ -15,9 +15,9 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from .. import corpus, junit, node
-from . import engine, inputs, releases, report
-from .checks import CHECK_NAMES, Bench, Limits
+from .. import corpus, junit, node, provision
+from . import engine, inputs, releases, report, sanitize
+from .checks import ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, Limits
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--otp", default="local", help="OTP release(s): 'local' (default), its number, "
                         "or 'all'")
     parser.add_argument("--checks", default=",".join(CHECK_NAMES),
-                        help=f"comma-separated checks to run (shape always runs): {', '.join(CHECK_NAMES)}")
+                        help=f"comma-separated checks to run (shape always runs): {', '.join(ALL_CHECK_NAMES)} "
+                        "(default: all but memory)")
+    parser.add_argument("--sanitize", action="store_true",
+                        help="add the memory check: every direct-call input again, on a node under valgrind "
+                        "memcheck, which finds reads of uninitialised memory and outside heap blocks in the "
+                        "tracer's library (slow: minutes per release; installs valgrind into the OTP roots)")
     parser.add_argument("--json", help="write the report as JSON to this file")
     parser.add_argument("--html", help="write the report as a self-contained HTML page to this file")
     parser.add_argument("--junit", help="write JUnit XML for CI to this file (a testcase per check and release)")
@@ -59,7 +64,10 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
     try:
         options = _options(args)
         otps = releases.available(args.otp, say)
-    except (inputs.BadInput, releases.Unavailable, node.NoErlang) as why:
+        if SANITIZE_CHECK in options.checks:
+            for otp in otps:
+                sanitize.install(otp, say)
+    except (inputs.BadInput, releases.Unavailable, node.NoErlang, provision.ProvisionError) as why:
         say(f"bad input: {why}" if isinstance(why, inputs.BadInput) else str(why))
         return 2
     with tempfile.TemporaryDirectory(prefix="tcs-validate-input-") as scratch:
@@ -92,10 +100,12 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
 
 def _options(args: argparse.Namespace) -> engine.Options:
     checks = tuple(c.strip() for c in args.checks.split(",") if c.strip())
-    unknown = [c for c in checks if c not in CHECK_NAMES]
+    unknown = [c for c in checks if c not in ALL_CHECK_NAMES]
     if unknown:
         raise inputs.BadInput(f"--checks: unknown check(s) {', '.join(unknown)}; "
-                              f"the checks are {', '.join(CHECK_NAMES)}")
+                              f"the checks are {', '.join(ALL_CHECK_NAMES)}")
+    if args.sanitize and SANITIZE_CHECK not in checks:
+        checks += (SANITIZE_CHECK,)
     if args.bench_samples < 1 or args.bench_samples % 2 == 0:
         raise inputs.BadInput(f"--bench-samples {args.bench_samples}: must be odd and positive")
     if args.bench_size < 1 or args.callback_timeout <= 0 or args.check_timeout <= 0 or args.parallel < 1:

@@ -37,9 +37,17 @@ CHECKS: tuple[Check, ...] = (
           "crashes nothing and hangs nothing"),
     Check("cost", "medians from one benchmark run: time per enabled call, per trace call, and "
           "per traced send against an untraced send and the built-in process tracer"),
+    Check("memory", "(--sanitize only) on a node under valgrind memcheck, every input of "
+          "enabled_answers and trace_accepts: no callback reads uninitialised memory or outside "
+          "a heap block (enif_alloc, malloc); errors are reported with the input and the "
+          "tracer's function"),
 )
 
-CHECK_NAMES: tuple[str, ...] = tuple(c.name for c in CHECKS)
+#: The checks run unless --checks says otherwise: all but memory, which --sanitize adds (it is
+#: slow: the nodes run under valgrind).
+SANITIZE_CHECK = "memory"
+ALL_CHECK_NAMES: tuple[str, ...] = tuple(c.name for c in CHECKS)
+CHECK_NAMES: tuple[str, ...] = tuple(n for n in ALL_CHECK_NAMES if n != SANITIZE_CHECK)
 
 
 @dataclass(frozen=True)

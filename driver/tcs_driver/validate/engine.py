@@ -8,23 +8,26 @@ check ends that check's node only and the other checks still run.  The order:
      enabled_pure on the inputs enabled_answers saw answered properly and
      tracee_untouched on the inputs both accepted: each property is judged
      by one check, so one defect fails one check;
-  3. cost, alone, so that no other node disturbs the benchmark.
+  3. cost, alone, so that no other node disturbs the benchmark;
+  4. memory (--sanitize only), alone: its node runs under valgrind memcheck
+     (sanitize.py), many times slower than a plain node.
 The direct-call checks go on after a crash or a hang in a fresh node, leaving
 out the callback/tag/tracee that ended the last one, up to MAX_NODES nodes."""
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Callable
 
 from .. import node
 from ..protocol import erlang_string
-from . import jobs, loading
-from .checks import (CHECK_NAMES, Bench, CheckResult, Limits, callbacks, looks_like_callback,
-                     runtime_callbacks)
+from . import jobs, loading, sanitize
+from .checks import (ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, CheckResult, Limits, callbacks,
+                     looks_like_callback, runtime_callbacks)
 from .inputs import BadInput, Tracer
 from .releases import Workdir, workdir
 from .report import first_line
@@ -68,7 +71,7 @@ class Shape:
 
 def validate(tracer: Tracer, otps: list[node.Otp], runner_beams: Callable[[node.Otp], Path], options: Options,
              progress: Callable[[str], None]) -> list[CheckResult]:
-    """Every selected check of the tracer on every release, in CHECK_NAMES order."""
+    """Every selected check of the tracer on every release, in ALL_CHECK_NAMES order."""
     results: list[CheckResult] = []
     for otp in otps:
         with workdir(otp) as work:
@@ -100,13 +103,13 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
     run = _Runner(work, job, options, progress)
     shape_result, shape = run.shape(tracer)
     results = {"shape": shape_result}
-    wanted = [c for c in CHECK_NAMES[1:] if c in options.checks]
+    wanted = [c for c in ALL_CHECK_NAMES[1:] if c in options.checks]
     if not (shape.loaded and shape.accepted):
         why = ("the node ended while loading the tracer" if not shape.loaded
                else "erlang:trace/3 refuses the module as a tracer")
         for check in wanted:
             results[check] = CheckResult(check, work.otp.name, "skip", f"not run: {why} (see shape)")
-        return [results[c] for c in CHECK_NAMES if c in results]
+        return [results[c] for c in ALL_CHECK_NAMES if c in results]
     with ThreadPoolExecutor(max_workers=max(1, options.parallel)) as pool:
         futures: dict[str, Future] = {}
 
@@ -131,7 +134,9 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
             results[check] = outcome[0] if isinstance(outcome, tuple) else outcome
     if "cost" in wanted:
         results["cost"] = run.cost()
-    return [results[c] for c in CHECK_NAMES if c in results]
+    if SANITIZE_CHECK in wanted:
+        results[SANITIZE_CHECK] = run.memory(SANITIZE_CHECK)
+    return [results[c] for c in ALL_CHECK_NAMES if c in results]
 
 
 class _Runner:
@@ -318,6 +323,55 @@ class _Runner:
         untraced = nothing_traced(values.get("module_attached") == 1.0, answers[0] if answers else "?")
         summary = cost_summary(data) if untraced is None else f"{untraced}; {cost_summary(data)}"
         return self._result("cost", "pass", summary, [untraced] if untraced else [], started, data=data)
+
+    # --- memory (--sanitize) -------------------------------------------------------
+
+    def memory(self, check: str) -> CheckResult:
+        """The inputs of the direct-call checks on a node under valgrind memcheck (sanitize.py)."""
+        started = time.monotonic()
+        why = sanitize.unavailable(self.work.otp)
+        if why is not None:
+            return self._result(check, "skip", f"not run on OTP {self.otp}: {why}", [], started)
+        log = self.work.host / "memcheck.xml"
+        suppressions = self.work.host / "memcheck.supp"
+        suppressions.write_text(sanitize.suppressions())
+        # valgrind and the node both append to the log: the node's STEP lines and valgrind's
+        # errors stay in the order they happened.
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            limits = self.options.limits
+            ran = jobs.run(self.work, "tcs_validate_calls",
+                           {**self.job, "check": check, "sanitize_log": erlang_string(self.work.node_path(log))},
+                           jobs.StepLimit(limits.callback_s * sanitize.SLOWDOWN, "per-callback (under memcheck)"),
+                           limits.check_s * sanitize.SLOWDOWN,
+                           sanitize.command(self.work.otp, fd, self.work.node_path(suppressions)))
+        finally:
+            os.close(fd)
+        text = log.read_text(errors="replace")
+        if "<tool>memcheck</tool>" not in text:
+            line = f"valgrind wrote no memcheck log: {_incident_line(ran)}"
+            return self._result(check, "fail", line, [line], started)
+        found = sanitize.parse(text, PurePosixPath(self.work.node_path(self.work.host)))
+        data = {"errors": len(found.findings), "otp_errors": found.otp_errors, "suppressed": found.suppressed}
+        evidence = [line for f in found.findings
+                    for line in [sanitize.describe(f), *(f"    {frame}" for frame in f.stack)]]
+        incomplete = []
+        if ran.status != "done":
+            incomplete.append(f"{_incident_line(ran)}\n(the inputs after it were not run under memcheck; "
+                              "crashes and hangs are judged by the other checks)")
+        left_out = (f"left out as OTP's own: {found.otp_errors} distinct errors not in the tracer's code, "
+                    f"{found.suppressed} occurrences of errors starting in OTP's code (suppressed); time "
+                    f"limits under memcheck: {sanitize.SLOWDOWN} times the others")
+        if evidence:
+            return self._result(check, "fail", evidence[0], _shorten(evidence) + incomplete + [left_out], started,
+                                data=data)
+        if incomplete:
+            return self._result(check, "skip", f"not verified: the node under memcheck ended early, no error "
+                                f"in the tracer's code before: {first_line(incomplete[0])}", incomplete + [left_out],
+                                started, data=data)
+        calls = ran.of("NOTE")[-1] if ran.of("NOTE") else "no call"
+        return self._result(check, "pass", f"{calls}: no error in the tracer's library", [left_out],
+                            started, data=data)
 
 
 #: The check whose passed inputs a check is limited to (engine order, step 2).

@@ -65,23 +65,35 @@ _job_numbers = itertools.count(1)   # job file names, unique within a run
 POLL_S = 0.01
 
 
+@dataclass(frozen=True)
+class Wrap:
+    """A program the node runs under (valgrind, for validate --sanitize)."""
+    outer: list[str]           # a command before the whole command line (before chroot for a root)
+    before: list[str]          # the program and its arguments, before erl (inside a root for a root)
+    emulator_flags: list[str]  # flags for erl
+    pass_fds: tuple[int, ...]  # file descriptors the program writes to
+
+
 def run(work: Workdir, module: str, job: dict[str, object], step_limit: StepLimit,
-        node_limit_s: float) -> JobRun:
-    """Runs `module:main([JobFile])` on a fresh node of work.otp; kills the
-    node when a step takes longer than step_limit or the node longer than
+        node_limit_s: float, wrap: Wrap | None = None) -> JobRun:
+    """Runs `module:main([JobFile])` on a fresh node of work.otp (under wrap's program, if
+    given); kills the node when a step takes longer than step_limit or the node longer than
     node_limit_s."""
     number = next(_job_numbers)
     job_file = work.host / f"job-{number}-{module}.terms"
     progress = work.host / f"job-{number}-{module}.progress"
     progress.write_bytes(b"")
     job_file.write_text(protocol.job_file({**job, "progress": protocol.erlang_string(work.node_path(progress))}))
-    cmd = work.otp.erl + ["-noshell", "-noinput", "-pa", *map(work.node_path, work.code_path),
-                          "-run", module, "main", work.node_path(job_file)]
+    wrap = wrap or Wrap([], [], [], ())
+    cmd = [*wrap.outer, *work.otp.erl[:-1], *wrap.before, work.otp.erl[-1], *wrap.emulator_flags,
+           "-noshell", "-noinput", "-pa", *map(work.node_path, work.code_path),
+           "-run", module, "main", work.node_path(job_file)]
     # A tracer library named without a directory is looked up on the loader
     # path (Clarification C-4); no crash dumps: the STEP lines say more.
     env = dict(os.environ, LD_LIBRARY_PATH=work.node_path(work.tracer_dir), ERL_CRASH_DUMP_SECONDS="0")
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, cwd=work.host, env=env, start_new_session=True)
+                            stderr=subprocess.STDOUT, cwd=work.host, env=env, start_new_session=True,
+                            pass_fds=wrap.pass_fds)
     assert proc.stdout is not None
     printed: list[bytes] = []
     started = time.monotonic()

@@ -1,0 +1,191 @@
+"""validate --sanitize: the memory check runs every input of the direct-call
+checks on a node under valgrind memcheck and reports the errors valgrind
+finds in the tracer's own library: reads of uninitialised memory (a branch,
+an address or a system call that depends on them) and reads or writes
+outside a heap block.
+
+Why valgrind on the real node: the tracer is a NIF library loaded into an
+emulator nobody here compiled, so a sanitizer built into the tracer (ASan,
+MSan) sees little or nothing (MSan needs an instrumented emulator; ASan has
+no uninitialised reads); memcheck sees both, in any library, without its
+sources.  What it costs, and what it cannot see:
+  - The emulator's JIT writes code that memcheck must re-translate: OTP 26 and
+    later run with `+JMsingle true` (one mapping of the JIT's code) and
+    `--smc-check=all-non-file`; OTP 25 has no +JMsingle, and its code is
+    written through a second mapping of a memfd, so it needs
+    `--smc-check=all`, which checks every block of code before it runs.
+  - `+Mea min` makes enif_alloc a plain malloc, whose blocks memcheck fences;
+    an overrun of a stack array or of a block inside one allocation is not seen.
+  - OTP itself, run under memcheck, reports thousands of errors (its own
+    allocators, its JIT's code, and enif_make_* filling a process heap that
+    memcheck takes for unaddressable): an error counts only when it happens in
+    the tracer's own code (a library loaded from the job's directory), or in a
+    C library function (memcpy, strlen, ...) the tracer called; the
+    suppressions leave out, early, every error that starts in OTP's code.  So
+    a bad argument the tracer hands to an enif_* function is not seen where
+    OTP's code trips over it.
+  - valgrind reports an error once per place: the input named is the first
+    one that ran into it.
+The input: the node appends every STEP line to valgrind's XML log (O_APPEND),
+so each error lies after the input that caused it (tcs_validate_lib:step/3)."""
+from __future__ import annotations
+
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from .. import node, provision
+from . import jobs
+
+#: Programs the emulator starts that are not the tracer's business.
+_SKIP_CHILDREN = ("*/erl_child_setup", "*/inet_gethost", "*/epmd", "*/heart")
+#: valgrind's error kinds (Memcheck:KIND in a suppression) an OTP frame may start.
+_KINDS = ("Cond", "Value1", "Value2", "Value4", "Value8", "Value16", "Value32",
+          "Addr1", "Addr2", "Addr4", "Addr8", "Addr16", "Addr32", "Free", "Overlap", "Jump")
+#: OTP's own code: the emulator, and its JIT's code: in a memfd mapping (OTP 25), or in anonymous
+#: memory (+JMsingle true), where valgrind knows no object ("???").
+_OTP_CODE = ("obj:*/beam.smp", "obj:/memfd:*", "obj:???")
+#: The C library, and valgrind's replacements of its memory and string functions.
+_C_LIBRARY = ("obj:*/libc.so*", "obj:*/vgpreload_memcheck*")
+#: How much longer a callback call, and a whole node, may take under memcheck than on a plain node:
+#: Erlang code runs from the JIT's memory, which memcheck checks for changes before every block
+#: (--smc-check), and a loaded machine slows that further (a call of trace/5 on OTP 25 took over 40 s
+#: on a 2-core machine under a load of 30).  Hangs are judged by the other checks.
+SLOWDOWN = 100
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One error valgrind found in the tracer's library."""
+    kind: str                 # valgrind's kind: UninitCondition, InvalidRead, ...
+    what: str                 # valgrind's words, with the address's story for an invalid access
+    where: str                # the tracer's innermost frame: function (file:line)
+    stack: tuple[str, ...]    # the frames from the innermost to the tracer's outermost
+    step: str | None          # the STEP line it came after: "INDEX KEY TEXT"
+
+    def input(self) -> str:
+        """The input that ran into it, as the user reads it."""
+        return self.step.split(" ", 2)[2] if self.step and self.step.count(" ") >= 2 else "loading the tracer"
+
+
+@dataclass(frozen=True)
+class Log:
+    """What valgrind's log said: the tracer's errors, and how many it left out as OTP's own."""
+    findings: tuple[Finding, ...]
+    otp_errors: int           # distinct errors not in the tracer's code
+    suppressed: int           # occurrences of errors the suppressions left out (starting in OTP's code)
+
+
+def suppressions() -> str:
+    """The suppression file: every error that starts in OTP's code (the emulator, the JIT's code),
+    or in the C library (or valgrind's replacement of one of its functions) called by OTP's code."""
+    entries = []
+    for kind in _KINDS:
+        for i, otp_code in enumerate(_OTP_CODE):
+            entries.append(f"{{\n   otp-{kind}-{i}\n   Memcheck:{kind}\n   {otp_code}\n}}\n")
+            for j, library in enumerate(_C_LIBRARY):
+                entries.append(f"{{\n   otp-libc-{kind}-{i}{j}\n   Memcheck:{kind}\n   {library}\n"
+                               f"   {otp_code}\n}}\n")
+    return "".join(entries)
+
+
+def install(otp: node.Otp, say: Callable[[str], None]) -> None:
+    """Installs valgrind into the root `otp` runs in, once (provisioning's upgrade step); raises
+    provision.ProvisionError.  On the host it is the user's: unavailable() says how to get it."""
+    provision.add_packages(otp, ("valgrind",), "validate --sanitize runs its nodes under valgrind memcheck", say)
+
+
+def unavailable(otp: node.Otp) -> str | None:
+    """Why nodes of this release cannot run under memcheck here, in user words, or None."""
+    where = otp.root if otp.root is not None else Path("/")
+    if (where / "usr" / "bin" / "valgrind").exists() or (otp.root is None and shutil.which("valgrind")):
+        return None
+    if otp.root is not None:
+        return f"valgrind is not installed in the OTP {otp.name} root {otp.root}"
+    return "valgrind is not installed (Debian: apt-get install valgrind)"
+
+
+def command(otp: node.Otp, log_fd: int, suppression_file: str) -> jobs.Wrap:
+    """How to start a node of `otp` under memcheck, its XML log written to log_fd.  In a root,
+    valgrind needs /proc: the node gets a mount namespace of its own with /proc mounted in the
+    root (gone when the node ends; the host's mounts are untouched)."""
+    jit = ["+JMsingle", "true"] if otp.release >= 26 else []
+    smc = "all-non-file" if otp.release >= 26 else "all"
+    valgrind = ["valgrind", "--tool=memcheck", "--trace-children=yes",
+                f"--trace-children-skip={','.join(_SKIP_CHILDREN)}", "--child-silent-after-fork=yes",
+                "--error-limit=no", "--num-callers=16", f"--smc-check={smc}",
+                f"--suppressions={suppression_file}", "--xml=yes", f"--xml-fd={log_fd}"]
+    outer = [] if otp.root is None else ["unshare", "--mount", "--pid", "--fork",
+                                         f"--mount-proc={otp.root / 'proc'}"]
+    return jobs.Wrap(outer, valgrind, ["+Mea", "min", *jit], (log_fd,))
+
+
+_ITEM = re.compile(r"^TCS-STEP ([^\n]*)$|<error>.*?</error>|<suppcounts>.*?</suppcounts>", re.M | re.S)
+
+
+def parse(text: str, tracer_dir: PurePosixPath) -> Log:
+    """The errors in a memcheck XML log (several processes may have written to it, the node its
+    STEP lines) whose stack has a frame in a library under tracer_dir (as the node sees it)."""
+    findings: list[Finding] = []
+    otp_errors = suppressed = 0
+    step: str | None = None
+    for match in _ITEM.finditer(text):
+        if match.group(1) is not None:
+            step = match.group(1).strip()
+            continue
+        element = ET.fromstring(match.group(0))
+        if element.tag == "suppcounts":
+            suppressed += sum(int(c.findtext("count") or 0) for c in element.iter("pair"))
+            continue
+        finding = _finding(element, tracer_dir, step)
+        if finding is None:
+            otp_errors += 1
+        else:
+            findings.append(finding)
+    return Log(tuple(findings), otp_errors, suppressed)
+
+
+def _finding(error: ET.Element, tracer_dir: PurePosixPath, step: str | None) -> Finding | None:
+    """The error as a Finding when it happened in the tracer's code: its innermost frame is the
+    tracer's, or a C library function (or valgrind's replacement of one) the tracer called."""
+    frames = error.find("stack")
+    if frames is None:
+        return None
+    stack = list(frames.iter("frame"))
+    inner = 0
+    while inner < len(stack) - 1 and _is_libc(stack[inner]):
+        inner += 1
+    if not stack or not _in(stack[inner], tracer_dir):
+        return None
+    what = error.findtext("what") or error.findtext("xwhat/text") or error.findtext("kind") or "?"
+    aux = error.findtext("auxwhat")
+    ours = [i for i, frame in enumerate(stack) if _in(frame, tracer_dir)]
+    return Finding(error.findtext("kind") or "?", f"{what} ({aux})" if aux else what, _frame(stack[ours[0]]),
+                   tuple(_frame(f) for f in stack[:ours[-1] + 1]), step)
+
+
+def _is_libc(frame: ET.Element) -> bool:
+    name = PurePosixPath(frame.findtext("obj") or "").name
+    return name.startswith(("vgpreload_", "libc.so", "libc-"))
+
+
+def _in(frame: ET.Element, tracer_dir: PurePosixPath) -> bool:
+    obj = frame.findtext("obj") or ""
+    return obj.startswith(str(tracer_dir).rstrip("/") + "/")
+
+
+def _frame(frame: ET.Element) -> str:
+    fn = frame.findtext("fn") or "???"
+    file, line = frame.findtext("file"), frame.findtext("line")
+    if file:
+        return f"{fn} ({file}:{line})"
+    return f"{fn} ({PurePosixPath(frame.findtext('obj') or '?').name})"
+
+
+def describe(finding: Finding) -> str:
+    """One finding in a verdict line: the input, what valgrind saw, where in the tracer."""
+    inner = f" (innermost frame: {finding.stack[0]})" if finding.stack[0] != finding.where else ""
+    return f"{finding.input()}: {finding.what} in the tracer's {finding.where}{inner}"
