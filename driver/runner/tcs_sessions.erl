@@ -70,6 +70,7 @@ run_step(Step, Names, #{collector := C, sessions := #{holder := Holder} = Sessio
 request({create, Name, Opts}, Sessions, _) -> {create, Name, tracer(Name, Sessions), Opts};
 request({destroy, Ref}, _, _) -> {apply, Ref, session_destroy, []};
 request({drop, Name}, _, _) -> {drop, Name};
+request({process, Ref, {spec, Fun, Spec}, How, Opts}, _, _) -> {apply, Ref, Fun, [Spec, How, Opts]};
 request({process, Ref, Port, How, Opts}, _, _) when is_port(Port) -> {apply, Ref, port, [Port, How, Opts]};
 request({process, Ref, Pid, How, Opts}, _, _) -> {apply, Ref, process, [Pid, How, Opts]};
 request({function, Ref, MFA, MS, Flags}, _, _) -> {apply, Ref, function, [MFA, MS, Flags]};

@@ -30,8 +30,11 @@ static void session_step(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, ", ");
         term_print(out, st->sargs, PRINT_PLAN);
         break;
-    case SO_PROCESS:
-        buf_puts(out, ", {'$tcs_pid', ");
+    case SO_PROCESS: /* a spec: {spec, process | port, Atom}, the call and its argument */
+        if (st->spec == SPEC_PID)
+            buf_puts(out, ", {'$tcs_pid', ");
+        else
+            buf_printf(out, ", {spec, %s, ", st->spec == SPEC_NEW_PORTS ? "port" : "process");
         atom(out, st->actor);
         buf_printf(out, "}, %s, ", st->on ? "true" : "false");
         term_print(out, st->sargs, PRINT_PLAN);

@@ -497,6 +497,30 @@ static bool session_flag_arg(Parser *p, Step *st, Term **opts, size_t *nopts)
     return true;
 }
 
+/* The spec a session's trace step may name instead of a process or port (cases/README.md
+ * "Trace sessions"): new or new_processes for trace:process/4, new_ports or port(new) for
+ * trace:port/4 (SESSION-NEW). st->actor keeps the atom passed, st->spec says which call;
+ * *matched tells whether w was one. all and existing are refused. */
+static bool session_spec(Parser *p, Step *st, const char *w, size_t at, bool *matched)
+{
+    static const struct { const char *written, *atom; ProcSpec spec; } specs[] = {
+        {"new", "new", SPEC_NEW_PROCESSES}, {"new_processes", "new_processes", SPEC_NEW_PROCESSES},
+        {"new_ports", "new_ports", SPEC_NEW_PORTS}, {"port(new)", "new", SPEC_NEW_PORTS},
+    };
+    if (strcmp(w, "all") == 0 || strcmp(w, "existing") == 0 || strcmp(w, "port(all)") == 0 ||
+        strcmp(w, "port(existing)") == 0) /* they would trace the harness's processes too */
+        return fail(p, at, "'%s' in a trace session's trace step is not supported by model v1", w);
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+        if (strcmp(w, specs[i].written) == 0) {
+            st->spec = specs[i].spec;
+            st->actor = specs[i].atom;
+            st->actor_col = (int)at + 1;
+            *matched = true;
+            return true;
+        }
+    return true;
+}
+
 /* TARGET on|off FLAG... : a legacy step names a process, a port or a spec, and passes its
  * flags as written (FLAGS-BADARG); a session's (with_options) names a process or a port and
  * keeps every option as written in st->sargs. */
@@ -507,11 +531,14 @@ static bool parse_trace_step(Parser *p, Step *st, bool with_options)
         skip_ws(p);
         tat = p->i;
         const char *target = word(p, &tat);
-        if (target && strcmp(target, "new_ports") == 0)
-            return fail(p, tat, "new_ports in a trace session (trace:port(S, new, ...)) is not supported by model v1");
-        p->i = tat;
-        if (!entity_arg(p, true, &st->actor, &st->actor_col))
+        bool spec = false;
+        if (target && !session_spec(p, st, target, tat, &spec))
             return false;
+        if (!spec) {
+            p->i = tat;
+            if (!entity_arg(p, true, &st->actor, &st->actor_col))
+                return false;
+        }
     } else if (!target_arg(p, st, true)) {
         return false;
     }
@@ -898,6 +925,21 @@ static bool session_ref(Parser *p, Step *st, bool weak_allowed)
     return true;
 }
 
+/* WHAT of an info or session_info step: a port opened earlier, by its name (printed
+ * <port:x>), or any term. */
+static bool what_arg(Parser *p, Step *st)
+{
+    size_t save = p->i, at;
+    const char *w = word(p, &at);
+    if (w && is_port_name(p, w)) {
+        st->term = term_port(p->a, w);
+        st->term_col = (int)at + 1;
+        return true;
+    }
+    p->i = save;
+    return term_arg(p, &st->term, &st->term_col);
+}
+
 /* create NAME [OPTS] | destroy REF | drop NAME | trace REF P on|off OPT... |
  * pattern REF TARGET MS OPT... (TARGET send or 'receive': trace:send/3, trace:recv/3) |
  * info REF WHAT ITEM | session_info WHAT | delivered REF WHAT */
@@ -906,7 +948,7 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
     st->kind = ST_SESSION;
     st->sop = op;
     if (op == SO_SESSION_INFO)
-        return term_arg(p, &st->term, &st->term_col) && end_of_statement(p);
+        return what_arg(p, st) && end_of_statement(p);
     if (!session_ref(p, st, op != SO_CREATE && op != SO_DROP))
         return false;
     switch (op) {
@@ -931,7 +973,7 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
             st->sop = strcmp(st->event, "send") == 0 ? SO_SEND : SO_RECV;
         return true;
     case SO_INFO: {
-        if (!term_arg(p, &st->term, &st->term_col))
+        if (!what_arg(p, st))
             return false;
         skip_ws(p);
         size_t at = p->i;
