@@ -75,6 +75,10 @@ load_tracer(recorder, Job, Answers) ->
     Mod = proplists:get_value(tracer_module, Job),
     ok = load_recorder(Mod, proplists:get_value(tracer_so, Job), Answers),
     Mod;
+load_tracer(process, _Job, _Answers) ->
+    %% {tracer, <tracer>}: the state process itself gets the trace messages
+    %% and hands them to the collector, which prints them as msg lines.
+    process;
 load_tracer(erl_msg_tracer, _Job, [{'$collector', _}]) ->
     %% The documentation's load/0 names its library without a directory: the
     %% driver puts that directory on LD_LIBRARY_PATH (Clarification C-4).
@@ -112,7 +116,7 @@ run_steps([{step, N, Step} | Rest], Names, Ctx) ->
 
 run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod, state := State}) ->
     Target = maps:get(Who, Names),
-    TracerFlags = case How of true -> [{tracer, Mod, State}]; false -> [] end,
+    TracerFlags = case How of true -> [tcs_runner_lib:tracer_option(Mod, State)]; false -> [] end,
     Outcome = outcome(fun() -> erlang:trace(Target, How, Flags ++ TracerFlags) end),
     ctl(C, ["erlang:trace(", canon(Target, Names), ",", atom_to_list(How), ",",
             canon(Flags, Names), ")"], Outcome, Names),

@@ -38,7 +38,7 @@ start(Plan, Job) ->
 %% module (one library, loaded once: nif_impls/recorder).
 answer_tables(Sessions, recorder, Job) ->
     tables(Sessions, proplists:get_value(tracer_module, Job));
-answer_tables(_, erl_msg_tracer, _) ->
+answer_tables(_, _ErlMsgTracerOrProcess, _) ->
     [].
 
 %% Loads the recorder variants of the sessions that the legacy tracer did not.

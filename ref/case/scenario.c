@@ -1018,6 +1018,26 @@ static bool session_op(Parser *p, const char *kw, SessionOp *op)
     return true;
 }
 
+/* What the model does not do with a legacy tracer that is a process ({tracer, <tracer>}):
+ * time stamps in its messages, a meta tracer, the seq_trace system tracer, its exit. */
+static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
+{
+    if (p->sc->tracer.kind != TRACER_PROCESS)
+        return true;
+    const char *what = NULL;
+    for (int i = 0; st->kind == ST_TRACE && st->on && i < st->nflags; i++)
+        if (st->flags[i] == FL_SCHEDULER_ID || (st->flags[i] != FL_COUNT && (FLAG_BIT(st->flags[i]) & FLAGS_TIMESTAMPS)))
+            what = "time stamps and scheduler ids in a tracer process's messages are";
+    for (int i = 0; st->kind == ST_PATTERN && i < st->nopts; i++)
+        if (strcmp(st->opts[i], "meta") == 0)
+            what = "a meta pattern with tracer process (the meta tracer would get trace_ts messages) is";
+    if (st->kind == ST_SEQ_TRACER)
+        what = "the seq_trace system tracer with tracer process is";
+    if (st->kind == ST_TRACER_EXIT)
+        what = "'tracer exit' with tracer process is";
+    return what ? fail(p, at, "%s not supported by model v1", what) : true;
+}
+
 static bool parse_step(Parser *p, const char *kw, size_t at)
 {
     p->steps = arena_grow(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
@@ -1031,15 +1051,16 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         ok = parse_session_step(p, st, op);
     } else if (strcmp(kw, "trace") == 0) {
         st->kind = ST_TRACE;
-        ok = parse_trace_step(p, st, false) && end_of_statement(p);
+        ok = parse_trace_step(p, st, false) && end_of_statement(p) && process_tracer_allows(p, st, at);
     } else if (strcmp(kw, "seq_trace") == 0) {
         st->kind = ST_SEQ_TRACER;
         size_t wat;
         const char *w = word(p, &wat);
-        ok = w && strcmp(w, "tracer") == 0 ? end_of_statement(p) : fail(p, wat, "expected 'seq_trace tracer'");
+        ok = w && strcmp(w, "tracer") == 0 ? end_of_statement(p) && process_tracer_allows(p, st, at)
+                                           : fail(p, wat, "expected 'seq_trace tracer'");
     } else if (strcmp(kw, "pattern") == 0) {
         st->kind = ST_PATTERN;
-        ok = parse_pattern_step(p, st, false);
+        ok = parse_pattern_step(p, st, false) && process_tracer_allows(p, st, at);
     } else if (strcmp(kw, "info") == 0) {
         st->kind = ST_INFO;
         ok = parse_info_step(p, st);
@@ -1047,7 +1068,7 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         st->kind = ST_TRACER_EXIT; /* the tracer state process exits (STATUS-DEAD-STATE) */
         st->actor = kw;
         st->actor_col = st->col;
-        ok = term_arg(p, &st->term, &st->term_col) && end_of_statement(p);
+        ok = term_arg(p, &st->term, &st->term_col) && end_of_statement(p) && process_tracer_allows(p, st, at);
     } else if (is_name(kw) && known(p, kw) && strcmp(kw, "tracer") != 0) {
         if (is_port_name(p, kw))
             return fail(p, at, "'%s' is a port: a step is done by a process", kw);
@@ -1134,8 +1155,10 @@ static bool parse_statement(Parser *p)
             sc->tracer.kind = TRACER_RECORDER;
         else if (t && strcmp(t, "erl_msg_tracer") == 0)
             sc->tracer.kind = TRACER_ERL_MSG;
+        else if (t && strcmp(t, "process") == 0) /* {tracer, <tracer>}: it gets trace messages */
+            sc->tracer.kind = TRACER_PROCESS;
         else
-            return fail(p, tat, "tracer must be 'recorder' or 'erl_msg_tracer'");
+            return fail(p, tat, "tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
         p->stage = S_TRACER_OPTS;
         p->cur = &sc->tracer;
         return end_of_statement(p);

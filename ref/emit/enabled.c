@@ -31,6 +31,8 @@ static const char *tracer_rule(Tracer t)
 
 Answer enabled_probe(Model *m, int s, int proc)
 {
+    if (m->sessions[s].tracer->kind == TRACER_PROCESS) /* no callbacks (SESSION-PROCESS-TRACER) */
+        return ANS_TRACE;
     return enabled_probe_as(m, enabled_session_tracer(m, s), proc, "STATUS-REMOVE");
 }
 

@@ -235,8 +235,7 @@ static bool process_step(Model *m, const Step *st)
         return model_unsupported(m, st->line, st->col,
                                  "time stamps and scheduler ids in a process tracer's messages are");
     }
-    /* a tracer process has no trace_status probe */
-    Answer ans = ses->tracer->kind == TRACER_PROCESS || !st->on ? ANS_TRACE : enabled_probe(m, s, p);
+    Answer ans = !st->on ? ANS_TRACE : enabled_probe(m, s, p);
     order_set_flags(m, &m->procs[p].trace[s], set, st->on, ans, rule);
     control_line(m, buf_str(&call), "-> 1", st->weak ? (port ? "SESSION-PORT SESSION-WEAK" : "SESSION-PROCESS SESSION-WEAK") : rule);
     buf_free(&call);
@@ -319,10 +318,13 @@ static Term *flags_or_tracer(Model *m, int s, bool on, FlagSet flags, const char
     return item(m, "flags", term_list(m->a, n, el));
 }
 
-/* trace:info(S, PidOrPort, Item): the session's flags and tracer there; undefined when dead. */
+/* trace:info(S, PidOrPort, Item): the session's flags and tracer there; undefined when dead;
+ * a harness process (a tracer state, <sb>) is never traced. */
 static Term *info_process(Model *m, int s, const Term *what, const char *it)
 {
     int p = model_proc(m, what->u.name);
+    if (p < 0)
+        return flags_or_tracer(m, s, false, 0, it);
     if (!m->procs[p].alive)
         return term_atom(m->a, "undefined");
     const TraceState *ts = &m->procs[p].trace[s];
