@@ -644,10 +644,12 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
         const char *opt = t->u.name;
         if (!st->event && strncmp(opt, "call_", 5) == 0)
             return fail(p, at, "option '%s' is not supported by model v1", opt);
-        if (!st->event && strcmp(opt, "meta") == 0 && session)
-            return fail(p, at, "option 'meta' in a trace session is not supported by model v1");
-        if (!st->event && strcmp(opt, "meta") == 0 && p->sc->tracer.kind == TRACER_RECORDER &&
-            (p->sc->tracer.callbacks & (1u << callback_index("trace_call"))))
+        const TracerDecl *tracer = session && st->session >= 0 ? &p->sessions[st->session].tracer : &p->sc->tracer;
+        if (!st->event && strcmp(opt, "meta") == 0 && session && tracer->kind == TRACER_PROCESS)
+            return fail(p, at, "option 'meta' in a trace session whose tracer is a process (its trace_ts "
+                        "messages carry time stamps) is not supported by model v1");
+        if (!st->event && strcmp(opt, "meta") == 0 && tracer->kind == TRACER_RECORDER &&
+            (tracer->callbacks & (1u << callback_index("trace_call"))))
             return fail(p, at, "option 'meta' with a tracer that has trace_call/5 is not supported by "
                         "model v1: OTP 25 aborts (CONFORMANCE.md, Clarification C-10)");
         st->opts[st->nopts++] = opt;

@@ -86,13 +86,16 @@ static Frame *chain_return_to(Run *r, int s)
 /* ---- the tracepoints of a call ----------------------------------------------------------- */
 
 /* The meta tracer: the session's tracer module with its meta state (decl holds the copy of
- * the module's declaration). OTP 25 calls enabled/3 and trace/5 for it even when the
- * module has enabled_call/3 (CALL-META-ENABLED, C-9). */
+ * the module's declaration): <meta> in the legacy session, the session's own tracer (and
+ * state) in a trace session (SESSION-META). OTP 25 calls enabled/3 and trace/5 for it even
+ * when the module has enabled_call/3 (CALL-META-ENABLED, C-9). */
 static Tracer meta_tracer(const Model *m, int s, TracerDecl *decl)
 {
     *decl = *m->sessions[s].tracer;
     decl->callbacks = 0;
-    return (Tracer){decl, "meta", false};
+    if (s == LEGACY_SESSION)
+        return (Tracer){decl, "meta", false};
+    return (Tracer){decl, m->sessions[s].state, m->sessions[s].state_dead};
 }
 
 /* Runs a pattern's match spec on the call; false with err set if the model cannot. */

@@ -355,11 +355,24 @@ static bool fixture_mfa(const Model *m, const Term *what, int *fn)
     return true;
 }
 
+/* A pattern's match spec as info/3 shows it: [] for true. */
+static Term *match_spec_value(Model *m, const Term *ms)
+{
+    return term_is_atom(ms, "true") ? term_nil(m->a) : (Term *)ms;
+}
+
+/* The meta item of a pattern: {meta, T} with T the session's tracer as {tracer, T} shows it
+ * ({Module, State} or a pid: SESSION-META, C-27), or {meta, false}. */
+static Term *meta_item(Model *m, int s, const Pattern *pat)
+{
+    return item(m, "meta", pat->meta ? tracer_term(m, s) : term_atom(m->a, "false"));
+}
+
 /* trace:info(S, {M,F,A} | on_load, Item) for the pattern of a fixture function or the on_load
- * one (NULL: no such function). A session has no meta or call_* patterns in the model (the
- * parser refuses them), so those items are false. For on_load `all` lists the same seven
- * items as for a function (SESSION-INFO-ON-LOAD; OTP lists five: C-25). */
-static Term *info_function(Model *m, const Pattern *pat, const char *it)
+ * one (NULL: no such function). A session has no call_* patterns in the model (the parser
+ * refuses them), so those items are false. For on_load `all` lists the same seven items as
+ * for a function (SESSION-INFO-ON-LOAD; OTP lists five: C-25). */
+static Term *info_function(Model *m, int s, const Pattern *pat, const char *it)
 {
     static const char *const items[] = {"traced", "match_spec", "meta", "meta_match_spec",
                                         "call_memory", "call_time", "call_count"};
@@ -370,21 +383,18 @@ static Term *info_function(Model *m, const Pattern *pat, const char *it)
         return NULL;
     if (!pat)
         return item(m, it, term_atom(m->a, "undefined"));
-    Term *values[7];
-    values[0] = term_atom(m->a, !pat->set ? "false" : pat->local ? "local" : "global");
-    values[1] = !pat->set ? term_atom(m->a, "false")
-                          : term_is_atom(pat->ms, "true") ? term_nil(m->a) : (Term *)pat->ms;
-    for (int i = 2; i < 7; i++)
-        values[i] = term_atom(m->a, "false");
-    if (is_all) {
-        Term *el[7];
-        for (int i = 0; i < 7; i++)
-            el[i] = item(m, items[i], values[i]);
-        return item(m, "all", pat->set ? term_list(m->a, 7, el) : term_atom(m->a, "false"));
-    }
+    Term *el[7];
+    el[0] = item(m, items[0], term_atom(m->a, !pat->set ? "false" : pat->local ? "local" : "global"));
+    el[1] = item(m, items[1], !pat->set ? term_atom(m->a, "false") : match_spec_value(m, pat->ms));
+    el[2] = meta_item(m, s, pat);
+    el[3] = item(m, items[3], !pat->meta ? term_atom(m->a, "false") : match_spec_value(m, pat->meta_ms));
+    for (int i = 4; i < 7; i++)
+        el[i] = item(m, items[i], term_atom(m->a, "false"));
+    if (is_all)
+        return item(m, "all", pat->set || pat->meta ? term_list(m->a, 7, el) : term_atom(m->a, "false"));
     for (int i = 0;; i++)
         if (strcmp(it, items[i]) == 0)
-            return item(m, it, values[i]);
+            return el[i];
 }
 
 static bool info_step(Model *m, const Step *st)
@@ -413,14 +423,14 @@ static bool info_step(Model *m, const Step *st)
         result = info_new(m, s, term_is_atom(what, "new_ports"), it);
         rule = "SESSION-INFO SESSION-INFO-NEW";
     } else if (term_is_atom(what, "on_load")) {
-        result = info_function(m, &m->sessions[s].on_load, it);
+        result = info_function(m, s, &m->sessions[s].on_load, it);
         rule = "SESSION-INFO SESSION-INFO-ON-LOAD";
     } else if (term_is_atom(what, "send") || term_is_atom(what, "receive")) {
         const MessagePattern *pat = term_is_atom(what, "send") ? &m->sessions[s].send_pat : &m->sessions[s].receive_pat;
         Term *ms = pat->off ? term_atom(m->a, "false") : pat->ms ? (Term *)pat->ms : term_atom(m->a, "true");
         result = strcmp(it, "match_spec") == 0 ? item(m, "match_spec", ms) : NULL;
     } else if (fixture_mfa(m, what, &fi)) {
-        result = info_function(m, fi < 0 ? NULL : &m->sessions[s].pats[fi], it);
+        result = info_function(m, s, fi < 0 ? NULL : &m->sessions[s].pats[fi], it);
     } else {
         buf_free(&call);
         return model_unsupported(m, st->line, st->term_col, "this trace:info/3 argument is");
