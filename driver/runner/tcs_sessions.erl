@@ -78,7 +78,8 @@ request({send, Ref, MS, Opts}, _, _) -> {apply, Ref, send, [MS, Opts]};
 request({recv, Ref, MS, Opts}, _, _) -> {apply, Ref, recv, [MS, Opts]};
 request({info, Ref, What, Item}, _, _) -> {apply, Ref, info, [What, Item]};
 request({session_info, What}, _, _) -> {session_info, What};
-request({delivered, Ref, Pid}, _, Wait) -> {delivered, Ref, Pid, Wait}.
+request({delivered, Ref, Pid}, _, Wait) -> {delivered, Ref, Pid, Wait};
+request({system, Ref, Event, Value}, _, _) -> {apply, Ref, system, [Event, Value]}.
 
 %% The Tracer argument of session_create/3 for a declared session.
 tracer(Name, #{decls := Decls, states := States, recorders := Recorders}) ->

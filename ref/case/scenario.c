@@ -989,6 +989,10 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
         if (!term_arg(p, &st->term, &st->term_col))
             return false;
         break;
+    case SO_SYSTEM: /* system REF EVENT VALUE: trace:system/3 (OTP 28+) */
+        if (!term_arg(p, &st->term, &st->term_col) || !term_arg(p, &st->sargs, NULL))
+            return false;
+        break;
     default: /* SO_DESTROY: nothing more */
         break;
     }
@@ -1002,7 +1006,7 @@ static bool session_op(Parser *p, const char *kw, SessionOp *op)
 {
     static const struct { const char *kw; SessionOp op; } ops[] = {
         {"create", SO_CREATE}, {"destroy", SO_DESTROY}, {"drop", SO_DROP},
-        {"session_info", SO_SESSION_INFO}, {"delivered", SO_DELIVERED},
+        {"session_info", SO_SESSION_INFO}, {"delivered", SO_DELIVERED}, {"system", SO_SYSTEM},
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (strcmp(kw, ops[i].kw) == 0) {

@@ -10,6 +10,7 @@
 #include "patterns.h"
 #include "sessions.h"
 #include "steptext.h"
+#include "sysmon.h"
 
 /* --- handles ------------------------------------------------------------------------------ */
 
@@ -96,6 +97,7 @@ static void destroy(Model *m, int s)
     ses->on_load = (Pattern){0};
     ses->new_flags = 0;
     model_detach(&ses->new_ports);
+    sysmon_clear(&ses->sysmon);
     ses->send_pat = ses->receive_pat = (MessagePattern){0};
     for (int p = 0; p < m->nprocs; p++)
         memset(&m->procs[p].trace[s], 0, sizeof(TraceState));
@@ -119,6 +121,7 @@ static bool create(Model *m, const Step *st)
     } else {
         ses->life = LIFE_ALIVE;
         ses->strong = true;
+        sysmon_clear(&ses->sysmon);
         ses->since = ++m->clock;
         ctl_term(m, &call, handle_term(m, s, false), "SESSION-CREATE");
     }
@@ -425,6 +428,9 @@ static bool info_step(Model *m, const Step *st)
     } else if (term_is_atom(what, "on_load")) {
         result = info_function(m, s, &m->sessions[s].on_load, it);
         rule = "SESSION-INFO SESSION-INFO-ON-LOAD";
+    } else if (term_is_atom(what, "system")) { /* its one item is all (003, info/3) */
+        result = strcmp(it, "all") == 0 ? sysmon_info(m, s) : NULL;
+        rule = "SESSION-INFO SESSION-SYSTEM-INFO";
     } else if (term_is_atom(what, "send") || term_is_atom(what, "receive")) {
         const MessagePattern *pat = term_is_atom(what, "send") ? &m->sessions[s].send_pat : &m->sessions[s].receive_pat;
         Term *ms = pat->off ? term_atom(m->a, "false") : pat->ms ? (Term *)pat->ms : term_atom(m->a, "true");
@@ -562,6 +568,23 @@ static bool delivered_step(Model *m, const Step *st)
     return true;
 }
 
+/* trace:system(S, Event, Value) (OTP 28+). */
+static bool system_step(Model *m, const Step *st)
+{
+    Buf call;
+    buf_init(&call);
+    call_head(m, &call, "system", st);
+    put_arg(&call, st->term);
+    put_arg(&call, st->sargs);
+    buf_puts(&call, ")");
+    const char *rules = handle_refused(m, st), *result = "raises error:badarg";
+    if (!rules)
+        result = sysmon_set(m, step_session(st), st->term, st->sargs, &rules);
+    control_line(m, buf_str(&call), result, rules);
+    buf_free(&call);
+    return true;
+}
+
 bool sessions_step(Model *m, const Step *st)
 {
     switch (st->sop) {
@@ -574,6 +597,7 @@ bool sessions_step(Model *m, const Step *st)
     case SO_RECV: return message_pattern_step(m, st);
     case SO_INFO: return info_step(m, st);
     case SO_SESSION_INFO: return session_info_step(m, st);
+    case SO_SYSTEM: return system_step(m, st);
     default: return delivered_step(m, st);
     }
 }
