@@ -21,7 +21,7 @@ forward(Collector) ->
 %% harness; erlang:trace/3 is settled like the trace step of a pid.
 run_step({trace_spec, Spec, How, Flags}, Names,
          #{collector := C, tracer := Mod, tracer_state := State} = Ctx) ->
-    TracerFlags = case How of true -> [{tracer, Mod, State}]; false -> [] end,
+    TracerFlags = case How of true -> [tcs_runner_lib:tracer_option(Mod, State)]; false -> [] end,
     Spread = How andalso lists:member(Spec, [all, processes, existing, existing_processes]),
     Held = case Spread of
                true -> hold(Names, Ctx);

@@ -87,6 +87,10 @@ load_tracer(recorder, Job, Answers) ->
     Mod = proplists:get_value(tracer_module, Job),
     ok = load_recorder(Mod, proplists:get_value(tracer_so, Job), Answers),
     Mod;
+load_tracer(process, _Job, _Answers) ->
+    %% {tracer, <tracer>}: the state process itself gets the trace messages
+    %% and hands them to the collector, which prints them as msg lines.
+    process;
 load_tracer(erl_msg_tracer, _Job, [{'$collector', _}]) ->
     %% The documentation's load/0 names its library without a directory: the
     %% driver puts that directory on LD_LIBRARY_PATH (Clarification C-4).
@@ -126,7 +130,7 @@ run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod, trace
     Target = maps:get(Who, Names),
     %% a case that names a tracer ({tracer, recorder, S}, {tracer, lists, []}...) gets no other
     Named = [F || F <- Flags, is_tuple(F), tuple_size(F) > 0, element(1, F) =:= tracer],
-    TracerFlags = case How of true when Named =:= [] -> [{tracer, Mod, State}]; _ -> [] end,
+    TracerFlags = case How of true when Named =:= [] -> [tcs_runner_lib:tracer_option(Mod, State)]; _ -> [] end,
     Real = [tcs_patterns:recorder_named(F, Mod) || F <- Flags],
     Outcome = outcome(fun() -> erlang:trace(Target, How, Real ++ TracerFlags) end),
     ctl(C, ["erlang:trace(", canon(Target, Names), ",", atom_to_list(How), ",",

@@ -13,7 +13,7 @@
 %% (tcs_runner).
 -module(tcs_runner_lib).
 -export([out/1, out/2, ctl/4, canon/2, collect/1, load_recorder/3,
-         puppet_step/4, after_puppet_step/2]).
+         puppet_step/4, after_puppet_step/2, tracer_option/2]).
 
 %% The optional callbacks in the model's bit order (generated: tcsref tags).
 -include("tcs_tags.hrl").
@@ -92,6 +92,11 @@ collect(Acc) ->
         {collected, From} -> From ! {records, lists:reverse(Acc)};
         Record -> collect([{erlang:unique_integer([monotonic]), Record} | Acc])
     end.
+
+%% The {tracer, ...} option of erlang:trace/3 for the legacy tracer: a tracer
+%% process (`tracer process`) or a tracer module with its state.
+tracer_option(process, State) -> {tracer, State};
+tracer_option(Mod, State) -> {tracer, Mod, State}.
 
 %% One recorder variant with its answer tables (nif_impls/recorder).  Its
 %% module loads its NIF library in its on_load function, with the library and

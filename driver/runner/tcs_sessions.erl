@@ -38,7 +38,7 @@ start(Plan, Job) ->
 %% module (one library, loaded once: nif_impls/recorder).
 answer_tables(Sessions, recorder, Job) ->
     tables(Sessions, proplists:get_value(tracer_module, Job));
-answer_tables(_, erl_msg_tracer, _) ->
+answer_tables(_, _ErlMsgTracerOrProcess, _) ->
     [].
 
 %% Loads the recorder variants of the sessions that the legacy tracer did not.
@@ -70,6 +70,7 @@ run_step(Step, Names, #{collector := C, sessions := #{holder := Holder} = Sessio
 request({create, Name, Opts}, Sessions, _) -> {create, Name, tracer(Name, Sessions), Opts};
 request({destroy, Ref}, _, _) -> {apply, Ref, session_destroy, []};
 request({drop, Name}, _, _) -> {drop, Name};
+request({process, Ref, {spec, Fun, Spec}, How, Opts}, _, _) -> {apply, Ref, Fun, [Spec, How, Opts]};
 request({process, Ref, Port, How, Opts}, _, _) when is_port(Port) -> {apply, Ref, port, [Port, How, Opts]};
 request({process, Ref, Pid, How, Opts}, _, _) -> {apply, Ref, process, [Pid, How, Opts]};
 request({function, Ref, MFA, MS, Flags}, _, _) -> {apply, Ref, function, [MFA, MS, Flags]};
@@ -77,7 +78,8 @@ request({send, Ref, MS, Opts}, _, _) -> {apply, Ref, send, [MS, Opts]};
 request({recv, Ref, MS, Opts}, _, _) -> {apply, Ref, recv, [MS, Opts]};
 request({info, Ref, What, Item}, _, _) -> {apply, Ref, info, [What, Item]};
 request({session_info, What}, _, _) -> {session_info, What};
-request({delivered, Ref, Pid}, _, Wait) -> {delivered, Ref, Pid, Wait}.
+request({delivered, Ref, Pid}, _, Wait) -> {delivered, Ref, Pid, Wait};
+request({system, Ref, Event, Value}, _, _) -> {apply, Ref, system, [Event, Value]}.
 
 %% The Tracer argument of session_create/3 for a declared session.
 tracer(Name, #{decls := Decls, states := States, recorders := Recorders}) ->

@@ -17,7 +17,7 @@ static void session_ref(Buf *out, const Scenario *sc, const Step *st)
 static void session_step(Buf *out, const Scenario *sc, const Step *st)
 {
     static const char *const ops[] = {"create", "destroy", "drop", "process", "function", "send",
-                                      "recv", "info", "session_info", "delivered"};
+                                      "recv", "info", "session_info", "delivered", "system"};
     buf_printf(out, "{%s, ", ops[st->sop]);
     if (st->sop == SO_SESSION_INFO) {
         term_print(out, st->term, PRINT_PLAN);
@@ -30,8 +30,11 @@ static void session_step(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, ", ");
         term_print(out, st->sargs, PRINT_PLAN);
         break;
-    case SO_PROCESS:
-        buf_puts(out, ", {'$tcs_pid', ");
+    case SO_PROCESS: /* a spec: {spec, process | port, Atom}, the call and its argument */
+        if (st->spec == SPEC_PID)
+            buf_puts(out, ", {'$tcs_pid', ");
+        else
+            buf_printf(out, ", {spec, %s, ", st->spec == SPEC_NEW_PORTS ? "port" : "process");
         atom(out, st->actor);
         buf_printf(out, "}, %s, ", st->on ? "true" : "false");
         term_print(out, st->sargs, PRINT_PLAN);
@@ -60,6 +63,12 @@ static void session_step(Buf *out, const Scenario *sc, const Step *st)
     case SO_DELIVERED:
         buf_puts(out, ", ");
         term_print(out, st->term, PRINT_PLAN);
+        break;
+    case SO_SYSTEM:
+        buf_puts(out, ", ");
+        term_print(out, st->term, PRINT_PLAN);
+        buf_puts(out, ", ");
+        term_print(out, st->sargs, PRINT_PLAN);
         break;
     default: /* destroy, drop: the handle only */
         break;

@@ -521,6 +521,30 @@ static bool session_flag_arg(Parser *p, Step *st, Term **opts, size_t *nopts)
     return true;
 }
 
+/* The spec a session's trace step may name instead of a process or port (cases/README.md
+ * "Trace sessions"): new or new_processes for trace:process/4, new_ports or port(new) for
+ * trace:port/4 (SESSION-NEW). st->actor keeps the atom passed, st->spec says which call;
+ * *matched tells whether w was one. all and existing are refused. */
+static bool session_spec(Parser *p, Step *st, const char *w, size_t at, bool *matched)
+{
+    static const struct { const char *written, *atom; ProcSpec spec; } specs[] = {
+        {"new", "new", SPEC_NEW_PROCESSES}, {"new_processes", "new_processes", SPEC_NEW_PROCESSES},
+        {"new_ports", "new_ports", SPEC_NEW_PORTS}, {"port(new)", "new", SPEC_NEW_PORTS},
+    };
+    if (strcmp(w, "all") == 0 || strcmp(w, "existing") == 0 || strcmp(w, "port(all)") == 0 ||
+        strcmp(w, "port(existing)") == 0) /* they would trace the harness's processes too */
+        return fail(p, at, "'%s' in a trace session's trace step is not supported by model v1", w);
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+        if (strcmp(w, specs[i].written) == 0) {
+            st->spec = specs[i].spec;
+            st->actor = specs[i].atom;
+            st->actor_col = (int)at + 1;
+            *matched = true;
+            return true;
+        }
+    return true;
+}
+
 /* TARGET on|off FLAG... : a legacy step names a process, a port or a spec, and passes its
  * flags as written (FLAGS-BADARG); a session's (with_options) names a process or a port and
  * keeps every option as written in st->sargs. */
@@ -531,11 +555,14 @@ static bool parse_trace_step(Parser *p, Step *st, bool with_options)
         skip_ws(p);
         tat = p->i;
         const char *target = word(p, &tat);
-        if (target && strcmp(target, "new_ports") == 0)
-            return fail(p, tat, "new_ports in a trace session (trace:port(S, new, ...)) is not supported by model v1");
-        p->i = tat;
-        if (!entity_arg(p, true, &st->actor, &st->actor_col))
+        bool spec = false;
+        if (target && !session_spec(p, st, target, tat, &spec))
             return false;
+        if (!spec) {
+            p->i = tat;
+            if (!entity_arg(p, true, &st->actor, &st->actor_col))
+                return false;
+        }
     } else if (!target_arg(p, st, true)) {
         return false;
     }
@@ -651,10 +678,12 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
         const char *opt = t->u.name;
         if (!st->event && strncmp(opt, "call_", 5) == 0)
             return fail(p, at, "option '%s' is not supported by model v1", opt);
-        if (!st->event && strcmp(opt, "meta") == 0 && session)
-            return fail(p, at, "option 'meta' in a trace session is not supported by model v1");
-        if (!st->event && strcmp(opt, "meta") == 0 && p->sc->tracer.kind == TRACER_RECORDER &&
-            (p->sc->tracer.callbacks & (1u << callback_index("trace_call"))))
+        const TracerDecl *tracer = session && st->session >= 0 ? &p->sessions[st->session].tracer : &p->sc->tracer;
+        if (!st->event && strcmp(opt, "meta") == 0 && session && tracer->kind == TRACER_PROCESS)
+            return fail(p, at, "option 'meta' in a trace session whose tracer is a process (its trace_ts "
+                        "messages carry time stamps) is not supported by model v1");
+        if (!st->event && strcmp(opt, "meta") == 0 && tracer->kind == TRACER_RECORDER &&
+            (tracer->callbacks & (1u << callback_index("trace_call"))))
             return fail(p, at, "option 'meta' with a tracer that has trace_call/5 is not supported by "
                         "model v1: OTP 25 aborts (CONFORMANCE.md, Clarification C-10)");
         st->opt_terms[st->nopts] = t;
@@ -979,6 +1008,21 @@ static bool session_ref(Parser *p, Step *st, bool weak_allowed)
     return true;
 }
 
+/* WHAT of an info or session_info step: a port opened earlier, by its name (printed
+ * <port:x>), or any term. */
+static bool what_arg(Parser *p, Step *st)
+{
+    size_t save = p->i, at;
+    const char *w = word(p, &at);
+    if (w && is_port_name(p, w)) {
+        st->term = term_port(p->a, w);
+        st->term_col = (int)at + 1;
+        return true;
+    }
+    p->i = save;
+    return term_arg(p, &st->term, &st->term_col);
+}
+
 /* create NAME [OPTS] | destroy REF | drop NAME | trace REF P on|off OPT... |
  * pattern REF TARGET MS OPT... (TARGET send or 'receive': trace:send/3, trace:recv/3) |
  * info REF WHAT ITEM | session_info WHAT | delivered REF WHAT */
@@ -987,7 +1031,7 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
     st->kind = ST_SESSION;
     st->sop = op;
     if (op == SO_SESSION_INFO)
-        return term_arg(p, &st->term, &st->term_col) && end_of_statement(p);
+        return what_arg(p, st) && end_of_statement(p);
     if (!session_ref(p, st, op != SO_CREATE && op != SO_DROP))
         return false;
     switch (op) {
@@ -1012,7 +1056,7 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
             st->sop = strcmp(st->event, "send") == 0 ? SO_SEND : SO_RECV;
         return true;
     case SO_INFO: {
-        if (!term_arg(p, &st->term, &st->term_col))
+        if (!what_arg(p, st))
             return false;
         skip_ws(p);
         size_t at = p->i;
@@ -1024,6 +1068,10 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
     }
     case SO_DELIVERED:
         if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        break;
+    case SO_SYSTEM: /* system REF EVENT VALUE: trace:system/3 (OTP 28+) */
+        if (!term_arg(p, &st->term, &st->term_col) || !term_arg(p, &st->sargs, NULL))
             return false;
         break;
     default: /* SO_DESTROY: nothing more */
@@ -1039,7 +1087,7 @@ static bool session_op(Parser *p, const char *kw, SessionOp *op)
 {
     static const struct { const char *kw; SessionOp op; } ops[] = {
         {"create", SO_CREATE}, {"destroy", SO_DESTROY}, {"drop", SO_DROP},
-        {"session_info", SO_SESSION_INFO}, {"delivered", SO_DELIVERED},
+        {"session_info", SO_SESSION_INFO}, {"delivered", SO_DELIVERED}, {"system", SO_SYSTEM},
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (strcmp(kw, ops[i].kw) == 0) {
@@ -1057,6 +1105,26 @@ static bool session_op(Parser *p, const char *kw, SessionOp *op)
     return true;
 }
 
+/* What the model does not do with a legacy tracer that is a process ({tracer, <tracer>}):
+ * time stamps in its messages, a meta tracer, the seq_trace system tracer, its exit. */
+static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
+{
+    if (p->sc->tracer.kind != TRACER_PROCESS)
+        return true;
+    const char *what = NULL;
+    for (int i = 0; st->kind == ST_TRACE && st->on && i < st->nflags; i++)
+        if (st->flags[i] == FL_SCHEDULER_ID || (st->flags[i] != FL_COUNT && (FLAG_BIT(st->flags[i]) & FLAGS_TIMESTAMPS)))
+            what = "time stamps and scheduler ids in a tracer process's messages are";
+    for (int i = 0; st->kind == ST_PATTERN && i < st->nopts; i++)
+        if (strcmp(st->opts[i], "meta") == 0)
+            what = "a meta pattern with tracer process (the meta tracer would get trace_ts messages) is";
+    if (st->kind == ST_SEQ_TRACER)
+        what = "the seq_trace system tracer with tracer process is";
+    if (st->kind == ST_TRACER_EXIT)
+        what = "'tracer exit' with tracer process is";
+    return what ? fail(p, at, "%s not supported by model v1", what) : true;
+}
+
 static bool parse_step(Parser *p, const char *kw, size_t at)
 {
     p->steps = arena_grow(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
@@ -1070,15 +1138,16 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         ok = parse_session_step(p, st, op);
     } else if (strcmp(kw, "trace") == 0) {
         st->kind = ST_TRACE;
-        ok = parse_trace_step(p, st, false) && end_of_statement(p);
+        ok = parse_trace_step(p, st, false) && end_of_statement(p) && process_tracer_allows(p, st, at);
     } else if (strcmp(kw, "seq_trace") == 0) {
         st->kind = ST_SEQ_TRACER;
         size_t wat;
         const char *w = word(p, &wat);
-        ok = w && strcmp(w, "tracer") == 0 ? end_of_statement(p) : fail(p, wat, "expected 'seq_trace tracer'");
+        ok = w && strcmp(w, "tracer") == 0 ? end_of_statement(p) && process_tracer_allows(p, st, at)
+                                           : fail(p, wat, "expected 'seq_trace tracer'");
     } else if (strcmp(kw, "pattern") == 0) {
         st->kind = ST_PATTERN;
-        ok = parse_pattern_step(p, st, false);
+        ok = parse_pattern_step(p, st, false) && process_tracer_allows(p, st, at);
     } else if (strcmp(kw, "info") == 0) {
         st->kind = ST_INFO;
         ok = parse_info_step(p, st);
@@ -1092,7 +1161,7 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         st->kind = ST_TRACER_EXIT; /* the tracer state process exits (STATUS-DEAD-STATE) */
         st->actor = kw;
         st->actor_col = st->col;
-        ok = term_arg(p, &st->term, &st->term_col) && end_of_statement(p);
+        ok = term_arg(p, &st->term, &st->term_col) && end_of_statement(p) && process_tracer_allows(p, st, at);
     } else if (is_name(kw) && known(p, kw) && strcmp(kw, "tracer") != 0) {
         if (is_port_name(p, kw))
             return fail(p, at, "'%s' is a port: a step is done by a process", kw);
@@ -1195,8 +1264,10 @@ static bool parse_statement(Parser *p)
             sc->tracer.kind = TRACER_RECORDER;
         else if (t && strcmp(t, "erl_msg_tracer") == 0)
             sc->tracer.kind = TRACER_ERL_MSG;
+        else if (t && strcmp(t, "process") == 0) /* {tracer, <tracer>}: it gets trace messages */
+            sc->tracer.kind = TRACER_PROCESS;
         else
-            return fail(p, tat, "tracer must be 'recorder' or 'erl_msg_tracer'");
+            return fail(p, tat, "tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
         p->stage = S_TRACER_OPTS;
         p->cur = &sc->tracer;
         return tracer_state(p, &sc->tracer) && end_of_statement(p);

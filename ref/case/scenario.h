@@ -31,7 +31,7 @@ typedef enum {
 /* The trace session steps (cases/README.md "Trace sessions"): one call of module trace each. */
 typedef enum {
     SO_CREATE, SO_DESTROY, SO_DROP, SO_PROCESS, SO_FUNCTION, SO_SEND, SO_RECV, SO_INFO,
-    SO_SESSION_INFO, SO_DELIVERED
+    SO_SESSION_INFO, SO_DELIVERED, SO_SYSTEM
 } SessionOp;
 
 /* Step.session of `weak(legacy)`: the legacy session's weak handle {legacy,default}. */
@@ -86,7 +86,8 @@ typedef struct Step {
     int session;               /* session steps: index in Scenario.sessions, or SESSION_LEGACY */
     bool weak;                 /* session steps: the call uses the weak handle */
     Term *sargs;               /* session steps: create: Opts; trace and pattern: the options as
-                                * terms (a session refuses tuples such as {tracer,T}); info: Item */
+                                * terms (a session refuses tuples such as {tracer,T}); info: Item;
+                                * system: Value (term: the event) */
 } Step;
 
 typedef struct { const char *tag; Answer answer; } AnswerDecl;

@@ -51,6 +51,8 @@ Answer enabled_probe(Model *m, int s, int proc)
 {
     if (enabled_unloaded(m, s, proc))
         return ANS_REMOVE;
+    if (m->sessions[s].tracer->kind == TRACER_PROCESS) /* no callbacks (SESSION-PROCESS-TRACER) */
+        return ANS_TRACE;
     return enabled_probe_as(m, enabled_proc_tracer(m, s, proc), proc, "STATUS-REMOVE");
 }
 

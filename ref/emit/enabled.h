@@ -15,7 +15,7 @@ Tracer enabled_proc_tracer(const Model *m, int s, int proc);
  * STATUS-DEAD-STATE). */
 Answer enabled_answer(Tracer t, const char *tag);
 /* Guarantees: the informative trace_status probe line of session s when tracing starts on
- * proc; returns its answer. */
+ * proc; returns its answer. A tracer process is not probed: no line, trace. */
 Answer enabled_probe(Model *m, int s, int proc);
 /* Guarantees: the same probe line for a given tracer and state (the meta tracer), citing
  * remove_rule when the answer is remove; proc < 0 prints the tracee as undefined. */

@@ -42,7 +42,8 @@ static void process_tracer_message(Model *m, int s, int proc, const Event *ev, c
     buf_printf(&body, "msg(<%s>, ", m->sessions[s].state);
     term_print(&body, term_tuple(m->a, n, el), PRINT_CANON);
     buf_puts(&body, ")");
-    buf_printf(&rules, "SESSION-PROCESS-TRACER %s %s", extra_rules, ev->rules);
+    buf_printf(&rules, "%s %s %s", s == LEGACY_SESSION ? "LEGACY-PROCESS-TRACER" : "SESSION-PROCESS-TRACER",
+               extra_rules, ev->rules);
     stream_line(m->out, 'N', buf_str(&body), buf_str(&rules));
     buf_free(&body);
     buf_free(&rules);

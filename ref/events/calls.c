@@ -88,13 +88,16 @@ static Frame *chain_return_to(Run *r, int s)
 /* ---- the tracepoints of a call ----------------------------------------------------------- */
 
 /* The meta tracer: the session's tracer module with its meta state (decl holds the copy of
- * the module's declaration). OTP 25 calls enabled/3 and trace/5 for it even when the
- * module has enabled_call/3 (CALL-META-ENABLED, C-9). */
+ * the module's declaration): <meta> in the legacy session (or the state a {meta, recorder,
+ * State} option gave, TRACER-OPTION), the session's own tracer (and state) in a trace session
+ * (SESSION-META). OTP 25 calls enabled/3 and trace/5 for it even when the module has
+ * enabled_call/3 (CALL-META-ENABLED, C-9). */
 static Tracer meta_tracer(const Model *m, int s, TracerDecl *decl, const Term *meta_state)
 {
     *decl = *m->sessions[s].tracer;
     decl->callbacks = 0;
-    /* <meta>, or the state a {meta, recorder, State} option gave (TRACER-OPTION) */
+    if (s != LEGACY_SESSION)
+        return (Tracer){decl, m->sessions[s].state_term, m->sessions[s].state_dead};
     return (Tracer){decl, meta_state ? meta_state : term_pid(m->a, "meta"), false};
 }
 

@@ -10,6 +10,7 @@
 #include "patterns.h"
 #include "sessions.h"
 #include "steptext.h"
+#include "sysmon.h"
 
 /* --- handles ------------------------------------------------------------------------------ */
 
@@ -86,12 +87,17 @@ static const char *options_refused(const Model *m, const Step *st)
     return refused;
 }
 
-/* Everything session s set is gone: flags, tracers, patterns (SESSION-DESTROY). */
+/* Everything session s set is gone: flags, tracers, patterns, the defaults for new processes
+ * and ports (SESSION-DESTROY). */
 static void destroy(Model *m, int s)
 {
     Session *ses = &m->sessions[s];
     ses->life = LIFE_DESTROYED;
     memset(ses->pats, 0, sizeof ses->pats);
+    ses->on_load = (Pattern){0};
+    ses->new_flags = 0;
+    model_detach(&ses->new_ports);
+    sysmon_clear(&ses->sysmon);
     ses->send_pat = ses->receive_pat = (MessagePattern){0};
     for (int p = 0; p < m->nprocs; p++)
         memset(&m->procs[p].trace[s], 0, sizeof(TraceState));
@@ -115,6 +121,7 @@ static bool create(Model *m, const Step *st)
     } else {
         ses->life = LIFE_ALIVE;
         ses->strong = true;
+        sysmon_clear(&ses->sysmon);
         ses->since = ++m->clock;
         ctl_term(m, &call, handle_term(m, s, false), "SESSION-CREATE");
     }
@@ -157,9 +164,51 @@ static bool drop(Model *m, const Step *st)
     return true;
 }
 
+static FlagSet step_flag_set(const Step *st)
+{
+    FlagSet set = 0;
+    for (int i = 0; i < st->nflags; i++)
+        set |= flags_expand(st->flags[i]);
+    return set;
+}
+
+/* trace:process(S, new | new_processes, ...) or trace:port(S, new | new_ports, ...): the
+ * session's defaults for processes (ports) created from now on; answers 0 (SESSION-NEW). */
+static bool new_spec_step(Model *m, const Step *st)
+{
+    Session *ses = &m->sessions[step_session(st)];
+    bool port = st->spec == SPEC_NEW_PORTS;
+    Buf call;
+    buf_init(&call);
+    call_head(m, &call, port ? "port" : "process", st);
+    buf_printf(&call, ",%s,%s", st->actor, st->on ? "true" : "false");
+    put_arg(&call, st->sargs);
+    buf_puts(&call, ")");
+    FlagSet set = step_flag_set(st);
+    const char *refused = options_refused(m, st);
+    if (!refused && (set & FLAG_BIT(FL_CPU_TIMESTAMP))) /* "Only allowed with PidPortSpec==all" */
+        refused = port ? "SESSION-NEW SESSION-PORT" : "SESSION-NEW SESSION-PROCESS";
+    if (refused) {
+        control_line(m, buf_str(&call), "raises error:badarg", refused);
+    } else {
+        if (port) {
+            order_set_flags(m, &ses->new_ports, set, st->on, ANS_TRACE, "SESSION-NEW PORTS-NEW");
+        } else { /* the flags for ports are not kept for new processes (PROCS-SPEC-NEW) */
+            FlagSet for_procs = flags_for_processes(set);
+            ses->new_flags = st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
+        }
+        control_line(m, buf_str(&call), "-> 0",
+                     with_weak(st, "SESSION-NEW", "SESSION-NEW SESSION-WEAK"));
+    }
+    buf_free(&call);
+    return true;
+}
+
 /* trace:process/4, or trace:port/4 for a port. */
 static bool process_step(Model *m, const Step *st)
 {
+    if (st->spec != SPEC_PID)
+        return new_spec_step(m, st);
     int s = step_session(st);
     int p = model_proc(m, st->actor);
     bool port = m->procs[p].is_port;
@@ -172,9 +221,7 @@ static bool process_step(Model *m, const Step *st)
     buf_printf(&call, ",%s", st->on ? "true" : "false");
     put_arg(&call, st->sargs);
     buf_puts(&call, ")");
-    FlagSet set = 0;
-    for (int i = 0; i < st->nflags; i++)
-        set |= flags_expand(st->flags[i]);
+    FlagSet set = step_flag_set(st);
     const char *refused = options_refused(m, st);
     if (!refused && (!m->procs[p].alive || (set & FLAG_BIT(FL_CPU_TIMESTAMP))))
         refused = rule;
@@ -191,8 +238,7 @@ static bool process_step(Model *m, const Step *st)
         return model_unsupported(m, st->line, st->col,
                                  "time stamps and scheduler ids in a process tracer's messages are");
     }
-    /* a tracer process has no trace_status probe */
-    Answer ans = ses->tracer->kind == TRACER_PROCESS || !st->on ? ANS_TRACE : enabled_probe(m, s, p);
+    Answer ans = !st->on ? ANS_TRACE : enabled_probe(m, s, p);
     order_set_flags(m, &m->procs[p].trace[s], set, st->on, ans, rule);
     control_line(m, buf_str(&call), "-> 1", st->weak ? (port ? "SESSION-PORT SESSION-WEAK" : "SESSION-PROCESS SESSION-WEAK") : rule);
     buf_free(&call);
@@ -256,26 +302,46 @@ static Term *item(Model *m, const char *name, Term *value)
     return term_tuple3(m->a, term_atom(m->a, name), value, NULL);
 }
 
-/* trace:info(S, Pid, Item): flags in the order OTP lists them, the tracer, else badarg. */
-static Term *info_process(Model *m, int s, const Term *what, const char *it)
+/* {flags, List} of a flag set, in the order OTP lists them, or {tracer, T}; NULL for another
+ * item (badarg). on: the session's tracer is there. */
+static Term *flags_or_tracer(Model *m, int s, bool on, FlagSet flags, const char *it)
 {
-    int p = what->kind == TK_PID ? model_proc(m, what->u.name) : -1;
-    if (p >= 0 && !m->procs[p].alive)
-        return term_atom(m->a, "undefined");
-    const TraceState *ts = p >= 0 ? &m->procs[p].trace[s] : NULL;
-    bool on = ts && model_attached(ts);
     if (strcmp(it, "tracer") == 0)
         return item(m, "tracer", on ? tracer_term(m, s) : term_nil(m->a));
     if (strcmp(it, "flags") != 0)
         return NULL;
-    static const Flag order[] = {FL_SCHEDULER_ID, FL_ARITY, FL_PROCS, FL_CALL, FL_RECEIVE, FL_SEND,
-                                 FL_MONOTONIC_TIMESTAMP, FL_STRICT_MONOTONIC_TIMESTAMP, FL_TIMESTAMP};
+    static const Flag order[] = {FL_SCHEDULER_ID, FL_ARITY, FL_PROCS, FL_CALL, FL_PORTS, FL_RECEIVE,
+                                 FL_SEND, FL_MONOTONIC_TIMESTAMP, FL_STRICT_MONOTONIC_TIMESTAMP,
+                                 FL_TIMESTAMP};
     Term *el[FL_COUNT];
     size_t n = 0;
     for (size_t i = 0; on && i < sizeof order / sizeof order[0]; i++)
-        if (ts->flags & FLAG_BIT(order[i]))
+        if (flags & FLAG_BIT(order[i]))
             el[n++] = term_atom(m->a, flag_name(order[i]));
     return item(m, "flags", term_list(m->a, n, el));
+}
+
+/* trace:info(S, PidOrPort, Item): the session's flags and tracer there; undefined when dead;
+ * a harness process (a tracer state, <sb>) is never traced. */
+static Term *info_process(Model *m, int s, const Term *what, const char *it)
+{
+    int p = model_proc(m, what->u.name);
+    if (p < 0)
+        return flags_or_tracer(m, s, false, 0, it);
+    if (!m->procs[p].alive)
+        return term_atom(m->a, "undefined");
+    const TraceState *ts = &m->procs[p].trace[s];
+    return flags_or_tracer(m, s, model_attached(ts), ts->flags, it);
+}
+
+/* trace:info(S, new | new_processes | new_ports, Item): the defaults for processes (ports)
+ * created later (SESSION-INFO-NEW). */
+static Term *info_new(Model *m, int s, bool ports, const char *it)
+{
+    const Session *ses = &m->sessions[s];
+    if (ports)
+        return flags_or_tracer(m, s, model_attached(&ses->new_ports), ses->new_ports.flags, it);
+    return flags_or_tracer(m, s, ses->new_flags != 0, ses->new_flags, it);
 }
 
 /* True iff what is {M,F,A} of a fixture module; *fn is the function, or -1 when there is
@@ -292,9 +358,24 @@ static bool fixture_mfa(const Model *m, const Term *what, int *fn)
     return true;
 }
 
-/* trace:info(S, {M,F,A}, Item) for a fixture function fi (-1: none). A session has no meta
- * or call_* patterns in the model (the parser refuses them), so those items are false. */
-static Term *info_function(Model *m, int s, int fi, const char *it)
+/* A pattern's match spec as info/3 shows it: [] for true. */
+static Term *match_spec_value(Model *m, const Term *ms)
+{
+    return term_is_atom(ms, "true") ? term_nil(m->a) : (Term *)ms;
+}
+
+/* The meta item of a pattern: {meta, T} with T the session's tracer as {tracer, T} shows it
+ * ({Module, State} or a pid: SESSION-META, C-27), or {meta, false}. */
+static Term *meta_item(Model *m, int s, const Pattern *pat)
+{
+    return item(m, "meta", pat->meta ? tracer_term(m, s) : term_atom(m->a, "false"));
+}
+
+/* trace:info(S, {M,F,A} | on_load, Item) for the pattern of a fixture function or the on_load
+ * one (NULL: no such function). A session has no call_* patterns in the model (the parser
+ * refuses them), so those items are false. For on_load `all` lists the same seven items as
+ * for a function (SESSION-INFO-ON-LOAD; OTP lists five: C-25). */
+static Term *info_function(Model *m, int s, const Pattern *pat, const char *it)
 {
     static const char *const items[] = {"traced", "match_spec", "meta", "meta_match_spec",
                                         "call_memory", "call_time", "call_count"};
@@ -303,24 +384,20 @@ static Term *info_function(Model *m, int s, int fi, const char *it)
         known_item |= strcmp(it, items[i]) == 0;
     if (!known_item)
         return NULL;
-    if (fi < 0)
+    if (!pat)
         return item(m, it, term_atom(m->a, "undefined"));
-    const Pattern *pat = &m->sessions[s].pats[fi];
-    Term *values[7];
-    values[0] = term_atom(m->a, !pat->set ? "false" : pat->local ? "local" : "global");
-    values[1] = !pat->set ? term_atom(m->a, "false")
-                          : term_is_atom(pat->ms, "true") ? term_nil(m->a) : (Term *)pat->ms;
-    for (int i = 2; i < 7; i++)
-        values[i] = term_atom(m->a, "false");
-    if (is_all) {
-        Term *el[7];
-        for (int i = 0; i < 7; i++)
-            el[i] = item(m, items[i], values[i]);
-        return item(m, "all", pat->set ? term_list(m->a, 7, el) : term_atom(m->a, "false"));
-    }
+    Term *el[7];
+    el[0] = item(m, items[0], term_atom(m->a, !pat->set ? "false" : pat->local ? "local" : "global"));
+    el[1] = item(m, items[1], !pat->set ? term_atom(m->a, "false") : match_spec_value(m, pat->ms));
+    el[2] = meta_item(m, s, pat);
+    el[3] = item(m, items[3], !pat->meta ? term_atom(m->a, "false") : match_spec_value(m, pat->meta_ms));
+    for (int i = 4; i < 7; i++)
+        el[i] = item(m, items[i], term_atom(m->a, "false"));
+    if (is_all)
+        return item(m, "all", pat->set || pat->meta ? term_list(m->a, 7, el) : term_atom(m->a, "false"));
     for (int i = 0;; i++)
         if (strcmp(it, items[i]) == 0)
-            return item(m, it, values[i]);
+            return el[i];
 }
 
 static bool info_step(Model *m, const Step *st)
@@ -342,22 +419,36 @@ static bool info_step(Model *m, const Step *st)
     }
     Term *result;
     int fi;
-    if (what->kind == TK_PID || term_is_atom(what, "new")) {
+    const char *rule = "SESSION-INFO";
+    if (what->kind == TK_PID || what->kind == TK_PORT) {
         result = info_process(m, s, what, it);
+    } else if (term_is_atom(what, "new") || term_is_atom(what, "new_processes") || term_is_atom(what, "new_ports")) {
+        result = info_new(m, s, term_is_atom(what, "new_ports"), it);
+        rule = "SESSION-INFO SESSION-INFO-NEW";
+    } else if (term_is_atom(what, "on_load")) {
+        result = info_function(m, s, &m->sessions[s].on_load, it);
+        rule = "SESSION-INFO SESSION-INFO-ON-LOAD";
+    } else if (term_is_atom(what, "system")) { /* its one item is all (003, info/3) */
+        result = strcmp(it, "all") == 0 ? sysmon_info(m, s) : NULL;
+        rule = "SESSION-INFO SESSION-SYSTEM-INFO";
     } else if (term_is_atom(what, "send") || term_is_atom(what, "receive")) {
         const MessagePattern *pat = term_is_atom(what, "send") ? &m->sessions[s].send_pat : &m->sessions[s].receive_pat;
         Term *ms = pat->off ? term_atom(m->a, "false") : pat->ms ? (Term *)pat->ms : term_atom(m->a, "true");
         result = strcmp(it, "match_spec") == 0 ? item(m, "match_spec", ms) : NULL;
     } else if (fixture_mfa(m, what, &fi)) {
-        result = info_function(m, s, fi, it);
+        result = info_function(m, s, fi < 0 ? NULL : &m->sessions[s].pats[fi], it);
     } else {
         buf_free(&call);
         return model_unsupported(m, st->line, st->term_col, "this trace:info/3 argument is");
     }
+    Buf rules;
+    buf_init(&rules);
+    buf_printf(&rules, "%s%s", rule, st->weak && result ? " SESSION-WEAK" : "");
     if (result)
-        ctl_term(m, &call, result, with_weak(st, "SESSION-INFO", "SESSION-INFO SESSION-WEAK"));
+        ctl_term(m, &call, result, buf_str(&rules));
     else
-        control_line(m, buf_str(&call), "raises error:badarg", "SESSION-INFO");
+        control_line(m, buf_str(&call), "raises error:badarg", buf_str(&rules));
+    buf_free(&rules);
     buf_free(&call);
     return true;
 }
@@ -371,6 +462,25 @@ static Term *weak_list(Model *m, const int *sessions, int n)
     return term_list(m->a, (size_t)n, el);
 }
 
+/* Whether a live session is listed by session_info(What) for What an atom: all of them for
+ * all; for send and 'receive' those whose pattern is not false; for on_load those with an
+ * on_load pattern; for new and new_processes (new_ports) those with defaults for new
+ * processes (ports). */
+static bool session_affects(const Session *ses, const Term *what)
+{
+    if (term_is_atom(what, "send"))
+        return !ses->send_pat.off;
+    if (term_is_atom(what, "receive"))
+        return !ses->receive_pat.off;
+    if (term_is_atom(what, "on_load"))
+        return ses->on_load.set || ses->on_load.meta;
+    if (term_is_atom(what, "new_ports"))
+        return model_attached(&ses->new_ports);
+    if (term_is_atom(what, "new") || term_is_atom(what, "new_processes"))
+        return ses->new_flags != 0;
+    return true;
+}
+
 /* trace:session_info(What). */
 static bool session_info_step(Model *m, const Step *st)
 {
@@ -382,7 +492,8 @@ static bool session_info_step(Model *m, const Step *st)
     buf_puts(&call, ")");
     int *list = arena_alloc(m->a, (size_t)m->nsessions * sizeof *list), n = 0, fi;
     Term *result = NULL;
-    if (what->kind == TK_PID) {
+    const char *rules = "SESSION-INFO-SESSIONS";
+    if (what->kind == TK_PID || what->kind == TK_PORT) {
         int p = model_proc(m, what->u.name);
         if (p >= 0 && !m->procs[p].alive) {
             result = term_atom(m->a, "undefined");
@@ -392,9 +503,16 @@ static bool session_info_step(Model *m, const Step *st)
             for (int i = k - 1; i >= 0; i--)
                 list[n++] = by[i];
         }
-    } else if (term_is_atom(what, "all") || term_is_atom(what, "send") || term_is_atom(what, "receive")) {
+    } else if (term_is_atom(what, "all") || term_is_atom(what, "send") || term_is_atom(what, "receive") ||
+               term_is_atom(what, "on_load") || term_is_atom(what, "new") ||
+               term_is_atom(what, "new_processes") || term_is_atom(what, "new_ports")) {
         /* the live sessions in creation order, the legacy one last; for send and 'receive'
-         * those whose pattern is not false */
+         * those whose pattern is not false, for on_load those with an on_load pattern, for
+         * new (new_processes, new_ports) those with defaults for new processes (ports) */
+        if (term_is_atom(what, "on_load"))
+            rules = "SESSION-INFO-SESSIONS SESSION-INFO-ON-LOAD";
+        else if (!term_is_atom(what, "all") && !term_is_atom(what, "send") && !term_is_atom(what, "receive"))
+            rules = "SESSION-INFO-SESSIONS SESSION-INFO-NEW";
         int *order = arena_alloc(m->a, (size_t)m->nsessions * sizeof *order);
         unsigned *key = arena_alloc(m->a, (size_t)m->nsessions * sizeof *key);
         int k = 0;
@@ -407,13 +525,9 @@ static bool session_info_step(Model *m, const Step *st)
         order[k++] = LEGACY_SESSION;
         for (int i = 0; i < k; i++) {
             const Session *ses = &m->sessions[order[i]];
-            bool off = term_is_atom(what, "send") ? ses->send_pat.off
-                     : term_is_atom(what, "receive") && ses->receive_pat.off;
-            if (!off)
+            if (session_affects(ses, what))
                 list[n++] = order[i];
         }
-    } else if (term_is_atom(what, "new")) {
-        n = 0;
     } else if (fixture_mfa(m, what, &fi)) {
         if (fi < 0) {
             result = term_atom(m->a, "undefined");
@@ -431,7 +545,7 @@ static bool session_info_step(Model *m, const Step *st)
         buf_free(&call);
         return model_unsupported(m, st->line, st->term_col, "this trace:session_info/1 argument is");
     }
-    ctl_term(m, &call, result ? result : weak_list(m, list, n), "SESSION-INFO-SESSIONS");
+    ctl_term(m, &call, result ? result : weak_list(m, list, n), rules);
     buf_free(&call);
     return true;
 }
@@ -454,6 +568,23 @@ static bool delivered_step(Model *m, const Step *st)
     return true;
 }
 
+/* trace:system(S, Event, Value) (OTP 28+). */
+static bool system_step(Model *m, const Step *st)
+{
+    Buf call;
+    buf_init(&call);
+    call_head(m, &call, "system", st);
+    put_arg(&call, st->term);
+    put_arg(&call, st->sargs);
+    buf_puts(&call, ")");
+    const char *rules = handle_refused(m, st), *result = "raises error:badarg";
+    if (!rules)
+        result = sysmon_set(m, step_session(st), st->term, st->sargs, &rules);
+    control_line(m, buf_str(&call), result, rules);
+    buf_free(&call);
+    return true;
+}
+
 bool sessions_step(Model *m, const Step *st)
 {
     switch (st->sop) {
@@ -466,6 +597,7 @@ bool sessions_step(Model *m, const Step *st)
     case SO_RECV: return message_pattern_step(m, st);
     case SO_INFO: return info_step(m, st);
     case SO_SESSION_INFO: return session_info_step(m, st);
+    case SO_SYSTEM: return system_step(m, st);
     default: return delivered_step(m, st);
     }
 }

@@ -23,13 +23,15 @@ static Term *flags_term(Model *m, FlagSet set)
     return term_list(m->a, n, el);
 }
 
-/* {tracer, {Module, State}} or {tracer, []} (STATUS-INFO-TRACER); own: the state a process's
- * tracer was given, or NULL (TRACER-OPTION). */
+/* {tracer, {Module, State}}, {tracer, Pid} for a tracer process, or {tracer, []}
+ * (STATUS-INFO-TRACER); own: the state a process's tracer was given, or NULL (TRACER-OPTION). */
 static Term *tracer_term(Model *m, int s, bool attached, const Term *own)
 {
     const Session *ses = &m->sessions[s];
     if (!attached)
         return term_nil(m->a);
+    if (ses->tracer->kind == TRACER_PROCESS)
+        return term_pid(m->a, ses->state);
     const char *module = ses->tracer->kind == TRACER_ERL_MSG ? "erl_msg_tracer" : "tcs_recorder";
     return term_tuple3(m->a, term_atom(m->a, module), (Term *)(own ? own : ses->state_term), NULL);
 }

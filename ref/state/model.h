@@ -102,6 +102,13 @@ typedef struct {
     bool state_dead;    /* that state process has exited (STATUS-DEAD-STATE) */
 } Tracer;
 
+/* The system events a session monitors (trace:system/3): a limit each, or off. */
+typedef struct {
+    bool busy_port, busy_dist_port;
+    long long large_heap, long_schedule, long_gc; /* -1: off */
+    long long lmq_disable, lmq_enable;             /* long_message_queue; enable 0: off */
+} SystemMonitor;
+
 /* Where a session is in its life (SESSION-CREATE, SESSION-DESTROY, SESSION-GC). */
 typedef enum { LIFE_UNBORN, LIFE_ALIVE, LIFE_DESTROYED } SessionLife;
 
@@ -121,6 +128,7 @@ typedef struct Session {
     unsigned since;     /* model clock at creation (SESSION-INFO-SESSIONS) */
     FlagSet new_flags;  /* flags processes created from now on get (PROCS-SPEC-NEW) */
     bool state_dead;    /* the tracer state process has exited (STATUS-DEAD-STATE) */
+    SystemMonitor sysmon; /* its system monitoring (trace:system/3, ref/harness/sysmon.c) */
 } Session;
 
 enum { LEGACY_SESSION = 0 };

@@ -61,11 +61,11 @@ void term_print(Buf *out, const Term *t, PrintStyle style)
         term_print(out, t->u.fun_body, style);
         buf_puts(out, style == PRINT_PLAN ? "}" : " end");
         return;
-    case TK_PORT: /* only the model makes ports: they never reach a plan */
-        buf_printf(out, "<port:%s>", t->u.name);
-        return;
+    case TK_PORT: /* a port named in a session info step: the runner resolves it like a pid */
     case TK_PID:
-        if (style == PRINT_PLAN) {
+        if (t->kind == TK_PORT && style != PRINT_PLAN) {
+            buf_printf(out, "<port:%s>", t->u.name);
+        } else if (style == PRINT_PLAN) {
             buf_puts(out, "{'$tcs_pid', ");
             term_print_atom(out, t->u.name);
             buf_puts(out, "}");

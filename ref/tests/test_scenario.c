@@ -57,8 +57,8 @@ static void test_header_errors(int *failures)
     parse(failures, HDR "answer send trace\n", "5:1: unexpected 'answer': expected 'features' or 'tracer'");
     parse(failures, HDR "bogus\n", "5:1: unknown keyword 'bogus': expected 'features' or 'tracer'");
     parse(failures, HDR "features Bad\n", "5:10: 'Bad' is not a valid feature");
-    parse(failures, HDR "tracer nope\n", "5:8: tracer must be 'recorder' or 'erl_msg_tracer'");
-    parse(failures, HDR "tracer\n", "5:7: tracer must be 'recorder' or 'erl_msg_tracer'");
+    parse(failures, HDR "tracer nope\n", "5:8: tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
+    parse(failures, HDR "tracer\n", "5:7: tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
     parse(failures, HDR "tracer recorder x\n", "5:17: unexpected text after the statement");
 }
 

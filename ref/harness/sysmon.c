@@ -1,0 +1,114 @@
+/* sysmon.c - a trace session's system monitoring (CONFORMANCE.md section 2, "Trace
+ * sessions", SESSION-SYSTEM*): which events trace:system/3 accepts with which values, and
+ * what trace:info(S, system, all) lists. The monitor messages themselves are not modelled:
+ * no step provokes a long garbage collection, a long schedule, a large heap, a long message
+ * queue or a busy port. */
+#include <string.h>
+
+#include "sysmon.h"
+
+void sysmon_clear(SystemMonitor *sm)
+{
+    *sm = (SystemMonitor){.large_heap = -1, .long_schedule = -1, .long_gc = -1};
+}
+
+/* The limit of an event that takes a non-negative integer, or NULL for another event. */
+static long long *limit_of(SystemMonitor *sm, const char *event)
+{
+    if (strcmp(event, "large_heap") == 0)
+        return &sm->large_heap;
+    if (strcmp(event, "long_schedule") == 0)
+        return &sm->long_schedule;
+    if (strcmp(event, "long_gc") == 0)
+        return &sm->long_gc;
+    return NULL;
+}
+
+/* The flag of busy_port or busy_dist_port, or NULL for another event. */
+static bool *flag_of(SystemMonitor *sm, const char *event)
+{
+    if (strcmp(event, "busy_port") == 0)
+        return &sm->busy_port;
+    if (strcmp(event, "busy_dist_port") == 0)
+        return &sm->busy_dist_port;
+    return NULL;
+}
+
+/* Sets event to value in sm; false if trace:system/3 refuses the pair (SESSION-SYSTEM). */
+static bool apply(SystemMonitor *sm, const char *event, const Term *value)
+{
+    bool off = term_is_atom(value, "false");
+    long long *limit = limit_of(sm, event);
+    bool *flag = flag_of(sm, event);
+    if (limit) { /* "a limit of that event": a non-negative integer */
+        if (!off && (value->kind != TK_INT || value->u.i < 0))
+            return false;
+        *limit = off ? -1 : value->u.i;
+        return true;
+    }
+    if (flag) { /* busy_port, busy_dist_port: true */
+        if (!off && !term_is_atom(value, "true"))
+            return false;
+        *flag = !off;
+        return true;
+    }
+    if (strcmp(event, "long_message_queue") != 0)
+        return false;
+    if (off) {
+        sm->lmq_enable = 0;
+        return true;
+    }
+    /* "Enable must be an integer larger than zero. Disable must be an integer larger than or
+     * equal to zero and smaller than Enable." */
+    if (value->kind != TK_TUPLE || value->u.tuple.n != 2 || value->u.tuple.el[0]->kind != TK_INT ||
+        value->u.tuple.el[1]->kind != TK_INT)
+        return false;
+    long long disable = value->u.tuple.el[0]->u.i, enable = value->u.tuple.el[1]->u.i;
+    if (enable <= 0 || disable < 0 || disable >= enable)
+        return false;
+    sm->lmq_disable = disable;
+    sm->lmq_enable = enable;
+    return true;
+}
+
+const char *sysmon_set(Model *m, int s, const Term *event, const Term *value, const char **rules)
+{
+    Session *ses = &m->sessions[s];
+    if (ses->tracer->kind != TRACER_PROCESS) { /* "The session tracer must be a process" */
+        *rules = "SESSION-SYSTEM SESSION-SYSTEM-TRACER";
+        return "raises error:badarg";
+    }
+    *rules = "SESSION-SYSTEM";
+    SystemMonitor next = ses->sysmon;
+    if (event->kind != TK_ATOM || !apply(&next, event->u.name, value))
+        return "raises error:badarg";
+    ses->sysmon = next;
+    return "-> ok";
+}
+
+/* {Name, Value} */
+static Term *pair(Model *m, const char *name, Term *value)
+{
+    return term_tuple3(m->a, term_atom(m->a, name), value, NULL);
+}
+
+Term *sysmon_info(Model *m, int s)
+{
+    const SystemMonitor *sm = &m->sessions[s].sysmon;
+    Term *el[6];
+    size_t n = 0;
+    if (sm->busy_dist_port)
+        el[n++] = term_atom(m->a, "busy_dist_port");
+    if (sm->busy_port)
+        el[n++] = term_atom(m->a, "busy_port");
+    if (sm->large_heap >= 0)
+        el[n++] = pair(m, "large_heap", term_int(m->a, sm->large_heap));
+    if (sm->long_schedule >= 0)
+        el[n++] = pair(m, "long_schedule", term_int(m->a, sm->long_schedule));
+    if (sm->long_gc >= 0)
+        el[n++] = pair(m, "long_gc", term_int(m->a, sm->long_gc));
+    if (sm->lmq_enable > 0)
+        el[n++] = pair(m, "long_message_queue",
+                       term_tuple3(m->a, term_int(m->a, sm->lmq_disable), term_int(m->a, sm->lmq_enable), NULL));
+    return pair(m, "system", term_list(m->a, n, el));
+}

@@ -1,0 +1,18 @@
+/* sysmon.h - a trace session's system monitoring: trace:system/3 and what
+ * trace:info(S, system, all) lists (OTP 28+). */
+#ifndef TCS_SYSMON_H
+#define TCS_SYSMON_H
+#include <stdbool.h>
+
+#include "model.h"
+
+/* Guarantees: *sm monitors nothing. */
+void sysmon_clear(SystemMonitor *sm);
+/* Guarantees: the result text of trace:system(S, Event, Value) ("-> ok" or "raises
+ * error:badarg") with its rule IDs in *rules, and session s's monitoring changed when ok. */
+const char *sysmon_set(Model *m, int s, const Term *event, const Term *value, const char **rules);
+/* Guarantees: {system, List} of what session s monitors, in OTP's order
+ * (SESSION-SYSTEM-INFO). */
+Term *sysmon_info(Model *m, int s);
+
+#endif
