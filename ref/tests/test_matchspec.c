@@ -148,7 +148,7 @@ static void run_rules(int *failures, const char *ms, const char *args, const cha
         arena_free(&a);
         return;
     }
-    MsCall call = {parse(&a, args), parse(&a, "<a>"), parse(&a, "{tcs_target,twice,1}"), false, NULL};
+    MsCall call = {parse(&a, args), parse(&a, "<a>"), parse(&a, "{tcs_target,twice,1}"), false, NULL, NULL};
     MsOutcome o = ms_run(&a, m, &call);
     Buf b;
     buf_init(&b);
@@ -403,7 +403,7 @@ static void test_run_no_caller(int *failures)
 {
     Arena a;
     arena_init(&a);
-    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, false, NULL};
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, false, NULL, NULL};
     MsOutcome o = ms_run(&a, parse(&a, "[{'_',[],[{message,{caller}}]}]"), &call);
     CHECK(o.matched && term_is_atom(o.message, "undefined"));
     arena_free(&a);
@@ -459,8 +459,7 @@ static void test_dialects(int *failures)
     /* accepted in both, and what is invalid for calls stays invalid */
     validate_as(failures, MS_FOR_SEND, "[{'_',[],[{return_trace},{exception_trace},{message,{self}}]}]", "OK");
     validate_as(failures, MS_FOR_RECEIVE, "[{['$1','$2','$3'],[{'=:=','$1',{node}}],[{return_trace}]}]", "OK");
-    validate_as(failures, MS_FOR_RECEIVE, "[{'_',[],[{get_tcw}]}]",
-                "UNSUPPORTED: match spec function get_tcw/0 is not supported by model v1");
+    validate_as(failures, MS_FOR_RECEIVE, "[{'_',[],[{get_tcw}]}]", "OK");
     validate_as(failures, MS_FOR_SEND, "[{['_'],[],[{message,'$1'}]}]", "INVALID MS-UNBOUND");
     validate_as(failures, MS_FOR_RECEIVE, "[{'_',[],[{current_stacktrace}]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate_as(failures, MS_FOR_SEND, "true", "OK");
@@ -504,7 +503,8 @@ static void run_effects(int *failures, const char *expr, bool token, const char 
     FakeFlags f;
     buf_init(&f.log);
     MsHooks hooks = {&f, fake_trace_flags};
-    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, token, &hooks};
+    long long tcw = 7;
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, token, &hooks, &tcw};
     MsOutcome o = ms_run(&a, m, &call);
     Buf b;
     buf_init(&b);
@@ -546,6 +546,10 @@ static void test_run_process_functions(int *failures)
                 "unsupported: the value of {get_seq_token} with a token (its internal form) is ");
     run_effects(failures, "{process_dump}", false,
                 "unsupported: the value of {process_dump} (a text the documents leave undefined) is ");
+    /* the trace control word (7 here): set_tcw gives the old value (MS-TCW); last element first */
+    run_effects(failures, "{{{set_tcw,9},{get_tcw},{set_tcw,-1},{set_tcw,4294967296},{set_tcw,4294967295}}}", false,
+                "{4294967295,4294967295,'EXIT','EXIT',7} ");
+    run(failures, "[{'_',[{'=:=',{get_tcw},0}],[]}]", "[]", "unsupported: the trace control word in this match spec is");
     /* without hooks (a port's send spec) the trace flag functions are beyond the model */
     run(failures, "[{'_',[],[{enable_trace,send}]}]", "[]",
         "unsupported: a trace flag function in this match spec is");

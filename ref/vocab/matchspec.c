@@ -49,7 +49,7 @@ typedef struct {
 } MsFn;
 
 /* Every function erts' match spec compiler knows for call tracing on OTP 25. Floats ('/',
- * float/1), the trace control word, set_seq_token and caller_line are valid but not modelled;
+ * float/1), set_seq_token and caller_line are valid but not modelled;
  * process_dump only where its value is dropped, get_seq_token only without a token. */
 static const MsFn ms_fns[] = {
     {"is_atom", 1, F_GUARD, true}, {"is_float", 1, F_GUARD, true},
@@ -73,7 +73,7 @@ static const MsFn ms_fns[] = {
     {"<", 2, F_GUARD, true}, {"=<", 2, F_GUARD, true}, {"==", 2, F_GUARD, true},
     {"=:=", 2, F_GUARD, true}, {"/=", 2, F_GUARD, true}, {"=/=", 2, F_GUARD, true},
     {"not", 1, F_GUARD, true}, {"xor", 2, F_GUARD, true},
-    {"/", 2, F_GUARD, false}, {"float", 1, F_GUARD, false}, {"get_tcw", 0, F_GUARD, false},
+    {"/", 2, F_GUARD, false}, {"float", 1, F_GUARD, false}, {"get_tcw", 0, F_GUARD, true},
     {"is_seq_trace", 0, F_GUARD, true},
     {"and", -1, F_SPECIAL, true}, {"or", -1, F_SPECIAL, true},
     {"andalso", -1, F_SPECIAL, true}, {"orelse", -1, F_SPECIAL, true},
@@ -86,7 +86,7 @@ static const MsFn ms_fns[] = {
     {"enable_trace", 2, F_BODY, true}, {"disable_trace", 1, F_BODY, true},
     {"disable_trace", 2, F_BODY, true}, {"trace", 2, F_BODY, true},
     {"trace", 3, F_BODY, true}, {"set_seq_token", 2, F_BODY, false},
-    {"get_seq_token", 0, F_BODY, true}, {"set_tcw", 1, F_BODY, false},
+    {"get_seq_token", 0, F_BODY, true}, {"set_tcw", 1, F_BODY, true},
 };
 
 /* The entry for name/arity, or NULL. */
@@ -375,7 +375,7 @@ typedef struct {
 typedef enum {
     U_EMPTY, U_CLAUSE_ORDER, U_HEAD_VARIABLE, U_HEAD_MAP, U_GUARD, U_GUARD_FAIL, U_TYPE,
     U_COMPARE, U_ARITH, U_BOOL, U_SELF, U_NODE, U_CALLER, U_DOLLAR_UNDERSCORE, U_DOLLAR_DOLLAR,
-    U_BODY_EXIT, U_BODY_VALUE, U_CONST, U_TRACE_FLAGS, U_DISPLAY, U_PROCESS_DUMP, U_SEQ, U_COUNT
+    U_BODY_EXIT, U_BODY_VALUE, U_CONST, U_TRACE_FLAGS, U_DISPLAY, U_PROCESS_DUMP, U_SEQ, U_TCW, U_COUNT
 } UsedRule;
 
 static const char *const used_rule[U_COUNT] = {
@@ -383,7 +383,7 @@ static const char *const used_rule[U_COUNT] = {
     "MS-GUARD-FAIL", "MS-GUARD-TYPE", "MS-GUARD-COMPARE", "MS-GUARD-ARITH", "MS-GUARD-BOOL",
     "MS-SELF", "MS-NODE", "MS-CALLER", "MS-DOLLAR-UNDERSCORE", "MS-DOLLAR-DOLLAR",
     "MS-BODY-EXIT", "MS-BODY-VALUE", "MS-CONST", "MS-TRACE-FLAGS", "MS-DISPLAY", "MS-PROCESS-DUMP",
-    "MS-SEQ-TRACE",
+    "MS-SEQ-TRACE", "MS-TCW",
 };
 
 static void use(Run *r, UsedRule u) { r->used |= 1u << u; }
@@ -793,16 +793,16 @@ static Ev trace_flags(Run *r, const char *name, Term *const *v, size_t n, Term *
 static bool is_process_fn(const char *name)
 {
     static const char *const names[] = {"display", "process_dump", "is_seq_trace", "get_seq_token",
-                                        "enable_trace", "disable_trace", "trace"};
+                                        "enable_trace", "disable_trace", "trace", "get_tcw", "set_tcw"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return true;
     return false;
 }
 
-/* The functions that see or change the process rather than compute a value: display,
- * process_dump, is_seq_trace, get_seq_token and the trace flag functions; *handled is false
- * for any other function. */
+/* The functions that see or change the process or the node rather than compute a value:
+ * display, process_dump, is_seq_trace, get_seq_token, the trace control word and the trace
+ * flag functions; *handled is false for any other function. */
 static Ev process_fn(Run *r, const char *name, Term *const *v, size_t n, Term **out, bool *handled)
 {
     *handled = true;
@@ -826,6 +826,21 @@ static Ev process_fn(Run *r, const char *name, Term *const *v, size_t n, Term **
         } else {
             *out = term_nil(r->a);
         }
+        return EV_OK;
+    }
+    if (strcmp(name, "get_tcw") == 0 || strcmp(name, "set_tcw") == 0) {
+        use(r, U_TCW);
+        if (!r->call->tcw) {
+            r->unsupported = "the trace control word in this match spec is";
+            return EV_UNSUPPORTED;
+        }
+        long long old = *r->call->tcw;
+        if (name[0] == 's') { /* db_set_trace_control_word_1: a 32-bit unsigned integer */
+            if (v[0]->kind != TK_INT || v[0]->u.i < 0 || v[0]->u.i > 0xffffffffLL)
+                return EV_FAIL;
+            *r->call->tcw = v[0]->u.i;
+        }
+        *out = integer(r, old);
         return EV_OK;
     }
     if (strcmp(name, "enable_trace") == 0 || strcmp(name, "disable_trace") == 0 || strcmp(name, "trace") == 0)

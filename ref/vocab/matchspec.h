@@ -49,6 +49,7 @@ typedef struct MsCall {
     const Term *caller; /* {M,F,A} the call returns to, {caller}; NULL prints undefined */
     bool seq_token;     /* the calling process holds a seq_trace token ({is_seq_trace}) */
     const MsHooks *hooks; /* the trace flag functions; NULL: the model cannot run them here */
+    long long *tcw;     /* the node's trace control word: get_tcw reads it, set_tcw writes it */
 } MsCall;
 
 /* What running a match specification on a call gives. */
