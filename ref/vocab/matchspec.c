@@ -800,12 +800,11 @@ static bool is_process_fn(const char *name)
     return false;
 }
 
-/* The functions that see or change the process or the node rather than compute a value:
- * display, process_dump, is_seq_trace, get_seq_token, the trace control word and the trace
- * flag functions; *handled is false for any other function. */
-static Ev process_fn(Run *r, const char *name, Term *const *v, size_t n, Term **out, bool *handled)
+/* The functions that see or change the process or the node rather than compute a value
+ * (is_process_fn): display, process_dump, is_seq_trace, get_seq_token, the trace control word
+ * and the trace flag functions. */
+static Ev process_fn(Run *r, const char *name, Term *const *v, size_t n, Term **out)
 {
-    *handled = true;
     if (strcmp(name, "display") == 0) { /* prints the term on the node's stdout: true */
         use(r, U_DISPLAY);
         *out = boolean(r, true);
@@ -843,10 +842,7 @@ static Ev process_fn(Run *r, const char *name, Term *const *v, size_t n, Term **
         *out = integer(r, old);
         return EV_OK;
     }
-    if (strcmp(name, "enable_trace") == 0 || strcmp(name, "disable_trace") == 0 || strcmp(name, "trace") == 0)
-        return trace_flags(r, name, v, n, out);
-    *handled = false;
-    return EV_OK;
+    return trace_flags(r, name, v, n, out); /* enable_trace, disable_trace, trace */
 }
 
 /* A call {F, Arg...} of a supported function; guard says which context it runs in. */
@@ -873,12 +869,7 @@ static Ev eval_call(Run *r, const Term *x, bool guard, Term **out)
     if (is_process_fn(name)) {
         Term *v[3];
         Ev e = eval_array(r, argx, n, guard, v);
-        if (e != EV_OK)
-            return e;
-        bool handled;
-        e = process_fn(r, name, v, n, out, &handled);
-        if (handled)
-            return e;
+        return e != EV_OK ? e : process_fn(r, name, v, n, out);
     }
     bool boolean_op = strcmp(name, "and") == 0 || strcmp(name, "or") == 0 || strcmp(name, "not") == 0 ||
                       strcmp(name, "xor") == 0 || strcmp(name, "andalso") == 0 || strcmp(name, "orelse") == 0;
