@@ -14,7 +14,7 @@
 %% their owner), trace flags on all processes and ports,
 %% the defaults for new ones and the node's cpu_timestamp flag, call trace
 %% patterns of every kind (and on_load ones), send/receive match
-%% specifications, the system seq tracer, the fixture module tcs_late, trace sessions
+%% specifications, the system seq tracer, the trace control word, the fixture module tcs_late, trace sessions
 %% made since the batch began, and the tracer modules (the legacy one and the
 %% trace sessions' recorders) with their NIF libraries (so
 %% that the next job loads its own, with its own answers).  The driver does
@@ -105,6 +105,8 @@ clean(JobFile, Sessions) ->
     erlang:trace_pattern(send, true, []),
     erlang:trace_pattern('receive', true, []),
     seq_trace:set_system_tracer(false),
+    %% the trace control word, which match specs read and write (get_tcw, set_tcw)
+    erlang:system_flag(trace_control_word, 0),
     [catch trace:session_destroy(S) || S <- sessions() -- Sessions],
     {ok, Job} = file:consult(JobFile),
     %% the legacy tracer module and the recorders of the job's trace sessions

@@ -14,6 +14,7 @@
 #include "windows.h"
 #include "control.h"
 #include "enabled.h"
+#include "msflags.h"
 #include "order.h"
 #include "tracepoint.h"
 
@@ -101,10 +102,13 @@ static Tracer meta_tracer(const Model *m, int s, TracerDecl *decl, const Term *m
     return (Tracer){decl, meta_state ? meta_state : term_pid(m->a, "meta"), false};
 }
 
-/* Runs a pattern's match spec on the call; false with err set if the model cannot. */
-static bool run_ms(Run *r, const Term *ms, Term *args, MsOutcome *o)
+/* Runs the match spec of a pattern of session s on the call; false with err set if the model
+ * cannot. */
+static bool run_ms(Run *r, int s, const Term *ms, Term *args, MsOutcome *o)
 {
-    MsCall call = {args, model_pid(r->m, r->p), continuation(r, r->nframes - 1)};
+    MsFlagsCtx ctx;
+    MsCall call = {args, model_pid(r->m, r->p), continuation(r, r->nframes - 1), r->m->procs[r->p].token != NULL,
+                   msflags_hooks(&ctx, r->m, s, r->p), &r->m->tcw};
     *o = ms_run(r->m->a, ms, &call);
     if (o->unsupported)
         return model_unsupported(r->m, r->st->line, r->st->col, o->unsupported);
@@ -157,7 +161,7 @@ static bool process_tracepoint(Run *r, int s, int nsessions, int fn, Term *args,
     if (!tracepoint_accept(m, s, r->p, "call", kind))
         return true;
     MsOutcome o;
-    if (!run_ms(r, pat->ms, args, &o))
+    if (!run_ms(r, s, pat->ms, args, &o))
         return false;
     apply_silent(r, s, &o);
     if (ts->flags & FLAG_BIT(FL_SILENT)) /* CALL-SILENT: no event, and no trace frames */
@@ -201,7 +205,7 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
     if (enabled_ask(m, t, r->p, "call", "CALL-META CALL-META-ENABLED", "ENABLED-DISCARD") != ANS_TRACE)
         return true;
     MsOutcome o;
-    if (!run_ms(r, pat->meta_ms, args, &o))
+    if (!run_ms(r, s, pat->meta_ms, args, &o))
         return false;
     apply_silent(r, s, &o);
     if (!o.matched)
@@ -241,12 +245,16 @@ static bool breakpoint(Run *r, int fn, Term *args, bool global)
 
 /* ---- returning and unwinding --------------------------------------------------------------- */
 
-/* A trace frame's event. The process's flags cannot change during a step (but for silent),
- * so a process tracer that pushed a frame still traces calls when the frame runs. */
+/* A trace frame's event. A match spec may have changed the process's flags since the frame
+ * was pushed (MS-TRACE-FLAGS): a process tracer that has gone sends nothing, and return_from
+ * and exception_from also need the call flag still set (erl_trace.c, erts_trace_return). */
 static void emit_frame(Run *r, const Frame *f, const char *tag, const Term *term, const Term *extra,
                        const char *rules, const char *why)
 {
     Event ev = {tag, term, extra, NULL, rules};
+    const TraceState *ts = &r->m->procs[r->p].trace[f->session];
+    if (!f->meta && (!model_attached(ts) || (strcmp(tag, "return_to") != 0 && !(ts->flags & FLAG_BIT(FL_CALL)))))
+        return;
     if (f->meta) {
         TracerDecl decl;
         tracepoint_emit_as(r->m, meta_tracer(r->m, f->session, &decl, f->meta_state),

@@ -10,6 +10,7 @@
 
 #include "enabled.h"
 #include "msgtrace.h"
+#include "msflags.h"
 #include "order.h"
 #include "tracepoint.h"
 
@@ -76,7 +77,9 @@ bool msgtrace_event(Model *m, const Step *st, int proc, const char *tag, const T
         FlagSet *flags = &m->procs[proc].trace[s].flags;
         MsOutcome o;
         if (pat->ms) {
-            MsCall call = {ms_args(m, send, msg, peer), model_id(m, proc), NULL};
+            MsFlagsCtx ctx;
+            MsCall call = {ms_args(m, send, msg, peer), model_id(m, proc), NULL, m->procs[proc].token != NULL,
+                           m->procs[proc].is_port ? NULL : msflags_hooks(&ctx, m, s, proc), &m->tcw};
             o = ms_run(m->a, pat->ms, &call);
             if (o.unsupported)
                 return model_unsupported(m, st->line, st->col, o.unsupported);

@@ -158,6 +158,7 @@ typedef struct Model {
     int nwindowed;
     size_t windowed_cap;
     bool tracer_unloaded; /* the legacy tracer module was purged and deleted (TRACER-UNLOADED) */
+    long long tcw;      /* the node's trace control word (MS-TCW), 0 when a case starts */
 } Model;
 
 /* Guarantees: m set up for scenario sc, writing to out, errors into err: the legacy session,

@@ -109,15 +109,17 @@ static void test_expressions(int *failures)
     /* the first of several problems is reported; invalid wins over unsupported, whichever
      * comes first */
     validate(failures, "[{x,[],[]},{'_',[],[{message,'$1'}]}]", "INVALID MS-HEAD");
-    validate(failures, "[{'_',[],[{display,x},{process_dump}]}]",
-             "UNSUPPORTED: match spec function display/1 is not supported by model v1");
+    validate(failures, "[{'_',[],[{set_seq_token,label,1},{caller_line}]}]",
+             "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
     validate(failures, "[{'_',[],[{display,x}]},{'_',[],[{message,{tag,1}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate(failures, "[{{a},[],[]},{x,[],[]}]", "INVALID MS-HEAD");
     /* valid, but not modelled */
-    validate(failures, "[{'_',[],[{display,x}]}]",
-             "UNSUPPORTED: match spec function display/1 is not supported by model v1");
-    validate(failures, "[{'_',[{is_seq_trace}],[]}]",
-             "UNSUPPORTED: match spec function is_seq_trace/0 is not supported by model v1");
+    validate(failures, "[{'_',[],[{caller_line}]}]",
+             "UNSUPPORTED: match spec function caller_line/0 is not supported by model v1");
+    /* valid and modelled (MS-TRACE-FLAGS, MS-DISPLAY, MS-PROCESS-DUMP, MS-SEQ-TRACE) */
+    validate(failures, "[{'_',[{is_seq_trace}],[{display,x},{process_dump},{message,{get_seq_token}}]}]", "OK");
+    validate(failures, "[{'_',[],[{enable_trace,send},{disable_trace,<b>,call},{trace,[call],[send]},"
+                       "{trace,r,[],[procs]}]}]", "OK");
     validate(failures, "[{'_',[],[{message,{'/',1,2}}]}]",
              "UNSUPPORTED: match spec function //2 is not supported by model v1");
     validate(failures, "[{'_',[],[{message,{return_trace}}]}]",
@@ -146,7 +148,7 @@ static void run_rules(int *failures, const char *ms, const char *args, const cha
         arena_free(&a);
         return;
     }
-    MsCall call = {parse(&a, args), parse(&a, "<a>"), parse(&a, "{tcs_target,twice,1}")};
+    MsCall call = {parse(&a, args), parse(&a, "<a>"), parse(&a, "{tcs_target,twice,1}"), false, NULL, NULL};
     MsOutcome o = ms_run(&a, m, &call);
     Buf b;
     buf_init(&b);
@@ -401,7 +403,7 @@ static void test_run_no_caller(int *failures)
 {
     Arena a;
     arena_init(&a);
-    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL};
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, false, NULL, NULL};
     MsOutcome o = ms_run(&a, parse(&a, "[{'_',[],[{message,{caller}}]}]"), &call);
     CHECK(o.matched && term_is_atom(o.message, "undefined"));
     arena_free(&a);
@@ -451,15 +453,13 @@ static void test_dialects(int *failures)
         "[{'_',[],[{set_seq_token,label,1}]}]"};
     for (size_t i = 0; i < sizeof trace_ops / sizeof trace_ops[0]; i++)
         validate_as(failures, MS_FOR_RECEIVE, trace_ops[i], "INVALID MSGPAT-RECEIVE-REFUSED");
-    /* allowed in a send spec: silent runs, the others are valid but not modelled */
+    /* allowed in a send spec, and run */
     validate_as(failures, MS_FOR_SEND, "[{'_',[],[{silent,true}]}]", "OK");
-    validate_as(failures, MS_FOR_SEND, "[{'_',[],[{process_dump}]}]",
-                "UNSUPPORTED: match spec function process_dump/0 is not supported by model v1");
+    validate_as(failures, MS_FOR_SEND, "[{'_',[],[{process_dump},{enable_trace,send}]}]", "OK");
     /* accepted in both, and what is invalid for calls stays invalid */
     validate_as(failures, MS_FOR_SEND, "[{'_',[],[{return_trace},{exception_trace},{message,{self}}]}]", "OK");
     validate_as(failures, MS_FOR_RECEIVE, "[{['$1','$2','$3'],[{'=:=','$1',{node}}],[{return_trace}]}]", "OK");
-    validate_as(failures, MS_FOR_RECEIVE, "[{'_',[],[{get_tcw}]}]",
-                "UNSUPPORTED: match spec function get_tcw/0 is not supported by model v1");
+    validate_as(failures, MS_FOR_RECEIVE, "[{'_',[],[{get_tcw}]}]", "OK");
     validate_as(failures, MS_FOR_SEND, "[{['_'],[],[{message,'$1'}]}]", "INVALID MS-UNBOUND");
     validate_as(failures, MS_FOR_RECEIVE, "[{'_',[],[{current_stacktrace}]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate_as(failures, MS_FOR_SEND, "true", "OK");
@@ -467,6 +467,94 @@ static void test_dialects(int *failures)
 }
 
 /* The message of an outcome: false drops the event; true and no message give no result. */
+/* A fake model for the trace flag functions: records each call as text, answers by target:
+ * <gone> fails, 'same' changes nothing, 'unknown' is beyond the model, any other changes. */
+typedef struct { Buf log; } FakeFlags;
+
+static MsEffect fake_trace_flags(void *ctx, const Term *target, FlagSet disable, FlagSet enable, bool changed,
+                                 const char **why)
+{
+    FakeFlags *f = ctx;
+    buf_puts(&f->log, "(");
+    if (target)
+        term_print(&f->log, target, PRINT_CANON);
+    else
+        buf_puts(&f->log, "self");
+    buf_printf(&f->log, " -%#x +%#x%s)", disable, enable, changed ? " changed?" : "");
+    if (target && target->kind == TK_PID && strcmp(target->u.name, "gone") == 0)
+        return MSE_FAIL;
+    if (target && term_is_atom(target, "unknown")) {
+        *why = "this target is";
+        return MSE_UNSUPPORTED;
+    }
+    return target && term_is_atom(target, "same") ? MSE_FALSE : MSE_TRUE;
+}
+
+/* The message of [{'_',[],[{message,Expr}]}] run with the fake hooks and a token or none, and
+ * the hook calls it made: "MSG LOG", or "unsupported: why LOG". */
+static void run_effects(int *failures, const char *expr, bool token, const char *want)
+{
+    Arena a;
+    arena_init(&a);
+    char ms[400];
+    snprintf(ms, sizeof ms, "[{'_',[],[{process_dump},{message,%s}]}]", expr);
+    Term *m = parse(&a, ms);
+    CHECK(ms_validate(m).check == MS_OK);
+    FakeFlags f;
+    buf_init(&f.log);
+    MsHooks hooks = {&f, fake_trace_flags};
+    long long tcw = 7;
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, token, &hooks, &tcw};
+    MsOutcome o = ms_run(&a, m, &call);
+    Buf b;
+    buf_init(&b);
+    if (o.unsupported)
+        buf_printf(&b, "unsupported: %s", o.unsupported);
+    else
+        term_print(&b, o.message, PRINT_CANON);
+    buf_printf(&b, " %s", buf_str(&f.log));
+    if (strcmp(buf_str(&b), want) != 0)
+        fprintf(stderr, "run_effects %s\n", expr);
+    CHECK_STR(buf_str(&b), want);
+    buf_free(&b);
+    buf_free(&f.log);
+    arena_free(&a);
+}
+
+/* enable_trace/1,2, disable_trace/1,2, trace/2,3 (MS-TRACE-FLAGS), display (MS-DISPLAY),
+ * process_dump (MS-PROCESS-DUMP), is_seq_trace and get_seq_token (MS-SEQ-TRACE). */
+static void test_run_process_functions(int *failures)
+{
+    run_effects(failures, "{enable_trace,send}", false, "true (self -0 +0x1)");
+    run_effects(failures, "{disable_trace,<b>,'receive'}", false, "true (<b> -0x2 +0)");
+    run_effects(failures, "{enable_trace,r,all}", false, "true (r -0 +0x3ffdff)");
+    run_effects(failures, "{enable_trace,<gone>,send}", false, "'EXIT' (<gone> -0 +0x1)");
+    run_effects(failures, "{enable_trace,tracer}", false, "'EXIT' ");
+    run_effects(failures, "{enable_trace,cpu_timestamp}", false, "'EXIT' ");
+    run_effects(failures, "{enable_trace,1,send}", false, "'EXIT' ");
+    run_effects(failures, "{trace,[call],[send,procs]}", false, "true (self -0x4 +0x9 changed?)");
+    run_effects(failures, "{trace,same,[],[send]}", false, "false (same -0 +0x1 changed?)");
+    run_effects(failures, "{trace,[cpu_timestamp],[]}", false, "'EXIT' ");
+    run_effects(failures, "{trace,[send|x],[]}", false, "'EXIT' ");
+    run_effects(failures, "{trace,[],[nonflag]}", false, "'EXIT' ");
+    run_effects(failures, "{trace,[],[{{tracer,<b>}}]}", false,
+                "unsupported: a {tracer, ...} item in trace/2,3 of a match spec (another tracer) is ");
+    run_effects(failures, "{enable_trace,unknown,send}", false, "unsupported: this target is (unknown -0 +0x1)");
+    run_effects(failures, "{{{display,x},{is_seq_trace},{get_seq_token}}}", false, "{true,false,[]} ");
+    run_effects(failures, "{is_seq_trace}", true, "true ");
+    run_effects(failures, "{get_seq_token}", true,
+                "unsupported: the value of {get_seq_token} with a token (its internal form) is ");
+    run_effects(failures, "{process_dump}", false,
+                "unsupported: the value of {process_dump} (a text the documents leave undefined) is ");
+    /* the trace control word (7 here): set_tcw gives the old value (MS-TCW); last element first */
+    run_effects(failures, "{{{set_tcw,9},{get_tcw},{set_tcw,-1},{set_tcw,4294967296},{set_tcw,4294967295}}}", false,
+                "{4294967295,4294967295,'EXIT','EXIT',7} ");
+    run(failures, "[{'_',[{'=:=',{get_tcw},0}],[]}]", "[]", "unsupported: the trace control word in this match spec is");
+    /* without hooks (a port's send spec) the trace flag functions are beyond the model */
+    run(failures, "[{'_',[],[{enable_trace,send}]}]", "[]",
+        "unsupported: a trace flag function in this match spec is");
+}
+
 static void test_message_outcome(int *failures)
 {
     Arena a;
@@ -493,6 +581,7 @@ int main(void)
     test_run_bodies(failures);
     test_run_no_caller(failures);
     test_run_unsupported_and_rules(failures);
+    test_run_process_functions(failures);
     test_dialects(failures);
     test_message_outcome(failures);
     if (n)

@@ -263,10 +263,26 @@ static void test_long_chain(int *failures)
     buf_free(&text);
 }
 
+/* The trace flag functions of a match spec where the model cannot run them (C-86): a meta
+ * pattern's caller that no tracer traces, and a port's send. */
+static void test_ms_trace_flags_refused(int *failures)
+{
+    sim(failures, H "pattern tcs_target:id/1 [{'_',[],[{enable_trace,send}]}] meta\na call tcs_target:id(1)",
+        "ERR 8:1: a trace flag function run by a process the session does not trace (a meta pattern) is "
+        "not supported by model v1");
+    sim(failures, H "pattern tcs_target:id/1 [{'_',[],[{disable_trace,call}]}] meta\na call tcs_target:twice(1)",
+        "ERR 8:1: a trace flag function run by a process the session does not trace (a meta pattern) is "
+        "not supported by model v1");
+    sim(failures, H "a open_port x\ntrace x on send\npattern send [{'_',[],[{enable_trace,send}]}]\n"
+                    "a port_command x <<\"hi\">>",
+        "ERR 10:1: a trace flag function in this match spec is not supported by model v1");
+}
+
 int main(void)
 {
     int n = 0, *failures = &n;
     test_unsupported(failures);
+    test_ms_trace_flags_refused(failures);
     test_links(failures);
     test_mailbox(failures);
     test_tracers(failures);

@@ -49,8 +49,8 @@ typedef struct {
 } MsFn;
 
 /* Every function erts' match spec compiler knows for call tracing on OTP 25. Floats ('/',
- * float/1), the trace control word, sequential tracing, process dumps, display and the
- * enable/disable/trace functions are valid but not modelled. */
+ * float/1), set_seq_token and caller_line are valid but not modelled;
+ * process_dump only where its value is dropped, get_seq_token only without a token. */
 static const MsFn ms_fns[] = {
     {"is_atom", 1, F_GUARD, true}, {"is_float", 1, F_GUARD, true},
     {"is_integer", 1, F_GUARD, true}, {"is_list", 1, F_GUARD, true},
@@ -73,20 +73,20 @@ static const MsFn ms_fns[] = {
     {"<", 2, F_GUARD, true}, {"=<", 2, F_GUARD, true}, {"==", 2, F_GUARD, true},
     {"=:=", 2, F_GUARD, true}, {"/=", 2, F_GUARD, true}, {"=/=", 2, F_GUARD, true},
     {"not", 1, F_GUARD, true}, {"xor", 2, F_GUARD, true},
-    {"/", 2, F_GUARD, false}, {"float", 1, F_GUARD, false}, {"get_tcw", 0, F_GUARD, false},
-    {"is_seq_trace", 0, F_GUARD, false},
+    {"/", 2, F_GUARD, false}, {"float", 1, F_GUARD, false}, {"get_tcw", 0, F_GUARD, true},
+    {"is_seq_trace", 0, F_GUARD, true},
     {"and", -1, F_SPECIAL, true}, {"or", -1, F_SPECIAL, true},
     {"andalso", -1, F_SPECIAL, true}, {"orelse", -1, F_SPECIAL, true},
     {"self", 0, F_SPECIAL, true},
     {"message", 1, F_BODY, true}, {"return_trace", 0, F_BODY, true},
     {"exception_trace", 0, F_BODY, true}, {"silent", 1, F_BODY, true},
     {"caller", 0, F_BODY, true},
-    {"display", 1, F_BODY, false}, {"process_dump", 0, F_BODY, false},
-    {"caller_line", 0, F_BODY, false}, {"enable_trace", 1, F_BODY, false},
-    {"enable_trace", 2, F_BODY, false}, {"disable_trace", 1, F_BODY, false},
-    {"disable_trace", 2, F_BODY, false}, {"trace", 2, F_BODY, false},
-    {"trace", 3, F_BODY, false}, {"set_seq_token", 2, F_BODY, false},
-    {"get_seq_token", 0, F_BODY, false}, {"set_tcw", 1, F_BODY, false},
+    {"display", 1, F_BODY, true}, {"process_dump", 0, F_BODY, true},
+    {"caller_line", 0, F_BODY, false}, {"enable_trace", 1, F_BODY, true},
+    {"enable_trace", 2, F_BODY, true}, {"disable_trace", 1, F_BODY, true},
+    {"disable_trace", 2, F_BODY, true}, {"trace", 2, F_BODY, true},
+    {"trace", 3, F_BODY, true}, {"set_seq_token", 2, F_BODY, false},
+    {"get_seq_token", 0, F_BODY, true}, {"set_tcw", 1, F_BODY, true},
 };
 
 /* The entry for name/arity, or NULL. */
@@ -375,14 +375,15 @@ typedef struct {
 typedef enum {
     U_EMPTY, U_CLAUSE_ORDER, U_HEAD_VARIABLE, U_HEAD_MAP, U_GUARD, U_GUARD_FAIL, U_TYPE,
     U_COMPARE, U_ARITH, U_BOOL, U_SELF, U_NODE, U_CALLER, U_DOLLAR_UNDERSCORE, U_DOLLAR_DOLLAR,
-    U_BODY_EXIT, U_BODY_VALUE, U_CONST, U_COUNT
+    U_BODY_EXIT, U_BODY_VALUE, U_CONST, U_TRACE_FLAGS, U_DISPLAY, U_PROCESS_DUMP, U_SEQ, U_TCW, U_COUNT
 } UsedRule;
 
 static const char *const used_rule[U_COUNT] = {
     "MS-EMPTY", "MS-CLAUSE-ORDER", "MS-HEAD-VARIABLE", "MS-HEAD-MAP", "MS-GUARD",
     "MS-GUARD-FAIL", "MS-GUARD-TYPE", "MS-GUARD-COMPARE", "MS-GUARD-ARITH", "MS-GUARD-BOOL",
     "MS-SELF", "MS-NODE", "MS-CALLER", "MS-DOLLAR-UNDERSCORE", "MS-DOLLAR-DOLLAR",
-    "MS-BODY-EXIT", "MS-BODY-VALUE", "MS-CONST",
+    "MS-BODY-EXIT", "MS-BODY-VALUE", "MS-CONST", "MS-TRACE-FLAGS", "MS-DISPLAY", "MS-PROCESS-DUMP",
+    "MS-SEQ-TRACE", "MS-TCW",
 };
 
 static void use(Run *r, UsedRule u) { r->used |= 1u << u; }
@@ -688,6 +689,19 @@ static Ev is_record(Run *r, Term *const *v, Term **out)
     return EV_OK;
 }
 
+/* The elements of a tuple built in a guard or body, or the arguments of a call, into out:
+ * erts evaluates them from the last to the first (erl_db_util.c, dmc_array: "laid out with the
+ * last element first"), which the trace flag functions make visible (MS-EVAL-ORDER). */
+static Ev eval_array(Run *r, Term *const *x, size_t n, bool guard, Term **out)
+{
+    for (size_t i = n; i-- > 0;) {
+        Ev e = eval(r, x[i], guard, &out[i]);
+        if (e != EV_OK)
+            return e;
+    }
+    return EV_OK;
+}
+
 /* andalso / orelse: left to right; every argument but the last must be a boolean, and the
  * last one's value is the result (a non-boolean before it fails; in a body: 'EXIT'). */
 static Ev short_circuit(Run *r, bool andalso, Term *const *argx, size_t n, bool guard, Term **out)
@@ -702,6 +716,133 @@ static Ev short_circuit(Run *r, bool andalso, Term *const *argx, size_t n, bool 
             return EV_FAIL;
     }
     return EV_OK; /* not reached: n >= 1 (ms_validate) */
+}
+
+/* ---- the functions with effects on the process (MS-TRACE-FLAGS, MS-SEQ-TRACE, ...) ---- */
+
+/* The flag bits a trace flag atom stands for in enable_trace/disable_trace/trace, or 0 for a
+ * term that is none (erts_trace_flag2bit: every flag of erlang:trace/3 but cpu_timestamp). */
+static FlagSet flag_bits(const Term *t)
+{
+    Flag f;
+    if (t->kind != TK_ATOM || flag_lookup(t->u.name, &f) != 1 || f == FL_CPU_TIMESTAMP)
+        return 0;
+    return flags_expand(f);
+}
+
+/* The flags of a list given to trace/2,3 (erts_trace_flags); EV_FAIL for a list that is
+ * improper or holds anything else, EV_UNSUPPORTED for a {tracer, ...} item. */
+static Ev flag_list(Run *r, const Term *l, FlagSet *out)
+{
+    *out = 0;
+    if (term_list_length(l) < 0)
+        return EV_FAIL;
+    for (; l->kind == TK_CONS; l = l->u.cons.tail) {
+        const Term *item = l->u.cons.head;
+        if (item->kind == TK_TUPLE) {
+            r->unsupported = "a {tracer, ...} item in trace/2,3 of a match spec (another tracer) is";
+            return EV_UNSUPPORTED;
+        }
+        FlagSet bits = flag_bits(item);
+        if (!bits)
+            return EV_FAIL; /* cpu_timestamp too: erl_db_util.c, matchTrace2 */
+        *out |= bits;
+    }
+    return EV_OK;
+}
+
+/* enable_trace/1,2, disable_trace/1,2 and trace/2,3 on evaluated arguments: the hook changes
+ * the flags; true, false (trace/2,3: nothing changed) or a failure. */
+static Ev trace_flags(Run *r, const char *name, Term *const *v, size_t n, Term **out)
+{
+    use(r, U_TRACE_FLAGS);
+    const Term *target = NULL;
+    FlagSet disable = 0, enable = 0;
+    bool trace = strcmp(name, "trace") == 0;
+    if (trace) {
+        if (n == 3)
+            target = v[0];
+        Ev e = flag_list(r, v[n - 2], &disable);
+        if (e == EV_OK)
+            e = flag_list(r, v[n - 1], &enable);
+        if (e != EV_OK)
+            return e;
+    } else {
+        if (n == 2)
+            target = v[0];
+        FlagSet bits = flag_bits(v[n - 1]);
+        if (!bits)
+            return EV_FAIL;
+        *(name[0] == 'e' ? &enable : &disable) = bits;
+    }
+    if (target && target->kind != TK_PID && target->kind != TK_ATOM)
+        return EV_FAIL; /* get_proc finds no process for any other term */
+    if (!r->call->hooks) {
+        r->unsupported = "a trace flag function in this match spec is";
+        return EV_UNSUPPORTED;
+    }
+    const char *why = NULL;
+    switch (r->call->hooks->trace_flags(r->call->hooks->ctx, target, disable, enable, trace, &why)) {
+    case MSE_TRUE: *out = boolean(r, true); return EV_OK;
+    case MSE_FALSE: *out = boolean(r, false); return EV_OK;
+    case MSE_FAIL: return EV_FAIL;
+    default: r->unsupported = why; return EV_UNSUPPORTED;
+    }
+}
+
+static bool is_process_fn(const char *name)
+{
+    static const char *const names[] = {"display", "process_dump", "is_seq_trace", "get_seq_token",
+                                        "enable_trace", "disable_trace", "trace", "get_tcw", "set_tcw"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The functions that see or change the process or the node rather than compute a value
+ * (is_process_fn): display, process_dump, is_seq_trace, get_seq_token, the trace control word
+ * and the trace flag functions. */
+static Ev process_fn(Run *r, const char *name, Term *const *v, size_t n, Term **out)
+{
+    if (strcmp(name, "display") == 0) { /* prints the term on the node's stdout: true */
+        use(r, U_DISPLAY);
+        *out = boolean(r, true);
+        return EV_OK;
+    }
+    if (strcmp(name, "process_dump") == 0) {
+        use(r, U_PROCESS_DUMP);
+        r->unsupported = "the value of {process_dump} (a text the documents leave undefined) is";
+        return EV_UNSUPPORTED;
+    }
+    if (strcmp(name, "is_seq_trace") == 0 || strcmp(name, "get_seq_token") == 0) {
+        use(r, U_SEQ);
+        if (name[0] == 'i') {
+            *out = boolean(r, r->call->seq_token);
+        } else if (r->call->seq_token) {
+            r->unsupported = "the value of {get_seq_token} with a token (its internal form) is";
+            return EV_UNSUPPORTED;
+        } else {
+            *out = term_nil(r->a);
+        }
+        return EV_OK;
+    }
+    if (strcmp(name, "get_tcw") == 0 || strcmp(name, "set_tcw") == 0) {
+        use(r, U_TCW);
+        if (!r->call->tcw) {
+            r->unsupported = "the trace control word in this match spec is";
+            return EV_UNSUPPORTED;
+        }
+        long long old = *r->call->tcw;
+        if (name[0] == 's') { /* db_set_trace_control_word_1: a 32-bit unsigned integer */
+            if (v[0]->kind != TK_INT || v[0]->u.i < 0 || v[0]->u.i > 0xffffffffLL)
+                return EV_FAIL;
+            *r->call->tcw = v[0]->u.i;
+        }
+        *out = integer(r, old);
+        return EV_OK;
+    }
+    return trace_flags(r, name, v, n, out); /* enable_trace, disable_trace, trace */
 }
 
 /* A call {F, Arg...} of a supported function; guard says which context it runs in. */
@@ -725,6 +866,11 @@ static Ev eval_call(Run *r, const Term *x, bool guard, Term **out)
         *out = r->call->caller ? (Term *)r->call->caller : atom(r, "undefined");
         return EV_OK;
     }
+    if (is_process_fn(name)) {
+        Term *v[3];
+        Ev e = eval_array(r, argx, n, guard, v);
+        return e != EV_OK ? e : process_fn(r, name, v, n, out);
+    }
     bool boolean_op = strcmp(name, "and") == 0 || strcmp(name, "or") == 0 || strcmp(name, "not") == 0 ||
                       strcmp(name, "xor") == 0 || strcmp(name, "andalso") == 0 || strcmp(name, "orelse") == 0;
     if (boolean_op)
@@ -739,11 +885,9 @@ static Ev eval_call(Run *r, const Term *x, bool guard, Term **out)
         return short_circuit(r, name[0] == 'a', argx, n, guard, out);
     Term *v[3];
     Term **vs = n <= 3 ? v : arena_alloc(r->a, n * sizeof(Term *));
-    for (size_t i = 0; i < n; i++) {
-        Ev e = eval(r, argx[i], guard, &vs[i]);
-        if (e != EV_OK)
-            return e;
-    }
+    Ev e = eval_array(r, argx, n, guard, vs);
+    if (e != EV_OK)
+        return e;
     if (strcmp(name, "and") == 0 || strcmp(name, "or") == 0) {
         /* every argument is evaluated and must be a boolean */
         bool and_ = name[0] == 'a', acc = and_;
@@ -812,7 +956,7 @@ static Ev eval(Run *r, const Term *x, bool guard, Term **out)
         size_t m = x->u.map.n;
         Term **k = arena_alloc(r->a, (m + 1) * sizeof(Term *));
         Term **v = arena_alloc(r->a, (m + 1) * sizeof(Term *));
-        for (size_t i = 0; i < m; i++) {
+        for (size_t i = m; i-- > 0;) { /* MS-EVAL-ORDER: dmc_map, the values last first */
             Ev e = eval(r, x->u.map.key[i], guard, &k[i]);
             if (e == EV_OK)
                 e = eval(r, x->u.map.val[i], guard, &v[i]);
@@ -826,11 +970,9 @@ static Ev eval(Run *r, const Term *x, bool guard, Term **out)
         if (x->u.tuple.n == 1 && x->u.tuple.el[0]->kind == TK_TUPLE) { /* {{E...}} */
             const Term *in = x->u.tuple.el[0];
             Term **el = arena_alloc(r->a, (in->u.tuple.n + 1) * sizeof(Term *));
-            for (size_t i = 0; i < in->u.tuple.n; i++) {
-                Ev e = eval(r, in->u.tuple.el[i], guard, &el[i]);
-                if (e != EV_OK)
-                    return e;
-            }
+            Ev e = eval_array(r, in->u.tuple.el, in->u.tuple.n, guard, el);
+            if (e != EV_OK)
+                return e;
             use(r, U_CONST);
             *out = term_tuple(r->a, in->u.tuple.n, el);
             return EV_OK;
@@ -881,6 +1023,10 @@ static Ev run_body(Run *r, const Term *body, MsOutcome *o)
         }
         if (strcmp(fn, "exception_trace") == 0) {
             o->exception_trace = true;
+            continue;
+        }
+        if (strcmp(fn, "process_dump") == 0) { /* its text goes nowhere: MS-PROCESS-DUMP */
+            use(r, U_PROCESS_DUMP);
             continue;
         }
         Term *v;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "flags.h"
 #include "term.h"
 
 /* How a match specification stands. */
@@ -22,11 +23,33 @@ typedef struct MsVerdict {
     char msg[200];      /* for MS_INVALID and MS_UNSUPPORTED: what is wrong, and where */
 } MsVerdict;
 
+/* What a trace flag function of a match spec did (MS-TRACE-FLAGS). */
+typedef enum {
+    MSE_TRUE,        /* done, the function's value is true */
+    MSE_FALSE,       /* trace/2,3: done, nothing changed: false */
+    MSE_FAIL,        /* the function fails: 'EXIT' in its place (MS-BODY-EXIT) */
+    MSE_UNSUPPORTED, /* the model cannot say (the hook has set the reason) */
+} MsEffect;
+
+/* The model's side of enable_trace/1,2, disable_trace/1,2 and trace/2,3: changes the trace
+ * flags of target (NULL: the calling process; else the pid or registered name given), with
+ * the calling process's tracer; changed says whether the value reports a change (trace/2,3,
+ * which also checks the tracer first: set_match_trace in erl_db_util.c). On MSE_UNSUPPORTED,
+ * *why is what the model cannot do ("... is"). */
+typedef struct MsHooks {
+    void *ctx;
+    MsEffect (*trace_flags)(void *ctx, const Term *target, FlagSet disable, FlagSet enable, bool changed,
+                            const char **why);
+} MsHooks;
+
 /* What a match specification can see of the call it runs on. */
 typedef struct MsCall {
     const Term *args;   /* the argument list (proper list) */
     const Term *self;   /* the calling process, {self} */
     const Term *caller; /* {M,F,A} the call returns to, {caller}; NULL prints undefined */
+    bool seq_token;     /* the calling process holds a seq_trace token ({is_seq_trace}) */
+    const MsHooks *hooks; /* the trace flag functions; NULL: the model cannot run them here */
+    long long *tcw;     /* the node's trace control word: get_tcw reads it, set_tcw writes it */
 } MsCall;
 
 /* What running a match specification on a call gives. */

@@ -65,6 +65,9 @@ CALL_MATCH_SPECS: Final[tuple[str, ...]] = (
     "[{'$1',[{'=:=',{length,'$1'},1}],[{message,{hd,'$1'}}]}]",
     "[{[ok],[],[]},{'_',[],[{exception_trace}]}]",
     "[{'_',[],[{message,{element,1,{{x}}}}]}]",
+    "[{'_',[],[{enable_trace,send},{return_trace}]}]",
+    "[{'_',[],[{message,{{{disable_trace,call},{get_tcw}}}}]}]",
+    "[{['$1'],[],[{message,{trace,[],[procs]}},{display,'$1'},{process_dump}]}]",
     "not_a_match_spec",
 )
 SEND_MATCH_SPECS: Final[tuple[str, ...]] = (
@@ -74,6 +77,7 @@ SEND_MATCH_SPECS: Final[tuple[str, ...]] = (
     "[{['_','$1'],[{is_atom,'$1'}],[{message,'$1'}]}]",
     "[{['_','_'],[],[{message,{caller}}]}]",
     "[{['_',{'_','_'}],[],[]}]",
+    "[{['_',stop],[],[{disable_trace,send},{message,{is_seq_trace}}]}]",
 )
 RECEIVE_MATCH_SPECS: Final[tuple[str, ...]] = (
     "true", "false", "[]",

@@ -1,0 +1,67 @@
+/* msflags.c - the trace flag functions of a match spec on the model's processes
+ * (CONFORMANCE.md section 2, "Match specifications", MS-TRACE-FLAGS).
+ *
+ * erts runs them in the match spec itself (erl_db_util.c, db_prog_match: matchEnableTrace,
+ * matchEnableTrace2, matchDisableTrace, matchDisableTrace2, matchTrace2, matchTrace3): the
+ * target (the caller, or a process found by pid or registered name: get_proc) takes over the
+ * caller's tracer, and its flags become (Flags & ~Disable) | Enable; with no flags left the
+ * tracer goes (set_tracee_flags). trace/2,3 first asks the tracer whether it is still
+ * enabled (set_match_trace: erts_is_tracer_enabled, the trace_status probe) and answers
+ * whether anything changed. */
+#include "msflags.h"
+
+#include <string.h>
+
+#include "enabled.h"
+#include "order.h"
+
+/* The process a match spec names by pid or registered name, or -1 (no live process). */
+static int named_process(const Model *m, const Term *id)
+{
+    for (int q = 0; q < m->nprocs; q++) {
+        const Proc *pr = &m->procs[q];
+        if (!pr->alive || pr->is_port)
+            continue;
+        if (id->kind == TK_PID ? strcmp(pr->name, id->u.name) == 0
+                               : pr->regname && strcmp(pr->regname, id->u.name) == 0)
+            return q;
+    }
+    return -1;
+}
+
+static MsEffect trace_flags(void *ctx, const Term *target, FlagSet disable, FlagSet enable, bool changed,
+                            const char **why)
+{
+    MsFlagsCtx *c = ctx;
+    Model *m = c->m;
+    if (!model_attached(&m->procs[c->p].trace[c->s])) {
+        /* a meta pattern's caller that the session does not trace: its tracer is nil, and what
+         * that does differs between legacy tracing and sessions (trace_session_SUITE,
+         * ms_enable_flags/1) */
+        *why = "a trace flag function run by a process the session does not trace (a meta pattern) is";
+        return MSE_UNSUPPORTED;
+    }
+    int t = target ? named_process(m, target) : c->p;
+    if (t < 0)
+        return MSE_FAIL;
+    TraceState *ts = &m->procs[t].trace[c->s];
+    if (changed && enabled_probe(m, c->s, t) == ANS_REMOVE)
+        return MSE_FAIL; /* set_match_trace: the tracer is no longer enabled */
+    FlagSet before = ts->flags;
+    bool was_attached = model_attached(ts);
+    /* (Flags & ~Disable) | Enable: enabling first, the flags only empty when Enable is */
+    if (enable)
+        order_set_flags(m, ts, enable, true, ANS_TRACE, "MS-TRACE-FLAGS");
+    if (was_attached && (disable & ~enable))
+        order_set_flags(m, ts, disable & ~enable, false, ANS_TRACE, NULL);
+    if (!changed)
+        return MSE_TRUE;
+    return ts->flags != before || model_attached(ts) != was_attached ? MSE_TRUE : MSE_FALSE;
+}
+
+const MsHooks *msflags_hooks(MsFlagsCtx *ctx, Model *m, int s, int p)
+{
+    *ctx = (MsFlagsCtx){m, s, p, {NULL, trace_flags}};
+    ctx->hooks.ctx = ctx;
+    return &ctx->hooks;
+}
