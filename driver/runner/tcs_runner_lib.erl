@@ -123,20 +123,18 @@ save_beam(Mod, Bin) ->
             ok
     end.
 
-%% The recorder's Erlang module: a stub for every callback the behaviour
-%% declares; the NIF library replaces exactly those in its function table.
-%% Compiled once per variant and node (it depends on the module name only):
+%% The recorder's Erlang module (its beam): a stub for every callback the
+%% behaviour declares; the NIF library replaces exactly those in its function
+%% table.  Compiled once per variant and node (it depends on the module name only):
 %% compiling took longer than most jobs' steps.
 compile_recorder_stub(Mod) ->
-    Bin = case persistent_term:get({tcs_recorder_stub, Mod}, none) of
-              none ->
-                  Compiled = recorder_stub(Mod),
-                  persistent_term:put({tcs_recorder_stub, Mod}, Compiled),
-                  Compiled;
-              Known -> Known
-          end,
-    {module, Mod} = code:load_binary(Mod, "tcs_recorder_stub", Bin),
-    ok.
+    case persistent_term:get({tcs_recorder_stub, Mod}, none) of
+        none ->
+            Compiled = recorder_stub(Mod),
+            persistent_term:put({tcs_recorder_stub, Mod}, Compiled),
+            Compiled;
+        Known -> Known
+    end.
 
 recorder_stub(Mod) ->
     Callbacks = [{enabled, 3}, {trace, 5}] ++
