@@ -7,31 +7,36 @@
 #include "errorinfo.h"
 
 /* One refusal: the function of module trace (NULL: any), the rule ID the model refused the
- * call by, the cause it reports (NULL: no cause key), the argument it blames. First match. */
+ * call by, the cause it reports (NULL: no cause key), the argument it blames (0: none), the
+ * module whose format_error/2 explains it (NULL: erl_kernel_errors). First match. */
 typedef struct {
     const char *fn, *refused, *cause;
     int arg;
-    const char *rule;
+    const char *rule, *module;
 } Refusal;
 
 static const Refusal refusals[] = {
-    {"session_destroy", "SESSION-DEAD-HANDLE", "badopt", 1, "ERRINFO-DESTROY"}, /* C-22 */
-    {"session_destroy", "SESSION-LEGACY-WEAK", "badopt", 1, "ERRINFO-DESTROY"},
-    {NULL, "SESSION-DEAD-HANDLE", "session", 1, "ERRINFO-SESSION"},
-    {NULL, "SESSION-LEGACY-WEAK", "session", 1, "ERRINFO-SESSION"},
-    {"session_create", "SESSION-CREATE-OPTS", NULL, 3, "ERRINFO-CREATE-OPTS"},
-    {NULL, "SESSION-REFUSED-OPTS", "badopt", 4, "ERRINFO-BADOPT"},
-    {"process", "SESSION-PROCESS", NULL, 2, "ERRINFO-TRACEE"},
-    {"port", "SESSION-PORT", NULL, 2, "ERRINFO-TRACEE"},
-    {"info", "SESSION-INFO", NULL, 3, "ERRINFO-INFO-ITEM"}, /* OTP 27: 2 (C-90) */
-    {"function", "CALL-PATTERN-FORBIDDEN", "none", 2, "ERRINFO-MFA"},
-    {"function", "CALL-PATTERN-BAD-OPTION", "badopt", 4, "ERRINFO-BADOPT"},
-    {"function", "CALL-PATTERN-GLOBAL-EXCLUSIVE", "badopt", 4, "ERRINFO-BADOPT"},
-    {"function", "MS-", "match_spec", 3, "ERRINFO-MATCH-SPEC"},
-    {"send", "MSGPAT-NO-OPTIONS", "badopt", 3, "ERRINFO-BADOPT"},
-    {"recv", "MSGPAT-NO-OPTIONS", "badopt", 3, "ERRINFO-BADOPT"},
-    {"send", "MS-", "match_spec", 2, "ERRINFO-MATCH-SPEC"},
-    {"recv", "MS-", "match_spec", 2, "ERRINFO-MATCH-SPEC"},
+    /* trace:system/3 raises from the BIF itself, a dead session too: erts's own formatter,
+     * no argument named */
+    {"system", "SESSION-", NULL, 0, "ERRINFO-SYSTEM", "erl_erts_errors"},
+    {"session_destroy", "SESSION-DEAD-HANDLE", "badopt", 1, "ERRINFO-DESTROY", NULL}, /* C-22 */
+    {"session_destroy", "SESSION-LEGACY-WEAK", "badopt", 1, "ERRINFO-DESTROY", NULL},
+    {NULL, "SESSION-DEAD-HANDLE", "session", 1, "ERRINFO-SESSION", NULL},
+    {NULL, "SESSION-LEGACY-WEAK", "session", 1, "ERRINFO-SESSION", NULL},
+    {"session_create", "SESSION-CREATE-OPTS", NULL, 3, "ERRINFO-CREATE-OPTS", NULL},
+    {NULL, "SESSION-REFUSED-OPTS", "badopt", 4, "ERRINFO-BADOPT", NULL},
+    {"process", "SESSION-PROCESS", NULL, 2, "ERRINFO-TRACEE", NULL},
+    {"port", "SESSION-PORT", NULL, 2, "ERRINFO-TRACEE", NULL},
+    {"info", "SESSION-SYSTEM-INFO", "badopt", 2, "ERRINFO-INFO-SYSTEM", NULL},
+    {"info", "SESSION-INFO", NULL, 3, "ERRINFO-INFO-ITEM", NULL}, /* OTP 27: 2 (C-90) */
+    {"function", "CALL-PATTERN-FORBIDDEN", "none", 2, "ERRINFO-MFA", NULL},
+    {"function", "CALL-PATTERN-BAD-OPTION", "badopt", 4, "ERRINFO-BADOPT", NULL},
+    {"function", "CALL-PATTERN-GLOBAL-EXCLUSIVE", "badopt", 4, "ERRINFO-BADOPT", NULL},
+    {"function", "MS-", "match_spec", 3, "ERRINFO-MATCH-SPEC", NULL},
+    {"send", "MSGPAT-NO-OPTIONS", "badopt", 3, "ERRINFO-BADOPT", NULL},
+    {"recv", "MSGPAT-NO-OPTIONS", "badopt", 3, "ERRINFO-BADOPT", NULL},
+    {"send", "MS-", "match_spec", 2, "ERRINFO-MATCH-SPEC", NULL},
+    {"recv", "MS-", "match_spec", 2, "ERRINFO-MATCH-SPEC", NULL},
 };
 
 /* True iff rules (IDs separated by blanks) holds the ID id, or (id ending in '-') an ID of
@@ -76,5 +81,8 @@ void errorinfo_append(Buf *out, const char *call, const char *rules)
     buf_puts(out, " error_info #{");
     if (r->cause)
         buf_printf(out, "cause=>%s,", r->cause);
-    buf_printf(out, "module=>erl_kernel_errors} explains [%d]", r->arg);
+    buf_printf(out, "module=>%s} explains [", r->module ? r->module : "erl_kernel_errors");
+    if (r->arg > 0)
+        buf_printf(out, "%d", r->arg);
+    buf_puts(out, "]");
 }
