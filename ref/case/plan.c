@@ -47,14 +47,10 @@ static void session_step(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, ", ");
         term_print(out, st->sargs, PRINT_PLAN);
         break;
-    case SO_INFO:
-        buf_puts(out, ", ");
-        term_print(out, st->term, PRINT_PLAN);
-        buf_puts(out, ", ");
-        term_print(out, st->sargs, PRINT_PLAN);
-        break;
-    case SO_SEND:
+    case SO_INFO: /* the target or event, and the item */
+    case SO_SEND: /* the match spec, and the options */
     case SO_RECV:
+    case SO_SYSTEM: /* the event, and its value */
         buf_puts(out, ", ");
         term_print(out, st->term, PRINT_PLAN);
         buf_puts(out, ", ");
@@ -63,12 +59,6 @@ static void session_step(Buf *out, const Scenario *sc, const Step *st)
     case SO_DELIVERED:
         buf_puts(out, ", ");
         term_print(out, st->term, PRINT_PLAN);
-        break;
-    case SO_SYSTEM:
-        buf_puts(out, ", ");
-        term_print(out, st->term, PRINT_PLAN);
-        buf_puts(out, ", ");
-        term_print(out, st->sargs, PRINT_PLAN);
         break;
     default: /* destroy, drop: the handle only */
         break;
