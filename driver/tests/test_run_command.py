@@ -105,7 +105,7 @@ def test_ctrl_c_ends_a_real_run_at_once_keeping_its_results(tmp_path: Path, whom
     cases run: one line, no traceback, exit 130, the results so far in a JSON report marked
     incomplete, and no node left behind."""
     run = _start_run(tmp_path, "cut", "--cases", "[cfm]*")  # 160 cases: the run is far from its end
-    assert run.stdout is not None
+    assert run.stdout is not None and run.stderr is not None
     progress = []
     for line in run.stdout:
         if line.startswith("["):
@@ -118,8 +118,11 @@ def test_ctrl_c_ends_a_real_run_at_once_keeping_its_results(tmp_path: Path, whom
         os.kill(run.pid, signal.SIGINT)
     else:
         os.killpg(run.pid, signal.SIGINT)
-    out, err = run.communicate(timeout=30)
+    run.wait(timeout=30)  # the pipes hold what it printed meanwhile: a few lines, far below their capacity
     took = time.monotonic() - sent
+    # The rest is read through the same buffered file the loop read from: communicate() reads the
+    # pipe's descriptor directly and would lose the lines the loop's read-ahead had already taken.
+    out, err = run.stdout.read(), run.stderr.read()
     progress += [line for line in out.splitlines(keepends=True) if line.startswith("[")]
     assert run.returncode == cli.INTERRUPTED, err[-3000:]
     assert "Traceback" not in err
