@@ -87,8 +87,11 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         }
         buf_puts(out, "]");
         break;
-    case ST_INFO:
-        atom(out, st->actor);
+    case ST_INFO: /* a process, new, or a function {M,F,A} */
+        if (st->term)
+            term_print(out, st->term, PRINT_PLAN);
+        else
+            atom(out, st->actor);
         buf_puts(out, ", ");
         atom(out, st->item);
         break;

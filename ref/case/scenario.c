@@ -582,9 +582,44 @@ static bool parse_trace_step(Parser *p, Step *st, bool with_options)
     return true;
 }
 
+/* The items of a function in erlang:trace_info/2 and trace:info/3 (003, info/3). call_memory
+ * is new in OTP 26, where `all` lists it too (CALL-COUNTERS-MEMORY-OTP26). */
+static bool function_item_arg(Parser *p, const char **item)
+{
+    static const char *const items[] = {"traced", "match_spec", "meta", "meta_match_spec",
+                                        "call_count", "call_time", "call_memory", "all"};
+    size_t at;
+    const char *w = word(p, &at);
+    for (size_t i = 0; w && i < sizeof items / sizeof items[0]; i++)
+        if (strcmp(w, items[i]) == 0) {
+            *item = w;
+            return i < 6 || p->sc->otp >= 26 ? end_of_statement(p)
+                 : fail(p, at, "'%s' of a function needs 'otp 26' or later (call_memory is new in OTP 26)", w);
+        }
+    return fail(p, at, "expected a function's item: traced, match_spec, meta, meta_match_spec, call_count, "
+                       "call_time, call_memory or all");
+}
+
+/* info {M,F,A} ITEM: erlang:trace_info/2 of a fixture function (CALL-COUNTERS-INFO). */
+static bool parse_function_info_step(Parser *p, Step *st)
+{
+    if (!term_arg(p, &st->term, &st->term_col))
+        return false;
+    const Term *t = st->term;
+    if (t->kind != TK_TUPLE || t->u.tuple.n != 3 || t->u.tuple.el[0]->kind != TK_ATOM ||
+        fixture_module(t->u.tuple.el[0]->u.name) < 0 || t->u.tuple.el[1]->kind != TK_ATOM ||
+        t->u.tuple.el[2]->kind != TK_INT)
+        return fail(p, (size_t)st->term_col - 1, "expected {Module,Function,Arity} of a fixture module "
+                                                 "(tcs_target or tcs_late)");
+    return function_item_arg(p, &st->item);
+}
+
 /* info P flags|tracer, info new flags|tracer: erlang:trace_info/2 (STATUS-INFO). */
 static bool parse_info_step(Parser *p, Step *st)
 {
+    skip_ws(p);
+    if (p->s[p->i] == '{')
+        return parse_function_info_step(p, st);
     if (!target_arg(p, st, false))
         return false;
     size_t at;
@@ -633,6 +668,27 @@ static bool pattern_target(Parser *p, Step *st)
     return true;
 }
 
+/* restart and pause of a function pattern: for call_count, call_time and call_memory only
+ * (003, function/4: "The behavior is undefined for other FlagList options"), and not for
+ * on_load, whose counters info/3 reports as true or false only. */
+static bool counter_restart_allowed(Parser *p, const Step *st)
+{
+    bool counter = false;
+    for (int i = 0; i < st->nopts; i++) {
+        bool is_counter = st->opts[i] && (strcmp(st->opts[i], "call_count") == 0 || strcmp(st->opts[i], "call_time") == 0
+                                          || strcmp(st->opts[i], "call_memory") == 0);
+        if (!is_counter)
+            return fail(p, (size_t)st->term_col - 1, "'%s' with options other than call_count, call_time and "
+                        "call_memory (undefined in 003, function/4) is not supported by model v1", st->term->u.name);
+        counter = true;
+    }
+    if (!counter || !st->module)
+        return fail(p, (size_t)st->term_col - 1, "'%s' %s is not supported by model v1", st->term->u.name,
+                    counter ? "of an on_load pattern" : "without call_count, call_time or call_memory "
+                              "(undefined in 003, function/4)");
+    return true;
+}
+
 /* A pattern step: TARGET MS OPTION.... For send and 'receive' every option and restart/pause
  * are allowed in a case, and give badarg (MSGPAT-NO-OPTIONS, MSGPAT-NO-RESTART); the count
  * options and a meta tracer with trace_call/5 only matter for function patterns. In a trace
@@ -643,9 +699,6 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
     if (!pattern_target(p, st) || !term_arg(p, &st->term, &st->term_col))
         return false;
     bool restart = term_is_atom(st->term, "restart") || term_is_atom(st->term, "pause");
-    if (restart && !st->event)
-        return fail(p, (size_t)st->term_col - 1, "'%s' (for call_count, call_time and call_memory) is "
-                    "not supported by model v1", st->term->u.name);
     MsDialect dialect = !st->event ? MS_FOR_CALL : strcmp(st->event, "send") == 0 ? MS_FOR_SEND : MS_FOR_RECEIVE;
     MsVerdict v = ms_validate_for(st->term, dialect);
     if (!restart && v.check == MS_UNSUPPORTED)
@@ -676,8 +729,8 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
         if (t->kind != TK_ATOM)
             return fail(p, at, "a trace_pattern option must be an atom");
         const char *opt = t->u.name;
-        if (!st->event && strncmp(opt, "call_", 5) == 0)
-            return fail(p, at, "option '%s' is not supported by model v1", opt);
+        if (!st->event && strcmp(opt, "call_memory") == 0 && p->sc->otp < 26)
+            return fail(p, at, "option 'call_memory' needs 'otp 26' or later (it is new in OTP 26)");
         const TracerDecl *tracer = session && st->session >= 0 ? &p->sessions[st->session].tracer : &p->sc->tracer;
         if (!st->event && strcmp(opt, "meta") == 0 && session && tracer->kind == TRACER_PROCESS)
             return fail(p, at, "option 'meta' in a trace session whose tracer is a process (its trace_ts "
@@ -691,7 +744,7 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
     }
     if (session)
         st->sargs = term_list(p->a, nall, all);
-    return true;
+    return !restart || st->event ? true : counter_restart_allowed(p, st);
 }
 
 /* MODULE ':' FUNCTION of a step call: a fixture module. */

@@ -13,6 +13,7 @@
 #include "calls.h"
 #include "windows.h"
 #include "control.h"
+#include "counters.h"
 #include "enabled.h"
 #include "msflags.h"
 #include "order.h"
@@ -221,11 +222,14 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
     return true;
 }
 
-/* The breakpoints of fn, session by session in SESSION-ORDER-CALL order: each session's
- * process tracer (a global pattern only for calls through the export entry), then its meta
- * tracer (CALL-META-ORDER); false with err set if the model cannot run one. */
+/* The breakpoints of fn: the counters of every session (CALL-COUNTERS-ANY-CALL), then session
+ * by session in SESSION-ORDER-CALL order each session's process tracer (a global pattern only
+ * for calls through the export entry), then its meta tracer (CALL-META-ORDER); false with err
+ * set if the model cannot run one. */
 static bool breakpoint(Run *r, int fn, Term *args, bool global)
 {
+    for (int s = 0; s < r->m->nsessions; s++) /* silent: the counters call no tracer */
+        counters_call(r->m, s, r->p, &r->m->sessions[s].pats[fn]);
     int *order;
     int n = order_by_pattern(r->m, fn, global, &order);
     for (int i = 0; i < n; i++) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "control.h"
+#include "counters.h"
 #include "order.h"
 #include "patterns.h"
 #include "steptext.h"
@@ -12,6 +13,8 @@
 /* What the options of a pattern step ask for. */
 typedef struct {
     bool global, local, meta;
+    bool counters[COUNTERS]; /* call_count, call_time, call_memory (CALL-COUNTERS-*) */
+    bool any_counter;
     bool global_meta;   /* global and {meta,...} both given: accepted as meta (C-8) */
     const Term *meta_state; /* {meta, recorder, State}: State (TRACER-OPTION); NULL: <meta> */
     const char *bad;    /* the rule that makes the options a badarg, or NULL */
@@ -32,14 +35,18 @@ static Options read_options(const Step *st)
             o.meta = true;
         else if (strcmp(opt, "local") == 0 && !global)
             o.local = true;
-        else if (strcmp(opt, "global") == 0 && !o.local && !o.meta)
+        else if (counters_kind(opt) < COUNTERS && !global)
+            o.counters[counters_kind(opt)] = o.any_counter = true;
+        else if (strcmp(opt, "global") == 0 && !o.local && !o.meta && !o.any_counter)
             global = true;
+        else if (counters_kind(opt) < COUNTERS || (strcmp(opt, "global") == 0 && o.any_counter))
+            o.bad = "CALL-COUNTERS-NOT-GLOBAL";
         else if (strcmp(opt, "global") == 0 || strcmp(opt, "local") == 0)
             o.bad = "CALL-PATTERN-GLOBAL-EXCLUSIVE";
         else
             o.bad = "CALL-PATTERN-BAD-OPTION";
     }
-    o.global = !o.local && !o.meta; /* [] means [global] (CALL-PATTERN-DEFAULT-GLOBAL) */
+    o.global = !o.local && !o.meta && !o.any_counter; /* [] means [global] (CALL-PATTERN-DEFAULT-GLOBAL) */
     o.global_meta = global && o.meta;
     return o;
 }
@@ -69,7 +76,14 @@ static bool target_matches(const Model *m, const Step *st, int fn)
  * (CALL-PATTERN-DISABLE). */
 static bool set_pattern(Pattern *pat, const Options *o, const Term *ms, bool on)
 {
-    bool replaced = on && (pat->set || pat->meta);
+    bool replaced = on && (o->global || o->local || o->meta) && (pat->set || pat->meta);
+    for (int k = 0; k < COUNTERS; k++) /* a counter step of any match spec ends a global pattern */
+        if (o->counters[k]) {
+            counters_set(&pat->counters[k], ms);
+            pat->set = pat->set && pat->local;
+        }
+    if (term_is_atom(ms, "pause") || term_is_atom(ms, "restart"))
+        return false; /* the parser allows them with counter options only */
     if (o->global) {
         if (on)
             *pat = (Pattern){.set = true, .ms = ms};
@@ -110,6 +124,10 @@ static void success_rules(Buf *rules, const Step *st, const Options *o, bool on,
                               : o->local ? " EV-CALL-GLOBAL-LOCAL" : "");
     if (o->meta)
         buf_puts(rules, " CALL-META");
+    if (o->any_counter)
+        buf_printf(rules, " CALL-COUNTERS-%s", term_is_atom(st->term, "false") ? "STOP"
+                          : term_is_atom(st->term, "pause") ? "PAUSE" : term_is_atom(st->term, "restart")
+                          ? "RESTART" : "START");
     if (o->global_meta)
         buf_puts(rules, " CALL-PATTERN-GLOBAL-META");
     if (!on)
@@ -136,7 +154,11 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
 {
     Session *ses = &m->sessions[s];
     Options o = read_options(st);
+    /* a match spec with only counter options (erl_bif_trace.c, trace_pattern(): "A match prog
+     * is not allowed with just call_count, call_time or call_memory") */
+    bool counter_ms = o.any_counter && !o.local && !o.meta && st->term->kind == TK_CONS;
     const char *bad = st->ms_invalid ? st->ms_invalid : o.bad ? o.bad
+                    : counter_ms ? "CALL-COUNTERS-NO-MATCH-SPEC"
                     : st->module && !target_allowed(st) ? "CALL-PATTERN-FORBIDDEN" : NULL;
     if (bad) {
         buf_puts(result, "raises error:badarg");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "control.h"
+#include "counters.h"
 #include "enabled.h"
 #include "msgpatterns.h"
 #include "order.h"
@@ -372,10 +373,10 @@ static Term *meta_item(Model *m, int s, const Pattern *pat)
 }
 
 /* trace:info(S, {M,F,A} | on_load, Item) for the pattern of a fixture function or the on_load
- * one (NULL: no such function). A session has no call_* patterns in the model (the parser
- * refuses them), so those items are false. For on_load `all` lists the same seven items as
- * for a function (SESSION-INFO-ON-LOAD; OTP lists five: C-25). */
-static Term *info_function(Model *m, int s, const Pattern *pat, const char *it)
+ * one (NULL: no such function); the counters as counters_value reports them
+ * (CALL-COUNTERS-INFO). For on_load `all` lists the same seven items as for a function
+ * (SESSION-INFO-ON-LOAD; OTP lists five: C-25); `all` is false while nothing is set. */
+Term *sessions_info_function(Model *m, int s, const Pattern *pat, const char *it)
 {
     static const char *const items[] = {"traced", "match_spec", "meta", "meta_match_spec",
                                         "call_memory", "call_time", "call_count"};
@@ -391,10 +392,14 @@ static Term *info_function(Model *m, int s, const Pattern *pat, const char *it)
     el[1] = item(m, items[1], !pat->set ? term_atom(m->a, "false") : match_spec_value(m, pat->ms));
     el[2] = meta_item(m, s, pat);
     el[3] = item(m, items[3], !pat->meta ? term_atom(m->a, "false") : match_spec_value(m, pat->meta_ms));
-    for (int i = 4; i < 7; i++)
-        el[i] = item(m, items[i], term_atom(m->a, "false"));
+    bool counting = false;
+    for (int i = 4; i < 7; i++) {
+        CounterKind k = counters_kind(items[i]);
+        el[i] = item(m, items[i], counters_value(m, &pat->counters[k], k, pat == &m->sessions[s].on_load));
+        counting |= pat->counters[k].state != COUNTER_OFF;
+    }
     if (is_all)
-        return item(m, "all", pat->set || pat->meta ? term_list(m->a, 7, el) : term_atom(m->a, "false"));
+        return item(m, "all", pat->set || pat->meta || counting ? term_list(m->a, 7, el) : term_atom(m->a, "false"));
     for (int i = 0;; i++)
         if (strcmp(it, items[i]) == 0)
             return el[i];
@@ -426,7 +431,7 @@ static bool info_step(Model *m, const Step *st)
         result = info_new(m, s, term_is_atom(what, "new_ports"), it);
         rule = "SESSION-INFO SESSION-INFO-NEW";
     } else if (term_is_atom(what, "on_load")) {
-        result = info_function(m, s, &m->sessions[s].on_load, it);
+        result = sessions_info_function(m, s, &m->sessions[s].on_load, it);
         rule = "SESSION-INFO SESSION-INFO-ON-LOAD";
     } else if (term_is_atom(what, "system")) { /* its one item is all (003, info/3) */
         result = strcmp(it, "all") == 0 ? sysmon_info(m, s) : NULL;
@@ -436,7 +441,7 @@ static bool info_step(Model *m, const Step *st)
         Term *ms = pat->off ? term_atom(m->a, "false") : pat->ms ? (Term *)pat->ms : term_atom(m->a, "true");
         result = strcmp(it, "match_spec") == 0 ? item(m, "match_spec", ms) : NULL;
     } else if (fixture_mfa(m, what, &fi)) {
-        result = info_function(m, s, fi < 0 ? NULL : &m->sessions[s].pats[fi], it);
+        result = sessions_info_function(m, s, fi < 0 ? NULL : &m->sessions[s].pats[fi], it);
     } else {
         buf_free(&call);
         return model_unsupported(m, st->line, st->term_col, "this trace:info/3 argument is");

@@ -7,5 +7,9 @@
 
 /* Guarantees: the effect and ctl lines of a trace session step (ST_SESSION). */
 bool sessions_step(Model *m, const Step *st);
+/* Guarantees: the {Item, Value} trace:info/3 (or erlang:trace_info/2 for the legacy session s)
+ * reports for item it of a function's pattern pat (NULL: no such function: undefined), or NULL
+ * for an item functions do not have (badarg). */
+Term *sessions_info_function(Model *m, int s, const Pattern *pat, const char *it);
 
 #endif

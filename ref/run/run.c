@@ -15,6 +15,7 @@
 #include "seqtracer.h"
 #include "signals.h"
 #include "sessions.h"
+#include "fninfo.h"
 #include "status.h"
 #include "windows.h"
 #include "tracermod.h"
@@ -67,7 +68,7 @@ static bool run_step(Model *m, const Step *st)
     else if (st->kind == ST_SESSION)
         ok = sessions_step(m, st);
     else if (st->kind == ST_INFO)
-        ok = status_info(m, st);
+        ok = st->term ? fninfo_step(m, st) : status_info(m, st);
     else if (st->kind == ST_TRACER_EXIT)
         ok = status_tracer_exit(m, st);
     else if (st->kind == ST_TRACER_UNLOAD)

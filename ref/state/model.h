@@ -74,6 +74,17 @@ typedef struct Proc {
     long long seq_clock, seq_lastcnt; /* the process's seq_trace counters */
 } Proc;
 
+/* The counters a pattern can keep (call_count, call_time, call_memory: CALL-COUNTERS*). */
+typedef enum { COUNTER_COUNT, COUNTER_TIME, COUNTER_MEMORY, COUNTERS } CounterKind;
+typedef enum { COUNTER_OFF, COUNTER_RUNNING, COUNTER_PAUSED } CounterState;
+
+/* The calls one process made of a function while its call_time or call_memory counter ran. */
+typedef struct ProcCalls { int proc; long long calls; struct ProcCalls *next; } ProcCalls;
+
+/* One counter of a function: call_count counts in calls, call_time and call_memory per
+ * process in procs (in the arena, newest first). */
+typedef struct { CounterState state; long long calls; ProcCalls *procs; } Counter;
+
 /* The trace pattern of one fixture function (erlang:trace_pattern/3), or the one newly loaded
  * modules get (on_load). */
 typedef struct {
@@ -84,6 +95,7 @@ typedef struct {
     const Term *meta_state; /* the meta tracer's state from {meta, recorder, State}, or NULL: <meta> */
     bool meta_orphan;    /* its meta tracer module was unloaded since (TRACER-UNLOADED) */
     unsigned since;      /* model clock when the breakpoint was set (SESSION-ORDER-CALL) */
+    Counter counters[COUNTERS]; /* indexed by CounterKind */
 } Pattern;
 
 /* The send or the 'receive' trace pattern of a session (erlang:trace_pattern(send, ...)):

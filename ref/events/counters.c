@@ -1,0 +1,100 @@
+/* counters.c - the call counters of function patterns (CONFORMANCE.md section 2, "Call
+ * counters"): call_count counts every call of a function, call_time and call_memory count the
+ * calls of each process the session traces for call; the time and the words no model can
+ * predict print as placeholders that the driver checks by shape (PROTOCOLS.md section 6). */
+#include <string.h>
+
+#include "counters.h"
+
+static const char *const names[COUNTERS] = {"call_count", "call_time", "call_memory"};
+
+CounterKind counters_kind(const char *option)
+{
+    for (int k = 0; k < COUNTERS; k++)
+        if (option && strcmp(option, names[k]) == 0)
+            return (CounterKind)k;
+    return COUNTERS;
+}
+
+const char *counters_name(CounterKind k)
+{
+    return names[k];
+}
+
+void counters_set(Counter *c, const Term *ms)
+{
+    if (term_is_atom(ms, "false"))
+        *c = (Counter){COUNTER_OFF, 0, NULL};
+    else if (term_is_atom(ms, "pause"))
+        c->state = c->state == COUNTER_RUNNING ? COUNTER_PAUSED : c->state;
+    else if (!term_is_atom(ms, "restart") || c->state != COUNTER_OFF) /* true, [], a match spec */
+        *c = (Counter){COUNTER_RUNNING, 0, NULL};
+}
+
+void counters_call(Model *m, int s, int p, Pattern *pat)
+{
+    const TraceState *ts = &m->procs[p].trace[s];
+    bool traced_call = model_attached(ts) && (ts->flags & FLAG_BIT(FL_CALL));
+    for (int k = 0; k < COUNTERS; k++) {
+        Counter *c = &pat->counters[k];
+        if (c->state != COUNTER_RUNNING)
+            continue;
+        if (k == COUNTER_COUNT) {
+            c->calls++;
+            continue;
+        }
+        if (!traced_call)
+            continue;
+        ProcCalls *pc = c->procs;
+        while (pc && pc->proc != p)
+            pc = pc->next;
+        if (!pc) {
+            pc = arena_alloc(m->a, sizeof *pc);
+            *pc = (ProcCalls){p, 0, c->procs};
+            c->procs = pc;
+        }
+        pc->calls++;
+    }
+}
+
+/* The printed pid of process p, for the order of a call_time or call_memory list. */
+static const char *printed_pid(Model *m, int p)
+{
+    Buf b;
+    buf_init(&b);
+    model_print_id(&b, m, p);
+    const char *s = arena_strndup(m->a, buf_str(&b), b.len);
+    buf_free(&b);
+    return s;
+}
+
+Term *counters_value(Model *m, const Counter *c, CounterKind k, bool on_load)
+{
+    if (c->state == COUNTER_OFF)
+        return term_atom(m->a, "false");
+    if (on_load)
+        return term_atom(m->a, "true");
+    if (k == COUNTER_COUNT)
+        return term_int(m->a, c->calls);
+    size_t n = 0;
+    for (const ProcCalls *pc = c->procs; pc; pc = pc->next)
+        n++;
+    Term **el = arena_alloc(m->a, (n ? n : 1) * sizeof *el);
+    const char **keys = arena_alloc(m->a, (n ? n : 1) * sizeof *keys);
+    size_t i = 0;
+    for (const ProcCalls *pc = c->procs; pc; pc = pc->next, i++) {
+        Term *fields[] = {model_pid(m, pc->proc), term_int(m->a, pc->calls),
+                          term_placeholder(m->a, k == COUNTER_TIME ? "_Seconds" : "_Words"),
+                          term_placeholder(m->a, "_Microseconds")};
+        Term *entry = term_tuple(m->a, k == COUNTER_TIME ? 4 : 3, fields);
+        const char *key = printed_pid(m, pc->proc);
+        size_t j = i;
+        for (; j > 0 && strcmp(keys[j - 1], key) > 0; j--) {
+            keys[j] = keys[j - 1];
+            el[j] = el[j - 1];
+        }
+        keys[j] = key;
+        el[j] = entry;
+    }
+    return term_list(m->a, n, el);
+}

@@ -1,0 +1,27 @@
+/* counters.h - the call_count, call_time and call_memory counters of function patterns:
+ * what a pattern step does to them, what a call adds, what info reports (CALL-COUNTERS-*). */
+#ifndef TCS_COUNTERS_H
+#define TCS_COUNTERS_H
+#include <stdbool.h>
+
+#include "model.h"
+
+/* Guarantees: the counter a pattern option names (call_count, call_time, call_memory), or
+ * COUNTERS for any other option. */
+CounterKind counters_kind(const char *option);
+/* Guarantees: c as a pattern step with match spec ms leaves it: true or [] starts it from zero,
+ * false stops it, pause pauses a running one, restart zeroes a running or paused one and runs it
+ * (CALL-COUNTERS-START, -STOP, -PAUSE, -RESTART). */
+void counters_set(Counter *c, const Term *ms);
+/* Guarantees: the counters of pat (session s) have counted one call by process p: call_count
+ * in any process, call_time and call_memory per process, only a process the session traces for
+ * call (CALL-COUNTERS-ANY-PROCESS, CALL-COUNTERS-TRACED-ONLY). */
+void counters_call(Model *m, int s, int p, Pattern *pat);
+/* Guarantees: the value the info item of counter k reports: false when off; for a function
+ * the count, or [{Pid, Count, _Seconds, _Microseconds}] / [{Pid, Count, _Words}] in the order
+ * of the printed pids; for on_load true (CALL-COUNTERS-INFO). */
+Term *counters_value(Model *m, const Counter *c, CounterKind k, bool on_load);
+/* Guarantees: the info item name of counter k ("call_count", "call_time", "call_memory"). */
+const char *counters_name(CounterKind k);
+
+#endif

@@ -1,0 +1,28 @@
+/* fninfo.c - erlang:trace_info({M,F,A}, Item) from the harness: what the legacy session has
+ * set on a fixture function, as trace:info/3 reports it for a session (003, info/3: "The
+ * interface and semantics are similar to the older functions ... erlang:trace_info/2"). */
+#include "control.h"
+#include "fninfo.h"
+#include "sessions.h"
+
+bool fninfo_step(Model *m, const Step *st)
+{
+    const Term *mfa = st->term;
+    FixtureModule mod = (FixtureModule)fixture_module(mfa->u.tuple.el[0]->u.name);
+    int fn = m->loaded[mod] ? fixture_fn(mod, mfa->u.tuple.el[1]->u.name, mfa->u.tuple.el[2]->u.i) : -1;
+    const Pattern *pat = fn < 0 ? NULL : &m->sessions[LEGACY_SESSION].pats[fn];
+    if (pat && pat->meta && (st->item[0] == 'm' || st->item[1] == 'l')) /* meta, meta_match_spec, all */
+        return model_unsupported(m, st->line, st->term_col, "erlang:trace_info/2 of a meta-traced function is");
+    Buf call, result;
+    buf_init(&call);
+    buf_init(&result);
+    buf_puts(&call, "erlang:trace_info(");
+    term_print(&call, mfa, PRINT_CANON);
+    buf_printf(&call, ",%s)", st->item);
+    buf_puts(&result, "-> ");
+    term_print(&result, sessions_info_function(m, LEGACY_SESSION, pat, st->item), PRINT_CANON);
+    control_line(m, buf_str(&call), buf_str(&result), "STATUS-INFO CALL-COUNTERS-INFO");
+    buf_free(&call);
+    buf_free(&result);
+    return true;
+}
