@@ -242,7 +242,8 @@ def skip_reason(case: Case, release: int) -> str | None:
 
 #: Feature tags that exist only from some OTP release on, in words.
 FEATURE_WORDS: dict[str, str] = {"sessions": "trace sessions (the trace module)",
-                                  "system_monitor": "system monitoring in a session (trace:system/3)"}
+                                  "system_monitor": "system monitoring in a session (trace:system/3)",
+                                  "call_memory": "call_memory"}
 
 
 def job(layout: Layout, case: Case, erts_include: Path, plan: str | None = None) -> node.Job:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from collections.abc import Callable
 from typing import Final
 
-from . import tags
+from . import counters, tags
 
 __all__ = [
     "Line",
@@ -578,7 +578,10 @@ def _is_gc_info(term: str) -> bool:
 def normalise_live(body: str) -> str:
     """Return body with the values no model predicts replaced by placeholders, once their shape is checked:
     a trace*/5 Opts map's positive-integer scheduler_id by _SchedulerId, the Info list of a gc_* event by
-    _GcInfo; nothing else changes."""
+    _GcInfo, the time and the words in the call_time and call_memory lists of a trace information call
+    (counters.normalise_counters); nothing else changes."""
+    if body.startswith("ctl "):
+        return counters.normalise_counters(body)
     try:
         parts = _callback_parts(body)
         if parts is None:
