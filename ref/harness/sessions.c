@@ -392,14 +392,12 @@ Term *sessions_info_function(Model *m, int s, const Pattern *pat, const char *it
     el[1] = item(m, items[1], !pat->set ? term_atom(m->a, "false") : match_spec_value(m, pat->ms));
     el[2] = meta_item(m, s, pat);
     el[3] = item(m, items[3], !pat->meta ? term_atom(m->a, "false") : match_spec_value(m, pat->meta_ms));
-    bool counting = false;
     for (int i = 4; i < 7; i++) {
         CounterKind k = counters_kind(items[i]);
         el[i] = item(m, items[i], counters_value(m, &pat->counters[k], k, pat == &m->sessions[s].on_load));
-        counting |= pat->counters[k].state != COUNTER_OFF;
     }
     if (is_all)
-        return item(m, "all", pat->set || pat->meta || counting ? term_list(m->a, 7, el) : term_atom(m->a, "false"));
+        return item(m, "all", order_pattern_in_use(pat) ? term_list(m->a, 7, el) : term_atom(m->a, "false"));
     for (int i = 0;; i++)
         if (strcmp(it, items[i]) == 0)
             return el[i];
@@ -541,7 +539,7 @@ static bool session_info_step(Model *m, const Step *st)
             for (int s = 0; s < m->nsessions; s++) {
                 const Pattern *pat = &m->sessions[s].pats[fi];
                 key[s] = pat->since;
-                if (pat->set || pat->meta)
+                if (order_pattern_in_use(pat))
                     list[n++] = s;
             }
             order_sort(list, key, n, false);

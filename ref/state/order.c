@@ -69,9 +69,24 @@ void order_set_flags(Model *m, TraceState *ts, FlagSet set, bool on, Answer prob
     }
 }
 
+/* Whether a pattern keeps a counter (call_count, call_time, call_memory), running or paused. */
+static bool counting(const Pattern *pat)
+{
+    for (int k = 0; k < COUNTERS; k++)
+        if (pat->counters[k].state != COUNTER_OFF)
+            return true;
+    return false;
+}
+
+bool order_pattern_in_use(const Pattern *pat)
+{
+    return pat->set || pat->meta || counting(pat);
+}
+
 void order_note_pattern(Model *m, Pattern *pat, const Pattern *before)
 {
-    bool moved = pat->set && (!before->set || pat->local != before->local);
+    bool moved = (pat->set && (!before->set || pat->local != before->local)) ||
+                 (counting(pat) && !order_pattern_in_use(before)); /* a counter on a function with nothing else */
     if (moved || (pat->meta && !before->meta))
         pat->since = ++m->clock;
 }

@@ -22,6 +22,9 @@ int order_by_pattern(const Model *m, int fn, bool global, int **out);
  * (the rules that attached it) if it was not attached before, and detached when no flag is
  * left (FLAGS-OFF-EMPTY, SESSION-ORDER-PROCESS). */
 void order_set_flags(Model *m, TraceState *ts, FlagSet set, bool on, Answer probe, const char *origin);
+/* Guarantees: true iff the pattern sets anything on its function: a global or local pattern,
+ * a meta pattern, or a counter (SESSION-INFO-SESSIONS lists the session then). */
+bool order_pattern_in_use(const Pattern *pat);
 /* Guarantees: pat, changed from before, gets a new place in the order if it is now set where
  * it was not (new, or moved between global and local) or newly meta (SESSION-ORDER-CALL). */
 void order_note_pattern(Model *m, Pattern *pat, const Pattern *before);
