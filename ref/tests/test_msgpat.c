@@ -16,7 +16,8 @@ static void test_parse(int *failures)
     sim(failures, HDR "tracer recorder\ncallbacks trace_call\nprocess a\npattern send true meta call_count",
         "N ctl erlang:trace_pattern(send,true,[meta,call_count]) raises error:badarg\n");
     sim(failures, H "pattern tcs_target:id/1 restart",
-        "PARSE 7:25: 'restart' (for call_count, call_time and call_memory) is not supported by model v1");
+        "PARSE 7:25: 'restart' without call_count, call_time or call_memory (undefined in 003, function/4) "
+        "is not supported by model v1");
     sim(failures, H "pattern send:id/1 true",
         "PARSE 7:9: module 'send' is not supported by model v1 (tcs_target, tcs_late or '_')");
     /* valid for send but not run by the model; refused (badarg) for 'receive' */

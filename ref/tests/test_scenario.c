@@ -155,10 +155,24 @@ static void test_step_errors(int *failures)
     parse(failures, H "pattern tcs_target:id/-1 true global", "7:23: the arity must be a non-negative integer or '_'");
     parse(failures, H "pattern tcs_target:id/99999999999999999999 true global", "7:23: integer too large for model v1");
     parse(failures, H "pattern tcs_target:id/1 true 42", "7:30: a trace_pattern option must be an atom");
-    parse(failures, H "pattern tcs_target:id/1 true call_count", "7:30: option 'call_count' is not supported by model v1");
+    parse(failures, H "pattern tcs_target:id/1 true call_memory",
+          "7:30: option 'call_memory' needs 'otp 26' or later (it is new in OTP 26)");
     parse(failures, H "pattern tcs_target:id/1 {x", "7:27: expected '}', found end of line");
     parse(failures, H "pattern tcs_target:id/1 pause local",
-          "7:25: 'pause' (for call_count, call_time and call_memory) is not supported by model v1");
+          "7:25: 'pause' with options other than call_count, call_time and call_memory (undefined in 003, "
+          "function/4) is not supported by model v1");
+    parse(failures, H "pattern tcs_target:id/1 restart call_time meta",
+          "7:25: 'restart' with options other than call_count, call_time and call_memory (undefined in 003, "
+          "function/4) is not supported by model v1");
+    parse(failures, H "info {tcs_target,id} call_count",
+          "7:6: expected {Module,Function,Arity} of a fixture module (tcs_target or tcs_late)");
+    parse(failures, H "info {tcs_target,id,x} call_count",
+          "7:6: expected {Module,Function,Arity} of a fixture module (tcs_target or tcs_late)");
+    parse(failures, H "info {tcs_target,id,1}", "7:23: expected a function's item: traced, match_spec, meta, "
+          "meta_match_spec, call_count, call_time, call_memory or all");
+    parse(failures, H "info {tcs_target,id,1} call_memory",
+          "7:24: 'call_memory' of a function needs 'otp 26' or later (call_memory is new in OTP 26)");
+    parse(failures, H "info {tcs_target,id,1} call_count extra", "7:35: unexpected text after the statement");
     parse(failures, H "pattern tcs_target:id/1 [{'_',[],[{caller_line}]}] local",
           "7:25: match spec function caller_line/0 is not supported by model v1");
     parse(failures, "case x\nrules R-1\ndesc \"d\"\notp 25\ntracer recorder\ncallbacks trace_call\nprocess a\n"
