@@ -41,6 +41,10 @@ run_step({info, Who, Item}, Names, #{collector := C, tracer := Mod}) ->
     Target = maps:get(Who, Names, Who),  % a scenario process, or new / new_processes
     Value = case erlang:trace_info(Target, Item) of
                 {tracer, {Mod, State}} -> {tracer, {tcs_recorder_or_example(Mod), State}};
+                {meta, {Mod, State}} -> {meta, {tcs_recorder_or_example(Mod), State}};
+                {all, Items} when is_list(Items) ->
+                    {all, [case I of {meta, {Mod, S}} -> {meta, {tcs_recorder_or_example(Mod), S}}; _ -> I end
+                           || I <- Items]};
                 {flags, Flags} when is_list(Flags) -> {flags, lists:sort(Flags)};
                 Other -> Other
             end,

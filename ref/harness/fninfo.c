@@ -11,8 +11,6 @@ bool fninfo_step(Model *m, const Step *st)
     FixtureModule mod = (FixtureModule)fixture_module(mfa->u.tuple.el[0]->u.name);
     int fn = m->loaded[mod] ? fixture_fn(mod, mfa->u.tuple.el[1]->u.name, mfa->u.tuple.el[2]->u.i) : -1;
     const Pattern *pat = fn < 0 ? NULL : &m->sessions[LEGACY_SESSION].pats[fn];
-    if (pat && pat->meta && (st->item[0] == 'm' || st->item[1] == 'l')) /* meta, meta_match_spec, all */
-        return model_unsupported(m, st->line, st->term_col, "erlang:trace_info/2 of a meta-traced function is");
     Buf call, result;
     buf_init(&call);
     buf_init(&result);

@@ -6,8 +6,7 @@
 
 #include "model.h"
 
-/* Guarantees: the ctl line of an `info {M,F,A} ITEM` step; false with err set for what the
- * model does not know (a meta-traced function's meta item). */
+/* Guarantees: the ctl line of an `info {M,F,A} ITEM` step; true. */
 bool fninfo_step(Model *m, const Step *st);
 
 #endif

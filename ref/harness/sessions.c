@@ -366,10 +366,17 @@ static Term *match_spec_value(Model *m, const Term *ms)
 }
 
 /* The meta item of a pattern: {meta, T} with T the session's tracer as {tracer, T} shows it
- * ({Module, State} or a pid: SESSION-META, C-27), or {meta, false}. */
+ * ({Module, State} or a pid: SESSION-META, C-27), or {meta, false}. In the legacy session
+ * (erlang:trace_info/2) the meta tracer is the recorder with its meta state, which
+ * erlang:trace_info/2 results print as tcs_recorder (PROTOCOLS.md section 6). */
 static Term *meta_item(Model *m, int s, const Pattern *pat)
 {
-    return item(m, "meta", pat->meta ? tracer_term(m, s) : term_atom(m->a, "false"));
+    if (!pat->meta)
+        return item(m, "meta", term_atom(m->a, "false"));
+    if (s != LEGACY_SESSION)
+        return item(m, "meta", tracer_term(m, s));
+    Term *state = pat->meta_state ? (Term *)pat->meta_state : term_pid(m->a, "meta");
+    return item(m, "meta", term_tuple3(m->a, term_atom(m->a, "tcs_recorder"), state, NULL));
 }
 
 /* trace:info(S, {M,F,A} | on_load, Item) for the pattern of a fixture function or the on_load
