@@ -376,7 +376,8 @@ static Term *meta_item(Model *m, int s, const Pattern *pat)
     if (s != LEGACY_SESSION)
         return item(m, "meta", tracer_term(m, s));
     Term *state = pat->meta_state ? (Term *)pat->meta_state : term_pid(m->a, "meta");
-    return item(m, "meta", term_tuple3(m->a, term_atom(m->a, "tcs_recorder"), state, NULL));
+    const char *mod = m->sessions[s].tracer->kind == TRACER_ERL_MSG ? "erl_msg_tracer" : "tcs_recorder";
+    return item(m, "meta", term_tuple3(m->a, term_atom(m->a, mod), state, NULL));
 }
 
 /* trace:info(S, {M,F,A} | on_load, Item) for the pattern of a fixture function or the on_load
