@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "check.h"
+#include "plan.h"
 #include "run.h"
 
 #define HDR "case x\nrules A\ndesc \"d\"\notp 1\n"
@@ -31,6 +32,24 @@ static void sim_stream(int *failures, const char *text, bool explain, Buf *got)
         }
         stream_free(&s);
     }
+    arena_free(&a);
+}
+
+/* Checks that the plan of text (which must parse) holds each of the lines in want, NULL-ended. */
+static inline void sim_plan_has(int *failures, const char *text, const char *const *want)
+{
+    Arena a;
+    arena_init(&a);
+    Scenario sc;
+    Err e = {0};
+    CHECK(scenario_parse(&a, "x.tcs", text, &sc, &e));
+    Buf out;
+    buf_init(&out);
+    plan_print(&out, &sc);
+    for (; *want; want++)
+        if (strstr(buf_str(&out), *want) == NULL)
+            CHECK_STR(buf_str(&out), *want);
+    buf_free(&out);
     arena_free(&a);
 }
 
