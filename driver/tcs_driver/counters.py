@@ -46,8 +46,11 @@ def _entries(items: str) -> list[str]:
     out: list[str] = []
     depth = start = 0
     for i, c in enumerate(items):
-        depth += c in "{[" and 1 or c in "}]" and -1 or 0
-        if c == "," and depth == 0:
+        if c in "{[":
+            depth += 1
+        elif c in "}]":
+            depth -= 1
+        elif c == "," and depth == 0:
             out.append(items[start:i])
             start = i + 1
     return out + ([items[start:]] if items else [])

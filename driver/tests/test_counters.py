@@ -21,6 +21,9 @@ GOLDEN_MEMORY = MEMORY + "{all,[{traced,false},{call_memory,[{<a>,3,_Words}]},{c
         pytest.param(CALL + "{call_time,[{<a>,2,0,12},{<b>,1,0,3}]}", GOLDEN_TIME, True, id="time-of-the-shape"),
         pytest.param(CALL + "{call_time,[{<b>,1,1,999999},{<a>,2,0,0}]}", GOLDEN_TIME, True,
                      id="time-in-another-pid-order"),
+        pytest.param(CALL + "{call_time,[{<a>,1,0,5},{<a1>,1,0,7}]}",
+                     CALL + "{call_time,[{<a1>,1,_Seconds,_Microseconds},{<a>,1,_Seconds,_Microseconds}]}", True,
+                     id="time-the-model's-pid-order"),  # ref/tests/test_counters.c: <a1> before <a>
         pytest.param(CALL + "{call_time,[{<a>,3,0,12},{<b>,1,0,3}]}", GOLDEN_TIME, False, id="time-a-count-differs"),
         pytest.param(CALL + "{call_time,[{<a>,2,0,1000000},{<b>,1,0,3}]}", GOLDEN_TIME, False,
                      id="time-microseconds-of-a-second"),
