@@ -19,7 +19,7 @@ from typing import Final
 
 from .. import corpus, expectations, node, stream
 from ..results import CaseResult
-from . import gen, shrink, steer
+from . import gen, release, shrink, steer
 
 #: How many candidates the generator writes for one scenario (steer.choose keeps one).
 CANDIDATES: Final[int] = 3
@@ -206,9 +206,23 @@ class Live:
         return corpus.job(self.layout, item.case, self.include, item.plan or None)
 
     def judge(self, item: Generated, ran: node.NodeRun) -> CaseResult:
-        assert item.case is not None
-        golden = stream.parse_stream(item.golden, str(item.path))
-        return corpus.judge(self.layout, item.case, self.otp, ran, strict=self.strict, golden=golden)
+        """The run against the documents' golden stream; a disagreement or crash is then checked
+        against the release's own prediction, where a clarification defines one (release.explain)."""
+        case = item.case
+        assert case is not None
+
+        def against(text: str, where: str) -> CaseResult:
+            golden = stream.parse_stream(text, where)
+            return corpus.judge(self.layout, case, self.otp, ran, strict=self.strict, golden=golden)
+
+        result = against(item.golden, str(item.path))
+        if result.status not in ("fail", "crash"):
+            return result
+        number = str(self.otp.release)
+        status, prediction, _ = model_run(self.layout, "sim", str(item.path), "--release", number)
+        if status != 0:
+            return result
+        return release.explain(result, prediction, lambda text: against(text, f"{item.path} (OTP {number})"))
 
     def run(self, items: list[Generated], workers: int) -> list[CaseResult]:
         """Runs the items on `workers` nodes side by side, several per node; results in item order.
