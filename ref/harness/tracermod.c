@@ -134,8 +134,15 @@ bool tracermod_check(Model *m, const Step *st, bool meta, TracerVerdict *verdict
 bool tracermod_reload(Model *m, const Step *st)
 {
     (void)st;
+    /* TRACER-RELOAD-NOT-PURGED: the version the last reload made old is still there (only
+     * `tracer unload` purges it): code:load_file/1 refuses, and nothing changes */
+    if (m->tracer_old_code) {
+        control_line(m, "code:load_file(recorder)", "-> {error,not_purged}", "TRACER-RELOAD-NOT-PURGED");
+        return true;
+    }
     control_line(m, "code:load_file(recorder)", "-> {module,recorder}", "TRACER-RELOADED");
     m->tracer_unloaded = false;
+    m->tracer_old_code = true;
     return true;
 }
 
@@ -157,5 +164,6 @@ bool tracermod_unload(Model *m, const Step *st)
      * delete answers true, also for a module that is not loaded (seen live on 25, 27, 29) */
     control_line(m, "code:delete(recorder)", "-> true", "TRACER-UNLOADED");
     m->tracer_unloaded = true;
+    m->tracer_old_code = false;
     return true;
 }

@@ -162,6 +162,7 @@ typedef struct Model {
     int nwindowed;
     size_t windowed_cap;
     bool tracer_unloaded; /* the legacy tracer module was purged and deleted (TRACER-UNLOADED) */
+    bool tracer_old_code; /* a reload made the recorder's old code, not purged since (TRACER-RELOAD-NOT-PURGED) */
     long long tcw;      /* the node's trace control word (MS-TCW), 0 when a case starts */
     int release;        /* 0: the documents; N: the prediction for OTP N (ref/state/release.c) */
     int deviated_at[DEV_COUNT]; /* per deviation of that release, the first step it applied at (from 1) */
