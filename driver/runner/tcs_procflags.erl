@@ -24,7 +24,9 @@ run_step({trace_spec, Spec, How, Flags}, Names,
     TracerFlags = case How of true -> [tcs_runner_lib:tracer_option(Mod, State)]; false -> [] end,
     Spread = How andalso lists:member(Spec, [all, processes, existing, existing_processes]),
     Held = case Spread of
-               true -> hold(Names, Ctx);
+               %% the code server is held too: a tracer module gone since a `tracer unload`
+               %% is loaded on demand first, or the call would wait for it forever
+               true -> _ = code:ensure_loaded(Mod), hold(Names, Ctx);
                false -> []
            end,
     Before = node_counts(),
