@@ -133,7 +133,12 @@ bool tracermod_check(Model *m, const Step *st, bool meta, TracerVerdict *verdict
 
 bool tracermod_reload(Model *m, const Step *st)
 {
-    (void)st;
+    /* the recorder's on_load runs in a process the runtime spawns, which the defaults for new
+     * processes would trace (./tcs fuzz --seed 20261125, group G2): a process no case describes */
+    for (int s = 0; s < m->nsessions; s++)
+        if (m->sessions[s].new_flags)
+            return model_unsupported(m, st->line, st->col,
+                                     "reloading the tracer module while new processes get trace flags is");
     /* TRACER-RELOAD-NOT-PURGED: the version the last reload made old is still there (only
      * `tracer unload` purges it): code:load_file/1 refuses, and nothing changes */
     if (m->tracer_old_code) {

@@ -623,11 +623,12 @@ def _session_step(st: _State) -> str | None:
 def _tracer_module_step(st: _State) -> str | None:
     """`tracer unload` (TRACER-UNLOADED) or `tracer reload` (TRACER-RELOADED) of the legacy recorder; the
     model leaves out unloading the module of the seq tracer, of the defaults for new processes and ports,
-    in a case with sessions (which may share it), and of a meta pattern (its calls after a reload)."""
+    in a case with sessions (which may share it), and of a meta pattern (its calls after a reload), and
+    reloading it while new processes get flags."""
     if not st.recorder:
         return None
-    if st.rng.random() < 0.5:
-        return "tracer reload"
+    if st.rng.random() < 0.5:    # not while new processes get flags: the on_load process would get them
+        return None if st.new_traced else "tracer reload"
     if st.seq_tracer or st.new_traced or st.new_ports_traced or st.sessions or st.meta:
         return None
     return "tracer unload"
