@@ -13,12 +13,15 @@
 #include "scenario.h"
 
 static const char usage[] =
-    "usage: tcsref sim FILE [--explain]            print the golden stream of one case\n"
+    "usage: tcsref sim FILE [--explain] [--release N]\n"
+    "                                              print the golden stream of one case; with --release,\n"
+    "                                              OTP N's where a clarification records its deviation\n"
     "       tcsref plan FILE                       print the plan for the live runner\n"
     "       tcsref meta FILE                       print the case header as one JSON object\n"
     "       tcsref tags                            print the tag table (categories, callbacks) as JSON\n"
     "       tcsref batch                           run many of sim/plan/meta in one process: each stdin\n"
-    "                                              line is one command (\"sim FILE [--explain]\", \"plan FILE\",\n"
+    "                                              line is one command (\"sim FILE [--explain] [--release N]\",\n"
+    "                                              \"plan FILE\",\n"
     "                                              \"meta FILE\"); each answer is \"tcsref-batch STATUS BYTES\"\n"
     "                                              and BYTES bytes: the output, or the error on status 2\n"
     "       tcsref golden CASES_DIR GOLDEN_DIR [--check]\n"
@@ -48,15 +51,38 @@ static void put_err(Buf *b, const char *file, const Err *e)
     buf_puts(b, "\n");
 }
 
+/* The options of sim: --explain, and --release N (0: the documents). */
+typedef struct { bool explain; int release; } SimOpts;
+
+/* Reads sim's options from words[0..n); false for anything else (a usage error). */
+static bool sim_options(char **words, int n, SimOpts *o)
+{
+    *o = (SimOpts){0};
+    for (int i = 0; i < n; i++) {
+        if (strcmp(words[i], "--explain") == 0 && !o->explain) {
+            o->explain = true;
+        } else if (strcmp(words[i], "--release") == 0 && o->release == 0 && i + 1 < n) {
+            char *end;
+            long r = strtol(words[++i], &end, 10);
+            if (*end || end == words[i] || r < 1 || r > 9999)
+                return false;
+            o->release = (int)r;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Loads and simulates one case; on success out holds the stream and *id the case id. */
-static bool run_case(Arena *a, const char *path, bool explain, Buf *out, const char **id, Err *err)
+static bool run_case(Arena *a, const char *path, SimOpts o, Buf *out, const char **id, Err *err)
 {
     Scenario sc;
     if (!scenario_load(a, path, &sc, err))
         return false;
     Stream s;
-    stream_init(&s, sc.id, explain);
-    bool ok = run_scenario(a, &sc, &s, err);
+    stream_init(&s, sc.id, o.explain);
+    bool ok = run_scenario_for(a, &sc, o.release, &s, err);
     if (ok) {
         buf_putn(out, buf_str(&s.text), s.text.len);
         *id = sc.id;
@@ -66,14 +92,14 @@ static bool run_case(Arena *a, const char *path, bool explain, Buf *out, const c
 }
 
 /* One of sim, plan, meta on one case: its output in out, or false with the error in err. */
-static bool single(const char *cmd, const char *path, bool explain, Buf *out, Err *err)
+static bool single(const char *cmd, const char *path, SimOpts o, Buf *out, Err *err)
 {
     Arena a;
     arena_init(&a);
     bool ok;
     if (strcmp(cmd, "sim") == 0) {
         const char *id;
-        ok = run_case(&a, path, explain, out, &id, err);
+        ok = run_case(&a, path, o, out, &id, err);
     } else {
         Scenario sc;
         ok = scenario_load(&a, path, &sc, err);
@@ -93,12 +119,12 @@ static bool single(const char *cmd, const char *path, bool explain, Buf *out, Er
     return ok;
 }
 
-static int cmd_single(const char *cmd, const char *path, bool explain)
+static int cmd_single(const char *cmd, const char *path, SimOpts o)
 {
     Buf out;
     buf_init(&out);
     Err err = {0};
-    bool ok = single(cmd, path, explain, &out, &err);
+    bool ok = single(cmd, path, o, &out, &err);
     if (ok)
         fwrite(buf_str(&out), 1, out.len, stdout);
     else
@@ -135,17 +161,23 @@ static int cmd_batch(void)
     buf_init(&out);
     while (read_line(&line)) {
         char *text = line.data;
-        char *cmd = strtok(text, " "), *path = strtok(NULL, " "), *flag = strtok(NULL, " ");
-        bool explain = flag && strcmp(flag, "--explain") == 0;
-        bool known = cmd && path && !strtok(NULL, " ") && (!flag || explain) &&
-                     (strcmp(cmd, "sim") == 0 || (!flag && (strcmp(cmd, "plan") == 0 || strcmp(cmd, "meta") == 0)));
+        char *words[8];
+        int n = 0;
+        for (char *w = strtok(text, " "); w && n < 8; w = strtok(NULL, " "))
+            words[n++] = w;
+        const char *cmd = n > 0 ? words[0] : NULL, *path = n > 1 ? words[1] : NULL;
+        SimOpts o = {0};
+        bool known = path && n < 8 &&
+                     ((strcmp(cmd, "sim") == 0 && sim_options(words + 2, n - 2, &o)) ||
+                      (n == 2 && (strcmp(cmd, "plan") == 0 || strcmp(cmd, "meta") == 0)));
         Err err = {0};
         buf_empty(&out);
         int status = 2;
         if (!known) {
-            snprintf(err.msg, sizeof err.msg, "not a batch command (sim FILE [--explain], plan FILE, meta FILE)");
+            snprintf(err.msg, sizeof err.msg,
+                     "not a batch command (sim FILE [--explain] [--release N], plan FILE, meta FILE)");
             put_err(&out, "tcsref batch", &err);
-        } else if (single(cmd, path, explain, &out, &err)) {
+        } else if (single(cmd, path, o, &out, &err)) {
             status = 0;
         } else {
             buf_empty(&out);
@@ -286,7 +318,7 @@ static int cmd_golden(const char *cases_dir, const char *golden_dir, bool check)
         char *path = path_join(cases_dir, cases.v[i]);
         Err err = {0};
         const char *id = NULL;
-        if (run_case(&a, path, false, &streams[i], &id, &err)) {
+        if (run_case(&a, path, (SimOpts){0}, &streams[i], &id, &err)) {
             ids[i] = malloc(strlen(id) + 1);
             if (!ids[i])
                 abort();
@@ -368,11 +400,11 @@ int main(int argc, char **argv)
             fputs(usage, stdout);
             return 0;
         }
-    if (argc >= 3 && strcmp(argv[1], "sim") == 0 &&
-        (argc == 3 || (argc == 4 && strcmp(argv[3], "--explain") == 0)))
-        return cmd_single("sim", argv[2], argc == 4);
+    SimOpts o = {0};
+    if (argc >= 3 && strcmp(argv[1], "sim") == 0 && sim_options(argv + 3, argc - 3, &o))
+        return cmd_single("sim", argv[2], o);
     if (argc == 3 && (strcmp(argv[1], "plan") == 0 || strcmp(argv[1], "meta") == 0))
-        return cmd_single(argv[1], argv[2], false);
+        return cmd_single(argv[1], argv[2], o);
     if (argc == 2 && strcmp(argv[1], "tags") == 0)
         return cmd_tags();
     if (argc == 2 && strcmp(argv[1], "batch") == 0)

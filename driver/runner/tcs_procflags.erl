@@ -24,7 +24,7 @@ run_step({trace_spec, Spec, How, Flags}, Names,
     TracerFlags = case How of true -> [tcs_runner_lib:tracer_option(Mod, State)]; false -> [] end,
     Spread = How andalso lists:member(Spec, [all, processes, existing, existing_processes]),
     Held = case Spread of
-               true -> hold(Names, Ctx);
+               true -> load_tracer(Mod), hold(Names, Ctx);
                false -> []
            end,
     Before = node_counts(),
@@ -83,6 +83,11 @@ hold(Names, Ctx) ->
     Others = erlang:processes() -- [self() | scenario(Names, Ctx)],
     [P || P <- Others, erlang:process_info(P, priority) =/= {priority, max},
           (catch erlang:suspend_process(P)) =:= true].
+
+%% The code server is held too: a tracer module gone since a `tracer unload`
+%% step is loaded before, or erlang:trace/3 would wait for it forever.
+load_tracer(process) -> ok;
+load_tracer(Mod) -> _ = code:ensure_loaded(Mod), ok.
 
 scenario(Names, #{sessions := Sessions}) ->
     Harness = [tracer, meta | [Name || {Name, _} <- tcs_sessions:states(Sessions)]],

@@ -59,8 +59,22 @@ def test_generator_reaches_every_step_kind() -> None:
               "open_port", "port_command", "port_send", "port_close", "gc", "seq_token", "seq_print", "seq_reset",
               "seq_trace", "info", "tracer exit", "pattern send", "pattern 'receive'", "pattern on_load",
               "trace all", "trace existing", "trace new", "trace new_ports", "create", "destroy", "drop",
-              "session_info", "delivered", "callbacks", "answer", "session", "erl_msg_tracer"}
+              "session_info", "delivered", "callbacks", "answer", "session", "erl_msg_tracer",
+              "kill", "trap_exit", "monitor", "send_name", "tracer unload", "tracer reload", "system"}
     assert wanted - words == set()
+
+
+def test_generator_writes_the_step_forms_of_issue_11() -> None:
+    """Forms told apart by their arguments: a selective receive, a spawn entry point, a labelled
+    seq_trace print, a tracer state of the case's own, and a session's system/3 in a case for OTP 28+."""
+    scenarios = [gen.scenario(3, i) for i in range(600)]
+    lines = [line.split() for s in scenarios for line in s.body]
+    assert any(w[1:3] == ["recv", "match"] for w in lines)
+    assert any(w[1] in ("spawn", "spawn_link") and w[3:4] and w[3].startswith("{lists,seq,") for w in lines if w[1:])
+    assert any(w[1:2] == ["seq_print"] and w[2].isdigit() and len(w) == 4 for w in lines)
+    assert any(w[:3] == ["tracer", "recorder", "state"] for w in lines)
+    system = [s for s in scenarios if any(line.startswith("system ") for line in s.body)]
+    assert system and all(s.otp >= 28 and "system_monitor" in s.features for s in system)
 
 
 def test_explained_rules_and_choice() -> None:

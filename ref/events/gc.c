@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gc.h"
+#include "release.h"
 #include "tracepoint.h"
 
 static void gc_pair(Model *m, int p, const char *start, const char *end, const char *rules)
@@ -18,6 +19,11 @@ bool gc_step(Model *m, int p, const Step *st)
     if (term_is_atom(st->term, "major") && last && strcmp(last, "gc_minor_end") == 0)
         return model_unsupported(m, st->line, st->col,
                                  "a fullsweep right after a minor collection (GC-MINOR-FULLSWEEP) is");
+    /* C-92: OTP 27 frees the first session's info list before the second session reads it */
+    if (release_gc_in_two_sessions(m, p) && release_deviates(m, DEV_GC_TWO_SESSIONS_CRASH)) {
+        m->crashed = true;
+        return true;
+    }
     if (term_is_atom(st->term, "minor")) {
         /* GC-MINOR: erlang:garbage_collect(self(), [{type, minor}]) collects the young
          * generation; a fullsweep the runtime may add right after it is informative

@@ -133,9 +133,21 @@ bool tracermod_check(Model *m, const Step *st, bool meta, TracerVerdict *verdict
 
 bool tracermod_reload(Model *m, const Step *st)
 {
-    (void)st;
+    /* the recorder's on_load runs in a process the runtime spawns, which the defaults for new
+     * processes would trace (./tcs fuzz --seed 20261125, group G2): a process no case describes */
+    for (int s = 0; s < m->nsessions; s++)
+        if (m->sessions[s].new_flags)
+            return model_unsupported(m, st->line, st->col,
+                                     "reloading the tracer module while new processes get trace flags is");
+    /* TRACER-RELOAD-NOT-PURGED: the version the last reload made old is still there (only
+     * `tracer unload` purges it): code:load_file/1 refuses, and nothing changes */
+    if (m->tracer_old_code) {
+        control_line(m, "code:load_file(recorder)", "-> {error,not_purged}", "TRACER-RELOAD-NOT-PURGED");
+        return true;
+    }
     control_line(m, "code:load_file(recorder)", "-> {module,recorder}", "TRACER-RELOADED");
     m->tracer_unloaded = false;
+    m->tracer_old_code = true;
     return true;
 }
 
@@ -157,5 +169,6 @@ bool tracermod_unload(Model *m, const Step *st)
      * delete answers true, also for a module that is not loaded (seen live on 25, 27, 29) */
     control_line(m, "code:delete(recorder)", "-> true", "TRACER-UNLOADED");
     m->tracer_unloaded = true;
+    m->tracer_old_code = false;
     return true;
 }

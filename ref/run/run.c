@@ -10,6 +10,7 @@
 #include "ports.h"
 #include "procs.h"
 #include "procspec.h"
+#include "release.h"
 #include "run.h"
 #include "seqtrace.h"
 #include "seqtracer.h"
@@ -80,19 +81,32 @@ static bool run_step(Model *m, const Step *st)
     if (ok && !seqtrace_holders_untraced(m))
         return model_unsupported(m, st->line, st->col,
                                  "tracing a process that holds a seq_trace token (C-65) is");
-    return ok && windows_after_step(m, st);
+    return ok && (m->crashed || windows_after_step(m, st));
 }
 
 bool run_scenario(Arena *a, const Scenario *sc, Stream *out, Err *err)
 {
+    return run_scenario_for(a, sc, 0, out, err);
+}
+
+bool run_scenario_for(Arena *a, const Scenario *sc, int release, Stream *out, Err *err)
+{
     Model *m = calloc(1, sizeof *m);
     if (!m)
         abort();
+    m->release = release;
     bool ok = model_init(m, a, sc, out, err);
-    for (size_t i = 0; ok && i < sc->nsteps; i++)
+    for (size_t i = 0; ok && !m->crashed && i < sc->nsteps; i++)
         ok = run_step(m, &sc->steps[i]);
-    if (ok)
+    if (ok) /* a crash too: the stream stays well formed */
         windows_close_all(m);
+    for (int d = 0; ok && d < DEV_COUNT; d++) {
+        Buf note;
+        buf_init(&note);
+        if (release_note(m, d, &note))
+            stream_comment(out, buf_str(&note));
+        buf_free(&note);
+    }
     free(m);
     return ok;
 }

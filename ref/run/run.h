@@ -11,5 +11,9 @@
 /* Guarantees: runs every step of sc in order, writing the stream to out; false with err set
  * (step position, "not supported by model v1" etc.) if the model cannot run the scenario. */
 bool run_scenario(Arena *a, const Scenario *sc, Stream *out, Err *err);
+/* Guarantees: as run_scenario, for OTP `release` where a clarification records that it deviates
+ * from the documents (0: the documents); a comment line per deviation applied ends the stream,
+ * and a predicted crash ends the run at its step (ref/state/release.c). */
+bool run_scenario_for(Arena *a, const Scenario *sc, int release, Stream *out, Err *err);
 
 #endif

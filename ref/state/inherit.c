@@ -3,6 +3,7 @@
  * a linked process from its linker, and every new process from the defaults of `new`
  * (CONFORMANCE.md section 2, "Inheritance"). */
 #include "inherit.h"
+#include "release.h"
 
 /* Flags a process gets without a trace_status probe (none is seen at a spawn or a link);
  * newly attached, it is the latest tracee of the session (SESSION-ORDER-PROCESS). */
@@ -51,8 +52,22 @@ void inherit_spawn(Model *m, int parent, int child, bool linked)
     }
 }
 
+/* Whether linker has set_on_link or set_on_first_link in some session. */
+static bool passes_on_link(const Model *m, int linker)
+{
+    for (int s = 0; s < m->nsessions; s++) {
+        const TraceState *t = &m->procs[linker].trace[s];
+        if (t->attached && (t->flags & (FLAG_BIT(FL_SET_ON_LINK) | FLAG_BIT(FL_SET_ON_FIRST_LINK))))
+            return true;
+    }
+    return false;
+}
+
 void inherit_link(Model *m, int linker, int other)
 {
+    /* C-41: OTP 25 passes nothing at link/1, and set_on_first_link stays set in the linker */
+    if (passes_on_link(m, linker) && release_deviates(m, DEV_LINK_PASSES_NO_FLAGS))
+        return;
     for (int s = 0; s < m->nsessions; s++)
         inherit_pair(m, s, linker, other, FL_SET_ON_LINK, FL_SET_ON_FIRST_LINK, "INHERIT-LINK",
                      "INHERIT-FIRST-LINK");

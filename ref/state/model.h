@@ -145,6 +145,10 @@ typedef struct Session {
 
 enum { LEGACY_SESSION = 0 };
 
+/* The deviations of a release from the documents that a clarification defines well enough to
+ * predict them (ref/state/release.c). */
+typedef enum { DEV_LINK_PASSES_NO_FLAGS, DEV_GC_TWO_SESSIONS_CRASH, DEV_COUNT } Deviation;
+
 /* The whole simulation. */
 typedef struct Model {
     Arena *a;
@@ -170,7 +174,11 @@ typedef struct Model {
     int nwindowed;
     size_t windowed_cap;
     bool tracer_unloaded; /* the legacy tracer module was purged and deleted (TRACER-UNLOADED) */
+    bool tracer_old_code; /* a reload made the recorder's old code, not purged since (TRACER-RELOAD-NOT-PURGED) */
     long long tcw;      /* the node's trace control word (MS-TCW), 0 when a case starts */
+    int release;        /* 0: the documents; N: the prediction for OTP N (ref/state/release.c) */
+    int deviated_at[DEV_COUNT]; /* per deviation of that release, the first step it applied at (from 1) */
+    bool crashed;       /* that release's node crashes at the current step: the run ends there */
 } Model;
 
 /* Guarantees: m set up for scenario sc, writing to out, errors into err: the legacy session,

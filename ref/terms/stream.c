@@ -18,6 +18,8 @@ void stream_line(Stream *s, char cls, const char *body, const char *rules)
     buf_puts(&s->text, "\n");
 }
 
+void stream_comment(Stream *s, const char *text) { buf_printf(&s->text, "%% %s\n", text); }
+
 char stream_class(const char *tag) { return strcmp(tag, "trace_status") == 0 ? 'I' : 'N'; }
 
 void stream_free(Stream *s) { buf_free(&s->text); }

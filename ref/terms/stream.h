@@ -12,6 +12,8 @@ typedef struct Stream { Buf text; bool explain; } Stream;
 void stream_init(Stream *s, const char *id, bool explain);
 /* Guarantees: one line "CLASS BODY" (class 'N' or 'I'), plus "  % RULES" when explaining. */
 void stream_line(Stream *s, char cls, const char *body, const char *rules);
+/* Guarantees: one comment line "% TEXT" (the stream's readers skip it). */
+void stream_comment(Stream *s, const char *text);
 /* Guarantees: the class of a line by its tag: 'I' iff the tag is trace_status (STATUS-PROBE). */
 char stream_class(const char *tag);
 /* Guarantees: memory released. */

@@ -1,9 +1,11 @@
 """A fuzz campaign: generate, check with the model, run live in batches, judge, group, shrink, replay alone.
 
 Each scenario is judged like `./tcs run` judges a case (corpus.judge:
-the same comparison, normative lines tracee by tracee). A disagreement whose
+the same comparison, normative lines tracee by tracee). A disagreement or crash
+that is exactly the release's own prediction (tcsref sim --release N, where a
+clarification defines the release's deviation: release.py), or a disagreement whose
 differing lines have the shape of a documented deviation of that release
-(expectations/otpN.toml) is `explained`; the others are grouped by the shape of
+(expectations/otpN.toml), is `explained`; the others are grouped by the shape of
 their differing lines, and the first scenario of each group is shrunk.
 """
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Final
 
 from .. import corpus, expectations, node, stream
 from ..results import CaseResult
-from . import gen, shrink, steer
+from . import gen, release, shrink, steer
 
 #: How many candidates the generator writes for one scenario (steer.choose keeps one).
 CANDIDATES: Final[int] = 3
@@ -206,9 +208,23 @@ class Live:
         return corpus.job(self.layout, item.case, self.include, item.plan or None)
 
     def judge(self, item: Generated, ran: node.NodeRun) -> CaseResult:
-        assert item.case is not None
-        golden = stream.parse_stream(item.golden, str(item.path))
-        return corpus.judge(self.layout, item.case, self.otp, ran, strict=self.strict, golden=golden)
+        """The run against the documents' golden stream; a disagreement or crash is then checked
+        against the release's own prediction, where a clarification defines one (release.explain)."""
+        case = item.case
+        assert case is not None
+
+        def against(text: str, where: str) -> CaseResult:
+            golden = stream.parse_stream(text, where)
+            return corpus.judge(self.layout, case, self.otp, ran, strict=self.strict, golden=golden)
+
+        result = against(item.golden, str(item.path))
+        if result.status not in ("fail", "crash"):
+            return result
+        number = str(self.otp.release)
+        status, prediction, _ = model_run(self.layout, "sim", str(item.path), "--release", number)
+        if status != 0:
+            return result
+        return release.explain(result, prediction, lambda text: against(text, f"{item.path} (OTP {number})"))
 
     def run(self, items: list[Generated], workers: int) -> list[CaseResult]:
         """Runs the items on `workers` nodes side by side, several per node; results in item order.

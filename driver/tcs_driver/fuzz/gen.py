@@ -95,6 +95,18 @@ NAMES: Final[tuple[str, ...]] = ("alpha", "beta", "gamma")
 SPAWN_NAMES: Final[tuple[str, ...]] = ("e", "f", "g", "h")
 PORT_NAMES: Final[tuple[str, ...]] = ("x", "y")
 SESSION_NAMES: Final[tuple[str, ...]] = ("sa", "sb", "sp")
+#: Tracer states of the case's own (STATE-ANY-TERM): OTP's tracer_SUITE passes the first.
+TRACER_STATES: Final[tuple[str, ...]] = (
+    "{#{send=>trace},<tracer>,{fun()->ok end,<<0:1024>>}}", "[]", "42", "{own,<tracer>,make_ref()}",
+    "#{k=>fun()->x end}")
+#: Exit signal reasons (`P kill Q R`, `P exit R`).
+EXIT_REASONS: Final[tuple[str, ...]] = ("normal", "kill", "die", "boom", "{shutdown,x}")
+#: trace:system/3 settings a harness cannot trigger in a scenario (no monitor message is modelled),
+#: and refused ones (SYSMON-*).
+SYSTEM_SETTINGS: Final[tuple[str, ...]] = (
+    "long_gc 5000", "long_schedule 5000", "large_heap 100000000", "long_message_queue {22,33}",
+    "busy_port true", "busy_port false", "long_gc false", "long_message_queue false", "busy_dist_port true",
+    "long_gc -1", "long_message_queue {33,22}", "no_such_event true")
 
 
 @dataclass(frozen=True)
@@ -139,7 +151,11 @@ class _State:
     alive: list[str] = field(default_factory=list)
     dead: set[str] = field(default_factory=set)
     blocked: set[str] = field(default_factory=set)
-    mailbox: dict[str, list[bool]] = field(default_factory=dict)   # per process, per message: carries a token
+    # per process, per message: its term as the scenario wrote it (None: a port's echo, an 'EXIT' or
+    # 'DOWN' message), and whether it carries a token
+    mailbox: dict[str, list[tuple[str | None, bool]]] = field(default_factory=dict)
+    trapping: set[str] = field(default_factory=set)                # processes trapping exits
+    monitors: list[tuple[str, str]] = field(default_factory=list)  # (watcher, watched)
     links: set[frozenset[str]] = field(default_factory=set)
     ports: dict[str, _Port] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)            # registered name -> process or port
@@ -157,6 +173,10 @@ class _State:
     dropped: set[str] = field(default_factory=set)
     used: set[str] = field(default_factory=set)                    # names given to spawned processes, ports
     tracer_gone: bool = False
+    system: bool = False                                           # the case may use trace:system/3 (OTP 28+)
+    new_ports_traced: bool = False                                 # trace new_ports on (the legacy session)
+    recorder: bool = False                                         # the legacy tracer is the recorder
+    meta: bool = False                                             # a meta pattern may have been set
     trace_call: bool = False                                       # the legacy recorder has trace_call/5 (C-10)
 
     def pick(self, items):
@@ -233,6 +253,7 @@ def _trace_step(st: _State) -> str | None:
                 st.new_sr |= bool({"send", "'receive'", "all"} & set(flags))
         return f"trace {spec} {how} {' '.join(flags)}"
     if r < 0.18:
+        st.new_ports_traced |= how == "on"
         return f"trace new_ports {how} {' '.join(_flags(st, PORT_FLAGS, 3))}"
     if r < 0.3 and ports:
         return f"trace {st.pick(ports)} {how} {' '.join(_flags(st, PORT_FLAGS, 3))}"
@@ -261,16 +282,27 @@ def _pattern_step(st: _State) -> str:
     # processes (the puppet's gate, open_port/2), which no scenario describes; '_':id/1 is badarg
     target = st.pick([f"tcs_target:{fn}/{arity}", f"tcs_target:{fn}/'_'", "tcs_target:'_'/'_'",
                       "tcs_late:id/1", "'_':id/1"])
-    return f"pattern {target} {st.pick(CALL_MATCH_SPECS)} {' '.join(opts)}".rstrip()
+    # a meta pattern's trace flag functions act for callers the session may not trace: not modelled (C-86)
+    st.meta |= "meta" in opts
+    specs = CALL_MATCH_SPECS if "meta" not in opts else tuple(
+        ms for ms in CALL_MATCH_SPECS if not any(f in ms for f in ("enable_trace", "disable_trace", "{trace,")))
+    return f"pattern {target} {st.pick(specs)} {' '.join(opts)}".rstrip()
 
 
 def _die(st: _State, who: str, reason_normal: bool) -> None:
-    """`who` exits: its ports close, and an abnormal exit kills what it is linked to."""
+    """`who` exits: its ports close, an abnormal exit kills what it is linked to (a process trapping
+    exits gets an 'EXIT' message instead, for a normal exit too), and its watchers get a 'DOWN'."""
     pending = [(who, reason_normal)]
     while pending:
         p, normal = pending.pop()
         if p in st.dead or p not in st.alive:
             continue
+        if p != who and p in st.trapping:   # the exit signal of a port closed abnormally: a message
+            _deliver(st, p, False)
+            continue
+        for watcher, _ in [m for m in st.monitors if m[1] == p]:
+            _deliver(st, watcher, False)
+        st.monitors = [m for m in st.monitors if p not in m]
         st.alive.remove(p)
         st.dead.add(p)
         st.blocked.discard(p)
@@ -285,6 +317,8 @@ def _die(st: _State, who: str, reason_normal: bool) -> None:
                 if not normal and port.open:
                     _close_port(st, other)
                     pending += [(q, False) for q in port.linked]
+            elif other in st.trapping:
+                _deliver(st, other, False)
             elif not normal:
                 pending.append((other, False))
         for x, port in st.ports.items():
@@ -301,7 +335,7 @@ def _close_port(st: _State, x: str) -> None:
     st.links = {ln for ln in st.links if x not in ln}
 
 
-def _deliver(st: _State, to: str, carries: bool) -> None:
+def _deliver(st: _State, to: str, carries: bool, term: str | None = None) -> None:
     if to in st.dead:
         return
     if to in st.blocked:
@@ -309,7 +343,7 @@ def _deliver(st: _State, to: str, carries: bool) -> None:
         if carries:
             st.token.add(to)
         return
-    st.mailbox.setdefault(to, []).append(carries)
+    st.mailbox.setdefault(to, []).append((term, carries))
 
 
 def _process_step(st: _State) -> str | None:
@@ -319,8 +353,9 @@ def _process_step(st: _State) -> str | None:
     p = st.pick(free)
     holder = p in st.token
     choices = ["send"] * 6 + ["recv"] * 5 + ["call"] * 5 + ["gc"] * 2 + ["register"] * 2
+    choices += ["trap_exit", "monitor"]
     if not holder:
-        choices += ["spawn"] * 2 + ["link"] * 3 + ["unlink", "exit", "unregister"]
+        choices += ["spawn"] * 2 + ["link"] * 3 + ["unlink", "exit", "unregister", "kill", "send_name"]
         if p not in st.seq_group:
             choices += ["open_port"] * 2 + ["port"] * 6
     if st.seq_tracer:
@@ -333,12 +368,20 @@ def _process_step(st: _State) -> str | None:
         to = st.pick(others) if others and st.rng.random() < 0.9 else p
         if holder:
             st.seq_group.add(to)
-        _deliver(st, to, holder)
-        return f"{p} send {to} {_term(st)}"
+        term = _term(st)
+        _deliver(st, to, holder, term)
+        return f"{p} send {to} {term}"
     if kind == "recv":
         box = st.mailbox.get(p, [])
+        known = [term for term, _ in box if term is not None]
+        if known and st.rng.random() < 0.3:    # RECV-SELECTIVE: the oldest message equal to the term
+            term = st.pick(known)
+            at = next(i for i, (t, _) in enumerate(box) if t == term)
+            if box.pop(at)[1]:
+                st.token.add(p)
+            return f"{p} recv match {term}"
         if box:
-            if box.pop(0):
+            if box.pop(0)[1]:
                 st.token.add(p)
             return f"{p} recv" + (" after 0" if st.rng.random() < 0.2 else "")
         if st.rng.random() < 0.4 and p not in st.traced:
@@ -384,6 +427,12 @@ def _process_step(st: _State) -> str | None:
         how = st.pick(["spawn", "spawn_link"])
         if how == "spawn_link":
             st.links.add(frozenset({p, child}))
+        # an entry point (PROCS-SPAWN-ENTRY) runs and exits normal at once; the model refuses a
+        # child traced for more than procs, so only where nothing can pass flags on to it
+        if not st.new_traced and p not in st.traced and st.rng.random() < 0.3:
+            low = st.rng.randrange(0, 5)
+            _die(st, child, True)
+            return f"{p} {how} {child} {{lists,seq,[{low},{low + st.rng.randrange(-1, 4)}]}}"
         if st.new_traced or p in st.traced:
             st.traced.add(child)
         if st.new_sr or p in st.traced_sr:
@@ -423,6 +472,41 @@ def _process_step(st: _State) -> str | None:
         reason = st.pick(["normal", "normal", "kill", "boom", "{shutdown,x}"])
         _die(st, p, reason == "normal")
         return f"{p} exit {reason}"
+    if kind == "kill":       # exit/2 (SIGNAL-*): to another process, alive or not
+        if not others or not (targets := [q for q in others if q not in st.ports]):
+            return None
+        q, reason = st.pick(targets), st.pick(EXIT_REASONS)
+        if q in st.alive:
+            if reason == "kill":
+                _die(st, q, False)
+            elif q in st.trapping:
+                _deliver(st, q, False)
+            elif reason != "normal":
+                _die(st, q, False)
+        return f"{p} kill {q} {reason}"
+    if kind == "trap_exit":
+        on = st.rng.random() < 0.7
+        (st.trapping.add if on else st.trapping.discard)(p)
+        return f"{p} trap_exit {'true' if on else 'false'}"
+    if kind == "monitor":
+        targets = [q for q in others if q not in st.ports]
+        if not targets:
+            return None
+        q = st.pick(targets)
+        if q in st.alive:
+            st.monitors.append((p, q))
+        else:        # SIGNAL-DOWN: at once, noproc
+            _deliver(st, p, False)
+        return f"{p} monitor {q}"
+    if kind == "send_name":  # SEND-NAME: a name of a process, or none (badarg)
+        named = [n for n, o in st.names.items() if o not in st.ports]
+        name = st.pick(named) if named and st.rng.random() < 0.8 else st.pick(NAMES)
+        term = _term(st)
+        if name in st.names and st.names[name] not in st.ports:
+            _deliver(st, st.names[name], False, term)
+        elif name in st.names:
+            return None      # a message to a port is a command it does not understand
+        return f"{p} send_name {name} {term}"
     if kind == "open_port":
         x = st.fresh(PORT_NAMES)
         if x is None:
@@ -454,7 +538,8 @@ def _process_step(st: _State) -> str | None:
         st.token.add(p)
         return f"{p} seq_token {comp} {value}"
     if kind == "seq_print":
-        return f"{p} seq_print {st.pick(ATOMS)}"
+        label = f"{st.rng.randrange(0, 50)} " if st.rng.random() < 0.4 else ""
+        return f"{p} seq_print {label}{st.pick(ATOMS)}"
     st.token.discard(p)
     return f"{p} seq_reset"
 
@@ -486,8 +571,14 @@ def _session_step(st: _State) -> str | None:
     ref = _session_ref(st)
     if ref is None:
         return None
+    if st.system and r < 0.2:
+        if st.rng.random() < 0.2:
+            return f"info {ref} system all"
+        return f"system {ref} {st.pick(SYSTEM_SETTINGS)}"
     if r < 0.35:
         who = [q for q in _traceable(st)] + [x for x, port in st.ports.items() if port.open]
+        if not st.seq_group and not st.token and st.rng.random() < 0.1:
+            who = ["new", "new_processes"]
         if not who:
             return None
         q = st.pick(who)
@@ -500,18 +591,24 @@ def _session_step(st: _State) -> str | None:
         if flags == ["all"] and pool is not PROCESS_FLAGS and pool is not PORT_FLAGS:
             flags = [pool[0]]     # `all` holds the time stamps too
         how = "off" if st.rng.random() < 0.15 else "on"
-        if how == "on" and q not in st.ports:
+        if how == "on" and q in ("new", "new_processes"):
+            st.new_traced = True
+            st.new_sr |= bool({"send", "'receive'", "all"} & set(flags))
+        elif how == "on" and q not in st.ports:
             _mark_traced(st, [q], flags)
         return f"trace {ref} {q} {how} {' '.join(flags)}"
     if r < 0.55:
         target = _pattern_step(st).split(" ", 1)[1]
         return f"pattern {ref} {target.replace(' meta', '')}".rstrip()
     if r < 0.7:
-        what = st.pick([f"<{st.pick(st.every_name())}>", "new", "{tcs_target,id,1}", "send", "'receive'"])
+        what = st.pick([f"<{st.pick(st.every_name())}>", "new", "{tcs_target,id,1}", "send", "'receive'",
+                        "new_processes", "new_ports", "on_load"] + [x for x, port in st.ports.items() if port.open])
         item = {"send": "match_spec", "'receive'": "match_spec", "{tcs_target,id,1}": st.pick(["traced", "all"])}
         return f"info {ref} {what} {item.get(what, st.pick(['flags', 'tracer']))}"
     if r < 0.8:
-        return f"session_info {st.pick(['all', 'send', 'new', '{tcs_target,id,1}', f'<{st.pick(st.every_name())}>'])}"
+        what = st.pick(["all", "send", "new", "{tcs_target,id,1}", f"<{st.pick(st.every_name())}>", "on_load",
+                        "new_ports", "new_processes", "'receive'"])
+        return f"session_info {what}"
     if r < 0.88 and st.sessions.get(ref.removeprefix("weak(").rstrip(")")) == "process":
         return f"delivered {ref} {st.pick(['all', f'<{st.pick(st.every_name())}>'])}"
     if r < 0.93:
@@ -523,11 +620,27 @@ def _session_step(st: _State) -> str | None:
     return f"destroy {ref}"
 
 
+def _tracer_module_step(st: _State) -> str | None:
+    """`tracer unload` (TRACER-UNLOADED) or `tracer reload` (TRACER-RELOADED) of the legacy recorder; the
+    model leaves out unloading the module of the seq tracer, of the defaults for new processes and ports,
+    in a case with sessions (which may share it), and of a meta pattern (its calls after a reload), and
+    reloading it while new processes get flags."""
+    if not st.recorder:
+        return None
+    if st.rng.random() < 0.5:    # not while new processes get flags: the on_load process would get them
+        return None if st.new_traced else "tracer reload"
+    if st.seq_tracer or st.new_traced or st.new_ports_traced or st.sessions or st.meta:
+        return None
+    return "tracer unload"
+
+
 def _declarations(st: _State, with_sessions: bool) -> tuple[list[str], str]:
     """The tracer and session declarations, and the legacy tracer kind."""
     lines: list[str] = []
     kind = "erl_msg_tracer" if st.rng.random() < 0.08 else "recorder"
-    lines.append(f"tracer {kind}")
+    state = f" state {st.pick(TRACER_STATES)}" if kind == "recorder" and st.rng.random() < 0.1 else ""
+    lines.append(f"tracer {kind}{state}")
+    st.recorder = kind == "recorder"
     if kind == "recorder":
         lines += _recorder_lines(st)
         st.trace_call = any(ln.startswith("callbacks") and "trace_call" in ln.split() for ln in lines)
@@ -576,8 +689,10 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     if rng.random() < 0.25:
         st.seq_tracer = True
         steps.append("seq_trace tracer")
+    st.system = with_sessions and rng.random() < 0.2
     goal = rng.randrange(3, 26)
-    weights = [("trace", 5), ("pattern", 2), ("process", 12), ("info", 1), ("tracer_exit", 0.15)]
+    weights = [("trace", 5), ("pattern", 2), ("process", 12), ("info", 1), ("tracer_exit", 0.15),
+               ("tracer_module", 0.3)]
     if with_sessions:
         weights.append(("session", 5))
     kinds, w = zip(*weights)
@@ -596,11 +711,14 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
                 continue
             st.tracer_gone = True
             line = f"tracer exit {st.pick(['kill', 'normal', 'boom'])}"
+        elif kind == "tracer_module":
+            line = _tracer_module_step(st)
         elif kind == "session":
             line = _session_step(st)
         else:
             line = _process_step(st)
         if line is not None:
             steps.append(line)
-    features = ("sessions",) if with_sessions else ()
-    return Scenario(f"fuzz_{seed}_{index}", 27 if with_sessions else 25, features, tuple(body + steps))
+    features = ("sessions", "system_monitor") if st.system else ("sessions",) if with_sessions else ()
+    otp = 28 if st.system else 27 if with_sessions else 25
+    return Scenario(f"fuzz_{seed}_{index}", otp, features, tuple(body + steps))

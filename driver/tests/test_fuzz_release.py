@@ -1,0 +1,156 @@
+"""A release's own prediction (tcsref sim --release N) and how the fuzzer explains a disagreement with it:
+only when the live run is exactly that prediction (C-41 on OTP 25), or crashes exactly as predicted (C-92
+on OTP 27)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tcs_driver import corpus
+from tcs_driver.fuzz import campaign, gen, release
+from tcs_driver.results import CaseResult
+
+C41 = "% otp 25 follows C-41 at step 2: link/1 by a process with set_on_link or set_on_first_link passes no trace flags"
+C92 = "% otp 27 follows C-92 at step 4: the node crashes at a collection traced by two sessions (erlang/otp#11624)"
+
+
+def _result(status: str, detail: str = "") -> CaseResult:
+    return CaseResult("fuzz_1_1", status, ["FUZZ"], "25", detail, changed=["-N x"] if status == "fail" else [])
+
+
+def _crash(signal: int, step: int) -> str:
+    return f"node ended without finishing (killed by signal {signal}; last step started: {step})\nN ctl ..."
+
+
+def test_notes_are_read_from_the_stream() -> None:
+    text = f"% tcs stream v1: x\nN ctl a\n{C41}\n{C92}\n"
+    found = release.notes(text)
+    assert [(n.release, n.clarification, n.step, n.crash) for n in found] == [(25, "C-41", 2, False),
+                                                                               (27, "C-92", 4, True)]
+    assert release.notes("% tcs stream v1: x\nN ctl a\n") == []
+
+
+CRASHES = [
+    ("signal11_at_step", _crash(11, 4), True),
+    ("signal6_at_step", _crash(6, 4), True),
+    ("other_step", _crash(11, 5), False),
+    ("other_signal", _crash(9, 4), False),
+    ("exit_status", "node ended without finishing (exit status 1; last step started: 4)", False),
+    ("job_ended", "the job ended without finishing (last step started: 4)", False),
+    ("nothing", "", False),
+]
+
+
+@pytest.mark.parametrize("detail,explained", [c[1:] for c in CRASHES], ids=[c[0] for c in CRASHES])
+def test_a_crash_is_explained_only_in_the_predicted_shape(detail: str, explained: bool) -> None:
+    judged = release.explain(_result("crash", detail), f"% tcs stream v1: x\n{C92}\n",
+                             lambda text: pytest.fail("a crash is not compared line by line"))
+    assert (judged.status == "deviation") == explained
+    if explained:
+        assert "C-92" in judged.detail
+
+
+def test_a_disagreement_is_explained_only_when_the_prediction_agrees_exactly() -> None:
+    prediction = f"% tcs stream v1: x\nN ctl a\n{C41}\n"
+    seen: list[str] = []
+
+    def agreeing(text: str) -> CaseResult:
+        seen.append(text)
+        return _result("pass")
+
+    judged = release.explain(_result("fail"), prediction, agreeing)
+    assert seen == [prediction]
+    assert judged.status == "deviation" and "C-41" in judged.detail
+    assert release.explain(_result("fail"), prediction, lambda text: _result("fail")).status == "fail"
+
+
+def test_nothing_is_explained_without_a_deviation_or_against_a_predicted_crash() -> None:
+    never = lambda text: pytest.fail("no prediction to compare with")  # noqa: E731
+    assert release.explain(_result("fail"), "% tcs stream v1: x\nN ctl a\n", never).status == "fail"
+    assert release.explain(_result("crash", _crash(11, 4)), f"% tcs stream v1: x\n{C41}\n", never).status == "crash"
+    # the release was predicted to crash and disagreed instead: a disagreement
+    assert release.explain(_result("fail"), f"% tcs stream v1: x\n{C92}\n", never).status == "fail"
+
+
+def _sim(layout: corpus.Layout, case: str, *args: str) -> str:
+    status, out, err = campaign.model_run(layout, "sim", str(layout.cases / f"{case}.tcs"), *args)
+    assert status == 0, err
+    return out
+
+
+PREDICTIONS = [
+    ("inherit_link_set_on_link", "25", "C-41"),
+    ("inherit_first_link_all", "25", "C-41"),
+    ("sess_gc_two_sessions", "27", "C-92"),
+]
+
+
+@pytest.mark.parametrize("case,number,clarification", PREDICTIONS, ids=[p[0] for p in PREDICTIONS])
+def test_the_model_predicts_the_release_only_where_the_clarification_names_it(
+        layout: corpus.Layout, case: str, number: str, clarification: str) -> None:
+    documents = _sim(layout, case)
+    assert release.notes(documents) == []
+    predicted = release.notes(_sim(layout, case, "--release", number))
+    assert [n.clarification for n in predicted] == [clarification]
+    for other in ("25", "27", "29"):
+        if other != number:
+            assert _sim(layout, case, "--release", other) == documents
+
+
+def test_otp25_prediction_of_c41_drops_exactly_the_linked_process_lines(layout: corpus.Layout) -> None:
+    documents = _sim(layout, "inherit_link_set_on_link").splitlines()
+    predicted = _sim(layout, "inherit_link_set_on_link", "--release", "25").splitlines()
+    assert [ln for ln in documents if ln not in predicted] == [
+        "N enabled(getting_linked, <tracer>, <b>) -> trace",
+        "N trace(getting_linked, <tracer>, <b>, <a>, #{})",
+        "N enabled(register, <tracer>, <b>) -> trace",
+        "N trace(register, <tracer>, <b>, bname, #{})",
+        "I enabled(trace_status, <tracer>, <b>) -> trace",
+        "N ctl erlang:trace_info(<b>,flags) -> {flags,[procs,set_on_link]}"]
+    assert "N ctl erlang:trace_info(<b>,flags) -> {flags,[]}" in predicted
+
+
+@pytest.mark.parametrize("words", [["--release"], ["--release", "x"], ["--release", "0"], ["--explain", "--explain"],
+                                   ["--release", "25", "--release", "27"], ["--bogus"]],
+                         ids=["missing", "not_a_number", "zero", "twice_explain", "twice_release", "unknown"])
+def test_bad_release_options_are_usage_errors(layout: corpus.Layout, words: list[str]) -> None:
+    status, _, err = campaign.model_run(layout, "sim", str(layout.cases / "inherit_link_set_on_link.tcs"), *words)
+    assert status == 2 and "usage" in err
+
+
+#: Scenarios in shapes no expectation lists: OTP 25 must do exactly what C-41 predicts.
+C41_SHAPES = {
+    "linked_process_sends": ["process a b c", "trace b on all", "b link a", "a send c hello", "c recv"],
+    "first_link_then_spawn_link": ["process a b", "trace a on procs set_on_first_link", "a link b",
+                                   "a spawn_link e", "info a flags", "info e flags"],
+    "linked_process_already_traced": ["process a b", "trace b on send", "trace a on procs set_on_link",
+                                      "a link b", "b send a hi", "a recv", "info b flags"],
+}
+
+
+def _scenario(name: str, body: list[str], otp: int, features: tuple[str, ...] = ()) -> gen.Scenario:
+    return gen.Scenario(f"fuzz_release_{name}", otp, features, ("tracer recorder", *body))
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("name", list(C41_SHAPES), ids=list(C41_SHAPES))
+def test_otp25_does_exactly_what_c41_predicts(layout: corpus.Layout, otp_for, tmp_path: Path, name: str) -> None:
+    live = campaign.live_for(layout, otp_for("25"), corpus.host_include(), strict=False)
+    item = campaign.as_generated(layout, _scenario(name, C41_SHAPES[name], 25), tmp_path)
+    assert item is not None
+    result = live.alone(item)
+    assert result.status == "deviation", result.detail
+    assert "C-41" in result.detail
+
+
+@pytest.mark.live
+def test_otp27_crash_at_a_collection_in_two_sessions_is_c92(layout: corpus.Layout, otp_for, tmp_path: Path) -> None:
+    live = campaign.live_for(layout, otp_for("27"), corpus.host_include(), strict=False)
+    body = ["session sa tracer recorder", "process a b", "create sa", "trace b on garbage_collection",
+            "trace sa b on garbage_collection", "a send b hi", "b recv", "b gc"]
+    item = campaign.as_generated(layout, _scenario("gc_two_sessions", body, 27, ("sessions",)), tmp_path)
+    assert item is not None
+    result = live.alone(item)
+    assert result.status == "deviation", result.detail
+    assert "C-92" in result.detail and "last step started: 6" in result.detail

@@ -1,0 +1,46 @@
+/* release.c - what a release does where a clarification of CONFORMANCE.md records that it
+ * deviates from the documents. The model follows the documents (release 0); asked for the
+ * release a clarification names, it predicts that release's deviation exactly as the
+ * clarification defines it, so that a disagreement of any shape can be checked against the
+ * clarification rather than against the shapes listed in expectations/otpN.toml. */
+#include "release.h"
+
+/* Per deviation: the one release it was seen on, its clarification, and what it does. */
+static const struct {
+    int release;
+    const char *clarification;
+    const char *what;
+} deviations[DEV_COUNT] = {
+    [DEV_LINK_PASSES_NO_FLAGS] = {25, "C-41", "link/1 by a process with set_on_link or set_on_first_link "
+                                              "passes no trace flags"},
+    [DEV_GC_TWO_SESSIONS_CRASH] = {27, "C-92", "the node crashes at a collection traced by two sessions "
+                                               "(erlang/otp#11624)"},
+};
+
+bool release_deviates(Model *m, Deviation d)
+{
+    if (m->release != deviations[d].release)
+        return false;
+    if (m->deviated_at[d] == 0)
+        m->deviated_at[d] = m->step ? (int)(m->step - m->sc->steps) + 1 : 0;
+    return true;
+}
+
+bool release_gc_in_two_sessions(const Model *m, int p)
+{
+    int tracing = 0;
+    for (int s = 0; s < m->nsessions; s++) {
+        const TraceState *t = &m->procs[p].trace[s];
+        tracing += model_attached(t) && (t->flags & FLAG_BIT(FL_GARBAGE_COLLECTION));
+    }
+    return tracing >= 2;
+}
+
+bool release_note(const Model *m, Deviation d, Buf *note)
+{
+    if (m->deviated_at[d] == 0)
+        return false;
+    buf_printf(note, "otp %d follows %s at step %d: %s", deviations[d].release, deviations[d].clarification,
+               m->deviated_at[d], deviations[d].what);
+    return true;
+}
