@@ -198,3 +198,30 @@ void windows_end(Model *m, unsigned id, const char *rule)
     if (id)
         allow_close(m, id, rule);
 }
+
+static bool exiting_traced(const Model *m, int p)
+{
+    for (int s = 0; s < m->nsessions; s++)
+        if (enabled_live(m, s, p, "in_exiting"))
+            return true;
+    return false;
+}
+
+bool windows_killed_linked_ok(Model *m, int p)
+{
+    const Proc *pp = &m->procs[p];
+    if (pp->blocked || !exiting_traced(m, p) || !answers_remove(m, p, "in_exiting"))
+        return true;
+    return model_unsupported(m, m->step->line, m->step->col,
+                             "the in_exiting the runtime may leave out (RUN-KILLED-LINKED) of a process whose "
+                             "tracer answers remove to it is");
+}
+
+void windows_killed_linked(Model *m, int p)
+{
+    Point pt = {"in_exiting", term_int(m->a, 0), "RUN-FLAGS RUN-KILLED RUN-KILLED-LINKED"};
+    const char *tpl = allow_capture(m, p, fire_point, &pt);
+    if (!tpl)
+        return;
+    allow_close(m, allow_open(m, "RUN-KILLED-LINKED", 1, tpl), "RUN-KILLED-LINKED");
+}
