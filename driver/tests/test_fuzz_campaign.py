@@ -31,8 +31,7 @@ OPEN_GROUPS: tuple[str, ...] = (
     "F1 (in/out at {tcs_puppet,block,0} outside the RUN-BLOCKED-SIGNALS windows, OTP 27/29)",
     "F3 (runtime collections with scheduling around them, OTP 27/29)",
     "F4 (OTP 25: events of a process linked by a set_on_link process missing, C-41's behaviour in shapes no "
-    "expectation lists)",
-    "P2 (one scenario that disagrees in a shared node and agrees alone)")
+    "expectation lists)")
 FULL_CAMPAIGN = not OPEN_GROUPS or os.environ.get("TCS_FUZZ_CAMPAIGN") == "1"
 #: On a failure: how many of the largest groups are shrunk, and for how long each at most.
 SHRINK_GROUPS = 8
