@@ -30,7 +30,7 @@ void windows_end(Model *m, unsigned id, const char *rule);
 bool windows_killed_linked_ok(Model *m, int p);
 /* Guarantees: instead of p's in_exiting (RUN-KILLED), a window for at most one of it, opened and
  * closed at once: p, killed through a link while it waits in the gate, is scheduled in exiting
- * only when the exit signal is handled before the harness wakes it (RUN-KILLED-LINKED, C-141). */
+ * only when the exit signal is handled before the harness wakes it (RUN-KILLED-LINKED, C-134). */
 void windows_killed_linked(Model *m, int p);
 
 #endif
