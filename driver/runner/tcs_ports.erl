@@ -23,12 +23,14 @@ run_step({open_port, Who, Name}, Names, Ctx) ->
     end;
 run_step({port_command, Who, Name, Data}, Names, Ctx) ->
     Port = maps:get(Name, Names),
-    echoed(Port, Data, tcs_runner_lib:puppet_step(Who, {call, erlang, port_command, [Port, Data]}, Names, Ctx),
-           Names, Ctx);
+    Before = echoes(Port, Data),
+    echoed(Port, Data, Before,
+           tcs_runner_lib:puppet_step(Who, {call, erlang, port_command, [Port, Data]}, Names, Ctx), Names, Ctx);
 run_step({port_send, Who, Name, Data}, Names, Ctx) ->
     Port = maps:get(Name, Names),
     Command = {maps:get(Who, Names), {command, Data}},
-    echoed(Port, Data, tcs_runner_lib:puppet_step(Who, {send, Port, Command}, Names, Ctx), Names, Ctx);
+    Before = echoes(Port, Data),
+    echoed(Port, Data, Before, tcs_runner_lib:puppet_step(Who, {send, Port, Command}, Names, Ctx), Names, Ctx);
 run_step({port_close, Who, Name}, Names, Ctx) ->
     Port = maps:get(Name, Names),
     case tcs_runner_lib:puppet_step(Who, {call, erlang, port_close, [Port]}, Names, Ctx) of
@@ -45,22 +47,33 @@ run_step({register, Who, RegName, Name}, Names, Ctx) ->
     Register = {call, erlang, register, [RegName, maps:get(Name, Names)]},
     tcs_runner_lib:after_puppet_step(tcs_runner_lib:puppet_step(Who, Register, Names, Ctx), Names).
 
-%% After a command: wait until the port's owner has the echo {Port, {data, Data}}.
-echoed(Port, Data, {done, _}, Names, #{timeout := Timeout}) ->
+%% How many echoes {Port, {data, Data}} the port's owner has in its mailbox.
+%% Counted before a command, so that the step waits for its own echo: the
+%% same data sent twice finds the first echo there already (seen: the second
+%% and third echo of three port_command steps with the same data came after
+%% the scenario had gone on, their port `send` events missing).
+echoes(Port, Data) ->
     #{owner := Owner} = get({tcs_port, Port}),
+    case erlang:process_info(Owner, messages) of
+        {messages, Messages} -> length([M || M <- Messages, M =:= {Port, {data, Data}}]);
+        undefined -> 0
+    end.
+
+%% After a command: wait until the port's owner has one echo {Port, {data,
+%% Data}} more than it had before.
+echoed(Port, Data, Before, {done, _}, Names, #{timeout := Timeout}) ->
     Deadline = erlang:monotonic_time(millisecond) + Timeout,
-    await_echo(Owner, {Port, {data, Data}}, Deadline, Names);
-echoed(_Port, _Data, timeout, _Names, _Ctx) ->
+    await_echo(Port, Data, Before, Deadline, Names);
+echoed(_Port, _Data, _Before, timeout, _Names, _Ctx) ->
     timeout.
 
-await_echo(Owner, Echo, Deadline, Names) ->
-    {messages, Messages} = erlang:process_info(Owner, messages),
-    case lists:member(Echo, Messages) of
+await_echo(Port, Data, Before, Deadline, Names) ->
+    case echoes(Port, Data) > Before of
         true -> {ok, Names};
         false ->
             case erlang:monotonic_time(millisecond) > Deadline of
                 true -> timeout;
-                false -> timer:sleep(1), await_echo(Owner, Echo, Deadline, Names)
+                false -> timer:sleep(1), await_echo(Port, Data, Before, Deadline, Names)
             end
     end.
 

@@ -29,13 +29,11 @@ COUNT = 200
 #: campaign runs with every ./tcs test.
 OPEN_GROUPS: tuple[str, ...] = (
     "F1 (in/out at {tcs_puppet,block,0} outside the RUN-BLOCKED-SIGNALS windows, OTP 27/29)",
-    "F2 (a meta call the model predicts and OTP does not trace)",
     "F3 (runtime collections with scheduling around them, OTP 27/29)",
-    "F5 (OTP 25: a 'receive' timeout traced without its timestamp)",
     "G1 (error_info of trace:send/3 with an option, OTP 27/29)",
-    "G2 (the recorder's on_load process, traced by the defaults for new processes)",
     "G4 (a tracee keeps its tracer and flags when the unloaded module is loaded on demand)",
-    "P2 (one scenario that disagrees in a shared node and agrees alone)")
+    "G7 (OTP 25: no in_exiting for a process that dies by a link after an exit/2 with reason {shutdown,_})",
+    "P5 (scenarios with a killed or unloaded tracer that disagree in a shared node and agree alone)")
 FULL_CAMPAIGN = not OPEN_GROUPS or os.environ.get("TCS_FUZZ_CAMPAIGN") == "1"
 #: On a failure: how many of the largest groups are shrunk, and for how long each at most.
 SHRINK_GROUPS = 8

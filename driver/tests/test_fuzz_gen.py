@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tcs_driver import corpus
-from tcs_driver.fuzz import campaign, gen, shrink, steer
+from tcs_driver.fuzz import campaign, gen, report, shrink, steer
 
 SEEDS = [1, 7, 20261123]
 
@@ -109,3 +109,32 @@ def test_shrink_keeps_the_smallest_reproducing_scenario() -> None:
     minimal, runs = shrink.shrink(start, valid, reproduce, seconds=30)
     assert [ln for ln in minimal.body if ln.split()[0] not in shrink.DECLARATIONS] == ["a send b ok"]
     assert runs > 0
+
+
+class _SharedDisagreesAloneAgrees:
+    """A stand-in for campaign.Live: the scenario disagrees in the shared node, agrees alone."""
+
+    shared_changed = ["-N enabled(in_exiting, <tracer>, <e>) -> trace",
+                      "-N trace(in_exiting, <tracer>, <e>, 0, #{})"]
+
+    def run(self, items: list[campaign.Generated], workers: int) -> list[corpus.CaseResult]:
+        return [corpus.CaseResult("fuzz_0_54", "fail", [], "27", detail="DIFFER", changed=self.shared_changed)
+                for _ in items]
+
+    def alone(self, item: campaign.Generated) -> corpus.CaseResult:
+        return corpus.CaseResult("fuzz_0_54", "pass", [], "27", rerun_alone=True)
+
+
+def test_a_scenario_polluted_in_a_shared_node_keeps_the_shared_nodes_lines(tmp_path: Path) -> None:
+    """Agreeing alone after disagreeing in a shared node is reported with what the shared node showed
+    (the evidence to tell a clean-up gap from a race), and the text report lists those lines."""
+    item = campaign.Generated(54, gen.scenario(0, 54), tmp_path / "fuzz_0_54.tcs")
+    live = _SharedDisagreesAloneAgrees()
+    [found] = campaign.judge_all(live, [item], workers=1, documented={})  # type: ignore[arg-type]
+    assert (found.status, found.polluted, found.rerun_alone) == ("agree", True, True)
+    assert found.changed == live.shared_changed
+    assert found.detail.startswith("disagree in a shared node, agree alone: DIFFER")
+    result = campaign.Campaign(0, ["27"], [item], [found], [], {"27": 1.0}, steer.Coverage(), steer.Coverage())
+    text = report.render_text(result)
+    assert "disagree in a shared node but agree alone: 1" in text
+    assert all(f"    {line}" in text.splitlines() for line in live.shared_changed), text

@@ -9,6 +9,7 @@
 #include "running.h"
 #include "signals.h"
 #include "tracepoint.h"
+#include "windows.h"
 
 /* The flags under which a child running an entry point (not a scenario process) would show
  * what model v1 does not know of it: its calls, messages, scheduling and collections. */
@@ -151,6 +152,8 @@ static int *process_exits(Model *m, int p, const Term *reason, const char *kille
     Proc *pp = &m->procs[p];
     if (pp->blocked) /* RUN-WAKE: a process killed in a receive is scheduled in to exit */
         running_wake(m, p);
+    else if (killed_by && strstr(killed_by, "EV-EXIT-LINKED")) /* the harness's wake-up races the signal */
+        windows_killed_linked(m, p);
     else if (killed_by) /* RUN-KILLED: killed while it runs (in the gate): scheduled in exiting */
         running_killed(m, p);
     tracepoint_event(m, p, "exit", reason, NULL, killed_by ? killed_by : "EV-EXIT");
@@ -230,6 +233,8 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
             tracepoint_event(m, q, "getting_unlinked", model_id(m, who), NULL,
                              from_port ? "EV-LINK EV-EXIT-UNLINKED PORTS-CLOSED-LINKS" : "EV-LINK EV-EXIT-UNLINKED");
         } else {
+            if (!windows_killed_linked_ok(m, q))
+                return false;
             stack = dying_push(m, stack, &len, &cap, q, reason, "EV-EXIT EV-EXIT-LINKED", NULL);
         }
     }

@@ -68,10 +68,11 @@ static const char *sched_template(Model *m, int p, const char *first, const char
     return t;
 }
 
-static bool gc_traced(const Model *m, int p)
+/* True iff some session traces tag of p. */
+static bool tag_traced(const Model *m, int p, const char *tag)
 {
     for (int s = 0; s < m->nsessions; s++)
-        if (enabled_live(m, s, p, "gc_minor_start"))
+        if (enabled_live(m, s, p, tag))
             return true;
     return false;
 }
@@ -90,9 +91,9 @@ static const char *wanted(Model *m, int p, WindowKind k)
         return NULL;
     switch (k) {
     case WIN_GC_MINOR: /* GC-RUNTIME: a young generation filling up */
-        return gc_traced(m, p) ? gc_template(m, p, "gc_minor_start", "gc_minor_end") : NULL;
+        return tag_traced(m, p, "gc_minor_start") ? gc_template(m, p, "gc_minor_start", "gc_minor_end") : NULL;
     case WIN_GC_MAJOR: /* GC-RUNTIME: the old generation filling up, or fullsweep_after reached */
-        return gc_traced(m, p) ? gc_template(m, p, "gc_major_start", "gc_major_end") : NULL;
+        return tag_traced(m, p, "gc_minor_start") ? gc_template(m, p, "gc_major_start", "gc_major_end") : NULL;
     default: /* RUN-BLOCKED-SIGNALS: scheduled in to handle a signal, back out to wait */
         return pp->blocked && running_traced(m, p)
                    ? sched_template(m, p, "in", "out", running_block_mfa(m), WINDOW_RULES[k]) : NULL;
@@ -197,4 +198,23 @@ void windows_end(Model *m, unsigned id, const char *rule)
 {
     if (id)
         allow_close(m, id, rule);
+}
+
+bool windows_killed_linked_ok(Model *m, int p)
+{
+    const Proc *pp = &m->procs[p];
+    if (pp->blocked || !tag_traced(m, p, "in_exiting") || !answers_remove(m, p, "in_exiting"))
+        return true;
+    return model_unsupported(m, m->step->line, m->step->col,
+                             "the in_exiting the runtime may leave out (RUN-KILLED-LINKED) of a process whose "
+                             "tracer answers remove to it is");
+}
+
+void windows_killed_linked(Model *m, int p)
+{
+    Point pt = {"in_exiting", term_int(m->a, 0), "RUN-FLAGS RUN-KILLED RUN-KILLED-LINKED"};
+    const char *tpl = allow_capture(m, p, fire_point, &pt);
+    if (!tpl)
+        return;
+    allow_close(m, allow_open(m, "RUN-KILLED-LINKED", 1, tpl), "RUN-KILLED-LINKED");
 }

@@ -24,5 +24,13 @@ void windows_close_all(Model *m);
 bool windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule, unsigned *id);
 /* Guarantees: window id (opened by windows_wait with rule) closed, if not 0. */
 void windows_end(Model *m, unsigned id, const char *rule);
+/* Guarantees: false with the error set (the model refuses the step) when p, killed through a
+ * link while it waits in the gate, is traced for in_exiting by a tracer that would answer remove
+ * to it (RUN-KILLED-LINKED: whether that line comes is a race); true otherwise. */
+bool windows_killed_linked_ok(Model *m, int p);
+/* Guarantees: instead of p's in_exiting (RUN-KILLED), a window for at most one of it, opened and
+ * closed at once: p, killed through a link while it waits in the gate, is scheduled in exiting
+ * only when the exit signal is handled before the harness wakes it (RUN-KILLED-LINKED, C-134). */
+void windows_killed_linked(Model *m, int p);
 
 #endif

@@ -111,7 +111,8 @@ static bool set_pattern(Pattern *pat, const Options *o, const Term *ms, bool on)
 }
 
 /* The rules of a successful pattern step's ctl line. */
-static void success_rules(Buf *rules, const Step *st, const Options *o, bool on, bool replaced)
+static void success_rules(Buf *rules, const Step *st, const Options *o, bool on, bool replaced,
+                          bool cleared_local)
 {
     buf_puts(rules, "CTL-PATTERN CALL-PATTERN-COUNT");
     if (!st->module)
@@ -122,6 +123,8 @@ static void success_rules(Buf *rules, const Step *st, const Options *o, bool on,
         buf_puts(rules, " CALL-PATTERN-DEFAULT-GLOBAL");
     buf_puts(rules, o->global ? " CALL-PATTERN-GLOBAL-EXPORTED EV-CALL-GLOBAL-LOCAL"
                               : o->local ? " EV-CALL-GLOBAL-LOCAL" : "");
+    if (o->global && on && cleared_local)
+        buf_puts(rules, " CALL-PATTERN-GLOBAL-CLEARS-LOCAL");
     if (o->meta)
         buf_puts(rules, " CALL-META");
     if (o->any_counter)
@@ -166,13 +169,23 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
     } else {
         bool on = !term_is_atom(st->term, "false");
         int n = 0;
-        bool replaced = false;
+        bool replaced = false, cleared_local = false;
         if (!st->module) {
             replaced = set_pattern(&ses->on_load, &o, st->term, on); /* returns 0 (CALL-PATTERN-ON-LOAD) */
         } else {
             for (int fn = 0; fn < FIXTURE_FNS; fn++) {
-                if (!target_matches(m, st, fn) || (o.global && !fixture_fn_info(fn)->exported))
-                    continue; /* global: only exported functions match */
+                if (!target_matches(m, st, fn))
+                    continue;
+                if (o.global && !fixture_fn_info(fn)->exported) {
+                    /* global: only exported functions match and count, but setting it clears
+                     * the breakpoints of every function the target names
+                     * (CALL-PATTERN-GLOBAL-CLEARS-LOCAL) */
+                    if (on) {
+                        cleared_local |= ses->pats[fn].set || ses->pats[fn].meta;
+                        ses->pats[fn] = (Pattern){0};
+                    }
+                    continue;
+                }
                 Pattern before = ses->pats[fn];
                 replaced |= set_pattern(&ses->pats[fn], &o, st->term, on);
                 order_note_pattern(m, &ses->pats[fn], &before);
@@ -183,7 +196,7 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
             buf_puts(result, "-> _FunctionCount"); /* all functions of all loaded modules */
         else
             buf_printf(result, "-> %d", n);
-        success_rules(rules, st, &o, on, replaced);
+        success_rules(rules, st, &o, on, replaced, cleared_local);
     }
 }
 

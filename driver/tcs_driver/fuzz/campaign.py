@@ -305,6 +305,10 @@ def judge_all(live: Live, items: list[Generated], workers: int,
         for i, result in zip(again, pool.map(lambda i: live.alone(items[i]), again)):
             alone = outcome_of(result, documented)
             alone.polluted = alone.status in ("agree", "explained")
+            if alone.polluted:  # the evidence of what the shared node did, for the report
+                shared = outcomes[i]
+                alone.changed = shared.changed
+                alone.detail = f"{shared.status} in a shared node, {alone.status} alone: {shared.detail}"
             outcomes[i] = alone
     return outcomes
 

@@ -124,6 +124,9 @@ def render_text(result: cp.Campaign) -> str:
                    + f"; {speed[otp]} scenarios/min")
     polluted = [o for o in result.outcomes if o.polluted]
     out.append(f"lost results: {result.lost}; disagree in a shared node but agree alone: {len(polluted)}")
+    for o in polluted:
+        out.append(f"  {o.scenario} on OTP {o.otp}, in the shared node:")
+        out.extend(f"    {line}" for line in (o.changed or o.detail.splitlines())[:12])
     out.append(f"coverage: {len(result.fuzz_cover.rules)} rules, {len(result.fuzz_cover.pairs)} rule pairs "
                f"({len(set(result.fuzz_cover.pairs) - set(result.corpus_cover.pairs))} pairs no case names together)")
     for number, g in enumerate(result.groups, 1):
