@@ -1,6 +1,6 @@
 /* windows.c - what the runtime adds that the model cannot predict, as allowance windows: the
  * collections it starts by itself, the scheduling of a process blocked in a receive that handles
- * a signal, the waits of open_port/2 and of code loading (CONFORMANCE.md section 2, "Runtime
+ * a signal (also one that passes it new flags), the waits of open_port/2 and of code loading (CONFORMANCE.md section 2, "Runtime
  * additions"). Each window's template is what the tracepoints of the addition would write now. */
 #include <stdio.h>
 #include <string.h>
@@ -76,11 +76,12 @@ static bool gc_traced(const Model *m, int p)
     return false;
 }
 
-static const char *const WINDOW_RULES[WINDOW_KINDS] = {"GC-RUNTIME", "GC-RUNTIME", "RUN-BLOCKED-SIGNALS"};
+static const char *const WINDOW_RULES[WINDOW_KINDS] = {"GC-RUNTIME", "GC-RUNTIME", "RUN-BLOCKED-SIGNALS",
+                                                        "RUN-BLOCKED-INHERIT"};
 
 /* The tags of the tracepoints of a window of kind k. */
 static const char *const WINDOW_TAGS[WINDOW_KINDS][2] = {
-    {"gc_minor_start", "gc_minor_end"}, {"gc_major_start", "gc_major_end"}, {"in", "out"}};
+    {"gc_minor_start", "gc_minor_end"}, {"gc_major_start", "gc_major_end"}, {"in", "out"}, {"in", "out"}};
 
 /* The template the window of kind k of p must have now, or NULL when it must be closed. */
 static const char *wanted(Model *m, int p, WindowKind k)
@@ -93,10 +94,22 @@ static const char *wanted(Model *m, int p, WindowKind k)
         return gc_traced(m, p) ? gc_template(m, p, "gc_minor_start", "gc_minor_end") : NULL;
     case WIN_GC_MAJOR: /* GC-RUNTIME: the old generation filling up, or fullsweep_after reached */
         return gc_traced(m, p) ? gc_template(m, p, "gc_major_start", "gc_major_end") : NULL;
-    default: /* RUN-BLOCKED-SIGNALS: scheduled in to handle a signal, back out to wait */
+    case WIN_BLOCKED: /* RUN-BLOCKED-SIGNALS: scheduled in to handle a signal, back out to wait */
         return pp->blocked && running_traced(m, p)
                    ? sched_template(m, p, "in", "out", running_block_mfa(m), WINDOW_RULES[k]) : NULL;
+    default: /* RUN-BLOCKED-INHERIT: opened by windows_signal_flags, kept until the wake-up */
+        return pp->blocked && pp->windows[k].id ? pp->windows[k].tpl : NULL;
     }
+}
+
+/* p enters the list of processes with open windows (once). */
+static void track(Model *m, int p)
+{
+    if (m->procs[p].windowed)
+        return;
+    m->windowed = arena_grow(m->a, m->windowed, (size_t)m->nwindowed, &m->windowed_cap, sizeof *m->windowed);
+    m->windowed[m->nwindowed++] = p;
+    m->procs[p].windowed = true;
 }
 
 bool windows_sync(Model *m, int p)
@@ -115,11 +128,42 @@ bool windows_sync(Model *m, int p)
             *w = (OpenWindow){allow_open(m, WINDOW_RULES[k], -1, tpl), tpl};
         open = open || w->id;
     }
-    if (open && !m->procs[p].windowed) {
-        m->windowed = arena_grow(m->a, m->windowed, (size_t)m->nwindowed, &m->windowed_cap, sizeof *m->windowed);
-        m->windowed[m->nwindowed++] = p;
-        m->procs[p].windowed = true;
+    if (open)
+        track(m, p);
+    return true;
+}
+
+BlockSchedule windows_block_schedule(Model *m, int p)
+{
+    const Proc *pp = &m->procs[p];
+    if (!pp->alive || pp->is_port || !pp->blocked)
+        return (BlockSchedule){NULL, NULL};
+    const char *rule = WINDOW_RULES[WIN_SIGNAL_FLAGS];
+    Point in = {"in", running_block_mfa(m), rule}, out = {"out", running_block_mfa(m), rule};
+    return (BlockSchedule){allow_capture(m, p, fire_point, &in), allow_capture(m, p, fire_point, &out)};
+}
+
+bool windows_signal_flags(Model *m, int p, BlockSchedule before)
+{
+    BlockSchedule now = windows_block_schedule(m, p);
+    if (!now.out || (before.out && strcmp(before.out, now.out) == 0))
+        return true; /* not blocked, or its schedule looks as before: RUN-BLOCKED-SIGNALS covers it */
+    if (answers_remove(m, p, "in") || answers_remove(m, p, "out"))
+        return refuse_remove(m);
+    const char *rule = WINDOW_RULES[WIN_SIGNAL_FLAGS];
+    OpenWindow *w = &m->procs[p].windows[WIN_SIGNAL_FLAGS];
+    if (w->id)
+        allow_close(m, w->id, rule);
+    /* scheduled in under the flags it had (no in line when they had no running), out under the new */
+    const char *tpl = now.out;
+    if (before.in) {
+        size_t n = strlen(before.in) + strlen(now.out) + 6;
+        char *t = arena_alloc(m->a, n);
+        snprintf(t, n, "%s ... %s", before.in, now.out);
+        tpl = t;
     }
+    *w = (OpenWindow){allow_open(m, rule, 1, tpl), tpl};
+    track(m, p);
     return true;
 }
 
@@ -190,6 +234,30 @@ bool windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule,
     const char *tpl = sched_template(m, p, "out", "in", mfa, rule);
     if (tpl)
         *id = allow_open(m, rule, limit, tpl);
+    return true;
+}
+
+bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2])
+{
+    ids[0] = ids[1] = 0;
+    if (!running_traced(m, p) || !gc_traced(m, p))
+        return true;
+    static const char *const GC[2][2] = {{"gc_minor_start", "gc_minor_end"}, {"gc_major_start", "gc_major_end"}};
+    const char *rule = "GC-RUNTIME-DELAYED";
+    for (int k = 0; k < 2; k++)
+        if (answers_remove(m, p, "in") || answers_remove(m, p, "out") || answers_remove(m, p, GC[k][0]) ||
+            answers_remove(m, p, GC[k][1]))
+            return refuse_remove(m);
+    for (int k = 0; k < 2; k++) {
+        /* out and in at mfa, the collection right after the in (one segment) */
+        const char *yield = sched_template(m, p, "out", "in", mfa, rule), *gc = gc_template(m, p, GC[k][0], GC[k][1]);
+        if (!yield || !gc)
+            continue;
+        size_t n = strlen(yield) + strlen(gc) + 4;
+        char *t = arena_alloc(m->a, n);
+        snprintf(t, n, "%s ; %s", yield, gc);
+        ids[k] = allow_open(m, rule, 1, t);
+    }
     return true;
 }
 
