@@ -115,6 +115,7 @@ static void track(Model *m, int p)
 bool windows_sync(Model *m, int p)
 {
     bool open = false;
+    const OpenWindow *signal = &m->procs[p].windows[WIN_SIGNAL_FLAGS];
     for (int k = 0; k < WINDOW_KINDS; k++) {
         const char *tpl = wanted(m, p, (WindowKind)k);
         if (tpl && (answers_remove(m, p, WINDOW_TAGS[k][0]) || answers_remove(m, p, WINDOW_TAGS[k][1])))
@@ -124,8 +125,8 @@ bool windows_sync(Model *m, int p)
             allow_close(m, w->id, WINDOW_RULES[k]);
             w->id = 0;
         }
-        if (tpl && !w->id)
-            *w = (OpenWindow){allow_open(m, WINDOW_RULES[k], -1, tpl), tpl};
+        if (tpl && !w->id) /* the pairs under new flags come after their handling (RUN-BLOCKED-INHERIT) */
+            *w = (OpenWindow){allow_open(m, WINDOW_RULES[k], -1, k == WIN_BLOCKED ? signal->id : 0, tpl), tpl};
         open = open || w->id;
     }
     if (open)
@@ -162,7 +163,8 @@ bool windows_signal_flags(Model *m, int p, BlockSchedule before)
         snprintf(t, n, "%s ... %s", before.in, now.out);
         tpl = t;
     }
-    *w = (OpenWindow){allow_open(m, rule, 1, tpl), tpl};
+    /* after the pairs under the old flags: the process handles the new ones only once they are done */
+    *w = (OpenWindow){allow_open(m, rule, 1, m->procs[p].windows[WIN_BLOCKED].id, tpl), tpl};
     track(m, p);
     return true;
 }
@@ -233,7 +235,7 @@ bool windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule,
         return refuse_remove(m);
     const char *tpl = sched_template(m, p, "out", "in", mfa, rule);
     if (tpl)
-        *id = allow_open(m, rule, limit, tpl);
+        *id = allow_open(m, rule, limit, 0, tpl);
     return true;
 }
 
@@ -256,7 +258,7 @@ bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2])
         size_t n = strlen(yield) + strlen(gc) + 4;
         char *t = arena_alloc(m->a, n);
         snprintf(t, n, "%s ; %s", yield, gc);
-        ids[k] = allow_open(m, rule, 1, t);
+        ids[k] = allow_open(m, rule, 1, 0, t);
     }
     return true;
 }
