@@ -285,3 +285,25 @@ def test_a_window_after_another(live: str, ok: bool) -> None:
     section 6); without `after` the two would interleave freely between segments."""
     assert agree(AFTER_GOLDEN, live) is ok
     assert agree(AFTER_GOLDEN.replace(" after w1", ""), live) is True  # the order is all that differs
+
+
+_A_WAIT = _sched("out", "<a>", _CS) + _sched("in", "<a>", _CS)
+_A_YIELD = _sched("out", "<a>", _PREP) + _sched("in", "<a>", _PREP)
+_A_LOAD_CTL = ("ctl erlang:trace(<a>,true,[running,call]) -> 1\n"
+               "ctl erlang:trace_pattern({tcs_late,id,1},true,[global]) -> 0\n")
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_A_LOAD_CTL, True, id="otp25-nothing"),
+        pytest.param(_A_LOAD_CTL + _A_WAIT * 3, True, id="three-waits"),
+        pytest.param(_A_LOAD_CTL + _A_WAIT * 2 + _A_YIELD + _A_WAIT, True, id="a-delayed-collection-untraced"),
+        pytest.param(_A_LOAD_CTL + _A_YIELD + _A_YIELD, False, id="two-yields"),
+        pytest.param(_A_LOAD_CTL + _sched("out", "<a>", _PREP) + _A_WAIT, False, id="yield-left-half-done"),
+    ],
+)
+def test_the_models_delayed_collection_window_untraced(live: str, ok: bool) -> None:
+    """GC-RUNTIME-DELAYED for a process traced for running only (fuzz seed 20261123 after F3): the yield
+    at prepare_loading_1/2 at most once within the loading step, whole, among the code server waits."""
+    assert agree(_golden_case("run_wait_code_load"), live) is ok

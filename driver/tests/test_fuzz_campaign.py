@@ -28,9 +28,7 @@ COUNT = 200
 #: campaign is opt-in (TCS_FUZZ_CAMPAIGN=1); once all are resolved, empty this tuple and the
 #: campaign runs with every ./tcs test.
 OPEN_GROUPS: tuple[str, ...] = (
-    "F1 (in/out at {tcs_puppet,block,0} outside the RUN-BLOCKED-SIGNALS windows, OTP 27/29)",
     "F2 (a meta call the model predicts and OTP does not trace)",
-    "F3 (runtime collections with scheduling around them, OTP 27/29)",
     "F4 (OTP 25: events of a process linked by a set_on_link process missing, C-41's behaviour in shapes no "
     "expectation lists)", "F5 (OTP 25: a 'receive' timeout traced without its timestamp)",
     "P2 (one scenario that disagrees in a shared node and agrees alone)")

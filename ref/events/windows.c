@@ -242,22 +242,29 @@ bool windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule,
 bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2])
 {
     ids[0] = ids[1] = 0;
-    if (!running_traced(m, p) || !gc_traced(m, p))
+    if (!running_traced(m, p))
         return true;
     static const char *const GC[2][2] = {{"gc_minor_start", "gc_minor_end"}, {"gc_major_start", "gc_major_end"}};
     const char *rule = "GC-RUNTIME-DELAYED";
-    for (int k = 0; k < 2; k++)
-        if (answers_remove(m, p, "in") || answers_remove(m, p, "out") || answers_remove(m, p, GC[k][0]) ||
-            answers_remove(m, p, GC[k][1]))
+    bool gc = gc_traced(m, p);
+    if (answers_remove(m, p, "in") || answers_remove(m, p, "out"))
+        return refuse_remove(m);
+    for (int k = 0; gc && k < 2; k++)
+        if (answers_remove(m, p, GC[k][0]) || answers_remove(m, p, GC[k][1]))
             return refuse_remove(m);
+    const char *yield = sched_template(m, p, "out", "in", mfa, rule);
+    if (!yield)
+        return true;
+    if (!gc) { /* the collection is not traced: the yield alone */
+        ids[0] = allow_open(m, rule, 1, 0, yield);
+        return true;
+    }
     for (int k = 0; k < 2; k++) {
         /* out and in at mfa, the collection right after the in (one segment) */
-        const char *yield = sched_template(m, p, "out", "in", mfa, rule), *gc = gc_template(m, p, GC[k][0], GC[k][1]);
-        if (!yield || !gc)
-            continue;
-        size_t n = strlen(yield) + strlen(gc) + 4;
+        const char *pair = gc_template(m, p, GC[k][0], GC[k][1]);
+        size_t n = strlen(yield) + strlen(pair) + 4;
         char *t = arena_alloc(m->a, n);
-        snprintf(t, n, "%s ; %s", yield, gc);
+        snprintf(t, n, "%s ; %s", yield, pair);
         ids[k] = allow_open(m, rule, 1, 0, t);
     }
     return true;

@@ -35,11 +35,12 @@ void windows_close_all(Model *m);
  * (RUN-WAIT-OPEN-PORT, RUN-WAIT-CODE-LOAD, RUN-WAIT-PORT-SIGNALS); its id in *id, 0 when p is not
  * traced for running; false with the error set when a tracer would answer remove to it. */
 bool windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule, unsigned *id);
-/* Guarantees: when p is traced for running and garbage_collection, two windows for a collection
- * the runtime starts while a BIF has collections delayed: p scheduled out and back in at mfa, then
- * at once a whole minor pair (ids[0]), or a whole major pair (ids[1]), at most one instance each
- * (GC-RUNTIME-DELAYED); the ids are 0 otherwise; false with the error set when a tracer would
- * answer remove to it. */
+/* Guarantees: when p is traced for running, windows for a collection the runtime starts while a
+ * BIF has collections delayed (GC-RUNTIME-DELAYED): p scheduled out and back in at mfa, at most
+ * once (ids[0]); when p is traced for garbage_collection too, two windows instead, the in followed
+ * at once by a whole minor pair (ids[0]), or a whole major pair (ids[1]), at most one instance
+ * each; the ids are 0 when there is none; false with the error set when a tracer would answer
+ * remove to it. */
 bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2]);
 /* Guarantees: window id (opened by windows_wait or windows_delayed_gc with rule) closed, if not 0. */
 void windows_end(Model *m, unsigned id, const char *rule);
