@@ -242,8 +242,6 @@ _LOAD_CTL = ("ctl seq_trace:set_system_tracer(<tracer>) -> false\n"
         pytest.param(_LOAD_CTL + _E_YIELD + _E_MINOR + _E_YIELD + _E_MINOR, False, id="two-delayed-minors"),
         pytest.param(_LOAD_CTL + _sched("out", _E, _PREP) + _E_MINOR + _sched("in", _E, _PREP), False,
                      id="collection-while-out"),
-        pytest.param(_LOAD_CTL + _sched("out", _E, _CS) + _E_YIELD + _E_MINOR + _sched("in", _E, _CS), True,
-                     id="within-a-wait-instance-between-its-segments"),
         pytest.param(_LOAD_CTL + _E_WAIT * 4, False, id="four-waits"),
     ],
 )
