@@ -54,6 +54,15 @@ static const char *gc_template(Model *m, int p, const char *start, const char *e
     return allow_capture(m, p, fire_points, pts);
 }
 
+/* Two template pieces joined by sep (" ... ": another segment; " ; ": the same segment). In the arena. */
+static const char *joined(Model *m, const char *x, const char *sep, const char *y)
+{
+    size_t n = strlen(x) + strlen(sep) + strlen(y) + 1;
+    char *t = arena_alloc(m->a, n);
+    snprintf(t, n, "%s%s%s", x, sep, y);
+    return t;
+}
+
 /* A schedule: first then second at mfa, with lines of the process between the two. */
 static const char *sched_template(Model *m, int p, const char *first, const char *second, const Term *mfa,
                                   const char *rule)
@@ -62,10 +71,7 @@ static const char *sched_template(Model *m, int p, const char *first, const char
     const char *x = allow_capture(m, p, fire_point, &a), *y = allow_capture(m, p, fire_point, &b);
     if (!x || !y)
         return NULL;
-    size_t n = strlen(x) + strlen(y) + 6;
-    char *t = arena_alloc(m->a, n);
-    snprintf(t, n, "%s ... %s", x, y);
-    return t;
+    return joined(m, x, " ... ", y);
 }
 
 static bool gc_traced(const Model *m, int p)
@@ -156,13 +162,7 @@ bool windows_signal_flags(Model *m, int p, BlockSchedule before)
     if (w->id)
         allow_close(m, w->id, rule);
     /* scheduled in under the flags it had (no in line when they had no running), out under the new */
-    const char *tpl = now.out;
-    if (before.in) {
-        size_t n = strlen(before.in) + strlen(now.out) + 6;
-        char *t = arena_alloc(m->a, n);
-        snprintf(t, n, "%s ... %s", before.in, now.out);
-        tpl = t;
-    }
+    const char *tpl = before.in ? joined(m, before.in, " ... ", now.out) : now.out;
     /* after the pairs under the old flags: the process handles the new ones only once they are done */
     *w = (OpenWindow){allow_open(m, rule, 1, m->procs[p].windows[WIN_BLOCKED].id, tpl), tpl};
     track(m, p);
@@ -259,13 +259,10 @@ bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2])
         ids[0] = allow_open(m, rule, 1, 0, yield);
         return true;
     }
-    for (int k = 0; k < 2; k++) {
-        /* out and in at mfa, the collection right after the in (one segment) */
+    for (int k = 0; k < 2; k++) { /* out and in at mfa, the collection right after the in (one segment) */
         const char *pair = gc_template(m, p, GC[k][0], GC[k][1]);
-        size_t n = strlen(yield) + strlen(pair) + 4;
-        char *t = arena_alloc(m->a, n);
-        snprintf(t, n, "%s ; %s", yield, pair);
-        ids[k] = allow_open(m, rule, 1, 0, t);
+        if (pair)
+            ids[k] = allow_open(m, rule, 1, 0, joined(m, yield, " ; ", pair));
     }
     return true;
 }
