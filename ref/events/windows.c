@@ -1,7 +1,7 @@
 /* windows.c - what the runtime adds that the model cannot predict, as allowance windows: the
- * collections it starts by itself, the scheduling of a process blocked in a receive that handles
- * a signal (also one that passes it new flags), the waits of open_port/2 and of code loading (CONFORMANCE.md section 2, "Runtime
- * additions"). Each window's template is what the tracepoints of the addition would write now. */
+ * collections it starts by itself (also delayed ones), the scheduling of a process blocked in a
+ * receive that handles a signal (also one that passes it new flags), the waits of open_port/2 and
+ * of code loading (CONFORMANCE.md section 2, "Runtime additions"). Each window's template is what the tracepoints of the addition would write now. */
 #include <stdio.h>
 #include <string.h>
 
@@ -244,7 +244,7 @@ bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2])
     ids[0] = ids[1] = 0;
     if (!running_traced(m, p))
         return true;
-    static const char *const GC[2][2] = {{"gc_minor_start", "gc_minor_end"}, {"gc_major_start", "gc_major_end"}};
+    const char *const(*GC)[2] = &WINDOW_TAGS[WIN_GC_MINOR]; /* minor, then major */
     const char *rule = "GC-RUNTIME-DELAYED";
     bool gc = gc_traced(m, p);
     if (answers_remove(m, p, "in") || answers_remove(m, p, "out"))
