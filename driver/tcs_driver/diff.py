@@ -124,6 +124,7 @@ class _Template:
     texts: tuple[str, ...]
     joined: tuple[bool, ...]
     limit: int | None
+    after: str | None
 
 
 def _template(window: Window, group: str) -> _Template:
@@ -134,14 +135,15 @@ def _template(window: Window, group: str) -> _Template:
         mine = [t.text() for t in seg if t.group == group]
         texts += mine
         joined += [False] + [True] * (len(mine) - 1) if mine else []
-    return _Template(tuple(texts), tuple(joined), window.limit)
+    return _Template(tuple(texts), tuple(joined), window.limit, window.after)
 
 
 def admitted(golden: list[Line], live: list[Line], group: str) -> int | None:
     """Return how many live lines of one group the allowance windows admit when the live lines are the
     golden ones (window lines aside) in order, plus instances of open windows' templates, each within
     its window, whole (no instance left half done when its window closes or the stream ends), at most
-    its limit many, a template segment's lines right after one another; None when they are not."""
+    its limit many, a template segment's lines right after one another, and no instance of a window
+    that one is `after` once an instance of that one has begun; None when they are not."""
     templates = {ln.window.id: _template(ln.window, group) for ln in golden if ln.window is not None}
     normative = [ln for ln in golden if ln.window is None]
     live_texts = [ln.text() for ln in live]
@@ -177,7 +179,13 @@ def admitted(golden: list[Line], live: list[Line], group: str) -> int | None:
                 continue
             done = pos + 1 == len(t.texts)
             step = (w, count + 1, 0) if done else (w, count, pos + 1)
-            stack.append((gi, li + 1, prog[:k] + (step,) + prog[k + 1:]))
+            nxt = prog[:k] + (step,) + prog[k + 1:]
+            if pos == 0 and t.after is not None:
+                # an instance begins: the window it is after may have none half done, and takes no more
+                if any(a == t.after and apos for a, _, apos in prog):
+                    continue
+                nxt = tuple(p for p in nxt if p[0] != t.after)
+            stack.append((gi, li + 1, nxt))
     return None
 
 

@@ -67,10 +67,12 @@ class Window:
     rule: str
     limit: int | None
     segments: tuple[tuple["Line", ...], ...]
+    after: str | None = None  # the id of the window whose every instance comes before every one of this
 
     def spec(self) -> str:
-        """Return the window's head as its open line spells it: ID RULE 0..LIMIT."""
-        return f"{self.id} {self.rule} 0..{'*' if self.limit is None else self.limit}"
+        """Return the window's head as its open line spells it: ID RULE 0..LIMIT [after ID]."""
+        after = f" after {self.after}" if self.after else ""
+        return f"{self.id} {self.rule} 0..{'*' if self.limit is None else self.limit}{after}"
 
 
 @dataclass(frozen=True)
@@ -376,14 +378,14 @@ def parse_classed_lines(numbered: list[tuple[str, str]]) -> list[Line]:
     return lines
 
 
-_WINDOW_OPEN: Final = re.compile(r"open (w[0-9]+) ([A-Z][A-Z0-9-]*) 0\.\.(\*|[1-9][0-9]*): (.+)")
+_WINDOW_OPEN: Final = re.compile(r"open (w[0-9]+) ([A-Z][A-Z0-9-]*) 0\.\.(\*|[1-9][0-9]*)(?: after (w[0-9]+))?: (.+)")
 _WINDOW_CLOSE: Final = re.compile(r"close (w[0-9]+)")
 
 
 def _parse_allowance(where: str, text: str, open_windows: dict[str, Window]) -> Line:
-    """Return the Line of an 'A open ID RULE 0..LIMIT: TEMPLATE' or 'A close ID' line; raise StreamError
-    when malformed, for a window opened twice or closed before it opened. open_windows maps the ids
-    of the windows open before this line, and is updated."""
+    """Return the Line of an 'A open ID RULE 0..LIMIT [after ID]: TEMPLATE' or 'A close ID' line; raise
+    StreamError when malformed, for a window opened twice, closed before it opened, or after a window
+    that is not open. open_windows maps the ids of the windows open before this line, and is updated."""
     body = text[2:]
     if (m := _WINDOW_CLOSE.fullmatch(body)) is not None:
         window = open_windows.pop(m.group(1), None)
@@ -392,11 +394,13 @@ def _parse_allowance(where: str, text: str, open_windows: dict[str, Window]) -> 
         return Line(cls="A", body=body, kind="close", callback=None, tag=None, group="", window=window)
     m = _WINDOW_OPEN.fullmatch(body)
     if m is None:
-        raise _fail(where, f"col 3: not 'open wN RULE 0..LIMIT: TEMPLATE' nor 'close wN': {body!r}")
-    wid, rule, limit, template = m.groups()
+        raise _fail(where, f"col 3: not 'open wN RULE 0..LIMIT [after wM]: TEMPLATE' nor 'close wN': {body!r}")
+    wid, rule, limit, after, template = m.groups()
     if wid in open_windows:
         raise _fail(where, f"col 8: allowance window {wid} opened twice")
-    col0 = 2 + m.start(4)
+    if after is not None and after not in open_windows:
+        raise _fail(where, f"col {3 + m.start(4)}: allowance window {wid} is after {after}, which is not open")
+    col0 = 2 + m.start(5)
     segments: list[tuple[Line, ...]] = []
     for seg_at, segment in _pieces(template, " ... ", col0):
         lines = [_parse_classless(where, piece) for _, piece in _pieces(segment, " ; ", seg_at)]
@@ -406,7 +410,7 @@ def _parse_allowance(where: str, text: str, open_windows: dict[str, Window]) -> 
             if line.cls != classify(line.body):
                 raise _fail(where, f"col {seg_at + 1}: template line {line.body!r} has class {line.cls}")
         segments.append(tuple(lines))
-    window = Window(wid, rule, None if limit == "*" else int(limit), tuple(segments))
+    window = Window(wid, rule, None if limit == "*" else int(limit), tuple(segments), after)
     open_windows[wid] = window
     return Line(cls="A", body=body, kind="open", callback=None, tag=None, group="", window=window)
 

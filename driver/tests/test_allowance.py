@@ -119,6 +119,8 @@ def test_scheduling_window(live: str, ok: bool) -> None:
                      "empty template piece", id="empty-piece"),
         pytest.param("A open w1 GC-RUNTIME 0..*: N enabled(trace_status, <tracer>, <a>) -> trace\nA close w1\n",
                      "has class N", id="wrong-class"),
+        pytest.param(f"A open w2 GC-RUNTIME 0..* after w1: {_MINOR}\nA close w2\n", "after w1, which is not open",
+                     id="after-a-window-not-open"),
     ],
 )
 def test_malformed_windows_are_refused(golden: str, why: str) -> None:
@@ -151,3 +153,155 @@ def test_the_models_blocked_signals_window(live: str, ok: bool) -> None:
     """The window the model writes for run_blocked_link_signal admits what OTP 25, 27 and 29 do,
     and nothing after the wake-up."""
     assert agree(_golden_case("run_blocked_link_signal"), live) is ok
+
+
+def _sched(tag: str, who: str, mfa: str, tracer: str = "<tracer>") -> str:
+    """The enabled and trace lines of one scheduling event, as the recorder reports them."""
+    return f"enabled({tag}, {tracer}, {who}) -> trace\ntrace({tag}, {tracer}, {who}, {mfa}, #{{}})\n"
+
+
+_BLOCK = "{tcs_puppet,block,0}"
+_D_OUT, _D_IN = _sched("out", "<d>", _BLOCK), _sched("in", "<d>", _BLOCK)
+_INHERIT_CTL = "ctl erlang:trace(<a>,true,[set_on_link,running]) -> 1\n"
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_INHERIT_CTL + _D_IN, True, id="not-scheduled-before-the-wake-up"),
+        pytest.param(_INHERIT_CTL + _D_OUT + _D_IN, True, id="otp27-lone-out-then-wake-up"),
+        pytest.param(_INHERIT_CTL + _D_OUT + _D_IN + _D_OUT + _D_IN, True, id="lone-out-then-a-poke"),
+        pytest.param(_INHERIT_CTL + _D_OUT + _D_OUT + _D_IN, False, id="two-lone-outs"),
+        pytest.param(_INHERIT_CTL + _D_IN + _D_OUT + _D_OUT + _D_IN, False, id="a-pair-before-the-lone-out"),
+        pytest.param(_INHERIT_CTL + _D_IN + _D_OUT, False, id="out-after-the-wake-up"),
+        pytest.param(_INHERIT_CTL + _D_IN + _D_IN, False, id="woken-twice"),
+    ],
+)
+def test_the_models_blocked_inherit_window(live: str, ok: bool) -> None:
+    """RUN-BLOCKED-INHERIT (fuzz group F1): a blocked process that gets running from a linker may go
+    out once without an in before it (it was scheduled in untraced), and nothing after its wake-up."""
+    assert agree(_golden_case("run_blocked_inherit_link"), live) is ok
+
+
+_SESS_CTL = ("ctl trace:session_create(sa,{recorder,<sa>},[]) -> {_Ref,{sa,_Id}}\n"
+             "ctl trace:session_create(sb,{recorder,<sb>},[]) -> {_Ref,{sb,_Id}}\n"
+             "ctl trace:process({_Ref,{sa,_Id}},<d>,true,[running]) -> 1\n"
+             "ctl trace:process({_Ref,{sb,_Id}},<a>,true,[set_on_link,running]) -> 1\n")
+_SA_IN, _SA_OUT = _sched("in", "<d>", _BLOCK, "<sa>"), _sched("out", "<d>", _BLOCK, "<sa>")
+_SB_IN, _SB_OUT = _sched("in", "<d>", _BLOCK, "<sb>"), _sched("out", "<d>", _BLOCK, "<sb>")
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_SESS_CTL + _SB_IN + _SA_IN, True, id="not-scheduled"),
+        pytest.param(_SESS_CTL + _SA_IN + _SB_OUT + _SA_OUT + _SB_IN + _SA_IN, True, id="old-in-new-out"),
+        pytest.param(_SESS_CTL + _SA_IN + _SA_OUT + _SA_IN + _SB_OUT + _SA_OUT + _SB_IN + _SA_IN, True,
+                     id="old-pair-then-old-in-new-out"),
+        pytest.param(_SESS_CTL + _SA_IN + _SB_OUT + _SA_OUT + _SB_IN + _SA_IN + _SB_OUT + _SA_OUT + _SB_IN + _SA_IN,
+                     True, id="then-a-new-pair"),
+        pytest.param(_SESS_CTL + _SB_IN + _SA_IN + _SB_OUT + _SA_OUT + _SA_IN + _SB_OUT + _SA_OUT + _SB_IN + _SA_IN,
+                     False, id="new-in-before-the-flags-came"),
+        pytest.param(_SESS_CTL + _SA_IN + _SA_OUT + _SB_IN + _SA_IN, True, id="an-old-pair-only"),
+        pytest.param(_SESS_CTL + _SA_IN + _SB_OUT + _SA_OUT + _SA_IN + _SA_OUT + _SB_IN + _SA_IN, False,
+                     id="old-pair-after-the-new-flags"),
+        pytest.param(_SESS_CTL + _SA_IN + _SB_OUT + _SA_OUT + _SA_IN + _SB_OUT + _SA_OUT + _SB_IN + _SA_IN, False,
+                     id="old-in-new-out-twice"),
+    ],
+)
+def test_the_models_blocked_inherit_window_in_two_sessions(live: str, ok: bool) -> None:
+    """RUN-BLOCKED-INHERIT with two sessions: scheduled in under the old flags (sa's in), out under
+    the new ones (sb's and sa's out), once; pairs under the old flags before, under the new after."""
+    assert agree(_golden_case("sess_run_blocked_inherit_link"), live) is ok
+
+
+_E = "<e>"
+_CS = "{code_server,call,1}"
+_PREP = "{erlang,prepare_loading_1,2}"
+_E_WAIT = _sched("out", _E, _CS) + _sched("in", _E, _CS)
+_E_YIELD = _sched("out", _E, _PREP) + _sched("in", _E, _PREP)
+_E_MINOR = PAIR.replace("<a>", _E)
+_E_MAJOR = _E_MINOR.replace("gc_minor", "gc_major")
+_LOAD_CTL = ("ctl seq_trace:set_system_tracer(<tracer>) -> false\n"
+             "ctl erlang:trace(<e>,true,[running,return_to,garbage_collection,set_on_first_link]) -> 1\n"
+             "ctl erlang:trace(<d>,true,[set_on_spawn]) -> 1\n")
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_LOAD_CTL, True, id="nothing"),
+        pytest.param(_LOAD_CTL + _E_WAIT + _E_YIELD + _E_MINOR + _E_WAIT + _E_WAIT, True, id="otp27-as-seen"),
+        pytest.param(_LOAD_CTL + _E_WAIT + _E_YIELD + _E_MINOR + _E_WAIT + _E_WAIT + _E_MAJOR, True,
+                     id="otp29-as-seen-runtime-major-after"),
+        pytest.param(_LOAD_CTL + _E_YIELD + _E_MAJOR + _E_WAIT, True, id="delayed-major"),
+        pytest.param(_LOAD_CTL + _E_YIELD + _E_MINOR + _E_YIELD + _E_MAJOR, True, id="one-of-each-kind"),
+        pytest.param(_LOAD_CTL + _E_WAIT + _E_YIELD + _E_WAIT + _E_MINOR + _E_WAIT, False,
+                     id="a-wait-between-the-in-and-its-collection"),
+        pytest.param(_LOAD_CTL + _E_WAIT + _E_YIELD + _E_WAIT + _E_WAIT, False, id="yield-without-collection"),
+        pytest.param(_LOAD_CTL + _E_YIELD + _E_MINOR + _E_YIELD + _E_MINOR, False, id="two-delayed-minors"),
+        pytest.param(_LOAD_CTL + _sched("out", _E, _PREP) + _E_MINOR + _sched("in", _E, _PREP), False,
+                     id="collection-while-out"),
+        pytest.param(_LOAD_CTL + _E_WAIT * 4, False, id="four-waits"),
+    ],
+)
+def test_the_models_delayed_collection_window(live: str, ok: bool) -> None:
+    """GC-RUNTIME-DELAYED (fuzz group F3) overlapping RUN-WAIT-CODE-LOAD and GC-RUNTIME: the yield at
+    prepare_loading_1/2 with its collection right after the in, at most one of each kind, among the
+    code server waits; what OTP 27 and 29 did is admitted, the rest is a difference."""
+    assert agree(_golden_case("gc_runtime_delayed_code_load"), live) is ok
+
+
+_MORE = "N enabled(send, <tracer>, <a>) -> trace ; N trace(send, <tracer>, <a>, more, #{extra=><b>})"
+AFTER_GOLDEN = f"""\
+N ctl erlang:trace(<a>,true,[send,garbage_collection]) -> 1
+A open w1 GC-RUNTIME 0..*: {_MINOR.replace(" ; N enabled(gc_minor_end", " ... N enabled(gc_minor_end")}
+A open w2 TEST-AFTER 0..* after w1: {_MORE}
+N enabled(send, <tracer>, <a>) -> trace
+N trace(send, <tracer>, <a>, hi, #{{extra=><b>}})
+A close w2
+A close w1
+"""
+MORE = HI.replace("hi", "more")
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(CTL + HI, True, id="none"),
+        pytest.param(CTL + PAIR + PAIR + MORE + HI + MORE, True, id="first-window-then-second"),
+        pytest.param(CTL + "\n".join(START) + "\n" + HI + "\n".join(END) + "\n" + MORE, True,
+                     id="first-around-a-case-line"),
+        pytest.param(CTL + MORE + PAIR + HI, False, id="second-before-first"),
+        pytest.param(CTL + PAIR + MORE + PAIR + HI, False, id="first-after-second-began"),
+        pytest.param(CTL + "\n".join(START) + "\n" + MORE + "\n".join(END) + "\n" + HI, False,
+                     id="second-while-first-half-done"),
+    ],
+)
+def test_a_window_after_another(live: str, ok: bool) -> None:
+    """'A open wN ... after wM': every instance of wM comes before every instance of wN (PROTOCOLS.md
+    section 6); without `after` the two would interleave freely between segments."""
+    assert agree(AFTER_GOLDEN, live) is ok
+    assert agree(AFTER_GOLDEN.replace(" after w1", ""), live) is True  # the order is all that differs
+
+
+_A_WAIT = _sched("out", "<a>", _CS) + _sched("in", "<a>", _CS)
+_A_YIELD = _sched("out", "<a>", _PREP) + _sched("in", "<a>", _PREP)
+_A_LOAD_CTL = ("ctl erlang:trace(<a>,true,[running,call]) -> 1\n"
+               "ctl erlang:trace_pattern({tcs_late,id,1},true,[global]) -> 0\n")
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_A_LOAD_CTL, True, id="otp25-nothing"),
+        pytest.param(_A_LOAD_CTL + _A_WAIT * 3, True, id="three-waits"),
+        pytest.param(_A_LOAD_CTL + _A_WAIT * 2 + _A_YIELD + _A_WAIT, True, id="a-delayed-collection-untraced"),
+        pytest.param(_A_LOAD_CTL + _A_YIELD + _A_YIELD, False, id="two-yields"),
+        pytest.param(_A_LOAD_CTL + _sched("out", "<a>", _PREP) + _A_WAIT, False, id="yield-left-half-done"),
+    ],
+)
+def test_the_models_delayed_collection_window_untraced(live: str, ok: bool) -> None:
+    """GC-RUNTIME-DELAYED for a process traced for running only (fuzz seed 20261123 after F3): the yield
+    at prepare_loading_1/2 at most once within the loading step, whole, among the code server waits."""
+    assert agree(_golden_case("run_wait_code_load"), live) is ok

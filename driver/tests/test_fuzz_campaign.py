@@ -28,8 +28,6 @@ COUNT = 200
 #: campaign is opt-in (TCS_FUZZ_CAMPAIGN=1); once all are resolved, empty this tuple and the
 #: campaign runs with every ./tcs test.
 OPEN_GROUPS: tuple[str, ...] = (
-    "F1 (in/out at {tcs_puppet,block,0} outside the RUN-BLOCKED-SIGNALS windows, OTP 27/29)",
-    "F3 (runtime collections with scheduling around them, OTP 27/29)",
     "G1 (error_info of trace:send/3 with an option, OTP 27/29)",
     "G4 (a tracee keeps its tracer and flags when the unloaded module is loaded on demand)",
     "G7 (OTP 25: no in_exiting for a process that dies by a link after an exit/2 with reason {shutdown,_})",

@@ -26,15 +26,19 @@ const char *allow_capture(Model *m, int p, AllowFire fire, const void *arg)
     return r;
 }
 
-unsigned allow_open(Model *m, const char *rule, int limit, const char *tpl)
+unsigned allow_open(Model *m, const char *rule, int limit, unsigned after, const char *tpl)
 {
     unsigned id = ++m->nwindows;
     Buf body;
     buf_init(&body);
+    buf_printf(&body, "open w%u %s 0..", id, rule);
     if (limit < 0)
-        buf_printf(&body, "open w%u %s 0..*: %s", id, rule, tpl);
+        buf_printf(&body, "*");
     else
-        buf_printf(&body, "open w%u %s 0..%d: %s", id, rule, limit, tpl);
+        buf_printf(&body, "%d", limit);
+    if (after)
+        buf_printf(&body, " after w%u", after);
+    buf_printf(&body, ": %s", tpl);
     stream_line(m->out, 'A', buf_str(&body), rule);
     buf_free(&body);
     return id;

@@ -15,8 +15,9 @@ typedef void (*AllowFire)(Model *m, int p, const void *arg);
  * writes none. In the arena. */
 const char *allow_capture(Model *m, int p, AllowFire fire, const void *arg);
 /* Guarantees: the line "A open wN RULE 0..LIMIT: TEMPLATE" (limit < 0: 0..*) for a new window
- * N; returns N. */
-unsigned allow_open(Model *m, const char *rule, int limit, const char *tpl);
+ * N, "A open wN RULE 0..LIMIT after wM: TEMPLATE" when after (M) is not 0: every instance of
+ * window M comes before every instance of N; returns N. */
+unsigned allow_open(Model *m, const char *rule, int limit, unsigned after, const char *tpl);
 /* Guarantees: the line "A close wN", citing the window's rule. */
 void allow_close(Model *m, unsigned id, const char *rule);
 

@@ -102,8 +102,14 @@ bool procs_link(Model *m, int p, const Step *st, bool link)
     if (link == linked) /* already linked, or not linked: nothing reaches the other side */
         return true;
     procs_set_link(m, p, q, link);
-    if (link)
-        inherit_link(m, p, q); /* before the other handles the link (INHERIT-LINK) */
+    if (link) {
+        /* the flags reach the other side as a signal before the link (INHERIT-LINK); a blocked
+         * process is scheduled to handle them (RUN-BLOCKED-INHERIT) */
+        BlockSchedule before = windows_block_schedule(m, q);
+        inherit_link(m, p, q);
+        if (!windows_signal_flags(m, q, before))
+            return false;
+    }
     tracepoint_event(m, q, link ? "getting_linked" : "getting_unlinked", model_pid(m, p), NULL, "EV-LINK");
     return true;
 }

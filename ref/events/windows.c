@@ -1,7 +1,7 @@
 /* windows.c - what the runtime adds that the model cannot predict, as allowance windows: the
- * collections it starts by itself, the scheduling of a process blocked in a receive that handles
- * a signal, the waits of open_port/2 and of code loading (CONFORMANCE.md section 2, "Runtime
- * additions"). Each window's template is what the tracepoints of the addition would write now. */
+ * collections it starts by itself (also delayed ones), the scheduling of a process blocked in a
+ * receive that handles a signal (also one that passes it new flags), the waits of open_port/2 and
+ * of code loading (CONFORMANCE.md section 2, "Runtime additions"). Each window's template is what the tracepoints of the addition would write now. */
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +54,15 @@ static const char *gc_template(Model *m, int p, const char *start, const char *e
     return allow_capture(m, p, fire_points, pts);
 }
 
+/* Two template pieces joined by sep (" ... ": another segment; " ; ": the same segment). In the arena. */
+static const char *joined(Model *m, const char *x, const char *sep, const char *y)
+{
+    size_t n = strlen(x) + strlen(sep) + strlen(y) + 1;
+    char *t = arena_alloc(m->a, n);
+    snprintf(t, n, "%s%s%s", x, sep, y);
+    return t;
+}
+
 /* A schedule: first then second at mfa, with lines of the process between the two. */
 static const char *sched_template(Model *m, int p, const char *first, const char *second, const Term *mfa,
                                   const char *rule)
@@ -62,10 +71,7 @@ static const char *sched_template(Model *m, int p, const char *first, const char
     const char *x = allow_capture(m, p, fire_point, &a), *y = allow_capture(m, p, fire_point, &b);
     if (!x || !y)
         return NULL;
-    size_t n = strlen(x) + strlen(y) + 6;
-    char *t = arena_alloc(m->a, n);
-    snprintf(t, n, "%s ... %s", x, y);
-    return t;
+    return joined(m, x, " ... ", y);
 }
 
 /* True iff some session traces tag of p. */
@@ -77,11 +83,12 @@ static bool tag_traced(const Model *m, int p, const char *tag)
     return false;
 }
 
-static const char *const WINDOW_RULES[WINDOW_KINDS] = {"GC-RUNTIME", "GC-RUNTIME", "RUN-BLOCKED-SIGNALS"};
+static const char *const WINDOW_RULES[WINDOW_KINDS] = {"GC-RUNTIME", "GC-RUNTIME", "RUN-BLOCKED-SIGNALS",
+                                                        "RUN-BLOCKED-INHERIT"};
 
 /* The tags of the tracepoints of a window of kind k. */
 static const char *const WINDOW_TAGS[WINDOW_KINDS][2] = {
-    {"gc_minor_start", "gc_minor_end"}, {"gc_major_start", "gc_major_end"}, {"in", "out"}};
+    {"gc_minor_start", "gc_minor_end"}, {"gc_major_start", "gc_major_end"}, {"in", "out"}, {"in", "out"}};
 
 /* The template the window of kind k of p must have now, or NULL when it must be closed. */
 static const char *wanted(Model *m, int p, WindowKind k)
@@ -94,15 +101,28 @@ static const char *wanted(Model *m, int p, WindowKind k)
         return tag_traced(m, p, "gc_minor_start") ? gc_template(m, p, "gc_minor_start", "gc_minor_end") : NULL;
     case WIN_GC_MAJOR: /* GC-RUNTIME: the old generation filling up, or fullsweep_after reached */
         return tag_traced(m, p, "gc_minor_start") ? gc_template(m, p, "gc_major_start", "gc_major_end") : NULL;
-    default: /* RUN-BLOCKED-SIGNALS: scheduled in to handle a signal, back out to wait */
+    case WIN_BLOCKED: /* RUN-BLOCKED-SIGNALS: scheduled in to handle a signal, back out to wait */
         return pp->blocked && running_traced(m, p)
                    ? sched_template(m, p, "in", "out", running_block_mfa(m), WINDOW_RULES[k]) : NULL;
+    default: /* RUN-BLOCKED-INHERIT: opened by windows_signal_flags, kept until the wake-up */
+        return pp->blocked && pp->windows[k].id ? pp->windows[k].tpl : NULL;
     }
+}
+
+/* p enters the list of processes with open windows (once). */
+static void track(Model *m, int p)
+{
+    if (m->procs[p].windowed)
+        return;
+    m->windowed = arena_grow(m->a, m->windowed, (size_t)m->nwindowed, &m->windowed_cap, sizeof *m->windowed);
+    m->windowed[m->nwindowed++] = p;
+    m->procs[p].windowed = true;
 }
 
 bool windows_sync(Model *m, int p)
 {
     bool open = false;
+    const OpenWindow *signal = &m->procs[p].windows[WIN_SIGNAL_FLAGS];
     for (int k = 0; k < WINDOW_KINDS; k++) {
         const char *tpl = wanted(m, p, (WindowKind)k);
         if (tpl && (answers_remove(m, p, WINDOW_TAGS[k][0]) || answers_remove(m, p, WINDOW_TAGS[k][1])))
@@ -112,15 +132,41 @@ bool windows_sync(Model *m, int p)
             allow_close(m, w->id, WINDOW_RULES[k]);
             w->id = 0;
         }
-        if (tpl && !w->id)
-            *w = (OpenWindow){allow_open(m, WINDOW_RULES[k], -1, tpl), tpl};
+        if (tpl && !w->id) /* the pairs under new flags come after their handling (RUN-BLOCKED-INHERIT) */
+            *w = (OpenWindow){allow_open(m, WINDOW_RULES[k], -1, k == WIN_BLOCKED ? signal->id : 0, tpl), tpl};
         open = open || w->id;
     }
-    if (open && !m->procs[p].windowed) {
-        m->windowed = arena_grow(m->a, m->windowed, (size_t)m->nwindowed, &m->windowed_cap, sizeof *m->windowed);
-        m->windowed[m->nwindowed++] = p;
-        m->procs[p].windowed = true;
-    }
+    if (open)
+        track(m, p);
+    return true;
+}
+
+BlockSchedule windows_block_schedule(Model *m, int p)
+{
+    const Proc *pp = &m->procs[p];
+    if (!pp->alive || pp->is_port || !pp->blocked)
+        return (BlockSchedule){NULL, NULL};
+    const char *rule = WINDOW_RULES[WIN_SIGNAL_FLAGS];
+    Point in = {"in", running_block_mfa(m), rule}, out = {"out", running_block_mfa(m), rule};
+    return (BlockSchedule){allow_capture(m, p, fire_point, &in), allow_capture(m, p, fire_point, &out)};
+}
+
+bool windows_signal_flags(Model *m, int p, BlockSchedule before)
+{
+    BlockSchedule now = windows_block_schedule(m, p);
+    if (!now.out || (before.out && strcmp(before.out, now.out) == 0))
+        return true; /* not blocked, or its schedule looks as before: RUN-BLOCKED-SIGNALS covers it */
+    if (answers_remove(m, p, "in") || answers_remove(m, p, "out"))
+        return refuse_remove(m);
+    const char *rule = WINDOW_RULES[WIN_SIGNAL_FLAGS];
+    OpenWindow *w = &m->procs[p].windows[WIN_SIGNAL_FLAGS];
+    if (w->id)
+        allow_close(m, w->id, rule);
+    /* scheduled in under the flags it had (no in line when they had no running), out under the new */
+    const char *tpl = before.in ? joined(m, before.in, " ... ", now.out) : now.out;
+    /* after the pairs under the old flags: the process handles the new ones only once they are done */
+    *w = (OpenWindow){allow_open(m, rule, 1, m->procs[p].windows[WIN_BLOCKED].id, tpl), tpl};
+    track(m, p);
     return true;
 }
 
@@ -190,7 +236,35 @@ bool windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule,
         return refuse_remove(m);
     const char *tpl = sched_template(m, p, "out", "in", mfa, rule);
     if (tpl)
-        *id = allow_open(m, rule, limit, tpl);
+        *id = allow_open(m, rule, limit, 0, tpl);
+    return true;
+}
+
+bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2])
+{
+    ids[0] = ids[1] = 0;
+    if (!running_traced(m, p))
+        return true;
+    const char *const(*GC)[2] = &WINDOW_TAGS[WIN_GC_MINOR]; /* minor, then major */
+    const char *rule = "GC-RUNTIME-DELAYED";
+    bool gc = tag_traced(m, p, "gc_minor_start");
+    if (answers_remove(m, p, "in") || answers_remove(m, p, "out"))
+        return refuse_remove(m);
+    for (int k = 0; gc && k < 2; k++)
+        if (answers_remove(m, p, GC[k][0]) || answers_remove(m, p, GC[k][1]))
+            return refuse_remove(m);
+    const char *yield = sched_template(m, p, "out", "in", mfa, rule);
+    if (!yield)
+        return true;
+    if (!gc) { /* the collection is not traced: the yield alone */
+        ids[0] = allow_open(m, rule, 1, 0, yield);
+        return true;
+    }
+    for (int k = 0; k < 2; k++) { /* out and in at mfa, the collection right after the in (one segment) */
+        const char *pair = gc_template(m, p, GC[k][0], GC[k][1]);
+        if (pair)
+            ids[k] = allow_open(m, rule, 1, 0, joined(m, yield, " ; ", pair));
+    }
     return true;
 }
 
@@ -216,5 +290,5 @@ void windows_killed_linked(Model *m, int p)
     const char *tpl = allow_capture(m, p, fire_point, &pt);
     if (!tpl)
         return;
-    allow_close(m, allow_open(m, "RUN-KILLED-LINKED", 1, tpl), "RUN-KILLED-LINKED");
+    allow_close(m, allow_open(m, "RUN-KILLED-LINKED", 1, 0, tpl), "RUN-KILLED-LINKED");
 }

@@ -8,9 +8,23 @@
 /* Guarantees: p's windows match its state, each closed when it no longer applies or its
  * template changed and opened anew: runtime-started minor and major collections while p is
  * traced for garbage_collection (GC-RUNTIME), scheduling in and out at tcs_puppet:block/0 while
- * it is blocked in a receive and traced for running (RUN-BLOCKED-SIGNALS); false with the error
+ * it is blocked in a receive and traced for running (RUN-BLOCKED-SIGNALS), a RUN-BLOCKED-INHERIT
+ * window (windows_signal_flags) closed at its wake-up; false with the error
  * set (the model refuses the step) when a tracer would answer remove to such an addition. */
 bool windows_sync(Model *m, int p);
+/* The lines p's schedule at tcs_puppet:block/0 would write now: its in and its out templates (NULL
+ * when p is not blocked in a receive, or a template writes no line). */
+typedef struct BlockSchedule { const char *in, *out; } BlockSchedule;
+
+/* Guarantees: p's schedule at tcs_puppet:block/0 as its flags give it now; both NULL when p is not
+ * blocked in a receive. Writes no line. */
+BlockSchedule windows_block_schedule(Model *m, int p);
+/* Guarantees: when p is blocked in a receive and its flags, just changed by a signal it handles
+ * (before: its schedule until then), give its scheduling other lines, a window for at most one
+ * schedule in which it handles that signal, open until it is woken: in as before (no in line when
+ * it was not traced for running) ... out as now (RUN-BLOCKED-INHERIT); a window of this kind still
+ * open is closed first; false with the error set when a tracer would answer remove to it. */
+bool windows_signal_flags(Model *m, int p, BlockSchedule before);
 /* Guarantees: windows_sync of every process a step can have changed the state of: the tracee of
  * a trace step on one process, the actor and the other process of a process's step, the
  * processes with open windows; every process after another harness step; false as windows_sync. */
@@ -22,7 +36,14 @@ void windows_close_all(Model *m);
  * (RUN-WAIT-OPEN-PORT, RUN-WAIT-CODE-LOAD, RUN-WAIT-PORT-SIGNALS); its id in *id, 0 when p is not
  * traced for running; false with the error set when a tracer would answer remove to it. */
 bool windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule, unsigned *id);
-/* Guarantees: window id (opened by windows_wait with rule) closed, if not 0. */
+/* Guarantees: when p is traced for running, windows for a collection the runtime starts while a
+ * BIF has collections delayed (GC-RUNTIME-DELAYED): p scheduled out and back in at mfa, at most
+ * once (ids[0]); when p is traced for garbage_collection too, two windows instead, the in followed
+ * at once by a whole minor pair (ids[0]), or a whole major pair (ids[1]), at most one instance
+ * each; the ids are 0 when there is none; false with the error set when a tracer would answer
+ * remove to it. */
+bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2]);
+/* Guarantees: window id (opened by windows_wait or windows_delayed_gc with rule) closed, if not 0. */
 void windows_end(Model *m, unsigned id, const char *rule);
 /* Guarantees: false with the error set (the model refuses the step) when p, killed through a
  * link while it waits in the gate, is traced for in_exiting by a tracer that would answer remove

@@ -42,8 +42,9 @@ typedef struct SeqToken {
 typedef struct Message { Term *msg; const SeqToken *token; } Message;
 
 /* The allowance windows the model keeps open for a process while it lives (ref/events/windows.c):
- * runtime-started minor and major collections, scheduling while blocked in a receive. */
-typedef enum { WIN_GC_MINOR, WIN_GC_MAJOR, WIN_BLOCKED, WINDOW_KINDS } WindowKind;
+ * runtime-started minor and major collections, scheduling while blocked in a receive, and the one
+ * schedule in which a blocked process handles flags passed to it by a signal. */
+typedef enum { WIN_GC_MINOR, WIN_GC_MAJOR, WIN_BLOCKED, WIN_SIGNAL_FLAGS, WINDOW_KINDS } WindowKind;
 
 /* One open allowance window: its id (0: none open) and its template as the A line spells it. */
 typedef struct OpenWindow { unsigned id; const char *tpl; } OpenWindow;
