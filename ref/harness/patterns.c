@@ -136,7 +136,10 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
 {
     Session *ses = &m->sessions[s];
     Options o = read_options(st);
-    const char *bad = st->ms_invalid ? st->ms_invalid : o.bad ? o.bad
+    /* erts reads the options first, then compiles the match spec, then checks the MFA
+     * (erl_bif_trace.c, trace_pattern: fvalue badopt, match_spec, none in turn): the first
+     * refusal is the error_info's cause (ERRINFO-*, fuzz_errinfo_function_option_first) */
+    const char *bad = o.bad ? o.bad : st->ms_invalid ? st->ms_invalid
                     : st->module && !target_allowed(st) ? "CALL-PATTERN-FORBIDDEN" : NULL;
     if (bad) {
         buf_puts(result, "raises error:badarg");
