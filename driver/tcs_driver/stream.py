@@ -494,14 +494,21 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
     """Return lines with the events the documents leave to the implementation made informative,
     each with the enabled line that asked for it: unpredictable scheduling (RUN-HARNESS,
     PORTS-RUNNING-ZERO) and a fullsweep right after a minor collection of the same process
-    (GC-MINOR-FULLSWEEP: the gc_major_start and gc_major_end directly following gc_minor_end).
-    Every other line is unchanged."""
+    (GC-MINOR-FULLSWEEP: the gc_major_start and gc_major_end directly following gc_minor_end,
+    and the enabled line of that gc_major_end also when it answered no trace: discard leaves the
+    enabled line alone, and it belongs to the fullsweep all the same). Every other line is
+    unchanged."""
     out = list(lines)
     last_tag: dict[str, str] = {}  # group -> tag of its last trace line, the harness's left out
     in_fullsweep: set[str] = set()  # groups between an added gc_major_start and its end
     for i, line in enumerate(out):
         if line.kind == "msg" and line.cls == "N" and _unpredictable_scheduling(line):
             out[i] = replace(line, cls="I")
+        if (line.kind == "enabled" and line.cls == "N" and line.tag == "gc_major_end"
+                and line.group in in_fullsweep and not line.body.endswith(" -> trace")):
+            out[i] = replace(line, cls="I")   # the fullsweep's end, not traced
+            in_fullsweep.discard(line.group)
+            continue
         if line.kind != "trace" or line.cls != "N":
             continue
         if _unpredictable_scheduling(line):

@@ -162,3 +162,19 @@ def test_tracer_process_messages_of_harness_scheduling_are_informative(body: str
     """RUN-HARNESS holds for a tracer process's messages as for a tracer module's callbacks."""
     [line] = parse_live_stream(body, "live")
     assert line.cls == cls
+
+
+def test_a_fullsweep_end_answered_discard_is_informative_with_its_start() -> None:
+    """Seed 20261124 group 9: a runtime minor collection, then the fullsweep the runtime adds,
+    whose gc_major_end the tracer answers discard: the lone enabled line is the fullsweep's too."""
+    got = classes(
+        "enabled(gc_minor_start, <tracer>, <a>) -> trace\n"
+        "trace(gc_minor_start, <tracer>, <a>, _GcInfo, #{})\n"
+        "enabled(gc_minor_end, <tracer>, <a>) -> trace\n"
+        "trace(gc_minor_end, <tracer>, <a>, _GcInfo, #{})\n"
+        "enabled(gc_major_start, <tracer>, <a>) -> trace\n"
+        "trace(gc_major_start, <tracer>, <a>, _GcInfo, #{})\n"
+        "enabled(gc_major_end, <tracer>, <a>) -> discard\n"
+        "enabled(gc_major_end, <tracer>, <a>) -> discard\n"
+    )
+    assert [line[0] for line in got] == ["N"] * 4 + ["I"] * 3 + ["N"]

@@ -37,6 +37,7 @@ static const Refusal refusals[] = {
     {"send", "MS-", "match_spec", 2, "ERRINFO-MATCH-SPEC", NULL},
     {"recv", "MS-", "match_spec", 2, "ERRINFO-MATCH-SPEC", NULL},
     {"recv", "MSGPAT-RECEIVE-REFUSED", "match_spec", 2, "ERRINFO-MATCH-SPEC", NULL},
+    {"send", "MSGPAT-SEND-REFUSED", "match_spec", 2, "ERRINFO-MATCH-SPEC", NULL},
     {"send", "MSGPAT-NO-OPTIONS", "badopt", 3, "ERRINFO-BADOPT", NULL},
     {"recv", "MSGPAT-NO-OPTIONS", "badopt", 3, "ERRINFO-BADOPT", NULL},
 };

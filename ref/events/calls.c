@@ -17,6 +17,7 @@
 #include "enabled.h"
 #include "msflags.h"
 #include "order.h"
+#include "seqtrace.h"
 #include "tracepoint.h"
 
 typedef enum { FR_CONT, FR_RETURN_TO, FR_RETURN } FrameKind;
@@ -101,6 +102,17 @@ static Tracer meta_tracer(const Model *m, int s, TracerDecl *decl, const Term *m
     if (s != LEGACY_SESSION)
         return (Tracer){decl, m->sessions[s].state_term, m->sessions[s].state_dead};
     return (Tracer){decl, meta_state ? meta_state : term_pid(m->a, "meta"), false};
+}
+
+/* A meta tracer's trace line for process p (its flags fixed to [call, timestamp], CALL-META),
+ * then what the recorder's report of it does: called in p's context, it carries p's seq_trace
+ * token (SEQ-TRACER-REPORT, C-65); OTP's erl_tracer, the tracer process's module, sends
+ * without a message environment, so without the token. */
+static void meta_emit(Model *m, Tracer t, int p, const Event *ev, const char *why)
+{
+    tracepoint_emit_as(m, t, FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP), 0, p, ev, why);
+    if (t.decl->kind == TRACER_RECORDER)
+        seqtrace_tracer_report(m, p);
 }
 
 /* Runs the match spec of a pattern of session s on the call; false with err set if the model
@@ -197,6 +209,10 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
     Model *m = r->m;
     TracerDecl decl;
     Tracer t = meta_tracer(m, s, &decl, pat->meta_state);
+    if (decl.kind == TRACER_RECORDER && !seqtrace_report_printable(m, r->p))
+        return model_unsupported(m, r->st->line, r->st->col,
+                                 "a meta-traced call by a process whose seq_trace token has the send flag "
+                                 "(the recorder's report would be traced, C-65) is");
     /* CALL-META-REMOVE: remove ends meta tracing of the function; discard counts as trace */
     if (enabled_probe_as(m, t, r->p, "CALL-META-REMOVE") == ANS_REMOVE) {
         pat->meta = false;
@@ -213,8 +229,7 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
         return true;
     if (!ms_message_false(&o)) {
         Event ev = {"call", fn_mfa(m, fn, args), NULL, ms_message_result(&o), call_rules(r, "CALL-META CALL-META-ORDER", &o)};
-        tracepoint_emit_as(m, t, FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP), 0, r->p, &ev,
-                           "ENABLED-TRACE");
+        meta_emit(m, t, r->p, &ev, "ENABLED-TRACE");
     }
     if (o.return_trace || o.exception_trace)
         push(r, (Frame){.kind = FR_RETURN, .mfa = fn_mfa(m, fn, NULL), .session = s, .meta = true,
@@ -261,8 +276,7 @@ static void emit_frame(Run *r, const Frame *f, const char *tag, const Term *term
         return;
     if (f->meta) {
         TracerDecl decl;
-        tracepoint_emit_as(r->m, meta_tracer(r->m, f->session, &decl, f->meta_state),
-                           FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP), 0, r->p, &ev, why);
+        meta_emit(r->m, meta_tracer(r->m, f->session, &decl, f->meta_state), r->p, &ev, why);
     } else {
         bool silent = r->m->procs[r->p].trace[f->session].flags & FLAG_BIT(FL_SILENT);
         Buf b;

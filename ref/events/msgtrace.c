@@ -66,12 +66,13 @@ bool msgtrace_event(Model *m, const Step *st, int proc, const char *tag, const T
     for (int i = 0; i < n; i++) {
         int s = order[i];
         /* MSGPAT-PORT-RECEIVE: a port's receive is never matched against the 'receive' pattern
-         * (OTP 25, 27, 29); a port's send goes through the send pattern from OTP 27 on (C-85 in
+         * (OTP 25, 27, 29); a port's send is dropped by a send pattern false from OTP 27 on,
+         * but no match spec runs for it, there being no process to run it in (C-85 in
          * CONFORMANCE.md, expectations/otp25.toml) */
         static const MessagePattern unpatterned; /* on, no match spec: MSGPAT-DEFAULT */
-        const MessagePattern *pat = !send && m->procs[proc].is_port
-                                        ? &unpatterned
-                                        : model_message_pattern(&m->sessions[s], send);
+        const MessagePattern *pat = model_message_pattern(&m->sessions[s], send);
+        if (m->procs[proc].is_port && (!send || pat->ms))
+            pat = &unpatterned;
         if (!enabled_live(m, s, proc, tag) || pat->off) /* MSGPAT-FALSE: not even enabled is asked */
             continue;
         FlagSet *flags = &m->procs[proc].trace[s].flags;
@@ -79,7 +80,7 @@ bool msgtrace_event(Model *m, const Step *st, int proc, const char *tag, const T
         if (pat->ms) {
             MsFlagsCtx ctx;
             MsCall call = {ms_args(m, send, msg, peer), model_id(m, proc), NULL, m->procs[proc].token != NULL,
-                           m->procs[proc].is_port ? NULL : msflags_hooks(&ctx, m, s, proc), &m->tcw};
+                           msflags_hooks(&ctx, m, s, proc), &m->tcw};
             o = ms_run(m->a, pat->ms, &call);
             if (o.unsupported)
                 return model_unsupported(m, st->line, st->col, o.unsupported);

@@ -103,6 +103,24 @@ bool seqtrace_step(Model *m, int p, const Step *st)
     return true;
 }
 
+bool seqtrace_report_printable(const Model *m, int p)
+{
+    const SeqToken *tok = m->procs[p].token;
+    return !tok || !m->seq_tracer || !tok->send;
+}
+
+void seqtrace_tracer_report(Model *m, int p)
+{
+    if (!m->procs[p].token)
+        return;
+    /* enif_send (erl_nif.c) with a message environment: seq_trace_update_serial, then
+     * seq_trace_output(token, msg, SEQ_TRACE_SEND, ...): the tracer is asked twice, as for a
+     * send (SEQ-ENABLED-REPEAT); the send flag is off (seqtrace_report_printable) */
+    SeqToken *tok = seq_bump(m, p, "SEQ-ENABLED SEQ-SERIAL SEQ-TRACER-REPORT");
+    if (m->seq_tracer)
+        seq_output(m, p, tok, "send", false, NULL, NULL, "SEQ-ENABLED SEQ-TRACER-REPORT");
+}
+
 bool seqtrace_allows(const Model *m, int p, StepKind kind)
 {
     /* spawn, links, exits and port steps of a token holder carry the token in ways model v1

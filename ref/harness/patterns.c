@@ -157,10 +157,13 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
 {
     Session *ses = &m->sessions[s];
     Options o = read_options(st);
-    /* a match spec with only counter options (erl_bif_trace.c, trace_pattern(): "A match prog
-     * is not allowed with just call_count, call_time or call_memory") */
+    /* erts reads the options first, then compiles the match spec, then checks the MFA
+     * (erl_bif_trace.c, trace_pattern: fvalue badopt, match_spec, none in turn): the first
+     * refusal is the error_info's cause (ERRINFO-*, fuzz_errinfo_function_option_first); a match
+     * spec with only counter options is refused with the match spec ("A match prog is not allowed
+     * with just call_count, call_time or call_memory") */
     bool counter_ms = o.any_counter && !o.local && !o.meta && st->term->kind == TK_CONS;
-    const char *bad = st->ms_invalid ? st->ms_invalid : o.bad ? o.bad
+    const char *bad = o.bad ? o.bad : st->ms_invalid ? st->ms_invalid
                     : counter_ms ? "CALL-COUNTERS-NO-MATCH-SPEC"
                     : st->module && !target_allowed(st) ? "CALL-PATTERN-FORBIDDEN" : NULL;
     if (bad) {

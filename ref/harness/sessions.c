@@ -311,9 +311,14 @@ static Term *flags_or_tracer(Model *m, int s, bool on, FlagSet flags, const char
         return item(m, "tracer", on ? tracer_term(m, s) : term_nil(m->a));
     if (strcmp(it, "flags") != 0)
         return NULL;
-    static const Flag order[] = {FL_SCHEDULER_ID, FL_ARITY, FL_PROCS, FL_CALL, FL_PORTS, FL_RECEIVE,
-                                 FL_SEND, FL_MONOTONIC_TIMESTAMP, FL_STRICT_MONOTONIC_TIMESTAMP,
-                                 FL_TIMESTAMP};
+    /* every flag, in the reverse of the order erl_bif_trace.c (trace_info_tracee) conses them:
+     * timestamp first, running_procs last (SESSION-INFO, fuzz_session_info_all_flags) */
+    static const Flag order[] = {FL_RUNNING_PROCS, FL_RUNNING_PORTS, FL_PORTS, FL_SCHEDULER_ID,
+                                 FL_SILENT, FL_RETURN_TO, FL_ARITY, FL_GARBAGE_COLLECTION,
+                                 FL_EXITING, FL_RUNNING, FL_SET_ON_FIRST_LINK, FL_SET_ON_LINK,
+                                 FL_SET_ON_FIRST_SPAWN, FL_PROCS, FL_CALL, FL_SET_ON_SPAWN,
+                                 FL_RECEIVE, FL_SEND, FL_MONOTONIC_TIMESTAMP,
+                                 FL_STRICT_MONOTONIC_TIMESTAMP, FL_TIMESTAMP};
     Term *el[FL_COUNT];
     size_t n = 0;
     for (size_t i = 0; on && i < sizeof order / sizeof order[0]; i++)

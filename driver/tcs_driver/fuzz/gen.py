@@ -178,6 +178,8 @@ class _State:
     recorder: bool = False                                         # the legacy tracer is the recorder
     meta: bool = False                                             # a meta pattern may have been set
     trace_call: bool = False                                       # the legacy recorder has trace_call/5 (C-10)
+    meta: bool = False                                             # a meta pattern may be set
+    seq_send: bool = False                                         # a token may have the send flag
 
     def pick(self, items):
         return items[self.rng.randrange(len(items))]
@@ -278,6 +280,7 @@ def _pattern_step(st: _State) -> str:
     if r < 0.35:
         return f"pattern on_load {st.pick(CALL_MATCH_SPECS[:5])} {st.pick(['local', 'global'])}"
     fn, arity = st.pick(TARGET_FUNCTIONS)
+    st.meta |= "meta" in opts
     # not '_':'_'/'_': a pattern on every module traces the harness's own calls in the scenario's
     # processes (the puppet's gate, open_port/2), which no scenario describes; '_':id/1 is badarg
     target = st.pick([f"tcs_target:{fn}/{arity}", f"tcs_target:{fn}/'_'", "tcs_target:'_'/'_'",
@@ -391,6 +394,8 @@ def _process_step(st: _State) -> str | None:
         st.blocked.add(p)
         return f"{p} recv"
     if kind == "call":
+        if holder and st.meta and st.seq_tracer and st.seq_send:
+            return None   # the recorder's report of a meta-traced call would be traced (C-65)
         if not st.late_loaded and st.rng.random() < 0.15 and p not in st.traced_sr and not holder:
             st.late_loaded = True
             return f"{p} call tcs_late:id({_term(st)})"
@@ -535,6 +540,7 @@ def _process_step(st: _State) -> str | None:
         st.seq_group.add(p)
         comp = st.pick(("label",) * 3 + SEQ_COMPONENTS)
         value = str(st.rng.randrange(0, 50)) if comp == "label" else st.pick(["true", "true", "false"])
+        st.seq_send |= comp == "send" and value == "true"
         st.token.add(p)
         return f"{p} seq_token {comp} {value}"
     if kind == "seq_print":
