@@ -59,7 +59,7 @@ def test_generator_reaches_every_step_kind() -> None:
               "open_port", "port_command", "port_send", "port_close", "gc", "seq_token", "seq_print", "seq_reset",
               "seq_trace", "info", "tracer exit", "pattern send", "pattern 'receive'", "pattern on_load",
               "trace all", "trace existing", "trace new", "trace new_ports", "create", "destroy", "drop",
-              "session_info", "delivered", "callbacks", "answer", "session", "erl_msg_tracer"}
+              "session_info", "delivered", "callbacks", "answer", "session", "erl_msg_tracer", "unload"}
     assert wanted - words == set()
 
 
