@@ -172,6 +172,14 @@ run_step({tracer_reload, recorder}, Names, #{collector := C, tracer := Mod}) ->
     Loaded = case code:load_file(Mod) of {module, Mod} -> {module, recorder}; Other -> Other end,
     ctl(C, "code:load_file(recorder)", {ok, Loaded}, Names),
     {harness, Names};
+run_step({module_unload, Mod}, Names, #{collector := C}) ->
+    %% as trace_session_SUITE's on_load/1 (delete + purge): the module's next call
+    %% loads it again; the purge before drops old code a delete would refuse
+    code:purge(Mod),
+    Deleted = code:delete(Mod),
+    code:purge(Mod),
+    ctl(C, ["code:delete(", atom_to_list(Mod), ")"], {ok, Deleted}, Names),
+    {harness, Names};
 run_step(Step, Names, Ctx) ->
     {Who, Action} = action(Step, Names),
     after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).

@@ -4,7 +4,7 @@
 %% module_info/0,1 included; relay/1 must stay a non-tail call (check/1 can
 %% return), so that an exception passes its frame.
 -module(tcs_target).
--export([id/1, twice/1, tail/1, deep/1, check/1, relay/1, catcher/1]).
+-export([id/1, twice/1, tail/1, deep/1, check/1, relay/1, catcher/1, top/1, middle/1, bottom/1]).
 
 id(X) -> X.
 
@@ -26,3 +26,20 @@ catcher(X) ->
     try relay(X)
     catch error:R -> {caught, R}
     end.
+
+%% The chain of trace_session_SUITE's return_to/1: top/1 catches what middle/1
+%% raises; middle/1 calls bottom/1 in its body, in a try, or as a tail call;
+%% each call is local, or through the export entry (extern), as the script
+%% in the argument says; bottom/1 returns the rest of the script, or raises.
+top([{'catch', local} | Script]) -> try middle(Script) catch error:R -> {caught, R} end;
+top([{'catch', extern} | Script]) -> try ?MODULE:middle(Script) catch error:R -> {caught, R} end.
+
+middle([{body, local} | Script]) -> {bottom(Script)};
+middle([{body, extern} | Script]) -> {?MODULE:bottom(Script)};
+middle([{'catch', local} | Script]) -> try bottom(Script) catch error:R -> {caught, R} end;
+middle([{'catch', extern} | Script]) -> try ?MODULE:bottom(Script) catch error:R -> {caught, R} end;
+middle([{tail, local} | Script]) -> bottom(Script);
+middle([{tail, extern} | Script]) -> ?MODULE:bottom(Script).
+
+bottom([return | Rest]) -> Rest;
+bottom([exception]) -> erlang:error(exception).

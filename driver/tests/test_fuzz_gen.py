@@ -60,7 +60,7 @@ def test_generator_reaches_every_step_kind() -> None:
               "seq_trace", "info", "tracer exit", "pattern send", "pattern 'receive'", "pattern on_load",
               "trace all", "trace existing", "trace new", "trace new_ports", "create", "destroy", "drop",
               "session_info", "delivered", "callbacks", "answer", "session", "erl_msg_tracer",
-              "kill", "trap_exit", "monitor", "send_name", "tracer unload", "tracer reload", "system"}
+              "kill", "trap_exit", "monitor", "send_name", "tracer unload", "tracer reload", "system", "unload"}
     assert wanted - words == set()
 
 

@@ -73,7 +73,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "open_port", "port_command", "port_send", "port_close", "gc",
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
                                         "spawn_link", "info", "tracer_exit", "kill", "trap_exit",
-                                        "monitor", "send_name", "tracer_unload", "tracer_reload"};
+                                        "monitor", "send_name", "tracer_unload", "tracer_reload",
+                                        "module_unload"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -101,6 +102,9 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
     case ST_TRACER_UNLOAD:
     case ST_TRACER_RELOAD:
         buf_puts(out, "recorder");
+        break;
+    case ST_MODULE_UNLOAD:
+        atom(out, st->module);
         break;
     case ST_PATTERN:
         steptext_pattern_target(out, st);

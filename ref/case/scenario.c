@@ -766,6 +766,18 @@ static bool module_fn(Parser *p, Step *st, size_t *fn_at)
     return true;
 }
 
+/* unload MODULE: only tcs_late, which a call loads again; the runner loads tcs_target
+ * before the first step and needs it there. */
+static bool parse_unload_step(Parser *p, Step *st)
+{
+    size_t at;
+    const char *m = ident(p, &at);
+    if (!m || strcmp(m, "tcs_late") != 0)
+        return fail(p, at, "'unload' takes the module tcs_late (the one a call loads)");
+    st->module = m;
+    return end_of_statement(p);
+}
+
 static bool parse_call_step(Parser *p, Step *st)
 {
     size_t fn_at;
@@ -1210,6 +1222,9 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         ok = p->sc->tracer.kind == TRACER_RECORDER
                  ? end_of_statement(p)
                  : fail(p, at, "'tracer unload' and 'tracer reload' need the recorder as the tracer");
+    } else if (strcmp(kw, "unload") == 0) {
+        st->kind = ST_MODULE_UNLOAD; /* a fixture module deleted and purged (CALL-PATTERN-MODULE-DELETED) */
+        ok = parse_unload_step(p, st);
     } else if (strcmp(kw, "tracer") == 0 && next_word_is(p, "exit")) {
         st->kind = ST_TRACER_EXIT; /* the tracer state process exits (STATUS-DEAD-STATE) */
         st->actor = kw;

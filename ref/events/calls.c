@@ -342,11 +342,73 @@ static Result enter(Run *r, int fn, Term *arg, bool global);
 
 static Result value(Term *v) { return (Result){.value = v}; }
 
-/* A non-tail local call of callee from caller, inside a try when catches. */
-static Result call_at(Run *r, int caller, bool catches, int callee, Term *arg)
+/* A non-tail call of callee from caller (local, or through the export entry when global),
+ * inside a try when catches. */
+static Result call_at(Run *r, int caller, bool catches, int callee, Term *arg, bool global)
 {
     push(r, (Frame){.kind = FR_CONT, .mfa = fn_mfa(r->m, caller, NULL), .catches = catches});
-    return unwind(r, enter(r, callee, arg, false));
+    return unwind(r, enter(r, callee, arg, global));
+}
+
+/* try ... catch error:R -> {caught, R} end around a call's result. */
+static Result caught(Model *m, Result x)
+{
+    return x.raised ? value(term_tuple3(m->a, term_atom(m->a, "caught"), x.value, NULL)) : x;
+}
+
+/* The head of the script of top/1 and middle/1, [{Shape, local | extern} | Rest]: true with
+ * the shape, whether the next call goes through the export entry (extern) and Rest. */
+static bool script_head(const Term *arg, const char **shape, bool *global, Term **rest)
+{
+    if (arg->kind != TK_CONS)
+        return false;
+    const Term *h = arg->u.cons.head;
+    if (h->kind != TK_TUPLE || h->u.tuple.n != 2 || h->u.tuple.el[0]->kind != TK_ATOM ||
+        !(term_is_atom(h->u.tuple.el[1], "local") || term_is_atom(h->u.tuple.el[1], "extern")))
+        return false;
+    *shape = h->u.tuple.el[0]->u.name;
+    *global = term_is_atom(h->u.tuple.el[1], "extern");
+    *rest = arg->u.cons.tail;
+    return true;
+}
+
+/* An argument no clause of fn matches: the model does not follow function_clause. */
+static Result no_clause(Run *r, int fn)
+{
+    char what[128];
+    snprintf(what, sizeof what, "tcs_target:%s/1 with an argument no clause of it matches (see "
+             "cases/README.md, \"The traced functions\") is", fixture_fn_info(fn)->name);
+    model_unsupported(r->m, r->st->line, r->st->col, what);
+    return (Result){.failed = true};
+}
+
+/* top/1, middle/1 and bottom/1: the chain of trace_session_SUITE's return_to/1. */
+static Result enter_chain(Run *r, int fn, Term *arg)
+{
+    const char *shape;
+    bool global;
+    Term *rest;
+    if (fn == FN_BOTTOM) { /* [return | Rest] -> Rest; [exception] -> erlang:error(exception) */
+        if (arg->kind == TK_CONS && term_is_atom(arg->u.cons.head, "return"))
+            return value(arg->u.cons.tail);
+        if (arg->kind == TK_CONS && term_is_atom(arg->u.cons.head, "exception") &&
+            arg->u.cons.tail->kind == TK_NIL)
+            return (Result){.raised = true, .value = arg->u.cons.head};
+        return no_clause(r, fn);
+    }
+    if (!script_head(arg, &shape, &global, &rest))
+        return no_clause(r, fn);
+    bool catches = strcmp(shape, "catch") == 0;
+    if (fn == FN_TOP) /* try middle(Rest) catch error:R -> {caught, R} end */
+        return catches ? caught(r->m, call_at(r, FN_TOP, true, FN_MIDDLE, rest, global)) : no_clause(r, fn);
+    if (strcmp(shape, "tail") == 0) /* bottom(Rest), a tail call */
+        return enter(r, FN_BOTTOM, rest, global);
+    if (catches) /* try bottom(Rest) catch error:R -> {caught, R} end */
+        return caught(r->m, call_at(r, FN_MIDDLE, true, FN_BOTTOM, rest, global));
+    if (strcmp(shape, "body") != 0)
+        return no_clause(r, fn);
+    Result x = call_at(r, FN_MIDDLE, false, FN_BOTTOM, rest, global); /* {bottom(Rest)} */
+    return x.raised || x.failed ? x : value(term_tuple(r->m->a, 1, &x.value));
 }
 
 /* Enters fn with its argument (through the export entry when global) and runs its body as
@@ -361,7 +423,7 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
     case FN_TWICE: { /* {id(X), id(X)} */
         Term *el[2];
         for (int i = 0; i < 2; i++) {
-            x = call_at(r, FN_TWICE, false, FN_ID, arg);
+            x = call_at(r, FN_TWICE, false, FN_ID, arg, false);
             if (x.failed)
                 return x;
             el[i] = x.value;
@@ -372,16 +434,19 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
     case FN_INNER:
         return enter(r, FN_ID, arg, false);
     case FN_DEEP: /* {inner(X)} */
-        x = call_at(r, FN_DEEP, false, FN_INNER, arg);
+        x = call_at(r, FN_DEEP, false, FN_INNER, arg, false);
         return x.failed ? x : value(term_tuple(m->a, 1, &x.value));
     case FN_CHECK: /* ok for ok, else erlang:error(X) */
         return term_is_atom(arg, "ok") ? value(arg) : (Result){.raised = true, .value = arg};
     case FN_RELAY: /* [check(X)] */
-        x = call_at(r, FN_RELAY, false, FN_CHECK, arg);
+        x = call_at(r, FN_RELAY, false, FN_CHECK, arg, false);
         return x.raised || x.failed ? x : value(term_list(m->a, 1, &x.value));
     case FN_CATCHER: /* try relay(X) catch error:R -> {caught, R} end */
-        x = call_at(r, FN_CATCHER, true, FN_RELAY, arg);
-        return x.raised ? value(term_tuple3(m->a, term_atom(m->a, "caught"), x.value, NULL)) : x;
+        return caught(m, call_at(r, FN_CATCHER, true, FN_RELAY, arg, false));
+    case FN_TOP:
+    case FN_MIDDLE:
+    case FN_BOTTOM:
+        return enter_chain(r, fn, arg);
     default: /* tcs_target:id/1 and tcs_late:id/1 */
         return value(arg);
     }

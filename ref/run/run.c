@@ -20,6 +20,7 @@
 #include "status.h"
 #include "windows.h"
 #include "tracermod.h"
+#include "fixturecode.h"
 
 /* A step of one process of the scenario (the process is the step's actor). */
 static bool actor_step(Model *m, const Step *st)
@@ -76,6 +77,8 @@ static bool run_step(Model *m, const Step *st)
         ok = tracermod_unload(m, st);
     else if (st->kind == ST_TRACER_RELOAD)
         ok = tracermod_reload(m, st);
+    else if (st->kind == ST_MODULE_UNLOAD)
+        ok = fixturecode_unload(m, st);
     else
         ok = actor_step(m, st);
     if (ok && !seqtrace_holders_untraced(m))

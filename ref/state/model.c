@@ -102,9 +102,19 @@ MessagePattern *model_message_pattern(Session *ses, bool send)
     return send ? &ses->send_pat : &ses->receive_pat;
 }
 
+void model_unload_module(Model *m, FixtureModule mod)
+{
+    m->loaded[mod] = false;
+    for (int s = 0; s < m->nsessions; s++)
+        for (int fn = 0; fn < FIXTURE_FNS; fn++)
+            if (fixture_fn_info(fn)->module == mod)
+                m->sessions[s].pats[fn] = (Pattern){0};
+}
+
 void model_load_module(Model *m, FixtureModule mod)
 {
     m->loaded[mod] = true;
+    m->loaded_once[mod] = true;
     for (int s = 0; s < m->nsessions; s++) {
         const Pattern *def = &m->sessions[s].on_load;
         for (int fn = 0; fn < FIXTURE_FNS; fn++) {

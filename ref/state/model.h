@@ -164,6 +164,7 @@ typedef struct Model {
     Session *sessions;  /* in the arena: the legacy session and the scenario's, fixed at model_init */
     int nsessions;
     bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
+    bool loaded_once[FIXTURE_MODULES]; /* ... or had loaded at some step of the case */
     bool seq_tracer;    /* the system seq tracer is the scenario's tracer (ref/events/seqtrace.c) */
     bool seq_tokens;    /* some process has been given a seq_trace token: until then no step
                          * needs to look for token holders among all processes */
@@ -216,5 +217,8 @@ MessagePattern *model_message_pattern(Session *ses, bool send);
 /* Guarantees: module mod is loaded; its functions get each session's on_load pattern, with
  * a new place in the order where that sets them (SESSION-ORDER-CALL). */
 void model_load_module(Model *m, FixtureModule mod);
+/* Guarantees: module mod is not loaded, and no session has a pattern on its functions
+ * (CALL-PATTERN-MODULE-DELETED). */
+void model_unload_module(Model *m, FixtureModule mod);
 
 #endif

@@ -10,7 +10,7 @@ typedef enum { MOD_TARGET, MOD_LATE, FIXTURE_MODULES } FixtureModule;
 /* Every function of the fixture modules, module_info/0,1 included (the compiler adds them). */
 typedef enum {
     FN_ID, FN_TWICE, FN_TAIL, FN_DEEP, FN_INNER, FN_CHECK, FN_RELAY, FN_CATCHER,
-    FN_TARGET_INFO0, FN_TARGET_INFO1, FN_LATE_ID, FN_LATE_INFO0, FN_LATE_INFO1, FIXTURE_FNS
+    FN_TOP, FN_MIDDLE, FN_BOTTOM, FN_TARGET_INFO0, FN_TARGET_INFO1, FN_LATE_ID, FN_LATE_INFO0, FN_LATE_INFO1, FIXTURE_FNS
 } FixtureFn;
 
 typedef struct {
