@@ -20,7 +20,7 @@
 -export([start/2, answer_tables/3, load_tracers/2, states/1, run_step/3]).
 
 %% start(Plan, Job): the tracer state processes of the plan's sessions and the
-%% holder.  Plan: {sessions, [{Name, recorder | erl_msg_tracer | process,
+%% holder.  Plan: {sessions, [{Name, recorder | erl_msg_tracer | process | undefined,
 %% Callbacks, Answers}]}; Job: {session_tracers, [{Name, Module, LibPath}]}
 %% for each recorder session.
 start(Plan, Job) ->
@@ -87,7 +87,9 @@ tracer(Name, #{decls := Decls, states := States, recorders := Recorders}) ->
     case lists:keyfind(Name, 1, Decls) of
         {Name, recorder, _, _} -> {element(2, lists:keyfind(Name, 1, Recorders)), State};
         {Name, erl_msg_tracer, _, _} -> {erl_msg_tracer, State};
-        {Name, process, _, _} -> State
+        {Name, process, _, _} -> State;
+        %% each trace step names its process's tracer, {tracer, T} (OTP_SUITES.md F-3)
+        {Name, undefined, _, _} -> undefined
     end.
 
 %% --- the holder --------------------------------------------------------------

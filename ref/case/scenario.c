@@ -336,7 +336,8 @@ static bool parse_desc(Parser *p)
 
 const char *tracer_kind_name(TracerKind k)
 {
-    return k == TRACER_RECORDER ? "recorder" : k == TRACER_ERL_MSG ? "erl_msg_tracer" : "process";
+    return k == TRACER_RECORDER ? "recorder" : k == TRACER_ERL_MSG ? "erl_msg_tracer"
+           : k == TRACER_PROCESS ? "process" : "undefined";
 }
 
 static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
@@ -545,6 +546,28 @@ static bool session_spec(Parser *p, Step *st, const char *w, size_t at, bool *ma
     return true;
 }
 
+/* A trace step of a session created with tracer undefined (SESSION-UNDEFINED-TRACER): its one
+ * tracer option is {tracer,<tracer>}, and a `trace ... on` step needs it, for without it the
+ * calling process, the harness's handle holder, would become the tracer (OTP_SUITES.md F-3). */
+static bool undefined_session_options(Parser *p, const Step *st, Term *const *opts, size_t nopts)
+{
+    bool named = false;
+    for (size_t i = 0; i < nopts; i++) {
+        const Term *t = opts[i];
+        if (t->kind != TK_TUPLE)
+            continue;
+        if (t->u.tuple.n != 2 || !term_is_atom(t->u.tuple.el[0], "tracer") || t->u.tuple.el[1]->kind != TK_PID ||
+            strcmp(t->u.tuple.el[1]->u.name, "tracer") != 0)
+            return fail(p, (size_t)st->col - 1, "an option other than {tracer,<tracer>} in a session with "
+                        "tracer undefined is not supported by model v1");
+        named = true;
+    }
+    if (st->on && !named)
+        return fail(p, (size_t)st->col - 1, "a trace step without {tracer,<tracer>} in a session with tracer "
+                    "undefined (the harness's handle holder would become the tracer) is not supported by model v1");
+    return true;
+}
+
 /* TARGET on|off FLAG... : a legacy step names a process, a port or a spec, and passes its
  * flags as written (FLAGS-BADARG); a session's (with_options) names a process or a port and
  * keeps every option as written in st->sargs. */
@@ -578,6 +601,9 @@ static bool parse_trace_step(Parser *p, Step *st, bool with_options)
             return false;
     if ((with_options ? (int)nopts : st->nflags) == 0)
         return fail(p, p->i, "expected at least one trace flag");
+    if (with_options && st->session >= 0 && p->sessions[st->session].tracer.kind == TRACER_UNDEFINED &&
+        !undefined_session_options(p, st, opts, nopts))
+        return false;
     st->sargs = term_list(p->a, nopts, opts);
     return true;
 }
@@ -679,6 +705,9 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
         if (!st->event && strncmp(opt, "call_", 5) == 0)
             return fail(p, at, "option '%s' is not supported by model v1", opt);
         const TracerDecl *tracer = session && st->session >= 0 ? &p->sessions[st->session].tracer : &p->sc->tracer;
+        if (!st->event && strcmp(opt, "meta") == 0 && session && tracer->kind == TRACER_UNDEFINED)
+            return fail(p, at, "option 'meta' in a trace session with tracer undefined (it has no tracer to "
+                        "meta trace with) is not supported by model v1");
         if (!st->event && strcmp(opt, "meta") == 0 && session && tracer->kind == TRACER_PROCESS)
             return fail(p, at, "option 'meta' in a trace session whose tracer is a process (its trace_ts "
                         "messages carry time stamps) is not supported by model v1");
@@ -958,8 +987,13 @@ static bool parse_session_decl(Parser *p)
         kind = TRACER_ERL_MSG;
     else if (w && strcmp(w, "process") == 0)
         kind = TRACER_PROCESS;
+    else if (w && strcmp(w, "undefined") == 0)
+        kind = TRACER_UNDEFINED;
     else
-        return fail(p, at, "a session's tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
+        return fail(p, at, "a session's tracer must be 'recorder', 'erl_msg_tracer', 'process' or 'undefined'");
+    if (kind == TRACER_UNDEFINED && p->sc->tracer.kind != TRACER_PROCESS)
+        return fail(p, at, "a session with tracer undefined needs 'tracer process': its processes' tracer "
+                           "is the process <tracer>, named by {tracer,<tracer>} in each trace step");
     if (kind == TRACER_ERL_MSG && p->sc->tracer.kind != TRACER_ERL_MSG)
         return fail(p, at, "a session with tracer erl_msg_tracer needs 'tracer erl_msg_tracer' as the "
                            "legacy tracer (the example loads its library once, by name)");
@@ -1071,6 +1105,9 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
             return false;
         break;
     case SO_SYSTEM: /* system REF EVENT VALUE: trace:system/3 (OTP 28+) */
+        if (st->session >= 0 && p->sessions[st->session].tracer.kind == TRACER_UNDEFINED)
+            return fail(p, (size_t)st->col - 1, "trace:system/3 in a session with tracer undefined is not "
+                        "supported by model v1");
         if (!term_arg(p, &st->term, &st->term_col) || !term_arg(p, &st->sargs, NULL))
             return false;
         break;

@@ -39,10 +39,14 @@ static void process_tracer_message(Model *m, int s, int proc, const Event *ev, c
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);
-    buf_printf(&body, "msg(<%s>, ", m->sessions[s].state);
+    buf_puts(&body, "msg(");
+    term_print(&body, m->sessions[s].state_term, PRINT_CANON); /* the tracer process */
+    buf_puts(&body, ", ");
     term_print(&body, term_tuple(m->a, n, el), PRINT_CANON);
     buf_puts(&body, ")");
-    buf_printf(&rules, "%s %s %s", s == LEGACY_SESSION ? "LEGACY-PROCESS-TRACER" : "SESSION-PROCESS-TRACER",
+    buf_printf(&rules, "%s %s %s", s == LEGACY_SESSION ? "LEGACY-PROCESS-TRACER"
+                                   : m->sessions[s].tracer_undefined ? "SESSION-UNDEFINED-TRACER"
+                                                                     : "SESSION-PROCESS-TRACER",
                extra_rules, ev->rules);
     stream_line(m->out, 'N', buf_str(&body), buf_str(&rules));
     buf_free(&body);

@@ -81,7 +81,9 @@ static const char *with_weak(const Step *st, const char *rule, const char *weak_
 static const char *options_refused(const Model *m, const Step *st)
 {
     const char *refused = handle_refused(m, st);
-    for (const Term *o = st->sargs; !refused && o->kind == TK_CONS; o = o->u.cons.tail)
+    /* SESSION-UNDEFINED-TRACER: its {tracer,<tracer>} (the only tuple the parser lets through) */
+    bool names_tracer = st->sop == SO_PROCESS && m->sessions[step_session(st)].tracer_undefined;
+    for (const Term *o = st->sargs; !refused && !names_tracer && o->kind == TK_CONS; o = o->u.cons.tail)
         if (o->u.cons.head->kind == TK_TUPLE)
             refused = "SESSION-REFUSED-OPTS";
     return refused;
@@ -113,7 +115,7 @@ static bool create(Model *m, const Step *st)
     buf_init(&call);
     buf_puts(&call, "trace:session_create(");
     term_print_atom(&call, ses->state);
-    put_arg(&call, tracer_term(m, s));
+    put_arg(&call, ses->tracer_undefined ? term_atom(m->a, "undefined") : tracer_term(m, s));
     put_arg(&call, st->sargs);
     buf_puts(&call, ")");
     if (st->sargs->kind != TK_NIL) {
@@ -212,7 +214,9 @@ static bool process_step(Model *m, const Step *st)
     int s = step_session(st);
     int p = model_proc(m, st->actor);
     bool port = m->procs[p].is_port;
-    const char *rule = port ? "SESSION-PORT" : "SESSION-PROCESS";
+    const char *rule = m->sessions[s].tracer_undefined ? (port ? "SESSION-PORT SESSION-UNDEFINED-TRACER"
+                                                                : "SESSION-PROCESS SESSION-UNDEFINED-TRACER")
+                       : port ? "SESSION-PORT" : "SESSION-PROCESS";
     Buf call;
     buf_init(&call);
     call_head(m, &call, port ? "port" : "process", st);
