@@ -708,9 +708,6 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
         if (!st->event && strcmp(opt, "meta") == 0 && session && tracer->kind == TRACER_UNDEFINED)
             return fail(p, at, "option 'meta' in a trace session with tracer undefined (it has no tracer to "
                         "meta trace with) is not supported by model v1");
-        if (!st->event && strcmp(opt, "meta") == 0 && session && tracer->kind == TRACER_PROCESS)
-            return fail(p, at, "option 'meta' in a trace session whose tracer is a process (its trace_ts "
-                        "messages carry time stamps) is not supported by model v1");
         if (!st->event && strcmp(opt, "meta") == 0 && tracer->kind == TRACER_RECORDER &&
             (tracer->callbacks & (1u << callback_index("trace_call"))))
             return fail(p, at, "option 'meta' with a tracer that has trace_call/5 is not supported by "
@@ -1143,18 +1140,15 @@ static bool session_op(Parser *p, const char *kw, SessionOp *op)
 }
 
 /* What the model does not do with a legacy tracer that is a process ({tracer, <tracer>}):
- * time stamps in its messages, a meta tracer, the seq_trace system tracer, its exit. */
+ * scheduler ids in its messages, the seq_trace system tracer, its exit. */
 static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
 {
     if (p->sc->tracer.kind != TRACER_PROCESS)
         return true;
     const char *what = NULL;
     for (int i = 0; st->kind == ST_TRACE && st->on && i < st->nflags; i++)
-        if (st->flags[i] == FL_SCHEDULER_ID || (st->flags[i] != FL_COUNT && (FLAG_BIT(st->flags[i]) & FLAGS_TIMESTAMPS)))
-            what = "time stamps and scheduler ids in a tracer process's messages are";
-    for (int i = 0; st->kind == ST_PATTERN && i < st->nopts; i++)
-        if (strcmp(st->opts[i], "meta") == 0)
-            what = "a meta pattern with tracer process (the meta tracer would get trace_ts messages) is";
+        if (st->flags[i] == FL_SCHEDULER_ID) /* a positive integer, ambiguous in the message's shape */
+            what = "scheduler ids in a tracer process's messages are";
     if (st->kind == ST_SEQ_TRACER)
         what = "the seq_trace system tracer with tracer process is";
     if (st->kind == ST_TRACER_EXIT)
