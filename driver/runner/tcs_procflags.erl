@@ -2,7 +2,7 @@
 %% erlang:trace/3 on a process spec (all, existing, new, ...), erlang:trace_info/2,
 %% and the tracer state process exiting.  tcs_runner dispatches them here.
 -module(tcs_procflags).
--export([start_state/1, run_step/3]).
+-export([start_state/1, run_step/3, hold/3, scenario/2, node_counts/0, count/3]).
 
 %% start_state(Collector): a tracer state process (<tracer>, or the meta
 %% tracer's <meta>).  It hands every message it gets (the example tracer's
@@ -76,7 +76,12 @@ confine(Names, Ctx) ->
 %% (priority max: e.g. the handler of signals to processes in dirty NIFs,
 %% which the scenario processes waiting in the gate may need); returns them.
 hold(Names, Ctx) ->
-    Others = erlang:processes() -- [self() | scenario(Names, Ctx)],
+    hold(Names, Ctx, []).
+
+%% hold(Names, Ctx, Also): the same, but for the processes Also too (the
+%% sessions' handle holder, which makes the call for a session).
+hold(Names, Ctx, Also) ->
+    Others = erlang:processes() -- [self() | Also ++ scenario(Names, Ctx)],
     [P || P <- Others, erlang:process_info(P, priority) =/= {priority, max},
           (catch erlang:suspend_process(P)) =:= true].
 

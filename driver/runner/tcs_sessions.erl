@@ -56,8 +56,21 @@ states(#{states := States}) -> States.
 
 %% --- steps -------------------------------------------------------------------
 
-run_step(Step, Names, #{collector := C, sessions := #{holder := Holder} = Sessions, timeout := Timeout}) ->
-    Holder ! {request(Step, Sessions, Timeout div 2), self()},
+run_step({process, Ref, {spec, process, Spec}, How, Opts}, Names, #{sessions := #{holder := Holder}} = Ctx)
+  when Spec =:= all; Spec =:= existing ->
+    %% as erlang:trace(all | existing, ...) (tcs_procflags, PROCS-SPEC-CONFINED):
+    %% the node's other processes are held while the holder makes the call and
+    %% takes the flags off every process that is not the scenario's; the count
+    %% it answers is checked against the node's (PROCS-SPEC-COUNT)
+    Held = case How of true -> tcs_procflags:hold(Names, Ctx, [Holder]); false -> [] end,
+    Result = call_holder({spread, Ref, Spec, How, Opts, tcs_procflags:scenario(Names, Ctx)}, Names, Ctx),
+    [catch erlang:resume_process(P) || P <- Held],
+    Result;
+run_step(Step, Names, #{sessions := Sessions, timeout := Timeout} = Ctx) ->
+    call_holder(request(Step, Sessions, Timeout div 2), Names, Ctx).
+
+call_holder(Request, Names, #{collector := C, sessions := #{holder := Holder}, timeout := Timeout}) ->
+    Holder ! {Request, self()},
     receive
         {holder, Lines} ->
             [tcs_runner_lib:ctl(C, [Fun, "(", lists:join(",", [tcs_runner_lib:canon(A, Names) || A <- Args]), ")"],
@@ -111,6 +124,14 @@ hold(St) ->
             Outcome = outcome(fun() -> apply(trace, F, [Handle | Args]) end),
             reply(From, St, [{{"trace:" ++ atom_to_list(F), [Handle | Args]}, Outcome}]),
             hold(St);
+        {{spread, Ref, Spec, How, Opts, Scenario}, From} ->
+            Handle = handle(Ref, St),
+            Before = tcs_procflags:node_counts(),
+            Outcome = outcome(fun() -> trace:process(Handle, Spec, How, Opts) end),
+            How andalso confine(Handle, Scenario),
+            Counted = tcs_procflags:count(Outcome, Before, tcs_procflags:node_counts()),
+            reply(From, St, [{{"trace:process", [Handle, Spec, How, Opts]}, Counted}]),
+            hold(St);
         {{session_info, What}, From} ->
             reply(From, St, [{{"trace:session_info", [What]}, outcome(fun() -> trace:session_info(What) end)}]),
             hold(St);
@@ -130,6 +151,13 @@ hold(St) ->
             end,
             hold(St)
     end.
+
+%% The flags the session set on every process but the scenario's taken off
+%% again, the holder's own first (it goes on running).
+confine(Handle, Scenario) ->
+    catch trace:process(Handle, self(), false, [all]),
+    [catch trace:process(Handle, P, false, [all]) || P <- erlang:processes() -- Scenario],
+    ok.
 
 remember(Name, {ok, {_, Weak} = Strong}, #{strong := S, weak := W} = St) ->
     St#{strong := S#{Name => Strong}, weak := W#{Name => Weak}};

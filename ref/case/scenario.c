@@ -531,9 +531,10 @@ static bool session_spec(Parser *p, Step *st, const char *w, size_t at, bool *ma
     static const struct { const char *written, *atom; ProcSpec spec; } specs[] = {
         {"new", "new", SPEC_NEW_PROCESSES}, {"new_processes", "new_processes", SPEC_NEW_PROCESSES},
         {"new_ports", "new_ports", SPEC_NEW_PORTS}, {"port(new)", "new", SPEC_NEW_PORTS},
+        /* trace:process/4 names processes only (SESSION-SPEC-ALL) */
+        {"all", "all", SPEC_PROCESSES}, {"existing", "existing", SPEC_EXISTING_PROCESSES},
     };
-    if (strcmp(w, "all") == 0 || strcmp(w, "existing") == 0 || strcmp(w, "port(all)") == 0 ||
-        strcmp(w, "port(existing)") == 0) /* they would trace the harness's processes too */
+    if (strcmp(w, "port(all)") == 0 || strcmp(w, "port(existing)") == 0) /* the harness's ports too */
         return fail(p, at, "'%s' in a trace session's trace step is not supported by model v1", w);
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
         if (strcmp(w, specs[i].written) == 0) {

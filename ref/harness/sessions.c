@@ -8,6 +8,7 @@
 #include "msgpatterns.h"
 #include "order.h"
 #include "patterns.h"
+#include "procspec.h"
 #include "sessions.h"
 #include "steptext.h"
 #include "sysmon.h"
@@ -175,7 +176,8 @@ static FlagSet step_flag_set(const Step *st)
 }
 
 /* trace:process(S, new | new_processes, ...) or trace:port(S, new | new_ports, ...): the
- * session's defaults for processes (ports) created from now on; answers 0 (SESSION-NEW). */
+ * session's defaults for processes (ports) created from now on; answers 0 (SESSION-NEW);
+ * trace:process(S, all | existing, ...): the existing processes too (SESSION-SPEC-ALL). */
 static bool new_spec_step(Model *m, const Step *st)
 {
     Session *ses = &m->sessions[step_session(st)];
@@ -188,10 +190,23 @@ static bool new_spec_step(Model *m, const Step *st)
     buf_puts(&call, ")");
     FlagSet set = step_flag_set(st);
     const char *refused = options_refused(m, st);
-    if (!refused && (set & FLAG_BIT(FL_CPU_TIMESTAMP))) /* "Only allowed with PidPortSpec==all" */
-        refused = port ? "SESSION-NEW SESSION-PORT" : "SESSION-NEW SESSION-PROCESS";
+    bool existing = st->spec == SPEC_PROCESSES || st->spec == SPEC_EXISTING_PROCESSES;
+    if (!refused && st->spec != SPEC_PROCESSES && (set & FLAG_BIT(FL_CPU_TIMESTAMP))) /* "Only allowed with PidPortSpec==all" */
+        refused = port ? "SESSION-NEW SESSION-PORT" : existing ? "SESSION-SPEC-ALL SESSION-PROCESS"
+                                                             : "SESSION-NEW SESSION-PROCESS";
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg", refused);
+    } else if (existing) { /* SESSION-SPEC-ALL: as erlang:trace(all | existing_processes, ...) */
+        Buf rules;
+        buf_init(&rules);
+        buf_puts(&rules, st->weak ? "SESSION-SPEC-ALL SESSION-WEAK" : "SESSION-SPEC-ALL");
+        const char *result = procspec_apply(m, step_session(st), st, NULL, &rules);
+        Buf r;
+        buf_init(&r);
+        buf_printf(&r, "-> %s", result);
+        control_line(m, buf_str(&call), buf_str(&r), buf_str(&rules));
+        buf_free(&r);
+        buf_free(&rules);
     } else {
         if (port) {
             order_set_flags(m, &ses->new_ports, set, st->on, ANS_TRACE, "SESSION-NEW PORTS-NEW");
