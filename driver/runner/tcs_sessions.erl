@@ -17,7 +17,7 @@
 %% handle {Name, Number} of a session this run created as _Id.  A recorder
 %% variant's module (tcs_rec_XXXX, one per callback set) prints as `recorder`.
 -module(tcs_sessions).
--export([start/2, answer_tables/3, load_tracers/2, states/1, run_step/3]).
+-export([start/2, answer_tables/3, load_tracers/2, states/1, scenario/2, run_step/3]).
 
 %% start(Plan, Job): the tracer state processes of the plan's sessions and the
 %% holder.  Plan: {sessions, [{Name, recorder | erl_msg_tracer | process | undefined,
@@ -54,16 +54,23 @@ tables(#{decls := Decls, states := States, recorders := Recorders}, Mod) ->
 %% [{Name, Pid}]: the tracer state process of each session.
 states(#{states := States}) -> States.
 
+%% The scenario's own processes and ports among Names: not the harness's tracer
+%% state processes (<tracer>, <meta>, the sessions').
+scenario(Names, Sessions) ->
+    Harness = [tracer, meta | [Name || {Name, _} <- states(Sessions)]],
+    [Id || {Name, Id} <- maps:to_list(Names), not lists:member(Name, Harness)].
+
 %% --- steps -------------------------------------------------------------------
 
-run_step({process, Ref, {spec, process, Spec}, How, Opts}, Names, #{sessions := #{holder := Holder}} = Ctx)
+run_step({process, Ref, {spec, process, Spec}, How, Opts}, Names, #{sessions := #{holder := Holder} = Sessions} = Ctx)
   when Spec =:= all; Spec =:= existing ->
     %% as erlang:trace(all | existing, ...) (tcs_procflags, PROCS-SPEC-CONFINED):
     %% the node's other processes are held while the holder makes the call and
     %% takes the flags off every process that is not the scenario's; the count
     %% it answers is checked against the node's (PROCS-SPEC-COUNT)
-    Held = case How of true -> tcs_procflags:hold(Names, Ctx, [Holder]); false -> [] end,
-    Result = call_holder({spread, Ref, Spec, How, Opts, tcs_procflags:scenario(Names, Ctx)}, Names, Ctx),
+    Scenario = scenario(Names, Sessions),
+    Held = case How of true -> tcs_runner_lib:hold([Holder | Scenario]); false -> [] end,
+    Result = call_holder({spread, Ref, Spec, How, Opts, Scenario}, Names, Ctx),
     [catch erlang:resume_process(P) || P <- Held],
     Result;
 run_step(Step, Names, #{sessions := Sessions, timeout := Timeout} = Ctx) ->
@@ -126,10 +133,10 @@ hold(St) ->
             hold(St);
         {{spread, Ref, Spec, How, Opts, Scenario}, From} ->
             Handle = handle(Ref, St),
-            Before = tcs_procflags:node_counts(),
+            Before = tcs_runner_lib:node_counts(),
             Outcome = outcome(fun() -> trace:process(Handle, Spec, How, Opts) end),
             How andalso confine(Handle, Scenario),
-            Counted = tcs_procflags:count(Outcome, Before, tcs_procflags:node_counts()),
+            Counted = tcs_runner_lib:count(Outcome, Before, tcs_runner_lib:node_counts()),
             reply(From, St, [{{"trace:process", [Handle, Spec, How, Opts]}, Counted}]),
             hold(St);
         {{session_info, What}, From} ->
