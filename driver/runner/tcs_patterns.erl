@@ -1,7 +1,8 @@
 %% The `pattern` step (cases/README.md): erlang:trace_pattern/3 from the
 %% harness.  The option `meta` becomes {meta, TracerModule, State}, where State
 %% is a tracer state process of its own, started with the job (printed <meta>,
-%% see tcs_procflags:start_state/1); the count of {'_','_','_'} depends on what the
+%% see tcs_procflags:start_state/1), or with `tracer process` {meta, Pid}, Pid
+%% the legacy tracer process <tracer> (as trace_session_SUITE meta/1); the count of {'_','_','_'} depends on what the
 %% node has loaded, so a positive count prints as the placeholder _FunctionCount.
 -module(tcs_patterns).
 -export([set/6, recorder_named/2]).
@@ -9,11 +10,14 @@
 %% set(Target, MS, Opts, Names, TracerModule, Collector) -> {Outcome, Names1}
 %% Outcome: {ok, Value} | {placeholder, Text} | {raised, Class, Reason}.
 set(Target, MS, Opts, Names, Mod, _Collector) ->
-    Real = [case O of meta -> {meta, Mod, maps:get(meta, Names)}; _ -> recorder_named(O, Mod) end || O <- Opts],
+    Real = [case O of meta -> meta_option(Mod, Names); _ -> recorder_named(O, Mod) end || O <- Opts],
     Outcome = try {ok, erlang:trace_pattern(Target, MS, Real)}
               catch Class:Reason -> {raised, Class, Reason}
               end,
     {count(Target, Outcome), Names}.
+
+meta_option(process, Names) -> {meta, maps:get(tracer, Names)};
+meta_option(Mod, Names) -> {meta, Mod, maps:get(meta, Names)}.
 
 %% recorder_named(Option, Module): a tracer the case names, {tracer | meta, recorder,
 %% State}, is the case's tracer module (TRACER-OPTION); any other option stays as written.

@@ -27,15 +27,15 @@ run_step({trace_spec, Spec, How, Flags}, Names,
                true -> load_tracer(Mod), hold(Names, Ctx);
                false -> []
            end,
-    Before = node_counts(),
+    Before = tcs_runner_lib:node_counts(),
     Outcome = try {ok, erlang:trace(Spec, How, Flags ++ TracerFlags)}
               catch Class:Reason -> {raised, Class, Reason}
               end,
     Spread andalso confine(Names, Ctx),
     [catch erlang:resume_process(P) || P <- Held],
-    After = node_counts(),
+    After = tcs_runner_lib:node_counts(),
     tcs_runner_lib:ctl(C, ["erlang:trace(", atom_to_list(Spec), ",", atom_to_list(How), ",",
-                       tcs_runner_lib:canon(Flags, Names), ")"], count(Outcome, Before, After), Names),
+                       tcs_runner_lib:canon(Flags, Names), ")"], tcs_runner_lib:count(Outcome, Before, After), Names),
     {ok, Names};
 run_step({info, Who, Item}, Names, #{collector := C, tracer := Mod}) ->
     Target = maps:get(Who, Names, Who),  % a scenario process, or new / new_processes
@@ -76,13 +76,9 @@ confine(Names, Ctx) ->
     [catch erlang:trace(Id, false, [all]) || Id <- (erlang:processes() ++ erlang:ports()) -- scenario(Names, Ctx)],
     ok.
 
-%% Suspends every process but the caller, the scenario's and the runtime's own
-%% (priority max: e.g. the handler of signals to processes in dirty NIFs,
-%% which the scenario processes waiting in the gate may need); returns them.
+%% Suspends the node's other processes (tcs_runner_lib:hold/1); returns them.
 hold(Names, Ctx) ->
-    Others = erlang:processes() -- [self() | scenario(Names, Ctx)],
-    [P || P <- Others, erlang:process_info(P, priority) =/= {priority, max},
-          (catch erlang:suspend_process(P)) =:= true].
+    tcs_runner_lib:hold(scenario(Names, Ctx)).
 
 %% The code server is held too: a tracer module gone since a `tracer unload`
 %% step is loaded before, or erlang:trace/3 would wait for it forever.
@@ -90,23 +86,4 @@ load_tracer(process) -> ok;
 load_tracer(Mod) -> _ = code:ensure_loaded(Mod), ok.
 
 scenario(Names, #{sessions := Sessions}) ->
-    Harness = [tracer, meta | [Name || {Name, _} <- tcs_sessions:states(Sessions)]],
-    [Id || {Name, Id} <- maps:to_list(Names), not lists:member(Name, Harness)].
-
-node_counts() ->
-    {erlang:system_info(process_count), erlang:system_info(port_count)}.
-
-%% What erlang:trace/3 returned.  For all and existing that is how many
-%% processes (and ports) of the node matched: the runner checks it against the
-%% node's own counts, unchanged across the call, and prints which count it was
-%% as the placeholder the model predicts (PROCS-SPEC-COUNT); any other number
-%% is printed as is.
-count({ok, N}, {Procs, Ports}, {Procs, Ports}) when N > 0 ->
-    {placeholder, count_name(N, Procs, Ports)};
-count(Outcome, _, _) ->
-    Outcome.
-
-count_name(N, N, _) -> "_Processes";
-count_name(N, _, N) -> "_Ports";
-count_name(N, Procs, Ports) when N =:= Procs + Ports -> "_ProcessesAndPorts";
-count_name(N, _, _) -> integer_to_list(N).
+    tcs_sessions:scenario(Names, Sessions).

@@ -12,7 +12,7 @@
 %% file $TCS_PROGRESS names; stream lines ("TCS LINE Body") go to stdout only
 %% (tcs_runner).
 -module(tcs_runner_lib).
--export([out/1, out/2, ctl/4, canon/2, collect/1, load_recorder/3,
+-export([out/1, out/2, ctl/4, canon/2, collect/1, load_recorder/3, hold/1, node_counts/0, count/3,
          puppet_step/4, after_puppet_step/2, tracer_option/2]).
 
 %% The optional callbacks in the model's bit order (generated: tcsref tags).
@@ -159,3 +159,33 @@ split_forms(Tokens, Acc) ->
     {Form, [Dot | Rest]} = lists:splitwith(fun(T) -> element(1, T) =/= dot end, Tokens),
     {ok, F} = erl_parse:parse_form(Form ++ [Dot]),
     split_forms(Rest, [F | Acc]).
+
+%% --- erlang:trace(all | existing, ...) and trace:process(S, all | existing, ...)
+
+%% hold(Keep): suspends every process but the caller, those in Keep (the
+%% scenario's, and the sessions' handle holder that makes a session's call) and
+%% the runtime's own (priority max: e.g. the handler of signals to processes in
+%% dirty NIFs, which the scenario processes waiting in the gate may need);
+%% returns them, to be resumed once the flags the call gave them are cleared.
+hold(Keep) ->
+    Others = erlang:processes() -- [self() | Keep],
+    [P || P <- Others, erlang:process_info(P, priority) =/= {priority, max},
+          (catch erlang:suspend_process(P)) =:= true].
+
+node_counts() ->
+    {erlang:system_info(process_count), erlang:system_info(port_count)}.
+
+%% What erlang:trace/3 (trace:process/4) returned.  For all and existing that
+%% is how many processes (and ports) of the node matched: the runner checks it
+%% against the node's own counts, unchanged across the call, and prints which
+%% count it was as the placeholder the model predicts (PROCS-SPEC-COUNT); any
+%% other number is printed as is.
+count({ok, N}, {Procs, Ports}, {Procs, Ports}) when N > 0 ->
+    {placeholder, count_name(N, Procs, Ports)};
+count(Outcome, _, _) ->
+    Outcome.
+
+count_name(N, N, _) -> "_Processes";
+count_name(N, _, N) -> "_Ports";
+count_name(N, Procs, Ports) when N =:= Procs + Ports -> "_ProcessesAndPorts";
+count_name(N, _, _) -> integer_to_list(N).

@@ -17,10 +17,10 @@
 %% handle {Name, Number} of a session this run created as _Id.  A recorder
 %% variant's module (tcs_rec_XXXX, one per callback set) prints as `recorder`.
 -module(tcs_sessions).
--export([start/2, answer_tables/3, load_tracers/2, states/1, run_step/3]).
+-export([start/2, answer_tables/3, load_tracers/2, states/1, scenario/2, run_step/3]).
 
 %% start(Plan, Job): the tracer state processes of the plan's sessions and the
-%% holder.  Plan: {sessions, [{Name, recorder | erl_msg_tracer | process,
+%% holder.  Plan: {sessions, [{Name, recorder | erl_msg_tracer | process | undefined,
 %% Callbacks, Answers}]}; Job: {session_tracers, [{Name, Module, LibPath}]}
 %% for each recorder session.
 start(Plan, Job) ->
@@ -54,10 +54,30 @@ tables(#{decls := Decls, states := States, recorders := Recorders}, Mod) ->
 %% [{Name, Pid}]: the tracer state process of each session.
 states(#{states := States}) -> States.
 
+%% The scenario's own processes and ports among Names: not the harness's tracer
+%% state processes (<tracer>, <meta>, the sessions').
+scenario(Names, Sessions) ->
+    Harness = [tracer, meta | [Name || {Name, _} <- states(Sessions)]],
+    [Id || {Name, Id} <- maps:to_list(Names), not lists:member(Name, Harness)].
+
 %% --- steps -------------------------------------------------------------------
 
-run_step(Step, Names, #{collector := C, sessions := #{holder := Holder} = Sessions, timeout := Timeout}) ->
-    Holder ! {request(Step, Sessions, Timeout div 2), self()},
+run_step({process, Ref, {spec, process, Spec}, How, Opts}, Names, #{sessions := #{holder := Holder} = Sessions} = Ctx)
+  when Spec =:= all; Spec =:= existing ->
+    %% as erlang:trace(all | existing, ...) (tcs_procflags, PROCS-SPEC-CONFINED):
+    %% the node's other processes are held while the holder makes the call and
+    %% takes the flags off every process that is not the scenario's; the count
+    %% it answers is checked against the node's (PROCS-SPEC-COUNT)
+    Scenario = scenario(Names, Sessions),
+    Held = case How of true -> tcs_runner_lib:hold([Holder | Scenario]); false -> [] end,
+    Result = call_holder({spread, Ref, Spec, How, Opts, Scenario}, Names, Ctx),
+    [catch erlang:resume_process(P) || P <- Held],
+    Result;
+run_step(Step, Names, #{sessions := Sessions, timeout := Timeout} = Ctx) ->
+    call_holder(request(Step, Sessions, Timeout div 2), Names, Ctx).
+
+call_holder(Request, Names, #{collector := C, sessions := #{holder := Holder}, timeout := Timeout}) ->
+    Holder ! {Request, self()},
     receive
         {holder, Lines} ->
             [tcs_runner_lib:ctl(C, [Fun, "(", lists:join(",", [tcs_runner_lib:canon(A, Names) || A <- Args]), ")"],
@@ -87,7 +107,9 @@ tracer(Name, #{decls := Decls, states := States, recorders := Recorders}) ->
     case lists:keyfind(Name, 1, Decls) of
         {Name, recorder, _, _} -> {element(2, lists:keyfind(Name, 1, Recorders)), State};
         {Name, erl_msg_tracer, _, _} -> {erl_msg_tracer, State};
-        {Name, process, _, _} -> State
+        {Name, process, _, _} -> State;
+        %% each trace step names its process's tracer, {tracer, T} (OTP_SUITES.md F-3)
+        {Name, undefined, _, _} -> undefined
     end.
 
 %% --- the holder --------------------------------------------------------------
@@ -109,6 +131,14 @@ hold(St) ->
             Outcome = outcome(fun() -> apply(trace, F, [Handle | Args]) end),
             reply(From, St, [{{"trace:" ++ atom_to_list(F), [Handle | Args]}, Outcome}]),
             hold(St);
+        {{spread, Ref, Spec, How, Opts, Scenario}, From} ->
+            Handle = handle(Ref, St),
+            Before = tcs_runner_lib:node_counts(),
+            Outcome = outcome(fun() -> trace:process(Handle, Spec, How, Opts) end),
+            How andalso confine(Handle, Scenario),
+            Counted = tcs_runner_lib:count(Outcome, Before, tcs_runner_lib:node_counts()),
+            reply(From, St, [{{"trace:process", [Handle, Spec, How, Opts]}, Counted}]),
+            hold(St);
         {{session_info, What}, From} ->
             reply(From, St, [{{"trace:session_info", [What]}, outcome(fun() -> trace:session_info(What) end)}]),
             hold(St);
@@ -128,6 +158,13 @@ hold(St) ->
             end,
             hold(St)
     end.
+
+%% The flags the session set on every process but the scenario's taken off
+%% again, the holder's own first (it goes on running).
+confine(Handle, Scenario) ->
+    catch trace:process(Handle, self(), false, [all]),
+    [catch trace:process(Handle, P, false, [all]) || P <- erlang:processes() -- Scenario],
+    ok.
 
 remember(Name, {ok, {_, Weak} = Strong}, #{strong := S, weak := W} = St) ->
     St#{strong := S#{Name => Strong}, weak := W#{Name => Weak}};

@@ -38,6 +38,8 @@ _POSITIVE_INT: Final = re.compile(r"[1-9][0-9]*")
 _CLOSERS: Final = {"{": "}", "[": "]", "(": ")"}
 _SCHEDULER_ID_PLACEHOLDER: Final = "_SchedulerId"
 _GC_INFO_PLACEHOLDER: Final = "_GcInfo"
+_INT: Final = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_NON_NEG_INT: Final = re.compile(r"0|[1-9][0-9]*")
 #: The keys of a garbage collection Info list (003, trace message gc_minor_start).
 _GC_INFO_KEYS: Final = frozenset({
     "heap_size", "heap_block_size", "old_heap_size", "old_heap_block_size", "stack_size",
@@ -477,6 +479,8 @@ def _unpredictable_scheduling_message(line: Line) -> bool:
     scheduling reaches a tracer process as it reaches a tracer module (RUN-HARNESS)."""
     inner = line.body[4:-1]
     items = _items(split_args(inner)[1], "{", "}")
+    if items is not None and len(items) == 5 and items[0] == "trace_ts":  # a time stamp last
+        items = ["trace", *items[1:4]]
     if items is None or len(items) != 4 or items[0] != "trace" or items[2] not in tags.table().process_tags("running_procs"):
         return False
     return items[3] in _HARNESS_FUNCTIONS if not items[1].startswith("<port:") else items[3] == "0"
@@ -586,13 +590,46 @@ def _is_gc_info(term: str) -> bool:
     return len(keys) == len(items) == len(_GC_INFO_KEYS) and set(keys) == _GC_INFO_KEYS
 
 
+def _timestamp_placeholder(term: str) -> str | None:
+    """Return the placeholder of a time stamp by its shape (TS-PROCESS-MESSAGE): {Mega,Secs,Micro} of
+    non-negative integers _Timestamp (timestamp, cpu_timestamp), an integer _MonotonicTimestamp, {Integer,
+    Integer} _StrictMonotonicTimestamp (the unique integer may be negative); None for another shape."""
+    if _INT.fullmatch(term):
+        return "_MonotonicTimestamp"
+    items = _items(term, "{", "}")
+    if items is not None and len(items) == 3 and all(_NON_NEG_INT.fullmatch(i) for i in items):
+        return "_Timestamp"
+    if items is not None and len(items) == 2 and all(_INT.fullmatch(i) for i in items):
+        return "_StrictMonotonicTimestamp"
+    return None
+
+
+def _normalise_message(body: str) -> str:
+    """Return a tracer process's msg line with the time stamp that ends a trace_ts message replaced by its
+    placeholder; any other body unchanged."""
+    try:
+        args = split_args(body[4:-1])
+    except StreamError:
+        return body
+    items = _items(args[1], "{", "}") if len(args) == 2 else None
+    if items is None or len(items) < 5 or items[0] != "trace_ts":
+        return body
+    placeholder = _timestamp_placeholder(items[-1])
+    if placeholder is None:
+        return body
+    return f"msg({args[0]}, {{{','.join(items[:-1] + [placeholder])}}})"
+
+
 def normalise_live(body: str) -> str:
     """Return body with the values no model predicts replaced by placeholders, once their shape is checked:
     a trace*/5 Opts map's positive-integer scheduler_id by _SchedulerId, the Info list of a gc_* event by
     _GcInfo, the time and the words in the call_time and call_memory lists of a trace information call
-    (counters.normalise_counters); nothing else changes."""
+    (counters.normalise_counters), the time stamp of a tracer process's trace_ts message by its kind's;
+    nothing else changes."""
     if body.startswith("ctl "):
         return counters.normalise_counters(body)
+    if body.startswith("msg(") and body.endswith(")"):
+        return _normalise_message(body)
     try:
         parts = _callback_parts(body)
         if parts is None:

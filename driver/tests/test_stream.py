@@ -286,6 +286,33 @@ def test_normalise_live(body: str, expected: str) -> None:
     assert normalise_live(body) == expected
 
 
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param("msg(<tracer>, {trace_ts,<a>,send,hi,<b>,{1764,5,30}})",
+                     "msg(<tracer>, {trace_ts,<a>,send,hi,<b>,_Timestamp})", id="now-triple"),
+        pytest.param("msg(<s1>, {trace_ts,<b>,'receive',hi,-576460751303423})",
+                     "msg(<s1>, {trace_ts,<b>,'receive',hi,_MonotonicTimestamp})", id="monotonic-integer"),
+        pytest.param("msg(<s1>, {trace_ts,<b>,'receive',hi,{-5764607493,-576460752303423473}})",
+                     "msg(<s1>, {trace_ts,<b>,'receive',hi,_StrictMonotonicTimestamp})", id="strict-pair"),
+        pytest.param("msg(<s1>, {trace_ts,<a>,call,{tcs_target,id,[1]},hello,{1,2,3}})",
+                     "msg(<s1>, {trace_ts,<a>,call,{tcs_target,id,[1]},hello,_Timestamp})", id="after-result"),
+        pytest.param("msg(<tracer>, {trace,<a>,send,hi,{1,2,3}})",
+                     "msg(<tracer>, {trace,<a>,send,hi,{1,2,3}})", id="plain-trace-kept"),
+        pytest.param("msg(<tracer>, {trace_ts,<a>,send,hi,<b>,{1,-2,3}})",
+                     "msg(<tracer>, {trace_ts,<a>,send,hi,<b>,{1,-2,3}})", id="negative-in-triple-kept"),
+        pytest.param("msg(<tracer>, {trace_ts,<a>,send,hi,<b>,now})",
+                     "msg(<tracer>, {trace_ts,<a>,send,hi,<b>,now})", id="atom-kept"),
+        pytest.param("msg(<tracer>, {trace_ts,<a>,send,{1,2,3}})",
+                     "msg(<tracer>, {trace_ts,<a>,send,{1,2,3}})", id="too-short-kept"),
+    ],
+)
+def test_normalise_live_process_time_stamp(body: str, expected: str) -> None:
+    """TS-PROCESS-MESSAGE: the time stamp that ends a trace_ts message is replaced only when its shape is one
+    of a time stamp's."""
+    assert normalise_live(body) == expected
+
+
 def test_parse_live_stream_normalises_and_classifies() -> None:
     text = (
         "enabled(trace_status, <tracer>, <a>) -> trace\n"

@@ -336,7 +336,8 @@ static bool parse_desc(Parser *p)
 
 const char *tracer_kind_name(TracerKind k)
 {
-    return k == TRACER_RECORDER ? "recorder" : k == TRACER_ERL_MSG ? "erl_msg_tracer" : "process";
+    return k == TRACER_RECORDER ? "recorder" : k == TRACER_ERL_MSG ? "erl_msg_tracer"
+           : k == TRACER_PROCESS ? "process" : "undefined";
 }
 
 static bool parse_tracer_opt(Parser *p, const char *kw, size_t kw_at)
@@ -530,9 +531,10 @@ static bool session_spec(Parser *p, Step *st, const char *w, size_t at, bool *ma
     static const struct { const char *written, *atom; ProcSpec spec; } specs[] = {
         {"new", "new", SPEC_NEW_PROCESSES}, {"new_processes", "new_processes", SPEC_NEW_PROCESSES},
         {"new_ports", "new_ports", SPEC_NEW_PORTS}, {"port(new)", "new", SPEC_NEW_PORTS},
+        /* trace:process/4 names processes only (SESSION-SPEC-ALL) */
+        {"all", "all", SPEC_PROCESSES}, {"existing", "existing", SPEC_EXISTING_PROCESSES},
     };
-    if (strcmp(w, "all") == 0 || strcmp(w, "existing") == 0 || strcmp(w, "port(all)") == 0 ||
-        strcmp(w, "port(existing)") == 0) /* they would trace the harness's processes too */
+    if (strcmp(w, "port(all)") == 0 || strcmp(w, "port(existing)") == 0) /* the harness's ports too */
         return fail(p, at, "'%s' in a trace session's trace step is not supported by model v1", w);
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
         if (strcmp(w, specs[i].written) == 0) {
@@ -542,6 +544,28 @@ static bool session_spec(Parser *p, Step *st, const char *w, size_t at, bool *ma
             *matched = true;
             return true;
         }
+    return true;
+}
+
+/* A trace step of a session created with tracer undefined (SESSION-UNDEFINED-TRACER): its one
+ * tracer option is {tracer,<tracer>}, and a `trace ... on` step needs it, for without it the
+ * calling process, the harness's handle holder, would become the tracer (OTP_SUITES.md F-3). */
+static bool undefined_session_options(Parser *p, const Step *st, Term *const *opts, size_t nopts)
+{
+    bool named = false;
+    for (size_t i = 0; i < nopts; i++) {
+        const Term *t = opts[i];
+        if (t->kind != TK_TUPLE)
+            continue;
+        if (t->u.tuple.n != 2 || !term_is_atom(t->u.tuple.el[0], "tracer") || t->u.tuple.el[1]->kind != TK_PID ||
+            strcmp(t->u.tuple.el[1]->u.name, "tracer") != 0)
+            return fail(p, (size_t)st->col - 1, "an option other than {tracer,<tracer>} in a session with "
+                        "tracer undefined is not supported by model v1");
+        named = true;
+    }
+    if (st->on && !named)
+        return fail(p, (size_t)st->col - 1, "a trace step without {tracer,<tracer>} in a session with tracer "
+                    "undefined (the harness's handle holder would become the tracer) is not supported by model v1");
     return true;
 }
 
@@ -578,6 +602,9 @@ static bool parse_trace_step(Parser *p, Step *st, bool with_options)
             return false;
     if ((with_options ? (int)nopts : st->nflags) == 0)
         return fail(p, p->i, "expected at least one trace flag");
+    if (with_options && st->session >= 0 && p->sessions[st->session].tracer.kind == TRACER_UNDEFINED &&
+        !undefined_session_options(p, st, opts, nopts))
+        return false;
     st->sargs = term_list(p->a, nopts, opts);
     return true;
 }
@@ -732,9 +759,9 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
         if (!st->event && strcmp(opt, "call_memory") == 0 && p->sc->otp < 26)
             return fail(p, at, "option 'call_memory' needs 'otp 26' or later (it is new in OTP 26)");
         const TracerDecl *tracer = session && st->session >= 0 ? &p->sessions[st->session].tracer : &p->sc->tracer;
-        if (!st->event && strcmp(opt, "meta") == 0 && session && tracer->kind == TRACER_PROCESS)
-            return fail(p, at, "option 'meta' in a trace session whose tracer is a process (its trace_ts "
-                        "messages carry time stamps) is not supported by model v1");
+        if (!st->event && strcmp(opt, "meta") == 0 && session && tracer->kind == TRACER_UNDEFINED)
+            return fail(p, at, "option 'meta' in a trace session with tracer undefined (it has no tracer to "
+                        "meta trace with) is not supported by model v1");
         if (!st->event && strcmp(opt, "meta") == 0 && tracer->kind == TRACER_RECORDER &&
             (tracer->callbacks & (1u << callback_index("trace_call"))))
             return fail(p, at, "option 'meta' with a tracer that has trace_call/5 is not supported by "
@@ -1023,8 +1050,13 @@ static bool parse_session_decl(Parser *p)
         kind = TRACER_ERL_MSG;
     else if (w && strcmp(w, "process") == 0)
         kind = TRACER_PROCESS;
+    else if (w && strcmp(w, "undefined") == 0)
+        kind = TRACER_UNDEFINED;
     else
-        return fail(p, at, "a session's tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
+        return fail(p, at, "a session's tracer must be 'recorder', 'erl_msg_tracer', 'process' or 'undefined'");
+    if (kind == TRACER_UNDEFINED && p->sc->tracer.kind != TRACER_PROCESS)
+        return fail(p, at, "a session with tracer undefined needs 'tracer process': its processes' tracer "
+                           "is the process <tracer>, named by {tracer,<tracer>} in each trace step");
     if (kind == TRACER_ERL_MSG && p->sc->tracer.kind != TRACER_ERL_MSG)
         return fail(p, at, "a session with tracer erl_msg_tracer needs 'tracer erl_msg_tracer' as the "
                            "legacy tracer (the example loads its library once, by name)");
@@ -1136,6 +1168,9 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
             return false;
         break;
     case SO_SYSTEM: /* system REF EVENT VALUE: trace:system/3 (OTP 28+) */
+        if (st->session >= 0 && p->sessions[st->session].tracer.kind == TRACER_UNDEFINED)
+            return fail(p, (size_t)st->col - 1, "trace:system/3 in a session with tracer undefined is not "
+                        "supported by model v1");
         if (!term_arg(p, &st->term, &st->term_col) || !term_arg(p, &st->sargs, NULL))
             return false;
         break;
@@ -1171,18 +1206,15 @@ static bool session_op(Parser *p, const char *kw, SessionOp *op)
 }
 
 /* What the model does not do with a legacy tracer that is a process ({tracer, <tracer>}):
- * time stamps in its messages, a meta tracer, the seq_trace system tracer, its exit. */
+ * scheduler ids in its messages, the seq_trace system tracer, its exit. */
 static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
 {
     if (p->sc->tracer.kind != TRACER_PROCESS)
         return true;
     const char *what = NULL;
     for (int i = 0; st->kind == ST_TRACE && st->on && i < st->nflags; i++)
-        if (st->flags[i] == FL_SCHEDULER_ID || (st->flags[i] != FL_COUNT && (FLAG_BIT(st->flags[i]) & FLAGS_TIMESTAMPS)))
-            what = "time stamps and scheduler ids in a tracer process's messages are";
-    for (int i = 0; st->kind == ST_PATTERN && i < st->nopts; i++)
-        if (strcmp(st->opts[i], "meta") == 0)
-            what = "a meta pattern with tracer process (the meta tracer would get trace_ts messages) is";
+        if (st->flags[i] == FL_SCHEDULER_ID) /* a positive integer, ambiguous in the message's shape */
+            what = "scheduler ids in a tracer process's messages are";
     if (st->kind == ST_SEQ_TRACER)
         what = "the seq_trace system tracer with tracer process is";
     if (st->kind == ST_TRACER_EXIT)

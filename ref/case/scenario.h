@@ -9,7 +9,9 @@
 #include "term.h"
 
 typedef enum { ANS_TRACE, ANS_DISCARD, ANS_REMOVE } Answer;
-typedef enum { TRACER_RECORDER, TRACER_ERL_MSG, TRACER_PROCESS } TracerKind;
+/* TRACER_UNDEFINED: a session created with tracer `undefined`, whose processes each name their
+ * tracer, {tracer, <tracer>} (SESSION-UNDEFINED-TRACER). */
+typedef enum { TRACER_RECORDER, TRACER_ERL_MSG, TRACER_PROCESS, TRACER_UNDEFINED } TracerKind;
 
 typedef enum {
     ST_TRACE, ST_PATTERN, ST_SEND, ST_RECV, ST_CALL, ST_SPAWN, ST_LINK, ST_UNLINK,

@@ -58,6 +58,8 @@ Answer enabled_probe(Model *m, int s, int proc)
 
 Answer enabled_probe_as(Model *m, Tracer tracer, int proc, const char *remove_rule)
 {
+    if (tracer.decl->kind == TRACER_PROCESS) /* a meta tracer process: no callbacks to ask */
+        return ANS_TRACE;
     Answer ans = enabled_answer(tracer, "trace_status");
     Buf body, rules;
     buf_init(&body);
@@ -110,6 +112,8 @@ bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_
 Answer enabled_ask(Model *m, Tracer tracer, int proc, const char *tag, const char *ev_rules,
                    const char *remove_rule)
 {
+    if (tracer.decl->kind == TRACER_PROCESS) /* a meta tracer process: no callbacks to ask */
+        return ANS_TRACE;
     Category c;
     model_category(m, proc, tag, &c);
     Answer ans = enabled_answer(tracer, tag);

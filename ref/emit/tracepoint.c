@@ -22,13 +22,27 @@ const char *tracepoint_rules(Model *m, int s, int nsessions, const char *ev_rule
     return r;
 }
 
-/* The msg line of a process tracer receiving the trace message of the event
- * (SESSION-PROCESS-TRACER). */
-static void process_tracer_message(Model *m, int s, int proc, const Event *ev, const char *extra_rules)
+/* The placeholder of the time stamp a tracer process's message ends with, by kind: the
+ * runtime's clock, which no model predicts (TS-PROCESS-MESSAGE). */
+static Term *timestamp_placeholder(Arena *a, const char *kind)
 {
-    Term *el[6];
+    if (strcmp(kind, "monotonic") == 0)
+        return term_placeholder(a, "_MonotonicTimestamp");
+    if (strcmp(kind, "strict_monotonic") == 0)
+        return term_placeholder(a, "_StrictMonotonicTimestamp");
+    return term_placeholder(a, "_Timestamp"); /* timestamp, cpu_timestamp: {Mega, Secs, Micro} */
+}
+
+/* The msg line of a tracer process (state: the process) receiving the trace message of the
+ * event: {trace, Pid, Tag, Term[, Extra][, Result]}, or trace_ts with a time stamp last when
+ * flags ask for one (SESSION-PROCESS-TRACER, TS-PROCESS-MESSAGE). */
+static void process_tracer_message(Model *m, const Term *state, const char *tracer_rule, FlagSet flags,
+                                   int proc, const Event *ev, const char *extra_rules)
+{
+    Term *el[7];
     size_t n = 0;
-    el[n++] = term_atom(m->a, "trace");
+    const char *kind = flags_timestamp_kind(flags | (m->cpu_timestamp ? FLAG_BIT(FL_CPU_TIMESTAMP) : 0));
+    el[n++] = term_atom(m->a, kind ? "trace_ts" : "trace");
     el[n++] = model_id(m, proc); /* a process or a port */
     el[n++] = term_atom(m->a, ev->tag);
     el[n++] = (Term *)ev->term;
@@ -36,14 +50,17 @@ static void process_tracer_message(Model *m, int s, int proc, const Event *ev, c
         el[n++] = (Term *)ev->extra;
     if (ev->ms_result) /* a {message,X} result is one more element */
         el[n++] = (Term *)ev->ms_result;
+    if (kind)
+        el[n++] = timestamp_placeholder(m->a, kind);
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);
-    buf_printf(&body, "msg(<%s>, ", m->sessions[s].state);
+    buf_puts(&body, "msg(");
+    term_print(&body, state, PRINT_CANON); /* the tracer process */
+    buf_puts(&body, ", ");
     term_print(&body, term_tuple(m->a, n, el), PRINT_CANON);
     buf_puts(&body, ")");
-    buf_printf(&rules, "%s %s %s", s == LEGACY_SESSION ? "LEGACY-PROCESS-TRACER" : "SESSION-PROCESS-TRACER",
-               extra_rules, ev->rules);
+    buf_printf(&rules, "%s%s %s %s", tracer_rule, kind ? " TS-PROCESS-MESSAGE" : "", extra_rules, ev->rules);
     stream_line(m->out, 'N', buf_str(&body), buf_str(&rules));
     buf_free(&body);
     buf_free(&rules);
@@ -51,11 +68,15 @@ static void process_tracer_message(Model *m, int s, int proc, const Event *ev, c
 
 void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *extra_rules)
 {
+    const TraceState *ts = &m->procs[proc].trace[s];
     if (m->sessions[s].tracer->kind == TRACER_PROCESS) {
-        process_tracer_message(m, s, proc, ev, extra_rules);
+        process_tracer_message(m, m->sessions[s].state_term,
+                               s == LEGACY_SESSION                 ? "LEGACY-PROCESS-TRACER"
+                               : m->sessions[s].tracer_undefined ? "SESSION-UNDEFINED-TRACER"
+                                                                 : "SESSION-PROCESS-TRACER",
+                               ts->flags, proc, ev, extra_rules);
         return;
     }
-    const TraceState *ts = &m->procs[proc].trace[s];
     Buf rules;
     buf_init(&rules);
     /* the rules by which the tracer got attached (none once a return outlives it) */
@@ -69,6 +90,10 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
 void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_cleared, int proc,
                         const Event *ev, const char *extra_rules)
 {
+    if (tracer.decl->kind == TRACER_PROCESS) { /* a meta tracer process (CALL-META) */
+        process_tracer_message(m, tracer.state, "CALL-META-PROCESS", flags, proc, ev, extra_rules);
+        return;
+    }
     Category c;
     model_category(m, proc, ev->tag, &c);
     Buf body, rules;

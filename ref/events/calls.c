@@ -99,7 +99,7 @@ static Tracer meta_tracer(const Model *m, int s, TracerDecl *decl, const Term *m
 {
     *decl = *m->sessions[s].tracer;
     decl->callbacks = 0;
-    if (s != LEGACY_SESSION)
+    if (s != LEGACY_SESSION || decl->kind == TRACER_PROCESS) /* a tracer process: {meta, <tracer>} */
         return (Tracer){decl, m->sessions[s].state_term, m->sessions[s].state_dead};
     return (Tracer){decl, meta_state ? meta_state : term_pid(m->a, "meta"), false};
 }

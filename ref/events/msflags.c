@@ -34,17 +34,20 @@ static MsEffect trace_flags(void *ctx, const Term *target, FlagSet disable, Flag
 {
     MsFlagsCtx *c = ctx;
     Model *m = c->m;
-    if (!model_attached(&m->procs[c->p].trace[c->s])) {
-        /* a meta pattern's caller that the session does not trace: its tracer is nil, and what
-         * that does differs between legacy tracing and sessions (trace_session_SUITE,
-         * ms_enable_flags/1) */
-        *why = "a trace flag function run by a process the session does not trace (a meta pattern) is";
-        return MSE_UNSUPPORTED;
-    }
+    (void)why;
     int t = target ? named_process(m, target) : c->p;
     if (t < 0)
         return MSE_FAIL;
     TraceState *ts = &m->procs[t].trace[c->s];
+    if (c->s == LEGACY_SESSION && !model_attached(&m->procs[c->p].trace[c->s])) {
+        /* MS-TRACE-FLAGS-META: a legacy meta pattern's caller without a tracer hands on none:
+         * set_tracee_flags with a nil tracer clears every flag of the target and its tracer,
+         * whatever the function asked; in a session the session's tracer is handed on (below) */
+        bool was_attached = model_attached(ts);
+        if (was_attached)
+            model_detach(ts);
+        return !changed || was_attached ? MSE_TRUE : MSE_FALSE;
+    }
     if (changed && enabled_probe(m, c->s, t) == ANS_REMOVE)
         return MSE_FAIL; /* set_match_trace: the tracer is no longer enabled */
     FlagSet before = ts->flags;

@@ -72,10 +72,7 @@ static const char *count_placeholder(FlagSet set, bool ports_too)
     return procs && ports ? "_ProcessesAndPorts" : procs ? "_Processes" : ports ? "_Ports" : "0";
 }
 
-/* The effect of an accepted `trace` step in session s on every process it names,
- * and the text of what the call returns ("1", "0", or a count placeholder); rule IDs of
- * the decision are appended to rules. */
-static const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, Buf *rules)
+const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, Buf *rules)
 {
     FlagSet set = step_flags(st) & ~FLAG_BIT(FL_CPU_TIMESTAMP);
     bool has_all = false;

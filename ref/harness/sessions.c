@@ -9,6 +9,7 @@
 #include "msgpatterns.h"
 #include "order.h"
 #include "patterns.h"
+#include "procspec.h"
 #include "sessions.h"
 #include "steptext.h"
 #include "sysmon.h"
@@ -82,7 +83,9 @@ static const char *with_weak(const Step *st, const char *rule, const char *weak_
 static const char *options_refused(const Model *m, const Step *st)
 {
     const char *refused = handle_refused(m, st);
-    for (const Term *o = st->sargs; !refused && o->kind == TK_CONS; o = o->u.cons.tail)
+    /* SESSION-UNDEFINED-TRACER: its {tracer,<tracer>} (the only tuple the parser lets through) */
+    bool names_tracer = st->sop == SO_PROCESS && m->sessions[step_session(st)].tracer_undefined;
+    for (const Term *o = st->sargs; !refused && !names_tracer && o->kind == TK_CONS; o = o->u.cons.tail)
         if (o->u.cons.head->kind == TK_TUPLE)
             refused = "SESSION-REFUSED-OPTS";
     return refused;
@@ -114,7 +117,7 @@ static bool create(Model *m, const Step *st)
     buf_init(&call);
     buf_puts(&call, "trace:session_create(");
     term_print_atom(&call, ses->state);
-    put_arg(&call, tracer_term(m, s));
+    put_arg(&call, ses->tracer_undefined ? term_atom(m->a, "undefined") : tracer_term(m, s));
     put_arg(&call, st->sargs);
     buf_puts(&call, ")");
     if (st->sargs->kind != TK_NIL) {
@@ -174,7 +177,8 @@ static FlagSet step_flag_set(const Step *st)
 }
 
 /* trace:process(S, new | new_processes, ...) or trace:port(S, new | new_ports, ...): the
- * session's defaults for processes (ports) created from now on; answers 0 (SESSION-NEW). */
+ * session's defaults for processes (ports) created from now on; answers 0 (SESSION-NEW);
+ * trace:process(S, all | existing, ...): the existing processes too (SESSION-SPEC-ALL). */
 static bool new_spec_step(Model *m, const Step *st)
 {
     Session *ses = &m->sessions[step_session(st)];
@@ -187,10 +191,23 @@ static bool new_spec_step(Model *m, const Step *st)
     buf_puts(&call, ")");
     FlagSet set = step_flag_set(st);
     const char *refused = options_refused(m, st);
-    if (!refused && (set & FLAG_BIT(FL_CPU_TIMESTAMP))) /* "Only allowed with PidPortSpec==all" */
-        refused = port ? "SESSION-NEW SESSION-PORT" : "SESSION-NEW SESSION-PROCESS";
+    bool existing = st->spec == SPEC_PROCESSES || st->spec == SPEC_EXISTING_PROCESSES;
+    if (!refused && st->spec != SPEC_PROCESSES && (set & FLAG_BIT(FL_CPU_TIMESTAMP))) /* "Only allowed with PidPortSpec==all" */
+        refused = port ? "SESSION-NEW SESSION-PORT" : existing ? "SESSION-SPEC-ALL SESSION-PROCESS"
+                                                             : "SESSION-NEW SESSION-PROCESS";
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg", refused);
+    } else if (existing) { /* SESSION-SPEC-ALL: as erlang:trace(all | existing_processes, ...) */
+        Buf rules;
+        buf_init(&rules);
+        buf_puts(&rules, st->weak ? "SESSION-SPEC-ALL SESSION-WEAK" : "SESSION-SPEC-ALL");
+        const char *result = procspec_apply(m, step_session(st), st, NULL, &rules);
+        Buf r;
+        buf_init(&r);
+        buf_printf(&r, "-> %s", result);
+        control_line(m, buf_str(&call), buf_str(&r), buf_str(&rules));
+        buf_free(&r);
+        buf_free(&rules);
     } else {
         if (port) {
             order_set_flags(m, &ses->new_ports, set, st->on, ANS_TRACE, "SESSION-NEW PORTS-NEW");
@@ -213,7 +230,9 @@ static bool process_step(Model *m, const Step *st)
     int s = step_session(st);
     int p = model_proc(m, st->actor);
     bool port = m->procs[p].is_port;
-    const char *rule = port ? "SESSION-PORT" : "SESSION-PROCESS";
+    const char *rule = m->sessions[s].tracer_undefined ? (port ? "SESSION-PORT SESSION-UNDEFINED-TRACER"
+                                                                : "SESSION-PROCESS SESSION-UNDEFINED-TRACER")
+                       : port ? "SESSION-PORT" : "SESSION-PROCESS";
     Buf call;
     buf_init(&call);
     call_head(m, &call, port ? "port" : "process", st);
@@ -232,12 +251,9 @@ static bool process_step(Model *m, const Step *st)
         return true;
     }
     const Session *ses = &m->sessions[s];
-    FlagSet unmodelled = FLAG_BIT(FL_TIMESTAMP) | FLAG_BIT(FL_MONOTONIC_TIMESTAMP) |
-                         FLAG_BIT(FL_STRICT_MONOTONIC_TIMESTAMP) | FLAG_BIT(FL_SCHEDULER_ID);
-    if (ses->tracer->kind == TRACER_PROCESS && st->on && (set & unmodelled)) {
-        buf_free(&call);
-        return model_unsupported(m, st->line, st->col,
-                                 "time stamps and scheduler ids in a process tracer's messages are");
+    if (ses->tracer->kind == TRACER_PROCESS && st->on && (set & FLAG_BIT(FL_SCHEDULER_ID))) {
+        buf_free(&call); /* a positive integer, ambiguous in the message's shape */
+        return model_unsupported(m, st->line, st->col, "scheduler ids in a process tracer's messages are");
     }
     Answer ans = !st->on ? ANS_TRACE : enabled_probe(m, s, p);
     order_set_flags(m, &m->procs[p].trace[s], set, st->on, ans, rule);

@@ -31,7 +31,7 @@ static Term *tracer_term(Model *m, int s, bool attached, const Term *own)
     if (!attached)
         return term_nil(m->a);
     if (ses->tracer->kind == TRACER_PROCESS)
-        return term_pid(m->a, ses->state);
+        return (Term *)ses->state_term;
     const char *module = ses->tracer->kind == TRACER_ERL_MSG ? "erl_msg_tracer" : "tcs_recorder";
     return term_tuple3(m->a, term_atom(m->a, module), (Term *)(own ? own : ses->state_term), NULL);
 }

@@ -77,9 +77,14 @@ bool model_init(Model *m, Arena *a, const Scenario *sc, Stream *out, Err *err)
     m->sessions[LEGACY_SESSION].state_term = sc->tracer.state ? sc->tracer.state : term_pid(a, "tracer");
     m->loaded[MOD_TARGET] = true; /* the runner loads it before the first step; tcs_late is
                                    * loaded by its first call (CALL-PATTERN-ON-LOAD) */
-    for (size_t i = 0; i < sc->nsessions; i++)
-        m->sessions[m->nsessions++] = (Session){.tracer = &sc->sessions[i].tracer, .state = sc->sessions[i].name,
-                                                .state_term = term_pid(a, sc->sessions[i].name)};
+    for (size_t i = 0; i < sc->nsessions; i++) {
+        /* SESSION-UNDEFINED-TRACER: the messages go to the process the trace steps name,
+         * <tracer>, the legacy tracer process (the parser allows no other) */
+        bool undefined = sc->sessions[i].tracer.kind == TRACER_UNDEFINED;
+        m->sessions[m->nsessions++] = (Session){
+            .tracer = undefined ? &sc->tracer : &sc->sessions[i].tracer, .state = sc->sessions[i].name,
+            .state_term = term_pid(a, undefined ? "tracer" : sc->sessions[i].name), .tracer_undefined = undefined};
+    }
     for (size_t i = 0; i < sc->nprocs; i++) /* after the sessions: a Proc has a trace state per session */
         model_add_proc(m, sc->procs[i]);
     return true;

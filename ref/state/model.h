@@ -142,6 +142,8 @@ typedef struct Session {
     FlagSet new_flags;  /* flags processes created from now on get (PROCS-SPEC-NEW) */
     bool state_dead;    /* the tracer state process has exited (STATUS-DEAD-STATE) */
     SystemMonitor sysmon; /* its system monitoring (trace:system/3, ref/harness/sysmon.c) */
+    bool tracer_undefined; /* created with tracer undefined: its processes' tracer is the one their
+                            * trace steps name, {tracer,<tracer>} (SESSION-UNDEFINED-TRACER) */
 } Session;
 
 enum { LEGACY_SESSION = 0 };

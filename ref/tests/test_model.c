@@ -263,17 +263,10 @@ static void test_long_chain(int *failures)
     buf_free(&text);
 }
 
-/* The trace flag functions of a match spec where the model cannot run them (C-86): a meta
- * pattern's caller that no tracer traces. A port's send runs no send spec at all (C-85), so a
- * spec with them traces the port's send as if the pattern were true. */
-static void test_ms_trace_flags_refused(int *failures)
+/* A port's send runs no send spec at all (C-85), so a spec with trace flag functions traces the
+ * port's send as if the pattern were true (a meta pattern's untraced caller: MS-TRACE-FLAGS-META). */
+static void test_ms_trace_flags_port_send(int *failures)
 {
-    sim(failures, H "pattern tcs_target:id/1 [{'_',[],[{enable_trace,send}]}] meta\na call tcs_target:id(1)",
-        "ERR 8:1: a trace flag function run by a process the session does not trace (a meta pattern) is "
-        "not supported by model v1");
-    sim(failures, H "pattern tcs_target:id/1 [{'_',[],[{disable_trace,call}]}] meta\na call tcs_target:twice(1)",
-        "ERR 8:1: a trace flag function run by a process the session does not trace (a meta pattern) is "
-        "not supported by model v1");
     sim(failures, H "a open_port x\ntrace x on send\npattern send [{'_',[],[{enable_trace,send}]}]\n"
                     "a port_command x <<\"hi\">>",
         "I enabled(trace_status, <tracer>, <port:x>) -> trace\n"
@@ -287,7 +280,7 @@ int main(void)
 {
     int n = 0, *failures = &n;
     test_unsupported(failures);
-    test_ms_trace_flags_refused(failures);
+    test_ms_trace_flags_port_send(failures);
     test_links(failures);
     test_mailbox(failures);
     test_tracers(failures);

@@ -240,8 +240,8 @@ static void test_ports(int *failures)
 
 static void test_unsupported(int *failures)
 {
-    sim(failures, H "create sp\ntrace sp a on send monotonic_timestamp\n",
-        "ERR 11:1: time stamps and scheduler ids in a process tracer's messages are not supported by model v1");
+    sim(failures, H "create sp\ntrace sp a on send scheduler_id\n",
+        "ERR 11:1: scheduler ids in a process tracer's messages are not supported by model v1");
     sim(failures, H "create sa\ntrace sa a on send\npattern sa send [{['_','$1'],[{'>',{'*','$1',9223372036854775807},0}],[]}]\n"
                     "a send b 2\n",
         "ERR 13:1: integer arithmetic beyond 64 bits in a match spec is not supported by model v1");
