@@ -1,8 +1,8 @@
 /* sysmon.c - a trace session's system monitoring (CONFORMANCE.md section 2, "Trace
  * sessions", SESSION-SYSTEM*): which events trace:system/3 accepts with which values, and
- * what trace:info(S, system, all) lists. The monitor messages themselves are not modelled:
- * no step provokes a long garbage collection, a long schedule, a large heap, a long message
- * queue or a busy port. */
+ * what trace:info(S, system, all) lists. Of the monitor messages, those of long_message_queue
+ * are modelled (ref/events/longmsgq.c); no step provokes a long garbage collection, a long
+ * schedule, a large heap or a busy port. */
 #include <string.h>
 
 #include "sysmon.h"
@@ -82,6 +82,15 @@ const char *sysmon_set(Model *m, int s, const Term *event, const Term *value, co
     SystemMonitor next = ses->sysmon;
     if (event->kind != TK_ATOM || !apply(&next, event->u.name, value))
         return "raises error:badarg";
+    if (strcmp(event->u.name, "long_message_queue") == 0)
+        for (int p = 0; p < m->nprocs; p++)
+            if (m->procs[p].alive && m->procs[p].trace[s].long_queue) {
+                /* OTP keeps the process "long" for the session until a later receive or a
+                 * cleanup of its own finds the new limits (SYSMON-LONG-MSGQ) */
+                model_unsupported(m, m->step->line, m->step->col,
+                                  "changing long_message_queue while the session holds a process's queue long is");
+                return NULL;
+            }
     ses->sysmon = next;
     return "-> ok";
 }
