@@ -7,6 +7,8 @@
 
 #include "sysmon.h"
 
+enum { LMQ_ENABLE_FLOOR = 10 };
+
 void sysmon_clear(SystemMonitor *sm)
 {
     *sm = (SystemMonitor){.large_heap = -1, .long_schedule = -1, .long_gc = -1};
@@ -82,6 +84,13 @@ const char *sysmon_set(Model *m, int s, const Term *event, const Term *value, co
     SystemMonitor next = ses->sysmon;
     if (event->kind != TK_ATOM || !apply(&next, event->u.name, value))
         return "raises error:badarg";
+    if (next.lmq_enable > 0 && next.lmq_enable < LMQ_ENABLE_FLOOR) {
+        /* every process of the node is monitored, the harness's own too, whose queues the
+         * model does not know (C-130) */
+        model_unsupported(m, m->step->line, m->step->col,
+                          "long_message_queue with Enable below 10 (the harness's own processes would reach it) is");
+        return NULL;
+    }
     if (strcmp(event->u.name, "long_message_queue") == 0)
         for (int p = 0; p < m->nprocs; p++)
             if (m->procs[p].alive && m->procs[p].trace[s].long_queue) {
