@@ -150,6 +150,8 @@ run_step({Spawn, Who, Child}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_
     spawned(Child, puppet_step(Who, {Spawn, Child}, Names, Ctx), Names);
 run_step({Spawn, Who, Child, {M, F, Args}}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, M, F, Args}, Names, Ctx), Names);
+run_step({Spawn, Who, Child, {M, F, Args}, MaxHeap}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
+    spawned(Child, puppet_step(Who, {Spawn, M, F, Args, MaxHeap}, Names, Ctx), Names);
 run_step(Step, Names, Ctx) when element(1, Step) =:= open_port; element(1, Step) =:= port_command;
                                 element(1, Step) =:= port_send; element(1, Step) =:= port_close;
                                 tuple_size(Step) =:= 4, element(1, Step) =:= register ->

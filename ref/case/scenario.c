@@ -855,7 +855,7 @@ static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t 
 
 static bool next_word_is(Parser *p, const char *what);
 
-enum { MAX_REPEAT = 10000 };
+enum { MAX_REPEAT = 10000, MIN_MAX_HEAP_SIZE = 1000 };
 
 /* `times N` after a send or a receive: the step done N times in a row, as N steps of their own
  * (a queue that grows to N messages, or N messages taken). */
@@ -913,6 +913,14 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
             return false;
         if (!at_end(p) && !spawn_entry_arg(p, st)) /* an entry point {M,F,Args} (E6) */
             return false;
+        if (st->term && next_word_is(p, "max_heap_size")) { /* spawn_opt with max_heap_size */
+            skip_ws(p);
+            size_t nat = p->i;
+            if (!int_arg(p, "max_heap_size", &st->max_heap_size))
+                return false;
+            if (st->max_heap_size < MIN_MAX_HEAP_SIZE)
+                return fail(p, nat, "max_heap_size must be at least %d words", MIN_MAX_HEAP_SIZE);
+        }
     } else if (strcmp(verb, "link") == 0 || strcmp(verb, "unlink") == 0) {
         st->kind = verb[0] == 'l' ? ST_LINK : ST_UNLINK;
         if (!entity_arg(p, true, &st->other, &st->other_col))
