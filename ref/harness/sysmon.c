@@ -7,7 +7,7 @@
 
 #include "sysmon.h"
 
-enum { LMQ_ENABLE_FLOOR = 10 };
+enum { LMQ_ENABLE_FLOOR = 10, LARGE_HEAP_FLOOR = 1000000 };
 
 void sysmon_clear(SystemMonitor *sm)
 {
@@ -89,6 +89,12 @@ const char *sysmon_set(Model *m, int s, const Term *event, const Term *value, co
          * model does not know (C-130) */
         model_unsupported(m, m->step->line, m->step->col,
                           "long_message_queue with Enable below 10 (the harness's own processes would reach it) is");
+        return NULL;
+    }
+    if (next.large_heap >= 0 && next.large_heap < LARGE_HEAP_FLOOR) {
+        /* the harness's own processes may have heaps of some megabytes (C-131) */
+        model_unsupported(m, m->step->line, m->step->col,
+                          "large_heap below 1000000 words (the harness's own heaps could reach it) is");
         return NULL;
     }
     if (strcmp(event->u.name, "long_message_queue") == 0)
