@@ -86,13 +86,13 @@ const char *sysmon_set(Model *m, int s, const Term *event, const Term *value, co
         return "raises error:badarg";
     if (next.lmq_enable > 0 && next.lmq_enable < LMQ_ENABLE_FLOOR) {
         /* every process of the node is monitored, the harness's own too, whose queues the
-         * model does not know (C-130) */
+         * model does not know (C-138) */
         model_unsupported(m, m->step->line, m->step->col,
                           "long_message_queue with Enable below 10 (the harness's own processes would reach it) is");
         return NULL;
     }
     if (next.large_heap >= 0 && next.large_heap < LARGE_HEAP_FLOOR) {
-        /* the harness's own processes may have heaps of some megabytes (C-131) */
+        /* the harness's own processes may have heaps of some megabytes (C-139) */
         model_unsupported(m, m->step->line, m->step->col,
                           "large_heap below 1000000 words (the harness's own heaps could reach it) is");
         return NULL;
