@@ -41,6 +41,8 @@ act({spawn, Name}) -> spawn(tcs_puppet, run, [Name]);
 act({spawn_link, Name}) -> spawn_link(tcs_puppet, run, [Name]);
 act({spawn, M, F, Args}) -> spawn(M, F, Args);
 act({spawn_link, M, F, Args}) -> spawn_link(M, F, Args);
+act({spawn, M, F, Args, MaxHeap}) -> spawn_opt(M, F, Args, [max_heap(MaxHeap)]);
+act({spawn_link, M, F, Args, MaxHeap}) -> spawn_opt(M, F, Args, [link, max_heap(MaxHeap)]);
 act({link, Pid}) -> link(Pid);
 act({unlink, Pid}) -> unlink(Pid);
 act({register, Name}) -> register(Name, self());
@@ -48,3 +50,6 @@ act({unregister, Name}) -> unregister(Name);
 act({kill, Pid, Reason}) -> exit(Pid, Reason);
 act({monitor, Pid}) -> erlang:monitor(process, Pid);
 act({trap_exit, Bool}) -> process_flag(trap_exit, Bool).
+
+%% Killed when its heap passes Words; the runtime's error report goes to the logger.
+max_heap(Words) -> {max_heap_size, #{size => Words, kill => true, error_logger => true}}.

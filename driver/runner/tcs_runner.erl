@@ -150,6 +150,8 @@ run_step({Spawn, Who, Child}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_
     spawned(Child, puppet_step(Who, {Spawn, Child}, Names, Ctx), Names);
 run_step({Spawn, Who, Child, {M, F, Args}}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, M, F, Args}, Names, Ctx), Names);
+run_step({Spawn, Who, Child, {M, F, Args}, MaxHeap}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
+    spawned(Child, puppet_step(Who, {Spawn, M, F, Args, MaxHeap}, Names, Ctx), Names);
 run_step(Step, Names, Ctx) when element(1, Step) =:= open_port; element(1, Step) =:= port_command;
                                 element(1, Step) =:= port_send; element(1, Step) =:= port_close;
                                 tuple_size(Step) =:= 4, element(1, Step) =:= register ->
@@ -271,7 +273,12 @@ order(Arrived, _) -> Arrived.
 
 print_item(_, {tcs_rec, _, _, _, _} = Rec, Names) -> line("~s", [callback_line(Rec, Names)]);
 print_item(_, {ctl, _, Body}, _) -> line("~s", [Body]);
-print_item(State, Msg, Names) -> line("msg(<~s>, ~s)", [State, canon(Msg, Names)]).
+print_item(State, Msg, Names) -> line("msg(<~s>, ~s)", [State, canon(sizes_hidden(Msg), Names)]).
+
+%% A system monitor message's sizes and times no model predicts: they print as _Info.
+sizes_hidden({monitor, Who, Event, Info}) when is_list(Info) ->
+    {monitor, Who, Event, {'$tcs_placeholder', "_Info"}};
+sizes_hidden(Msg) -> Msg.
 
 callback_line({tcs_rec, _Seq, Callback, Args, Result}, Names) ->
     ArgText = lists:join(", ", [canon(A, Names) || A <- Args]),

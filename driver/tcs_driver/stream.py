@@ -291,7 +291,9 @@ def _parse_msg(body: str, cls: str, col0: int) -> Line:
     Its group is the first pid in TERM other than STATE (the tracee) and ' to STATE':
     messages from one tracee to one tracer keep their order, but the messages a tracer gets
     have no order with the callbacks of other tracers (trace sessions) or with the messages
-    other tracers get.
+    other tracers get. A system monitor message ``{monitor, Pid, Event, Info}`` comes from
+    the runtime's system message dispatcher, not from the tracee: it is ordered only with the
+    monitor messages about the same process to the same tracer (SYSMON-MESSAGE).
     """
     if not body.endswith(")"):
         raise StreamError(f"col {col0 + len(body)}: msg line does not end with ')'")
@@ -302,6 +304,8 @@ def _parse_msg(body: str, cls: str, col0: int) -> Line:
     state = args[0]
     pid = _first_pid(args[1], state)
     group = f"{pid if pid is not None else 'msg'} to {state}"
+    if args[1].startswith("{monitor,"):
+        group = "monitor " + group
     return Line(cls=cls, body=body, kind="msg", callback=None, tag=None, group=group, state=state)
 
 

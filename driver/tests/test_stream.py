@@ -114,6 +114,11 @@ def test_classify(body: str, cls: str) -> None:
             id="msg-of-a-session-tracer",
         ),
         pytest.param(
+            "msg(<sp>, {monitor,<a>,long_message_queue,true})",
+            Line("N", "msg(<sp>, {monitor,<a>,long_message_queue,true})", "msg", None, None, "monitor <a> to <sp>"),
+            id="msg-system-monitor-own-group",
+        ),
+        pytest.param(
             "msg(<tracer>, {trace,'<x>',<tracer>,<b>})",
             Line("N", "msg(<tracer>, {trace,'<x>',<tracer>,<b>})", "msg", None, None, "<b> to <tracer>"),
             id="msg-skips-tracer-and-quoted",

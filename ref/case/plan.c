@@ -162,6 +162,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
             buf_puts(out, ", ");
             term_print(out, st->term, PRINT_PLAN);
         }
+        if (st->max_heap_size) /* and its max_heap_size */
+            buf_printf(out, ", %lld", st->max_heap_size);
         break;
     case ST_REGISTER:
     case ST_UNREGISTER:

@@ -39,6 +39,7 @@ typedef struct {
     SessionDecl *sessions;
     SessionPhase *phase; /* indexed like sessions */
     size_t nsessions, sessions_cap;
+    long long repeat; /* how often the step being parsed is done: its `times N`, else 1 */
 } Parser;
 
 enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
@@ -944,6 +945,23 @@ static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t 
     return true;
 }
 
+static bool next_word_is(Parser *p, const char *what);
+
+enum { MAX_REPEAT = 10000, MIN_MAX_HEAP_SIZE = 1000 };
+
+/* `times N` after a send or a receive: the step done N times in a row, as N steps of their own
+ * (a queue that grows to N messages, or N messages taken). */
+static bool times_count(Parser *p)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (!int_arg(p, "the count", &p->repeat))
+        return false;
+    if (p->repeat < 1 || p->repeat > MAX_REPEAT)
+        return fail(p, at, "the count must be 1 to %d", MAX_REPEAT);
+    return true;
+}
+
 static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t actor_at)
 {
     st->actor = actor;
@@ -956,15 +974,20 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
         st->kind = ST_SEND;
         if (!proc_arg(p, &st->other, &st->other_col) || !term_arg(p, &st->term, &st->term_col))
             return false;
+        if (next_word_is(p, "times") && !times_count(p))
+            return false;
     } else if (strcmp(verb, "recv") == 0) {
         st->kind = ST_RECV;
         const char *w = word(p, &at);
-        if (w && strcmp(w, "match") == 0) { /* recv match T: a selective receive of T */
+        if (w && strcmp(w, "times") == 0) { /* recv times N: N plain receives */
+            if (!times_count(p))
+                return false;
+        } else if (w && strcmp(w, "match") == 0) { /* recv match T: a selective receive of T */
             if (!term_arg(p, &st->term, &st->term_col))
                 return false;
         } else if (w) {
             if (strcmp(w, "after") != 0)
-                return fail(p, at, "expected 'after', 'match' or end of line");
+                return fail(p, at, "expected 'after', 'match', 'times' or end of line");
             st->has_timeout = true;
             skip_ws(p);
             at = p->i;
@@ -982,6 +1005,14 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
             return false;
         if (!at_end(p) && !spawn_entry_arg(p, st)) /* an entry point {M,F,Args} (E6) */
             return false;
+        if (st->term && next_word_is(p, "max_heap_size")) { /* spawn_opt with max_heap_size */
+            skip_ws(p);
+            size_t nat = p->i;
+            if (!int_arg(p, "max_heap_size", &st->max_heap_size))
+                return false;
+            if (st->max_heap_size < MIN_MAX_HEAP_SIZE)
+                return fail(p, nat, "max_heap_size must be at least %d words", MIN_MAX_HEAP_SIZE);
+        }
     } else if (strcmp(verb, "link") == 0 || strcmp(verb, "unlink") == 0) {
         st->kind = verb[0] == 'l' ? ST_LINK : ST_UNLINK;
         if (!entity_arg(p, true, &st->other, &st->other_col))
@@ -1229,6 +1260,7 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     memset(st, 0, sizeof *st);
     st->line = p->line;
     st->col = (int)at + 1;
+    p->repeat = 1;
     bool ok;
     SessionOp op;
     if (session_op(p, kw, &op)) {
@@ -1284,9 +1316,15 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
                 return fail(p, at, "undeclared process '%s'", kw);
         return fail(p, at, "unknown keyword '%s'", kw);
     }
-    if (ok)
+    if (!ok)
+        return false;
+    p->nsteps++;
+    for (long long k = 1; k < p->repeat; k++) { /* `times N`: the same step again */
+        p->steps = arena_grow(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
+        p->steps[p->nsteps] = p->steps[p->nsteps - 1];
         p->nsteps++;
-    return ok;
+    }
+    return true;
 }
 
 /* [state TERM] after `tracer recorder`: the tracer state the harness passes instead of its

@@ -83,6 +83,7 @@ typedef struct Step {
                                 * (trace_pattern raises badarg), else NULL */
     Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL */
     bool has_timeout;          /* recv after N */
+    long long max_heap_size;   /* spawn with an entry point: its max_heap_size in words, 0: none */
     long long timeout;
     SessionOp sop;             /* session steps: which call */
     int session;               /* session steps: index in Scenario.sessions, or SESSION_LEGACY */

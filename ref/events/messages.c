@@ -2,13 +2,15 @@
 #include <string.h>
 
 #include "control.h"
+#include "longmsgq.h"
 #include "messages.h"
 #include "msgtrace.h"
 #include "running.h"
 #include "seqtrace.h"
 
-static void mbox_push(Model *m, Proc *p, Term *msg, const SeqToken *token)
+static void mbox_push(Model *m, int q, Term *msg, const SeqToken *token)
 {
+    Proc *p = &m->procs[q];
     if (p->mhead + p->mlen == p->mcap) {
         size_t cap = p->mcap ? p->mcap * 2 : 16;
         Message *nb = arena_alloc(m->a, cap * sizeof(Message));
@@ -19,6 +21,7 @@ static void mbox_push(Model *m, Proc *p, Term *msg, const SeqToken *token)
         p->mhead = 0;
     }
     p->mbox[p->mhead + p->mlen++] = (Message){msg, token};
+    longmsgq_grew(m, q);
 }
 
 /* The oldest message of p's non-empty mailbox, removed. */
@@ -26,7 +29,9 @@ static Message messages_take(Model *m, int p)
 {
     Proc *pr = &m->procs[p];
     pr->mlen--;
-    return pr->mbox[pr->mhead++];
+    Message got = pr->mbox[pr->mhead++];
+    longmsgq_shrank(m, p);
+    return got;
 }
 
 bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
@@ -37,7 +42,7 @@ bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqT
         running_wake(m, p);
     /* each tracepoint goes through the session's 'receive' pattern (msgtrace.c) */
     bool ok = msgtrace_event(m, m->step, p, "receive", msg, sender, rules);
-    mbox_push(m, &m->procs[p], msg, token);
+    mbox_push(m, p, msg, token);
     if (wakes) { /* the blocked receive completes */
         Message got = messages_take(m, p);
         seqtrace_receive(m, p, &got);
@@ -90,6 +95,7 @@ static bool recv_selective(Model *m, int p, const Step *st)
             continue;
         memmove(pr->mbox + pr->mhead + i, pr->mbox + pr->mhead + i + 1, (pr->mlen - i - 1) * sizeof *pr->mbox);
         pr->mlen--;
+        longmsgq_shrank(m, p);
         seqtrace_receive(m, p, &got);
         return true;
     }

@@ -4,6 +4,7 @@
 
 #include "control.h"
 #include "inherit.h"
+#include "largeheap.h"
 #include "ports.h"
 #include "procs.h"
 #include "running.h"
@@ -16,6 +17,24 @@
 #define ENTRY_UNMODELLED                                                                         \
     (FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RECEIVE) | FLAG_BIT(FL_CALL) | FLAG_BIT(FL_RUNNING) |      \
      FLAG_BIT(FL_EXITING) | FLAG_BIT(FL_RUNNING_PROCS) | FLAG_BIT(FL_GARBAGE_COLLECTION))
+
+/* PROCS-MAX-HEAP-KILL: a child running {lists,seq,[From,To]} spawned with max_heap_size Max.
+ * Its list of L elements is 2L words of live data when done: with L >= Max some collection
+ * finds more live data than Max and the child is killed; with 64L + 10000 =< Max every heap
+ * it can have fits and it exits normal. Between the two the heap growth policy decides, which
+ * no document states: refused. */
+static bool spawn_max_heap(Model *m, int q, const Step *st, long long len)
+{
+    if (len >= st->max_heap_size)
+        return largeheap_list(m, q, len, st->max_heap_size, true) &&
+               procs_terminate(m, q, term_atom(m->a, "killed"), "PROCS-MAX-HEAP-KILL", NULL);
+    if (64 * len + 10000 <= st->max_heap_size)
+        return largeheap_list(m, q, len, st->max_heap_size, false) &&
+               procs_terminate(m, q, term_atom(m->a, "normal"), NULL, NULL);
+    return model_unsupported(m, st->line, st->term_col,
+                             "a list that may or may not outgrow max_heap_size (fewer elements than "
+                             "the limit, and more than 1/64 of it) is");
+}
 
 bool procs_spawn(Model *m, int p, const Step *st)
 {
@@ -44,9 +63,14 @@ bool procs_spawn(Model *m, int p, const Step *st)
     if (running_traced(m, q))
         tracepoint_event(m, q, "in", term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"),
                                                  term_int(m->a, 1)), NULL, "RUN-FLAGS RUN-SPAWNED");
-    if (st->term) /* PROCS-SPAWN-ENTRY: the entry point returns: the child exits normal */
-        return procs_terminate(m, q, term_atom(m->a, "normal"), NULL, NULL);
-    return true;
+    if (!st->term)
+        return true;
+    const Term *args = st->term->u.tuple.el[2]; /* [From, To] */
+    long long len = args->u.cons.tail->u.cons.head->u.i - args->u.cons.head->u.i + 1;
+    if (st->max_heap_size) /* PROCS-MAX-HEAP-KILL: killed by its list, or the list fits */
+        return spawn_max_heap(m, q, st, len);
+    /* PROCS-SPAWN-ENTRY: the entry point returns: the child exits normal */
+    return largeheap_list(m, q, len, 0, false) && procs_terminate(m, q, term_atom(m->a, "normal"), NULL, NULL);
 }
 
 static int link_pos(const Proc *p, int q)

@@ -612,9 +612,10 @@ static bool system_step(Model *m, const Step *st)
     const char *rules = handle_refused(m, st), *result = "raises error:badarg";
     if (!rules)
         result = sysmon_set(m, step_session(st), st->term, st->sargs, &rules);
-    control_line(m, buf_str(&call), result, rules);
+    if (result)
+        control_line(m, buf_str(&call), result, rules);
     buf_free(&call);
-    return true;
+    return result != NULL;
 }
 
 bool sessions_step(Model *m, const Step *st)

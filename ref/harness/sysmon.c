@@ -1,11 +1,13 @@
 /* sysmon.c - a trace session's system monitoring (CONFORMANCE.md section 2, "Trace
  * sessions", SESSION-SYSTEM*): which events trace:system/3 accepts with which values, and
- * what trace:info(S, system, all) lists. The monitor messages themselves are not modelled:
- * no step provokes a long garbage collection, a long schedule, a large heap, a long message
- * queue or a busy port. */
+ * what trace:info(S, system, all) lists. Of the monitor messages, those of long_message_queue
+ * are modelled (ref/events/longmsgq.c); no step provokes a long garbage collection, a long
+ * schedule, a large heap or a busy port. */
 #include <string.h>
 
 #include "sysmon.h"
+
+enum { LMQ_ENABLE_FLOOR = 10, LARGE_HEAP_FLOOR = 1000000 };
 
 void sysmon_clear(SystemMonitor *sm)
 {
@@ -82,6 +84,28 @@ const char *sysmon_set(Model *m, int s, const Term *event, const Term *value, co
     SystemMonitor next = ses->sysmon;
     if (event->kind != TK_ATOM || !apply(&next, event->u.name, value))
         return "raises error:badarg";
+    if (next.lmq_enable > 0 && next.lmq_enable < LMQ_ENABLE_FLOOR) {
+        /* every process of the node is monitored, the harness's own too, whose queues the
+         * model does not know (C-138) */
+        model_unsupported(m, m->step->line, m->step->col,
+                          "long_message_queue with Enable below 10 (the harness's own processes would reach it) is");
+        return NULL;
+    }
+    if (next.large_heap >= 0 && next.large_heap < LARGE_HEAP_FLOOR) {
+        /* the harness's own processes may have heaps of some megabytes (C-139) */
+        model_unsupported(m, m->step->line, m->step->col,
+                          "large_heap below 1000000 words (the harness's own heaps could reach it) is");
+        return NULL;
+    }
+    if (strcmp(event->u.name, "long_message_queue") == 0)
+        for (int p = 0; p < m->nprocs; p++)
+            if (m->procs[p].alive && m->procs[p].trace[s].long_queue) {
+                /* OTP keeps the process "long" for the session until a later receive or a
+                 * cleanup of its own finds the new limits (SYSMON-LONG-MSGQ) */
+                model_unsupported(m, m->step->line, m->step->col,
+                                  "changing long_message_queue while the session holds a process's queue long is");
+                return NULL;
+            }
     ses->sysmon = next;
     return "-> ok";
 }

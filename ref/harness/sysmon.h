@@ -9,7 +9,8 @@
 /* Guarantees: *sm monitors nothing. */
 void sysmon_clear(SystemMonitor *sm);
 /* Guarantees: the result text of trace:system(S, Event, Value) ("-> ok" or "raises
- * error:badarg") with its rule IDs in *rules, and session s's monitoring changed when ok. */
+ * error:badarg") with its rule IDs in *rules, and session s's monitoring changed when ok;
+ * NULL with the model's error set for a change model v1 does not support. */
 const char *sysmon_set(Model *m, int s, const Term *event, const Term *value, const char **rules);
 /* Guarantees: {system, List} of what session s monitors, in OTP's order
  * (SESSION-SYSTEM-INFO). */

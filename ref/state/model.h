@@ -27,6 +27,8 @@ typedef struct TraceState {
     unsigned since;     /* model clock when the tracer was last attached (SESSION-ORDER-PROCESS) */
     const Term *state;  /* the state this process's tracer got from {tracer, recorder, State}, or
                            NULL: the session's (TRACER-OPTION) */
+    bool long_queue;    /* the session's long_message_queue monitor said true of this process, and
+                           not false since (SYSMON-LONG-MSGQ, ref/events/longmsgq.c) */
 } TraceState;
 
 /* A seq_trace token (ref/events/seqtrace.c). */

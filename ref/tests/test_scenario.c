@@ -211,10 +211,15 @@ static void test_step_errors(int *failures)
     parse(failures, H "a link c", "7:8: undeclared process 'c'");
     parse(failures, H "a link a", "7:8: linking a process to itself is not supported by model v1");
     parse(failures, H "a unlink a", "7:10: linking a process to itself is not supported by model v1");
-    parse(failures, H "a recv soon", "7:8: expected 'after', 'match' or end of line");
+    parse(failures, H "a recv soon", "7:8: expected 'after', 'match', 'times' or end of line");
     parse(failures, H "a recv after -5", "7:14: timeout must not be negative");
     parse(failures, H "a recv after x", "7:14: timeout must be an integer");
     parse(failures, H "a recv after 5 x", "7:16: unexpected text after the statement");
+    parse(failures, H "a recv times 0", "7:14: the count must be 1 to 10000");
+    parse(failures, H "a recv times 10001", "7:14: the count must be 1 to 10000");
+    parse(failures, H "a recv times x", "7:14: the count must be an integer");
+    parse(failures, H "a send b hi times", "7:18: expected a term, found end of line");
+    parse(failures, H "a send b hi times 3 x", "7:21: unexpected text after the statement");
     parse(failures, H "a spawn", "7:8: expected the name of the new process");
     parse(failures, H "a spawn Big", "7:9: expected the name of the new process");
     parse(failures, H "a spawn b", "7:9: process 'b' already exists (spawn needs a new name)");
@@ -342,6 +347,13 @@ static void test_good(int *failures)
     e = (Err){0};
     CHECK(scenario_parse(&a, "e.tcs", HDR "tracer erl_msg_tracer\nprocess a\n", &sc, &e));
     CHECK(sc.tracer.kind == TRACER_ERL_MSG && sc.nsteps == 0 && sc.tracer.nanswers == 0 && sc.tracer.default_answer == ANS_TRACE);
+    /* `times N`: the step N times, each a step of its own from the same line */
+    e = (Err){0};
+    CHECK(scenario_parse(&a, "t.tcs", H "b send a times times 3\na recv times 2\na recv", &sc, &e));
+    CHECK(sc.nsteps == 6);
+    CHECK(sc.steps[2].kind == ST_SEND && term_is_atom(sc.steps[2].term, "times") && sc.steps[2].line == 7);
+    CHECK(sc.steps[4].kind == ST_RECV && sc.steps[4].line == 8 && !sc.steps[4].has_timeout && !sc.steps[4].term);
+    CHECK(sc.steps[5].line == 9);
     arena_free(&a);
 }
 

@@ -1,0 +1,32 @@
+/* largeheap.c - the large_heap monitor of trace sessions (CONFORMANCE.md section 2, "System
+ * monitoring in a session", SYSMON-LARGE-HEAP), for a process running {lists,seq,[From,To]}.
+ * lists:seq/2 leaves no garbage: everything it allocates is its list, live until it returns. So
+ * the heap left by its last collection holds all 2 len words; one collection at least leaves a
+ * heap of the limit when len >= limit, none can when 64 len + 10000 =< limit (a heap is a few
+ * times its live data at most). How many collections reach the limit is the heap growth
+ * policy's: the first message is stated, any more are allowed. */
+#include "allow.h"
+#include "largeheap.h"
+#include "sysmsg.h"
+
+bool largeheap_list(Model *m, int q, long long len, long long max_heap, bool killed)
+{
+    for (int s = 1; s < m->nsessions; s++) {
+        long long limit = m->sessions[s].sysmon.large_heap;
+        if (m->sessions[s].life != LIFE_ALIVE || limit < 0)
+            continue;
+        if (killed && limit >= max_heap) /* killed before the collection completes */
+            continue;
+        if (!killed && 64 * len + 10000 <= limit)
+            continue;
+        if (killed || len < limit)
+            return model_unsupported(m, m->step->line, m->step->term_col,
+                                     killed ? "a large_heap limit below the max_heap_size of a process it kills is"
+                                            : "a list that may or may not leave a heap of the large_heap limit is");
+        Term *info = term_placeholder(m->a, "_Info");
+        sysmsg_monitor(m, s, q, "large_heap", info, "SYSMON-LARGE-HEAP SYSMON-MESSAGE");
+        unsigned w = allow_open(m, "SYSMON-LARGE-HEAP", -1, sysmsg_template(m, s, q, "large_heap", info));
+        allow_close(m, w, "SYSMON-LARGE-HEAP");
+    }
+    return true;
+}
