@@ -25,7 +25,7 @@ bool largeheap_list(Model *m, int q, long long len, long long max_heap, bool kil
                                             : "a list that may or may not leave a heap of the large_heap limit is");
         Term *info = term_placeholder(m->a, "_Info");
         sysmsg_monitor(m, s, q, "large_heap", info, "SYSMON-LARGE-HEAP SYSMON-MESSAGE");
-        unsigned w = allow_open(m, "SYSMON-LARGE-HEAP", -1, sysmsg_template(m, s, q, "large_heap", info));
+        unsigned w = allow_open(m, "SYSMON-LARGE-HEAP", -1, 0, sysmsg_template(m, s, q, "large_heap", info));
         allow_close(m, w, "SYSMON-LARGE-HEAP");
     }
     return true;
