@@ -458,7 +458,11 @@ static bool info_step(Model *m, const Step *st)
         result = info_new(m, s, term_is_atom(what, "new_ports"), it);
         rule = "SESSION-INFO SESSION-INFO-NEW";
     } else if (term_is_atom(what, "on_load")) {
-        result = sessions_info_function(m, s, &m->sessions[s].on_load, it);
+        /* erl_bif_trace.c, trace_info_on_load: while the session has no on_load pattern on, it
+         * answers {Item, false} before it looks at the item, so also for flags or tracer */
+        const Pattern *on_load = &m->sessions[s].on_load;
+        result = order_pattern_in_use(on_load) ? sessions_info_function(m, s, on_load, it)
+                                               : item(m, it, term_atom(m->a, "false"));
         rule = "SESSION-INFO SESSION-INFO-ON-LOAD";
     } else if (term_is_atom(what, "system")) { /* its one item is all (003, info/3) */
         result = strcmp(it, "all") == 0 ? sysmon_info(m, s) : NULL;
