@@ -42,7 +42,7 @@ class GroupDiff:
     golden: list[Line]
     live: list[Line]
     equal: bool
-    windows: tuple[str, ...] = ()  # the heads (ID RULE 0..LIMIT) of the windows that reach the group
+    windows: tuple[str, ...] = ()  # the heads (ID RULE 0..LIMIT; ID either RULE) of the windows and either-ors that reach the group
     admitted: int = 0
 
 
@@ -105,15 +105,50 @@ def select(lines: Iterable[Line], *, strict: bool, observable: frozenset[str]) -
 
 def _group_golden(lines: Iterable[Line]) -> dict[str, list[Line]]:
     """Return the golden lines grouped like group_lines, with each allowance window's open and close
-    lines in every group its template has lines of, where they stand in the stream."""
+    lines in every group its template has lines of, where they stand in the stream, and each either-or's
+    lines in every group whose lines its two alternatives hold differently (a group that holds the same
+    lines in both gets them once, as the case's lines)."""
     groups: dict[str, list[Line]] = {}
-    for ln in lines:
-        if ln.window is None:
-            groups.setdefault(ln.group, []).append(ln)
+    lines = list(lines)
+    reach: dict[int, list[str]] = {}  # an either-or's line -> the groups whose lines it decides
+    alike_second: set[int] = set()  # the second alternatives' lines of groups that hold both alike
+    for start, middle, end in _either_spans(lines):
+        first, second = group_lines(lines[start + 1:middle]), group_lines(lines[middle + 1:end])
+        differing = [name for name in dict.fromkeys([*first, *second])
+                     if [ln.text() for ln in first.get(name, [])] != [ln.text() for ln in second.get(name, [])]]
+        alike_second |= {i for i in range(middle + 1, end) if lines[i].group not in differing}
+        reach |= {start: differing, middle: differing, end: differing}
+    for i, ln in enumerate(lines):
+        if ln.choice is not None:
+            for name in reach[i]:
+                groups.setdefault(name, []).append(ln)
+        elif i in alike_second:
             continue
-        for name in dict.fromkeys(t.group for seg in ln.window.segments for t in seg):
-            groups.setdefault(name, []).append(ln)
+        elif ln.window is None:
+            groups.setdefault(ln.group, []).append(ln)
+        else:
+            for name in dict.fromkeys(t.group for seg in ln.window.segments for t in seg):
+                groups.setdefault(name, []).append(ln)
     return groups
+
+
+def _first_alternatives(golden: list[Line]) -> list[Line]:
+    """Return a group's golden lines as a diff shows them: without window lines, and of each
+    either-or the first alternative only (its head names it beside the group)."""
+    second = {i for _, middle, end in _either_spans(golden) for i in range(middle, end + 1)}
+    return [ln for i, ln in enumerate(golden) if ln.window is None and ln.choice is None and i not in second]
+
+
+def _either_spans(lines: list[Line]) -> list[tuple[int, int, int]]:
+    """Return the indexes of each either-or's either, or and end lines."""
+    spans: list[tuple[int, int, int]] = []
+    marks: list[int] = []
+    for i, ln in enumerate(lines):
+        if ln.choice is not None:
+            marks.append(i)
+            if ln.kind == "end":
+                spans.append((marks[-3], marks[-2], i))
+    return spans
 
 
 @dataclass(frozen=True)
@@ -140,38 +175,49 @@ def _template(window: Window, group: str) -> _Template:
 
 def admitted(golden: list[Line], live: list[Line], group: str) -> int | None:
     """Return how many live lines of one group the allowance windows admit when the live lines are the
-    golden ones (window lines aside) in order, plus instances of open windows' templates, each within
-    its window, whole (no instance left half done when its window closes or the stream ends), at most
-    its limit many, a template segment's lines right after one another, and no instance of a window
-    that one is `after` once an instance of that one has begun; None when they are not."""
+    golden ones (window lines aside) in order, with each either-or's lines of one of its two
+    alternatives, plus instances of open windows' templates, each within its window, whole (no
+    instance left half done when its window closes or the stream ends), at most its limit many, a
+    template segment's lines right after one another, and no instance of a window that one is `after`
+    once an instance of that one has begun; None when they are not."""
     templates = {ln.window.id: _template(ln.window, group) for ln in golden if ln.window is not None}
-    normative = [ln for ln in golden if ln.window is None]
+    # an either's line -> where its second alternative begins; an or's line -> where the either-or ends
+    skip_to = {start: middle + 1 for start, middle, _ in _either_spans(golden)}
+    skip_to |= {middle: end + 1 for _, middle, end in _either_spans(golden)}
     live_texts = [ln.text() for ln in live]
-    # a state: index in golden, index in live, and per open window (id, instances, position in template)
+    # a state: index in golden, index in live, golden case lines matched, and per open window (id,
+    # instances, position in template)
     Progress = tuple[tuple[str, int, int], ...]
-    seen: set[tuple[int, int, Progress]] = set()
-    stack: list[tuple[int, int, Progress]] = [(0, 0, ())]
+    seen: set[tuple[int, int, int, Progress]] = set()
+    stack: list[tuple[int, int, int, Progress]] = [(0, 0, 0, ())]
     while stack:
         state = stack.pop()
         if state in seen:
             continue
         seen.add(state)
-        gi, li, prog = state
+        gi, li, used, prog = state
         if gi == len(golden) and li == len(live) and not any(pos for _, _, pos in prog):
-            return len(live) - len(normative)
+            return len(live) - used
         busy = [k for k, (w, _, pos) in enumerate(prog) if pos and templates[w].joined[pos]]
         line = golden[gi] if gi < len(golden) else None
+        if line is not None and line.choice is not None and not busy:
+            # either: the first alternative, or on to the second; or: the first is done, skip the
+            # second; end: the alternative taken is done. Like a window line, none takes a live line.
+            stack.append((gi + 1 if line.kind != "or" else skip_to[gi], li, used, prog))
+            if line.kind == "either":
+                stack.append((skip_to[gi], li, used, prog))
         if line is not None and line.window is not None and not busy:
             # a window line takes no live line: the window opens (closes) between the live lines
             # around it, so extras right before the next case line of the group are still inside it
             if line.kind == "open":
-                stack.append((gi + 1, li, prog + ((line.window.id, 0, 0),)))
+                stack.append((gi + 1, li, used, prog + ((line.window.id, 0, 0),)))
             elif not any(w == line.window.id and pos for w, _, pos in prog):  # no instance half done
-                stack.append((gi + 1, li, tuple(p for p in prog if p[0] != line.window.id)))
+                stack.append((gi + 1, li, used, tuple(p for p in prog if p[0] != line.window.id)))
         if li == len(live):
             continue
-        if line is not None and line.window is None and not busy and live_texts[li] == line.text():
-            stack.append((gi + 1, li + 1, prog))
+        if line is not None and line.window is None and line.choice is None and not busy \
+                and live_texts[li] == line.text():
+            stack.append((gi + 1, li + 1, used + 1, prog))
         for k, (w, count, pos) in enumerate(prog):
             t = templates[w]
             if (busy and k not in busy) or live_texts[li] != t.texts[pos] or \
@@ -185,7 +231,7 @@ def admitted(golden: list[Line], live: list[Line], group: str) -> int | None:
                 if any(a == t.after and apos for a, _, apos in prog):
                     continue
                 nxt = tuple(p for p in nxt if p[0] != t.after)
-            stack.append((gi, li + 1, nxt))
+            stack.append((gi, li + 1, used, nxt))
     return None
 
 
@@ -260,8 +306,9 @@ def compare(
     for name in names:
         g = g_groups.get(name, [])
         lv = l_groups.get(name, [])
-        heads = tuple(dict.fromkeys(ln.window.spec() for ln in g if ln.window is not None))
-        shown = [ln for ln in g if ln.window is None]
+        heads = tuple(dict.fromkeys(ln.window.spec() if ln.window is not None else ln.choice.spec()
+                                    for ln in g if ln.window is not None or ln.choice is not None))
+        shown = _first_alternatives(g)
         if heads:
             n = admitted(g, lv, name)
             groups.append(GroupDiff(name, shown, lv, n is not None, heads, n or 0))

@@ -17,6 +17,7 @@ from typing import Final
 from . import counters, tags
 
 __all__ = [
+    "Choice",
     "Line",
     "StreamError",
     "Window",
@@ -78,17 +79,33 @@ class Window:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """An either-or of a golden stream (PROTOCOLS.md section 6, "Either-or"): between its `A either`
+    and `A or` lines the first alternative, between `A or` and `A end` the second; in each group the
+    live lines hold exactly one of the two, a behaviour the runtime decides by a race (its rule names
+    it)."""
+
+    id: str
+    rule: str
+
+    def spec(self) -> str:
+        """Return the either's head as its lines name it: ID either RULE."""
+        return f"{self.id} either {self.rule}"
+
+
+@dataclass(frozen=True)
 class Line:
     """One parsed stream line."""
 
-    cls: str  # 'N' | 'I' | 'A' (an allowance window's open or close line)
+    cls: str  # 'N' | 'I' | 'A' (an allowance window's or an either-or's line)
     body: str
-    kind: str  # 'enabled' | 'trace' | 'msg' | 'ctl' | 'open' | 'close'
+    kind: str  # 'enabled' | 'trace' | 'msg' | 'ctl' | 'open' | 'close' | 'either' | 'or' | 'end'
     callback: str | None
     tag: str | None
     group: str
     state: str | None = field(default=None, compare=False)  # the tracer state (2nd argument; msg: 1st)
     window: Window | None = field(default=None, compare=False)  # kind 'open' and 'close': its window
+    choice: Choice | None = field(default=None, compare=False)  # kind 'either', 'or' and 'end': its either-or
 
     def text(self) -> str:
         """Return the line exactly as a golden file spells it: ``CLASS BODY``."""
@@ -368,12 +385,18 @@ def parse_classed_lines(numbered: list[tuple[str, str]]) -> list[Line]:
     classes agree with classify and, over the whole stream, classify_implementation_defined (as a
     golden file or a JSON report stores them); raise StreamError naming the first that does not."""
     windows: dict[str, Window] = {}
-    lines = [_parse_allowance(where, text, windows) if text.startswith("A ") else _classed_line(where, text)
+    choices = _Choices()
+    lines = [(_parse_choice(where, text, windows, choices) if _CHOICE_LINE.match(text)
+              else _parse_allowance(where, text, windows, choices) if text.startswith("A ")
+              else _classed_line(where, text))
              for where, text in numbered]
     if windows:
         where, text = next((w, t) for (w, t), line in zip(numbered, lines)
                            if line.kind == "open" and line.window is not None and line.window.id in windows)
         raise _fail(where, f"col 1: allowance window {text.split()[2]} is never closed")
+    if choices.open is not None:
+        where = next(w for (w, _), line in zip(numbered, lines) if line.kind == "either" and line.choice == choices.open)
+        raise _fail(where, f"col 1: either {choices.open.id} is never ended")
     expected = classify_implementation_defined([replace(line, cls=classify(line.body)) if line.cls != "A" else line
                                                 for line in lines])
     for (where, _), line, wanted in zip(numbered, lines, expected):
@@ -388,11 +411,56 @@ _WINDOW_OPEN: Final = re.compile(r"open (w[0-9]+) ([A-Z][A-Z0-9-]*) 0\.\.(\*|[1-
 _WINDOW_CLOSE: Final = re.compile(r"close (w[0-9]+)")
 
 
-def _parse_allowance(where: str, text: str, open_windows: dict[str, Window]) -> Line:
+@dataclass
+class _Choices:
+    """Where a stream's parse is in its either-or lines: the either open (None: none), whether its
+    `or` has come, and every id an either has used."""
+
+    open: Choice | None = None
+    second: bool = False
+    used: set[str] = field(default_factory=set)
+
+
+_CHOICE_LINE: Final = re.compile(r"A (?:either|or|end) ")
+_CHOICE: Final = re.compile(r"(either) (w[0-9]+) ([A-Z][A-Z0-9-]*)|(or|end) (w[0-9]+)")
+
+
+def _parse_choice(where: str, text: str, open_windows: dict[str, Window], choices: _Choices) -> Line:
+    """Return the Line of an 'A either ID RULE', 'A or ID' or 'A end ID' line; raise StreamError when
+    malformed, for an either inside another or an id used before, an `or` or `end` out of turn, or an
+    either that an allowance window opened inside it outlives. choices is updated."""
+    body = text[2:]
+    m = _CHOICE.fullmatch(body)
+    if m is None:
+        raise _fail(where, f"col 3: not 'either wN RULE', 'or wN' nor 'end wN': {body!r}")
+    if m.group(1):
+        wid, rule = m.group(2), m.group(3)
+        if choices.open is not None:
+            raise _fail(where, f"col 3: either {wid} inside either {choices.open.id}")
+        if wid in choices.used or wid in open_windows:
+            raise _fail(where, f"col 10: id {wid} used before")
+        choices.open, choices.second = Choice(wid, rule), False
+        choices.used.add(wid)
+        return Line(cls="A", body=body, kind="either", callback=None, tag=None, group="", choice=choices.open)
+    kind, wid = m.group(4), m.group(5)
+    current = choices.open
+    if current is None or current.id != wid or choices.second is (kind == "or"):
+        raise _fail(where, f"col 3: '{kind} {wid}' out of turn (an either's lines are 'either', 'or', 'end')")
+    if kind == "or":
+        choices.second = True
+    else:
+        choices.open = None
+    return Line(cls="A", body=body, kind=kind, callback=None, tag=None, group="", choice=current)
+
+
+def _parse_allowance(where: str, text: str, open_windows: dict[str, Window], choices: _Choices) -> Line:
     """Return the Line of an 'A open ID RULE 0..LIMIT [after ID]: TEMPLATE' or 'A close ID' line; raise
     StreamError when malformed, for a window opened twice, closed before it opened, or after a window
-    that is not open. open_windows maps the ids of the windows open before this line, and is updated."""
+    that is not open, or inside an either-or (its alternatives hold a case's lines only). open_windows
+    maps the ids of the windows open before this line, and is updated."""
     body = text[2:]
+    if choices.open is not None:
+        raise _fail(where, f"col 3: an allowance window line inside either {choices.open.id}")
     if (m := _WINDOW_CLOSE.fullmatch(body)) is not None:
         window = open_windows.pop(m.group(1), None)
         if window is None:
@@ -402,7 +470,7 @@ def _parse_allowance(where: str, text: str, open_windows: dict[str, Window]) -> 
     if m is None:
         raise _fail(where, f"col 3: not 'open wN RULE 0..LIMIT [after wM]: TEMPLATE' nor 'close wN': {body!r}")
     wid, rule, limit, after, template = m.groups()
-    if wid in open_windows:
+    if wid in open_windows or wid in choices.used:
         raise _fail(where, f"col 8: allowance window {wid} opened twice")
     if after is not None and after not in open_windows:
         raise _fail(where, f"col {3 + m.start(4)}: allowance window {wid} is after {after}, which is not open")
@@ -441,9 +509,12 @@ def _pieces(text: str, sep: str, col0: int) -> list[tuple[int, str]]:
 
 def filter_lines(lines: list[Line], keep: Callable[[Line], bool]) -> list[Line]:
     """Return the lines keep accepts; an allowance window's open and close lines stay with their template
-    cut to the lines keep accepts, and are left out when none is left."""
+    cut to the lines keep accepts, and are left out when none is left; an either-or's lines stay."""
     out: list[Line] = []
     for line in lines:
+        if line.choice is not None:
+            out.append(line)
+            continue
         if line.window is None:
             if keep(line):
                 out.append(line)

@@ -52,3 +52,52 @@ void allow_close(Model *m, unsigned id, const char *rule)
     stream_line(m->out, 'A', buf_str(&body), rule);
     buf_free(&body);
 }
+
+void allow_capture_start(Model *m, Captured *c)
+{
+    c->lines = (Stream){.explain = m->out->explain};
+    buf_init(&c->lines.text);
+    c->out = m->out;
+    m->out = &c->lines;
+}
+
+void allow_capture_stop(Model *m, Captured *c) { m->out = c->out; }
+
+void allow_captured_free(Captured *c) { stream_free(&c->lines); }
+
+/* The lines of the n parts, one after the other. */
+static void parts_text(Buf *b, const Captured *const parts[], int n)
+{
+    for (int i = 0; i < n; i++)
+        buf_puts(b, buf_str(&parts[i]->lines.text));
+}
+
+void allow_either(Model *m, const char *rule, const Captured *const first[], const Captured *const second[], int n)
+{
+    Buf a, b, mark;
+    buf_init(&a);
+    buf_init(&b);
+    buf_init(&mark);
+    parts_text(&a, first, n);
+    parts_text(&b, second, n);
+    if (strcmp(buf_str(&a), buf_str(&b)) == 0) {
+        buf_puts(&m->out->text, buf_str(&a));
+    } else {
+        unsigned id = ++m->nwindows; /* either-ors and windows share the ids: unique in the stream */
+        buf_printf(&mark, "either w%u %s", id, rule);
+        stream_line(m->out, 'A', buf_str(&mark), rule);
+        buf_puts(&m->out->text, buf_str(&a));
+        buf_free(&mark);
+        buf_init(&mark);
+        buf_printf(&mark, "or w%u", id);
+        stream_line(m->out, 'A', buf_str(&mark), rule);
+        buf_puts(&m->out->text, buf_str(&b));
+        buf_free(&mark);
+        buf_init(&mark);
+        buf_printf(&mark, "end w%u", id);
+        stream_line(m->out, 'A', buf_str(&mark), rule);
+    }
+    buf_free(&a);
+    buf_free(&b);
+    buf_free(&mark);
+}

@@ -20,5 +20,18 @@ const char *allow_capture(Model *m, int p, AllowFire fire, const void *arg);
 unsigned allow_open(Model *m, const char *rule, int limit, unsigned after, const char *tpl);
 /* Guarantees: the line "A close wN", citing the window's rule. */
 void allow_close(Model *m, unsigned id, const char *rule);
+/* Lines captured instead of written, and the stream they would have gone to. */
+typedef struct Captured { Stream lines; Stream *out; } Captured;
+
+/* Guarantees: until allow_capture_stop(m, c), the lines the model writes go to c->lines. */
+void allow_capture_start(Model *m, Captured *c);
+/* Guarantees: the model writes to its stream again; c keeps what it captured (allow_captured_free). */
+void allow_capture_stop(Model *m, Captured *c);
+/* Guarantees: c's memory released. */
+void allow_captured_free(Captured *c);
+/* Guarantees: the lines of the n parts of first, in order, when the parts of second hold the same
+ * lines; else an either-or N of the two (PROTOCOLS.md section 6, "Either-or"): "A either wN RULE",
+ * first's lines, "A or wN", second's lines, "A end wN". */
+void allow_either(Model *m, const char *rule, const Captured *const first[], const Captured *const second[], int n);
 
 #endif

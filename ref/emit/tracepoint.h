@@ -26,6 +26,11 @@ void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_clear
  * for the session, its enabled line, then its trace line if answered trace (a process
  * tracer: its message line). */
 void tracepoint_fire(Model *m, int proc, const Event *ev);
+/* Guarantees: of the tracepoint of ev for every session, the enabled line of each whose tracer
+ * answers other than trace, and nothing else: what the comparison keeps of a tracepoint whose
+ * trace line is informative and not predicted (PORTS-RUNNING-ZERO), the enabled line that asked
+ * for it being informative too. */
+void tracepoint_fire_unpredicted(Model *m, int proc, const Event *ev);
 /* Guarantees: true iff session s goes on to trace the live tracepoint tag: a process tracer
  * always (no callback); a tracer module when enabled_consult answers trace. */
 bool tracepoint_accept(Model *m, int s, int proc, const char *tag, const char *ev_rules);

@@ -2,6 +2,7 @@
  * (CONFORMANCE.md section 2, "Ports").  Every port runs `cat` opened with
  * [binary, {packet, 2}], so each command comes back whole, as one message to the port's
  * owner (the process that opened it). */
+#include "allow.h"
 #include "messages.h"
 #include "msgtrace.h"
 #include "ports.h"
@@ -15,6 +16,75 @@ static Term *pair(Model *m, Term *a, Term *b) { return term_tuple3(m->a, a, b, N
 static void port_sched(Model *m, int x, const char *tag, const char *command)
 {
     tracepoint_event(m, x, tag, term_atom(m->a, command), NULL, "PORTS-RUNNING");
+}
+
+/* What a port operation does between the port's schedule in and out: its own events. */
+typedef bool (*PortOpEvents)(Model *m, int x, const void *arg);
+
+/* The lines of the port's scheduling (tag in or out) around operation op in both alternatives:
+ * run at once (immediate), or as a port task (task: scheduled with 0, lines informative and not
+ * predicted, PORTS-RUNNING-ZERO, of which only an enabled line answered other than trace is kept). */
+static void port_op_sched(Model *m, int x, const char *tag, const char *op, Captured *immediate, Captured *task)
+{
+    allow_capture_start(m, immediate);
+    tracepoint_event(m, x, tag, term_atom(m->a, op), NULL, "PORTS-RUNNING PORT-OP-TASK-OR-IMMEDIATE");
+    allow_capture_stop(m, immediate);
+    allow_capture_start(m, task);
+    Event zero = {tag, term_int(m->a, 0), NULL, NULL, "PORTS-RUNNING-ZERO PORT-OP-TASK-OR-IMMEDIATE"};
+    tracepoint_fire_unpredicted(m, x, &zero);
+    allow_capture_stop(m, task);
+}
+
+/* PORT-OP-TASK-OR-IMMEDIATE: a port operation (command, close, link, unlink) is run by the calling
+ * process as an immediate call when it can take the port's lock and the port has no task queued
+ * (io.c try_imm_drv_call: in, and finalize_imm_drv_call: out, named by the operation; a close has
+ * no out, C-67), else it is queued and run as a port task (erl_port_task.c erts_port_task_execute:
+ * in and out with 0). Which one is a race no step controls: the lines are an either-or of the two
+ * (one alternative only when the port is not traced for running_ports: both are the same).
+ * events writes the operation's own lines once; they stand in both alternatives. */
+static bool port_operation(Model *m, int x, const char *op, bool scheduled_out, PortOpEvents events, const void *arg)
+{
+    Captured in_now, in_task, own, out_now = {0}, out_task = {0};
+    port_op_sched(m, x, "in", op, &in_now, &in_task);
+    allow_capture_start(m, &own);
+    bool ok = events(m, x, arg);
+    allow_capture_stop(m, &own);
+    if (scheduled_out)
+        port_op_sched(m, x, "out", op, &out_now, &out_task);
+    else { /* C-67: a closed port is not scheduled out */
+        allow_capture_start(m, &out_now);
+        allow_capture_stop(m, &out_now);
+        allow_capture_start(m, &out_task);
+        allow_capture_stop(m, &out_task);
+    }
+    if (ok) {
+        const Captured *const immediate[] = {&in_now, &own, &out_now}, *const task[] = {&in_task, &own, &out_task};
+        allow_either(m, "PORT-OP-TASK-OR-IMMEDIATE", immediate, task, 3);
+    }
+    Captured *all[] = {&in_now, &in_task, &own, &out_now, &out_task};
+    for (int i = 0; i < 5; i++)
+        allow_captured_free(all[i]);
+    return ok;
+}
+
+/* A port operation whose own event is the port receiving a message. */
+typedef struct PortReceive { const Step *st; Term *msg; int from; const char *rules; } PortReceive;
+
+static bool port_receive(Model *m, int x, const void *arg)
+{
+    const PortReceive *r = arg;
+    return msgtrace_event(m, r->st, x, "receive", r->msg, model_pid(m, r->from), r->rules);
+}
+
+/* The port gets linked or unlinked by process *p (link: the tag is getting_linked). */
+typedef struct PortLink { int p; bool link; } PortLink;
+
+static bool port_getting_linked(Model *m, int x, const void *arg)
+{
+    const PortLink *l = arg;
+    tracepoint_event(m, x, l->link ? "getting_linked" : "getting_unlinked", model_pid(m, l->p), NULL,
+                     "EV-LINK PORTS-LINK");
+    return true;
 }
 
 /* The port named by a port step, or -1 with err set if the step cannot be modelled. */
@@ -76,11 +146,10 @@ static bool command_step(Model *m, int p, const Step *st, bool via_send)
     /* PORTS-SEND-TO-PORT: Port ! {Pid, {command, Data}} is a send of Pid */
     if (via_send && !msgtrace_event(m, st, p, "send", cmd, model_id(m, x), "EV-SEND PORTS-SEND-TO-PORT"))
         return false;
-    port_sched(m, x, "in", "command");
     /* PORTS-RECEIVE-COMMAND: the port receives {Pid, {command, Data}}, however it was sent */
-    if (!msgtrace_event(m, st, x, "receive", cmd, model_pid(m, p), "EV-RECEIVE PORTS-RECEIVE-COMMAND"))
+    PortReceive received = {st, cmd, p, "EV-RECEIVE PORTS-RECEIVE-COMMAND"};
+    if (!port_operation(m, x, "command", true, port_receive, &received))
         return false;
-    port_sched(m, x, "out", "command");
     /* PORTS-ECHO: cat sends the data back; the port sends {Port, {data, Data}} to its owner */
     Term *data = pair(m, model_id(m, x), pair(m, term_atom(m->a, "data"), st->term));
     return msgtrace_event(m, st, x, "send", data, model_pid(m, owner), "EV-SEND PORTS-ECHO") &&
@@ -103,9 +172,8 @@ static bool close_step(Model *m, int p, const Step *st)
     if (x < 0)
         return false;
     /* PORTS-CLOSE: scheduled in to close, never out; port_close/1 is received as {Pid, close} */
-    port_sched(m, x, "in", "close");
-    if (!msgtrace_event(m, st, x, "receive", pair(m, model_pid(m, p), term_atom(m->a, "close")),
-                      model_pid(m, p), "EV-RECEIVE PORTS-CLOSE"))
+    PortReceive received = {st, pair(m, model_pid(m, p), term_atom(m->a, "close")), p, "EV-RECEIVE PORTS-CLOSE"};
+    if (!port_operation(m, x, "close", false, port_receive, &received))
         return false;
     return procs_terminate(m, x, term_atom(m->a, "normal"), NULL, "PORTS-CLOSE");
 }
@@ -125,10 +193,8 @@ bool ports_link(Model *m, int p, int x, bool link)
     const char *op = link ? "link" : "unlink";
     tracepoint_event(m, p, op, model_id(m, x), NULL, "EV-LINK PORTS-LINK");
     /* PORTS-LINK: the port is scheduled to handle the link signal (running_ports) */
-    port_sched(m, x, "in", op);
-    tracepoint_event(m, x, link ? "getting_linked" : "getting_unlinked", model_pid(m, p), NULL, "EV-LINK PORTS-LINK");
-    port_sched(m, x, "out", op);
-    return true;
+    PortLink linked = {p, link};
+    return port_operation(m, x, op, true, port_getting_linked, &linked);
 }
 
 int *ports_closed(Model *m, int x, const Term *reason, const char *rules, int *n)
