@@ -305,3 +305,142 @@ def test_the_models_delayed_collection_window_untraced(live: str, ok: bool) -> N
     """GC-RUNTIME-DELAYED for a process traced for running only (fuzz seed 20261123 after F3): the yield
     at prepare_loading_1/2 at most once within the loading step, whole, among the code server waits."""
     assert agree(_golden_case("run_wait_code_load"), live) is ok
+
+
+def _port_sched(tag: str, term: str) -> str:
+    """A port's scheduling event as the recorder reports it (running_ports)."""
+    return f"enabled_running_ports({tag}, <tracer>, <port:x>) -> trace\ntrace_running_ports({tag}, <tracer>, <port:x>, {term}, #{{}})\n"
+
+
+_RECV = ("enabled('receive', <tracer>, <port:x>) -> trace\n"
+         "trace('receive', <tracer>, <port:x>, {<a>,{command,<<104>>}}, #{})\n")
+_A_SENDS = "enabled(send, <tracer>, <a>) -> trace\ntrace(send, <tracer>, <a>, hi, #{extra=><b>})\n"
+
+
+def _normative(live: str) -> str:
+    """Live lines as golden lines of class N."""
+    return "".join(f"N {line}\n" for line in live.splitlines())
+
+
+EITHER_GOLDEN = ("N ctl erlang:trace(<port:x>,true,[running_ports,'receive']) -> 1\n"
+                 "A either w1 PORT-OP-TASK-OR-IMMEDIATE\n"
+                 + _normative(_port_sched("in", "command") + _RECV + _A_SENDS + _port_sched("out", "command"))
+                 + "A or w1\n" + _normative(_RECV + _A_SENDS) + "A end w1\n")
+_PORT_CTL = "ctl erlang:trace(<port:x>,true,[running_ports,'receive']) -> 1\n"
+_NOW_IN, _NOW_OUT = _port_sched("in", "command"), _port_sched("out", "command")
+_TASK_IN, _TASK_OUT = _port_sched("in", "0"), _port_sched("out", "0")
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_PORT_CTL + _NOW_IN + _RECV + _NOW_OUT + _A_SENDS, True, id="immediate-call"),
+        pytest.param(_PORT_CTL + _TASK_IN + _RECV + _TASK_OUT + _A_SENDS, True, id="port-task"),
+        pytest.param(_PORT_CTL + _RECV + _A_SENDS, True, id="port-task-lines-dropped"),
+        pytest.param(_PORT_CTL + _NOW_IN + _RECV + _A_SENDS, False, id="in-without-out"),
+        pytest.param(_PORT_CTL + _TASK_IN + _RECV + _NOW_OUT + _A_SENDS, False, id="task-in-immediate-out"),
+        pytest.param(_PORT_CTL + _NOW_IN + _NOW_OUT + _A_SENDS, False, id="neither-receive-missing"),
+        pytest.param(_PORT_CTL + _NOW_IN + _RECV + _NOW_OUT + _RECV + _A_SENDS, False, id="both"),
+        pytest.param(_PORT_CTL + _NOW_IN + _RECV + _NOW_OUT + _NOW_OUT + _A_SENDS, False, id="an-extra-out"),
+        pytest.param(_PORT_CTL + _NOW_IN + _RECV + _NOW_OUT, False, id="a-line-alike-in-both-missing"),
+        pytest.param(_PORT_CTL + _NOW_IN + _RECV + _NOW_OUT + _A_SENDS + _A_SENDS, False,
+                     id="a-line-alike-in-both-twice"),
+    ],
+)
+def test_either_or(live: str, ok: bool) -> None:
+    """An either-or (PROTOCOLS.md section 6, "Either-or"): a group's live lines hold exactly one of the
+    two alternatives; a group whose lines are the same in both (<a>'s send) takes them once."""
+    assert agree(EITHER_GOLDEN, live) is ok
+
+
+def test_either_or_is_named_beside_a_differing_group() -> None:
+    comparison = compare(parse_stream(EITHER_GOLDEN, "golden"),
+                         parse_live_stream(_PORT_CTL + _NOW_IN + _RECV + _A_SENDS, "live"))
+    report = comparison.render()
+    assert "@@ group <port:x> @@ allowance windows: w1 either PORT-OP-TASK-OR-IMMEDIATE" in report
+    assert "-N trace_running_ports(out, <tracer>, <port:x>, command, #{})" in report  # the first alternative shown
+    assert [g.group for g in comparison.differing()] == ["<port:x>"]
+
+
+_EITHER_WINDOW_GOLDEN = f"""\
+N ctl erlang:trace(<a>,true,[send,garbage_collection]) -> 1
+A open w1 GC-RUNTIME 0..*: {_MINOR}
+A either w2 TEST-EITHER
+N enabled(send, <tracer>, <a>) -> trace
+N trace(send, <tracer>, <a>, hi, #{{extra=><b>}})
+A or w2
+A end w2
+A close w1
+N enabled(send, <tracer>, <a>) -> trace
+N trace(send, <tracer>, <a>, bye, #{{extra=><b>}})
+"""
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(CTL + HI + BYE, True, id="first"),
+        pytest.param(CTL + BYE, True, id="second-empty"),
+        pytest.param(CTL + PAIR + HI + PAIR + BYE, True, id="first-between-window-instances"),
+        pytest.param(CTL + PAIR + BYE, True, id="second-with-a-window-instance"),
+        pytest.param(CTL + "\n".join(START) + "\n" + HI + "\n".join(END) + "\n" + BYE, False,
+                     id="window-segment-split-by-the-alternative"),
+        pytest.param(CTL + HI + HI + BYE, False, id="first-twice"),
+    ],
+)
+def test_either_or_within_a_window(live: str, ok: bool) -> None:
+    """Window instances may come before and after an alternative's lines, but a template segment's
+    lines stay together; an empty alternative takes no line."""
+    assert agree(_EITHER_WINDOW_GOLDEN, live) is ok
+
+
+@pytest.mark.parametrize(
+    ("golden", "why"),
+    [
+        pytest.param("A either w1 R\nA or w1\n", "never ended", id="never-ended"),
+        pytest.param("A or w1\nA end w1\n", "out of turn", id="or-without-either"),
+        pytest.param("A either w1 R\nA end w1\n", "out of turn", id="end-before-or"),
+        pytest.param("A either w1 R\nA or w1\nA or w1\nA end w1\n", "out of turn", id="or-twice"),
+        pytest.param("A either w1 R\nA either w2 R\nA or w2\nA end w2\nA or w1\nA end w1\n", "inside either w1",
+                     id="nested"),
+        pytest.param("A either w1 R\nA or w1\nA end w1\nA either w1 R\nA or w1\nA end w1\n", "used before",
+                     id="id-reused"),
+        pytest.param(f"A either w1 R\nA open w2 GC-RUNTIME 0..*: {_MINOR}\nA close w2\nA or w1\nA end w1\n",
+                     "allowance window line inside either w1", id="window-inside"),
+        pytest.param("A either w1\nA or w1\nA end w1\n", "not 'either wN RULE'", id="no-rule"),
+    ],
+)
+def test_malformed_either_ors_are_refused(golden: str, why: str) -> None:
+    with pytest.raises(StreamError, match=why):
+        parse_stream(golden, "golden")
+
+
+_CMD = ("enabled('receive', <tracer>, <port:x>) -> trace\n"
+        "trace('receive', <tracer>, <port:x>, {<a>,{command,<<120>>}}, #{})\n")
+_CLOSE = _CMD.replace("{command,<<120>>}", "close")
+_OPENED = ("ctl erlang:trace(new_ports,true,[running_ports,'receive']) -> 0\n"
+           + _port_sched("in", "open") + _port_sched("out", "open"))
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_OPENED + _port_sched("in", "command") + _CMD + _port_sched("out", "command")
+                     + _port_sched("in", "close") + _CLOSE, True, id="both-immediate"),
+        pytest.param(_OPENED + _TASK_IN + _CMD + _TASK_OUT + _TASK_IN + _CLOSE, True, id="both-tasks"),
+        pytest.param(_OPENED + _TASK_IN + _CMD + _TASK_OUT + _port_sched("in", "close") + _CLOSE, True,
+                     id="command-as-task-close-immediate"),
+        pytest.param(_OPENED + _port_sched("in", "command") + _CMD + _port_sched("in", "close") + _CLOSE, False,
+                     id="command-in-without-out"),
+        pytest.param(_OPENED + _port_sched("in", "command") + _CMD + _port_sched("out", "command")
+                     + _port_sched("in", "close") + _CLOSE + _port_sched("out", "close"), False,
+                     id="out-after-a-close"),
+        pytest.param(_OPENED + _port_sched("in", "command") + _CMD + _port_sched("out", "command")
+                     + _port_sched("in", "close"), False, id="close-not-received"),
+    ],
+)
+def test_the_models_port_operation_either_or(live: str, ok: bool) -> None:
+    """PORT-OP-TASK-OR-IMMEDIATE (fuzz/FINDINGS.md P3): each port operation of port_running_command is
+    an immediate call (named in/out; a close has no out, C-67) or a port task (in 0/out 0,
+    informative), independently of the other; a mixture or an out after a close is a difference."""
+    assert agree(_golden_case("port_running_command"), live) is ok

@@ -3,7 +3,6 @@ stream (and the release's expectations); the golden files are fresh and reproduc
 input and crashing tracers are handled as the README promises."""
 from __future__ import annotations
 
-import re
 import subprocess
 from pathlib import Path
 
@@ -12,7 +11,6 @@ import pytest
 from conftest import CASES, TEST_RELEASES
 from tcs_driver.layout import REPO
 from tcs_driver import cli, corpus, node, recorder
-from tcs_driver.results import CaseResult
 
 LIVE_OK = {"pass", "deviation", "skip"}
 
@@ -28,41 +26,8 @@ def test_case_agrees_with_live_node(case: corpus.Case, release: str, corpus_resu
     if result.status == "skip":
         pytest.skip(result.detail)
     assert result.status in LIVE_OK, f"{case.id} on OTP {release}: {result.status}\n{result.detail}"
-    assert not result.rerun_alone or port_task_race(result.shared_run), (
-        f"{case.id} on OTP {release} agrees in a node of its own but not after other cases in a shared node: "
-        "tcs_batch's clean-up misses something")
-
-
-#: A port's schedule-in or -out named by the operation it ran (open, command, close, ...), not by 0.
-_PORT_OP_SCHEDULE = re.compile(r"-N (enabled_running_ports\((in|out), <tracer>, <port:\w+>\) -> trace"
-                               r"|trace_running_ports\((in|out), <tracer>, <port:\w+>, [a-z_]+, #\{[^}]*\}\))")
-
-
-def port_task_race(shared: CaseResult | None) -> bool:
-    """True when a shared node's run differs only by missing operation-named port schedules: P3 of
-    fuzz/FINDINGS.md, erts running a port operation as a port task (scheduled with 0, informative)
-    instead of an immediate call, because the port was busy with a task of its own (io.c
-    try_imm_drv_call, erl_port_task.c erts_port_task_execute). That is the runtime's choice, not a
-    clean-up gap; the case must still agree alone, and anything else in the shared run still fails."""
-    return (shared is not None and shared.status == "fail" and bool(shared.changed)
-            and all(_PORT_OP_SCHEDULE.fullmatch(line) for line in shared.changed))
-
-
-@pytest.mark.parametrize(("changed", "race"), [
-    pytest.param(["-N enabled_running_ports(in, <tracer>, <port:x>) -> trace",
-                  "-N trace_running_ports(in, <tracer>, <port:x>, command, #{})",
-                  "-N enabled_running_ports(out, <tracer>, <port:x>) -> trace",
-                  "-N trace_running_ports(out, <tracer>, <port:x>, command, #{})"], True, id="command-as-task"),
-    pytest.param(["-N trace_running_ports(in, <tracer>, <port:x>, close, #{})"], True, id="close-as-task"),
-    pytest.param(["+N trace_running_ports(in, <tracer>, <port:x>, command, #{})"], False, id="added-line"),
-    pytest.param(["-N trace_running_ports(in, <tracer>, <port:x>, command, #{})",
-                  "-N trace('receive', <tracer>, <port:x>, {<a>,close}, #{})"], False, id="other-line-missing"),
-    pytest.param([], False, id="nothing-changed"),
-])
-def test_port_task_race_is_only_missing_port_schedules(changed: list[str], race: bool) -> None:
-    shared = CaseResult(case="c", status="fail", rules=[], otp="27", changed=changed)
-    assert port_task_race(shared) is race
-    assert not port_task_race(None)
+    assert not result.rerun_alone, (f"{case.id} on OTP {release} agrees in a node of its own but not after other "
+                                    "cases in a shared node: tcs_batch's clean-up misses something")
 
 
 def test_corpus_is_large_enough() -> None:
