@@ -44,26 +44,23 @@ static void port_op_sched(Model *m, int x, const char *tag, const char *op, Capt
  * events writes the operation's own lines once; they stand in both alternatives. */
 static bool port_operation(Model *m, int x, const char *op, bool scheduled_out, PortOpEvents events, const void *arg)
 {
-    Captured in_now, in_task, own, out_now = {0}, out_task = {0};
+    Captured in_now, in_task, own, out_now, out_task;
     port_op_sched(m, x, "in", op, &in_now, &in_task);
     allow_capture_start(m, &own);
     bool ok = events(m, x, arg);
     allow_capture_stop(m, &own);
-    if (scheduled_out)
+    if (scheduled_out) /* C-67: a closed port is not scheduled out */
         port_op_sched(m, x, "out", op, &out_now, &out_task);
-    else { /* C-67: a closed port is not scheduled out */
-        allow_capture_start(m, &out_now);
-        allow_capture_stop(m, &out_now);
-        allow_capture_start(m, &out_task);
-        allow_capture_stop(m, &out_task);
+    const Captured *const immediate[] = {&in_now, &own, &out_now}, *const task[] = {&in_task, &own, &out_task};
+    if (ok)
+        allow_either(m, "PORT-OP-TASK-OR-IMMEDIATE", immediate, task, scheduled_out ? 3 : 2);
+    allow_captured_free(&in_now);
+    allow_captured_free(&in_task);
+    allow_captured_free(&own);
+    if (scheduled_out) {
+        allow_captured_free(&out_now);
+        allow_captured_free(&out_task);
     }
-    if (ok) {
-        const Captured *const immediate[] = {&in_now, &own, &out_now}, *const task[] = {&in_task, &own, &out_task};
-        allow_either(m, "PORT-OP-TASK-OR-IMMEDIATE", immediate, task, 3);
-    }
-    Captured *all[] = {&in_now, &in_task, &own, &out_now, &out_task};
-    for (int i = 0; i < 5; i++)
-        allow_captured_free(all[i]);
     return ok;
 }
 
@@ -76,7 +73,7 @@ static bool port_receive(Model *m, int x, const void *arg)
     return msgtrace_event(m, r->st, x, "receive", r->msg, model_pid(m, r->from), r->rules);
 }
 
-/* The port gets linked or unlinked by process *p (link: the tag is getting_linked). */
+/* A port operation whose own event is the port getting linked (link) or unlinked by process p. */
 typedef struct PortLink { int p; bool link; } PortLink;
 
 static bool port_getting_linked(Model *m, int x, const void *arg)
