@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from .stream import Line, Window, filter_lines
@@ -23,6 +23,7 @@ __all__ = [
     "missing_and_extra",
     "select",
     "admitted",
+    "admissions",
 ]
 
 #: Every line kind of the canonical stream.
@@ -132,6 +133,16 @@ def _group_golden(lines: Iterable[Line]) -> dict[str, list[Line]]:
     return groups
 
 
+def _one_choice_for_all(ways: dict[str, dict[Choices, int]]) -> bool:
+    """Return whether one alternative of each tied either-or admits every group (ways: for each group
+    that decides some, the alternatives its lines are admitted with)."""
+    agreed: list[dict[str, int]] = [{}]
+    for options in ways.values():
+        agreed = [{**sofar, **dict(took)} for sofar in agreed for took in options
+                  if all(sofar.get(wid, alt) == alt for wid, alt in took)]
+    return bool(agreed)
+
+
 def _first_alternatives(golden: list[Line]) -> list[Line]:
     """Return a group's golden lines as a diff shows them: without window lines, and of each
     either-or the first alternative only (its head names it beside the group)."""
@@ -180,44 +191,63 @@ def admitted(golden: list[Line], live: list[Line], group: str) -> int | None:
     instance left half done when its window closes or the stream ends), at most its limit many, a
     template segment's lines right after one another, and no instance of a window that one is `after`
     once an instance of that one has begun; None when they are not."""
+    return next(iter(admissions(golden, live, group).values()), None)
+
+
+#: The alternatives taken of the either-ors that must agree with other groups: (id, 0 | 1) pairs.
+Choices = tuple[tuple[str, int], ...]
+
+
+def admissions(golden: list[Line], live: list[Line], group: str,
+               tied: frozenset[str] = frozenset()) -> dict[Choices, int]:
+    """Return, as admitted() decides, for each way the group's live lines are admitted that takes
+    different alternatives of the either-ors in tied, those alternatives and the number of live lines
+    windows admit; empty when none is. Without tied either-ors in the group: at most one way."""
     templates = {ln.window.id: _template(ln.window, group) for ln in golden if ln.window is not None}
     # an either's line -> where its second alternative begins; an or's line -> where the either-or ends
     skip_to = {start: middle + 1 for start, middle, _ in _either_spans(golden)}
     skip_to |= {middle: end + 1 for _, middle, end in _either_spans(golden)}
     live_texts = [ln.text() for ln in live]
-    # a state: index in golden, index in live, golden case lines matched, and per open window (id,
-    # instances, position in template)
+    ways: dict[Choices, int] = {}
+    # a state: index in golden, index in live, golden case lines matched, per open window (id,
+    # instances, position in template), and the alternatives taken of tied either-ors
     Progress = tuple[tuple[str, int, int], ...]
-    seen: set[tuple[int, int, int, Progress]] = set()
-    stack: list[tuple[int, int, int, Progress]] = [(0, 0, 0, ())]
+    seen: set[tuple[int, int, int, Progress, Choices]] = set()
+    stack: list[tuple[int, int, int, Progress, Choices]] = [(0, 0, 0, (), ())]
     while stack:
         state = stack.pop()
         if state in seen:
             continue
         seen.add(state)
-        gi, li, used, prog = state
+        gi, li, used, prog, took = state
         if gi == len(golden) and li == len(live) and not any(pos for _, _, pos in prog):
-            return len(live) - used
+            ways.setdefault(took, len(live) - used)
+            if not tied:
+                break
+            continue
         busy = [k for k, (w, _, pos) in enumerate(prog) if pos and templates[w].joined[pos]]
         line = golden[gi] if gi < len(golden) else None
         if line is not None and line.choice is not None and not busy:
             # either: the first alternative, or on to the second; or: the first is done, skip the
             # second; end: the alternative taken is done. Like a window line, none takes a live line.
-            stack.append((gi + 1 if line.kind != "or" else skip_to[gi], li, used, prog))
-            if line.kind == "either":
-                stack.append((skip_to[gi], li, used, prog))
+            if line.kind != "either":
+                stack.append((gi + 1 if line.kind == "end" else skip_to[gi], li, used, prog, took))
+            else:
+                tie = line.choice.id in tied
+                stack.append((gi + 1, li, used, prog, took + ((line.choice.id, 0),) if tie else took))
+                stack.append((skip_to[gi], li, used, prog, took + ((line.choice.id, 1),) if tie else took))
         if line is not None and line.window is not None and not busy:
             # a window line takes no live line: the window opens (closes) between the live lines
             # around it, so extras right before the next case line of the group are still inside it
             if line.kind == "open":
-                stack.append((gi + 1, li, used, prog + ((line.window.id, 0, 0),)))
+                stack.append((gi + 1, li, used, prog + ((line.window.id, 0, 0),), took))
             elif not any(w == line.window.id and pos for w, _, pos in prog):  # no instance half done
-                stack.append((gi + 1, li, used, tuple(p for p in prog if p[0] != line.window.id)))
+                stack.append((gi + 1, li, used, tuple(p for p in prog if p[0] != line.window.id), took))
         if li == len(live):
             continue
         if line is not None and line.window is None and line.choice is None and not busy \
                 and live_texts[li] == line.text():
-            stack.append((gi + 1, li + 1, used + 1, prog))
+            stack.append((gi + 1, li + 1, used + 1, prog, took))
         for k, (w, count, pos) in enumerate(prog):
             t = templates[w]
             if (busy and k not in busy) or live_texts[li] != t.texts[pos] or \
@@ -231,8 +261,8 @@ def admitted(golden: list[Line], live: list[Line], group: str) -> int | None:
                 if any(a == t.after and apos for a, _, apos in prog):
                     continue
                 nxt = tuple(p for p in nxt if p[0] != t.after)
-            stack.append((gi, li + 1, used, nxt))
-    return None
+            stack.append((gi, li + 1, used, nxt, took))
+    return ways
 
 
 def collapse_repeats(lines: Iterable[Line]) -> list[Line]:
@@ -302,7 +332,14 @@ def compare(
         g_groups = {name: collapse_repeats(lines) for name, lines in g_groups.items()}
         l_groups = {name: collapse_repeats(lines) for name, lines in l_groups.items()}
     names = list(g_groups) + [name for name in l_groups if name not in g_groups]
+    reached: dict[str, set[str]] = {}  # an either-or's id -> the groups it decides
+    for name, lines in g_groups.items():
+        for ln in lines:
+            if ln.choice is not None:
+                reached.setdefault(ln.choice.id, set()).add(name)
+    tied = frozenset(wid for wid, reach in reached.items() if len(reach) > 1)
     groups: list[GroupDiff] = []
+    ways: dict[str, dict[Choices, int]] = {}  # a group with tied either-ors -> how it is admitted
     for name in names:
         g = g_groups.get(name, [])
         lv = l_groups.get(name, [])
@@ -310,10 +347,17 @@ def compare(
                                     for ln in g if ln.window is not None or ln.choice is not None))
         shown = _first_alternatives(g)
         if heads:
-            n = admitted(g, lv, name)
+            ways[name] = admissions(g, lv, name, tied)
+            n = next(iter(ways[name].values()), None)
             groups.append(GroupDiff(name, shown, lv, n is not None, heads, n or 0))
         else:
             groups.append(GroupDiff(name, shown, lv, [ln.text() for ln in g] == [ln.text() for ln in lv]))
+    deciding_ways = {name: w for name, w in ways.items() if any(took for took in w)}  # admitted, and by tied ones
+    if tied and not _one_choice_for_all(deciding_ways):
+        # each group holds one alternative, but not the same one: every group that decides a tied
+        # either-or differs
+        deciding = {name for reach in (reached[wid] for wid in tied) for name in reach}
+        groups = [replace(gd, equal=False, admitted=0) if gd.group in deciding else gd for gd in groups]
     return Comparison(
         agree=all(g.equal for g in groups),
         groups=groups,

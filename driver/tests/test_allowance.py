@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tcs_driver.diff import compare
+from tcs_driver.diff import ALL_KINDS, compare
 from tcs_driver.layout import REPO
 from tcs_driver.stream import StreamError, parse_live_stream, parse_stream
 
@@ -444,3 +444,38 @@ def test_the_models_port_operation_either_or(live: str, ok: bool) -> None:
     an immediate call (named in/out; a close has no out, C-67) or a port task (in 0/out 0,
     informative), independently of the other; a mixture or an out after a close is a difference."""
     assert agree(_golden_case("port_running_command"), live) is ok
+
+
+def _sp(tag: str, term: str) -> str:
+    """The message a tracer process <sp> gets for an event of the port."""
+    return f"msg(<sp>, {{trace,<port:x>,{tag},{term}}})\n"
+
+
+_SP_RECV = _sp("'receive'", "{<a>,{command,<<104>>}}")
+TWO_TRACERS_GOLDEN = ("A either w1 PORT-OP-TASK-OR-IMMEDIATE\n"
+                      + _normative(_port_sched("in", "command") + _sp("in", "command") + _RECV + _SP_RECV
+                                   + _port_sched("out", "command") + _sp("out", "command"))
+                      + "A or w1\n" + _normative(_RECV + _SP_RECV) + "A end w1\n")
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_port_sched("in", "command") + _sp("in", "command") + _RECV + _SP_RECV
+                     + _port_sched("out", "command") + _sp("out", "command"), True, id="both-immediate"),
+        pytest.param(_TASK_IN + _sp("in", "0") + _RECV + _SP_RECV + _TASK_OUT + _sp("out", "0"), True,
+                     id="both-task"),
+        pytest.param(_port_sched("in", "command") + _sp("in", "0") + _RECV + _SP_RECV
+                     + _port_sched("out", "command") + _sp("out", "0"), False, id="module-immediate-process-task"),
+        pytest.param(_TASK_IN + _sp("in", "command") + _RECV + _SP_RECV + _TASK_OUT + _sp("out", "command"), False,
+                     id="module-task-process-immediate"),
+    ],
+)
+def test_an_either_or_takes_one_alternative_in_every_group(live: str, ok: bool) -> None:
+    """The port's events reach a tracer module (group <port:x>) and a tracer process (group <port:x> to
+    <sp>): one run of the operation, so both groups must hold the same alternative."""
+    comparison = compare(parse_stream(TWO_TRACERS_GOLDEN, "golden"), parse_live_stream(live, "live"),
+                         observable=ALL_KINDS)
+    assert comparison.agree is ok
+    if not ok:  # each group alone holds an alternative: both are reported
+        assert {g.group for g in comparison.differing()} == {"<port:x>", "<port:x> to <sp>"}
