@@ -204,6 +204,7 @@ def admissions(golden: list[Line], live: list[Line], group: str,
     different alternatives of the either-ors in tied, those alternatives and the number of live lines
     windows admit; empty when none is. Without tied either-ors in the group: at most one way."""
     templates = {ln.window.id: _template(ln.window, group) for ln in golden if ln.window is not None}
+    tied = tied & {ln.choice.id for ln in golden if ln.choice is not None}  # without any: the first way will do
     # an either's line -> where its second alternative begins; an or's line -> where the either-or ends
     skip_to = {start: middle + 1 for start, middle, _ in _either_spans(golden)}
     skip_to |= {middle: end + 1 for _, middle, end in _either_spans(golden)}
