@@ -83,6 +83,7 @@ PREDICTIONS = [
     ("inherit_link_set_on_link", "25", "C-41"),
     ("inherit_first_link_all", "25", "C-41"),
     ("sess_gc_two_sessions", "27", "C-92"),
+    ("ms_silent_untraced_then_trace", "25", "C-150"),
 ]
 
 
@@ -154,3 +155,44 @@ def test_otp27_crash_at_a_collection_in_two_sessions_is_c92(layout: corpus.Layou
     result = live.alone(item)
     assert result.status == "deviation", result.detail
     assert "C-92" in result.detail and "last step started: 6" in result.detail
+
+
+#: C-150's trigger: a meta match spec's {silent,true} in a process the legacy session does not trace.
+_STRAY_SILENT = ["process a d", "pattern tcs_target:'_'/'_' [{'_',[],[{silent,true}]}] meta",
+                 "d call tcs_target:id(1)"]
+#: Shapes no expectation lists, with the step OTP 25 must crash at (C-150), or None where a step in
+#: between clears the stray flag, so that OTP 25 must agree with the documents.
+C150_SHAPES = {
+    "all_processes_spec": (_STRAY_SILENT + ["a send a hi", "trace processes on send"], 4),
+    "after_other_steps": (_STRAY_SILENT + ["trace a on send", "a send d hi", "d recv", "trace d on procs"], 6),
+    "cleared_by_trace_off_silent": (_STRAY_SILENT + ["trace d off silent", "trace d on send", "d send a hi"], None),
+    "cleared_by_silent_false": (_STRAY_SILENT + ["pattern tcs_target:id/1 [{'_',[],[{silent,false}]}] meta",
+                                                 "d call tcs_target:id(2)", "trace d on send", "d send a hi"], None),
+}
+
+
+@pytest.mark.parametrize("name", list(C150_SHAPES), ids=list(C150_SHAPES))
+def test_otp25_prediction_of_c150_ends_at_the_trace_step_only_while_the_flag_is_stray(
+        layout: corpus.Layout, tmp_path: Path, name: str) -> None:
+    body, step = C150_SHAPES[name]
+    item = campaign.as_generated(layout, _scenario(name, body, 25), tmp_path)
+    assert item is not None
+    status, out, err = campaign.model_run(layout, "sim", str(item.path), "--release", "25")
+    assert status == 0, err
+    assert [(n.clarification, n.step, n.crash) for n in release.notes(out)] == (
+        [("C-150", step, True)] if step else [])
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("name", list(C150_SHAPES), ids=list(C150_SHAPES))
+def test_otp25_does_exactly_what_c150_predicts(layout: corpus.Layout, otp_for, tmp_path: Path, name: str) -> None:
+    body, step = C150_SHAPES[name]
+    live = campaign.live_for(layout, otp_for("25"), corpus.host_include(), strict=False)
+    item = campaign.as_generated(layout, _scenario(name, body, 25), tmp_path)
+    assert item is not None
+    result = live.alone(item)
+    if step is None:
+        assert result.status == "pass", result.detail
+    else:
+        assert result.status == "deviation", result.detail
+        assert "C-150" in result.detail and f"last step started: {step}" in result.detail

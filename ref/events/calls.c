@@ -128,10 +128,18 @@ static bool run_ms(Run *r, int s, const Term *ms, Term *args, MsOutcome *o)
     return true;
 }
 
-/* {silent,Bool} sets or clears the process's silent flag (MS-SILENT). */
+/* {silent,Bool} sets or clears the process's silent flag (MS-SILENT); in a process the session
+ * does not trace it leaves nothing a tracer attached later gets (MS-SILENT-UNTRACED), only what
+ * OTP 25 keeps of it (C-150). */
 static void apply_silent(Run *r, int s, const MsOutcome *o)
 {
-    FlagSet *flags = &r->m->procs[r->p].trace[s].flags;
+    Proc *proc = &r->m->procs[r->p];
+    if (!model_attached(&proc->trace[s])) {
+        if (s == LEGACY_SESSION && o->silent >= 0)
+            proc->untraced_silent = o->silent == 1;
+        return;
+    }
+    FlagSet *flags = &proc->trace[s].flags;
     if (o->silent == 1)
         *flags |= FLAG_BIT(FL_SILENT);
     else if (o->silent == 0)

@@ -6,6 +6,7 @@
 #include "enabled.h"
 #include "order.h"
 #include "procspec.h"
+#include "release.h"
 #include "tracermod.h"
 
 /* NULL if erlang:trace/3 accepts the step's arguments, else the rule IDs of why
@@ -41,6 +42,8 @@ static void set_flags(Model *m, int s, int p, FlagSet set, bool on, const char *
         procspec_attach(m, s, p, set, origin, state);
     else
         order_set_flags(m, &m->procs[p].trace[s], set, false, ANS_TRACE, NULL);
+    if (s == LEGACY_SESSION && (on || (set & FLAG_BIT(FL_SILENT)))) /* C-150: clears OTP 25's stray flag */
+        m->procs[p].untraced_silent = false;
 }
 
 static FlagSet step_flags(const Step *st)
@@ -129,6 +132,25 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
     return count_placeholder(step_flags(st), ports);
 }
 
+/* C-150: OTP 25's start_trace asks a process's current tracer whether it is still in use when
+ * the process has flags and the step gives a tracer; a process that a meta match spec made silent
+ * while untraced has the flag and no tracer, and erts_is_tracer_enabled dereferences that nil
+ * tracer (lookup_tracer_nif, fixed in OTP 25.3 by erlang/otp#6495). True when the step reaches
+ * such a process (spec as in procspec_apply). */
+static bool reaches_stray_silent(const Model *m, const Step *st)
+{
+    if (!st->on)
+        return false;
+    if (st->spec == SPEC_PID)
+        return release_stray_silent(m, model_proc(m, st->actor));
+    bool existing = st->spec == SPEC_ALL || st->spec == SPEC_PROCESSES || st->spec == SPEC_EXISTING ||
+                    st->spec == SPEC_EXISTING_PROCESSES;
+    for (int p = 0; existing && flags_for_processes(step_flags(st)) && p < m->nprocs; p++)
+        if (m->procs[p].alive && release_stray_silent(m, p))
+            return true;
+    return false;
+}
+
 bool procspec_step(Model *m, const Step *st)
 {
     Buf call, rules;
@@ -169,18 +191,22 @@ bool procspec_step(Model *m, const Step *st)
         if (ts && model_attached(ts) && term_compare(ts->state ? ts->state : session_state,
                                                       state ? state : session_state) != 0) {
             buf_puts(&rules, " TRACER-OPTION-TAKEN"); /* another tracer traces it: badarg (C-124) */
+        } else if (reaches_stray_silent(m, st) && release_deviates(m, DEV_STRAY_SILENT_CRASH)) {
+            m->crashed = true; /* the run ends here: no result, no ctl line */
         } else { /* the trace_status probe happens during the call, before its result (STATUS-PROBE) */
             result = procspec_apply(m, LEGACY_SESSION, st, state, &rules);
         }
     }
-    Buf res;
-    buf_init(&res);
-    if (result)
-        buf_printf(&res, "-> %s", result);
-    else
-        buf_printf(&res, "raises error:%s", verdict == TRACER_UNDEF ? "undef" : "badarg");
-    control_line(m, buf_str(&call), buf_str(&res), buf_str(&rules));
-    buf_free(&res);
+    if (!m->crashed) {
+        Buf res;
+        buf_init(&res);
+        if (result)
+            buf_printf(&res, "-> %s", result);
+        else
+            buf_printf(&res, "raises error:%s", verdict == TRACER_UNDEF ? "undef" : "badarg");
+        control_line(m, buf_str(&call), buf_str(&res), buf_str(&rules));
+        buf_free(&res);
+    }
     buf_free(&call);
     buf_free(&rules);
     return true;

@@ -75,6 +75,9 @@ typedef struct Proc {
     bool windowed;      /* it is in Model.windowed */
     const SeqToken *token;           /* seq_trace token or NULL (ref/events/seqtrace.c) */
     long long seq_clock, seq_lastcnt; /* the process's seq_trace counters */
+    bool untraced_silent; /* a match spec's {silent,true} ran in it while the legacy session did not
+                           * trace it: nothing on the documents' terms (MS-SILENT-UNTRACED), OTP 25's
+                           * stray flag (C-150, ref/state/release.c) */
 } Proc;
 
 /* The counters a pattern can keep (call_count, call_time, call_memory: CALL-COUNTERS*). */
@@ -152,7 +155,7 @@ enum { LEGACY_SESSION = 0 };
 
 /* The deviations of a release from the documents that a clarification defines well enough to
  * predict them (ref/state/release.c). */
-typedef enum { DEV_LINK_PASSES_NO_FLAGS, DEV_GC_TWO_SESSIONS_CRASH, DEV_COUNT } Deviation;
+typedef enum { DEV_LINK_PASSES_NO_FLAGS, DEV_GC_TWO_SESSIONS_CRASH, DEV_STRAY_SILENT_CRASH, DEV_COUNT } Deviation;
 
 /* The whole simulation. */
 typedef struct Model {

@@ -15,6 +15,8 @@ static const struct {
                                               "passes no trace flags"},
     [DEV_GC_TWO_SESSIONS_CRASH] = {27, "C-92", "the node crashes at a collection traced by two sessions "
                                                "(erlang/otp#11624)"},
+    [DEV_STRAY_SILENT_CRASH] = {25, "C-150", "the node crashes at erlang:trace/3 on a process that a meta match "
+                                             "spec made silent while it had no tracer (erlang/otp#6448)"},
 };
 
 bool release_deviates(Model *m, Deviation d)
@@ -34,6 +36,11 @@ bool release_gc_in_two_sessions(const Model *m, int p)
         tracing += model_attached(t) && (t->flags & FLAG_BIT(FL_GARBAGE_COLLECTION));
     }
     return tracing >= 2;
+}
+
+bool release_stray_silent(const Model *m, int p)
+{
+    return m->procs[p].untraced_silent && !model_attached(&m->procs[p].trace[LEGACY_SESSION]);
 }
 
 bool release_note(const Model *m, Deviation d, Buf *note)
