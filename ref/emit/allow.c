@@ -9,10 +9,16 @@ const char *allow_capture(Model *m, int p, AllowFire fire, const void *arg)
     buf_init(&scratch.text);
     Stream *out = m->out;
     const char *last = m->procs[p].last_traced;
+    /* a template is what may happen, not what did: a tracepoint that would detach p's tracer
+     * (TRACER-UNLOADED: no callback to ask while the module is gone) must not detach it here */
+    size_t states = (size_t)m->nsessions * sizeof *m->procs[p].trace;
+    TraceState *kept = arena_alloc(m->a, states);
+    memcpy(kept, m->procs[p].trace, states);
     m->out = &scratch;
     fire(m, p, arg);
     m->out = out;
     m->procs[p].last_traced = last;
+    memcpy(m->procs[p].trace, kept, states);
     Buf tpl;
     buf_init(&tpl);
     for (const char *line = buf_str(&scratch.text); *line;) {

@@ -10,9 +10,10 @@
 typedef void (*AllowFire)(Model *m, int p, const void *arg);
 
 /* Guarantees: the lines fire(m, p, arg) would write, "CLASS BODY" joined by " ; ", without
- * writing them and with p's last traced tag unchanged (the tracepoints of a template change
- * nothing else: gc and scheduling tags detach no tracer, ENABLED-REMOVE-EVENT); NULL when it
- * writes none. In the arena. */
+ * writing them and with p's last traced tag and trace states unchanged (the tracepoints of a
+ * template change nothing else: gc and scheduling tags detach no tracer, ENABLED-REMOVE-EVENT;
+ * one that would find the tracer module unloaded, TRACER-UNLOADED, detaches nothing here);
+ * NULL when it writes none. In the arena. */
 const char *allow_capture(Model *m, int p, AllowFire fire, const void *arg);
 /* Guarantees: the line "A open wN RULE 0..LIMIT: TEMPLATE" (limit < 0: 0..*) for a new window
  * N, "A open wN RULE 0..LIMIT after wM: TEMPLATE" when after (M) is not 0: every instance of

@@ -101,10 +101,12 @@ bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_
     Answer ans = enabled_ask(m, enabled_proc_tracer(m, s, proc), proc, tag, buf_str(&rules), "ENABLED-REMOVE-EVENT");
     buf_free(&rules);
     /* ENABLED-REMOVE-EVENT: treated as discard; for send and call tracepoints the tracer is
-     * detached as well, for 'receive' and procs ones it is not (C-5, C-47) */
+     * detached as well, for 'receive' and procs ones it is not (C-5, C-47); a port loses it at
+     * each of its tracepoints (PORTS-REMOVE-EVENT: erl_trace.c is_tracer_enabled, "Only
+     * remove tracer on self() and ports") */
     Category c;
     model_category(m, proc, tag, &c);
-    if (ans == ANS_REMOVE && (c == CAT_SEND || c == CAT_CALL))
+    if (ans == ANS_REMOVE && (c == CAT_SEND || c == CAT_CALL || m->procs[proc].is_port))
         model_detach(&m->procs[proc].trace[s]);
     return ans == ANS_TRACE;
 }

@@ -33,13 +33,18 @@ static const Refusal refusals[] = {
     {"function", "CALL-PATTERN-BAD-OPTION", "badopt", 4, "ERRINFO-BADOPT", NULL},
     {"function", "CALL-PATTERN-GLOBAL-EXCLUSIVE", "badopt", 4, "ERRINFO-BADOPT", NULL},
     {"function", "MS-", "match_spec", 3, "ERRINFO-MATCH-SPEC", NULL},
-    /* send/3 and recv/3 check the match spec before the options (seen live, ./tcs fuzz) */
+    /* send/3 and recv/3, in erl_bif_trace.c trace_pattern's order: the options as read for
+     * function patterns, the match spec, then the options and restart/pause an event refuses */
+    {"send", "MSGPAT-BAD-OPTION", "badopt", 3, "ERRINFO-BADOPT", NULL},
+    {"recv", "MSGPAT-BAD-OPTION", "badopt", 3, "ERRINFO-BADOPT", NULL},
     {"send", "MS-", "match_spec", 2, "ERRINFO-MATCH-SPEC", NULL},
     {"recv", "MS-", "match_spec", 2, "ERRINFO-MATCH-SPEC", NULL},
     {"recv", "MSGPAT-RECEIVE-REFUSED", "match_spec", 2, "ERRINFO-MATCH-SPEC", NULL},
     {"send", "MSGPAT-SEND-REFUSED", "match_spec", 2, "ERRINFO-MATCH-SPEC", NULL},
-    {"send", "MSGPAT-NO-OPTIONS", "badopt", 3, "ERRINFO-BADOPT", NULL},
-    {"recv", "MSGPAT-NO-OPTIONS", "badopt", 3, "ERRINFO-BADOPT", NULL},
+    {"send", "MSGPAT-NO-OPTIONS", "none", 0, "ERRINFO-EVENT-NONE", NULL},
+    {"recv", "MSGPAT-NO-OPTIONS", "none", 0, "ERRINFO-EVENT-NONE", NULL},
+    {"send", "MSGPAT-NO-RESTART", "none", 0, "ERRINFO-EVENT-NONE", NULL},
+    {"recv", "MSGPAT-NO-RESTART", "none", 0, "ERRINFO-EVENT-NONE", NULL},
 };
 
 /* True iff rules (IDs separated by blanks) holds the ID id, or (id ending in '-') an ID of

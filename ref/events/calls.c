@@ -463,7 +463,7 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
 bool calls_step(Model *m, int p, const Step *st)
 {
     FixtureModule mod = (FixtureModule)fixture_module(st->module);
-    unsigned wait = 0, delayed_gc[2] = {0, 0};
+    unsigned wait = 0, preempt = 0, delayed_gc[2] = {0, 0};
     if (!m->loaded[mod]) {
         /* the first call loads the module: the process talks to the code server */
         for (int s = 0; s < m->nsessions; s++)
@@ -475,6 +475,12 @@ bool calls_step(Model *m, int p, const Step *st)
          * (code:ensure_loaded/1 asks it up to three times, OTP 27) */
         if (!windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "code_server"), term_atom(m->a, "call"),
                                             term_int(m->a, 1)), 3, "RUN-WAIT-CODE-LOAD", &wait))
+            return false;
+        /* RUN-PREEMPT-CODE-LOAD: between the code server's answers the process runs
+         * code:ensure_loaded/1 itself (erlang:prepare_loading/2 on the module's code), where its
+         * reductions may run out: scheduled out and in there (seen on OTP 27 and 29) */
+        if (!windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "code"), term_atom(m->a, "ensure_loaded"),
+                                            term_int(m->a, 1)), 1, "RUN-PREEMPT-CODE-LOAD", &preempt))
             return false;
         /* GC-RUNTIME-DELAYED: a collection due while erlang:prepare_loading_1/2 runs is delayed
          * to the process's next schedule-in (seen on OTP 27 and 29) */
@@ -497,6 +503,7 @@ bool calls_step(Model *m, int p, const Step *st)
         return false;
     windows_end(m, delayed_gc[0], "GC-RUNTIME-DELAYED");
     windows_end(m, delayed_gc[1], "GC-RUNTIME-DELAYED");
+    windows_end(m, preempt, "RUN-PREEMPT-CODE-LOAD");
     windows_end(m, wait, "RUN-WAIT-CODE-LOAD");
     if (res.raised) { /* CALL-EXCEPTION-RAISED: the harness reports the step's exception */
         Term *action[] = {term_atom(m->a, "call"), term_atom(m->a, st->module), term_atom(m->a, st->fn),

@@ -9,6 +9,25 @@
 
 static bool restart_or_pause(const Term *ms) { return term_is_atom(ms, "restart") || term_is_atom(ms, "pause"); }
 
+/* Whether the step has options: atoms in st->opts, and in a session also tuples, which only
+ * st->sargs holds. */
+static bool has_options(const Step *st)
+{
+    return st->nopts > 0 || (st->sargs && st->sargs->kind == TK_CONS);
+}
+
+/* Whether erts refuses the options while it reads them, before the match spec: the loop of
+ * erl_bif_trace.c trace_pattern that reads function patterns' options, which refuses an
+ * unknown option, a tuple in a session and global with a breakpoint option (MSGPAT-BAD-OPTION);
+ * what it accepts is refused for an event only after the match spec (MSGPAT-NO-OPTIONS). */
+static bool options_bad(const Step *st)
+{
+    for (const Term *o = st->sargs; o && o->kind == TK_CONS; o = o->u.cons.tail)
+        if (o->u.cons.head->kind == TK_TUPLE)
+            return true;
+    return patterns_options_refusal(st) != NULL;
+}
+
 /* The rules of a refused pattern step: every reason erts would have (MSGPAT-BADARG). */
 static void badarg_rules(Buf *rules, const Step *st)
 {
@@ -17,14 +36,14 @@ static void badarg_rules(Buf *rules, const Step *st)
         buf_puts(rules, " MSGPAT-NO-RESTART");
     if (st->ms_invalid)
         buf_printf(rules, " %s", st->ms_invalid);
-    if (st->nopts > 0)
-        buf_puts(rules, " MSGPAT-NO-OPTIONS");
+    if (has_options(st))
+        buf_puts(rules, options_bad(st) ? " MSGPAT-NO-OPTIONS MSGPAT-BAD-OPTION" : " MSGPAT-NO-OPTIONS");
 }
 
 const char *msgpatterns_set(Model *m, int s, bool send, const Step *st, Buf *rules)
 {
     MessagePattern *pat = model_message_pattern(&m->sessions[s], send);
-    if (restart_or_pause(st->term) || st->ms_invalid || st->nopts > 0) {
+    if (restart_or_pause(st->term) || st->ms_invalid || has_options(st)) {
         badarg_rules(rules, st); /* the pattern stays as it was */
         return "raises error:badarg";
     }

@@ -51,6 +51,11 @@ static Options read_options(const Step *st)
     return o;
 }
 
+const char *patterns_options_refusal(const Step *st)
+{
+    return read_options(st).bad;
+}
+
 /* Only {M,F,A}, {M,F,'_'}, {M,'_','_'} and {'_','_','_'} (CALL-PATTERN-FORBIDDEN). */
 static bool target_allowed(const Step *st)
 {

@@ -12,6 +12,10 @@ bool patterns_step(Model *m, const Step *st);
 void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules);
 /* Guarantees: module mod is loaded; its functions get each session's on_load pattern. */
 void patterns_load(Model *m, FixtureModule mod);
+/* Guarantees: the rule by which erts refuses the options of step st while it reads them, before
+ * it looks at the match spec (an unknown option, global with local, meta or a counter), or
+ * NULL when that reading accepts them. */
+const char *patterns_options_refusal(const Step *st);
 /* Guarantees: the text "erlang:trace_pattern(Target,MS,[Opt,...])" of a pattern step. */
 void patterns_call_text(Buf *call, const Step *st);
 

@@ -75,6 +75,14 @@ static const char *count_placeholder(FlagSet set, bool ports_too)
     return procs && ports ? "_ProcessesAndPorts" : procs ? "_Processes" : ports ? "_Ports" : "0";
 }
 
+bool procspec_off_clears(bool on, bool names_tracer)
+{
+    /* erl_bif_trace.c trace(): with How false the tracer stays nil unless a flag names one, and
+     * erts_change_default_proc_tracing / _port_tracing set the defaults' tracer to it; without
+     * a tracer get_default_tracing (erl_trace.c) keeps no flag */
+    return !on && !names_tracer;
+}
+
 const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, Buf *rules)
 {
     FlagSet set = step_flags(st) & ~FLAG_BIT(FL_CPU_TIMESTAMP);
@@ -106,15 +114,24 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
     bool existing = st->spec != SPEC_NEW && st->spec != SPEC_NEW_PROCESSES && st->spec != SPEC_NEW_PORTS;
     bool future = st->spec != SPEC_EXISTING && st->spec != SPEC_EXISTING_PROCESSES;
     Session *ses = &m->sessions[s];
+    bool clears = procspec_off_clears(st->on, state != NULL);
     if (future && procs) { /* the port-only flags are for new ports, not new processes (seen live) */
         FlagSet for_procs = flags_for_processes(set);
-        ses->new_flags = st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
+        if (clears && for_procs) {
+            ses->new_flags = 0;
+            buf_puts(rules, " PROCS-NEW-OFF-CLEARS");
+        } else
+            ses->new_flags = st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
         if (ses->new_flags && defaults_probe_removes(m, s, rules))
             ses->new_flags = 0;
     }
     if (future && ports && (st->spec == SPEC_NEW_PORTS || flags_for_ports(set))) {
-        order_set_flags(m, &ses->new_ports, st->spec == SPEC_NEW_PORTS ? set : flags_for_ports(set), st->on,
-                           ANS_TRACE, rule);
+        if (clears && flags_for_ports(set)) {
+            model_detach(&ses->new_ports);
+            buf_puts(rules, " PROCS-NEW-OFF-CLEARS");
+        } else
+            order_set_flags(m, &ses->new_ports, st->spec == SPEC_NEW_PORTS ? set : flags_for_ports(set), st->on,
+                            ANS_TRACE, rule);
         if (ses->new_ports.flags && defaults_probe_removes(m, s, rules))
             model_detach(&ses->new_ports);
     }

@@ -209,14 +209,22 @@ static bool new_spec_step(Model *m, const Step *st)
         buf_free(&r);
         buf_free(&rules);
     } else {
-        if (port) {
+        bool names_tracer = false;
+        for (const Term *o = st->sargs; o && o->kind == TK_CONS; o = o->u.cons.tail)
+            names_tracer |= o->u.cons.head->kind == TK_TUPLE; /* {tracer,T} (SESSION-UNDEFINED-TRACER) */
+        bool clears = procspec_off_clears(st->on, names_tracer) && (port ? flags_for_ports(set)
+                                                                         : flags_for_processes(set));
+        if (port && clears) {
+            model_detach(&ses->new_ports);
+        } else if (port) {
             order_set_flags(m, &ses->new_ports, set, st->on, ANS_TRACE, "SESSION-NEW PORTS-NEW");
         } else { /* the flags for ports are not kept for new processes (PROCS-SPEC-NEW) */
             FlagSet for_procs = flags_for_processes(set);
-            ses->new_flags = st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
+            ses->new_flags = clears ? 0 : st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
         }
         control_line(m, buf_str(&call), "-> 0",
-                     with_weak(st, "SESSION-NEW", "SESSION-NEW SESSION-WEAK"));
+                     clears ? with_weak(st, "SESSION-NEW PROCS-NEW-OFF-CLEARS", "SESSION-NEW SESSION-WEAK PROCS-NEW-OFF-CLEARS")
+                            : with_weak(st, "SESSION-NEW", "SESSION-NEW SESSION-WEAK"));
     }
     buf_free(&call);
     return true;
