@@ -57,6 +57,11 @@ static ProcSpec spec_lookup(const char *w)
     return SPEC_PID;
 }
 
+bool spec_is_ports(ProcSpec spec)
+{
+    return spec == SPEC_NEW_PORTS || spec == SPEC_PORTS || spec == SPEC_EXISTING_PORTS;
+}
+
 const char *answer_name(Answer a)
 {
     return a == ANS_TRACE ? "trace" : a == ANS_DISCARD ? "discard" : "remove";
@@ -524,28 +529,27 @@ static bool session_flag_arg(Parser *p, Step *st, Term **opts, size_t *nopts)
 }
 
 /* The spec a session's trace step may name instead of a process or port (cases/README.md
- * "Trace sessions"): new or new_processes for trace:process/4, new_ports or port(new) for
- * trace:port/4 (SESSION-NEW). st->actor keeps the atom passed, st->spec says which call;
- * *matched tells whether w was one. all and existing are refused. */
-static bool session_spec(Parser *p, Step *st, const char *w, size_t at, bool *matched)
+ * "Trace sessions"): new, new_processes, all or existing for trace:process/4 (SESSION-NEW,
+ * SESSION-SPEC-ALL); new_ports, port(new), port(all) or port(existing) for trace:port/4
+ * (SESSION-PORT-SPEC-ALL). st->actor keeps the atom passed, st->spec says which call; true
+ * iff w was one. */
+static bool session_spec(Step *st, const char *w, size_t at)
 {
     static const struct { const char *written, *atom; ProcSpec spec; } specs[] = {
         {"new", "new", SPEC_NEW_PROCESSES}, {"new_processes", "new_processes", SPEC_NEW_PROCESSES},
         {"new_ports", "new_ports", SPEC_NEW_PORTS}, {"port(new)", "new", SPEC_NEW_PORTS},
         /* trace:process/4 names processes only (SESSION-SPEC-ALL) */
         {"all", "all", SPEC_PROCESSES}, {"existing", "existing", SPEC_EXISTING_PROCESSES},
+        {"port(all)", "all", SPEC_PORTS}, {"port(existing)", "existing", SPEC_EXISTING_PORTS},
     };
-    if (strcmp(w, "port(all)") == 0 || strcmp(w, "port(existing)") == 0) /* the harness's ports too */
-        return fail(p, at, "'%s' in a trace session's trace step is not supported by model v1", w);
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
         if (strcmp(w, specs[i].written) == 0) {
             st->spec = specs[i].spec;
             st->actor = specs[i].atom;
             st->actor_col = (int)at + 1;
-            *matched = true;
             return true;
         }
-    return true;
+    return false;
 }
 
 /* A trace step of a session created with tracer undefined (SESSION-UNDEFINED-TRACER): its one
@@ -580,10 +584,7 @@ static bool parse_trace_step(Parser *p, Step *st, bool with_options)
         skip_ws(p);
         tat = p->i;
         const char *target = word(p, &tat);
-        bool spec = false;
-        if (target && !session_spec(p, st, target, tat, &spec))
-            return false;
-        if (!spec) {
+        if (!target || !session_spec(st, target, tat)) {
             p->i = tat;
             if (!entity_arg(p, true, &st->actor, &st->actor_col))
                 return false;

@@ -27,7 +27,8 @@ typedef enum {
  * PORTS-NEW). */
 typedef enum {
     SPEC_PID, SPEC_ALL, SPEC_PROCESSES, SPEC_EXISTING, SPEC_EXISTING_PROCESSES, SPEC_NEW,
-    SPEC_NEW_PROCESSES, SPEC_NEW_PORTS
+    SPEC_NEW_PROCESSES, SPEC_NEW_PORTS,
+    SPEC_PORTS, SPEC_EXISTING_PORTS /* a session's port(all), port(existing): trace:port/4 only */
 } ProcSpec;
 
 /* The trace session steps (cases/README.md "Trace sessions"): one call of module trace each. */
@@ -131,6 +132,8 @@ typedef struct Scenario {
 const char *tracer_kind_name(TracerKind k);
 /* Guarantees: the atom name of an answer. */
 const char *answer_name(Answer a);
+/* Guarantees: true iff spec names ports only (new_ports, a session's port(...)): trace:port/4. */
+bool spec_is_ports(ProcSpec spec);
 /* Guarantees: parses the text of a case file (checked first to be UTF-8); on failure returns
  * false with err set to the position and message of the first problem (the file name is not
  * part of err). */

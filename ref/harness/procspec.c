@@ -66,9 +66,9 @@ static bool defaults_probe_removes(Model *m, int s, Buf *rules)
 /* What a spec naming existing processes returns: the number of processes (and ports) it
  * matched on the node, which includes the harness's own: printed as a placeholder the live
  * runner checks against the node's counts (PROCS-SPEC-COUNT). */
-static const char *count_placeholder(FlagSet set, bool ports_too)
+static const char *count_placeholder(FlagSet set, bool procs_too, bool ports_too)
 {
-    bool procs = flags_for_processes(set), ports = ports_too && flags_for_ports(set);
+    bool procs = procs_too && flags_for_processes(set), ports = ports_too && flags_for_ports(set);
     return procs && ports ? "_ProcessesAndPorts" : procs ? "_Processes" : ports ? "_Ports" : "0";
 }
 
@@ -92,16 +92,16 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
     }
     static const char *const spec_rules[] = {
         NULL, "PROCS-SPEC-ALL", "PROCS-SPEC-ALL", "PROCS-SPEC-EXISTING", "PROCS-SPEC-EXISTING",
-        "PROCS-SPEC-NEW", "PROCS-SPEC-NEW", "PORTS-NEW",
+        "PROCS-SPEC-NEW", "PROCS-SPEC-NEW", "PORTS-NEW", "SESSION-PORT-SPEC-ALL", "SESSION-PORT-SPEC-ALL",
     };
     const char *rule = spec_rules[st->spec];
     buf_printf(rules, " %s", rule);
-    /* all, existing and new name ports as well; the *_processes specs do not, new_ports only */
-    bool procs = st->spec != SPEC_NEW_PORTS;
-    bool ports = st->spec == SPEC_ALL || st->spec == SPEC_EXISTING || st->spec == SPEC_NEW ||
-                 st->spec == SPEC_NEW_PORTS;
+    /* all, existing and new name ports as well; the *_processes specs do not, the port specs
+     * name ports only */
+    bool procs = !spec_is_ports(st->spec);
+    bool ports = st->spec == SPEC_ALL || st->spec == SPEC_EXISTING || st->spec == SPEC_NEW || spec_is_ports(st->spec);
     bool existing = st->spec != SPEC_NEW && st->spec != SPEC_NEW_PROCESSES && st->spec != SPEC_NEW_PORTS;
-    bool future = st->spec != SPEC_EXISTING && st->spec != SPEC_EXISTING_PROCESSES;
+    bool future = st->spec != SPEC_EXISTING && st->spec != SPEC_EXISTING_PROCESSES && st->spec != SPEC_EXISTING_PORTS;
     Session *ses = &m->sessions[s];
     if (future && procs) { /* the port-only flags are for new ports, not new processes (seen live) */
         FlagSet for_procs = flags_for_processes(set);
@@ -109,8 +109,8 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
         if (ses->new_flags && defaults_probe_removes(m, s, rules))
             ses->new_flags = 0;
     }
-    if (future && ports && (st->spec == SPEC_NEW_PORTS || flags_for_ports(set))) {
-        order_set_flags(m, &ses->new_ports, st->spec == SPEC_NEW_PORTS ? set : flags_for_ports(set), st->on,
+    if (future && ports && (spec_is_ports(st->spec) || flags_for_ports(set))) {
+        order_set_flags(m, &ses->new_ports, spec_is_ports(st->spec) ? set : flags_for_ports(set), st->on,
                            ANS_TRACE, rule);
         if (ses->new_ports.flags && defaults_probe_removes(m, s, rules))
             model_detach(&ses->new_ports);
@@ -126,7 +126,7 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
             set_flags(m, s, p, is_port ? flags_for_ports(set) : set, st->on, rule, NULL);
     }
     buf_puts(rules, " PROCS-SPEC-COUNT");
-    return count_placeholder(step_flags(st), ports);
+    return count_placeholder(step_flags(st), procs, ports);
 }
 
 bool procspec_step(Model *m, const Step *st)

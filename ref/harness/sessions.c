@@ -178,11 +178,12 @@ static FlagSet step_flag_set(const Step *st)
 
 /* trace:process(S, new | new_processes, ...) or trace:port(S, new | new_ports, ...): the
  * session's defaults for processes (ports) created from now on; answers 0 (SESSION-NEW);
- * trace:process(S, all | existing, ...): the existing processes too (SESSION-SPEC-ALL). */
+ * trace:process(S, all | existing, ...): the existing processes too (SESSION-SPEC-ALL);
+ * trace:port(S, all | existing, ...): the existing ports too (SESSION-PORT-SPEC-ALL). */
 static bool new_spec_step(Model *m, const Step *st)
 {
     Session *ses = &m->sessions[step_session(st)];
-    bool port = st->spec == SPEC_NEW_PORTS;
+    bool port = spec_is_ports(st->spec);
     Buf call;
     buf_init(&call);
     call_head(m, &call, port ? "port" : "process", st);
@@ -191,16 +192,19 @@ static bool new_spec_step(Model *m, const Step *st)
     buf_puts(&call, ")");
     FlagSet set = step_flag_set(st);
     const char *refused = options_refused(m, st);
-    bool existing = st->spec == SPEC_PROCESSES || st->spec == SPEC_EXISTING_PROCESSES;
-    if (!refused && st->spec != SPEC_PROCESSES && (set & FLAG_BIT(FL_CPU_TIMESTAMP))) /* "Only allowed with PidPortSpec==all" */
-        refused = port ? "SESSION-NEW SESSION-PORT" : existing ? "SESSION-SPEC-ALL SESSION-PROCESS"
-                                                             : "SESSION-NEW SESSION-PROCESS";
+    bool existing = st->spec == SPEC_PROCESSES || st->spec == SPEC_EXISTING_PROCESSES || st->spec == SPEC_PORTS ||
+                    st->spec == SPEC_EXISTING_PORTS;
+    /* cpu_timestamp: "Only allowed with Procs==all" (process/4; port/4: "Same as ... process/4") */
+    if (!refused && st->spec != SPEC_PROCESSES && st->spec != SPEC_PORTS && (set & FLAG_BIT(FL_CPU_TIMESTAMP)))
+        refused = port ? (existing ? "SESSION-PORT-SPEC-ALL SESSION-PORT" : "SESSION-NEW SESSION-PORT")
+                       : existing ? "SESSION-SPEC-ALL SESSION-PROCESS" : "SESSION-NEW SESSION-PROCESS";
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg", refused);
-    } else if (existing) { /* SESSION-SPEC-ALL: as erlang:trace(all | existing_processes, ...) */
+    } else if (existing) { /* as erlang:trace(all | existing_processes, ...), for ports as their port specs */
         Buf rules;
         buf_init(&rules);
-        buf_puts(&rules, st->weak ? "SESSION-SPEC-ALL SESSION-WEAK" : "SESSION-SPEC-ALL");
+        const char *rule = port ? "SESSION-PORT" : "SESSION-SPEC-ALL";
+        buf_printf(&rules, st->weak ? "%s SESSION-WEAK" : "%s", rule);
         const char *result = procspec_apply(m, step_session(st), st, NULL, &rules);
         Buf r;
         buf_init(&r);
