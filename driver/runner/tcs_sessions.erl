@@ -70,7 +70,7 @@ run_step({process, Ref, {spec, Fun, Spec}, How, Opts}, Names, #{sessions := #{ho
     %% and port that is not the scenario's; the count it answers is checked
     %% against the node's (PROCS-SPEC-COUNT)
     Scenario = scenario(Names, Sessions),
-    Held = case How of true -> tcs_runner_lib:hold([Holder | Scenario]); false -> [] end,
+    Held = case How of true -> tcs_runner_lib:hold([Holder | Scenario]); _ -> [] end,
     Result = call_holder({spread, Ref, Fun, Spec, How, Opts, Scenario}, Names, Ctx),
     [catch erlang:resume_process(P) || P <- Held],
     Result;
@@ -136,7 +136,7 @@ hold(St) ->
             Handle = handle(Ref, St),
             Before = tcs_runner_lib:node_counts(),
             Outcome = outcome(fun() -> trace:Fun(Handle, Spec, How, Opts) end),
-            How andalso confine(Handle, Scenario),
+            How =:= true andalso confine(Handle, Scenario),
             Counted = tcs_runner_lib:count(Outcome, Before, tcs_runner_lib:node_counts()),
             reply(From, St, [{{"trace:" ++ atom_to_list(Fun), [Handle, Spec, How, Opts]}, Counted}]),
             hold(St);

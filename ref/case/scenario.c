@@ -574,6 +574,37 @@ static bool undefined_session_options(Parser *p, const Step *st, Term *const *op
     return true;
 }
 
+static bool next_word_is(Parser *p, const char *what);
+
+/* `how TERM` in a session's trace step: a How that is no boolean, which raises (SESSION-BAD-HOW,
+ * OTP's error_info/1). */
+static bool how_arg(Parser *p, Step *st)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (!term_arg(p, &st->how, NULL))
+        return false;
+    if (term_is_atom(st->how, "true") || term_is_atom(st->how, "false"))
+        return fail(p, at, "write 'on' or 'off' for a How of true or false");
+    return true;
+}
+
+/* `flags TERM` in a session's trace step: the whole FlagList, one that is no proper list, which
+ * raises (SESSION-FLAGS-NO-LIST, OTP's error_info/1); a proper list is written as its flags. */
+static bool flag_list_term_arg(Parser *p, Step *st)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (!term_arg(p, &st->sargs, NULL))
+        return false;
+    if (term_list_length(st->sargs) >= 0)
+        return fail(p, at, "a flag list that is a proper list is written as its flags, without 'flags'");
+    if (st->how)
+        return fail(p, (size_t)st->col - 1, "a How that is no boolean with a flag list that is no proper list "
+                    "(error_info explains both, C-90) is not supported by model v1");
+    return end_of_statement(p);
+}
+
 /* TARGET on|off FLAG... : a legacy step names a process, a port or a spec, and passes its
  * flags as written (FLAGS-BADARG); a session's (with_options) names a process or a port and
  * keeps every option as written in st->sargs. */
@@ -593,10 +624,17 @@ static bool parse_trace_step(Parser *p, Step *st, bool with_options)
         return false;
     }
     size_t at;
-    const char *w = word(p, &at);
-    if (!w || (strcmp(w, "on") != 0 && strcmp(w, "off") != 0))
-        return fail(p, at, "expected 'on' or 'off'");
-    st->on = strcmp(w, "on") == 0;
+    if (with_options && next_word_is(p, "how")) {
+        if (!how_arg(p, st))
+            return false;
+    } else {
+        const char *w = word(p, &at);
+        if (!w || (strcmp(w, "on") != 0 && strcmp(w, "off") != 0))
+            return fail(p, at, "expected 'on' or 'off'%s", with_options ? " (or 'how TERM')" : "");
+        st->on = strcmp(w, "on") == 0;
+    }
+    if (with_options && next_word_is(p, "flags"))
+        return flag_list_term_arg(p, st);
     Term *opts[MAX_STEP_FLAGS];
     size_t nopts = 0;
     while (!at_end(p))
@@ -945,8 +983,6 @@ static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t 
     }
     return true;
 }
-
-static bool next_word_is(Parser *p, const char *what);
 
 enum { MAX_REPEAT = 10000, MIN_MAX_HEAP_SIZE = 1000 };
 

@@ -56,6 +56,7 @@ typedef struct Step {
                                   process monitored */
     int other_col;
     bool on;                   /* trace: on/off */
+    Term *how;                 /* a session's trace: How written `how TERM`, no boolean (raises) */
     ProcSpec spec;             /* trace, info: a process or port (SPEC_PID) or an atom */
     Flag flags[MAX_STEP_FLAGS];/* trace: flags as written; FL_COUNT for a term that is no flag */
     Term *flag_terms[MAX_STEP_FLAGS]; /* trace (legacy): each flag as written */

@@ -52,6 +52,12 @@ static void put_arg(Buf *call, const Term *t)
     term_print(call, t, PRINT_CANON);
 }
 
+/* How of a trace step: true, false, or the term of `how TERM` (SESSION-BAD-HOW). */
+static void put_how(Model *m, Buf *call, const Step *st)
+{
+    put_arg(call, st->how ? st->how : term_atom(m->a, st->on ? "true" : "false"));
+}
+
 static void ctl_term(Model *m, Buf *call, const Term *result, const char *rules)
 {
     Buf r;
@@ -83,6 +89,10 @@ static const char *with_weak(const Step *st, const char *rule, const char *weak_
 static const char *options_refused(const Model *m, const Step *st)
 {
     const char *refused = handle_refused(m, st);
+    if (!refused && st->how) /* How :: boolean() (003, process/4, port/4) */
+        refused = "SESSION-BAD-HOW";
+    if (!refused && term_list_length(st->sargs) < 0) /* FlagList :: [trace_flag()] */
+        refused = "SESSION-FLAGS-NO-LIST";
     /* SESSION-UNDEFINED-TRACER: its {tracer,<tracer>} (the only tuple the parser lets through) */
     bool names_tracer = st->sop == SO_PROCESS && m->sessions[step_session(st)].tracer_undefined;
     for (const Term *o = st->sargs; !refused && !names_tracer && o->kind == TK_CONS; o = o->u.cons.tail)
@@ -187,7 +197,8 @@ static bool new_spec_step(Model *m, const Step *st)
     Buf call;
     buf_init(&call);
     call_head(m, &call, port ? "port" : "process", st);
-    buf_printf(&call, ",%s,%s", st->actor, st->on ? "true" : "false");
+    buf_printf(&call, ",%s", st->actor);
+    put_how(m, &call, st);
     put_arg(&call, st->sargs);
     buf_puts(&call, ")");
     FlagSet set = step_flag_set(st);
@@ -242,7 +253,7 @@ static bool process_step(Model *m, const Step *st)
     call_head(m, &call, port ? "port" : "process", st);
     buf_puts(&call, ",");
     model_print_id(&call, m, p);
-    buf_printf(&call, ",%s", st->on ? "true" : "false");
+    put_how(m, &call, st);
     put_arg(&call, st->sargs);
     buf_puts(&call, ")");
     FlagSet set = step_flag_set(st);
