@@ -576,6 +576,25 @@ static bool undefined_session_options(Parser *p, const Step *st, Term *const *op
 
 static bool next_word_is(Parser *p, const char *what);
 
+/* A quoted atom where a session's trace step names its process: one that names no process of
+ * the case and no spec, passed to trace:process/4, which raises (SESSION-NO-PROCESS). */
+static bool no_process_arg(Parser *p, Step *st)
+{
+    size_t at = p->i;
+    Term *t;
+    if (!term_arg(p, &t, NULL))
+        return false;
+    if (t->kind != TK_ATOM)
+        return fail(p, at, "expected a process, a port or a spec");
+    if (known(p, t->u.name) || spec_lookup(t->u.name) != SPEC_PID || session_index(p, t->u.name) >= 0 ||
+        strcmp(t->u.name, "tracer") == 0 || strcmp(t->u.name, "meta") == 0)
+        return fail(p, at, "'%s' names a process, port, spec or session of the case: write it unquoted", t->u.name);
+    st->spec = SPEC_NO_PROCESS;
+    st->actor = t->u.name;
+    st->actor_col = (int)at + 1;
+    return true;
+}
+
 /* `how TERM` in a session's trace step: a How that is no boolean, which raises (SESSION-BAD-HOW,
  * OTP's error_info/1). */
 static bool how_arg(Parser *p, Step *st)
@@ -610,7 +629,10 @@ static bool flag_list_term_arg(Parser *p, Step *st)
  * keeps every option as written in st->sargs. */
 static bool parse_trace_step(Parser *p, Step *st, bool with_options)
 {
-    if (with_options) {
+    if (with_options && (skip_ws(p), p->s[p->i] == '\'')) {
+        if (!no_process_arg(p, st))
+            return false;
+    } else if (with_options) {
         size_t tat;
         skip_ws(p);
         tat = p->i;

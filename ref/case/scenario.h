@@ -28,7 +28,8 @@ typedef enum {
 typedef enum {
     SPEC_PID, SPEC_ALL, SPEC_PROCESSES, SPEC_EXISTING, SPEC_EXISTING_PROCESSES, SPEC_NEW,
     SPEC_NEW_PROCESSES, SPEC_NEW_PORTS,
-    SPEC_PORTS, SPEC_EXISTING_PORTS /* a session's port(all), port(existing): trace:port/4 only */
+    SPEC_PORTS, SPEC_EXISTING_PORTS, /* a session's port(all), port(existing): trace:port/4 only */
+    SPEC_NO_PROCESS /* a session's trace step naming a quoted atom that is no process (raises) */
 } ProcSpec;
 
 /* The trace session steps (cases/README.md "Trace sessions"): one call of module trace each. */

@@ -237,9 +237,29 @@ static bool new_spec_step(Model *m, const Step *st)
     return true;
 }
 
+/* trace:process(S, Atom, ...) with an atom that names no process: badarg (SESSION-NO-PROCESS). */
+static void no_process_step(Model *m, const Step *st)
+{
+    Buf call;
+    buf_init(&call);
+    call_head(m, &call, "process", st);
+    buf_puts(&call, ",");
+    term_print_atom(&call, st->actor);
+    put_how(m, &call, st);
+    put_arg(&call, st->sargs);
+    buf_puts(&call, ")");
+    const char *refused = options_refused(m, st);
+    control_line(m, buf_str(&call), "raises error:badarg", refused ? refused : "SESSION-NO-PROCESS SESSION-PROCESS");
+    buf_free(&call);
+}
+
 /* trace:process/4, or trace:port/4 for a port. */
 static bool process_step(Model *m, const Step *st)
 {
+    if (st->spec == SPEC_NO_PROCESS) {
+        no_process_step(m, st);
+        return true;
+    }
     if (st->spec != SPEC_PID)
         return new_spec_step(m, st);
     int s = step_session(st);
