@@ -487,8 +487,6 @@ static bool flag_arg(Parser *p, Step *st)
         /* the case names the tracer itself (TRACER-OPTION): the harness adds none */
         if (!st->on)
             return fail(p, at, "a {tracer, ...} flag in a 'trace ... off' step is not supported by model v1");
-        if (st->spec != SPEC_PID)
-            return fail(p, at, "a {tracer, ...} flag with a process spec is not supported by model v1");
         st->tracer_opt = st->tracer_opt ? st->tracer_opt : t;
         st->flags[st->nflags] = FL_COUNT; /* no flag: a tracer, checked by the model */
         st->flag_terms[st->nflags++] = t;

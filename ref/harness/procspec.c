@@ -157,6 +157,14 @@ bool procspec_step(Model *m, const Step *st)
         buf_free(&rules);
         return false;
     }
+    const Term *session_state = m->sessions[LEGACY_SESSION].state_term;
+    if (st->spec != SPEC_PID && verdict == TRACER_ACCEPTED && state && term_compare(state, session_state) != 0) {
+        buf_free(&tracer_rules); /* the defaults for new processes keep the case's tracer state only */
+        buf_free(&call);
+        buf_free(&rules);
+        return model_unsupported(m, st->line, st->col, "a {tracer, ...} flag with a process spec and a tracer "
+                                 "state other than the case's is");
+    }
     const char *refusal = verdict != TRACER_ACCEPTED ? "CTL-TRACE" : procspec_refusal(m, st);
     buf_puts(&rules, refusal ? refusal : "CTL-TRACE");
     buf_puts(&rules, buf_str(&tracer_rules));
@@ -165,7 +173,6 @@ bool procspec_step(Model *m, const Step *st)
     if (!refusal) {
         int p = st->spec == SPEC_PID ? model_proc(m, st->actor) : -1;
         const TraceState *ts = p >= 0 ? &m->procs[p].trace[LEGACY_SESSION] : NULL;
-        const Term *session_state = m->sessions[LEGACY_SESSION].state_term;
         if (ts && model_attached(ts) && term_compare(ts->state ? ts->state : session_state,
                                                       state ? state : session_state) != 0) {
             buf_puts(&rules, " TRACER-OPTION-TAKEN"); /* another tracer traces it: badarg (C-124) */
