@@ -21,14 +21,17 @@ forward(Collector) ->
 %% harness; erlang:trace/3 is settled like the trace step of a pid.
 run_step({trace_spec, Spec, How, Flags}, Names,
          #{collector := C, tracer := Mod, tracer_state := State} = Ctx) ->
-    TracerFlags = case How of true -> [tcs_runner_lib:tracer_option(Mod, State)]; false -> [] end,
+    %% a case that names the tracer ({tracer, recorder, S}) gets no other (TRACER-OPTION)
+    Named = [F || F <- Flags, is_tuple(F), tuple_size(F) > 0, element(1, F) =:= tracer],
+    TracerFlags = case How of true when Named =:= [] -> [tcs_runner_lib:tracer_option(Mod, State)]; _ -> [] end,
+    Real = [tcs_patterns:recorder_named(F, Mod) || F <- Flags],
     Spread = How andalso lists:member(Spec, [all, processes, existing, existing_processes]),
     Held = case Spread of
                true -> load_tracer(Mod), hold(Names, Ctx);
                false -> []
            end,
     Before = tcs_runner_lib:node_counts(),
-    Outcome = try {ok, erlang:trace(Spec, How, Flags ++ TracerFlags)}
+    Outcome = try {ok, erlang:trace(Spec, How, Real ++ TracerFlags)}
               catch Class:Reason -> {raised, Class, Reason}
               end,
     Spread andalso confine(Names, Ctx),

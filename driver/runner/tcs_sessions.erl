@@ -62,15 +62,16 @@ scenario(Names, Sessions) ->
 
 %% --- steps -------------------------------------------------------------------
 
-run_step({process, Ref, {spec, process, Spec}, How, Opts}, Names, #{sessions := #{holder := Holder} = Sessions} = Ctx)
+run_step({process, Ref, {spec, Fun, Spec}, How, Opts}, Names, #{sessions := #{holder := Holder} = Sessions} = Ctx)
   when Spec =:= all; Spec =:= existing ->
     %% as erlang:trace(all | existing, ...) (tcs_procflags, PROCS-SPEC-CONFINED):
-    %% the node's other processes are held while the holder makes the call and
-    %% takes the flags off every process that is not the scenario's; the count
-    %% it answers is checked against the node's (PROCS-SPEC-COUNT)
+    %% the node's other processes are held while the holder makes the call
+    %% (trace:process/4 or trace:port/4) and takes the flags off every process
+    %% and port that is not the scenario's; the count it answers is checked
+    %% against the node's (PROCS-SPEC-COUNT)
     Scenario = scenario(Names, Sessions),
-    Held = case How of true -> tcs_runner_lib:hold([Holder | Scenario]); false -> [] end,
-    Result = call_holder({spread, Ref, Spec, How, Opts, Scenario}, Names, Ctx),
+    Held = case How of true -> tcs_runner_lib:hold([Holder | Scenario]); _ -> [] end,
+    Result = call_holder({spread, Ref, Fun, Spec, How, Opts, Scenario}, Names, Ctx),
     [catch erlang:resume_process(P) || P <- Held],
     Result;
 run_step(Step, Names, #{sessions := Sessions, timeout := Timeout} = Ctx) ->
@@ -131,13 +132,13 @@ hold(St) ->
             Outcome = outcome(fun() -> apply(trace, F, [Handle | Args]) end),
             reply(From, St, [{{"trace:" ++ atom_to_list(F), [Handle | Args]}, Outcome}]),
             hold(St);
-        {{spread, Ref, Spec, How, Opts, Scenario}, From} ->
+        {{spread, Ref, Fun, Spec, How, Opts, Scenario}, From} ->
             Handle = handle(Ref, St),
             Before = tcs_runner_lib:node_counts(),
-            Outcome = outcome(fun() -> trace:process(Handle, Spec, How, Opts) end),
-            How andalso confine(Handle, Scenario),
+            Outcome = outcome(fun() -> trace:Fun(Handle, Spec, How, Opts) end),
+            How =:= true andalso confine(Handle, Scenario),
             Counted = tcs_runner_lib:count(Outcome, Before, tcs_runner_lib:node_counts()),
-            reply(From, St, [{{"trace:process", [Handle, Spec, How, Opts]}, Counted}]),
+            reply(From, St, [{{"trace:" ++ atom_to_list(Fun), [Handle, Spec, How, Opts]}, Counted}]),
             hold(St);
         {{session_info, What}, From} ->
             reply(From, St, [{{"trace:session_info", [What]}, outcome(fun() -> trace:session_info(What) end)}]),
@@ -159,11 +160,12 @@ hold(St) ->
             hold(St)
     end.
 
-%% The flags the session set on every process but the scenario's taken off
-%% again, the holder's own first (it goes on running).
+%% The flags the session set on every process and port but the scenario's
+%% taken off again, the holder's own first (it goes on running).
 confine(Handle, Scenario) ->
     catch trace:process(Handle, self(), false, [all]),
     [catch trace:process(Handle, P, false, [all]) || P <- erlang:processes() -- Scenario],
+    [catch trace:port(Handle, P, false, [all]) || P <- erlang:ports() -- Scenario],
     ok.
 
 remember(Name, {ok, {_, Weak} = Strong}, #{strong := S, weak := W} = St) ->

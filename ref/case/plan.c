@@ -34,9 +34,14 @@ static void session_step(Buf *out, const Scenario *sc, const Step *st)
         if (st->spec == SPEC_PID)
             buf_puts(out, ", {'$tcs_pid', ");
         else
-            buf_printf(out, ", {spec, %s, ", st->spec == SPEC_NEW_PORTS ? "port" : "process");
+            buf_printf(out, ", {spec, %s, ", spec_is_ports(st->spec) ? "port" : "process");
         atom(out, st->actor);
-        buf_printf(out, "}, %s, ", st->on ? "true" : "false");
+        buf_puts(out, "}, ");
+        if (st->how) /* a How that is no boolean (SESSION-BAD-HOW) */
+            term_print(out, st->how, PRINT_PLAN);
+        else
+            buf_puts(out, st->on ? "true" : "false");
+        buf_puts(out, ", ");
         term_print(out, st->sargs, PRINT_PLAN);
         break;
     case SO_FUNCTION:

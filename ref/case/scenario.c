@@ -57,6 +57,11 @@ static ProcSpec spec_lookup(const char *w)
     return SPEC_PID;
 }
 
+bool spec_is_ports(ProcSpec spec)
+{
+    return spec == SPEC_NEW_PORTS || spec == SPEC_PORTS || spec == SPEC_EXISTING_PORTS;
+}
+
 const char *answer_name(Answer a)
 {
     return a == ANS_TRACE ? "trace" : a == ANS_DISCARD ? "discard" : "remove";
@@ -482,8 +487,6 @@ static bool flag_arg(Parser *p, Step *st)
         /* the case names the tracer itself (TRACER-OPTION): the harness adds none */
         if (!st->on)
             return fail(p, at, "a {tracer, ...} flag in a 'trace ... off' step is not supported by model v1");
-        if (st->spec != SPEC_PID)
-            return fail(p, at, "a {tracer, ...} flag with a process spec is not supported by model v1");
         st->tracer_opt = st->tracer_opt ? st->tracer_opt : t;
         st->flags[st->nflags] = FL_COUNT; /* no flag: a tracer, checked by the model */
         st->flag_terms[st->nflags++] = t;
@@ -524,28 +527,27 @@ static bool session_flag_arg(Parser *p, Step *st, Term **opts, size_t *nopts)
 }
 
 /* The spec a session's trace step may name instead of a process or port (cases/README.md
- * "Trace sessions"): new or new_processes for trace:process/4, new_ports or port(new) for
- * trace:port/4 (SESSION-NEW). st->actor keeps the atom passed, st->spec says which call;
- * *matched tells whether w was one. all and existing are refused. */
-static bool session_spec(Parser *p, Step *st, const char *w, size_t at, bool *matched)
+ * "Trace sessions"): new, new_processes, all or existing for trace:process/4 (SESSION-NEW,
+ * SESSION-SPEC-ALL); new_ports, port(new), port(all) or port(existing) for trace:port/4
+ * (SESSION-PORT-SPEC-ALL). st->actor keeps the atom passed, st->spec says which call; true
+ * iff w was one. */
+static bool session_spec(Step *st, const char *w, size_t at)
 {
     static const struct { const char *written, *atom; ProcSpec spec; } specs[] = {
         {"new", "new", SPEC_NEW_PROCESSES}, {"new_processes", "new_processes", SPEC_NEW_PROCESSES},
         {"new_ports", "new_ports", SPEC_NEW_PORTS}, {"port(new)", "new", SPEC_NEW_PORTS},
         /* trace:process/4 names processes only (SESSION-SPEC-ALL) */
         {"all", "all", SPEC_PROCESSES}, {"existing", "existing", SPEC_EXISTING_PROCESSES},
+        {"port(all)", "all", SPEC_PORTS}, {"port(existing)", "existing", SPEC_EXISTING_PORTS},
     };
-    if (strcmp(w, "port(all)") == 0 || strcmp(w, "port(existing)") == 0) /* the harness's ports too */
-        return fail(p, at, "'%s' in a trace session's trace step is not supported by model v1", w);
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
         if (strcmp(w, specs[i].written) == 0) {
             st->spec = specs[i].spec;
             st->actor = specs[i].atom;
             st->actor_col = (int)at + 1;
-            *matched = true;
             return true;
         }
-    return true;
+    return false;
 }
 
 /* A trace step of a session created with tracer undefined (SESSION-UNDEFINED-TRACER): its one
@@ -570,20 +572,70 @@ static bool undefined_session_options(Parser *p, const Step *st, Term *const *op
     return true;
 }
 
+static bool next_word_is(Parser *p, const char *what);
+
+/* A quoted atom where a session's trace step names its process: one that names no process of
+ * the case and no spec, passed to trace:process/4, which raises (SESSION-NO-PROCESS). */
+static bool no_process_arg(Parser *p, Step *st)
+{
+    size_t at = p->i;
+    Term *t;
+    if (!term_arg(p, &t, NULL))
+        return false;
+    if (t->kind != TK_ATOM)
+        return fail(p, at, "expected a process, a port or a spec");
+    if (known(p, t->u.name) || spec_lookup(t->u.name) != SPEC_PID || session_index(p, t->u.name) >= 0 ||
+        strcmp(t->u.name, "tracer") == 0 || strcmp(t->u.name, "meta") == 0)
+        return fail(p, at, "'%s' names a process, port, spec or session of the case: write it unquoted", t->u.name);
+    st->spec = SPEC_NO_PROCESS;
+    st->actor = t->u.name;
+    st->actor_col = (int)at + 1;
+    return true;
+}
+
+/* `how TERM` in a session's trace step: a How that is no boolean, which raises (SESSION-BAD-HOW,
+ * OTP's error_info/1). */
+static bool how_arg(Parser *p, Step *st)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (!term_arg(p, &st->how, NULL))
+        return false;
+    if (term_is_atom(st->how, "true") || term_is_atom(st->how, "false"))
+        return fail(p, at, "write 'on' or 'off' for a How of true or false");
+    return true;
+}
+
+/* `flags TERM` in a session's trace step: the whole FlagList, one that is no proper list, which
+ * raises (SESSION-FLAGS-NO-LIST, OTP's error_info/1); a proper list is written as its flags. */
+static bool flag_list_term_arg(Parser *p, Step *st)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (!term_arg(p, &st->sargs, NULL))
+        return false;
+    if (term_list_length(st->sargs) >= 0)
+        return fail(p, at, "a flag list that is a proper list is written as its flags, without 'flags'");
+    if (st->how)
+        return fail(p, (size_t)st->col - 1, "a How that is no boolean with a flag list that is no proper list "
+                    "(error_info explains both, C-90) is not supported by model v1");
+    return end_of_statement(p);
+}
+
 /* TARGET on|off FLAG... : a legacy step names a process, a port or a spec, and passes its
  * flags as written (FLAGS-BADARG); a session's (with_options) names a process or a port and
  * keeps every option as written in st->sargs. */
 static bool parse_trace_step(Parser *p, Step *st, bool with_options)
 {
-    if (with_options) {
+    if (with_options && (skip_ws(p), p->s[p->i] == '\'')) {
+        if (!no_process_arg(p, st))
+            return false;
+    } else if (with_options) {
         size_t tat;
         skip_ws(p);
         tat = p->i;
         const char *target = word(p, &tat);
-        bool spec = false;
-        if (target && !session_spec(p, st, target, tat, &spec))
-            return false;
-        if (!spec) {
+        if (!target || !session_spec(st, target, tat)) {
             p->i = tat;
             if (!entity_arg(p, true, &st->actor, &st->actor_col))
                 return false;
@@ -592,10 +644,17 @@ static bool parse_trace_step(Parser *p, Step *st, bool with_options)
         return false;
     }
     size_t at;
-    const char *w = word(p, &at);
-    if (!w || (strcmp(w, "on") != 0 && strcmp(w, "off") != 0))
-        return fail(p, at, "expected 'on' or 'off'");
-    st->on = strcmp(w, "on") == 0;
+    if (with_options && next_word_is(p, "how")) {
+        if (!how_arg(p, st))
+            return false;
+    } else {
+        const char *w = word(p, &at);
+        if (!w || (strcmp(w, "on") != 0 && strcmp(w, "off") != 0))
+            return fail(p, at, "expected 'on' or 'off'%s", with_options ? " (or 'how TERM')" : "");
+        st->on = strcmp(w, "on") == 0;
+    }
+    if (with_options && next_word_is(p, "flags"))
+        return flag_list_term_arg(p, st);
     Term *opts[MAX_STEP_FLAGS];
     size_t nopts = 0;
     while (!at_end(p))
@@ -944,8 +1003,6 @@ static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t 
     }
     return true;
 }
-
-static bool next_word_is(Parser *p, const char *what);
 
 enum { MAX_REPEAT = 10000, MIN_MAX_HEAP_SIZE = 1000 };
 

@@ -27,7 +27,9 @@ typedef enum {
  * PORTS-NEW). */
 typedef enum {
     SPEC_PID, SPEC_ALL, SPEC_PROCESSES, SPEC_EXISTING, SPEC_EXISTING_PROCESSES, SPEC_NEW,
-    SPEC_NEW_PROCESSES, SPEC_NEW_PORTS
+    SPEC_NEW_PROCESSES, SPEC_NEW_PORTS,
+    SPEC_PORTS, SPEC_EXISTING_PORTS, /* a session's port(all), port(existing): trace:port/4 only */
+    SPEC_NO_PROCESS /* a session's trace step naming a quoted atom that is no process (raises) */
 } ProcSpec;
 
 /* The trace session steps (cases/README.md "Trace sessions"): one call of module trace each. */
@@ -55,6 +57,7 @@ typedef struct Step {
                                   process monitored */
     int other_col;
     bool on;                   /* trace: on/off */
+    Term *how;                 /* a session's trace: How written `how TERM`, no boolean (raises) */
     ProcSpec spec;             /* trace, info: a process or port (SPEC_PID) or an atom */
     Flag flags[MAX_STEP_FLAGS];/* trace: flags as written; FL_COUNT for a term that is no flag */
     Term *flag_terms[MAX_STEP_FLAGS]; /* trace (legacy): each flag as written */
@@ -131,6 +134,8 @@ typedef struct Scenario {
 const char *tracer_kind_name(TracerKind k);
 /* Guarantees: the atom name of an answer. */
 const char *answer_name(Answer a);
+/* Guarantees: true iff spec names ports only (new_ports, a session's port(...)): trace:port/4. */
+bool spec_is_ports(ProcSpec spec);
 /* Guarantees: parses the text of a case file (checked first to be UTF-8); on failure returns
  * false with err set to the position and message of the first problem (the file name is not
  * part of err). */

@@ -25,6 +25,8 @@ static const Refusal refusals[] = {
     {NULL, "SESSION-LEGACY-WEAK", "session", 1, "ERRINFO-SESSION", NULL},
     {"session_create", "SESSION-CREATE-OPTS", NULL, 3, "ERRINFO-CREATE-OPTS", NULL},
     {NULL, "SESSION-REFUSED-OPTS", "badopt", 4, "ERRINFO-BADOPT", NULL},
+    {NULL, "SESSION-FLAGS-NO-LIST", "badopt", 4, "ERRINFO-BADOPT", NULL},
+    {NULL, "SESSION-BAD-HOW", NULL, 3, "ERRINFO-HOW", NULL},
     {"process", "SESSION-PROCESS", NULL, 2, "ERRINFO-TRACEE", NULL},
     {"port", "SESSION-PORT", NULL, 2, "ERRINFO-TRACEE", NULL},
     {"info", "SESSION-SYSTEM-INFO", "badopt", 2, "ERRINFO-INFO-SYSTEM", NULL},

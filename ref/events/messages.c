@@ -117,6 +117,6 @@ bool messages_recv(Model *m, int p, const Step *st)
         return true;
     }
     if (st->timeout > 0 && running_traced(m, p))
-        return model_unsupported(m, st->line, st->col, "a receive timing out after waiting, with running traced,");
+        return model_unsupported(m, st->line, st->col, "a receive that times out after waiting, with running traced, is");
     return msgtrace_event(m, st, p, "receive", term_atom(m->a, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
 }

@@ -69,9 +69,9 @@ static bool defaults_probe_removes(Model *m, int s, Buf *rules)
 /* What a spec naming existing processes returns: the number of processes (and ports) it
  * matched on the node, which includes the harness's own: printed as a placeholder the live
  * runner checks against the node's counts (PROCS-SPEC-COUNT). */
-static const char *count_placeholder(FlagSet set, bool ports_too)
+static const char *count_placeholder(FlagSet set, bool procs_too, bool ports_too)
 {
-    bool procs = flags_for_processes(set), ports = ports_too && flags_for_ports(set);
+    bool procs = procs_too && flags_for_processes(set), ports = ports_too && flags_for_ports(set);
     return procs && ports ? "_ProcessesAndPorts" : procs ? "_Processes" : ports ? "_Ports" : "0";
 }
 
@@ -103,16 +103,16 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
     }
     static const char *const spec_rules[] = {
         NULL, "PROCS-SPEC-ALL", "PROCS-SPEC-ALL", "PROCS-SPEC-EXISTING", "PROCS-SPEC-EXISTING",
-        "PROCS-SPEC-NEW", "PROCS-SPEC-NEW", "PORTS-NEW",
+        "PROCS-SPEC-NEW", "PROCS-SPEC-NEW", "PORTS-NEW", "SESSION-PORT-SPEC-ALL", "SESSION-PORT-SPEC-ALL",
     };
     const char *rule = spec_rules[st->spec];
     buf_printf(rules, " %s", rule);
-    /* all, existing and new name ports as well; the *_processes specs do not, new_ports only */
-    bool procs = st->spec != SPEC_NEW_PORTS;
-    bool ports = st->spec == SPEC_ALL || st->spec == SPEC_EXISTING || st->spec == SPEC_NEW ||
-                 st->spec == SPEC_NEW_PORTS;
+    /* all, existing and new name ports as well; the *_processes specs do not, the port specs
+     * name ports only */
+    bool procs = !spec_is_ports(st->spec);
+    bool ports = st->spec == SPEC_ALL || st->spec == SPEC_EXISTING || st->spec == SPEC_NEW || spec_is_ports(st->spec);
     bool existing = st->spec != SPEC_NEW && st->spec != SPEC_NEW_PROCESSES && st->spec != SPEC_NEW_PORTS;
-    bool future = st->spec != SPEC_EXISTING && st->spec != SPEC_EXISTING_PROCESSES;
+    bool future = st->spec != SPEC_EXISTING && st->spec != SPEC_EXISTING_PROCESSES && st->spec != SPEC_EXISTING_PORTS;
     Session *ses = &m->sessions[s];
     bool clears = procspec_off_clears(st->on, state != NULL);
     if (future && procs) { /* the port-only flags are for new ports, not new processes (seen live) */
@@ -125,12 +125,12 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
         if (ses->new_flags && defaults_probe_removes(m, s, rules))
             ses->new_flags = 0;
     }
-    if (future && ports && (st->spec == SPEC_NEW_PORTS || flags_for_ports(set))) {
+    if (future && ports && (spec_is_ports(st->spec) || flags_for_ports(set))) {
         if (clears && flags_for_ports(set)) {
             model_detach(&ses->new_ports);
             buf_puts(rules, " PROCS-NEW-OFF-CLEARS");
         } else
-            order_set_flags(m, &ses->new_ports, st->spec == SPEC_NEW_PORTS ? set : flags_for_ports(set), st->on,
+            order_set_flags(m, &ses->new_ports, spec_is_ports(st->spec) ? set : flags_for_ports(set), st->on,
                             ANS_TRACE, rule);
         if (ses->new_ports.flags && defaults_probe_removes(m, s, rules))
             model_detach(&ses->new_ports);
@@ -146,7 +146,7 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
             set_flags(m, s, p, is_port ? flags_for_ports(set) : set, st->on, rule, NULL);
     }
     buf_puts(rules, " PROCS-SPEC-COUNT");
-    return count_placeholder(step_flags(st), ports);
+    return count_placeholder(step_flags(st), procs, ports);
 }
 
 /* C-150: OTP 25's start_trace asks a process's current tracer whether it is still in use when
@@ -196,6 +196,14 @@ bool procspec_step(Model *m, const Step *st)
         buf_free(&rules);
         return false;
     }
+    const Term *session_state = m->sessions[LEGACY_SESSION].state_term;
+    if (st->spec != SPEC_PID && verdict == TRACER_ACCEPTED && state && term_compare(state, session_state) != 0) {
+        buf_free(&tracer_rules); /* the defaults for new processes keep the case's tracer state only */
+        buf_free(&call);
+        buf_free(&rules);
+        return model_unsupported(m, st->line, st->col, "a {tracer, ...} flag with a process spec and a tracer "
+                                 "state other than the case's is");
+    }
     const char *refusal = verdict != TRACER_ACCEPTED ? "CTL-TRACE" : procspec_refusal(m, st);
     buf_puts(&rules, refusal ? refusal : "CTL-TRACE");
     buf_puts(&rules, buf_str(&tracer_rules));
@@ -204,7 +212,6 @@ bool procspec_step(Model *m, const Step *st)
     if (!refusal) {
         int p = st->spec == SPEC_PID ? model_proc(m, st->actor) : -1;
         const TraceState *ts = p >= 0 ? &m->procs[p].trace[LEGACY_SESSION] : NULL;
-        const Term *session_state = m->sessions[LEGACY_SESSION].state_term;
         if (ts && model_attached(ts) && term_compare(ts->state ? ts->state : session_state,
                                                       state ? state : session_state) != 0) {
             buf_puts(&rules, " TRACER-OPTION-TAKEN"); /* another tracer traces it: badarg (C-124) */

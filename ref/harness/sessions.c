@@ -52,6 +52,12 @@ static void put_arg(Buf *call, const Term *t)
     term_print(call, t, PRINT_CANON);
 }
 
+/* How of a trace step: true, false, or the term of `how TERM` (SESSION-BAD-HOW). */
+static void put_how(Model *m, Buf *call, const Step *st)
+{
+    put_arg(call, st->how ? st->how : term_atom(m->a, st->on ? "true" : "false"));
+}
+
 static void ctl_term(Model *m, Buf *call, const Term *result, const char *rules)
 {
     Buf r;
@@ -83,6 +89,10 @@ static const char *with_weak(const Step *st, const char *rule, const char *weak_
 static const char *options_refused(const Model *m, const Step *st)
 {
     const char *refused = handle_refused(m, st);
+    if (!refused && st->how) /* How :: boolean() (003, process/4, port/4) */
+        refused = "SESSION-BAD-HOW";
+    if (!refused && term_list_length(st->sargs) < 0) /* FlagList :: [trace_flag()] */
+        refused = "SESSION-FLAGS-NO-LIST";
     /* SESSION-UNDEFINED-TRACER: its {tracer,<tracer>} (the only tuple the parser lets through) */
     bool names_tracer = st->sop == SO_PROCESS && m->sessions[step_session(st)].tracer_undefined;
     for (const Term *o = st->sargs; !refused && !names_tracer && o->kind == TK_CONS; o = o->u.cons.tail)
@@ -178,29 +188,34 @@ static FlagSet step_flag_set(const Step *st)
 
 /* trace:process(S, new | new_processes, ...) or trace:port(S, new | new_ports, ...): the
  * session's defaults for processes (ports) created from now on; answers 0 (SESSION-NEW);
- * trace:process(S, all | existing, ...): the existing processes too (SESSION-SPEC-ALL). */
+ * trace:process(S, all | existing, ...): the existing processes too (SESSION-SPEC-ALL);
+ * trace:port(S, all | existing, ...): the existing ports too (SESSION-PORT-SPEC-ALL). */
 static bool new_spec_step(Model *m, const Step *st)
 {
     Session *ses = &m->sessions[step_session(st)];
-    bool port = st->spec == SPEC_NEW_PORTS;
+    bool port = spec_is_ports(st->spec);
     Buf call;
     buf_init(&call);
     call_head(m, &call, port ? "port" : "process", st);
-    buf_printf(&call, ",%s,%s", st->actor, st->on ? "true" : "false");
+    buf_printf(&call, ",%s", st->actor);
+    put_how(m, &call, st);
     put_arg(&call, st->sargs);
     buf_puts(&call, ")");
     FlagSet set = step_flag_set(st);
     const char *refused = options_refused(m, st);
-    bool existing = st->spec == SPEC_PROCESSES || st->spec == SPEC_EXISTING_PROCESSES;
-    if (!refused && st->spec != SPEC_PROCESSES && (set & FLAG_BIT(FL_CPU_TIMESTAMP))) /* "Only allowed with PidPortSpec==all" */
-        refused = port ? "SESSION-NEW SESSION-PORT" : existing ? "SESSION-SPEC-ALL SESSION-PROCESS"
-                                                             : "SESSION-NEW SESSION-PROCESS";
+    bool existing = st->spec == SPEC_PROCESSES || st->spec == SPEC_EXISTING_PROCESSES || st->spec == SPEC_PORTS ||
+                    st->spec == SPEC_EXISTING_PORTS;
+    /* cpu_timestamp: "Only allowed with Procs==all" (process/4; port/4: "Same as ... process/4") */
+    if (!refused && st->spec != SPEC_PROCESSES && st->spec != SPEC_PORTS && (set & FLAG_BIT(FL_CPU_TIMESTAMP)))
+        refused = port ? (existing ? "SESSION-PORT-SPEC-ALL SESSION-PORT" : "SESSION-NEW SESSION-PORT")
+                       : existing ? "SESSION-SPEC-ALL SESSION-PROCESS" : "SESSION-NEW SESSION-PROCESS";
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg", refused);
-    } else if (existing) { /* SESSION-SPEC-ALL: as erlang:trace(all | existing_processes, ...) */
+    } else if (existing) { /* as erlang:trace(all | existing_processes, ...), for ports as their port specs */
         Buf rules;
         buf_init(&rules);
-        buf_puts(&rules, st->weak ? "SESSION-SPEC-ALL SESSION-WEAK" : "SESSION-SPEC-ALL");
+        const char *rule = port ? "SESSION-PORT" : "SESSION-SPEC-ALL";
+        buf_printf(&rules, st->weak ? "%s SESSION-WEAK" : "%s", rule);
         const char *result = procspec_apply(m, step_session(st), st, NULL, &rules);
         Buf r;
         buf_init(&r);
@@ -230,9 +245,29 @@ static bool new_spec_step(Model *m, const Step *st)
     return true;
 }
 
+/* trace:process(S, Atom, ...) with an atom that names no process: badarg (SESSION-NO-PROCESS). */
+static void no_process_step(Model *m, const Step *st)
+{
+    Buf call;
+    buf_init(&call);
+    call_head(m, &call, "process", st);
+    buf_puts(&call, ",");
+    term_print_atom(&call, st->actor);
+    put_how(m, &call, st);
+    put_arg(&call, st->sargs);
+    buf_puts(&call, ")");
+    const char *refused = options_refused(m, st);
+    control_line(m, buf_str(&call), "raises error:badarg", refused ? refused : "SESSION-NO-PROCESS SESSION-PROCESS");
+    buf_free(&call);
+}
+
 /* trace:process/4, or trace:port/4 for a port. */
 static bool process_step(Model *m, const Step *st)
 {
+    if (st->spec == SPEC_NO_PROCESS) {
+        no_process_step(m, st);
+        return true;
+    }
     if (st->spec != SPEC_PID)
         return new_spec_step(m, st);
     int s = step_session(st);
@@ -246,7 +281,7 @@ static bool process_step(Model *m, const Step *st)
     call_head(m, &call, port ? "port" : "process", st);
     buf_puts(&call, ",");
     model_print_id(&call, m, p);
-    buf_printf(&call, ",%s", st->on ? "true" : "false");
+    put_how(m, &call, st);
     put_arg(&call, st->sargs);
     buf_puts(&call, ")");
     FlagSet set = step_flag_set(st);

@@ -390,7 +390,7 @@ static bool parse_pid(P *p, Term **out)
     size_t start = p->i;
     p->i++; /* < */
     if (is_digit(peek(p)))
-        return fail_at(p, start, "raw pids are not supported by model v1; write <name>");
+        return fail_at(p, start, "raw pids are not supported by model v1 (write <name>)");
     if (!is_lower(peek(p)))
         return fail_at(p, start, "expected a process name in <name>");
     size_t n0 = p->i;

@@ -143,7 +143,7 @@ static void test_ports_running_gc_seq(int *failures)
     sim(failures, H "a seq_token label 1\na open_port x",
         "ERR 8:1: this step by a process holding a seq_trace token is not supported by model v1");
     sim(failures, H "trace a on running\na recv after 10",
-        "ERR 8:1: a receive timing out after waiting, with running traced, not supported by model v1");
+        "ERR 8:1: a receive that times out after waiting, with running traced, is not supported by model v1");
     sim(failures, H "trace a on exiting\na recv after 10",
         "I enabled(trace_status, <tracer>, <a>) -> trace\n"
         "N ctl erlang:trace(<a>,true,[exiting]) -> 1\n");

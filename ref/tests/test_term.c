@@ -128,7 +128,7 @@ static void test_error_messages(int *failures)
         {"begin", "5:1: reserved word 'begin' must be quoted to be an atom"},
         {"{fun}", "5:2: a fun is written fun() -> Term end (arity 0, a constant body) in model v1"},
         {"1.5", "5:1: floats are not supported by model v1"},
-        {"<0.1.2>", "5:1: raw pids are not supported by model v1; write <name>"},
+        {"<0.1.2>", "5:1: raw pids are not supported by model v1 (write <name>)"},
         {"$a", "5:1: character literals are not supported by model v1"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
