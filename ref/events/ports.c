@@ -33,9 +33,11 @@ bool ports_open(Model *m, int p, const Step *st)
     xp->is_port = true;
     xp->owner = p;
     xp->driver = st->driver;
-    /* RUN-WAIT-OPEN-PORT: erlang:open_port/2 waits in a receive for the port's {Ref, Port} */
-    unsigned w;
-    if (!windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "open_port"), term_int(m->a, 2)),
+    /* RUN-WAIT-OPEN-PORT: erlang:open_port/2 waits in a receive for the port's {Ref, Port}; a
+     * linked-in driver's port is opened at once, no reply comes (PORTS-DRIVER-OPEN) */
+    unsigned w = 0;
+    if (!st->driver &&
+        !windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "open_port"), term_int(m->a, 2)),
                       1, "RUN-WAIT-OPEN-PORT", &w))
         return false;
     for (int s = 0; s < m->nsessions; s++) /* PORTS-NEW */
@@ -49,6 +51,8 @@ bool ports_open(Model *m, int p, const Step *st)
     procs_set_link(m, p, x, true); /* PORTS-OPEN-LINK: the owner is linked to its port */
     tracepoint_event(m, p, "link", model_id(m, x), NULL, "EV-LINK PORTS-OPEN-LINK");
     tracepoint_event(m, x, "getting_linked", model_pid(m, p), NULL, "EV-LINK PORTS-OPEN-LINK");
+    if (st->driver)
+        return true;
     /* PORTS-OPEN-REPLY: open_port/2 receives the new port in a message {Ref, Port} */
     Term *reply = pair(m, term_placeholder(m->a, "_Ref"), model_id(m, x));
     bool ok = msgtrace_event(m, st, p, "receive", reply, model_id(m, x), "EV-RECEIVE PORTS-OPEN-REPLY");
