@@ -150,11 +150,6 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, ", ");
         term_print(out, st->args, PRINT_PLAN);
         break;
-    case ST_SPAWN:
-    case ST_SPAWN_LINK:
-    case ST_MONITOR:
-    case ST_LINK:
-    case ST_UNLINK:
     case ST_PORT_CONTROL: /* {port_control, P, X, busy | not_busy | {timer, N}} */
         atom(out, st->actor);
         buf_puts(out, ", ");
@@ -164,6 +159,11 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         else
             buf_printf(out, ", %s", st->item);
         break;
+    case ST_SPAWN:
+    case ST_SPAWN_LINK:
+    case ST_MONITOR:
+    case ST_LINK:
+    case ST_UNLINK:
     case ST_OPEN_PORT:
     case ST_PORT_CLOSE:
         atom(out, st->actor);
