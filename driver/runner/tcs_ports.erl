@@ -93,18 +93,8 @@ suspend(Who, Port, Data, Info, Names, #{timeout := Timeout} = Ctx) ->
     case tcs_runner_lib:puppet_step(Who, {suspending_command, Port, Data}, Names, Ctx) of
         {done, suspending} ->
             put({tcs_port, Port}, Info#{suspended => Data}),
-            await_suspended(Pid, erlang:monotonic_time(millisecond) + Timeout, Names);
+            await(fun() -> erlang:process_info(Pid, status) =:= {status, suspended} end, Timeout, Names);
         Other -> tcs_runner_lib:after_puppet_step(Other, Names)
-    end.
-
-await_suspended(Pid, Deadline, Names) ->
-    case erlang:process_info(Pid, status) of
-        {status, suspended} -> {ok, Names};
-        _ ->
-            case erlang:monotonic_time(millisecond) > Deadline of
-                true -> timeout;
-                false -> timer:sleep(1), await_suspended(Pid, Deadline, Names)
-            end
     end.
 
 %% How many echoes {Port, {data, Data}} the port's owner has in its mailbox.
@@ -122,20 +112,9 @@ echoes(Port, Data) ->
 %% After a command: wait until the port's owner has one echo {Port, {data,
 %% Data}} more than it had before.
 echoed(Port, Data, Before, {done, _}, Names, #{timeout := Timeout}) ->
-    Deadline = erlang:monotonic_time(millisecond) + Timeout,
-    await_echo(Port, Data, Before, Deadline, Names);
+    await(fun() -> echoes(Port, Data) > Before end, Timeout, Names);
 echoed(_Port, _Data, _Before, timeout, _Names, _Ctx) ->
     timeout.
-
-await_echo(Port, Data, Before, Deadline, Names) ->
-    case echoes(Port, Data) > Before of
-        true -> {ok, Names};
-        false ->
-            case erlang:monotonic_time(millisecond) > Deadline of
-                true -> timeout;
-                false -> timer:sleep(1), await_echo(Port, Data, Before, Deadline, Names)
-            end
-    end.
 
 %% deaths([{Pid, Reason}], Timeout): waits until the ports these deaths close
 %% are gone: the ports linked to one of the dead that was their owner or died
@@ -157,14 +136,19 @@ deaths(Deaths, Timeout) ->
 %% which running_ports traces (a `monitor` or `info` task).
 closed(Ports, Names, #{timeout := Timeout}) ->
     [erase({tcs_port, Port}) || Port <- Ports],
-    await_gone(Ports, erlang:monotonic_time(millisecond) + Timeout, Names).
+    await(fun() -> [P || P <- erlang:ports(), lists:member(P, Ports)] =:= [] end, Timeout, Names).
 
-await_gone(Ports, Deadline, Names) ->
-    case [P || P <- erlang:ports(), lists:member(P, Ports)] of
-        [] -> {ok, Names};
-        _ ->
+%% Polls Done every millisecond until it holds ({ok, Names}) or Timeout
+%% milliseconds have passed (timeout).
+await(Done, Timeout, Names) ->
+    await_until(Done, erlang:monotonic_time(millisecond) + Timeout, Names).
+
+await_until(Done, Deadline, Names) ->
+    case Done() of
+        true -> {ok, Names};
+        false ->
             case erlang:monotonic_time(millisecond) > Deadline of
                 true -> timeout;
-                false -> timer:sleep(1), await_gone(Ports, Deadline, Names)
+                false -> timer:sleep(1), await_until(Done, Deadline, Names)
             end
     end.

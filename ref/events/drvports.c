@@ -10,7 +10,6 @@
 #include "ports.h"
 #include "sysmsg.h"
 #include "tracepoint.h"
-#include "windows.h"
 
 static Term *pair(Model *m, Term *a, Term *b) { return term_tuple3(m->a, a, b, NULL); }
 
@@ -108,12 +107,7 @@ static bool control_step(Model *m, int p, const Step *st)
 
 bool drvports_control(Model *m, int p, const Step *st)
 {
-    unsigned w;
-    if (!ports_bif_window(m, p, &w))
-        return false;
-    bool ok = control_step(m, p, st);
-    windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
-    return ok;
+    return ports_in_bif(m, p, st, control_step);
 }
 
 bool drvports_consistent(Model *m)

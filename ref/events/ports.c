@@ -60,7 +60,9 @@ bool ports_open(Model *m, int p, const Step *st)
     return ok;
 }
 
-bool ports_bif_window(Model *m, int p, unsigned *id)
+/* RUN-WAIT-PORT-SIGNALS: a port BIF (erl_bif_port.c) called with signals in the caller's queue
+ * returns through erlang:bif_handle_signals_return/2, which may wait for them; its window. */
+static bool ports_bif_window(Model *m, int p, unsigned *id)
 {
     Term *mfa = term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "bif_handle_signals_return"),
                             term_int(m->a, 2));
@@ -136,14 +138,19 @@ static bool close_step(Model *m, int p, const Step *st)
     return procs_terminate(m, x, term_atom(m->a, "normal"), NULL, "PORTS-CLOSE");
 }
 
-bool ports_close(Model *m, int p, const Step *st)
+bool ports_in_bif(Model *m, int p, const Step *st, bool (*step)(Model *, int, const Step *))
 {
     unsigned w;
     if (!ports_bif_window(m, p, &w))
         return false;
-    bool ok = close_step(m, p, st);
+    bool ok = step(m, p, st);
     windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
     return ok;
+}
+
+bool ports_close(Model *m, int p, const Step *st)
+{
+    return ports_in_bif(m, p, st, close_step);
 }
 
 bool ports_link(Model *m, int p, int x, bool link)

@@ -17,9 +17,10 @@ bool ports_run_command(Model *m, const Step *st, int p, int x, const Term *data)
 bool ports_output(Model *m, const Step *st, int x, const Term *bytes, const char *rules);
 /* Guarantees: the line of port x scheduled in or out (tag) to run command (PORTS-RUNNING). */
 void ports_sched(Model *m, int x, const char *tag, const char *command);
-/* Guarantees: the allowance window of a port BIF called by p (RUN-WAIT-PORT-SIGNALS: it may
- * return through erlang:bif_handle_signals_return/2 and wait there), its id in *id. */
-bool ports_bif_window(Model *m, int p, unsigned *id);
+/* Guarantees: the lines of step, a port BIF called by p, inside the allowance window of such a
+ * call (RUN-WAIT-PORT-SIGNALS: it may return through erlang:bif_handle_signals_return/2 and
+ * wait there). */
+bool ports_in_bif(Model *m, int p, const Step *st, bool (*step)(Model *, int, const Step *));
 /* Guarantees: the port a port step names, or -1 with err set if it is closed. */
 int ports_named(Model *m, const Step *st);
 /* Guarantees: the lines of `P port_close X`. */
