@@ -55,6 +55,7 @@ run(JobFile) ->
     Ctx = #{gate => Gate, collector => Collector, tracer => TracerModule, state => State,
             tracer_state => TracerState,
             sessions => Sessions,
+            drivers => filename:dirname(proplists:get_value(gate_so, Job)),  % tcs_drv.so (tcs_ports)
             timeout => proplists:get_value(step_timeout_ms, Job, 5000)},
     %% Each step is settled after it runs; after a timed-out step nothing is
     %% settled, since the stuck process may never answer.
@@ -154,6 +155,7 @@ run_step({Spawn, Who, Child, {M, F, Args}, MaxHeap}, Names, Ctx) when Spawn =:= 
     spawned(Child, puppet_step(Who, {Spawn, M, F, Args, MaxHeap}, Names, Ctx), Names);
 run_step(Step, Names, Ctx) when element(1, Step) =:= open_port; element(1, Step) =:= port_command;
                                 element(1, Step) =:= port_send; element(1, Step) =:= port_close;
+                                element(1, Step) =:= port_control;
                                 tuple_size(Step) =:= 4, element(1, Step) =:= register ->
     tcs_ports:run_step(Step, Names, Ctx);
 run_step({Op, _, Other} = Step, Names, Ctx) when (Op =:= link orelse Op =:= unlink),

@@ -14,7 +14,7 @@ until_blocked(Pid) ->
     end.
 
 %% until_idle(Pids): returns once each of the processes is back in the gate,
-%% blocked in a receive, or gone; a process woken by the last step has then
+%% blocked in a receive, suspended sending to a busy port (tcs_ports), or gone; a process woken by the last step has then
 %% finished what the wake-up made it do.  "Back in the gate" is the gate's
 %% word (tcs_gate:waiting/2), not the process's current function: a puppet a
 %% poke has woken is still in await_turn/1 until it has left, and its way
@@ -27,7 +27,8 @@ until_idle(Pids) ->
 %% a process that blocks in a receive instead is seen within a millisecond.
 idle(Gate, Pid) ->
     Rest = tcs_gate:waiting(Gate, Pid)
-        orelse lists:member(erlang:process_info(Pid, status), [undefined, {status, waiting}]),
+        orelse lists:member(erlang:process_info(Pid, status),
+                            [undefined, {status, waiting}, {status, suspended}]),
     case Rest of
         true -> ok;
         false -> tcs_gate:await_waiting(Gate, Pid, 1000), idle(Gate, Pid)

@@ -1,4 +1,6 @@
 /* plan.c - plan output for the runner and meta output for tooling. */
+#include <string.h>
+
 #include "plan.h"
 
 #include "dispatch.h"
@@ -79,7 +81,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
                                         "spawn_link", "info", "tracer_exit", "kill", "trap_exit",
                                         "monitor", "send_name", "tracer_unload", "tracer_reload",
-                                        "module_unload"};
+                                        "module_unload", "port_control"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -153,6 +155,15 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, ", ");
         term_print(out, st->args, PRINT_PLAN);
         break;
+    case ST_PORT_CONTROL: /* {port_control, P, X, busy | not_busy | {timer, N}} */
+        atom(out, st->actor);
+        buf_puts(out, ", ");
+        atom(out, st->other);
+        if (strcmp(st->item, "timer") == 0)
+            buf_printf(out, ", {timer, %lld}", st->timeout);
+        else
+            buf_printf(out, ", %s", st->item);
+        break;
     case ST_SPAWN:
     case ST_SPAWN_LINK:
     case ST_MONITOR:
@@ -163,6 +174,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         atom(out, st->actor);
         buf_puts(out, ", ");
         atom(out, st->other);
+        if (st->driver) /* {open_port, P, X, driver}: the suite's linked-in driver */
+            buf_puts(out, ", driver");
         if (st->term) { /* spawn, spawn_link: the entry point {M,F,Args} */
             buf_puts(out, ", ");
             term_print(out, st->term, PRINT_PLAN);

@@ -913,6 +913,33 @@ static bool binary_arg(Parser *p, Step *st)
     return true;
 }
 
+/* What a port runs: cat (`open_port X`) or the suite's driver (`open_port X driver`). */
+enum { PORT_CAT, PORT_DRIVER };
+
+/* The operation of `port_control X OP`, X a driver port: busy, not_busy or timer N (N ms,
+ * 0 to 60000). */
+static bool port_control_args(Parser *p, Step *st)
+{
+    if (strmap_get(&p->ports, st->other) != PORT_DRIVER)
+        return fail(p, (size_t)st->other_col - 1, "port '%s' runs cat: port_control needs a port "
+                    "opened with 'open_port %s driver'", st->other, st->other);
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w || (strcmp(w, "busy") != 0 && strcmp(w, "not_busy") != 0 && strcmp(w, "timer") != 0))
+        return fail(p, at, "expected 'busy', 'not_busy' or 'timer'");
+    st->item = w;
+    st->driver = true;
+    if (strcmp(w, "timer") != 0)
+        return true;
+    skip_ws(p);
+    at = p->i;
+    if (!int_arg(p, "the timer's milliseconds", &st->timeout))
+        return false;
+    if (st->timeout < 0 || st->timeout > 60000)
+        return fail(p, at, "the timer's milliseconds must be 0 to 60000");
+    return true;
+}
+
 /* The entry point of a spawned process that is no scenario process: {lists,seq,[From,To]}
  * with integers From =< To + 1, which returns and does nothing a tracer sees (model v1 knows
  * no other function that is not a fixture's). */
@@ -941,7 +968,16 @@ static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t 
         st->kind = ST_OPEN_PORT;
         if (!new_name_arg(p, "port", verb, &st->other, &st->other_col))
             return false;
-        strmap_add(&p->ports, p->a, st->other, 0);
+        if (!at_end(p)) { /* `open_port X driver`: the suite's linked-in driver */
+            const char *w = word(p, &at);
+            if (strcmp(w, "driver") != 0)
+                return fail(p, at, "expected 'driver' or end of line");
+            st->driver = true;
+        }
+        strmap_add(&p->ports, p->a, st->other, st->driver ? PORT_DRIVER : PORT_CAT);
+    } else if (strcmp(verb, "port_control") == 0) {
+        st->kind = ST_PORT_CONTROL;
+        return entity_arg(p, false, &st->other, &st->other_col) && port_control_args(p, st);
     } else if (strcmp(verb, "port_command") == 0 || strcmp(verb, "port_send") == 0) {
         st->kind = verb[5] == 'c' ? ST_PORT_COMMAND : ST_PORT_SEND;
         return entity_arg(p, false, &st->other, &st->other_col) && binary_arg(p, st);
@@ -1362,7 +1398,7 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
                                             "unlink", "register", "unregister", "exit", "open_port",
                                             "port_command", "port_send", "port_close", "gc",
                                             "seq_token", "seq_print", "seq_reset", "kill", "trap_exit",
-                                            "monitor", "send_name"};
+                                            "monitor", "send_name", "port_control"};
         for (size_t i = 0; i < sizeof header / sizeof header[0]; i++)
             if (strcmp(kw, header[i]) == 0)
                 return fail(p, at, "'%s' is not allowed after 'process'", kw);

@@ -19,7 +19,7 @@ typedef enum {
     ST_OPEN_PORT, ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_GC,
     ST_SEQ_TRACER, ST_SEQ_TOKEN, ST_SEQ_PRINT, ST_SEQ_RESET, ST_SESSION,
     ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT, ST_KILL, ST_TRAP_EXIT, ST_MONITOR, ST_SEND_NAME,
-    ST_TRACER_UNLOAD, ST_TRACER_RELOAD, ST_MODULE_UNLOAD
+    ST_TRACER_UNLOAD, ST_TRACER_RELOAD, ST_MODULE_UNLOAD, ST_PORT_CONTROL
 } StepKind;
 
 /* Which processes or ports a `trace` step names (erlang:trace/3's first argument), or what
@@ -86,6 +86,8 @@ typedef struct Step {
                                 * (trace_pattern raises badarg), else NULL */
     Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL */
     bool has_timeout;          /* recv after N */
+    bool driver;               /* open_port: the suite's linked-in driver tcs_drv, not cat;
+                                  port_control: item is busy, not_busy or timer (timeout: N ms) */
     long long max_heap_size;   /* spawn with an entry point: its max_heap_size in words, 0: none */
     long long timeout;
     SessionOp sop;             /* session steps: which call */

@@ -1,8 +1,10 @@
 /* ports.c - the scenario's ports: open, commands and their echo, close, exit signals
  * (CONFORMANCE.md section 2, "Ports").  Every port runs `cat` opened with
  * [binary, {packet, 2}], so each command comes back whole, as one message to the port's
- * owner (the process that opened it). */
+ * owner (the process that opened it), or the suite's driver tcs_drv, whose own steps are in
+ * ref/events/drvports.c. */
 #include "allow.h"
+#include "drvports.h"
 #include "messages.h"
 #include "msgtrace.h"
 #include "ports.h"
@@ -12,8 +14,7 @@
 
 static Term *pair(Model *m, Term *a, Term *b) { return term_tuple3(m->a, a, b, NULL); }
 
-/* PORTS-RUNNING: the port is scheduled in or out to run command (running_ports). */
-static void port_sched(Model *m, int x, const char *tag, const char *command)
+void ports_sched(Model *m, int x, const char *tag, const char *command)
 {
     tracepoint_event(m, x, tag, term_atom(m->a, command), NULL, "PORTS-RUNNING");
 }
@@ -84,8 +85,7 @@ static bool port_getting_linked(Model *m, int x, const void *arg)
     return true;
 }
 
-/* The port named by a port step, or -1 with err set if the step cannot be modelled. */
-static int port_of(Model *m, const Step *st)
+int ports_named(Model *m, const Step *st)
 {
     int x = model_proc(m, st->other);
     if (!m->procs[x].alive)
@@ -99,20 +99,27 @@ bool ports_open(Model *m, int p, const Step *st)
     Proc *xp = &m->procs[x];
     xp->is_port = true;
     xp->owner = p;
-    /* RUN-WAIT-OPEN-PORT: erlang:open_port/2 waits in a receive for the port's {Ref, Port} */
-    unsigned w;
-    if (!windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "open_port"), term_int(m->a, 2)),
+    xp->driver = st->driver;
+    /* RUN-WAIT-OPEN-PORT: erlang:open_port/2 waits in a receive for the port's {Ref, Port}; a
+     * linked-in driver's port is opened at once, no reply comes (PORTS-DRIVER-OPEN) */
+    unsigned w = 0;
+    if (!st->driver &&
+        !windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "open_port"), term_int(m->a, 2)),
                       1, "RUN-WAIT-OPEN-PORT", &w))
         return false;
     for (int s = 0; s < m->nsessions; s++) /* PORTS-NEW */
         xp->trace[s] = m->sessions[s].new_ports;
-    /* PORTS-OPEN: {trace, Port, open, Pid, Driver}; the driver of {spawn, "cat"} is cat */
-    tracepoint_event(m, x, "open", model_pid(m, p), term_atom(m->a, "cat"), "PORTS-OPEN");
-    port_sched(m, x, "in", "open");
-    port_sched(m, x, "out", "open");
+    /* PORTS-OPEN: {trace, Port, open, Pid, Driver}; the driver of {spawn, "cat"} is cat, that
+     * of {spawn_driver, "tcs_drv"} tcs_drv (PORTS-DRIVER-OPEN) */
+    tracepoint_event(m, x, "open", model_pid(m, p), term_atom(m->a, st->driver ? "tcs_drv" : "cat"),
+                     st->driver ? "PORTS-OPEN PORTS-DRIVER-OPEN" : "PORTS-OPEN");
+    ports_sched(m, x, "in", "open");
+    ports_sched(m, x, "out", "open");
     procs_set_link(m, p, x, true); /* PORTS-OPEN-LINK: the owner is linked to its port */
     tracepoint_event(m, p, "link", model_id(m, x), NULL, "EV-LINK PORTS-OPEN-LINK");
     tracepoint_event(m, x, "getting_linked", model_pid(m, p), NULL, "EV-LINK PORTS-OPEN-LINK");
+    if (st->driver)
+        return true;
     /* PORTS-OPEN-REPLY: open_port/2 receives the new port in a message {Ref, Port} */
     Term *reply = pair(m, term_placeholder(m->a, "_Ref"), model_id(m, x));
     bool ok = msgtrace_event(m, st, p, "receive", reply, model_id(m, x), "EV-RECEIVE PORTS-OPEN-REPLY");
@@ -122,7 +129,7 @@ bool ports_open(Model *m, int p, const Step *st)
 
 /* RUN-WAIT-PORT-SIGNALS: a port BIF (erl_bif_port.c) called with signals in the caller's queue
  * returns through erlang:bif_handle_signals_return/2, which may wait for them; its window. */
-static bool port_bif_window(Model *m, int p, unsigned *id)
+static bool ports_bif_window(Model *m, int p, unsigned *id)
 {
     Term *mfa = term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "bif_handle_signals_return"),
                             term_int(m->a, 2));
@@ -131,7 +138,7 @@ static bool port_bif_window(Model *m, int p, unsigned *id)
 
 static bool command_step(Model *m, int p, const Step *st, bool via_send)
 {
-    int x = port_of(m, st);
+    int x = ports_named(m, st);
     if (x < 0)
         return false;
     int owner = m->procs[x].owner;
@@ -139,24 +146,52 @@ static bool command_step(Model *m, int p, const Step *st, bool via_send)
         return model_unsupported(m, st->line, st->col, "port_send by a process other than the port's owner is");
     if (m->procs[owner].blocked)
         return model_unsupported(m, st->line, st->col, "a port command while the port's owner is blocked is");
+    if (m->procs[x].busy) {
+        if (via_send)
+            return model_unsupported(m, st->line, st->col, "a port_send to a busy port is");
+        return drvports_suspend(m, p, x, st);
+    }
     Term *cmd = pair(m, model_pid(m, p), pair(m, term_atom(m->a, "command"), st->term));
     /* PORTS-SEND-TO-PORT: Port ! {Pid, {command, Data}} is a send of Pid */
     if (via_send && !msgtrace_event(m, st, p, "send", cmd, model_id(m, x), "EV-SEND PORTS-SEND-TO-PORT"))
         return false;
-    /* PORTS-RECEIVE-COMMAND: the port receives {Pid, {command, Data}}, however it was sent */
-    PortReceive received = {st, cmd, p, "EV-RECEIVE PORTS-RECEIVE-COMMAND"};
-    if (!port_operation(m, x, "command", true, port_receive, &received))
+    return ports_run_command(m, st, p, x, st->term);
+}
+
+/* A command's own events: the port receives it, however it was sent (PORTS-RECEIVE-COMMAND), and
+ * the suite's driver echoes it from inside its command callback (PORTS-DRIVER-ECHO); cat's echo
+ * comes back later, in a task of its own (PORTS-RUNNING-ZERO). */
+typedef struct PortCommand { const Step *st; Term *cmd; int from; const Term *data; } PortCommand;
+
+static bool port_command_events(Model *m, int x, const void *arg)
+{
+    const PortCommand *c = arg;
+    if (!msgtrace_event(m, c->st, x, "receive", c->cmd, model_pid(m, c->from), "EV-RECEIVE PORTS-RECEIVE-COMMAND"))
         return false;
-    /* PORTS-ECHO: cat sends the data back; the port sends {Port, {data, Data}} to its owner */
-    Term *data = pair(m, model_id(m, x), pair(m, term_atom(m->a, "data"), st->term));
-    return msgtrace_event(m, st, x, "send", data, model_pid(m, owner), "EV-SEND PORTS-ECHO") &&
+    return !m->procs[x].driver || ports_output(m, c->st, x, c->data, "EV-SEND PORTS-ECHO PORTS-DRIVER-ECHO");
+}
+
+bool ports_run_command(Model *m, const Step *st, int p, int x, const Term *data)
+{
+    PortCommand command = {st, pair(m, model_pid(m, p), pair(m, term_atom(m->a, "command"), (Term *)data)), p, data};
+    if (!port_operation(m, x, "command", true, port_command_events, &command))
+        return false;
+    return m->procs[x].driver || ports_output(m, st, x, data, "EV-SEND PORTS-ECHO");
+}
+
+bool ports_output(Model *m, const Step *st, int x, const Term *bytes, const char *rules)
+{
+    /* PORTS-ECHO: the port sends {Port, {data, Data}} to its owner */
+    int owner = m->procs[x].owner;
+    Term *data = pair(m, model_id(m, x), pair(m, term_atom(m->a, "data"), (Term *)bytes));
+    return msgtrace_event(m, st, x, "send", data, model_pid(m, owner), rules) &&
            messages_deliver(m, owner, data, model_id(m, x), NULL, "EV-RECEIVE PORTS-ECHO");
 }
 
 bool ports_command(Model *m, int p, const Step *st, bool via_send)
 {
     unsigned w = 0; /* port_send is a plain send */
-    if (!via_send && !port_bif_window(m, p, &w))
+    if (!via_send && !ports_bif_window(m, p, &w))
         return false;
     bool ok = command_step(m, p, st, via_send);
     windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
@@ -165,7 +200,7 @@ bool ports_command(Model *m, int p, const Step *st, bool via_send)
 
 static bool close_step(Model *m, int p, const Step *st)
 {
-    int x = port_of(m, st);
+    int x = ports_named(m, st);
     if (x < 0)
         return false;
     /* PORTS-CLOSE: scheduled in to close, never out; port_close/1 is received as {Pid, close} */
@@ -175,14 +210,19 @@ static bool close_step(Model *m, int p, const Step *st)
     return procs_terminate(m, x, term_atom(m->a, "normal"), NULL, "PORTS-CLOSE");
 }
 
-bool ports_close(Model *m, int p, const Step *st)
+bool ports_in_bif(Model *m, int p, const Step *st, bool (*step)(Model *, int, const Step *))
 {
     unsigned w;
-    if (!port_bif_window(m, p, &w))
+    if (!ports_bif_window(m, p, &w))
         return false;
-    bool ok = close_step(m, p, st);
+    bool ok = step(m, p, st);
     windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
     return ok;
+}
+
+bool ports_close(Model *m, int p, const Step *st)
+{
+    return ports_in_bif(m, p, st, close_step);
 }
 
 bool ports_link(Model *m, int p, int x, bool link)

@@ -126,7 +126,7 @@ bool seqtrace_allows(const Model *m, int p, StepKind kind)
     /* spawn, links, exits and port steps of a token holder carry the token in ways model v1
      * leaves out */
     static const StepKind passing[] = {ST_SPAWN, ST_LINK, ST_UNLINK, ST_EXIT, ST_OPEN_PORT,
-                                       ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_KILL};
+                                       ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_KILL, ST_PORT_CONTROL};
     for (size_t i = 0; m->procs[p].token && i < sizeof passing / sizeof passing[0]; i++)
         if (kind == passing[i])
             return false;

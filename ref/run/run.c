@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "calls.h"
+#include "drvports.h"
 #include "gc.h"
 #include "messages.h"
 #include "model.h"
@@ -30,6 +31,8 @@ static bool actor_step(Model *m, const Step *st)
         return model_unsupported(m, st->line, st->actor_col, "a step by a dead process is");
     if (m->procs[p].blocked)
         return model_unsupported(m, st->line, st->actor_col, "a step by a process blocked in a receive is");
+    if (m->procs[p].suspended)
+        return model_unsupported(m, st->line, st->actor_col, "a step by a process suspended on a busy port is");
     if (!seqtrace_allows(m, p, st->kind))
         return model_unsupported(m, st->line, st->col, "this step by a process holding a seq_trace token is");
     switch (st->kind) {
@@ -47,6 +50,7 @@ static bool actor_step(Model *m, const Step *st)
     case ST_PORT_COMMAND: return ports_command(m, p, st, false);
     case ST_PORT_SEND: return ports_command(m, p, st, true);
     case ST_PORT_CLOSE: return ports_close(m, p, st);
+    case ST_PORT_CONTROL: return drvports_control(m, p, st);
     case ST_GC: return gc_step(m, p, st);
     case ST_KILL: return signals_kill(m, p, st);
     case ST_TRAP_EXIT: return signals_trap_exit(m, p, st);
@@ -81,6 +85,8 @@ static bool run_step(Model *m, const Step *st)
         ok = fixturecode_unload(m, st);
     else
         ok = actor_step(m, st);
+    if (ok && !drvports_consistent(m))
+        return false;
     if (ok && !seqtrace_holders_untraced(m))
         return model_unsupported(m, st->line, st->col,
                                  "tracing a process that holds a seq_trace token (C-65) is");

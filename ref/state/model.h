@@ -64,6 +64,11 @@ typedef struct Proc {
     const char *regname; /* registered name or NULL */
     bool is_port;       /* a port (ref/events/ports.c): printed <port:name> */
     int owner;          /* port: the connected process */
+    bool driver;        /* port: runs the suite's driver tcs_drv, not cat (ref/events/drvports.c) */
+    bool busy;          /* driver port: set busy by the driver (set_busy_port/2) */
+    int suspended;      /* driver port: 1 + the process suspended sending to it, or 0;
+                         * process: 1 + the busy port it is suspended on, or 0 */
+    const Term *pending; /* process suspended on a busy port: the data of its port_command */
     bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/events/running.c) */
     bool trap_exit;     /* process: exit signals other than kill become messages (ref/events/signals.c) */
     int *watchers;      /* process: the processes monitoring it, one entry per monitor, in the

@@ -456,6 +456,33 @@ static void test_load(int *failures)
     load(failures, "x.tcs", "case\n", 5, "1:5: case id must match [a-z][a-zA-Z0-9_]*");
 }
 
+/* The driver-port steps: open_port X driver and port_control's three operations, as fields. */
+static void test_driver_ports(int *failures)
+{
+    Arena a;
+    arena_init(&a);
+    Scenario sc;
+    Err e = {0};
+    const char *text = H "a open_port x driver\na open_port y\nb port_control x busy\n"
+                         "b port_control x not_busy\nb port_control x timer 250\n";
+    CHECK(scenario_parse(&a, "f.tcs", text, &sc, &e));
+    CHECK(sc.nsteps == 5);
+    if (sc.nsteps == 5) {
+        CHECK(sc.steps[0].kind == ST_OPEN_PORT && sc.steps[0].driver);
+        CHECK(sc.steps[1].kind == ST_OPEN_PORT && !sc.steps[1].driver);
+        CHECK(sc.steps[2].kind == ST_PORT_CONTROL);
+        CHECK_STR(sc.steps[2].item, "busy");
+        CHECK_STR(sc.steps[3].item, "not_busy");
+        CHECK_STR(sc.steps[4].item, "timer");
+        CHECK(sc.steps[4].timeout == 250);
+    }
+    arena_free(&a);
+    parse(failures, H "a open_port y\nb port_control y busy",
+          "8:16: port 'y' runs cat: port_control needs a port opened with 'open_port y driver'");
+    parse(failures, H "a open_port x driver\nb port_control x timer -1",
+          "8:24: the timer's milliseconds must be 0 to 60000");
+}
+
 int main(void)
 {
     int n = 0, *failures = &n;
@@ -465,6 +492,7 @@ int main(void)
     test_good(failures);
     test_limits(failures);
     test_load(failures);
+    test_driver_ports(failures);
     if (n)
         fprintf(stderr, "%d failure(s)\n", n);
     return n != 0;
