@@ -47,9 +47,12 @@ bool libcalls_seq_length(const Term *from, const Term *to, unsigned long long *l
     if (from->kind != TK_INT || to->kind != TK_INT)
         return false;
     long long f = from->u.i, t = to->u.i;
-    if (t < f && !(f != LLONG_MIN && t == f - 1)) /* seq(First, Last) when First-1 =< Last */
-        return false;
-    *len = (unsigned long long)t - (unsigned long long)f + 1;
+    if (t < f) { /* seq(First, Last) when First-1 =< Last: [] for Last = First-1 */
+        *len = 0;
+        return f != LLONG_MIN && t == f - 1;
+    }
+    unsigned long long span = (unsigned long long)t - (unsigned long long)f;
+    *len = span == ULLONG_MAX ? ULLONG_MAX : span + 1; /* seq(LLONG_MIN, LLONG_MAX): saturated */
     return true;
 }
 

@@ -20,7 +20,7 @@ bool libcalls_phash2_known(const Term *t);
 /* Guarantees: erlang:phash2(X) for X in LIBCALLS_PHASH2_MIN..LIBCALLS_PHASH2_MAX, in 0..2^27-1. */
 long long libcalls_phash2(long long x);
 /* Guarantees: true iff lists:seq(From, To) returns a list (integers with From - 1 =< To);
- * then *len is its length. */
+ * then *len is its length (ULLONG_MAX when it is 2^64). */
 bool libcalls_seq_length(const Term *from, const Term *to, unsigned long long *len);
 /* Guarantees: what lists:seq(From, To) returns (a list, *raised false) or the reason of the
  * error it raises (function_clause, *raised true); a list no longer than LIBCALLS_SEQ_MAX. */
