@@ -451,7 +451,7 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
     case FN_BOTTOM:
         return enter_chain(r, fn, arg);
     case FN_PHASH2: /* a BIF: its value only (LIB-TARGET-BIF) */
-        return value(term_int(m->a, libcalls_phash2(arg->u.i)));
+        return value(term_int(m->a, libcalls_phash2(arg)));
     case FN_SEQ: { /* its tail call of seq_loop/3 is local: no pattern of the model's sees it */
         bool raised;
         Term *v = libcalls_seq(m->a, arg, args->u.cons.tail->u.cons.head, &raised);

@@ -6,7 +6,26 @@
 
 bool libcalls_phash2_known(const Term *t)
 {
-    return t->kind == TK_INT && t->u.i >= LIBCALLS_PHASH2_MIN && t->u.i <= LIBCALLS_PHASH2_MAX;
+    return t->kind == TK_ATOM || (t->kind == TK_INT && t->u.i >= LIBCALLS_PHASH2_MIN && t->u.i <= LIBCALLS_PHASH2_MAX);
+}
+
+/* An atom's hash value in the atom table, hashpjw of its UTF-8 bytes with a two-byte
+ * character of Latin-1 taken as its code point (erts/emulator/beam/atom.c, atom_hash: the
+ * "latin1 clutch"); make_hash2 answers it as it is for an atom. */
+static uint32_t atom_hash(const char *name)
+{
+    const unsigned char *p = (const unsigned char *)name;
+    uint32_t h = 0;
+    while (*p) {
+        unsigned char v = *p++;
+        if (*p && (v & 0xFE) == 0xC2 && (*p & 0xC0) == 0x80)
+            v = (unsigned char)((v << 6) | (*p++ & 0x3F));
+        h = (h << 4) + v;
+        uint32_t g = h & 0xf0000000u;
+        if (g)
+            h ^= (g >> 24) ^ g;
+    }
+    return h;
 }
 
 /* Bob Jenkins' mix of a, b and the hash c (erts/emulator/beam/utils.c, MIX). */
@@ -31,14 +50,17 @@ static uint32_t uint32_hash(uint32_t x, uint32_t hash)
     return mix(hconst + x, hconst, hash);
 }
 
-long long libcalls_phash2(long long x)
+long long libcalls_phash2(const Term *t)
 {
-    /* SINT32_HASH: a negative integer is mixed twice, its magnitude first */
-    int32_t y = (int32_t)x;
     uint32_t hash = 0;
-    if (y < 0)
-        hash = uint32_hash((uint32_t)-y, hash);
-    hash = uint32_hash((uint32_t)y, hash);
+    if (t->kind == TK_ATOM) {
+        hash = atom_hash(t->u.name);
+    } else { /* SINT32_HASH: a negative integer is mixed twice, its magnitude first */
+        int32_t y = (int32_t)t->u.i;
+        if (y < 0)
+            hash = uint32_hash((uint32_t)-y, hash);
+        hash = uint32_hash((uint32_t)y, hash);
+    }
     return (long long)(hash & ((1u << 27) - 1)); /* phash2/1 keeps 27 bits */
 }
 
