@@ -677,8 +677,8 @@ static bool library_target_exact(Parser *p, const Step *st, size_t at)
 }
 
 /* The pattern's target: on_load, send, 'receive', or Module:Function/Arity with '_'
- * wildcards. Modules other than the fixture modules are refused: the model does not know
- * their functions. */
+ * wildcards. Modules other than the fixture modules and the library targets' are refused:
+ * the model does not know their functions. */
 static bool pattern_target(Parser *p, Step *st)
 {
     size_t at;
@@ -827,13 +827,14 @@ static bool parse_unload_step(Parser *p, Step *st)
 }
 
 /* The arguments of a library target's call: erlang:phash2/1 of an atom or integer whose hash the
- * model computes (ref/events/libcalls.c), lists:seq/2 of a list of at most LIBCALLS_SEQ_MAX
+ * model computes (ref/vocab/libcalls.c), lists:seq/2 of a list of at most LIBCALLS_SEQ_MAX
  * elements (any other arguments raise function_clause). */
 static bool library_call_args(Parser *p, int fn, Term *const *args, size_t at)
 {
     if (fn == FN_PHASH2 && !libcalls_phash2_known(args[0]))
         return fail(p, at, "erlang:phash2/1 of anything but an atom or an integer from %lld to %lld is not "
-                    "supported by model v1 (the model computes the hash of those only)", LIBCALLS_PHASH2_MIN, LIBCALLS_PHASH2_MAX);
+                    "supported by model v1 (the model computes the hash of those only)",
+                    LIBCALLS_PHASH2_MIN, LIBCALLS_PHASH2_MAX);
     unsigned long long len;
     if (fn == FN_SEQ && libcalls_seq_length(args[0], args[1], &len) && len > LIBCALLS_SEQ_MAX)
         return fail(p, at, "lists:seq/2 of more than %d elements is not supported by model v1", LIBCALLS_SEQ_MAX);
