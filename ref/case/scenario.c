@@ -8,6 +8,7 @@
 
 #include "dispatch.h"
 #include "fixture.h"
+#include "libcalls.h"
 #include "matchspec.h"
 #include "strmap.h"
 
@@ -693,11 +694,14 @@ static bool parse_function_info_step(Parser *p, Step *st)
     if (!term_arg(p, &st->term, &st->term_col))
         return false;
     const Term *t = st->term;
-    if (t->kind != TK_TUPLE || t->u.tuple.n != 3 || t->u.tuple.el[0]->kind != TK_ATOM ||
-        fixture_module(t->u.tuple.el[0]->u.name) < 0 || t->u.tuple.el[1]->kind != TK_ATOM ||
-        t->u.tuple.el[2]->kind != TK_INT)
+    int mod = t->kind == TK_TUPLE && t->u.tuple.n == 3 && t->u.tuple.el[0]->kind == TK_ATOM
+              ? fixture_module(t->u.tuple.el[0]->u.name) : -1;
+    if (mod < 0 || t->u.tuple.el[1]->kind != TK_ATOM || t->u.tuple.el[2]->kind != TK_INT ||
+        (fixture_module_is_library((FixtureModule)mod) &&
+         fixture_fn((FixtureModule)mod, t->u.tuple.el[1]->u.name, t->u.tuple.el[2]->u.i) < 0))
         return fail(p, (size_t)st->term_col - 1, "expected {Module,Function,Arity} of a fixture module "
-                                                 "(tcs_target or tcs_late)");
+                                                 "(tcs_target or tcs_late) or a library target "
+                                                 "({erlang,phash2,1} or {lists,seq,2})");
     return function_item_arg(p, &st->item);
 }
 
@@ -717,9 +721,23 @@ static bool parse_info_step(Parser *p, Step *st)
     return end_of_statement(p);
 }
 
+/* A pattern on a library module names one of its library targets exactly: which functions
+ * a wildcard over erlang or lists matches, and what they call, differs per release
+ * (LIB-TARGET-EXACT). */
+static bool library_target_exact(Parser *p, const Step *st, size_t at)
+{
+    int mod = fixture_module(st->module);
+    if (mod < 0 || !fixture_module_is_library((FixtureModule)mod) ||
+        (st->arity != ANY_ARITY && fixture_fn((FixtureModule)mod, st->fn, st->arity) >= 0))
+        return true;
+    return fail(p, at, "only the exact target %s of module '%s' is supported by model v1 (a wildcard or "
+                "another function of a library module matches differently per release)",
+                mod == MOD_ERLANG ? "erlang:phash2/1" : "lists:seq/2", st->module);
+}
+
 /* The pattern's target: on_load, send, 'receive', or Module:Function/Arity with '_'
- * wildcards. Modules other than the fixture modules are refused: the model does not know
- * their functions. */
+ * wildcards. Modules other than the fixture modules and the library targets' are refused:
+ * the model does not know their functions. */
 static bool pattern_target(Parser *p, Step *st)
 {
     size_t at;
@@ -732,8 +750,9 @@ static bool pattern_target(Parser *p, Step *st)
         return true;
     }
     if (strcmp(st->module, "_") != 0 && fixture_module(st->module) < 0)
-        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late or '_')",
-                    st->module);
+        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late, '_', or the "
+                    "library targets erlang:phash2/1 and lists:seq/2)", st->module);
+    size_t module_at = at;
     if (p->s[p->i] != ':')
         return fail(p, p->i, "expected ':' after the module name");
     p->i++;
@@ -752,7 +771,7 @@ static bool pattern_target(Parser *p, Step *st)
         st->arity = arity->u.i;
     else
         return fail(p, arity_at, "the arity must be a non-negative integer or '_'");
-    return true;
+    return library_target_exact(p, st, module_at);
 }
 
 /* restart and pause of a function pattern: for call_count, call_time and call_memory only
@@ -842,7 +861,8 @@ static bool module_fn(Parser *p, Step *st, size_t *fn_at)
     if (!m)
         return fail(p, at, "expected Module:Function");
     if (fixture_module(m) < 0)
-        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target or tcs_late)", m);
+        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late, or the library "
+                    "targets erlang:phash2/1 and lists:seq/2)", m);
     st->module = m;
     if (p->s[p->i] != ':')
         return fail(p, p->i, "expected ':' after the module name");
@@ -863,6 +883,21 @@ static bool parse_unload_step(Parser *p, Step *st)
         return fail(p, at, "'unload' takes the module tcs_late (the one a call loads)");
     st->module = m;
     return end_of_statement(p);
+}
+
+/* The arguments of a library target's call: erlang:phash2/1 of an atom or integer whose hash the
+ * model computes (ref/vocab/libcalls.c), lists:seq/2 of a list of at most LIBCALLS_SEQ_MAX
+ * elements (any other arguments raise function_clause). */
+static bool library_call_args(Parser *p, int fn, Term *const *args, size_t at)
+{
+    if (fn == FN_PHASH2 && !libcalls_phash2_known(args[0]))
+        return fail(p, at, "erlang:phash2/1 of anything but an atom or an integer from %lld to %lld is not "
+                    "supported by model v1 (the model computes the hash of those only)",
+                    LIBCALLS_PHASH2_MIN, LIBCALLS_PHASH2_MAX);
+    unsigned long long len;
+    if (fn == FN_SEQ && libcalls_seq_length(args[0], args[1], &len) && len > LIBCALLS_SEQ_MAX)
+        return fail(p, at, "lists:seq/2 of more than %d elements is not supported by model v1", LIBCALLS_SEQ_MAX);
+    return true;
 }
 
 static bool parse_call_step(Parser *p, Step *st)
@@ -900,7 +935,7 @@ static bool parse_call_step(Parser *p, Step *st)
         return fail(p, fn_at, "%s:%s/%zu is not supported by model v1 (see cases/README.md, "
                     "\"The traced functions\")", st->module, st->fn, n);
     st->args = term_list(p->a, n, args);
-    return end_of_statement(p);
+    return library_call_args(p, fn, args, fn_at) && end_of_statement(p);
 }
 
 /* A binary argument: the data of port_command and port_send. */

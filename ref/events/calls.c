@@ -15,6 +15,7 @@
 #include "control.h"
 #include "counters.h"
 #include "enabled.h"
+#include "libcalls.h"
 #include "msflags.h"
 #include "order.h"
 #include "seqtrace.h"
@@ -424,7 +425,9 @@ static Result enter_chain(Run *r, int fn, Term *arg)
 static Result enter(Run *r, int fn, Term *arg, bool global)
 {
     Model *m = r->m;
-    if (!breakpoint(r, fn, term_list(m->a, 1, &arg), global))
+    /* every fixture function takes one argument; lists:seq/2 is called by the step only */
+    Term *args = fn == FN_SEQ ? r->st->args : term_list(m->a, 1, &arg);
+    if (!breakpoint(r, fn, args, global))
         return (Result){.failed = true};
     Result x;
     switch (fn) {
@@ -455,6 +458,13 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
     case FN_MIDDLE:
     case FN_BOTTOM:
         return enter_chain(r, fn, arg);
+    case FN_PHASH2: /* a BIF: its value only (LIB-TARGET-BIF) */
+        return value(term_int(m->a, libcalls_phash2(arg)));
+    case FN_SEQ: { /* its tail call of seq_loop/3 is local: no pattern of the model's sees it */
+        bool raised;
+        Term *v = libcalls_seq(m->a, arg, args->u.cons.tail->u.cons.head, &raised);
+        return (Result){.raised = raised, .value = v};
+    }
     default: /* tcs_target:id/1 and tcs_late:id/1 */
         return value(arg);
     }
@@ -464,6 +474,10 @@ bool calls_step(Model *m, int p, const Step *st)
 {
     FixtureModule mod = (FixtureModule)fixture_module(st->module);
     unsigned wait = 0, preempt = 0, delayed_gc[2] = {0, 0};
+    if (fixture_module_is_library(mod) && m->all_modules_pattern)
+        return model_unsupported(m, st->line, st->col, "a call of a library target after a '_':'_'/'_' pattern "
+                                 "(it reaches the functions the target calls, which differ per release: "
+                                 "LIB-TARGET-EXACT) is");
     if (!m->loaded[mod]) {
         /* the first call loads the module: the process talks to the code server */
         for (int s = 0; s < m->nsessions; s++)

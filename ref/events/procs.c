@@ -5,6 +5,7 @@
 #include "control.h"
 #include "inherit.h"
 #include "largeheap.h"
+#include "order.h"
 #include "ports.h"
 #include "procs.h"
 #include "running.h"
@@ -45,10 +46,16 @@ bool procs_spawn(Model *m, int p, const Step *st)
     Term *mfa = st->term ? st->term
                          : term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
     inherit_spawn(m, p, q, linked); /* the child is created with its flags */
-    for (int s = 0; st->term && s < m->nsessions; s++)
+    for (int s = 0; st->term && s < m->nsessions; s++) {
         if (m->procs[q].trace[s].flags & ENTRY_UNMODELLED)
             return model_unsupported(m, st->line, st->term_col,
                                      "an entry point traced for calls, messages, scheduling or garbage collection is");
+        /* the child enters lists:seq/2 through its export entry: counters and meta patterns on
+         * it would see the call, and a local one its seq_loop/3 (LIB-TARGET-SEQ) */
+        if (order_pattern_in_use(&m->sessions[s].pats[FN_SEQ]))
+            return model_unsupported(m, st->line, st->term_col,
+                                     "an entry point {lists,seq,...} while a pattern on lists:seq/2 is set is");
+    }
     tracepoint_event(m, p, "spawn", model_pid(m, q), mfa, "EV-SPAWN");
     if (linked) { /* PROCS-SPAWN-LINK: the parent's link, then the child's side */
         procs_set_link(m, p, q, true);

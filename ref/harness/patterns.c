@@ -200,8 +200,10 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
                 n++;
             }
         }
-        if (st->module && strcmp(st->module, "_") == 0)
+        if (st->module && strcmp(st->module, "_") == 0) {
             buf_puts(result, "-> _FunctionCount"); /* all functions of all loaded modules */
+            m->all_modules_pattern = true;
+        }
         else
             buf_printf(result, "-> %d", n);
         success_rules(rules, st, &o, on, replaced, cleared_local);

@@ -409,8 +409,8 @@ static Term *info_new(Model *m, int s, bool ports, const char *it)
     return flags_or_tracer(m, s, ses->new_flags != 0, ses->new_flags, it);
 }
 
-/* True iff what is {M,F,A} of a fixture module; *fn is the function, or -1 when there is
- * no such function (or its module is not loaded yet). */
+/* True iff what is {M,F,A} of a fixture module or a library target; *fn is the function, or
+ * -1 when there is no such function (or its module is not loaded yet). */
 static bool fixture_mfa(const Model *m, const Term *what, int *fn)
 {
     if (what->kind != TK_TUPLE || what->u.tuple.n != 3)
@@ -420,7 +420,8 @@ static bool fixture_mfa(const Model *m, const Term *what, int *fn)
     if (mi < 0 || f->kind != TK_ATOM || ar->kind != TK_INT)
         return false;
     *fn = m->loaded[mi] ? fixture_fn((FixtureModule)mi, f->u.name, ar->u.i) : -1;
-    return true;
+    /* a library module's other functions exist, but the model does not know them (LIB-TARGET-EXACT) */
+    return *fn >= 0 || !fixture_module_is_library((FixtureModule)mi);
 }
 
 /* A pattern's match spec as info/3 shows it: [] for true. */

@@ -177,6 +177,8 @@ typedef struct Model {
     int nsessions;
     bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
     bool loaded_once[FIXTURE_MODULES]; /* ... or had loaded at some step of the case */
+    bool all_modules_pattern; /* a '_':'_'/'_' pattern was set: it reaches library functions the
+                               * model does not know (lists:seq/2's seq_loop/3), LIB-TARGET-EXACT */
     bool seq_tracer;    /* the system seq tracer is the scenario's tracer (ref/events/seqtrace.c) */
     bool seq_tokens;    /* some process has been given a seq_trace token: until then no step
                          * needs to look for token holders among all processes */

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-static const char *const module_names[FIXTURE_MODULES] = {"tcs_target", "tcs_late"};
+static const char *const module_names[FIXTURE_MODULES] = {"tcs_target", "tcs_late", "erlang", "lists"};
 
 static const FixtureFnInfo fns[FIXTURE_FNS] = {
     [FN_ID] = {MOD_TARGET, "id", 1, true},
@@ -22,6 +22,8 @@ static const FixtureFnInfo fns[FIXTURE_FNS] = {
     [FN_LATE_ID] = {MOD_LATE, "id", 1, true},
     [FN_LATE_INFO0] = {MOD_LATE, "module_info", 0, true},
     [FN_LATE_INFO1] = {MOD_LATE, "module_info", 1, true},
+    [FN_PHASH2] = {MOD_ERLANG, "phash2", 1, true}, /* a BIF: traced on its export entry */
+    [FN_SEQ] = {MOD_LISTS, "seq", 2, true},
 };
 
 const char *fixture_module_name(FixtureModule m) { return module_names[m]; }
@@ -33,6 +35,8 @@ int fixture_module(const char *name)
             return m;
     return -1;
 }
+
+bool fixture_module_is_library(FixtureModule m) { return m == MOD_ERLANG || m == MOD_LISTS; }
 
 const FixtureFnInfo *fixture_fn_info(int fn) { return &fns[fn]; }
 

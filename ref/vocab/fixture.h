@@ -5,12 +5,14 @@
 #define TCS_FIXTURE_H
 #include <stdbool.h>
 
-typedef enum { MOD_TARGET, MOD_LATE, FIXTURE_MODULES } FixtureModule;
+typedef enum { MOD_TARGET, MOD_LATE, MOD_ERLANG, MOD_LISTS, FIXTURE_MODULES } FixtureModule;
 
-/* Every function of the fixture modules, module_info/0,1 included (the compiler adds them). */
+/* Every function of the fixture modules, module_info/0,1 included (the compiler adds them),
+ * then the library targets. */
 typedef enum {
     FN_ID, FN_TWICE, FN_TAIL, FN_DEEP, FN_INNER, FN_CHECK, FN_RELAY, FN_CATCHER,
-    FN_TOP, FN_MIDDLE, FN_BOTTOM, FN_TARGET_INFO0, FN_TARGET_INFO1, FN_LATE_ID, FN_LATE_INFO0, FN_LATE_INFO1, FIXTURE_FNS
+    FN_TOP, FN_MIDDLE, FN_BOTTOM, FN_TARGET_INFO0, FN_TARGET_INFO1, FN_LATE_ID, FN_LATE_INFO0, FN_LATE_INFO1,
+    FN_PHASH2, FN_SEQ, FIXTURE_FNS
 } FixtureFn;
 
 typedef struct {
@@ -26,6 +28,9 @@ const char *fixture_module_name(FixtureModule m);
 int fixture_module(const char *name);
 /* Guarantees: the function's table entry (fn < FIXTURE_FNS). */
 const FixtureFnInfo *fixture_fn_info(int fn);
+/* Guarantees: true iff m is erlang or lists, whose only known functions are the library
+ * targets. */
+bool fixture_module_is_library(FixtureModule m);
 /* Guarantees: the function name/arity of module m, or -1. */
 int fixture_fn(FixtureModule m, const char *name, long long arity);
 

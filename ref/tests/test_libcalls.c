@@ -1,0 +1,90 @@
+/* test_libcalls.c - the values of the library targets' calls (ref/vocab/libcalls.c): the
+ * hashes erlang:phash2/1 answered for these integers and atoms live on OTP 25.2.3, 27.3.4.1 and 29.1
+ * (the same on each; C-180), the bounds of the integers whose hash the model computes, and
+ * when lists:seq/2 answers a list; the corpus (cases/lib_*) checks the same live. */
+#include <limits.h>
+
+#include "check.h"
+#include "libcalls.h"
+#include "sim.h"
+
+#define H "case x\nrules A\ndesc \"d\"\notp 25\ntracer recorder\nprocess a\n" /* steps on line 7 */
+
+static void test_phash2(int *failures)
+{
+    static const long long in[] = {0, 1, 7, 42, 123456, -1, -5, 134217727, -134217727};
+    static const long long want[] = {88723725, 2614250, 846366, 30328728, 127560277,
+                                     44071773, 115015680, 112602999, 96386750};
+    Arena a = {0};
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
+        CHECK(libcalls_phash2(term_int(&a, in[i])) == want[i]);
+    /* atoms: hashpjw of the name, a two-byte Latin-1 character as its code point */
+    static const char *const atoms[] = {"x", "ok", "hello", "abcdefghijklmnop", "\xc3\xa9", "S1 & S2 & S3", "",
+                                        "\xe6\x97\xa5\xe6\x9c\xac"};
+    static const long long atom_want[] = {120, 1883, 7258927, 62497552, 233, 52538675, 0, 117588076};
+    for (size_t i = 0; i < sizeof atoms / sizeof atoms[0]; i++)
+        CHECK(libcalls_phash2(term_atom(&a, atoms[i])) == atom_want[i]);
+    CHECK(libcalls_phash2_known(term_int(&a, LIBCALLS_PHASH2_MIN)));
+    CHECK(libcalls_phash2_known(term_int(&a, LIBCALLS_PHASH2_MAX)));
+    CHECK(!libcalls_phash2_known(term_int(&a, LIBCALLS_PHASH2_MIN - 1)));
+    CHECK(!libcalls_phash2_known(term_int(&a, LIBCALLS_PHASH2_MAX + 1)));
+    CHECK(libcalls_phash2_known(term_atom(&a, "x")));
+    CHECK(!libcalls_phash2_known(term_nil(&a)));
+    arena_free(&a);
+}
+
+static void test_seq(int *failures)
+{
+    Arena a = {0};
+    unsigned long long len = 0;
+    CHECK(libcalls_seq_length(term_int(&a, 3), term_int(&a, 2), &len) && len == 0); /* First-1 =< Last */
+    CHECK(!libcalls_seq_length(term_int(&a, 4), term_int(&a, 2), &len));
+    CHECK(libcalls_seq_length(term_int(&a, LLONG_MIN), term_int(&a, LLONG_MAX), &len) && len == ULLONG_MAX);
+    CHECK(libcalls_seq_length(term_int(&a, LLONG_MIN), term_int(&a, LLONG_MIN), &len) && len == 1);
+    CHECK(!libcalls_seq_length(term_atom(&a, "a"), term_int(&a, 1), &len));
+    bool raised;
+    Buf b;
+    buf_init(&b);
+    term_print(&b, libcalls_seq(&a, term_int(&a, -1), term_int(&a, 1), &raised), PRINT_CANON);
+    CHECK(!raised);
+    CHECK_STR(buf_str(&b), "[-1,0,1]");
+    buf_free(&b);
+    buf_init(&b);
+    term_print(&b, libcalls_seq(&a, term_int(&a, 5), term_int(&a, 1), &raised), PRINT_CANON);
+    CHECK(raised);
+    CHECK_STR(buf_str(&b), "function_clause");
+    buf_free(&b);
+    arena_free(&a);
+}
+
+/* the plan of a library call is the fixture's: the runner applies it as it stands */
+static void test_plan(int *failures)
+{
+    static const char *const want[] = {"{step, 1, {pattern, {lists,seq,2}, true, [local]}}.\n",
+                                       "{step, 2, {call, a, erlang, phash2, [7]}}.\n", NULL};
+    sim_plan_has(failures, H "pattern lists:seq/2 true local\na call erlang:phash2(7)", want);
+}
+
+/* a spawn at lists:seq/2 is refused while a counter counts it, and allowed once it stopped */
+static void test_spawn_entry(int *failures)
+{
+    sim(failures, H "pattern lists:seq/2 true call_count\npattern lists:seq/2 false call_count\n"
+                    "a spawn c {lists,seq,[1,2]}",
+        "N ctl erlang:trace_pattern({lists,seq,2},true,[call_count]) -> 1\n"
+        "N ctl erlang:trace_pattern({lists,seq,2},false,[call_count]) -> 1\n");
+    sim(failures, H "pattern lists:seq/2 true call_count\na spawn c {lists,seq,[1,2]}",
+        "ERR 8:11: an entry point {lists,seq,...} while a pattern on lists:seq/2 is set is not supported by "
+        "model v1");
+}
+
+int main(void)
+{
+    int n = 0, *failures = &n;
+    test_phash2(failures);
+    test_seq(failures);
+    test_plan(failures);
+    test_spawn_entry(failures);
+    if (n)
+        fprintf(stderr, "%d failure(s)\n", n);
+    return n != 0;
+}
