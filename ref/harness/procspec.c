@@ -72,6 +72,23 @@ static const char *count_placeholder(FlagSet set, bool ports_too)
     return procs && ports ? "_ProcessesAndPorts" : procs ? "_Processes" : ports ? "_Ports" : "0";
 }
 
+/* PROCS-NEW-OFF: turning any flag off clears all the defaults of its kind: the step's tracer
+ * is none, and defaults without a tracer hold no flags (erts_change_default_tracing). */
+void procspec_new_procs(Model *m, int s, FlagSet set, bool on)
+{
+    FlagSet for_procs = flags_for_processes(set), *defaults = &m->sessions[s].new_flags;
+    *defaults = on ? *defaults | for_procs : for_procs ? 0 : *defaults;
+}
+
+void procspec_new_ports(Model *m, int s, FlagSet set, bool on, const char *rule)
+{
+    TraceState *defaults = &m->sessions[s].new_ports;
+    if (on)
+        order_set_flags(m, defaults, set, true, ANS_TRACE, rule);
+    else if (flags_for_ports(set))
+        model_detach(defaults);
+}
+
 const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, Buf *rules)
 {
     FlagSet set = step_flags(st) & ~FLAG_BIT(FL_CPU_TIMESTAMP);
@@ -85,7 +102,8 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
         buf_puts(rules, " TS-CPU");
     }
     if (!st->on)
-        buf_puts(rules, " FLAGS-OFF");
+        buf_puts(rules, st->spec == SPEC_PID || st->spec == SPEC_EXISTING || st->spec == SPEC_EXISTING_PROCESSES
+                            ? " FLAGS-OFF" : " FLAGS-OFF PROCS-NEW-OFF");
     if (st->spec == SPEC_PID) { /* CTL-TRACE, PORTS-TRACE: one process or port */
         set_flags(m, s, model_proc(m, st->actor), set, st->on, "CTL-TRACE", state);
         return "1";
@@ -104,14 +122,12 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
     bool future = st->spec != SPEC_EXISTING && st->spec != SPEC_EXISTING_PROCESSES;
     Session *ses = &m->sessions[s];
     if (future && procs) { /* the port-only flags are for new ports, not new processes (seen live) */
-        FlagSet for_procs = flags_for_processes(set);
-        ses->new_flags = st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
+        procspec_new_procs(m, s, set, st->on);
         if (ses->new_flags && defaults_probe_removes(m, s, rules))
             ses->new_flags = 0;
     }
     if (future && ports && (st->spec == SPEC_NEW_PORTS || flags_for_ports(set))) {
-        order_set_flags(m, &ses->new_ports, st->spec == SPEC_NEW_PORTS ? set : flags_for_ports(set), st->on,
-                           ANS_TRACE, rule);
+        procspec_new_ports(m, s, st->spec == SPEC_NEW_PORTS ? set : flags_for_ports(set), st->on, rule);
         if (ses->new_ports.flags && defaults_probe_removes(m, s, rules))
             model_detach(&ses->new_ports);
     }

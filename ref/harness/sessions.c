@@ -181,7 +181,6 @@ static FlagSet step_flag_set(const Step *st)
  * trace:process(S, all | existing, ...): the existing processes too (SESSION-SPEC-ALL). */
 static bool new_spec_step(Model *m, const Step *st)
 {
-    Session *ses = &m->sessions[step_session(st)];
     bool port = st->spec == SPEC_NEW_PORTS;
     Buf call;
     buf_init(&call);
@@ -209,14 +208,13 @@ static bool new_spec_step(Model *m, const Step *st)
         buf_free(&r);
         buf_free(&rules);
     } else {
-        if (port) {
-            order_set_flags(m, &ses->new_ports, set, st->on, ANS_TRACE, "SESSION-NEW PORTS-NEW");
-        } else { /* the flags for ports are not kept for new processes (PROCS-SPEC-NEW) */
-            FlagSet for_procs = flags_for_processes(set);
-            ses->new_flags = st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
-        }
-        control_line(m, buf_str(&call), "-> 0",
-                     with_weak(st, "SESSION-NEW", "SESSION-NEW SESSION-WEAK"));
+        if (port) /* PROCS-NEW-OFF for both */
+            procspec_new_ports(m, step_session(st), set, st->on, "SESSION-NEW PORTS-NEW");
+        else /* the flags for ports are not kept for new processes (PROCS-SPEC-NEW) */
+            procspec_new_procs(m, step_session(st), set, st->on);
+        control_line(m, buf_str(&call), "-> 0", st->on ? with_weak(st, "SESSION-NEW", "SESSION-NEW SESSION-WEAK")
+                                                       : with_weak(st, "SESSION-NEW PROCS-NEW-OFF",
+                                                                   "SESSION-NEW PROCS-NEW-OFF SESSION-WEAK"));
     }
     buf_free(&call);
     return true;
