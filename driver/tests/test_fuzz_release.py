@@ -112,6 +112,17 @@ def test_otp25_prediction_of_c41_drops_exactly_the_linked_process_lines(layout: 
     assert "N ctl erlang:trace_info(<b>,flags) -> {flags,[]}" in predicted
 
 
+def test_c155_is_predicted_for_25_and_27_and_drops_exactly_the_getting_unlinked(layout: corpus.Layout) -> None:
+    documents = _sim(layout, "procs_link_dead_trapping")
+    assert release.notes(documents) == [] and _sim(layout, "procs_link_dead_trapping", "--release", "29") == documents
+    for number in ("25", "27"):
+        predicted = _sim(layout, "procs_link_dead_trapping", "--release", number)
+        assert [(n.release, n.clarification, n.step) for n in release.notes(predicted)] == [(int(number), "C-155", 4)]
+        assert [ln for ln in documents.splitlines() if ln not in predicted.splitlines()] == [
+            "N enabled(getting_unlinked, <tracer>, <a>) -> trace",
+            "N trace(getting_unlinked, <tracer>, <a>, <b>, #{})"]
+
+
 @pytest.mark.parametrize("words", [["--release"], ["--release", "x"], ["--release", "0"], ["--explain", "--explain"],
                                    ["--release", "25", "--release", "27"], ["--bogus"]],
                          ids=["missing", "not_a_number", "zero", "twice_explain", "twice_release", "unknown"])
@@ -143,6 +154,20 @@ def test_otp25_does_exactly_what_c41_predicts(layout: corpus.Layout, otp_for, tm
     result = live.alone(item)
     assert result.status == "deviation", result.detail
     assert "C-41" in result.detail
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("number", ["25", "27"])
+def test_a_trapping_link_to_a_dead_process_does_exactly_what_c155_predicts(
+        layout: corpus.Layout, otp_for, tmp_path: Path, number: str) -> None:
+    live = campaign.live_for(layout, otp_for(number), corpus.host_include(), strict=False)
+    body = ["process a b c", "trace a on procs 'receive'", "a trap_exit true", "b exit normal", "a link b",
+            "c exit kill", "a link c", "a recv", "a recv", "a link b"]
+    item = campaign.as_generated(layout, _scenario("link_dead_trapping", body, 25), tmp_path)
+    assert item is not None
+    result = live.alone(item)
+    assert result.status == "deviation", result.detail
+    assert "C-155" in result.detail
 
 
 @pytest.mark.live

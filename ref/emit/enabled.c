@@ -98,7 +98,9 @@ bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_
     /* the rules by which the tracer got attached to proc, if they are known */
     const char *origin = m->procs[proc].trace[s].origin;
     buf_printf(&rules, "%s%s%s", ev_rules, origin ? " " : "", origin ? origin : "");
-    Answer ans = enabled_ask(m, enabled_proc_tracer(m, s, proc), proc, tag, buf_str(&rules), "ENABLED-REMOVE-EVENT");
+    bool port = m->procs[proc].is_port;
+    Answer ans = enabled_ask(m, enabled_proc_tracer(m, s, proc), proc, tag, buf_str(&rules),
+                             port ? "PORTS-REMOVE-EVENT" : "ENABLED-REMOVE-EVENT");
     buf_free(&rules);
     /* ENABLED-REMOVE-EVENT: treated as discard; for send and call tracepoints the tracer is
      * detached as well, for 'receive' and procs ones it is not (C-5, C-47); a port loses it at
@@ -106,7 +108,7 @@ bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_
      * remove tracer on self() and ports") */
     Category c;
     model_category(m, proc, tag, &c);
-    if (ans == ANS_REMOVE && (c == CAT_SEND || c == CAT_CALL || m->procs[proc].is_port))
+    if (ans == ANS_REMOVE && (port || c == CAT_SEND || c == CAT_CALL))
         model_detach(&m->procs[proc].trace[s]);
     return ans == ANS_TRACE;
 }

@@ -151,6 +151,18 @@ bool tracermod_reload(Model *m, const Step *st)
     return true;
 }
 
+void tracermod_settled(Model *m, const Step *st)
+{
+    if (!m->tracer_unloaded || st->kind == ST_INFO || st->kind == ST_TRACER_EXIT || st->kind == ST_TRACER_UNLOAD ||
+        st->kind == ST_TRACER_RELOAD || st->kind == ST_MODULE_UNLOAD)
+        return;
+    /* the runner's settle pokes the gate: each puppet waiting in it returns to the emulator,
+     * which finds its tracer module gone (C-158); one blocked in a receive is not woken */
+    for (int p = 0; p < m->nprocs; p++)
+        if (m->procs[p].alive && !m->procs[p].is_port && !m->procs[p].blocked)
+            model_detach(&m->procs[p].trace[LEGACY_SESSION]);
+}
+
 bool tracermod_unload(Model *m, const Step *st)
 {
     Session *ses = &m->sessions[LEGACY_SESSION];

@@ -87,6 +87,8 @@ static bool run_step(Model *m, const Step *st)
         ok = actor_step(m, st);
     if (ok && !drvports_consistent(m))
         return false;
+    if (ok)
+        tracermod_settled(m, st);
     if (ok && !seqtrace_holders_untraced(m))
         return model_unsupported(m, st->line, st->col,
                                  "tracing a process that holds a seq_trace token (C-65) is");

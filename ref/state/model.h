@@ -160,7 +160,13 @@ enum { LEGACY_SESSION = 0 };
 
 /* The deviations of a release from the documents that a clarification defines well enough to
  * predict them (ref/state/release.c). */
-typedef enum { DEV_LINK_PASSES_NO_FLAGS, DEV_GC_TWO_SESSIONS_CRASH, DEV_STRAY_SILENT_CRASH, DEV_COUNT } Deviation;
+typedef enum {
+    DEV_LINK_PASSES_NO_FLAGS,
+    DEV_GC_TWO_SESSIONS_CRASH,
+    DEV_STRAY_SILENT_CRASH,
+    DEV_LINK_DEAD_TRAP_NO_LINK,
+    DEV_COUNT
+} Deviation;
 
 /* The whole simulation. */
 typedef struct Model {

@@ -6,7 +6,7 @@
 
 #include "model.h"
 
-/* Guarantees: true when m predicts a release that deviates by d (only the release the
+/* Guarantees: true when m predicts a release that deviates by d (only the releases the
  * clarification names); the first step where d applied is kept for release_notes. */
 bool release_deviates(Model *m, Deviation d);
 /* Guarantees: true when p's collections are traced by two sessions or more (C-92's trigger). */
