@@ -96,8 +96,7 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
         buf_puts(rules, " TS-CPU");
     }
     if (!st->on)
-        buf_puts(rules, st->spec == SPEC_PID || st->spec == SPEC_EXISTING || st->spec == SPEC_EXISTING_PROCESSES
-                            ? " FLAGS-OFF" : " FLAGS-OFF PROCS-NEW-OFF");
+        buf_puts(rules, " FLAGS-OFF");
     if (st->spec == SPEC_PID) { /* CTL-TRACE, PORTS-TRACE: one process or port */
         set_flags(m, s, model_proc(m, st->actor), set, st->on, "CTL-TRACE", state);
         return "1";
