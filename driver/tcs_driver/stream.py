@@ -609,19 +609,26 @@ def _timestamp_placeholder(term: str) -> str | None:
 
 
 def _normalise_message(body: str) -> str:
-    """Return a tracer process's msg line with the time stamp that ends a trace_ts message replaced by its
-    placeholder; any other body unchanged."""
+    """Return a tracer process's msg line with the Info list of a gc_* trace message replaced by _GcInfo
+    and the time stamp that ends a trace_ts message by its placeholder; any other body unchanged."""
     try:
         args = split_args(body[4:-1])
     except StreamError:
         return body
     items = _items(args[1], "{", "}") if len(args) == 2 else None
-    if items is None or len(items) < 5 or items[0] != "trace_ts":
+    if items is None or len(items) < 4 or items[0] not in ("trace", "trace_ts"):
         return body
-    placeholder = _timestamp_placeholder(items[-1])
-    if placeholder is None:
+    changed = list(items)
+    if changed[2].startswith("gc_") and _is_gc_info(changed[3]):
+        changed[3] = _GC_INFO_PLACEHOLDER
+    if items[0] == "trace_ts" and len(items) >= 5:
+        placeholder = _timestamp_placeholder(items[-1])
+        if placeholder is None:
+            return body
+        changed[-1] = placeholder
+    if changed == items:
         return body
-    return f"msg({args[0]}, {{{','.join(items[:-1] + [placeholder])}}})"
+    return f"msg({args[0]}, {{{','.join(changed)}}})"
 
 
 def normalise_live(body: str) -> str:
