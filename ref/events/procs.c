@@ -205,7 +205,7 @@ typedef struct {
     int who;
     int *links;
     int n, next;
-    bool downed; /* its monitors have fired (SIGNAL-DOWN) */
+    bool downed; /* its monitors have fired (SIGNAL-DOWN), after its links (SIGNAL-LINK-BEFORE-DOWN) */
 } Dying;
 
 /* who dies (a process, or a port closing with port_rules): its own lines, then it goes on top
@@ -235,13 +235,17 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
     Dying *stack = dying_push(m, NULL, &len, &cap, p, reason, killed_by, port_rules);
     while (len > 0) {
         Dying *d = &stack[len - 1];
-        if (!d->downed) { /* its monitors fire before its links act */
-            d->downed = true;
-            if (!signals_down(m, d->who, reason))
-                return false;
-            continue;
-        }
         if (d->next == d->n) {
+            /* SIGNAL-LINK-BEFORE-DOWN: its monitors fire after its links have acted
+             * (erl_process.c, erts_continue_exit_process: ERTS_CONTINUE_EXIT_LINKS, then
+             * ERTS_CONTINUE_EXIT_MONITORS; one sender's signals arrive in order), so a watcher
+             * killed through the link gets no 'DOWN' */
+            if (!d->downed) {
+                d->downed = true;
+                if (!signals_down(m, d->who, reason))
+                    return false;
+                continue;
+            }
             len--;
             continue;
         }
