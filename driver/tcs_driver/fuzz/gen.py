@@ -273,7 +273,7 @@ def _term(st: _State, depth: int = 0) -> str:
 
 def _flags(st: _State, pool: tuple[str, ...], most: int = 4, bad: tuple[str, ...] = BAD_FLAGS) -> list[str]:
     flags = st.rng.sample(pool, st.rng.randrange(1, most + 1))
-    if st.rng.random() < 0.04:
+    if st.rng.random() < 0.04 and "scheduler_id" in pool:    # `all` holds scheduler_id
         flags = ["all"]
     if st.rng.random() < 0.02:
         flags.append(st.pick(bad))
@@ -735,8 +735,6 @@ def _session_trace_step(st: _State, ref: str, kind: str) -> str | None:
     # tracer undefined takes {tracer,<tracer>} only
     bad = () if kind == "undefined" else ("{silent,true}", "{tracer,<tracer>}")
     flags = _flags(st, pool, 3, bad=bad)
-    if flags == ["all"] and pool is not PROCESS_FLAGS and pool is not PORT_FLAGS:
-        flags = [pool[0]]     # `all` holds the time stamps too
     if kind == "undefined":
         flags.append("{tracer,<tracer>}")
     how = "off" if st.rng.random() < 0.15 else "on"
