@@ -448,6 +448,12 @@ def _max_heap_spawn(st: _State, parent: str, how: str, child: str) -> str:
     return f"{parent} {how} {child} {{lists,seq,[1,{length}]}} max_heap_size {64 * length + 10000 + st.rng.randrange(0, 5000)}"
 
 
+def _entangled(st: _State, p: str) -> bool:
+    """Whether p has links or is monitored: its exit would send signals (a token holder's carry
+    the token, which model v1 leaves out)."""
+    return any(p in link for link in st.links) or any(watched == p for _, watched in st.monitors)
+
+
 def _close_port(st: _State, x: str) -> None:
     port = st.ports[x]
     port.open = False
@@ -483,8 +489,9 @@ def _process_step(st: _State) -> str | None:
     kind = st.pick(choices)
     others = [q for q in st.every_name() if q != p]
     if kind == "send":
-        if holder:   # the token goes with the message: only to processes never traced (C-65)
-            others = [q for q in others if q not in st.traced]
+        if holder:   # the token goes with the message: only to processes never traced (C-65), and
+            # with no links nor monitors (the exit signals of a holder carry its token: not modelled)
+            others = [q for q in others if q not in st.traced and not _entangled(st, q)]
         to = st.pick(others) if others and st.rng.random() < 0.9 else p
         if holder:
             st.seq_group.add(to)
@@ -560,7 +567,7 @@ def _process_step(st: _State) -> str | None:
         if child is None:
             return None
         st.alive.append(child)
-        how = st.pick(["spawn", "spawn_link"])
+        how = "spawn" if p in st.seq_group else st.pick(["spawn", "spawn_link"])
         if how == "spawn_link":
             st.links.add(frozenset({p, child}))
         # an entry point (PROCS-SPAWN-ENTRY) runs and exits normal at once; the model refuses a
@@ -578,6 +585,8 @@ def _process_step(st: _State) -> str | None:
         return f"{p} {how} {child}"
     if kind in ("link", "unlink"):
         # a link to a seq_trace process could make it traced (set_on_link), which C-65 forbids
+        if kind == "link" and p in st.seq_group:
+            return None   # a holder's links carry its token when it exits (not modelled)
         targets = [q for q in others if q not in st.seq_group]
         targets += [x for x, port in st.ports.items() if port.open]
         targets = [q for q in dict.fromkeys(targets) if q != p]
@@ -626,8 +635,8 @@ def _process_step(st: _State) -> str | None:
         on = st.rng.random() < 0.7
         (st.trapping.add if on else st.trapping.discard)(p)
         return f"{p} trap_exit {'true' if on else 'false'}"
-    if kind == "monitor":
-        targets = [q for q in others if q not in st.ports]
+    if kind == "monitor":   # not of a seq_trace process: its 'DOWN' would carry its token
+        targets = [q for q in others if q not in st.ports and q not in st.seq_group]
         if not targets:
             return None
         q = st.pick(targets)
@@ -668,7 +677,7 @@ def _process_step(st: _State) -> str | None:
         data = st.pick(['<<"hi">>', "<<1,2>>", "<<>>", '<<"x">>'])
         return f"{p} {op} {x} {data}"
     if kind == "seq_token":
-        if p in st.traced:
+        if p in st.traced or _entangled(st, p):
             return None
         st.seq_group.add(p)
         comp = st.pick(("label",) * 3 + SEQ_COMPONENTS)
