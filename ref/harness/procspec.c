@@ -103,16 +103,20 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
     bool existing = st->spec != SPEC_NEW && st->spec != SPEC_NEW_PROCESSES && st->spec != SPEC_NEW_PORTS;
     bool future = st->spec != SPEC_EXISTING && st->spec != SPEC_EXISTING_PROCESSES;
     Session *ses = &m->sessions[s];
+    /* PROCS-NEW-OFF-CLEARS: `off` names no tracer, and erts sets the defaults' tracer to the one
+     * given (erl_trace.c, erts_change_default_tracing: erts_tracer_update whether setting or
+     * clearing, then get_default_tracing drops the flags of a nil tracer): the defaults lose
+     * every flag (fuzz group J7, C-171) */
     if (future && procs) { /* the port-only flags are for new ports, not new processes (seen live) */
         FlagSet for_procs = flags_for_processes(set);
-        ses->new_flags = st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
+        ses->new_flags = st->on ? ses->new_flags | for_procs : 0;
         if (ses->new_flags && defaults_probe_removes(m, s, rules))
             ses->new_flags = 0;
     }
     if (future && ports && (st->spec == SPEC_NEW_PORTS || flags_for_ports(set))) {
         order_set_flags(m, &ses->new_ports, st->spec == SPEC_NEW_PORTS ? set : flags_for_ports(set), st->on,
                            ANS_TRACE, rule);
-        if (ses->new_ports.flags && defaults_probe_removes(m, s, rules))
+        if (!st->on || (ses->new_ports.flags && defaults_probe_removes(m, s, rules)))
             model_detach(&ses->new_ports);
     }
     if (!existing)
