@@ -275,7 +275,7 @@ def _flags(st: _State, pool: tuple[str, ...], most: int = 4, bad: tuple[str, ...
     flags = st.rng.sample(pool, st.rng.randrange(1, most + 1))
     if st.rng.random() < 0.04 and "scheduler_id" in pool:    # `all` holds scheduler_id
         flags = ["all"]
-    if st.rng.random() < 0.02:
+    if st.rng.random() < 0.02 and bad:     # none for a session with tracer undefined
         flags.append(st.pick(bad))
     return flags
 
