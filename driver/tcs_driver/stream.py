@@ -563,9 +563,11 @@ def _unpredictable_scheduling_message(line: Line) -> bool:
 
 def _enabled_before(lines: list[Line], i: int) -> int | None:
     """Return the index of the enabled line that asked for trace line i: its group's nearest
-    earlier normative line, when that is an enabled line of the same tag; else None."""
+    earlier normative line, when that is an enabled line of the same tag; else None (one tracer's lines:
+    the sessions' lines of one event interleave)."""
     line = lines[i]
-    j = next((j for j in range(i - 1, -1, -1) if lines[j].group == line.group and lines[j].cls == "N"), None)
+    j = next((j for j in range(i - 1, -1, -1)
+              if lines[j].group == line.group and lines[j].state == line.state and lines[j].cls == "N"), None)
     return j if j is not None and lines[j].kind == "enabled" and lines[j].tag == line.tag else None
 
 
@@ -575,30 +577,32 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
     PORTS-RUNNING-ZERO) and a fullsweep right after a minor collection of the same process
     (GC-MINOR-FULLSWEEP: the gc_major_start and gc_major_end directly following gc_minor_end,
     and the enabled line of that gc_major_end also when it answered no trace: discard leaves the
-    enabled line alone, and it belongs to the fullsweep all the same). Every other line is
-    unchanged."""
+    enabled line alone, and it belongs to the fullsweep all the same). Each tracer of a process is
+    followed on its own: the lines of several sessions for one collection interleave (fuzz group J3).
+    Every other line is unchanged."""
     out = list(lines)
-    last_tag: dict[str, str] = {}  # group -> tag of its last trace line, the harness's left out
-    in_fullsweep: set[str] = set()  # groups between an added gc_major_start and its end
+    last_tag: dict[tuple[str, str | None], str] = {}  # (group, tracer) -> tag of its last trace line
+    in_fullsweep: set[tuple[str, str | None]] = set()  # (group, tracer) between an added gc_major_start and its end
     for i, line in enumerate(out):
+        key = (line.group, line.state)
         if line.kind == "msg" and line.cls == "N" and _unpredictable_scheduling(line):
             out[i] = replace(line, cls="I")
         if (line.kind == "enabled" and line.cls == "N" and line.tag == "gc_major_end"
-                and line.group in in_fullsweep and not line.body.endswith(" -> trace")):
+                and key in in_fullsweep and not line.body.endswith(" -> trace")):
             out[i] = replace(line, cls="I")   # the fullsweep's end, not traced
-            in_fullsweep.discard(line.group)
+            in_fullsweep.discard(key)
             continue
         if line.kind != "trace" or line.cls != "N":
             continue
         if _unpredictable_scheduling(line):
             informative = True
         else:
-            starts = line.tag == "gc_major_start" and last_tag.get(line.group) == "gc_minor_end"
-            informative = starts or (line.tag == "gc_major_end" and line.group in in_fullsweep)
-            in_fullsweep.discard(line.group)
+            starts = line.tag == "gc_major_start" and last_tag.get(key) == "gc_minor_end"
+            informative = starts or (line.tag == "gc_major_end" and key in in_fullsweep)
+            in_fullsweep.discard(key)
             if starts:
-                in_fullsweep.add(line.group)
-            last_tag[line.group] = line.tag
+                in_fullsweep.add(key)
+            last_tag[key] = line.tag
         if informative:
             out[i] = replace(line, cls="I")
             j = _enabled_before(out, i)
@@ -680,19 +684,26 @@ def _timestamp_placeholder(term: str) -> str | None:
 
 
 def _normalise_message(body: str) -> str:
-    """Return a tracer process's msg line with the time stamp that ends a trace_ts message replaced by its
-    placeholder; any other body unchanged."""
+    """Return a tracer process's msg line with the Info list of a gc_* trace message replaced by _GcInfo
+    and the time stamp that ends a trace_ts message by its placeholder; any other body unchanged."""
     try:
         args = split_args(body[4:-1])
     except StreamError:
         return body
     items = _items(args[1], "{", "}") if len(args) == 2 else None
-    if items is None or len(items) < 5 or items[0] != "trace_ts":
+    if items is None or len(items) < 4 or items[0] not in ("trace", "trace_ts"):
         return body
-    placeholder = _timestamp_placeholder(items[-1])
-    if placeholder is None:
+    changed = list(items)
+    if changed[2].startswith("gc_") and _is_gc_info(changed[3]):
+        changed[3] = _GC_INFO_PLACEHOLDER
+    if items[0] == "trace_ts" and len(items) >= 5:
+        placeholder = _timestamp_placeholder(items[-1])
+        if placeholder is None:
+            return body
+        changed[-1] = placeholder
+    if changed == items:
         return body
-    return f"msg({args[0]}, {{{','.join(items[:-1] + [placeholder])}}})"
+    return f"msg({args[0]}, {{{','.join(changed)}}})"
 
 
 def normalise_live(body: str) -> str:

@@ -99,6 +99,17 @@ def test_fullsweep_right_after_a_minor_collection_is_informative() -> None:
     assert [line[0] for line in got] == ["N"] * 4 + ["I"] * 4 + ["N"] * 4
 
 
+def test_a_fullsweep_after_a_minor_is_informative_for_each_tracer_of_the_process() -> None:
+    """Fuzz group J3 (seed 20261127, group 12, OTP 29): a session and the legacy tracer trace one
+    process's collections; their lines for each event interleave. The fullsweep after the minor is
+    informative for both tracers, not only for the first whose gc_major_start follows a gc_minor_end."""
+    pairs = ["gc_minor_start", "gc_minor_end", "gc_major_start", "gc_major_end"]
+    text = "".join(f"enabled({t}, {s}, <b>) -> trace\ntrace({t}, {s}, <b>, _GcInfo, #{{}})\n"
+                   for t in pairs for s in ("<sa>", "<tracer>"))
+    got = classes(text)
+    assert [line[0] for line in got] == ["N"] * 8 + ["I"] * 8, got
+
+
 def test_a_traced_event_between_keeps_the_fullsweep_normative() -> None:
     got = classes(
         "trace(gc_minor_end, <tracer>, <a>, _GcInfo, #{})\n"

@@ -310,11 +310,21 @@ def test_normalise_live(body: str, expected: str) -> None:
                      "msg(<tracer>, {trace_ts,<a>,send,hi,<b>,now})", id="atom-kept"),
         pytest.param("msg(<tracer>, {trace_ts,<a>,send,{1,2,3}})",
                      "msg(<tracer>, {trace_ts,<a>,send,{1,2,3}})", id="too-short-kept"),
+        pytest.param("msg(<sb>, {trace,<a>,gc_major_start,"
+                     "[{wordsize,0},{old_heap_block_size,0},{heap_block_size,233},{mbuf_size,0},{recent_size,0},{stack_size,7},{old_heap_size,0},{heap_size,7},{bin_vheap_size,0},{bin_vheap_block_size,46422},{bin_old_vheap_size,0},{bin_old_vheap_block_size,46422}]})",
+                     "msg(<sb>, {trace,<a>,gc_major_start,_GcInfo})", id="gc-info"),
+        pytest.param("msg(<tracer>, {trace_ts,<a>,gc_minor_end,"
+                     "[{wordsize,0},{old_heap_block_size,0},{heap_block_size,233},{mbuf_size,0},{recent_size,0},{stack_size,7},{old_heap_size,0},{heap_size,7},{bin_vheap_size,0},{bin_vheap_block_size,46422},{bin_old_vheap_size,0},{bin_old_vheap_block_size,46422}],{1,2,3}})",
+                     "msg(<tracer>, {trace_ts,<a>,gc_minor_end,_GcInfo,_Timestamp})", id="gc-info-and-time-stamp"),
+        pytest.param("msg(<sb>, {trace,<a>,gc_major_start,[{no_such_key,0}]})",
+                     "msg(<sb>, {trace,<a>,gc_major_start,[{no_such_key,0}]})", id="gc-info-unknown-key-kept"),
+        pytest.param("msg(<sb>, {trace,<a>,send,[{heap_size,0}],<b>})",
+                     "msg(<sb>, {trace,<a>,send,[{heap_size,0}],<b>})", id="info-shaped-message-kept"),
     ],
 )
 def test_normalise_live_process_time_stamp(body: str, expected: str) -> None:
     """TS-PROCESS-MESSAGE: the time stamp that ends a trace_ts message is replaced only when its shape is one
-    of a time stamp's."""
+    of a time stamp's; GC-INFO: a gc_* message's Info list only when it is one (fuzz group J1)."""
     assert normalise_live(body) == expected
 
 

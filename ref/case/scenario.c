@@ -1365,15 +1365,17 @@ static bool session_op(Parser *p, const char *kw, SessionOp *op)
 }
 
 /* What the model does not do with a legacy tracer that is a process ({tracer, <tracer>}):
- * scheduler ids in its messages, the seq_trace system tracer, its exit. */
+ * scheduler ids in its messages (fuzz group J5: `all` brings them too), the seq_trace system
+ * tracer, its exit. */
 static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
 {
     if (p->sc->tracer.kind != TRACER_PROCESS)
         return true;
     const char *what = NULL;
     for (int i = 0; st->kind == ST_TRACE && st->on && i < st->nflags; i++)
-        if (st->flags[i] == FL_SCHEDULER_ID) /* a positive integer, ambiguous in the message's shape */
-            what = "scheduler ids in a tracer process's messages are";
+        if (st->flags[i] == FL_SCHEDULER_ID || st->flags[i] == FL_ALL) /* a positive integer, ambiguous in
+                                                                           * the message's shape; `all` holds it */
+            what = "scheduler ids in a tracer process's messages (flag scheduler_id, or all, which holds it) are";
     if (st->kind == ST_SEQ_TRACER)
         what = "the seq_trace system tracer with tracer process is";
     if (st->kind == ST_TRACER_EXIT)

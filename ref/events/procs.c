@@ -222,7 +222,7 @@ typedef struct {
     int who;
     int *links;
     int n, next;
-    bool downed; /* its monitors have fired (SIGNAL-DOWN) */
+    bool downed; /* its monitors have fired (SIGNAL-DOWN), after its links (SIGNAL-LINK-BEFORE-DOWN) */
 } Dying;
 
 /* who dies (a process, or a port closing with port_rules): its own lines, then it goes on top
@@ -237,6 +237,14 @@ static Dying *dying_push(Model *m, Dying *stack, size_t *len, size_t *cap, int w
     d->downed = m->procs[who].is_port;
     d->links = m->procs[who].is_port ? ports_closed(m, who, reason, port_rules, &d->n)
                                      : process_exits(m, who, reason, killed_by, &d->n);
+    /* the exit signals and 'DOWN' messages of a token holder carry its token (seq_trace
+     * send and receive events, enabled(seq_trace) probes): model v1 leaves them out, as it does
+     * a holder's own exit step (seqtrace_allows; fuzz group J6) */
+    if (!m->procs[who].is_port && m->procs[who].token && (d->n > 0 || m->procs[who].nwatchers > 0)) {
+        model_unsupported(m, m->step->line, m->step->col, "the exit of a process holding a seq_trace token, "
+                          "with links or monitors (its exit signals carry the token), is");
+        return NULL;
+    }
     return stack;
 }
 
@@ -250,15 +258,21 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
     bool normal = term_is_atom(reason, "normal");
     size_t len = 0, cap = 0;
     Dying *stack = dying_push(m, NULL, &len, &cap, p, reason, killed_by, port_rules);
+    if (!stack)
+        return false;
     while (len > 0) {
         Dying *d = &stack[len - 1];
-        if (!d->downed) { /* its monitors fire before its links act */
-            d->downed = true;
-            if (!signals_down(m, d->who, reason))
-                return false;
-            continue;
-        }
         if (d->next == d->n) {
+            /* SIGNAL-LINK-BEFORE-DOWN: its monitors fire after its links have acted
+             * (erl_process.c, erts_continue_exit_process: ERTS_CONTINUE_EXIT_LINKS, then
+             * ERTS_CONTINUE_EXIT_MONITORS; one sender's signals arrive in order), so a watcher
+             * killed through the link gets no 'DOWN' */
+            if (!d->downed) {
+                d->downed = true;
+                if (!signals_down(m, d->who, reason))
+                    return false;
+                continue;
+            }
             len--;
             continue;
         }
@@ -270,8 +284,8 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
             bool closes;
             if (!ports_exit_signal(m, q, who, reason, &closes))
                 return false;
-            if (closes)
-                stack = dying_push(m, stack, &len, &cap, q, reason, NULL, "PORTS-EXIT-SIGNAL");
+            if (closes && !(stack = dying_push(m, stack, &len, &cap, q, reason, NULL, "PORTS-EXIT-SIGNAL")))
+                return false;
         } else if (m->procs[q].trap_exit) {
             tracepoint_event(m, q, "getting_unlinked", model_id(m, who), NULL, "EV-LINK SIGNAL-TRAP-LINK");
             if (!signals_trapped(m, q, model_id(m, who), reason, "EV-RECEIVE SIGNAL-TRAP-LINK"))
@@ -282,7 +296,8 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
         } else {
             if (!windows_killed_linked_ok(m, q))
                 return false;
-            stack = dying_push(m, stack, &len, &cap, q, reason, "EV-EXIT EV-EXIT-LINKED", NULL);
+            if (!(stack = dying_push(m, stack, &len, &cap, q, reason, "EV-EXIT EV-EXIT-LINKED", NULL)))
+                return false;
         }
     }
     return true;

@@ -21,17 +21,21 @@ typedef struct {
 } Options;
 
 /* The options as erts reads them, in order: global refuses local and an earlier breakpoint
- * option; {meta, Module, State} is not checked against an earlier global (C-8). */
+ * option; {meta, Module, State} is not checked against an earlier global (C-8). The legacy
+ * step's `meta` is passed as such a tuple, a session's as the atom `meta`, which an earlier
+ * global refuses (erl_bif_trace.c, trace_pattern: `case am_meta: if (is_global) goto error`;
+ * fuzz group J4), as 003 says: "global cannot be combined with any of the other options". */
 static Options read_options(const Step *st)
 {
     Options o = {0};
     bool global = false;
+    bool meta_atom = st->kind == ST_SESSION;
     for (int i = 0; i < st->nopts && !o.bad; i++) {
         const char *opt = st->opts[i];
         if (!opt) { /* {meta, recorder, State}: tracermod_check accepted it */
             o.meta = true;
             o.meta_state = st->tracer_opt->u.tuple.el[2];
-        } else if (strcmp(opt, "meta") == 0)
+        } else if (strcmp(opt, "meta") == 0 && !(meta_atom && global))
             o.meta = true;
         else if (strcmp(opt, "local") == 0 && !global)
             o.local = true;
@@ -41,7 +45,7 @@ static Options read_options(const Step *st)
             global = true;
         else if (counters_kind(opt) < COUNTERS || (strcmp(opt, "global") == 0 && o.any_counter))
             o.bad = "CALL-COUNTERS-NOT-GLOBAL";
-        else if (strcmp(opt, "global") == 0 || strcmp(opt, "local") == 0)
+        else if (strcmp(opt, "global") == 0 || strcmp(opt, "local") == 0 || strcmp(opt, "meta") == 0)
             o.bad = "CALL-PATTERN-GLOBAL-EXCLUSIVE";
         else
             o.bad = "CALL-PATTERN-BAD-OPTION";

@@ -11,6 +11,14 @@ processes live, which are blocked in a receive and what their mailboxes hold,
 which ports are open and who owns them, who holds a seq_trace token, which
 sessions exist) so that it writes only steps the language allows: a step the
 model refuses is a bug of this module unless the model documents the refusal.
+
+It writes every step kind and option of cases/README.md, but what the model documents as not
+modelled: `'_':'_'/'_'` patterns (they trace the harness's own calls), a tracer process named in a
+legacy `trace` step, `port(all)`/`port(existing)` in sessions, valid `{tracer, recorder, S}` and
+`{meta, recorder, S}` options with a state of their own, answers other than `trace` for scheduling
+tags (RUN-HARNESS), `remove` for garbage collection tags (GC-RUNTIME), and `cpu_timestamp`.
+Steps a release lacks raise the header's `otp` (`call_memory` and `info ... all` need 26, sessions 27,
+`trace:system/3` 28), so that older releases skip the scenario with the reason.
 """
 from __future__ import annotations
 
@@ -42,13 +50,20 @@ ANSWERS: Final[tuple[str, ...]] = ("trace", "discard", "remove")
 PROCESS_FLAGS: Final[tuple[str, ...]] = (
     "send", "'receive'", "call", "procs", "arity", "silent", "return_to", "set_on_spawn", "set_on_first_spawn",
     "set_on_link", "set_on_first_link", "timestamp", "monotonic_timestamp", "strict_monotonic_timestamp",
-    "scheduler_id", "running", "exiting", "running_procs", "garbage_collection", "ports", "running_ports")
+    "scheduler_id", "running", "exiting", "running_procs", "garbage_collection", "ports", "running_ports",
+    "cpu_timestamp")
 #: Flags that make a process's own events traced at all (the rest modify them).
 EVENT_FLAGS: Final[frozenset[str]] = frozenset({
     "send", "'receive'", "call", "procs", "running", "exiting", "running_procs", "garbage_collection",
     "ports", "running_ports", "all"})
 PORT_FLAGS: Final[tuple[str, ...]] = ("send", "'receive'", "ports", "running_ports", "timestamp", "scheduler_id")
 BAD_FLAGS: Final[tuple[str, ...]] = ("'no_such_flag'", "42", "{silent,true}")
+#: Tracer options of a legacy `trace` step that raise (TRACER-OPTION-INVALID, TRACER-MODULE-UNDEF).
+BAD_TRACERS: Final[tuple[str, ...]] = ("{tracer,foobar}", "{tracer,make_ref(),[]}", "{tracer,lists,[]}",
+                                       "{tracer,no_such_module,[]}")
+#: Meta tracer options of a legacy pattern that raise, likewise.
+BAD_METAS: Final[tuple[str, ...]] = ("{meta,foobar}", "{meta,make_ref(),[]}", "{meta,lists,[]}",
+                                     "{meta,no_such_module,[]}")
 SPECS: Final[tuple[str, ...]] = ("all", "processes", "existing", "existing_processes", "new", "new_processes")
 TARGET_FUNCTIONS: Final[tuple[tuple[str, int], ...]] = (
     ("id", 1), ("twice", 1), ("tail", 1), ("deep", 1), ("check", 1), ("relay", 1), ("catcher", 1),
@@ -72,8 +87,28 @@ CALL_MATCH_SPECS: Final[tuple[str, ...]] = (
     "[{'_',[],[{enable_trace,send},{return_trace}]}]",
     "[{'_',[],[{message,{{{disable_trace,call},{get_tcw}}}}]}]",
     "[{['$1'],[],[{message,{trace,[],[procs]}},{display,'$1'},{process_dump}]}]",
+    "[{['$1'],[{'andalso',{is_integer,'$1'},{'>','$1',3}}],[{message,{'+','$1',1}}]}]",
+    "[{'_',[],[{message,{const,{a,b}}}]}]",
+    "[{'$1',[],[{message,'$$'}]}]",
+    "[{'_',[],[{message,'$_'}]}]",
+    "[{['$1'],[{is_map,'$1'}],[{message,{map_get,k,'$1'}}]}]",
+    "[{'_',[],[{set_tcw,3},{message,{get_tcw}}]}]",
+    "[{'_',[{'not',{is_seq_trace}}],[{trace,[],[send]}]}]",
+    "[{'_',[],[{disable_trace,call},{return_trace}]}]",
     "not_a_match_spec",
 )
+#: Match-spec functions that change trace flags (MS-TRACE-FLAGS, MS-TRACE-FLAGS-META): a caller of a
+#: function under such a pattern may be traced afterwards.
+FLAG_FUNCTIONS: Final[tuple[str, ...]] = ("enable_trace", "disable_trace", "{trace,")
+#: What call counters may be set to (CALL-COUNTERS-*): pause and restart only with counter options.
+COUNTER_SPECS: Final[tuple[str, ...]] = ("true", "true", "false", "pause", "restart", "[]")
+COUNTER_OPTIONS: Final[tuple[str, ...]] = ("call_count", "call_time", "call_memory")
+#: The items of erlang:trace_info/2 and trace:info/3 for a function (call_memory and all: OTP 26+).
+FUNCTION_ITEMS: Final[tuple[str, ...]] = (
+    "traced", "match_spec", "meta", "meta_match_spec", "call_count", "call_time", "call_memory", "all")
+#: Functions an `info {M,F,A}` step asks about: the fixture's, one that does not exist, tcs_late's.
+INFO_FUNCTIONS: Final[tuple[str, ...]] = tuple(
+    f"{{tcs_target,{fn},{arity}}}" for fn, arity in TARGET_FUNCTIONS) + ("{tcs_target,id,2}", "{tcs_late,id,1}")
 SEND_MATCH_SPECS: Final[tuple[str, ...]] = (
     "true", "false", "[]",
     "[{['_',hello],[],[]}]",
@@ -82,6 +117,8 @@ SEND_MATCH_SPECS: Final[tuple[str, ...]] = (
     "[{['_','_'],[],[{message,{caller}}]}]",
     "[{['_',{'_','_'}],[],[]}]",
     "[{['_',stop],[],[{disable_trace,send},{message,{is_seq_trace}}]}]",
+    "[{['$1','_'],[{'=/=','$1',{self}}],[{message,{const,away}}]}]",
+    "pause",
 )
 RECEIVE_MATCH_SPECS: Final[tuple[str, ...]] = (
     "true", "false", "[]",
@@ -180,10 +217,21 @@ class _State:
     system: bool = False                                           # the case may use trace:system/3 (OTP 28+)
     new_ports_traced: bool = False                                 # trace new_ports on (the legacy session)
     recorder: bool = False                                         # the legacy tracer is the recorder
-    meta: bool = False                                             # a meta pattern may have been set
     trace_call: bool = False                                       # the legacy recorder has trace_call/5 (C-10)
     meta: bool = False                                             # a meta pattern may be set
     seq_send: bool = False                                         # a token may have the send flag
+    legacy_process: bool = False                                   # the legacy tracer is a process
+    own_state: bool = False                                        # the recorder has a state of the case's own
+    no_meta: set[str] = field(default_factory=set)                 # sessions whose recorder has trace_call/5
+    flag_functions: bool = False                                   # a pattern may change its callers' flags
+    otp: int = 25                                                  # the oldest release the steps so far need
+    features: set[str] = field(default_factory=set)                # feature tags the steps so far need
+
+    def needs(self, otp: int, feature: str | None = None) -> None:
+        """A step needs release `otp` or later (and is tagged `feature`): older releases skip the case."""
+        self.otp = max(self.otp, otp)
+        if feature:
+            self.features.add(feature)
 
     def pick(self, items):
         return items[self.rng.randrange(len(items))]
@@ -225,9 +273,9 @@ def _term(st: _State, depth: int = 0) -> str:
 
 def _flags(st: _State, pool: tuple[str, ...], most: int = 4, bad: tuple[str, ...] = BAD_FLAGS) -> list[str]:
     flags = st.rng.sample(pool, st.rng.randrange(1, most + 1))
-    if st.rng.random() < 0.04:
+    if st.rng.random() < 0.04 and "scheduler_id" in pool:    # `all` holds scheduler_id
         flags = ["all"]
-    if st.rng.random() < 0.02:
+    if st.rng.random() < 0.02 and bad:     # none for a session with tracer undefined
         flags.append(st.pick(bad))
     return flags
 
@@ -244,13 +292,31 @@ def _traceable(st: _State) -> list[str]:
     return [p for p in st.every_name() if p not in st.seq_group]
 
 
+def _legacy_pool(st: _State, pool: tuple[str, ...]) -> tuple[str, ...]:
+    """The flags a legacy step draws from: no scheduler ids in a tracer process's messages (not modelled)."""
+    return tuple(f for f in pool if f != "scheduler_id") if st.legacy_process else pool
+
+
+def _tracer_option(st: _State, how: str) -> list[str]:
+    """Now and then a tracer named by an `on` step (TRACER-OPTION): an invalid one, which raises, or the
+    recorder with the harness's state, the one the step would pass anyway."""
+    r = st.rng.random()
+    if how == "off":
+        return []
+    if r < 0.03:
+        return [st.pick(BAD_TRACERS)]
+    if r < 0.05 and st.recorder and not st.own_state:
+        return ["{tracer,recorder,<tracer>}"]
+    return []
+
+
 def _trace_step(st: _State) -> str | None:
     how = "off" if st.rng.random() < 0.15 else "on"
     r = st.rng.random()
     ports = [x for x, p in st.ports.items() if p.open or st.rng.random() < 0.2]
     if r < 0.12 and not st.seq_group and not st.token:
         spec = st.pick(SPECS)
-        flags = _flags(st, PROCESS_FLAGS)
+        flags = _flags(st, _legacy_pool(st, PROCESS_FLAGS))
         if how == "on":
             if spec in ("all", "processes", "existing", "existing_processes"):
                 _mark_traced(st, st.alive, flags)
@@ -260,14 +326,14 @@ def _trace_step(st: _State) -> str | None:
         return f"trace {spec} {how} {' '.join(flags)}"
     if r < 0.18:
         st.new_ports_traced |= how == "on"
-        return f"trace new_ports {how} {' '.join(_flags(st, PORT_FLAGS, 3))}"
+        return f"trace new_ports {how} {' '.join(_flags(st, _legacy_pool(st, PORT_FLAGS), 3))}"
     if r < 0.3 and ports:
-        return f"trace {st.pick(ports)} {how} {' '.join(_flags(st, PORT_FLAGS, 3))}"
+        return f"trace {st.pick(ports)} {how} {' '.join(_flags(st, _legacy_pool(st, PORT_FLAGS), 3))}"
     who = _traceable(st)
     if not who:
         return None
     p = st.pick(who)
-    flags = _flags(st, PROCESS_FLAGS)
+    flags = _flags(st, _legacy_pool(st, PROCESS_FLAGS)) + _tracer_option(st, how)
     if how == "on":
         _mark_traced(st, [p], flags)
     return f"trace {p} {how} {' '.join(flags)}"
@@ -283,13 +349,32 @@ def _chain_script(st: _State, fn: str) -> str:
     return "[" + ",".join(script) + "]"
 
 
-def _pattern_step(st: _State) -> str:
+def _counter_pattern(st: _State, target: str) -> str:
+    """Call counters on `target` (CALL-COUNTERS-*): one or two of call_count, call_time, call_memory
+    (OTP 26+), set, paused, restarted or stopped; `local` sometimes beside true or false."""
+    opts = st.rng.sample(COUNTER_OPTIONS, st.rng.randrange(1, 3))
+    if "call_memory" in opts:
+        st.needs(26, "call_memory")
+    ms = st.pick(COUNTER_SPECS)
+    if ms in ("true", "false") and st.rng.random() < 0.2:
+        opts.append("local")
+    return f"pattern {target} {ms} {' '.join(opts)}"
+
+
+def _pattern_step(st: _State, session: str | None = None) -> str:
+    """A legacy pattern (session None), or the arguments of a session's, as a `pattern` line."""
     r = st.rng.random()
     if r < 0.12 and st.late_loaded:  # deleted and purged: its next call loads it again
         st.late_loaded = False
         return "unload tcs_late"
+    if session in (None, "legacy"):
+        meta_ok = not st.trace_call
+    else:   # a session with tracer undefined has no tracer to be the meta tracer
+        meta_ok = st.sessions.get(session) != "undefined" and session not in st.no_meta
     opts = st.pick([[], ["global"], ["local"], ["bad_option"]]
-                   + ([] if st.trace_call else [["meta"], ["local", "meta"], ["global", "meta"]]))
+                   + ([["meta"], ["local", "meta"], ["global", "meta"]] if meta_ok else []))
+    if session is None and st.rng.random() < 0.03:
+        opts = [st.pick(BAD_METAS)]
     if r < 0.15:
         return f"pattern send {st.pick(SEND_MATCH_SPECS)}" + (" global" if st.rng.random() < 0.05 else "")
     if r < 0.28:
@@ -297,17 +382,18 @@ def _pattern_step(st: _State) -> str:
     if r < 0.35:
         return f"pattern on_load {st.pick(CALL_MATCH_SPECS[:5])} {st.pick(['local', 'global'])}"
     fn, arity = st.pick(TARGET_FUNCTIONS)
-    st.meta |= "meta" in opts
     # not '_':'_'/'_': a pattern on every module traces the harness's own calls in the scenario's
     # processes (the puppet's gate, open_port/2), which no scenario describes; '_':id/1 is badarg
     target = st.pick([f"tcs_target:{fn}/{arity}", f"tcs_target:{fn}/'_'", "tcs_target:'_'/'_'",
                       "tcs_late:id/1", "'_':id/1"])
-    # a meta pattern's trace flag functions act for callers the session may not trace (MS-TRACE-FLAGS-META):
-    # left out until a campaign has checked them, so that the recorded seeds keep their scenarios
+    if r < 0.5:
+        return _counter_pattern(st, target)
     st.meta |= "meta" in opts
-    specs = CALL_MATCH_SPECS if "meta" not in opts else tuple(
-        ms for ms in CALL_MATCH_SPECS if not any(f in ms for f in ("enable_trace", "disable_trace", "{trace,")))
-    return f"pattern {target} {st.pick(specs)} {' '.join(opts)}".rstrip()
+    spec = st.pick(CALL_MATCH_SPECS)
+    # a caller may get trace flags from the spec (MS-TRACE-FLAGS; for a meta pattern's caller that the
+    # session does not trace, MS-TRACE-FLAGS-META): calls are made as if by a traced process from now on
+    st.flag_functions |= any(f in spec for f in FLAG_FUNCTIONS)
+    return f"pattern {target} {spec} {' '.join(opts)}".rstrip()
 
 
 def _die(st: _State, who: str, reason_normal: bool) -> None:
@@ -349,6 +435,25 @@ def _die(st: _State, who: str, reason_normal: bool) -> None:
                     pending += [(q, False) for q in port.linked]
 
 
+def _max_heap_spawn(st: _State, parent: str, how: str, child: str) -> str:
+    """A child running {lists,seq,[1,L]} with a max_heap_size (PROCS-MAX-HEAP-KILL) the model knows the
+    end of: killed when the list has at least as many elements as the limit has words, normal when 64
+    times its length plus 10000 fits (the heap growth policy decides between)."""
+    if st.rng.random() < 0.5:
+        words = st.pick([20000, 50000])
+        _die(st, child, False)      # exit reason killed: a signal its links can trap
+        return f"{parent} {how} {child} {{lists,seq,[1,{words * st.pick([1, 4])}]}} max_heap_size {words}"
+    length = st.rng.randrange(1, 200)
+    _die(st, child, True)
+    return f"{parent} {how} {child} {{lists,seq,[1,{length}]}} max_heap_size {64 * length + 10000 + st.rng.randrange(0, 5000)}"
+
+
+def _entangled(st: _State, p: str) -> bool:
+    """Whether p has links or is monitored: its exit would send signals (a token holder's carry
+    the token, which model v1 leaves out)."""
+    return any(p in link for link in st.links) or any(watched == p for _, watched in st.monitors)
+
+
 def _close_port(st: _State, x: str) -> None:
     port = st.ports[x]
     port.open = False
@@ -384,14 +489,17 @@ def _process_step(st: _State) -> str | None:
     kind = st.pick(choices)
     others = [q for q in st.every_name() if q != p]
     if kind == "send":
-        if holder:   # the token goes with the message: only to processes never traced (C-65)
-            others = [q for q in others if q not in st.traced]
+        if holder:   # the token goes with the message: only to processes never traced (C-65), and
+            # with no links nor monitors (the exit signals of a holder carry its token: not modelled)
+            others = [q for q in others if q not in st.traced and not _entangled(st, q)]
         to = st.pick(others) if others and st.rng.random() < 0.9 else p
         if holder:
             st.seq_group.add(to)
         term = _term(st)
-        _deliver(st, to, holder, term)
-        return f"{p} send {to} {term}"
+        times = st.rng.randrange(2, 31) if not holder and st.rng.random() < 0.08 else 1
+        for _ in range(times):
+            _deliver(st, to, holder, term)
+        return f"{p} send {to} {term}" + (f" times {times}" if times > 1 else "")
     if kind == "recv":
         box = st.mailbox.get(p, [])
         known = [term for term, _ in box if term is not None]
@@ -401,6 +509,12 @@ def _process_step(st: _State) -> str | None:
             if box.pop(at)[1]:
                 st.token.add(p)
             return f"{p} recv match {term}"
+        if len(box) > 1 and st.rng.random() < 0.2:   # the oldest N messages, each a step of its own
+            n = st.rng.randrange(2, len(box) + 1)
+            for _ in range(n):
+                if box.pop(0)[1]:
+                    st.token.add(p)
+            return f"{p} recv times {n}"
         if box:
             if box.pop(0)[1]:
                 st.token.add(p)
@@ -414,6 +528,10 @@ def _process_step(st: _State) -> str | None:
     if kind == "call":
         if holder and st.meta and st.seq_tracer and st.seq_send:
             return None   # the recorder's report of a meta-traced call would be traced (C-65)
+        if st.flag_functions:
+            if p in st.seq_group:
+                return None   # a pattern could trace a process of the seq_trace group (C-65)
+            _mark_traced(st, [p], ["all"])
         if not st.late_loaded and st.rng.random() < 0.15 and p not in st.traced_sr and not holder:
             st.late_loaded = True
             return f"{p} call tcs_late:id({_term(st)})"
@@ -449,12 +567,14 @@ def _process_step(st: _State) -> str | None:
         if child is None:
             return None
         st.alive.append(child)
-        how = st.pick(["spawn", "spawn_link"])
+        how = "spawn" if p in st.seq_group else st.pick(["spawn", "spawn_link"])
         if how == "spawn_link":
             st.links.add(frozenset({p, child}))
         # an entry point (PROCS-SPAWN-ENTRY) runs and exits normal at once; the model refuses a
         # child traced for more than procs, so only where nothing can pass flags on to it
         if not st.new_traced and p not in st.traced and st.rng.random() < 0.3:
+            if st.rng.random() < 0.4:
+                return _max_heap_spawn(st, p, how, child)
             low = st.rng.randrange(0, 5)
             _die(st, child, True)
             return f"{p} {how} {child} {{lists,seq,[{low},{low + st.rng.randrange(-1, 4)}]}}"
@@ -465,6 +585,8 @@ def _process_step(st: _State) -> str | None:
         return f"{p} {how} {child}"
     if kind in ("link", "unlink"):
         # a link to a seq_trace process could make it traced (set_on_link), which C-65 forbids
+        if kind == "link" and p in st.seq_group:
+            return None   # a holder's links carry its token when it exits (not modelled)
         targets = [q for q in others if q not in st.seq_group]
         targets += [x for x, port in st.ports.items() if port.open]
         targets = [q for q in dict.fromkeys(targets) if q != p]
@@ -513,8 +635,8 @@ def _process_step(st: _State) -> str | None:
         on = st.rng.random() < 0.7
         (st.trapping.add if on else st.trapping.discard)(p)
         return f"{p} trap_exit {'true' if on else 'false'}"
-    if kind == "monitor":
-        targets = [q for q in others if q not in st.ports]
+    if kind == "monitor":   # not of a seq_trace process: its 'DOWN' would carry its token
+        targets = [q for q in others if q not in st.ports and q not in st.seq_group]
         if not targets:
             return None
         q = st.pick(targets)
@@ -555,7 +677,7 @@ def _process_step(st: _State) -> str | None:
         data = st.pick(['<<"hi">>', "<<1,2>>", "<<>>", '<<"x">>'])
         return f"{p} {op} {x} {data}"
     if kind == "seq_token":
-        if p in st.traced:
+        if p in st.traced or _entangled(st, p):
             return None
         st.seq_group.add(p)
         comp = st.pick(("label",) * 3 + SEQ_COMPONENTS)
@@ -570,7 +692,17 @@ def _process_step(st: _State) -> str | None:
     return f"{p} seq_reset"
 
 
+def _function_item(st: _State) -> str:
+    """An item of erlang:trace_info/2 or trace:info/3 for a function: call_memory and all need OTP 26."""
+    item = st.pick(FUNCTION_ITEMS)
+    if item in ("call_memory", "all"):
+        st.needs(26, "call_memory")
+    return item
+
+
 def _info_step(st: _State) -> str:
+    if st.rng.random() < 0.35:
+        return f"info {st.pick(INFO_FUNCTIONS)} {_function_item(st)}"
     who = st.pick(st.every_name() + ["new", "new_processes"])
     return f"info {who} {st.pick(['flags', 'tracer'])}"
 
@@ -585,6 +717,48 @@ def _session_ref(st: _State) -> str | None:
     return s
 
 
+def _session_of(ref: str) -> str:
+    """The session name a handle names (`legacy` for weak(legacy))."""
+    return ref.removeprefix("weak(").rstrip(")")
+
+
+def _session_trace_step(st: _State, ref: str, kind: str) -> str | None:
+    """`trace SESSION WHO on|off FLAGS`: WHO a process, a port, or a spec (SESSION-SPEC-ALL,
+    `new_processes`, `port(new)`, `new_ports`); a session with tracer undefined names its tracer,
+    `{tracer,<tracer>}` (SESSION-UNDEFINED-TRACER)."""
+    who = [q for q in _traceable(st)] + [x for x, port in st.ports.items() if port.open]
+    if not st.seq_group and not st.token and st.rng.random() < 0.2:
+        who = ["new", "new_processes", "all", "existing"]
+    elif st.rng.random() < 0.1:
+        who = ["port(new)", "new_ports"]
+    if not who:
+        return None
+    q = st.pick(who)
+    pool = PORT_FLAGS if q in st.ports or q in ("port(new)", "new_ports") else PROCESS_FLAGS
+    if kind in ("process", "undefined"):
+        # time stamps and scheduler ids in a tracer process's messages are not modelled
+        pool = tuple(f for f in pool if "timestamp" not in f and f != "scheduler_id")
+    elif kind == "legacy":
+        pool = _legacy_pool(st, pool)
+    # a session's trace step takes flag atoms and tuples (to be refused), no other term; a session with
+    # tracer undefined takes {tracer,<tracer>} only
+    bad = () if kind == "undefined" else ("{silent,true}", "{tracer,<tracer>}")
+    flags = _flags(st, pool, 3, bad=bad)
+    if kind == "undefined":
+        flags.append("{tracer,<tracer>}")
+    how = "off" if st.rng.random() < 0.15 else "on"
+    if how == "on" and q in ("new", "new_processes", "all"):
+        st.new_traced = True
+        st.new_sr |= bool({"send", "'receive'", "all"} & set(flags))
+    if how == "on" and q in ("all", "existing"):
+        _mark_traced(st, st.alive, flags)
+    elif how == "on" and q in ("port(new)", "new_ports"):
+        st.new_ports_traced = True
+    elif how == "on" and q not in st.ports and q not in ("new", "new_processes"):
+        _mark_traced(st, [q], flags)
+    return f"trace {ref} {q} {how} {' '.join(flags)}"
+
+
 def _session_step(st: _State) -> str | None:
     not_made = [s for s in st.sessions if s not in st.created]
     if not_made and (not st.created or st.rng.random() < 0.3):
@@ -597,48 +771,37 @@ def _session_step(st: _State) -> str | None:
     ref = _session_ref(st)
     if ref is None:
         return None
-    if st.system and r < 0.2:
+    if r < 0.7 and st.rng.random() < 0.05:
+        ref = "weak(legacy)"       # the legacy session through its weak handle
+    kind = st.sessions.get(_session_of(ref), "legacy")
+    if st.system and r < 0.2 and kind != "undefined":
         if st.rng.random() < 0.2:
             return f"info {ref} system all"
         return f"system {ref} {st.pick(SYSTEM_SETTINGS)}"
     if r < 0.35:
-        who = [q for q in _traceable(st)] + [x for x, port in st.ports.items() if port.open]
-        if not st.seq_group and not st.token and st.rng.random() < 0.1:
-            who = ["new", "new_processes"]
-        if not who:
-            return None
-        q = st.pick(who)
-        pool = PORT_FLAGS if q in st.ports else PROCESS_FLAGS
-        if st.sessions.get(ref.removeprefix("weak(").rstrip(")")) == "process":
-            # time stamps and scheduler ids in a tracer process's messages are not modelled
-            pool = tuple(f for f in pool if "timestamp" not in f and f != "scheduler_id")
-        # a session's trace step takes flag atoms and tuples (to be refused), no other term
-        flags = _flags(st, pool, 3, bad=("{silent,true}", "{tracer,<tracer>}"))
-        if flags == ["all"] and pool is not PROCESS_FLAGS and pool is not PORT_FLAGS:
-            flags = [pool[0]]     # `all` holds the time stamps too
-        how = "off" if st.rng.random() < 0.15 else "on"
-        if how == "on" and q in ("new", "new_processes"):
-            st.new_traced = True
-            st.new_sr |= bool({"send", "'receive'", "all"} & set(flags))
-        elif how == "on" and q not in st.ports:
-            _mark_traced(st, [q], flags)
-        return f"trace {ref} {q} {how} {' '.join(flags)}"
+        return _session_trace_step(st, ref, kind)
     if r < 0.55:
-        target = _pattern_step(st).split(" ", 1)[1]
-        return f"pattern {ref} {target.replace(' meta', '')}".rstrip()
+        line = _pattern_step(st, _session_of(ref))
+        return line if line.startswith("unload ") else f"pattern {ref} {line.split(' ', 1)[1]}"
     if r < 0.7:
         what = st.pick([f"<{st.pick(st.every_name())}>", "new", "{tcs_target,id,1}", "send", "'receive'",
                         "new_processes", "new_ports", "on_load"] + [x for x, port in st.ports.items() if port.open])
-        item = {"send": "match_spec", "'receive'": "match_spec", "{tcs_target,id,1}": st.pick(["traced", "all"])}
+        if what == "{tcs_target,id,1}":
+            what = st.pick(INFO_FUNCTIONS)
+        if what.startswith("{"):
+            return f"info {ref} {what} {_function_item(st)}"
+        item = {"send": "match_spec", "'receive'": "match_spec"}
         return f"info {ref} {what} {item.get(what, st.pick(['flags', 'tracer']))}"
     if r < 0.8:
         what = st.pick(["all", "send", "new", "{tcs_target,id,1}", f"<{st.pick(st.every_name())}>", "on_load",
                         "new_ports", "new_processes", "'receive'"])
         return f"session_info {what}"
-    if r < 0.88 and st.sessions.get(ref.removeprefix("weak(").rstrip(")")) == "process":
+    if r < 0.88 and kind == "process":
         return f"delivered {ref} {st.pick(['all', f'<{st.pick(st.every_name())}>'])}"
+    if ref == "weak(legacy)":
+        return None
     if r < 0.93:
-        s = ref.removeprefix("weak(").rstrip(")")
+        s = _session_of(ref)
         if s not in st.dropped:
             st.dropped.add(s)
             return f"drop {s}"
@@ -663,21 +826,34 @@ def _tracer_module_step(st: _State) -> str | None:
 def _declarations(st: _State, with_sessions: bool) -> tuple[list[str], str]:
     """The tracer and session declarations, and the legacy tracer kind."""
     lines: list[str] = []
-    kind = "erl_msg_tracer" if st.rng.random() < 0.08 else "recorder"
+    r = st.rng.random()
+    # a tracer process (LEGACY-PROCESS-TRACER; a meta pattern makes it the meta tracer, CALL-META-PROCESS)
+    kind = "erl_msg_tracer" if r < 0.08 else "process" if r < 0.16 else "recorder"
     state = f" state {st.pick(TRACER_STATES)}" if kind == "recorder" and st.rng.random() < 0.1 else ""
     lines.append(f"tracer {kind}{state}")
     st.recorder = kind == "recorder"
+    st.own_state = bool(state)
+    st.legacy_process = kind == "process"
     if kind == "recorder":
         lines += _recorder_lines(st)
-        st.trace_call = any(ln.startswith("callbacks") and "trace_call" in ln.split() for ln in lines)
+        st.trace_call = _has_trace_call(lines)
     if with_sessions:
         for s in SESSION_NAMES[:st.rng.randrange(1, 4)]:
-            skind = st.pick(["recorder", "recorder", "process"] + (["erl_msg_tracer"] if kind == "erl_msg_tracer" else []))
+            # tracer undefined (S0 of trace_session_SUITE, SESSION-UNDEFINED-TRACER) needs a legacy tracer process
+            skind = st.pick(["recorder", "recorder", "process"] + (["erl_msg_tracer"] if kind == "erl_msg_tracer" else [])
+                            + (["undefined", "undefined"] if kind == "process" else []))
             st.sessions[s] = skind
             lines.append(f"session {s} tracer {skind}")
             if skind == "recorder":
-                lines += _recorder_lines(st)
+                own = _recorder_lines(st)
+                if _has_trace_call(own):
+                    st.no_meta.add(s)     # C-10: a recorder with trace_call/5 cannot be a meta tracer
+                lines += own
     return lines, kind
+
+
+def _has_trace_call(lines: list[str]) -> bool:
+    return any(ln.startswith("callbacks") and "trace_call" in ln.split() for ln in lines)
 
 
 def _recorder_lines(st: _State) -> list[str]:
@@ -712,7 +888,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     st.alive = ["a", "b", "c", "d"][:rng.randrange(2, 5)]
     body.append("process " + " ".join(st.alive))
     steps: list[str] = []
-    if rng.random() < 0.25:
+    if rng.random() < 0.25 and not st.legacy_process:   # not modelled with a tracer process
         st.seq_tracer = True
         steps.append("seq_trace tracer")
     st.system = with_sessions and rng.random() < 0.2
@@ -733,7 +909,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
         elif kind == "info":
             line = _info_step(st)
         elif kind == "tracer_exit":
-            if st.tracer_gone:
+            if st.tracer_gone or st.legacy_process:    # not modelled with a tracer process
                 continue
             st.tracer_gone = True
             line = f"tracer exit {st.pick(['kill', 'normal', 'boom'])}"
@@ -745,6 +921,9 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
             line = _process_step(st)
         if line is not None:
             steps.append(line)
-    features = ("sessions", "system_monitor") if st.system else ("sessions",) if with_sessions else ()
-    otp = 28 if st.system else 27 if with_sessions else 25
-    return Scenario(f"fuzz_{seed}_{index}", otp, features, tuple(body + steps))
+    if with_sessions:
+        st.needs(27, "sessions")
+    if st.system:
+        st.needs(28, "system_monitor")
+    features = tuple(f for f in ("sessions", "system_monitor", "call_memory") if f in st.features)
+    return Scenario(f"fuzz_{seed}_{index}", st.otp, features, tuple(body + steps))

@@ -72,6 +72,7 @@ def to_json(result: cp.Campaign) -> dict[str, Any]:
         "coverage": {"rules": len(result.fuzz_cover.rules), "pairs": len(result.fuzz_cover.pairs),
                      "new_rules": sorted(set(result.fuzz_cover.rules) - set(result.corpus_cover.rules)),
                      "new_pairs": len(set(result.fuzz_cover.pairs) - set(result.corpus_cover.pairs)),
+                     "unreached": steer.unreached(result.corpus_cover, result.fuzz_cover),
                      "least_covered_by_corpus": [{"rule": r, "corpus": c, "fuzz": f} for r, c, f in
                                                  steer.least_covered(result.corpus_cover, result.fuzz_cover)]},
         "groups": [{"status": g.status, "shape": list(g.shape), "count": len(g.members),
@@ -129,6 +130,9 @@ def render_text(result: cp.Campaign) -> str:
         out.extend(f"    {line}" for line in (o.changed or o.detail.splitlines())[:12])
     out.append(f"coverage: {len(result.fuzz_cover.rules)} rules, {len(result.fuzz_cover.pairs)} rule pairs "
                f"({len(set(result.fuzz_cover.pairs) - set(result.corpus_cover.pairs))} pairs no case names together)")
+    unreached = steer.unreached(result.corpus_cover, result.fuzz_cover)
+    out.append(f"rules of the corpus no scenario reached: {len(unreached)}"
+               + (f" ({' '.join(unreached)})" if unreached else ""))
     for number, g in enumerate(result.groups, 1):
         releases = ", ".join(sorted({m.otp for m in g.members}))
         out.append(f"group {number}: {g.status} x{len(g.members)} on OTP {releases}: {'; '.join(g.shape)}")

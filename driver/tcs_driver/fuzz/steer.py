@@ -67,3 +67,8 @@ def choose(candidates: list[set[str]], *seen: Coverage) -> int:
 def least_covered(corpus: Coverage, fuzz: Coverage, limit: int = 15) -> list[tuple[str, int, int]]:
     """The rules the corpus names least, with how often the corpus and the campaign covered them."""
     return sorted(((r, n, fuzz.rules[r]) for r, n in corpus.rules.items()), key=lambda t: (t[1], t[0]))[:limit]
+
+
+def unreached(corpus: Coverage, fuzz: Coverage) -> list[str]:
+    """The rules the corpus names that no scenario of the campaign covered: the generator's blind spots."""
+    return sorted(set(corpus.rules) - set(fuzz.rules))
