@@ -5,12 +5,12 @@
 %% the legacy tracer process <tracer> (as trace_session_SUITE meta/1); the count of {'_','_','_'} depends on what the
 %% node has loaded, so a positive count prints as the placeholder _FunctionCount.
 -module(tcs_patterns).
--export([set/6, recorder_named/2]).
+-export([set/6]).
 
 %% set(Target, MS, Opts, Names, TracerModule, Collector) -> {Outcome, Names1}
 %% Outcome: {ok, Value} | {placeholder, Text} | {raised, Class, Reason}.
 set(Target, MS, Opts, Names, Mod, _Collector) ->
-    Real = [case O of meta -> meta_option(Mod, Names); _ -> recorder_named(O, Mod) end || O <- Opts],
+    Real = [case O of meta -> meta_option(Mod, Names); _ -> tcs_runner_lib:recorder_named(O, Mod) end || O <- Opts],
     Outcome = try {ok, erlang:trace_pattern(Target, MS, Real)}
               catch Class:Reason -> {raised, Class, Reason}
               end,
@@ -18,11 +18,6 @@ set(Target, MS, Opts, Names, Mod, _Collector) ->
 
 meta_option(process, Names) -> {meta, maps:get(tracer, Names)};
 meta_option(Mod, Names) -> {meta, Mod, maps:get(meta, Names)}.
-
-%% recorder_named(Option, Module): a tracer the case names, {tracer | meta, recorder,
-%% State}, is the case's tracer module (TRACER-OPTION); any other option stays as written.
-recorder_named({Key, recorder, State}, Mod) when Key =:= tracer; Key =:= meta -> {Key, Mod, State};
-recorder_named(Option, _) -> Option.
 
 count({'_', '_', '_'}, {ok, N}) when is_integer(N), N > 0 -> {placeholder, "_FunctionCount"};
 count(_, Outcome) -> Outcome.

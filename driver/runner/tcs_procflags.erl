@@ -24,7 +24,7 @@ run_step({trace_spec, Spec, How, Flags}, Names,
     %% a case that names the tracer ({tracer, recorder, S}) gets no other (TRACER-OPTION)
     Named = [F || F <- Flags, is_tuple(F), tuple_size(F) > 0, element(1, F) =:= tracer],
     TracerFlags = case How of true when Named =:= [] -> [tcs_runner_lib:tracer_option(Mod, State)]; _ -> [] end,
-    Real = [tcs_patterns:recorder_named(F, Mod) || F <- Flags],
+    Real = [tcs_runner_lib:recorder_named(F, Mod) || F <- Flags],
     Spread = How andalso lists:member(Spec, [all, processes, existing, existing_processes]),
     Held = case Spread of
                true -> load_tracer(Mod), hold(Names, Ctx);

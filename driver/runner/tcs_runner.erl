@@ -132,7 +132,7 @@ run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod, trace
     %% a case that names a tracer ({tracer, recorder, S}, {tracer, lists, []}...) gets no other
     Named = [F || F <- Flags, is_tuple(F), tuple_size(F) > 0, element(1, F) =:= tracer],
     TracerFlags = case How of true when Named =:= [] -> [tcs_runner_lib:tracer_option(Mod, State)]; _ -> [] end,
-    Real = [tcs_patterns:recorder_named(F, Mod) || F <- Flags],
+    Real = [tcs_runner_lib:recorder_named(F, Mod) || F <- Flags],
     Outcome = outcome(fun() -> erlang:trace(Target, How, Real ++ TracerFlags) end),
     ctl(C, ["erlang:trace(", canon(Target, Names), ",", atom_to_list(How), ",",
             canon(Flags, Names), ")"], Outcome, Names),

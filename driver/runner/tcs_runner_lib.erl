@@ -13,7 +13,7 @@
 %% (tcs_runner).
 -module(tcs_runner_lib).
 -export([out/1, out/2, ctl/4, canon/2, collect/1, load_recorder/3, hold/1, node_counts/0, count/3,
-         puppet_step/4, after_puppet_step/2, tracer_option/2]).
+         puppet_step/4, after_puppet_step/2, tracer_option/2, recorder_named/2]).
 
 %% The optional callbacks in the model's bit order (generated: tcsref tags).
 -include("tcs_tags.hrl").
@@ -97,6 +97,11 @@ collect(Acc) ->
 %% process (`tracer process`) or a tracer module with its state.
 tracer_option(process, State) -> {tracer, State};
 tracer_option(Mod, State) -> {tracer, Mod, State}.
+
+%% recorder_named(Option, Module): a tracer the case names, {tracer | meta, recorder,
+%% State}, is the case's tracer module (TRACER-OPTION); any other option stays as written.
+recorder_named({Key, recorder, State}, Mod) when Key =:= tracer; Key =:= meta -> {Key, Mod, State};
+recorder_named(Option, _) -> Option.
 
 %% One recorder variant with its answer tables (nif_impls/recorder).  Its
 %% module loads its NIF library in its on_load function, with the library and
