@@ -479,3 +479,28 @@ def test_an_either_or_takes_one_alternative_in_every_group(live: str, ok: bool) 
     assert comparison.agree is ok
     if not ok:  # each group alone holds an alternative: both are reported
         assert {g.group for g in comparison.differing()} == {"<port:x>", "<port:x> to <sp>"}
+
+
+_K_CTL = "ctl erlang:trace(<a>,true,[exiting,procs]) -> 1\n"
+_K_DIRTY_OUT = "enabled(out_exiting, <tracer>, <a>) -> trace\n"
+_K_OUT_TRACED = _K_DIRTY_OUT + "trace(out_exiting, <tracer>, <a>, 0, #{})\n"
+_K_IN = "enabled(in_exiting, <tracer>, <a>) -> trace\ntrace(in_exiting, <tracer>, <a>, 0, #{})\n"
+_K_EXIT = "enabled(exit, <tracer>, <a>) -> trace\ntrace(exit, <tracer>, <a>, boom, #{})\n"
+_K_EXITED = "enabled(out_exited, <tracer>, <a>) -> trace\ntrace(out_exited, <tracer>, <a>, 0, #{})\n"
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_EXITED, True, id="exit-run-on-a-normal-scheduler"),
+        pytest.param(_K_CTL + _K_DIRTY_OUT + _K_IN + _K_EXIT + _K_EXITED, True, id="c200-dirty-out-asked"),
+        pytest.param(_K_CTL + _K_OUT_TRACED + _K_IN + _K_EXIT + _K_EXITED, False, id="a-trace-line-is-never-reported"),
+        pytest.param(_K_CTL + _K_DIRTY_OUT + _K_DIRTY_OUT + _K_IN + _K_EXIT + _K_EXITED, False, id="twice"),
+        pytest.param(_K_CTL + _K_IN + _K_DIRTY_OUT + _K_EXIT + _K_EXITED, False, id="after-in-exiting"),
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_OUT_TRACED + _K_IN + _K_EXITED, False, id="a-yield-after-exit"),
+    ],
+)
+def test_the_models_killed_dirty_out_window(live: str, ok: bool) -> None:
+    """The window the model writes for run_killed_exit2_in_gate admits the one enabled line of the
+    dirty scheduler's out_exiting before the in_exiting (C-200), once, and nothing else."""
+    assert agree(_golden_case("run_killed_exit2_in_gate"), live) is ok

@@ -174,6 +174,16 @@ void tracepoint_fire_unpredicted(Model *m, int proc, const Event *ev)
     }
 }
 
+void tracepoint_fire_unreported(Model *m, int proc, const Event *ev)
+{
+    int *order;
+    int n = order_by_attach(m, proc, &order);
+    for (int i = 0; i < n; i++) /* a process tracer has no enabled callback: no line at all */
+        if (enabled_live(m, order[i], proc, ev->tag))
+            (void)tracepoint_accept(m, order[i], proc, ev->tag,
+                                    tracepoint_rules(m, order[i], n, ev->rules, "SESSION-ORDER-PROCESS"));
+}
+
 void tracepoint_event(Model *m, int proc, const char *tag, const Term *term, const Term *extra,
                       const char *rules)
 {

@@ -31,6 +31,10 @@ void tracepoint_fire(Model *m, int proc, const Event *ev);
  * trace line is informative and not predicted (PORTS-RUNNING-ZERO), the enabled line that asked
  * for it being informative too. */
 void tracepoint_fire_unpredicted(Model *m, int proc, const Event *ev);
+/* Guarantees: of the tracepoint of ev for every session, the enabled line, and no trace line or
+ * message: what a tracer can report of a tracepoint reached on a dirty scheduler by an exiting
+ * process, whose trace callback's enif_send is refused (RUN-KILLED-DIRTY-OUT). */
+void tracepoint_fire_unreported(Model *m, int proc, const Event *ev);
 /* Guarantees: true iff session s goes on to trace the live tracepoint tag: a process tracer
  * always (no callback); a tracer module when enabled_consult answers trace. */
 bool tracepoint_accept(Model *m, int s, int proc, const char *tag, const char *ev_rules);

@@ -191,18 +191,30 @@ bool procs_register(Model *m, int p, const Step *st, bool reg)
     return true;
 }
 
+/* True iff killed_by (the rules of what kills a process) is an exit signal of another process
+ * or port (exit/2, a link), which reaches a process waiting in the gate's dirty NIF. */
+static bool by_exit_signal(const char *killed_by)
+{
+    return killed_by && strncmp(killed_by, "EV-EXIT ", 8) == 0;
+}
+
 /* Process p exits with reason: exit, then unregister; its links undone. killed_by: NULL when p
  * exits by itself, else the rules of the exit signal that kills it. Returns the processes and
  * ports it was linked to (*n of them). */
 static int *process_exits(Model *m, int p, const Term *reason, const char *killed_by, int *n)
 {
     Proc *pp = &m->procs[p];
-    if (pp->blocked) /* RUN-WAKE: a process killed in a receive is scheduled in to exit */
+    if (pp->blocked) { /* RUN-WAKE: a process killed in a receive is scheduled in to exit */
         running_wake(m, p);
-    else if (killed_by && strstr(killed_by, "EV-EXIT-LINKED")) /* the harness's wake-up races the signal */
-        windows_killed_linked(m, p);
-    else if (killed_by) /* RUN-KILLED: killed while it runs (in the gate): scheduled in exiting */
-        running_killed(m, p);
+    } else if (killed_by) {
+        /* RUN-KILLED-DIRTY-OUT: a signal handled while it is still in the gate's dirty NIF */
+        if (by_exit_signal(killed_by))
+            windows_killed_dirty(m, p);
+        if (strstr(killed_by, "EV-EXIT-LINKED")) /* the harness's wake-up races the signal */
+            windows_killed_linked(m, p);
+        else /* RUN-KILLED: killed while it runs (in the gate): scheduled in exiting */
+            running_killed(m, p);
+    }
     tracepoint_event(m, p, "exit", reason, NULL, killed_by ? killed_by : "EV-EXIT");
     if (pp->regname) {
         tracepoint_event(m, p, "unregister", term_atom(m->a, pp->regname), NULL, "EV-REGISTER EV-EXIT-UNREGISTER");
@@ -230,6 +242,8 @@ typedef struct {
 static Dying *dying_push(Model *m, Dying *stack, size_t *len, size_t *cap, int who, const Term *reason,
                          const char *killed_by, const char *port_rules)
 {
+    if (!m->procs[who].is_port && by_exit_signal(killed_by) && !windows_killed_dirty_ok(m, who))
+        return NULL;
     stack = arena_grow(m->a, stack, *len, cap, sizeof *stack);
     Dying *d = &stack[(*len)++];
     d->who = who;

@@ -292,3 +292,29 @@ void windows_killed_linked(Model *m, int p)
         return;
     allow_close(m, allow_open(m, "RUN-KILLED-LINKED", 1, 0, tpl), "RUN-KILLED-LINKED");
 }
+
+bool windows_killed_dirty_ok(Model *m, int p)
+{
+    if (m->procs[p].blocked || !answers_remove(m, p, "out_exiting"))
+        return true;
+    return model_unsupported(m, m->step->line, m->step->col,
+                             "the out_exiting the runtime may ask about on a dirty scheduler (RUN-KILLED-DIRTY-OUT) of a "
+                             "process whose tracer answers remove to it is");
+}
+
+/* The enabled lines of a tracepoint whose trace callback cannot report (tracepoint_fire_unreported). */
+static void fire_unreported(Model *m, int p, const void *arg)
+{
+    const Point *pt = arg;
+    Event ev = {pt->tag, pt->term, NULL, NULL, pt->rules};
+    tracepoint_fire_unreported(m, p, &ev);
+}
+
+void windows_killed_dirty(Model *m, int p)
+{
+    Point pt = {"out_exiting", term_int(m->a, 0), "RUN-FLAGS RUN-KILLED-DIRTY-OUT"};
+    const char *tpl = allow_capture(m, p, fire_unreported, &pt);
+    if (!tpl)
+        return;
+    allow_close(m, allow_open(m, "RUN-KILLED-DIRTY-OUT", 1, 0, tpl), "RUN-KILLED-DIRTY-OUT");
+}

@@ -54,4 +54,15 @@ bool windows_killed_linked_ok(Model *m, int p);
  * only when the exit signal is handled before the harness wakes it (RUN-KILLED-LINKED, C-134). */
 void windows_killed_linked(Model *m, int p);
 
+/* Guarantees: false with the error set (the model refuses the step) when p, killed by an exit
+ * signal while it waits in the gate, is traced for out_exiting by a tracer that would answer
+ * remove to it (RUN-KILLED-DIRTY-OUT: whether it is asked is a race); true otherwise. */
+bool windows_killed_dirty_ok(Model *m, int p);
+/* Guarantees: before p's in_exiting, a window for at most one out_exiting of p asked on the
+ * dirty scheduler, opened and closed at once: p, killed by an exit signal while it waits in the
+ * gate's dirty NIF, is scheduled out exiting there when the signal is handled before the NIF
+ * returns; its enabled lines only (tracepoint_fire_unreported: the trace callback's report is
+ * lost) (RUN-KILLED-DIRTY-OUT, C-200). */
+void windows_killed_dirty(Model *m, int p);
+
 #endif
