@@ -284,13 +284,19 @@ bool windows_killed_linked_ok(Model *m, int p)
                              "tracer answers remove to it is");
 }
 
+/* A window of rule for at most one instance of what fire writes of p's tracepoint tag (term 0),
+ * opened and closed at once; none when that is no line. */
+static void window_once(Model *m, int p, AllowFire fire, const char *tag, const char *rules, const char *rule)
+{
+    Point pt = {tag, term_int(m->a, 0), rules};
+    const char *tpl = allow_capture(m, p, fire, &pt);
+    if (tpl)
+        allow_close(m, allow_open(m, rule, 1, 0, tpl), rule);
+}
+
 void windows_killed_linked(Model *m, int p)
 {
-    Point pt = {"in_exiting", term_int(m->a, 0), "RUN-FLAGS RUN-KILLED RUN-KILLED-LINKED"};
-    const char *tpl = allow_capture(m, p, fire_point, &pt);
-    if (!tpl)
-        return;
-    allow_close(m, allow_open(m, "RUN-KILLED-LINKED", 1, 0, tpl), "RUN-KILLED-LINKED");
+    window_once(m, p, fire_point, "in_exiting", "RUN-FLAGS RUN-KILLED RUN-KILLED-LINKED", "RUN-KILLED-LINKED");
 }
 
 bool windows_killed_dirty_ok(Model *m, int p)
@@ -312,9 +318,5 @@ static void fire_unreported(Model *m, int p, const void *arg)
 
 void windows_killed_dirty(Model *m, int p)
 {
-    Point pt = {"out_exiting", term_int(m->a, 0), "RUN-FLAGS RUN-KILLED-DIRTY-OUT"};
-    const char *tpl = allow_capture(m, p, fire_unreported, &pt);
-    if (!tpl)
-        return;
-    allow_close(m, allow_open(m, "RUN-KILLED-DIRTY-OUT", 1, 0, tpl), "RUN-KILLED-DIRTY-OUT");
+    window_once(m, p, fire_unreported, "out_exiting", "RUN-FLAGS RUN-KILLED-DIRTY-OUT", "RUN-KILLED-DIRTY-OUT");
 }
