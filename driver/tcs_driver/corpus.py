@@ -164,8 +164,9 @@ def observable_kinds(case: Case) -> frozenset[str]:
 
 def hidden_states(case: Case) -> frozenset[str]:
     """The tracer states whose callback lines the live side cannot see: those of the example
-    tracer, which reveals only the messages it sends."""
-    states = {"<tracer>"} if case.tracer == "erl_msg_tracer" else set()
+    tracer, which reveals only the messages it sends; as the legacy tracer it is also the meta
+    tracer of a `meta` pattern, with the state `<meta>`."""
+    states = {"<tracer>", "<meta>"} if case.tracer == "erl_msg_tracer" else set()
     return frozenset(states | {f"<{s.name}>" for s in case.sessions if s.tracer == "erl_msg_tracer"})
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tcs_driver import corpus
+from tcs_driver import corpus, expectations
 from tcs_driver.fuzz import campaign, gen, release
 from tcs_driver.results import CaseResult
 
@@ -221,3 +221,22 @@ def test_otp25_does_exactly_what_c150_predicts(layout: corpus.Layout, otp_for, t
     else:
         assert result.status == "deviation", result.detail
         assert "C-150" in result.detail and f"last step started: {step}" in result.detail
+
+
+C48_CASES = sorted({(number, case) for number in ("27", "29")
+                    for case, entry in expectations.load(Path(__file__).parents[2] / "expectations" / f"otp{number}.toml").items()
+                    if entry.reason.startswith("C-48")})
+
+
+@pytest.mark.parametrize("number,case", C48_CASES, ids=[f"{c}-otp{n}" for n, c in C48_CASES])
+def test_c48_prediction_is_the_live_evidence_of_each_case(layout: corpus.Layout, number: str, case: str) -> None:
+    """OTP 27 and 29's prediction of C-48 (a child that inherits gets its parent's flags in place of the
+    defaults) differs from the documents' stream by exactly the lines the case's expectation saw live."""
+    documents = _sim(layout, case).splitlines()
+    predicted = _sim(layout, case, "--release", number).splitlines()
+    assert [(n.release, n.clarification) for n in release.notes("\n".join(predicted))] == [(int(number), "C-48")]
+    evidence = expectations.load(layout.expectations / f"otp{number}.toml")[case].evidence
+    differing = [f"-{ln}" for ln in documents if ln.startswith("N ") and ln not in predicted] + \
+                [f"+{ln}" for ln in predicted if ln.startswith("N ") and ln not in documents]
+    assert sorted(differing) == sorted(evidence)
+    assert _sim(layout, case, "--release", "25") == "\n".join(documents) + "\n"

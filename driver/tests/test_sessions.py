@@ -18,11 +18,11 @@ def _case(tracer: str, *sessions: tuple[str, str]) -> corpus.Case:
     "case, kinds, hidden",
     [
         pytest.param(_case("recorder"), diff.DEFAULT_OBSERVABLE, set(), id="legacy-recorder"),
-        pytest.param(_case("erl_msg_tracer"), diff.MSG_TRACER_OBSERVABLE, {"<tracer>"}, id="legacy-example"),
+        pytest.param(_case("erl_msg_tracer"), diff.MSG_TRACER_OBSERVABLE, {"<tracer>", "<meta>"}, id="legacy-example"),
         pytest.param(_case("recorder", ("sp", "process")), diff.ALL_KINDS, set(), id="recorder-and-process"),
         pytest.param(_case("erl_msg_tracer", ("sa", "recorder"), ("sm", "erl_msg_tracer")), diff.ALL_KINDS,
-                     {"<tracer>", "<sm>"}, id="example-and-recorder-sessions"),
-        pytest.param(_case("erl_msg_tracer", ("sp", "process")), diff.MSG_TRACER_OBSERVABLE, {"<tracer>"},
+                     {"<tracer>", "<meta>", "<sm>"}, id="example-and-recorder-sessions"),
+        pytest.param(_case("erl_msg_tracer", ("sp", "process")), diff.MSG_TRACER_OBSERVABLE, {"<tracer>", "<meta>"},
                      id="example-and-process"),
     ],
 )

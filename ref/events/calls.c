@@ -220,8 +220,9 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
     Tracer t = meta_tracer(m, s, &decl, pat->meta_state);
     if (decl.kind == TRACER_RECORDER && !seqtrace_report_printable(m, r->p))
         return model_unsupported(m, r->st->line, r->st->col,
-                                 "a meta-traced call by a process whose seq_trace token has the send flag "
-                                 "(the recorder's report would be traced, C-65) is");
+                                 "a meta-traced call by a process whose seq_trace token has the send or "
+                                 "'receive' flag (the recorder's report, or its receipt, would be traced, "
+                                 "C-65) is");
     /* CALL-META-REMOVE: remove ends meta tracing of the function; discard counts as trace */
     if (enabled_probe_as(m, t, r->p, "CALL-META-REMOVE") == ANS_REMOVE) {
         pat->meta = false;

@@ -106,7 +106,7 @@ bool seqtrace_step(Model *m, int p, const Step *st)
 bool seqtrace_report_printable(const Model *m, int p)
 {
     const SeqToken *tok = m->procs[p].token;
-    return !tok || !m->seq_tracer || !tok->send;
+    return !tok || !m->seq_tracer || (!tok->send && !tok->receive);
 }
 
 void seqtrace_tracer_report(Model *m, int p)

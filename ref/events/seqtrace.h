@@ -14,9 +14,9 @@ void seqtrace_receive(Model *m, int p, const Message *msg);
 /* Guarantees: false iff p holds a token and the step kind passes it on in a way the model
  * leaves out (spawn, link, unlink, exit, the port steps). */
 bool seqtrace_allows(const Model *m, int p, StepKind kind);
-/* Guarantees: false iff p holds a token with the send flag and there is a system seq tracer:
- * a report of the tracer from p's context would be traced, and its message is the tracer's own
- * (C-65), which the model cannot print. */
+/* Guarantees: false iff p holds a token with the send or 'receive' flag and there is a system
+ * seq tracer: a report of the tracer from p's context, or its receipt by the recorder's process,
+ * would be traced, and its message is the tracer's own (C-65), which the model cannot print. */
 bool seqtrace_report_printable(const Model *m, int p);
 /* Guarantees: the lines and serial of the message a recorder's trace callback sends from p's
  * context, when p holds a token: one send transfer of p (SEQ-TRACER-REPORT, C-65). */

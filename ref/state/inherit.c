@@ -38,11 +38,24 @@ static void inherit_pair(Model *m, int s, int from, int to, Flag every, Flag fir
     }
 }
 
+/* Whether parent passes its flags in session s to a child it creates (spawn_link: linked). */
+static bool passes_on_spawn(const Model *m, int s, int parent, bool linked)
+{
+    const TraceState *t = &m->procs[parent].trace[s];
+    FlagSet passing = FLAG_BIT(FL_SET_ON_SPAWN) | FLAG_BIT(FL_SET_ON_FIRST_SPAWN);
+    if (linked)
+        passing |= FLAG_BIT(FL_SET_ON_LINK) | FLAG_BIT(FL_SET_ON_FIRST_LINK);
+    return t->attached && (t->flags & passing);
+}
+
 void inherit_spawn(Model *m, int parent, int child, bool linked)
 {
     for (int s = 0; s < m->nsessions; s++) {
         TraceState *c = &m->procs[child].trace[s];
-        if (m->sessions[s].new_flags) /* PROCS-SPEC-NEW: the defaults for new processes */
+        /* PROCS-SPEC-NEW: the defaults for new processes; C-48: OTP 27 and 29 leave them out
+         * of a child that inherits in the session */
+        if (m->sessions[s].new_flags &&
+            !(passes_on_spawn(m, s, parent, linked) && release_deviates(m, DEV_INHERIT_REPLACES_DEFAULTS)))
             gain(m, c, m->sessions[s].new_flags, "PROCS-SPEC-NEW");
         inherit_pair(m, s, parent, child, FL_SET_ON_SPAWN, FL_SET_ON_FIRST_SPAWN,
                      "INHERIT-SPAWN", "INHERIT-FIRST-SPAWN");

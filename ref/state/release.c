@@ -21,6 +21,9 @@ static const struct {
     [DEV_LINK_DEAD_TRAP_NO_LINK] = {25, 27, "C-155", "link/1 to a dead process by a process trapping exits "
                                                      "delivers {'EXIT', Pid, noproc} with no link made "
                                                      "(no getting_unlinked)"},
+    [DEV_INHERIT_REPLACES_DEFAULTS] = {27, 29, "C-48", "a child that inherits its parent's trace flags at its "
+                                                       "creation gets them in place of the defaults for new "
+                                                       "processes, not beside them"},
 };
 
 bool release_deviates(Model *m, Deviation d)

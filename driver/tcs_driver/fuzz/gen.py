@@ -219,7 +219,7 @@ class _State:
     recorder: bool = False                                         # the legacy tracer is the recorder
     trace_call: bool = False                                       # the legacy recorder has trace_call/5 (C-10)
     meta: bool = False                                             # a meta pattern may be set
-    seq_send: bool = False                                         # a token may have the send flag
+    seq_traced_flag: bool = False                                  # a token may have the send or 'receive' flag
     legacy_process: bool = False                                   # the legacy tracer is a process
     own_state: bool = False                                        # the recorder has a state of the case's own
     no_meta: set[str] = field(default_factory=set)                 # sessions whose recorder has trace_call/5
@@ -526,8 +526,8 @@ def _process_step(st: _State) -> str | None:
         st.blocked.add(p)
         return f"{p} recv"
     if kind == "call":
-        if holder and st.meta and st.seq_tracer and st.seq_send:
-            return None   # the recorder's report of a meta-traced call would be traced (C-65)
+        if holder and st.meta and st.seq_tracer and st.seq_traced_flag:
+            return None   # the recorder's report of a meta-traced call, or its receipt, would be traced (C-65)
         if st.flag_functions:
             if p in st.seq_group:
                 return None   # a pattern could trace a process of the seq_trace group (C-65)
@@ -682,7 +682,7 @@ def _process_step(st: _State) -> str | None:
         st.seq_group.add(p)
         comp = st.pick(("label",) * 3 + SEQ_COMPONENTS)
         value = str(st.rng.randrange(0, 50)) if comp == "label" else st.pick(["true", "true", "false"])
-        st.seq_send |= comp == "send" and value == "true"
+        st.seq_traced_flag |= comp in ("send", "'receive'") and value == "true"
         st.token.add(p)
         return f"{p} seq_token {comp} {value}"
     if kind == "seq_print":
