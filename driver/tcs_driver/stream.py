@@ -596,7 +596,7 @@ def _harness_discarded_schedule(lines: list[Line], i: int) -> bool:
     traced of its process is, a discarded in where the last out traced was."""
     line = lines[i]
     if line.kind != "enabled" or line.cls != "N" or line.tag not in ("in", "out") \
-            or line.body.endswith(" -> trace"):
+            or line.body.endswith(" -> trace") or line.group.startswith("<port:"):  # a port: in and out by task
         return False
     neighbour = _schedule_neighbour(lines, i, "in", 1) if line.tag == "out" \
         else _schedule_neighbour(lines, i, "out", -1)
