@@ -184,6 +184,11 @@ run_step({module_unload, Mod}, Names, #{collector := C}) ->
     code:purge(Mod),
     ctl(C, ["code:delete(", atom_to_list(Mod), ")"], {ok, Deleted}, Names),
     {harness, Names};
+run_step({system_monitor, legacy}, Names, #{collector := C}) ->
+    %% as trace_session_SUITE's system_monitor_info/1: the node's legacy system
+    %% monitor, which no session's trace:system/3 sets
+    ctl(C, "erlang:system_monitor()", {ok, erlang:system_monitor()}, Names),
+    {harness, Names};
 run_step(Step, Names, Ctx) ->
     {Who, Action} = action(Step, Names),
     after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).

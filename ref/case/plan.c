@@ -81,7 +81,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
                                         "spawn_link", "info", "tracer_exit", "kill", "trap_exit",
                                         "monitor", "send_name", "tracer_unload", "tracer_reload",
-                                        "module_unload", "port_control"};
+                                        "module_unload", "port_control", "system_monitor"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -112,6 +112,9 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         break;
     case ST_MODULE_UNLOAD:
         atom(out, st->module);
+        break;
+    case ST_SYSTEM_MONITOR: /* erlang:system_monitor/0, no argument */
+        buf_puts(out, "legacy");
         break;
     case ST_PATTERN:
         steptext_pattern_target(out, st);

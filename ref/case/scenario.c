@@ -431,6 +431,8 @@ static bool parse_process_decl(Parser *p)
             return fail(p, at, "'%s' is reserved for a tracer state process", w);
         if (spec_lookup(w) != SPEC_PID)
             return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
+        if (strcmp(w, "system_monitor") == 0)
+            return fail(p, at, "'%s' is reserved for the harness's step", w);
         if (session_index(p, w) >= 0)
             return fail(p, at, "'%s' is the name of a session (and of its tracer state process)", w);
         if (known(p, w))
@@ -1416,6 +1418,9 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         ok = p->sc->tracer.kind == TRACER_RECORDER
                  ? end_of_statement(p)
                  : fail(p, at, "'tracer unload' and 'tracer reload' need the recorder as the tracer");
+    } else if (strcmp(kw, "system_monitor") == 0) {
+        st->kind = ST_SYSTEM_MONITOR; /* the harness reads erlang:system_monitor() (SYSMON-LEGACY-APART) */
+        ok = end_of_statement(p);
     } else if (strcmp(kw, "unload") == 0) {
         st->kind = ST_MODULE_UNLOAD; /* a fixture module deleted and purged (CALL-PATTERN-MODULE-DELETED) */
         ok = parse_unload_step(p, st);
