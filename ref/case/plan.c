@@ -81,7 +81,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
                                         "spawn_link", "info", "tracer_exit", "kill", "trap_exit",
                                         "monitor", "send_name", "tracer_unload", "tracer_reload",
-                                        "module_unload", "port_control", "system_monitor"};
+                                        "module_unload", "port_control", "system_monitor", "relation"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -115,6 +115,13 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         break;
     case ST_SYSTEM_MONITOR: /* erlang:system_monitor/0, no argument */
         buf_puts(out, "legacy");
+        break;
+    case ST_RELATION: /* two reading names and the operator between them */
+        atom(out, st->actor);
+        buf_puts(out, ", ");
+        atom(out, st->item);
+        buf_puts(out, ", ");
+        atom(out, st->other);
         break;
     case ST_PATTERN:
         steptext_pattern_target(out, st);
@@ -275,9 +282,15 @@ void plan_print(Buf *out, const Scenario *sc)
     }
     buf_puts(out, "]}.\n");
     for (size_t i = 0; i < sc->nsteps; i++) {
+        const Step *st = &sc->steps[i];
         buf_printf(out, "{step, %zu, ", i + 1);
-        step_body(out, sc, &sc->steps[i]);
-        buf_puts(out, "}.\n");
+        if (st->reading) { /* a named reading: {reading, Name, Step} (CALL-COUNTERS-RELATION) */
+            buf_puts(out, "{reading, ");
+            atom(out, st->reading);
+            buf_puts(out, ", ");
+        }
+        step_body(out, sc, st);
+        buf_puts(out, st->reading ? "}}.\n" : "}.\n");
     }
 }
 

@@ -10,6 +10,7 @@
 #include "order.h"
 #include "patterns.h"
 #include "procspec.h"
+#include "readings.h"
 #include "sessions.h"
 #include "steptext.h"
 #include "sysmon.h"
@@ -491,10 +492,11 @@ static bool info_step(Model *m, const Step *st)
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg", refused);
         buf_free(&call);
-        return true;
+        return readings_take(m, st, s, -1, NULL);
     }
     Term *result;
-    int fi;
+    int fi = -1;
+    const Pattern *read = NULL; /* the function's pattern, for a named reading */
     const char *rule = "SESSION-INFO";
     if (what->kind == TK_PID || what->kind == TK_PORT) {
         result = info_process(m, s, what, it);
@@ -516,7 +518,8 @@ static bool info_step(Model *m, const Step *st)
         Term *ms = pat->off ? term_atom(m->a, "false") : pat->ms ? (Term *)pat->ms : term_atom(m->a, "true");
         result = strcmp(it, "match_spec") == 0 ? item(m, "match_spec", ms) : NULL;
     } else if (fixture_mfa(m, what, &fi)) {
-        result = sessions_info_function(m, s, fi < 0 ? NULL : &m->sessions[s].pats[fi], it);
+        read = fi < 0 ? NULL : &m->sessions[s].pats[fi];
+        result = sessions_info_function(m, s, read, it);
     } else {
         buf_free(&call);
         return model_unsupported(m, st->line, st->term_col, "this trace:info/3 argument is");
@@ -530,7 +533,7 @@ static bool info_step(Model *m, const Step *st)
         control_line(m, buf_str(&call), "raises error:badarg", buf_str(&rules));
     buf_free(&rules);
     buf_free(&call);
-    return true;
+    return readings_take(m, st, s, fi, result ? read : NULL);
 }
 
 /* The weak handles of the sessions, as a list term. */

@@ -22,6 +22,7 @@
 #include "windows.h"
 #include "tracermod.h"
 #include "fixturecode.h"
+#include "readings.h"
 #include "sysmon.h"
 
 /* A step of one process of the scenario (the process is the step's actor). */
@@ -86,6 +87,8 @@ static bool run_step(Model *m, const Step *st)
         ok = fixturecode_unload(m, st);
     else if (st->kind == ST_SYSTEM_MONITOR)
         ok = sysmon_legacy_read(m);
+    else if (st->kind == ST_RELATION)
+        ok = readings_relation(m, st);
     else
         ok = actor_step(m, st);
     if (ok && !drvports_consistent(m))
