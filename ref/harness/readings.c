@@ -45,17 +45,17 @@ static int order(const Reading *x, const Reading *y)
 bool readings_relation(Model *m, const Step *st)
 {
     const Reading *x = reading(m, st->actor), *y = reading(m, st->other);
-    const char *why = NULL;
+    const char *what = NULL;
     if (!x->list || !y->list)
-        why = "a relation of a reading that is no call_time or call_memory list is";
+        what = "a relation of a reading that is no call_time or call_memory list is";
     else if (x->session != y->session || x->fn != y->fn || x->fn < 0 || x->kind != y->kind)
-        why = "a relation between readings of two counters is";
+        what = "a relation between readings of two counters is";
     else if (x->epoch != y->epoch)
-        why = "a relation between readings on either side of a restart of the counter is";
-    int o = why ? 0 : order(x, y);
+        what = "a relation between readings on either side of a restart of the counter is";
+    int o = what ? 0 : order(x, y);
     const char *op = st->item;
     bool holds = false, known = true;
-    if (!why) {
+    if (!what) {
         /* o: 0 equal, 1 greater, -1 less, 2 greater or equal, -2 less or equal */
         if (strcmp(op, ">=") == 0)
             holds = o >= 0, known = o != -2;
@@ -68,10 +68,10 @@ bool readings_relation(Model *m, const Step *st)
         else /* =:= */
             holds = o == 0, known = o != 2 && o != -2;
         if (!known)
-            why = "a relation that a call taking no measurable time or allocating nothing would decide is";
+            what = "a relation that a call taking no measurable time or allocating nothing would decide is";
     }
-    if (why)
-        return model_unsupported(m, st->line, st->col, why);
+    if (what)
+        return model_unsupported(m, st->line, st->col, what);
     Buf call;
     buf_init(&call);
     buf_printf(&call, "tcs_readings:relation(%s,'%s',%s)", st->actor, op, st->other);
