@@ -11,6 +11,12 @@ static void atom(Buf *out, const char *name) { term_print_atom(out, name); }
 /* A session step's handle: sa, {weak, sa} or {weak, legacy}. */
 static void session_ref(Buf *out, const Scenario *sc, const Step *st)
 {
+    if (st->session_term) { /* {term, T}: the term itself is passed (SESSION-NOT-A-HANDLE) */
+        buf_puts(out, "{term, ");
+        term_print(out, st->session_term, PRINT_PLAN);
+        buf_puts(out, "}");
+        return;
+    }
     const char *name = st->session == SESSION_LEGACY ? "legacy" : sc->sessions[st->session].name;
     buf_printf(out, st->weak ? "{weak, %s}" : "%s", name);
 }

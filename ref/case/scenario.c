@@ -1286,6 +1286,22 @@ static bool parse_session_decl(Parser *p)
 static bool session_ref(Parser *p, Step *st, bool weak_allowed)
 {
     size_t at;
+    skip_ws(p);
+    if (strncmp(p->s + p->i, "term(", 5) == 0) { /* term(T): a term that is no handle */
+        at = p->i;
+        p->i += 5;
+        if (st->sop != SO_INFO && st->sop != SO_DESTROY)
+            return fail(p, at, "term(...) as the session is only supported for info and destroy");
+        if (!opaque_term_arg(p, &st->session_term, NULL)) /* make_ref() too: it only raises */
+            return false;
+        skip_ws(p);
+        if (p->s[p->i] != ')')
+            return fail(p, p->i, "expected ')' after the term");
+        p->i++;
+        st->session = SESSION_LEGACY;
+        st->weak = true;
+        return true;
+    }
     const char *w = word(p, &at);
     if (!w)
         return fail(p, at, "expected a session, found end of line");
@@ -1409,7 +1425,8 @@ static bool session_op(Parser *p, const char *kw, SessionOp *op)
     size_t save = p->i, at;
     const char *w = word(p, &at);
     p->i = save;
-    if (!w || !(strncmp(w, "weak(", 5) == 0 || session_index(p, w) >= 0 || strcmp(w, "legacy") == 0))
+    if (!w || !(strncmp(w, "weak(", 5) == 0 || strncmp(w, "term(", 5) == 0 || session_index(p, w) >= 0 ||
+                strcmp(w, "legacy") == 0))
         return false;
     *op = kw[0] == 't' ? SO_PROCESS : kw[0] == 'p' ? SO_FUNCTION : SO_INFO;
     return true;

@@ -96,6 +96,9 @@ typedef struct Step {
     SessionOp sop;             /* session steps: which call */
     int session;               /* session steps: index in Scenario.sessions, or SESSION_LEGACY */
     bool weak;                 /* session steps: the call uses the weak handle */
+    Term *session_term;        /* info, destroy: a term written as the session, term(T), which no
+                                * handle is (SESSION-NOT-A-HANDLE); session is then SESSION_LEGACY,
+                                * weak, whose calls raise alike */
     Term *sargs;               /* session steps: create: Opts; trace and pattern: the options as
                                 * terms (a session refuses tuples such as {tracer,T}); info: Item;
                                 * system: Value (term: the event) */

@@ -44,7 +44,7 @@ static Term *tracer_term(Model *m, int s)
 static void call_head(Model *m, Buf *call, const char *fn, const Step *st)
 {
     buf_printf(call, "trace:%s(", fn);
-    term_print(call, handle_term(m, step_session(st), st->weak), PRINT_CANON);
+    term_print(call, st->session_term ? st->session_term : handle_term(m, step_session(st), st->weak), PRINT_CANON);
 }
 
 static void put_arg(Buf *call, const Term *t)
@@ -72,6 +72,8 @@ static void ctl_term(Model *m, Buf *call, const Term *result, const char *rules)
 /* Why a handle cannot be used, as a rule ID; NULL if it can. */
 static const char *handle_refused(const Model *m, const Step *st)
 {
+    if (st->session_term)
+        return "SESSION-NOT-A-HANDLE";
     if (st->session == SESSION_LEGACY)
         return "SESSION-LEGACY-WEAK";
     if (m->sessions[step_session(st)].life != LIFE_ALIVE)
