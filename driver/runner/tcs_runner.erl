@@ -184,6 +184,22 @@ run_step({module_unload, Mod}, Names, #{collector := C}) ->
     code:purge(Mod),
     ctl(C, ["code:delete(", atom_to_list(Mod), ")"], {ok, Deleted}, Names),
     {harness, Names};
+run_step({reading, Name, Step}, Names, Ctx) ->
+    %% a named call_time or call_memory reading: its answer is kept for the
+    %% relation steps that name it (its control line as the step's own)
+    erase(tcs_last_answer),
+    Result = run_step(Step, Names, Ctx),
+    put({tcs_reading, Name}, get(tcs_last_answer)),
+    Result;
+run_step({relation, X, Op, Y}, Names, #{collector := C}) ->
+    Holds = tcs_readings:relation(get({tcs_reading, X}), Op, get({tcs_reading, Y})),
+    ctl(C, io_lib:format("tcs_readings:relation(~w,~w,~w)", [X, Op, Y]), {ok, Holds}, Names),
+    {harness, Names};
+run_step({system_monitor, legacy}, Names, #{collector := C}) ->
+    %% as trace_session_SUITE's system_monitor_info/1: the node's legacy system
+    %% monitor, which no session's trace:system/3 sets
+    ctl(C, "erlang:system_monitor()", {ok, erlang:system_monitor()}, Names),
+    {harness, Names};
 run_step(Step, Names, Ctx) ->
     {Who, Action} = action(Step, Names),
     after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).

@@ -38,6 +38,7 @@ out(Fmt, Args) -> out(io_lib:format(Fmt, Args)).
 %% A control line carries a number from the counter the recorder stamps its
 %% records with: one order for all of them (print_records).
 ctl(Collector, Call, {ok, Value}, Names) ->
+    put(tcs_last_answer, Value), % what a named reading keeps (tcs_runner, {reading, ...})
     Collector ! {ctl, erlang:unique_integer([monotonic]), ["ctl ", Call, " -> ", canon(Value, Names)]};
 ctl(Collector, Call, {placeholder, Text}, _Names) ->
     Collector ! {ctl, erlang:unique_integer([monotonic]), ["ctl ", Call, " -> ", Text]};

@@ -182,6 +182,7 @@ collect_garbage(St, From) ->
 %% A session whose creation failed on this node has no handle: the call gets
 %% {no_handle, Name} instead (and fails, visibly, rather than the holder).
 handle({weak, legacy}, _) -> {legacy, default};
+handle({term, T}, _) -> T; % a term that is no handle, passed as it is (SESSION-NOT-A-HANDLE)
 handle({weak, Name}, #{weak := W}) -> maps:get(Name, W, {no_handle, Name});
 handle(Name, #{strong := S}) -> maps:get(Name, S, {no_handle, Name}).
 

@@ -571,10 +571,43 @@ def _enabled_before(lines: list[Line], i: int) -> int | None:
     return j if j is not None and lines[j].kind == "enabled" and lines[j].tag == line.tag else None
 
 
+def _schedule_neighbour(lines: list[Line], i: int, tag: str, step: int) -> Line | None:
+    """Return the first scheduling line (enabled or trace) of line i's process and tracer after it
+    (step 1) or before it (step -1) when it is a trace line of tag, or an enabled line of tag that
+    asked for one; else None."""
+    line, running = lines[i], tags.table().process_tags("running_procs")
+    j = i + step
+    while 0 <= j < len(lines):
+        other = lines[j]
+        if other.group == line.group and other.state == line.state and other.tag in running \
+                and other.kind in ("enabled", "trace"):
+            if other.tag != tag or (other.kind == "enabled" and not other.body.endswith(" -> trace")):
+                return None
+            if other.kind == "trace":
+                return other
+        j += step
+    return None
+
+
+def _harness_discarded_schedule(lines: list[Line], i: int) -> bool:
+    """Return True iff line i is a scheduling enabled line that traced nothing (discard, remove)
+    for a schedule of the harness (RUN-HARNESS, OTP_SUITES.md F-1): a process is scheduled in
+    where it was scheduled out, running nothing between, so a discarded out is where the next in
+    traced of its process is, a discarded in where the last out traced was."""
+    line = lines[i]
+    if line.kind != "enabled" or line.cls != "N" or line.tag not in ("in", "out") \
+            or line.body.endswith(" -> trace") or line.group.startswith("<port:"):  # a port: in and out by task
+        return False
+    neighbour = _schedule_neighbour(lines, i, "in", 1) if line.tag == "out" \
+        else _schedule_neighbour(lines, i, "out", -1)
+    return neighbour is not None and _unpredictable_scheduling(neighbour)
+
+
 def classify_implementation_defined(lines: list[Line]) -> list[Line]:
     """Return lines with the events the documents leave to the implementation made informative,
     each with the enabled line that asked for it: unpredictable scheduling (RUN-HARNESS,
-    PORTS-RUNNING-ZERO) and a fullsweep right after a minor collection of the same process
+    PORTS-RUNNING-ZERO; also the enabled line of such a schedule that traced nothing, placed by its
+    traced other half: _harness_discarded_schedule) and a fullsweep right after a minor collection of the same process
     (GC-MINOR-FULLSWEEP: the gc_major_start and gc_major_end directly following gc_minor_end,
     and the enabled line of that gc_major_end also when it answered no trace: discard leaves the
     enabled line alone, and it belongs to the fullsweep all the same). Each tracer of a process is
@@ -608,7 +641,8 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
             j = _enabled_before(out, i)
             if j is not None:
                 out[j] = replace(out[j], cls="I")
-    return out
+    return [replace(line, cls="I") if _harness_discarded_schedule(out, i) else line
+            for i, line in enumerate(out)]
 
 
 def parse_stream(text: str, where: str) -> list[Line]:

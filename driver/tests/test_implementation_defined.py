@@ -70,6 +70,33 @@ def test_harness_scheduling_and_its_enabled_line_are_informative() -> None:
     assert [line[0] for line in got] == ["I", "I", "I", "I", "I", "N", "N", "N", "N"]
 
 
+HARNESS_OUT = "enabled(out, <tracer>, <a>) -> discard\n"
+HARNESS_IN = "enabled(in, <tracer>, <a>) -> trace\ntrace(in, <tracer>, <a>, {tcs_gate,await_turn,1}, #{})\n"
+ACT_IN = "enabled(in, <tracer>, <a>) -> trace\ntrace(in, <tracer>, <a>, {tcs_puppet,act,1}, #{})\n"
+ACT_OUT = "enabled(out, <tracer>, <a>) -> trace\ntrace(out, <tracer>, <a>, {tcs_puppet,act,1}, #{})\n"
+GATE_OUT = "enabled(out, <tracer>, <a>) -> trace\ntrace(out, <tracer>, <a>, {tcs_gate,await_turn,1}, #{})\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        pytest.param(HARNESS_OUT + "enabled(trace_status, <tracer>, <a>) -> discard\n" + HARNESS_IN,
+                     "IIII", id="out-discarded-before-a-harness-in"),
+        pytest.param(HARNESS_OUT + ACT_IN, "NNN", id="out-discarded-before-the-scenario-in"),
+        pytest.param(GATE_OUT + "enabled(in, <tracer>, <a>) -> discard\n", "III", id="in-discarded-after-a-harness-out"),
+        pytest.param(ACT_OUT + "enabled(in, <tracer>, <a>) -> discard\n", "NNN", id="in-discarded-after-the-scenario-out"),
+        pytest.param(HARNESS_OUT + "enabled(in, <tracer>, <a>) -> discard\n" + HARNESS_IN, "NNII",
+                     id="both-discarded-nothing-places-them"),
+        pytest.param(HARNESS_OUT + "enabled(in, <other>, <a>) -> trace\n"
+                     "trace(in, <other>, <a>, {tcs_gate,await_turn,1}, #{})\n", "NII", id="another-tracer-places-nothing"),
+        pytest.param("enabled(out, <tracer>, <port:x>) -> discard\nenabled(in, <tracer>, <port:x>) -> trace\n"
+                     "trace(in, <tracer>, <port:x>, 0, #{})\n", "NII", id="a-port-is-scheduled-by-task"),
+    ],
+)
+def test_discarded_harness_schedule_placed_by_its_other_half(text: str, want: str) -> None:
+    assert "".join(line[0] for line in classes(text)) == want
+
+
 def test_port_scheduling_zero_is_informative_a_named_task_is_not() -> None:
     got = classes(
         "enabled(in, <tracer>, <port:x>) -> trace\n"

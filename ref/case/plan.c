@@ -11,6 +11,12 @@ static void atom(Buf *out, const char *name) { term_print_atom(out, name); }
 /* A session step's handle: sa, {weak, sa} or {weak, legacy}. */
 static void session_ref(Buf *out, const Scenario *sc, const Step *st)
 {
+    if (st->session_term) { /* {term, T}: the term itself is passed (SESSION-NOT-A-HANDLE) */
+        buf_puts(out, "{term, ");
+        term_print(out, st->session_term, PRINT_PLAN);
+        buf_puts(out, "}");
+        return;
+    }
     const char *name = st->session == SESSION_LEGACY ? "legacy" : sc->sessions[st->session].name;
     buf_printf(out, st->weak ? "{weak, %s}" : "%s", name);
 }
@@ -81,7 +87,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
                                         "spawn_link", "info", "tracer_exit", "kill", "trap_exit",
                                         "monitor", "send_name", "tracer_unload", "tracer_reload",
-                                        "module_unload", "port_control"};
+                                        "module_unload", "port_control", "system_monitor", "relation"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -112,6 +118,16 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         break;
     case ST_MODULE_UNLOAD:
         atom(out, st->module);
+        break;
+    case ST_SYSTEM_MONITOR: /* erlang:system_monitor/0, no argument */
+        buf_puts(out, "legacy");
+        break;
+    case ST_RELATION: /* two reading names and the operator between them */
+        atom(out, st->actor);
+        buf_puts(out, ", ");
+        atom(out, st->item);
+        buf_puts(out, ", ");
+        atom(out, st->other);
         break;
     case ST_PATTERN:
         steptext_pattern_target(out, st);
@@ -272,9 +288,15 @@ void plan_print(Buf *out, const Scenario *sc)
     }
     buf_puts(out, "]}.\n");
     for (size_t i = 0; i < sc->nsteps; i++) {
+        const Step *st = &sc->steps[i];
         buf_printf(out, "{step, %zu, ", i + 1);
-        step_body(out, sc, &sc->steps[i]);
-        buf_puts(out, "}.\n");
+        if (st->reading) { /* a named reading: {reading, Name, Step} (CALL-COUNTERS-RELATION) */
+            buf_puts(out, "{reading, ");
+            atom(out, st->reading);
+            buf_puts(out, ", ");
+        }
+        step_body(out, sc, st);
+        buf_puts(out, st->reading ? "}}.\n" : "}.\n");
     }
 }
 

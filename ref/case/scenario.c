@@ -41,6 +41,7 @@ typedef struct {
     SessionPhase *phase; /* indexed like sessions */
     size_t nsessions, sessions_cap;
     long long repeat; /* how often the step being parsed is done: its `times N`, else 1 */
+    StrMap readings;  /* the names of the counter readings taken so far (`... as NAME`) */
 } Parser;
 
 enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
@@ -431,6 +432,8 @@ static bool parse_process_decl(Parser *p)
             return fail(p, at, "'%s' is reserved for a tracer state process", w);
         if (spec_lookup(w) != SPEC_PID)
             return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
+        if (strcmp(w, "system_monitor") == 0 || strcmp(w, "relation") == 0)
+            return fail(p, at, "'%s' is reserved for the harness's step", w);
         if (session_index(p, w) >= 0)
             return fail(p, at, "'%s' is the name of a session (and of its tracer state process)", w);
         if (known(p, w))
@@ -672,7 +675,9 @@ static bool parse_trace_step(Parser *p, Step *st, bool with_options)
 
 /* The items of a function in erlang:trace_info/2 and trace:info/3 (003, info/3). call_memory
  * is new in OTP 26, where `all` lists it too (CALL-COUNTERS-MEMORY-OTP26). */
-static bool function_item_arg(Parser *p, const char **item)
+static bool reading_name(Parser *p, Step *st);
+
+static bool function_item_arg(Parser *p, Step *st, const char **item)
 {
     static const char *const items[] = {"traced", "match_spec", "meta", "meta_match_spec",
                                         "call_count", "call_time", "call_memory", "all"};
@@ -681,11 +686,56 @@ static bool function_item_arg(Parser *p, const char **item)
     for (size_t i = 0; w && i < sizeof items / sizeof items[0]; i++)
         if (strcmp(w, items[i]) == 0) {
             *item = w;
-            return i < 6 || p->sc->otp >= 26 ? end_of_statement(p)
+            return i < 6 || p->sc->otp >= 26 ? reading_name(p, st)
                  : fail(p, at, "'%s' of a function needs 'otp 26' or later (call_memory is new in OTP 26)", w);
         }
     return fail(p, at, "expected a function's item: traced, match_spec, meta, meta_match_spec, call_count, "
                        "call_time, call_memory or all");
+}
+
+/* [as NAME] after a function's call_time or call_memory item: the reading gets a name a later
+ * `relation` step compares by (CALL-COUNTERS-RELATION); then the end of the statement. */
+static bool reading_name(Parser *p, Step *st)
+{
+    skip_ws(p);
+    size_t as_at = p->i, at;
+    if (!next_word_is(p, "as"))
+        return end_of_statement(p);
+    const char *w = word(p, &at);
+    if (strcmp(st->item, "call_time") != 0 && strcmp(st->item, "call_memory") != 0)
+        return fail(p, as_at, "only a call_time or call_memory reading can be named");
+    if (!w || !is_name(w))
+        return fail(p, at, "expected the reading's name after 'as'");
+    if (strmap_get(&p->readings, w) >= 0)
+        return fail(p, at, "duplicate reading '%s'", w);
+    strmap_add(&p->readings, p->a, w, 0);
+    st->reading = w;
+    return end_of_statement(p);
+}
+
+/* relation NAME OP NAME: the harness compares two named counter readings (CALL-COUNTERS-RELATION). */
+static bool parse_relation_step(Parser *p, Step *st)
+{
+    static const char *const ops[] = {">=", ">", "=<", "<", "=:="};
+    size_t at;
+    const char *w[3];
+    for (int k = 0; k < 3; k++) {
+        w[k] = word(p, &at);
+        if (k == 1) {
+            size_t i = 0;
+            while (w[k] && i < sizeof ops / sizeof ops[0] && strcmp(w[k], ops[i]) != 0)
+                i++;
+            if (!w[k] || i == sizeof ops / sizeof ops[0])
+                return fail(p, at, "expected one of >=, >, =<, <, =:=");
+        } else if (!w[k] || strmap_get(&p->readings, w[k]) < 0) {
+            return fail(p, at, w[k] ? "no reading named '%s' before this step" : "expected a reading's name%s",
+                        w[k] ? w[k] : "");
+        }
+    }
+    st->actor = w[0];
+    st->item = w[1];
+    st->other = w[2];
+    return end_of_statement(p);
 }
 
 /* info {M,F,A} ITEM: erlang:trace_info/2 of a fixture function (CALL-COUNTERS-INFO). */
@@ -702,7 +752,7 @@ static bool parse_function_info_step(Parser *p, Step *st)
         return fail(p, (size_t)st->term_col - 1, "expected {Module,Function,Arity} of a fixture module "
                                                  "(tcs_target or tcs_late) or a library target "
                                                  "({erlang,phash2,1} or {lists,seq,2})");
-    return function_item_arg(p, &st->item);
+    return function_item_arg(p, st, &st->item);
 }
 
 /* info P flags|tracer, info new flags|tracer: erlang:trace_info/2 (STATUS-INFO). */
@@ -1236,6 +1286,22 @@ static bool parse_session_decl(Parser *p)
 static bool session_ref(Parser *p, Step *st, bool weak_allowed)
 {
     size_t at;
+    skip_ws(p);
+    if (strncmp(p->s + p->i, "term(", 5) == 0) { /* term(T): a term that is no handle */
+        at = p->i;
+        p->i += 5;
+        if (st->sop != SO_INFO && st->sop != SO_DESTROY)
+            return fail(p, at, "term(...) as the session is only supported for info and destroy");
+        if (!opaque_term_arg(p, &st->session_term, NULL)) /* make_ref() too: it only raises */
+            return false;
+        skip_ws(p);
+        if (p->s[p->i] != ')')
+            return fail(p, p->i, "expected ')' after the term");
+        p->i++;
+        st->session = SESSION_LEGACY;
+        st->weak = true;
+        return true;
+    }
     const char *w = word(p, &at);
     if (!w)
         return fail(p, at, "expected a session, found end of line");
@@ -1320,7 +1386,8 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
             return false;
         if (st->sargs->kind != TK_ATOM)
             return fail(p, at, "the info item must be an atom, e.g. flags");
-        break;
+        st->item = st->sargs->u.name;
+        return reading_name(p, st);
     }
     case SO_DELIVERED:
         if (!term_arg(p, &st->term, &st->term_col))
@@ -1358,7 +1425,8 @@ static bool session_op(Parser *p, const char *kw, SessionOp *op)
     size_t save = p->i, at;
     const char *w = word(p, &at);
     p->i = save;
-    if (!w || !(strncmp(w, "weak(", 5) == 0 || session_index(p, w) >= 0 || strcmp(w, "legacy") == 0))
+    if (!w || !(strncmp(w, "weak(", 5) == 0 || strncmp(w, "term(", 5) == 0 || session_index(p, w) >= 0 ||
+                strcmp(w, "legacy") == 0))
         return false;
     *op = kw[0] == 't' ? SO_PROCESS : kw[0] == 'p' ? SO_FUNCTION : SO_INFO;
     return true;
@@ -1416,6 +1484,12 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         ok = p->sc->tracer.kind == TRACER_RECORDER
                  ? end_of_statement(p)
                  : fail(p, at, "'tracer unload' and 'tracer reload' need the recorder as the tracer");
+    } else if (strcmp(kw, "relation") == 0) {
+        st->kind = ST_RELATION; /* the harness compares two readings (CALL-COUNTERS-RELATION) */
+        ok = parse_relation_step(p, st);
+    } else if (strcmp(kw, "system_monitor") == 0) {
+        st->kind = ST_SYSTEM_MONITOR; /* the harness reads erlang:system_monitor() (SYSMON-LEGACY-APART) */
+        ok = end_of_statement(p);
     } else if (strcmp(kw, "unload") == 0) {
         st->kind = ST_MODULE_UNLOAD; /* a fixture module deleted and purged (CALL-PATTERN-MODULE-DELETED) */
         ok = parse_unload_step(p, st);

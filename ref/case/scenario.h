@@ -19,7 +19,7 @@ typedef enum {
     ST_OPEN_PORT, ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_GC,
     ST_SEQ_TRACER, ST_SEQ_TOKEN, ST_SEQ_PRINT, ST_SEQ_RESET, ST_SESSION,
     ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT, ST_KILL, ST_TRAP_EXIT, ST_MONITOR, ST_SEND_NAME,
-    ST_TRACER_UNLOAD, ST_TRACER_RELOAD, ST_MODULE_UNLOAD, ST_PORT_CONTROL
+    ST_TRACER_UNLOAD, ST_TRACER_RELOAD, ST_MODULE_UNLOAD, ST_PORT_CONTROL, ST_SYSTEM_MONITOR, ST_RELATION
 } StepKind;
 
 /* Which processes or ports a `trace` step names (erlang:trace/3's first argument), or what
@@ -63,7 +63,10 @@ typedef struct Step {
     Term *flag_terms[MAX_STEP_FLAGS]; /* trace (legacy): each flag as written */
     int nflags;
     bool bad_flag;             /* trace: some flag is no trace flag (erlang:trace/3 raises badarg) */
-    const char *item;          /* info: flags or tracer */
+    const char *item;          /* info: flags or tracer (a session's: its item's atom); relation:
+                                  the operator (>=, >, =<, <, =:=) between actor and other, the
+                                  names of two readings */
+    const char *reading;       /* info of call_time or call_memory: the reading's name, or NULL */
     Term *term;                /* send: message; recv: the message of a selective receive, or NULL;
                                   exit, kill, tracer exit: reason; (un)register: name;
                                   trap_exit: true or false;
@@ -93,6 +96,9 @@ typedef struct Step {
     SessionOp sop;             /* session steps: which call */
     int session;               /* session steps: index in Scenario.sessions, or SESSION_LEGACY */
     bool weak;                 /* session steps: the call uses the weak handle */
+    Term *session_term;        /* info, destroy: a term written as the session, term(T), which no
+                                * handle is (SESSION-NOT-A-HANDLE); session is then SESSION_LEGACY,
+                                * weak, whose calls raise alike */
     Term *sargs;               /* session steps: create: Opts; trace and pattern: the options as
                                 * terms (a session refuses tuples such as {tracer,T}); info: Item;
                                 * system: Value (term: the event) */

@@ -21,8 +21,10 @@ static const Refusal refusals[] = {
     {"system", "SESSION-", NULL, 0, "ERRINFO-SYSTEM", "erl_erts_errors"},
     {"session_destroy", "SESSION-DEAD-HANDLE", "badopt", 1, "ERRINFO-DESTROY", NULL}, /* C-22 */
     {"session_destroy", "SESSION-LEGACY-WEAK", "badopt", 1, "ERRINFO-DESTROY", NULL},
+    {"session_destroy", "SESSION-NOT-A-HANDLE", "badopt", 1, "ERRINFO-DESTROY", NULL},
     {NULL, "SESSION-DEAD-HANDLE", "session", 1, "ERRINFO-SESSION", NULL},
     {NULL, "SESSION-LEGACY-WEAK", "session", 1, "ERRINFO-SESSION", NULL},
+    {NULL, "SESSION-NOT-A-HANDLE", "session", 1, "ERRINFO-SESSION", NULL},
     {"session_create", "SESSION-CREATE-OPTS", NULL, 3, "ERRINFO-CREATE-OPTS", NULL},
     {NULL, "SESSION-REFUSED-OPTS", "badopt", 4, "ERRINFO-BADOPT", NULL},
     {NULL, "SESSION-FLAGS-NO-LIST", "badopt", 4, "ERRINFO-BADOPT", NULL},

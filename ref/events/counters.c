@@ -21,14 +21,25 @@ const char *counters_name(CounterKind k)
     return names[k];
 }
 
-void counters_set(Counter *c, const Term *ms)
+void counters_set(Model *m, Counter *c, const Term *ms)
 {
     if (term_is_atom(ms, "false"))
-        *c = (Counter){COUNTER_OFF, 0, NULL};
+        *c = (Counter){COUNTER_OFF, 0, NULL, 0, 0};
     else if (term_is_atom(ms, "pause"))
         c->state = c->state == COUNTER_RUNNING ? COUNTER_PAUSED : c->state;
     else if (!term_is_atom(ms, "restart") || c->state != COUNTER_OFF) /* true, [], a match spec */
-        *c = (Counter){COUNTER_RUNNING, 0, NULL};
+        *c = (Counter){COUNTER_RUNNING, 0, NULL, ++m->counter_epochs, 0};
+}
+
+/* True iff the step's call allocates on the heap for sure: lists:seq(From, To) with To >= From
+ * builds a list (LIB-TARGET-SEQ); of other calls the model does not say. */
+static bool call_allocates(const Model *m)
+{
+    const Step *st = m->step;
+    if (!st || st->kind != ST_CALL || strcmp(st->module, "lists") != 0 || strcmp(st->fn, "seq") != 0)
+        return false;
+    const Term *args = st->args, *from = args->u.cons.head, *to = args->u.cons.tail->u.cons.head;
+    return from->kind == TK_INT && to->kind == TK_INT && to->u.i >= from->u.i;
 }
 
 void counters_call(Model *m, int s, int p, Pattern *pat)
@@ -54,6 +65,8 @@ void counters_call(Model *m, int s, int p, Pattern *pat)
             c->procs = pc;
         }
         pc->calls++;
+        if (k == COUNTER_MEMORY && call_allocates(m))
+            c->grew++;
     }
 }
 

@@ -9,10 +9,11 @@
 /* Guarantees: the counter a pattern option names (call_count, call_time, call_memory), or
  * COUNTERS for any other option. */
 CounterKind counters_kind(const char *option);
-/* Guarantees: c as a pattern step with match spec ms leaves it: true or [] starts it from zero,
+/* Guarantees: c as a pattern step with match spec ms leaves it: true or [] starts it from zero
+ * (a new epoch),
  * false stops it, pause pauses a running one, restart zeroes a running or paused one and runs it
  * (CALL-COUNTERS-START, -STOP, -PAUSE, -RESTART). */
-void counters_set(Counter *c, const Term *ms);
+void counters_set(Model *m, Counter *c, const Term *ms);
 /* Guarantees: the counters of pat (session s) have counted one call by process p: call_count
  * in any process, call_time and call_memory per process, only a process the session traces for
  * call (CALL-COUNTERS-ANY-PROCESS, CALL-COUNTERS-TRACED-ONLY). */

@@ -116,7 +116,7 @@ bool messages_recv(Model *m, int p, const Step *st)
         running_block(m, p);
         return true;
     }
-    if (st->timeout > 0 && running_traced(m, p))
-        return model_unsupported(m, st->line, st->col, "a receive that times out after waiting, with running traced, is");
+    if (st->timeout > 0) /* RUN-TIMEOUT: it waits, scheduled out and back in when the timer fires */
+        running_timed_wait(m, p);
     return msgtrace_event(m, st, p, "receive", term_atom(m->a, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
 }

@@ -28,6 +28,18 @@ void running_wake(Model *m, int p)
     tracepoint_event(m, p, "in", running_block_mfa(m), NULL, "RUN-FLAGS RUN-WAKE");
 }
 
+void running_timed_wait(Model *m, int p)
+{
+    /* RUN-TIMEOUT: the receive in tcs_puppet:act/1 sets its timer and schedules the process out
+     * (beam's wait_timeout; current is NULL there, so the tracepoint names the function of the
+     * instruction); the timer makes it active again, and it is scheduled back in at the same
+     * place to run the timeout instruction: exactly one pair, no signal reaches it meanwhile
+     * (the runner waits for the step's end and sends it nothing) */
+    Term *mfa = term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "act"), term_int(m->a, 1));
+    tracepoint_event(m, p, "out", mfa, NULL, "RUN-FLAGS RUN-TIMEOUT");
+    tracepoint_event(m, p, "in", mfa, NULL, "RUN-FLAGS RUN-TIMEOUT");
+}
+
 void running_killed(Model *m, int p)
 {
     /* RUN-KILLED: the exit signal reaches the process in the gate's dirty NIF; it is

@@ -9,6 +9,9 @@
 void running_block(Model *m, int p);
 /* Guarantees: a message reached blocked p: its scheduled-in line; p is no longer blocked. */
 void running_wake(Model *m, int p);
+/* Guarantees: p waits in a receive with a timeout N > 0 on an empty mailbox until the timer fires:
+ * its scheduled-out then scheduled-in line, both at {tcs_puppet,act,1} (RUN-TIMEOUT). */
+void running_timed_wait(Model *m, int p);
 /* Guarantees: the scheduling line of p, killed by a signal while not blocked, scheduled in
  * to exit (RUN-KILLED). */
 void running_killed(Model *m, int p);

@@ -3,6 +3,7 @@
  * interface and semantics are similar to the older functions ... erlang:trace_info/2"). */
 #include "control.h"
 #include "fninfo.h"
+#include "readings.h"
 #include "sessions.h"
 
 bool fninfo_step(Model *m, const Step *st)
@@ -22,5 +23,5 @@ bool fninfo_step(Model *m, const Step *st)
     control_line(m, buf_str(&call), buf_str(&result), "STATUS-INFO CALL-COUNTERS-INFO");
     buf_free(&call);
     buf_free(&result);
-    return true;
+    return readings_take(m, st, LEGACY_SESSION, fn, pat);
 }

@@ -83,12 +83,12 @@ static bool target_matches(const Model *m, const Step *st, int fn)
  * (CALL-PATTERN-REPLACE). Global tracing and the breakpoint kinds exclude each other
  * (CALL-PATTERN-GLOBAL-EXCLUSIVE); disabling needs the option the trace was set with
  * (CALL-PATTERN-DISABLE). */
-static bool set_pattern(Pattern *pat, const Options *o, const Term *ms, bool on)
+static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms, bool on)
 {
     bool replaced = on && (o->global || o->local || o->meta) && (pat->set || pat->meta);
     for (int k = 0; k < COUNTERS; k++) /* a counter step of any match spec ends a global pattern */
         if (o->counters[k]) {
-            counters_set(&pat->counters[k], ms);
+            counters_set(m, &pat->counters[k], ms);
             pat->set = pat->set && pat->local;
         }
     if (term_is_atom(ms, "pause") || term_is_atom(ms, "restart"))
@@ -183,7 +183,7 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
         int n = 0;
         bool replaced = false, cleared_local = false;
         if (!st->module) {
-            replaced = set_pattern(&ses->on_load, &o, st->term, on); /* returns 0 (CALL-PATTERN-ON-LOAD) */
+            replaced = set_pattern(m, &ses->on_load, &o, st->term, on); /* returns 0 (CALL-PATTERN-ON-LOAD) */
         } else {
             for (int fn = 0; fn < FIXTURE_FNS; fn++) {
                 if (!target_matches(m, st, fn))
@@ -199,7 +199,7 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
                     continue;
                 }
                 Pattern before = ses->pats[fn];
-                replaced |= set_pattern(&ses->pats[fn], &o, st->term, on);
+                replaced |= set_pattern(m, &ses->pats[fn], &o, st->term, on);
                 order_note_pattern(m, &ses->pats[fn], &before);
                 n++;
             }

@@ -10,6 +10,7 @@
 #include "order.h"
 #include "patterns.h"
 #include "procspec.h"
+#include "readings.h"
 #include "sessions.h"
 #include "steptext.h"
 #include "sysmon.h"
@@ -43,7 +44,7 @@ static Term *tracer_term(Model *m, int s)
 static void call_head(Model *m, Buf *call, const char *fn, const Step *st)
 {
     buf_printf(call, "trace:%s(", fn);
-    term_print(call, handle_term(m, step_session(st), st->weak), PRINT_CANON);
+    term_print(call, st->session_term ? st->session_term : handle_term(m, step_session(st), st->weak), PRINT_CANON);
 }
 
 static void put_arg(Buf *call, const Term *t)
@@ -71,6 +72,8 @@ static void ctl_term(Model *m, Buf *call, const Term *result, const char *rules)
 /* Why a handle cannot be used, as a rule ID; NULL if it can. */
 static const char *handle_refused(const Model *m, const Step *st)
 {
+    if (st->session_term)
+        return "SESSION-NOT-A-HANDLE";
     if (st->session == SESSION_LEGACY)
         return "SESSION-LEGACY-WEAK";
     if (m->sessions[step_session(st)].life != LIFE_ALIVE)
@@ -491,10 +494,11 @@ static bool info_step(Model *m, const Step *st)
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg", refused);
         buf_free(&call);
-        return true;
+        return readings_take(m, st, s, -1, NULL);
     }
     Term *result;
-    int fi;
+    int fi = -1;
+    const Pattern *read = NULL; /* the function's pattern, for a named reading */
     const char *rule = "SESSION-INFO";
     if (what->kind == TK_PID || what->kind == TK_PORT) {
         result = info_process(m, s, what, it);
@@ -516,7 +520,8 @@ static bool info_step(Model *m, const Step *st)
         Term *ms = pat->off ? term_atom(m->a, "false") : pat->ms ? (Term *)pat->ms : term_atom(m->a, "true");
         result = strcmp(it, "match_spec") == 0 ? item(m, "match_spec", ms) : NULL;
     } else if (fixture_mfa(m, what, &fi)) {
-        result = sessions_info_function(m, s, fi < 0 ? NULL : &m->sessions[s].pats[fi], it);
+        read = fi < 0 ? NULL : &m->sessions[s].pats[fi];
+        result = sessions_info_function(m, s, read, it);
     } else {
         buf_free(&call);
         return model_unsupported(m, st->line, st->term_col, "this trace:info/3 argument is");
@@ -530,7 +535,7 @@ static bool info_step(Model *m, const Step *st)
         control_line(m, buf_str(&call), "raises error:badarg", buf_str(&rules));
     buf_free(&rules);
     buf_free(&call);
-    return true;
+    return readings_take(m, st, s, fi, result ? read : NULL);
 }
 
 /* The weak handles of the sessions, as a list term. */

@@ -5,6 +5,7 @@
  * schedule, a large heap or a busy port. */
 #include <string.h>
 
+#include "control.h"
 #include "sysmon.h"
 
 enum { LMQ_ENABLE_FLOOR = 10, LARGE_HEAP_FLOOR = 1000000 };
@@ -135,4 +136,10 @@ Term *sysmon_info(Model *m, int s)
         el[n++] = pair(m, "long_message_queue",
                        term_tuple3(m->a, term_int(m->a, sm->lmq_disable), term_int(m->a, sm->lmq_enable), NULL));
     return pair(m, "system", term_list(m->a, n, el));
+}
+
+bool sysmon_legacy_read(Model *m)
+{
+    control_line(m, "erlang:system_monitor()", "-> undefined", "SYSMON-LEGACY-APART");
+    return true;
 }

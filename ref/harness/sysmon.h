@@ -15,5 +15,9 @@ const char *sysmon_set(Model *m, int s, const Term *event, const Term *value, co
 /* Guarantees: {system, List} of what session s monitors, in OTP's order
  * (SESSION-SYSTEM-INFO). */
 Term *sysmon_info(Model *m, int s);
+/* Guarantees: the control line of the harness's erlang:system_monitor(): undefined, as no step
+ * sets the legacy system monitor and no session's trace:system/3 touches it
+ * (SYSMON-LEGACY-APART); always true. */
+bool sysmon_legacy_read(Model *m);
 
 #endif

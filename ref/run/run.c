@@ -22,6 +22,8 @@
 #include "windows.h"
 #include "tracermod.h"
 #include "fixturecode.h"
+#include "readings.h"
+#include "sysmon.h"
 
 /* A step of one process of the scenario (the process is the step's actor). */
 static bool actor_step(Model *m, const Step *st)
@@ -83,6 +85,10 @@ static bool run_step(Model *m, const Step *st)
         ok = tracermod_reload(m, st);
     else if (st->kind == ST_MODULE_UNLOAD)
         ok = fixturecode_unload(m, st);
+    else if (st->kind == ST_SYSTEM_MONITOR)
+        ok = sysmon_legacy_read(m);
+    else if (st->kind == ST_RELATION)
+        ok = readings_relation(m, st);
     else
         ok = actor_step(m, st);
     if (ok && !drvports_consistent(m))

@@ -137,7 +137,8 @@ void model_load_module(Model *m, FixtureModule mod)
             pat->meta = def->meta;
             pat->meta_ms = def->meta_ms;
             for (int k = 0; k < COUNTERS; k++) /* counting from zero (CALL-COUNTERS-ON-LOAD) */
-                pat->counters[k] = (Counter){def->counters[k].state, 0, NULL};
+                pat->counters[k] = (Counter){def->counters[k].state, 0, NULL,
+                                             def->counters[k].state == COUNTER_OFF ? 0 : ++m->counter_epochs, 0};
             order_note_pattern(m, pat, &before);
         }
     }

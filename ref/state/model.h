@@ -94,7 +94,23 @@ typedef struct ProcCalls { int proc; long long calls; struct ProcCalls *next; } 
 
 /* One counter of a function: call_count counts in calls, call_time and call_memory per
  * process in procs (in the arena, newest first). */
-typedef struct { CounterState state; long long calls; ProcCalls *procs; } Counter;
+typedef struct {
+    CounterState state;
+    long long calls;
+    ProcCalls *procs;
+    unsigned epoch;   /* which start from zero this is (Model.counter_epochs when it began) */
+    long long grew;   /* call_memory: the calls counted that allocate (CALL-COUNTERS-RELATION) */
+} Counter;
+
+/* A named counter reading (`info ... call_time as NAME`): what a relation can tell of it. */
+typedef struct {
+    const char *name;
+    int session, fn;  /* whose counter: fn -1 for on_load or a function the model does not know */
+    CounterKind kind;
+    bool list;        /* the reading was a list of entries (the counter ran or was paused) */
+    unsigned epoch;
+    long long calls, grew; /* the calls its entries count, those of them that allocate */
+} Reading;
 
 /* The trace pattern of one fixture function (erlang:trace_pattern/3), or the one newly loaded
  * modules get (on_load). */
@@ -202,6 +218,10 @@ typedef struct Model {
     int release;        /* 0: the documents; N: the prediction for OTP N (ref/state/release.c) */
     int deviated_at[DEV_COUNT]; /* per deviation of that release, the first step it applied at (from 1) */
     bool crashed;       /* that release's node crashes at the current step: the run ends there */
+    unsigned counter_epochs; /* counters started from zero so far (Counter.epoch) */
+    Reading *readings;  /* in the arena, grown by doubling: the named counter readings so far */
+    int nreadings;
+    size_t readings_cap;
 } Model;
 
 /* Guarantees: m set up for scenario sc, writing to out, errors into err: the legacy session,
