@@ -15,8 +15,8 @@ bool drvports_suspend(Model *m, int p, int x, const Step *st);
  * model v1 refuses it. */
 bool drvports_control(Model *m, int p, const Step *st);
 /* Guarantees: false with err set (at the current step) when a process suspended on a busy port
- * could be resumed in a way model v1 does not follow: its port closed, or it is traced for
- * scheduling. */
+ * could be resumed in a way model v1 does not follow: its port closed, or it ended (killed by an
+ * exit signal) while suspended. */
 bool drvports_consistent(Model *m);
 
 #endif
