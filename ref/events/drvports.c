@@ -8,17 +8,12 @@
 #include "drvports.h"
 #include "msgtrace.h"
 #include "ports.h"
+#include "running.h"
 #include "sysmsg.h"
 #include "tracepoint.h"
 #include "windows.h"
 
 static Term *pair(Model *m, Term *a, Term *b) { return term_tuple3(m->a, a, b, NULL); }
-
-/* Where a process suspended on a busy port waits, and is resumed: the BIF that yielded. */
-static Term *port_command_mfa(Model *m)
-{
-    return term_tuple3(m->a, term_atom(m->a, "erts_internal"), term_atom(m->a, "port_command"), term_int(m->a, 3));
-}
 
 bool drvports_suspend(Model *m, int p, int x, const Step *st)
 {
@@ -36,7 +31,7 @@ bool drvports_suspend(Model *m, int p, int x, const Step *st)
     m->procs[p].pending = st->term;
     /* RUN-SUSPENDED-BUSY-PORT: erl_bif_port.c erts_internal_port_command_3 suspends the caller
      * and yields (ERTS_BIF_YIELD3), to retry the command when it is resumed: scheduled out there */
-    tracepoint_event(m, p, "out", port_command_mfa(m), NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
+    tracepoint_event(m, p, "out", running_suspended_mfa(m), NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
     return drvports_consistent(m);
 }
 
@@ -92,7 +87,8 @@ static bool resume(Model *m, int x, const Step *st)
     if (q < 0)
         return true;
     m->procs[q].suspended = 0;
-    tracepoint_event(m, q, "in", port_command_mfa(m), NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
+    (void)windows_sync(m, q); /* RUN-BLOCKED-SIGNALS: the resumption closes its window, never refuses */
+    tracepoint_event(m, q, "in", running_suspended_mfa(m), NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
     unsigned w;
     if (!ports_bif_window(m, q, &w))
         return false;
