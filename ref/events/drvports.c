@@ -15,7 +15,7 @@
 
 static Term *pair(Model *m, Term *a, Term *b) { return term_tuple3(m->a, a, b, NULL); }
 
-bool drvports_suspend(Model *m, int p, int x, const Step *st)
+bool drvports_suspend(Model *m, int p, int x, const Step *st, bool via_send)
 {
     if (m->procs[x].suspended)
         return model_unsupported(m, st->line, st->col, "a second process suspended on one busy port is");
@@ -29,9 +29,10 @@ bool drvports_suspend(Model *m, int p, int x, const Step *st)
     m->procs[x].suspended = p + 1;
     m->procs[p].suspended = x + 1;
     m->procs[p].pending = st->term;
-    /* RUN-SUSPENDED-BUSY-PORT: erl_bif_port.c erts_internal_port_command_3 suspends the caller
-     * and yields (ERTS_BIF_YIELD3), to retry the command when it is resumed: scheduled out there */
-    tracepoint_event(m, p, "out", running_suspended_mfa(m), NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
+    m->procs[p].pending_send = via_send;
+    /* RUN-SUSPENDED-BUSY-PORT: erl_bif_port.c erts_internal_port_command_3 (a send: erl_send)
+     * suspends the caller and yields, to retry the command when it is resumed: scheduled out there */
+    tracepoint_event(m, p, "out", running_suspended_mfa(m, p), NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
     return drvports_consistent(m);
 }
 
@@ -86,9 +87,13 @@ static bool resume(Model *m, int x, const Step *st)
     m->procs[x].suspended = 0;
     if (q < 0)
         return true;
+    Term *mfa = running_suspended_mfa(m, q);
     m->procs[q].suspended = 0;
     (void)windows_sync(m, q); /* RUN-BLOCKED-SIGNALS: the resumption closes its window, never refuses */
-    tracepoint_event(m, q, "in", running_suspended_mfa(m), NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
+    tracepoint_event(m, q, "in", mfa, NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
+    if (m->procs[q].pending_send) /* PORTS-DRIVER-BUSY-SEND: the retried send is traced again */
+        return ports_send_traced(m, st, q, x, m->procs[q].pending) &&
+               ports_run_command(m, st, q, x, m->procs[q].pending, false);
     unsigned w;
     if (!ports_bif_window(m, q, &w))
         return false;

@@ -169,6 +169,12 @@ bool ports_bif_window(Model *m, int p, unsigned *id)
     return windows_wait(m, p, mfa, 1, "RUN-WAIT-PORT-SIGNALS", id);
 }
 
+bool ports_send_traced(Model *m, const Step *st, int p, int x, const Term *data)
+{
+    Term *cmd = pair(m, model_pid(m, p), pair(m, term_atom(m->a, "command"), (Term *)data));
+    return msgtrace_event(m, st, p, "send", cmd, model_id(m, x), "EV-SEND PORTS-SEND-TO-PORT");
+}
+
 static bool command_step(Model *m, int p, const Step *st, bool via_send)
 {
     int x = ports_named(m, st);
@@ -179,15 +185,12 @@ static bool command_step(Model *m, int p, const Step *st, bool via_send)
         return model_unsupported(m, st->line, st->col, "port_send by a process other than the port's owner is");
     if (m->procs[owner].blocked)
         return model_unsupported(m, st->line, st->col, "a port command while the port's owner is blocked is");
-    if (m->procs[x].busy) {
-        if (via_send)
-            return model_unsupported(m, st->line, st->col, "a port_send to a busy port is");
-        return drvports_suspend(m, p, x, st);
-    }
-    Term *cmd = pair(m, model_pid(m, p), pair(m, term_atom(m->a, "command"), st->term));
-    /* PORTS-SEND-TO-PORT: Port ! {Pid, {command, Data}} is a send of Pid */
-    if (via_send && !msgtrace_event(m, st, p, "send", cmd, model_id(m, x), "EV-SEND PORTS-SEND-TO-PORT"))
+    /* PORTS-SEND-TO-PORT: Port ! {Pid, {command, Data}} is a send of Pid, traced before the port
+     * is asked (also when it is busy: PORTS-DRIVER-BUSY-SEND) */
+    if (via_send && !ports_send_traced(m, st, p, x, st->term))
         return false;
+    if (m->procs[x].busy)
+        return drvports_suspend(m, p, x, st, via_send);
     return ports_run_command(m, st, p, x, st->term, !via_send);
 }
 

@@ -13,6 +13,9 @@ bool ports_command(Model *m, int p, const Step *st, bool via_send);
  * in/out command around its receive, and the echo (PORTS-ECHO); bif: p called port_command/2,
  * whose wrapper waits for the reply of a command queued as a task (PORT-OP-TASK-REPLY). */
 bool ports_run_command(Model *m, const Step *st, int p, int x, const Term *data, bool bif);
+/* Guarantees: the send line of p's Port ! {P, {command, Data}} to port x (PORTS-SEND-TO-PORT);
+ * false with err set where model v1 refuses it. */
+bool ports_send_traced(Model *m, const Step *st, int p, int x, const Term *data);
 /* What a port operation does between the port's schedule in and out: its own events. */
 typedef bool (*PortOpEvents)(Model *m, int x, const void *arg);
 /* A port operation (PORT-OP-TASK-OR-IMMEDIATE): its name, whether the port is scheduled out after

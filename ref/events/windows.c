@@ -105,7 +105,7 @@ static const char *wanted(Model *m, int p, WindowKind k)
                        * a receive or suspended on a busy port (RUN-SUSPENDED-BUSY-PORT) */
         if (!(pp->blocked || pp->suspended) || !running_traced(m, p))
             return NULL;
-        return sched_template(m, p, "in", "out", pp->suspended ? running_suspended_mfa(m) : running_block_mfa(m),
+        return sched_template(m, p, "in", "out", pp->suspended ? running_suspended_mfa(m, p) : running_block_mfa(m),
                               WINDOW_RULES[k]);
     default: /* RUN-BLOCKED-INHERIT: opened by windows_signal_flags, kept until the wake-up */
         return pp->blocked && pp->windows[k].id ? pp->windows[k].tpl : NULL;
