@@ -29,7 +29,8 @@ run_step({open_port, Who, Name, driver}, Names, #{drivers := Dir} = Ctx) ->
 run_step({port_command, Who, Name, Data}, Names, Ctx) ->
     Port = maps:get(Name, Names),
     case get({tcs_port, Port}) of
-        #{busy := true} = Info -> suspend(Who, Port, Data, Info, Names, Ctx);
+        #{busy := true} = Info ->
+            suspend(Who, Port, Data, {call, erlang, port_command, [Port, Data]}, Info, Names, Ctx);
         _ ->
             Before = echoes(Port, Data),
             echoed(Port, Data, Before,
@@ -50,9 +51,13 @@ run_step({port_control, Who, Name, Op}, Names, Ctx) ->
     end;
 run_step({port_send, Who, Name, Data}, Names, Ctx) ->
     Port = maps:get(Name, Names),
-    Command = {maps:get(Who, Names), {command, Data}},
-    Before = echoes(Port, Data),
-    echoed(Port, Data, Before, tcs_runner_lib:puppet_step(Who, {send, Port, Command}, Names, Ctx), Names, Ctx);
+    Send = {send, Port, {maps:get(Who, Names), {command, Data}}},
+    case get({tcs_port, Port}) of
+        #{busy := true} = Info -> suspend(Who, Port, Data, Send, Info, Names, Ctx);
+        _ ->
+            Before = echoes(Port, Data),
+            echoed(Port, Data, Before, tcs_runner_lib:puppet_step(Who, Send, Names, Ctx), Names, Ctx)
+    end;
 run_step({port_close, Who, Name}, Names, Ctx) ->
     Port = maps:get(Name, Names),
     case tcs_runner_lib:puppet_step(Who, {call, erlang, port_close, [Port]}, Names, Ctx) of
@@ -86,11 +91,11 @@ control(not_busy, #{suspended := Data}) -> {2, <<>>, {data, Data}};
 control(not_busy, _Info) -> {2, <<>>, none};
 control({timer, Ms}, _Info) -> {3, integer_to_binary(Ms), {data, <<"timeout">>}}.
 
-%% A port_command to a busy driver port: the puppet is suspended in it; the step
-%% ends once the runtime has suspended it.
-suspend(Who, Port, Data, Info, Names, #{timeout := Timeout} = Ctx) ->
+%% A port_command or ! (Step) to a busy driver port: the puppet is suspended in it;
+%% the step ends once the runtime has suspended it.
+suspend(Who, Port, Data, Step, Info, Names, #{timeout := Timeout} = Ctx) ->
     Pid = maps:get(Who, Names),
-    case tcs_runner_lib:puppet_step(Who, {suspending_command, Port, Data}, Names, Ctx) of
+    case tcs_runner_lib:puppet_step(Who, {suspending, Step}, Names, Ctx) of
         {done, suspending} ->
             put({tcs_port, Port}, Info#{suspended => Data}),
             await(fun() -> erlang:process_info(Pid, status) =:= {status, suspended} end, Timeout, Names);

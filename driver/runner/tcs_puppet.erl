@@ -18,12 +18,12 @@ loop(Gate) ->
                 _ -> tcs_gate:finish(Gate, perform(Step))
             end,
             loop(Gate);
-        {suspending_command, Port, Data} ->
-            %% port_command/2 to a busy port suspends the caller until the port is not busy
-            %% (tcs_ports): the step ends there, so the puppet says so before the call, and
-            %% goes back to the gate once a later step has resumed it
+        {suspending, Step} ->
+            %% port_command/2 or ! to a busy port suspends the caller until the port is not
+            %% busy (tcs_ports): the step ends there, so the puppet says so before the call,
+            %% and goes back to the gate once a later step has resumed it
             tcs_gate:finish(Gate, suspending),
-            _ = perform({call, erlang, port_command, [Port, Data]}),
+            _ = perform(Step),
             loop(Gate);
         Step -> tcs_gate:finish(Gate, perform(Step)), loop(Gate)
     end.

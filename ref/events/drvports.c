@@ -8,12 +8,14 @@
 #include "drvports.h"
 #include "msgtrace.h"
 #include "ports.h"
+#include "running.h"
 #include "sysmsg.h"
 #include "tracepoint.h"
+#include "windows.h"
 
 static Term *pair(Model *m, Term *a, Term *b) { return term_tuple3(m->a, a, b, NULL); }
 
-bool drvports_suspend(Model *m, int p, int x, const Step *st)
+bool drvports_suspend(Model *m, int p, int x, const Step *st, bool via_send)
 {
     if (m->procs[x].suspended)
         return model_unsupported(m, st->line, st->col, "a second process suspended on one busy port is");
@@ -27,6 +29,10 @@ bool drvports_suspend(Model *m, int p, int x, const Step *st)
     m->procs[x].suspended = p + 1;
     m->procs[p].suspended = x + 1;
     m->procs[p].pending = st->term;
+    m->procs[p].pending_send = via_send;
+    /* RUN-SUSPENDED-BUSY-PORT: erl_bif_port.c erts_internal_port_command_3 (a send: erl_send)
+     * suspends the caller and yields, to retry the command when it is resumed: scheduled out there */
+    tracepoint_event(m, p, "out", running_suspended_mfa(m, p), NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
     return drvports_consistent(m);
 }
 
@@ -44,33 +50,56 @@ static int control_op(const char *item)
     return strcmp(item, "busy") == 0 ? 1 : strcmp(item, "not_busy") == 0 ? 2 : 3;
 }
 
-/* The control call itself (PORTS-DRIVER-CONTROL): in/out control around the request received
- * as {Pid, {control, {Op, Data}}} and the reply sent back as {Port, {control, Reply}}, which
- * the caller gets as the call's value, not as a message (C-185). */
-static bool control_call(Model *m, int p, int x, const Step *st)
+/* The control call's own events (PORTS-DRIVER-CONTROL): the request received as
+ * {Pid, {control, {Op, Data}}} and the reply sent back as {Port, {control, Reply}}, which the
+ * caller gets as the call's value, not as a message (C-185). */
+typedef struct ControlCall { const Step *st; int p; } ControlCall;
+
+static bool control_events(Model *m, int x, const void *arg)
 {
-    ports_sched(m, x, "in", "control");
-    Term *req = pair(m, term_int(m->a, control_op(st->item)), control_data(m, st));
-    Term *msg = pair(m, model_pid(m, p), pair(m, term_atom(m->a, "control"), req));
-    if (!msgtrace_event(m, st, x, "receive", msg, model_pid(m, p), "EV-RECEIVE PORTS-DRIVER-CONTROL"))
+    const ControlCall *c = arg;
+    Term *req = pair(m, term_int(m->a, control_op(c->st->item)), control_data(m, c->st));
+    Term *msg = pair(m, model_pid(m, c->p), pair(m, term_atom(m->a, "control"), req));
+    if (!msgtrace_event(m, c->st, x, "receive", msg, model_pid(m, c->p), "EV-RECEIVE PORTS-DRIVER-CONTROL"))
         return false;
     Term *reply = pair(m, model_id(m, x), pair(m, term_atom(m->a, "control"), term_bin(m->a, 0, NULL)));
-    if (!msgtrace_event(m, st, x, "send", reply, model_pid(m, p), "EV-SEND PORTS-DRIVER-CONTROL"))
-        return false;
-    ports_sched(m, x, "out", "control");
-    return true;
+    return msgtrace_event(m, c->st, x, "send", reply, model_pid(m, c->p), "EV-SEND PORTS-DRIVER-CONTROL");
+}
+
+/* The control call as any port operation (PORT-OP-TASK-OR-IMMEDIATE, C-230): io.c erts_port_control
+ * tries an immediate call (in/out control), else queues it as a port task whose reply, the
+ * driver's answer (<<>>: tcs_drv's control callback answers nothing), erlang:port_control/3
+ * waits for. */
+static bool control_call(Model *m, int p, int x, const Step *st)
+{
+    ControlCall call = {st, p};
+    PortOp op = {"control", true, control_events, &call, st, p, term_bin(m->a, 0, NULL), "port_control", 3};
+    return ports_operation(m, x, &op);
 }
 
 /* PORTS-DRIVER-RESUME: clearing the busy state resumes the suspended process, whose command
- * then runs as any other (after the control call that cleared it). */
+ * then runs as any other (after the control call that cleared it): it is scheduled in where it
+ * yielded (RUN-SUSPENDED-BUSY-PORT) and retries its port_command/2, which returns as that BIF
+ * does (RUN-WAIT-PORT-SIGNALS). */
 static bool resume(Model *m, int x, const Step *st)
 {
     int q = m->procs[x].suspended - 1;
     m->procs[x].suspended = 0;
     if (q < 0)
         return true;
+    Term *mfa = running_suspended_mfa(m, q);
     m->procs[q].suspended = 0;
-    return ports_run_command(m, st, q, x, m->procs[q].pending);
+    (void)windows_sync(m, q); /* RUN-BLOCKED-SIGNALS: the resumption closes its window, never refuses */
+    tracepoint_event(m, q, "in", mfa, NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
+    if (m->procs[q].pending_send) /* PORTS-DRIVER-BUSY-SEND: the retried send is traced again */
+        return ports_send_traced(m, st, q, x, m->procs[q].pending) &&
+               ports_run_command(m, st, q, x, m->procs[q].pending, false);
+    unsigned w;
+    if (!ports_bif_window(m, q, &w))
+        return false;
+    bool ok = ports_run_command(m, st, q, x, m->procs[q].pending, true);
+    windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
+    return ok;
 }
 
 /* PORTS-DRIVER-TIMEOUT: the driver's timer fires in a task of its own (scheduled in and out
@@ -115,17 +144,14 @@ bool drvports_consistent(Model *m)
     const Step *st = m->step;
     for (int q = 0; q < m->nprocs; q++) {
         const Proc *qp = &m->procs[q];
-        if (qp->is_port || !qp->suspended || !qp->alive)
+        if (qp->is_port || !qp->suspended)
             continue;
+        if (!qp->alive)
+            return model_unsupported(m, st->line, st->col,
+                                     "an exit signal that ends a process suspended on a busy port is");
         if (!m->procs[qp->suspended - 1].alive)
             return model_unsupported(m, st->line, st->col,
                                      "closing a driver port while a process is suspended sending to it is");
-        for (int s = 0; s < m->nsessions; s++) {
-            FlagSet f = qp->trace[s].flags;
-            if (f & (FLAG_BIT(FL_RUNNING) | FLAG_BIT(FL_RUNNING_PROCS) | FLAG_BIT(FL_EXITING)))
-                return model_unsupported(m, st->line, st->col,
-                                         "scheduling of a process suspended on a busy port is");
-        }
     }
     return true;
 }

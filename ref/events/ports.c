@@ -19,9 +19,6 @@ void ports_sched(Model *m, int x, const char *tag, const char *command)
     tracepoint_event(m, x, tag, term_atom(m->a, command), NULL, "PORTS-RUNNING");
 }
 
-/* What a port operation does between the port's schedule in and out: its own events. */
-typedef bool (*PortOpEvents)(Model *m, int x, const void *arg);
-
 /* The lines of the port's scheduling (tag in or out) around operation op in both alternatives:
  * run at once (immediate), or as a port task (task: scheduled with 0, lines informative and not
  * predicted, PORTS-RUNNING-ZERO, of which only an enabled line answered other than trace is kept). */
@@ -36,29 +33,65 @@ static void port_op_sched(Model *m, int x, const char *tag, const char *op, Capt
     allow_capture_stop(m, task);
 }
 
-/* PORT-OP-TASK-OR-IMMEDIATE: a port operation (command, close, link, unlink) is run by the calling
- * process as an immediate call when it can take the port's lock and the port has no task queued
- * (io.c try_imm_drv_call: in, and finalize_imm_drv_call: out, named by the operation; a close has
- * no out, C-67), else it is queued and run as a port task (erl_port_task.c erts_port_task_execute:
- * in and out with 0). Which one is a race no step controls: the lines are an either-or of the two
- * (one alternative only when the port is not traced for running_ports: both are the same).
- * events writes the operation's own lines once; they stand in both alternatives. */
-static bool port_operation(Model *m, int x, const char *op, bool scheduled_out, PortOpEvents events, const void *arg)
+/* PORT-OP-TASK-REPLY: a port BIF whose operation was queued as a port task returns a reference,
+ * and its erlang wrapper waits for {Ref, Reply}, which the task sends the caller once the
+ * operation has run (io.c erts_schedule_proc2port_signal, port_sched_op_reply); the caller's
+ * receive of it, in the task alternative only. */
+static bool port_op_reply(Model *m, int x, const PortOp *op)
 {
-    Captured in_now, in_task, own, out_now, out_task;
-    port_op_sched(m, x, "in", op, &in_now, &in_task);
+    if (!op->reply)
+        return true;
+    Term *reply = pair(m, term_placeholder(m->a, "_Ref"), (Term *)op->reply);
+    return msgtrace_event(m, op->st, op->caller, "receive", reply, model_id(m, x), "EV-RECEIVE PORT-OP-TASK-REPLY");
+}
+
+/* RUN-WAIT-PORT-OP-REPLY: the wait of the caller of a port BIF in its erlang wrapper (mfa) for
+ * that reply, when the operation is queued as a task and the reply has not come yet: a window. */
+static bool port_op_wait(Model *m, const PortOp *op, unsigned *w)
+{
+    *w = 0;
+    if (!op->reply)
+        return true;
+    Term *mfa = term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, op->wrapper), term_int(m->a, op->arity));
+    return windows_wait(m, op->caller, mfa, 1, "RUN-WAIT-PORT-OP-REPLY", w);
+}
+
+bool ports_operation(Model *m, int x, const PortOp *op)
+{
+    /* PORT-OP-TASK-OR-IMMEDIATE: a port operation (command, close, link, unlink, control) is run
+     * by the calling process as an immediate call when it can take the port's lock and the port
+     * has no task queued (io.c try_imm_drv_call: in, and finalize_imm_drv_call: out, named by the
+     * operation; a close has no out, C-67), else it is queued and run as a port task
+     * (erl_port_task.c erts_port_task_execute: in and out with 0), after which a BIF's caller gets
+     * its reply (PORT-OP-TASK-REPLY). Which one is a race no step controls: the lines are an
+     * either-or of the two (one alternative only when they are the same). op->events writes the
+     * operation's own lines once; they stand in both alternatives. */
+    unsigned w;
+    if (!port_op_wait(m, op, &w))
+        return false;
+    Captured in_now, in_task, own, out_now, out_task, reply, none;
+    port_op_sched(m, x, "in", op->name, &in_now, &in_task);
     allow_capture_start(m, &own);
-    bool ok = events(m, x, arg);
+    bool ok = op->events(m, x, op->arg);
     allow_capture_stop(m, &own);
-    if (scheduled_out) /* C-67: a closed port is not scheduled out */
-        port_op_sched(m, x, "out", op, &out_now, &out_task);
-    const Captured *const immediate[] = {&in_now, &own, &out_now}, *const task[] = {&in_task, &own, &out_task};
+    if (op->scheduled_out) /* C-67: a closed port is not scheduled out */
+        port_op_sched(m, x, "out", op->name, &out_now, &out_task);
+    allow_capture_start(m, &reply);
+    ok = ok && port_op_reply(m, x, op);
+    allow_capture_stop(m, &reply);
+    allow_capture_start(m, &none);
+    allow_capture_stop(m, &none);
+    const Captured *const out_immediate = op->scheduled_out ? &out_now : &none;
+    const Captured *const out_queued = op->scheduled_out ? &out_task : &none;
+    const Captured *const immediate[] = {&in_now, &own, out_immediate, &none};
+    const Captured *const task[] = {&in_task, &own, out_queued, &reply};
     if (ok)
-        allow_either(m, "PORT-OP-TASK-OR-IMMEDIATE", immediate, task, scheduled_out ? 3 : 2);
-    allow_captured_free(&in_now);
-    allow_captured_free(&in_task);
-    allow_captured_free(&own);
-    if (scheduled_out) {
+        allow_either(m, "PORT-OP-TASK-OR-IMMEDIATE", immediate, task, 4);
+    windows_end(m, w, "RUN-WAIT-PORT-OP-REPLY");
+    Captured *const all[] = {&in_now, &in_task, &own, &reply, &none};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        allow_captured_free(all[i]);
+    if (op->scheduled_out) {
         allow_captured_free(&out_now);
         allow_captured_free(&out_task);
     }
@@ -129,11 +162,17 @@ bool ports_open(Model *m, int p, const Step *st)
 
 /* RUN-WAIT-PORT-SIGNALS: a port BIF (erl_bif_port.c) called with signals in the caller's queue
  * returns through erlang:bif_handle_signals_return/2, which may wait for them; its window. */
-static bool ports_bif_window(Model *m, int p, unsigned *id)
+bool ports_bif_window(Model *m, int p, unsigned *id)
 {
     Term *mfa = term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "bif_handle_signals_return"),
                             term_int(m->a, 2));
     return windows_wait(m, p, mfa, 1, "RUN-WAIT-PORT-SIGNALS", id);
+}
+
+bool ports_send_traced(Model *m, const Step *st, int p, int x, const Term *data)
+{
+    Term *cmd = pair(m, model_pid(m, p), pair(m, term_atom(m->a, "command"), (Term *)data));
+    return msgtrace_event(m, st, p, "send", cmd, model_id(m, x), "EV-SEND PORTS-SEND-TO-PORT");
 }
 
 static bool command_step(Model *m, int p, const Step *st, bool via_send)
@@ -146,16 +185,13 @@ static bool command_step(Model *m, int p, const Step *st, bool via_send)
         return model_unsupported(m, st->line, st->col, "port_send by a process other than the port's owner is");
     if (m->procs[owner].blocked)
         return model_unsupported(m, st->line, st->col, "a port command while the port's owner is blocked is");
-    if (m->procs[x].busy) {
-        if (via_send)
-            return model_unsupported(m, st->line, st->col, "a port_send to a busy port is");
-        return drvports_suspend(m, p, x, st);
-    }
-    Term *cmd = pair(m, model_pid(m, p), pair(m, term_atom(m->a, "command"), st->term));
-    /* PORTS-SEND-TO-PORT: Port ! {Pid, {command, Data}} is a send of Pid */
-    if (via_send && !msgtrace_event(m, st, p, "send", cmd, model_id(m, x), "EV-SEND PORTS-SEND-TO-PORT"))
+    /* PORTS-SEND-TO-PORT: Port ! {Pid, {command, Data}} is a send of Pid, traced before the port
+     * is asked (also when it is busy: PORTS-DRIVER-BUSY-SEND) */
+    if (via_send && !ports_send_traced(m, st, p, x, st->term))
         return false;
-    return ports_run_command(m, st, p, x, st->term);
+    if (m->procs[x].busy)
+        return drvports_suspend(m, p, x, st, via_send);
+    return ports_run_command(m, st, p, x, st->term, !via_send);
 }
 
 /* A command's own events: the port receives it, however it was sent (PORTS-RECEIVE-COMMAND), and
@@ -171,10 +207,13 @@ static bool port_command_events(Model *m, int x, const void *arg)
     return !m->procs[x].driver || ports_output(m, c->st, x, c->data, "EV-SEND PORTS-ECHO PORTS-DRIVER-ECHO");
 }
 
-bool ports_run_command(Model *m, const Step *st, int p, int x, const Term *data)
+bool ports_run_command(Model *m, const Step *st, int p, int x, const Term *data, bool bif)
 {
     PortCommand command = {st, pair(m, model_pid(m, p), pair(m, term_atom(m->a, "command"), (Term *)data)), p, data};
-    if (!port_operation(m, x, "command", true, port_command_events, &command))
+    /* erlang:port_command/2 gets true for a queued command (io.c port_sig_output) */
+    PortOp op = {"command", true, port_command_events, &command, st, p, bif ? term_atom(m->a, "true") : NULL,
+                 "port_command", 2};
+    if (!ports_operation(m, x, &op))
         return false;
     return m->procs[x].driver || ports_output(m, st, x, data, "EV-SEND PORTS-ECHO");
 }
@@ -205,7 +244,8 @@ static bool close_step(Model *m, int p, const Step *st)
         return false;
     /* PORTS-CLOSE: scheduled in to close, never out; port_close/1 is received as {Pid, close} */
     PortReceive received = {st, pair(m, model_pid(m, p), term_atom(m->a, "close")), p, "EV-RECEIVE PORTS-CLOSE"};
-    if (!port_operation(m, x, "close", false, port_receive, &received))
+    PortOp op = {"close", false, port_receive, &received, st, p, NULL, NULL, 0};
+    if (!ports_operation(m, x, &op))
         return false;
     return procs_terminate(m, x, term_atom(m->a, "normal"), NULL, "PORTS-CLOSE");
 }
@@ -231,7 +271,8 @@ bool ports_link(Model *m, int p, int x, bool link)
     tracepoint_event(m, p, op, model_id(m, x), NULL, "EV-LINK PORTS-LINK");
     /* PORTS-LINK: the port is scheduled to handle the link signal (running_ports) */
     PortLink linked = {p, link};
-    return port_operation(m, x, op, true, port_getting_linked, &linked);
+    PortOp operation = {op, true, port_getting_linked, &linked, NULL, p, NULL, NULL, 0};
+    return ports_operation(m, x, &operation);
 }
 
 int *ports_closed(Model *m, int x, const Term *reason, const char *rules, int *n)

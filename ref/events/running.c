@@ -12,6 +12,13 @@ Term *running_block_mfa(Model *m)
     return term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "block"), term_int(m->a, 0));
 }
 
+Term *running_suspended_mfa(Model *m, int p)
+{
+    if (m->procs[p].pending_send)
+        return term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "send"), term_int(m->a, 2));
+    return term_tuple3(m->a, term_atom(m->a, "erts_internal"), term_atom(m->a, "port_command"), term_int(m->a, 3));
+}
+
 void running_block(Model *m, int p)
 {
     m->procs[p].blocked = true;

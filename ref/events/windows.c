@@ -101,9 +101,12 @@ static const char *wanted(Model *m, int p, WindowKind k)
         return tag_traced(m, p, "gc_minor_start") ? gc_template(m, p, "gc_minor_start", "gc_minor_end") : NULL;
     case WIN_GC_MAJOR: /* GC-RUNTIME: the old generation filling up, or fullsweep_after reached */
         return tag_traced(m, p, "gc_minor_start") ? gc_template(m, p, "gc_major_start", "gc_major_end") : NULL;
-    case WIN_BLOCKED: /* RUN-BLOCKED-SIGNALS: scheduled in to handle a signal, back out to wait */
-        return pp->blocked && running_traced(m, p)
-                   ? sched_template(m, p, "in", "out", running_block_mfa(m), WINDOW_RULES[k]) : NULL;
+    case WIN_BLOCKED: /* RUN-BLOCKED-SIGNALS: scheduled in to handle a signal, back out to wait, in
+                       * a receive or suspended on a busy port (RUN-SUSPENDED-BUSY-PORT) */
+        if (!(pp->blocked || pp->suspended) || !running_traced(m, p))
+            return NULL;
+        return sched_template(m, p, "in", "out", pp->suspended ? running_suspended_mfa(m, p) : running_block_mfa(m),
+                              WINDOW_RULES[k]);
     default: /* RUN-BLOCKED-INHERIT: opened by windows_signal_flags, kept until the wake-up */
         return pp->blocked && pp->windows[k].id ? pp->windows[k].tpl : NULL;
     }

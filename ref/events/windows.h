@@ -8,7 +8,8 @@
 /* Guarantees: p's windows match its state, each closed when it no longer applies or its
  * template changed and opened anew: runtime-started minor and major collections while p is
  * traced for garbage_collection (GC-RUNTIME), scheduling in and out at tcs_puppet:block/0 while
- * it is blocked in a receive and traced for running (RUN-BLOCKED-SIGNALS), a RUN-BLOCKED-INHERIT
+ * it is blocked in a receive and traced for running, or at erts_internal:port_command/3 while
+ * it is suspended on a busy port (RUN-BLOCKED-SIGNALS), a RUN-BLOCKED-INHERIT
  * window (windows_signal_flags) closed at its wake-up; false with the error
  * set (the model refuses the step) when a tracer would answer remove to such an addition. */
 bool windows_sync(Model *m, int p);

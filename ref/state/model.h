@@ -69,6 +69,7 @@ typedef struct Proc {
     int suspended;      /* driver port: 1 + the process suspended sending to it, or 0;
                          * process: 1 + the busy port it is suspended on, or 0 */
     const Term *pending; /* process suspended on a busy port: the data of its port_command */
+    bool pending_send;  /* process suspended on a busy port: sending the command with ! (port_send) */
     bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/events/running.c) */
     bool trap_exit;     /* process: exit signals other than kill become messages (ref/events/signals.c) */
     int *watchers;      /* process: the processes monitoring it, one entry per monitor, in the
