@@ -247,6 +247,7 @@ class _State:
     no_meta: set[str] = field(default_factory=set)                 # sessions whose recorder has trace_call/5
     flag_functions: bool = False                                   # a pattern may change its callers' flags
     seq_patterned: bool = False                                    # a pattern named lists:seq/2
+    lib_patterned: bool = False                                    # a pattern named a library target
     then: list[str] = field(default_factory=list)                  # steps that must come next, in order
     otp: int = 25                                                  # the oldest release the steps so far need
     features: set[str] = field(default_factory=set)                # feature tags the steps so far need
@@ -414,6 +415,7 @@ def _pattern_step(st: _State, session: str | None = None) -> str:
         st.features.add("library_targets")
         # a child spawned at {lists,seq,...} would enter the pattern's function (LIB-TARGET-EXACT)
         st.seq_patterned |= target == "lists:seq/2"
+        st.lib_patterned = True
     if r < 0.5:
         return _counter_pattern(st, target)
     st.meta |= "meta" in opts
@@ -615,7 +617,7 @@ def _process_step(st: _State) -> str | None:
             if p in st.seq_group:
                 return None   # a pattern could trace a process of the seq_trace group (C-65)
             _mark_traced(st, [p], ["all"])
-        if st.rng.random() < 0.15:
+        if st.rng.random() < (0.45 if st.lib_patterned else 0.1):   # calls the patterns see, mostly
             return _library_call(st, p)
         if not st.late_loaded and st.rng.random() < 0.15 and p not in st.traced_sr and not holder:
             st.late_loaded = True
