@@ -70,6 +70,9 @@ run_step({process, Ref, {spec, Fun, Spec}, How, Opts}, Names, #{sessions := #{ho
     %% and port that is not the scenario's; the count it answers is checked
     %% against the node's (PROCS-SPEC-COUNT)
     Scenario = scenario(Names, Sessions),
+    %% a call that raises is explained by its error_info module (error_info/2),
+    %% loaded on demand by the code server, which hold/1 suspends
+    _ = code:ensure_loaded(erl_kernel_errors),
     Held = case How of true -> tcs_runner_lib:hold([Holder | Scenario]); _ -> [] end,
     Result = call_holder({spread, Ref, Fun, Spec, How, Opts, Scenario}, Names, Ctx),
     [catch erlang:resume_process(P) || P <- Held],

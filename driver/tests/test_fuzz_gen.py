@@ -36,17 +36,21 @@ def test_campaign_generation_is_reproducible(layout: corpus.Layout, tmp_path: Pa
 ACCEPT_SEEDS = SEEDS + [20261127, 20261128, 42]
 
 
-@pytest.mark.parametrize("seed", ACCEPT_SEEDS, ids=[f"seed{s}" for s in ACCEPT_SEEDS])
-def test_model_accepts_every_generated_scenario(layout: corpus.Layout, tmp_path: Path, seed: int) -> None:
+def _refusals(layout: corpus.Layout, where: Path, scenarios: list[gen.Scenario]) -> list[str]:
+    """The model's error for each scenario it does not take."""
     refused = []
-    for i in range(150):
-        s = gen.scenario(seed, i)
-        path = tmp_path / f"{s.id}.tcs"
+    for s in scenarios:
+        path = where / f"{s.id}.tcs"
         path.write_text(s.text())
         status, _, err = campaign.model_run(layout, "sim", str(path))
         if status != 0:
             refused.append(err)
-    assert refused == []
+    return refused
+
+
+@pytest.mark.parametrize("seed", ACCEPT_SEEDS, ids=[f"seed{s}" for s in ACCEPT_SEEDS])
+def test_model_accepts_every_generated_scenario(layout: corpus.Layout, tmp_path: Path, seed: int) -> None:
+    assert _refusals(layout, tmp_path, [gen.scenario(seed, i) for i in range(150)]) == []
 
 
 def test_generator_reaches_every_step_kind() -> None:
@@ -127,6 +131,98 @@ def test_generator_writes_the_step_forms_of_issue_11() -> None:
     assert any(w[:3] == ["tracer", "recorder", "state"] for w in lines)
     system = [s for s in scenarios if any(line.startswith("system ") for line in s.body)]
     assert system and all(s.otp >= 28 and "system_monitor" in s.features for s in system)
+
+
+def _new_forms(line: str) -> set[str]:
+    """The forms of issue 10's follow-up a body line has: library targets, driver ports, session port
+    specs, and the error_info forms of a session trace step."""
+    w = line.split()
+    forms = set()
+    if w[0] == "pattern" and set(gen.LIBRARY_TARGETS) & set(w):
+        forms.add(f"pattern {next(t for t in gen.LIBRARY_TARGETS if t in w)}")
+    if w[0] == "info" and {"{erlang,phash2,1}", "{lists,seq,2}"} & set(w):
+        forms.add("info library target")
+    if w[1:3] in (["call", "erlang:phash2"],) or (w[1:2] == ["call"] and w[2].startswith("erlang:phash2(")):
+        forms.add("call erlang:phash2")
+    if w[1:2] == ["call"] and w[2].startswith("lists:seq("):
+        forms.add("call lists:seq")
+    if w[1:2] == ["open_port"] and w[-1] == "driver":
+        forms.add("open_port driver")
+    if w[1:2] == ["port_control"]:
+        forms.add(f"port_control {w[3]}")
+    if w[0] == "trace" and len(w) > 3 and w[1].removeprefix("weak(").rstrip(")") in gen.SESSION_NAMES:
+        if w[2] in ("port(all)", "port(existing)"):
+            forms.add(f"session {w[2]}")
+        if w[3] == "how":
+            forms.add("session how")
+        if len(w) > 4 and w[4] == "flags":
+            forms.add("session flags")
+        if w[2] in gen.NO_PROCESSES:
+            forms.add("session no process")
+    return forms
+
+
+NEW_FORMS = {"pattern erlang:phash2/1", "pattern lists:seq/2", "info library target", "call erlang:phash2",
+             "call lists:seq", "open_port driver", "port_control busy", "port_control not_busy",
+             "port_control timer", "session port(all)", "session port(existing)", "session how",
+             "session flags", "session no process"}
+#: Seeds whose first 300 scenarios hold every new form (checked by the test below).
+NEW_FORM_SEEDS = (5, 20261131)
+
+
+def _suspensions(body: tuple[str, ...]) -> int:
+    """How often a port_command reaches a port the last control set busy and the next step clears it
+    (a process suspended by a busy port and resumed, PORTS-DRIVER-BUSY, PORTS-DRIVER-RESUME)."""
+    busy: dict[str, bool] = {}
+    count = 0
+    for line, after in zip(body, body[1:] + ("",)):
+        w = line.split()
+        if w[1:2] == ["port_control"]:
+            busy[w[2]] = w[3] == "busy"
+        elif w[1:2] == ["port_command"] and busy.get(w[2]):
+            assert after.split()[1:4] == ["port_control", w[2], "not_busy"], (line, after)
+            assert w[0] != after.split()[0], "the suspended process cannot clear the busy state"
+            count += 1
+    return count
+
+
+def test_generator_writes_library_targets_driver_ports_and_session_error_info() -> None:
+    """Over 300 scenarios of each seed every new form appears, a busy port suspends a process that
+    another resumes at once, and the header tags the scenarios (library_targets, driver)."""
+    seen: set[str] = set()
+    suspended = 0
+    for seed in NEW_FORM_SEEDS:
+        for i in range(300):
+            s = gen.scenario(seed, i)
+            forms = {f for line in s.body for f in _new_forms(line)}
+            seen |= forms
+            suspended += _suspensions(s.body)
+            if {"pattern erlang:phash2/1", "pattern lists:seq/2", "call erlang:phash2", "call lists:seq"} & forms:
+                assert "library_targets" in s.features, s.id
+            if "open_port driver" in forms:
+                assert "driver" in s.features, s.id
+    assert NEW_FORMS - seen == set()
+    assert suspended > 0
+
+
+def test_the_spawn_entry_is_left_out_while_lists_seq_has_a_pattern() -> None:
+    """LIB-TARGET-EXACT: a child spawned at {lists,seq,...} after a pattern on lists:seq/2 is refused."""
+    for seed, i in ((seed, i) for seed in (2, 3, 4, 5) for i in range(600)):
+        body = gen.scenario(seed, i).body
+        at = next((n for n, line in enumerate(body) if line.startswith("pattern") and "lists:seq/2" in line), None)
+        if at is not None:
+            assert not any(line.split()[1] in ("spawn", "spawn_link") and "{lists,seq,[" in line
+                           for line in body[at:]), (seed, i)
+
+
+@pytest.mark.parametrize("seed", NEW_FORM_SEEDS, ids=[f"seed{s}" for s in NEW_FORM_SEEDS])
+def test_model_accepts_every_scenario_with_the_new_forms(layout: corpus.Layout, tmp_path: Path, seed: int) -> None:
+    """Every scenario of the first 300 that has a new form is one the model takes (0 refusals)."""
+    with_forms = [s for s in (gen.scenario(seed, i) for i in range(300))
+                  if any(_new_forms(line) for line in s.body)]
+    checked = {f for s in with_forms for line in s.body for f in _new_forms(line)}
+    assert _refusals(layout, tmp_path, with_forms) == []
+    assert len(checked) >= 10, checked
 
 
 def test_explained_rules_and_choice() -> None:

@@ -99,6 +99,21 @@ def test_the_model_predicts_the_release_only_where_the_clarification_names_it(
             assert _sim(layout, case, "--release", other) == documents
 
 
+def test_c240_predicts_meta_nil_on_25_and_27_for_the_meta_item_asked_alone(layout: corpus.Layout) -> None:
+    """C-240: on 25 and 27 exactly the six meta items of functions with another pattern become
+    {meta,[]} (not the untraced function's, not the stopped counter's); 29 follows the documents."""
+    documents = [ln for ln in _sim(layout, "status_info_meta_nil").splitlines() if not ln.startswith("%")]
+    for number in ("25", "27"):
+        text = _sim(layout, "status_info_meta_nil", "--release", number)
+        assert [n.clarification for n in release.notes(text)] == ["C-240"]
+        predicted = [ln for ln in text.splitlines() if not ln.startswith("%")]
+        changed = [(d, p) for d, p in zip(documents, predicted, strict=True) if d != p]
+        assert len(changed) == 6
+        assert all(d.endswith("meta) -> {meta,false}") and p == d.replace("{meta,false}", "{meta,[]}")
+                   for d, p in changed)
+    assert release.notes(_sim(layout, "status_info_meta_nil", "--release", "29")) == []
+
+
 def test_otp25_prediction_of_c41_drops_exactly_the_linked_process_lines(layout: corpus.Layout) -> None:
     documents = _sim(layout, "inherit_link_set_on_link").splitlines()
     predicted = _sim(layout, "inherit_link_set_on_link", "--release", "25").splitlines()

@@ -24,6 +24,8 @@ static const struct {
     [DEV_INHERIT_REPLACES_DEFAULTS] = {27, 29, "C-48", "a child that inherits its parent's trace flags at its "
                                                        "creation gets them in place of the defaults for new "
                                                        "processes, not beside them"},
+    [DEV_META_INFO_NIL] = {25, 27, "C-240", "the meta item of a function with a pattern but no meta pattern is "
+                                            "{meta, []}, not {meta, false}"},
 };
 
 bool release_deviates(Model *m, Deviation d)

@@ -14,9 +14,13 @@ model refuses is a bug of this module unless the model documents the refusal.
 
 It writes every step kind and option of cases/README.md, but what the model documents as not
 modelled: `'_':'_'/'_'` patterns (they trace the harness's own calls), a tracer process named in a
-legacy `trace` step, `port(all)`/`port(existing)` in sessions, valid `{tracer, recorder, S}` and
+legacy `trace` step, valid `{tracer, recorder, S}` and
 `{meta, recorder, S}` options with a state of their own, answers other than `trace` for scheduling
 tags (RUN-HARNESS), `remove` for garbage collection tags (GC-RUNTIME), and `cpu_timestamp`.
+Library targets (`erlang:phash2/1`, `lists:seq/2`: patterns, calls, `info`), driver ports (`open_port X
+driver`, `port_control X busy|not_busy|timer N`, a process a busy port suspends, resumed at the next
+step) and a session trace step's error_info forms (`how TERM`, `flags TERM`, `'no_such_process'`) are in
+`_library_call`, `_driver_steps` and `_bad_session_trace_step`.
 Steps a release lacks raise the header's `otp` (`call_memory` and `info ... all` need 26, sessions 27,
 `trace:system/3` 28), so that older releases skip the scenario with the reason.
 """
@@ -106,9 +110,25 @@ COUNTER_OPTIONS: Final[tuple[str, ...]] = ("call_count", "call_time", "call_memo
 #: The items of erlang:trace_info/2 and trace:info/3 for a function (call_memory and all: OTP 26+).
 FUNCTION_ITEMS: Final[tuple[str, ...]] = (
     "traced", "match_spec", "meta", "meta_match_spec", "call_count", "call_time", "call_memory", "all")
-#: Functions an `info {M,F,A}` step asks about: the fixture's, one that does not exist, tcs_late's.
+#: The library targets (LIB-TARGET-*, C-180..C-182): the only functions of OTP a case may name, exactly.
+LIBRARY_TARGETS: Final[tuple[str, ...]] = ("erlang:phash2/1", "lists:seq/2")
+#: Functions an `info {M,F,A}` step asks about: the fixture's, one that does not exist, tcs_late's,
+#: the library targets.
 INFO_FUNCTIONS: Final[tuple[str, ...]] = tuple(
-    f"{{tcs_target,{fn},{arity}}}" for fn, arity in TARGET_FUNCTIONS) + ("{tcs_target,id,2}", "{tcs_late,id,1}")
+    f"{{tcs_target,{fn},{arity}}}" for fn, arity in TARGET_FUNCTIONS) + (
+    "{tcs_target,id,2}", "{tcs_late,id,1}", "{erlang,phash2,1}", "{lists,seq,2}")
+#: The integers the model hashes (erlang:phash2/1 of an atom or of an integer in this range).
+PHASH2_INTEGERS: Final[tuple[int, int]] = (-134217728, 134217727)
+#: What a session trace step's error_info forms pass (SESSION-BAD-HOW, SESSION-FLAGS-NO-LIST,
+#: SESSION-NO-PROCESS; OTP's trace_session_SUITE error_info/1): a How that is no boolean, a
+#: FlagList that is no proper list, an atom that names no process.
+BAD_HOWS: Final[tuple[str, ...]] = ("sometimes", "1", "[true]", "{true}")
+BAD_FLAG_LISTS: Final[tuple[str, ...]] = ("send", "[send|'receive']", "[send|x]", "{send}")
+NO_PROCESSES: Final[tuple[str, ...]] = ("'no_such_process'", "'nobody'")
+#: What a port_command or port_send passes to a port.
+PORT_DATA: Final[tuple[str, ...]] = ('<<"hi">>', "<<1,2>>", "<<>>", '<<"x">>')
+#: The port specs of a session's trace:port/4 (SESSION-PORT-SPEC-ALL, `port(new)` and `new_ports`).
+PORT_SPECS: Final[tuple[str, ...]] = ("port(new)", "new_ports", "port(all)", "port(existing)")
 SEND_MATCH_SPECS: Final[tuple[str, ...]] = (
     "true", "false", "[]",
     "[{['_',hello],[],[]}]",
@@ -182,6 +202,8 @@ class _Port:
     linked: set[str] = field(default_factory=set)
     named: bool = False
     traced: bool = False
+    driver: bool = False       # a tcs_drv port (`open_port X driver`)
+    busy: bool = False         # tcs_drv called set_busy_port(Port, 1) (`port_control X busy`)
 
 
 @dataclass
@@ -224,6 +246,9 @@ class _State:
     own_state: bool = False                                        # the recorder has a state of the case's own
     no_meta: set[str] = field(default_factory=set)                 # sessions whose recorder has trace_call/5
     flag_functions: bool = False                                   # a pattern may change its callers' flags
+    seq_patterned: bool = False                                    # a pattern named lists:seq/2
+    lib_patterned: bool = False                                    # a pattern named a library target
+    then: list[str] = field(default_factory=list)                  # steps that must come next, in order
     otp: int = 25                                                  # the oldest release the steps so far need
     features: set[str] = field(default_factory=set)                # feature tags the steps so far need
 
@@ -385,7 +410,12 @@ def _pattern_step(st: _State, session: str | None = None) -> str:
     # not '_':'_'/'_': a pattern on every module traces the harness's own calls in the scenario's
     # processes (the puppet's gate, open_port/2), which no scenario describes; '_':id/1 is badarg
     target = st.pick([f"tcs_target:{fn}/{arity}", f"tcs_target:{fn}/'_'", "tcs_target:'_'/'_'",
-                      "tcs_late:id/1", "'_':id/1"])
+                      "tcs_late:id/1", "'_':id/1", *LIBRARY_TARGETS])
+    if target in LIBRARY_TARGETS:
+        st.features.add("library_targets")
+        # a child spawned at {lists,seq,...} would enter the pattern's function (LIB-TARGET-EXACT)
+        st.seq_patterned |= target == "lists:seq/2"
+        st.lib_patterned = True
     if r < 0.5:
         return _counter_pattern(st, target)
     st.meta |= "meta" in opts
@@ -472,6 +502,59 @@ def _deliver(st: _State, to: str, carries: bool, term: str | None = None) -> Non
     st.mailbox.setdefault(to, []).append((term, carries))
 
 
+def _library_call(st: _State, p: str) -> str:
+    """A call of a library target (LIB-TARGET-BIF, LIB-TARGET-SEQ): erlang:phash2/1 of an atom or of an
+    integer the model hashes; lists:seq/2 of a short list, or of arguments it refuses (function_clause)."""
+    st.features.add("library_targets")
+    if st.rng.random() < 0.5:
+        r = st.rng.random()
+        arg = (st.pick([a for a in ATOMS if " " not in a]) if r < 0.4
+               else str(st.rng.randrange(-1000, 1000)) if r < 0.85 else str(st.pick(PHASH2_INTEGERS)))
+        return f"{p} call erlang:phash2({arg})"
+    r = st.rng.random()
+    low = st.rng.randrange(-3, 10)
+    if r < 0.8:
+        args = f"{low},{low + st.rng.randrange(-1, 25)}"
+    elif r < 0.9:       # From - 1 > To
+        args = f"{low},{low - st.rng.randrange(2, 5)}"
+    else:               # not two integers
+        args = st.pick([f"a,{low}", f"{low},[]"])
+    return f"{p} call lists:seq({args})"
+
+
+def _suspend(st: _State, p: str, x: str, data: str) -> list[str]:
+    """p's port_command to the busy driver port x, which suspends p (PORTS-DRIVER-BUSY), and another
+    process clearing the busy state at the next step, which resumes p and runs its command, whose echo
+    reaches the owner (PORTS-DRIVER-RESUME): the two lines, or none when p may be traced (the model
+    refuses a suspended process traced for scheduling, C-187) or no other process can clear the state."""
+    clearers = [r for r in st.free() if r != p and r not in st.token and r not in st.seq_group]
+    if p in st.traced or not clearers:
+        return []
+    st.ports[x].busy = False
+    _deliver(st, st.ports[x].owner, False)
+    return [f"{p} port_command {x} {data}", f"{st.pick(clearers)} port_control {x} not_busy"]
+
+
+def _port_control(st: _State, p: str) -> str | None:
+    """`P port_control X busy|not_busy|timer N` on an open driver port (PORTS-DRIVER-CONTROL): the timer's
+    timeout sends data to the owner (PORTS-DRIVER-TIMEOUT), which must not wait in a receive then. Setting
+    the port busy is often followed by a process it suspends (`_suspend`)."""
+    usable = [x for x, port in st.ports.items() if port.driver and port.open and port.owner not in st.blocked]
+    if not usable:
+        return None
+    x = st.pick(usable)
+    port = st.ports[x]
+    item = st.pick(["busy", "busy", "not_busy", "timer"])
+    if item == "timer":
+        _deliver(st, port.owner, False)
+        return f"{p} port_control {x} timer {st.pick([0, 0, 5, 20])}"
+    port.busy = item == "busy"
+    senders = [q for q in st.free() if q not in st.token and q not in st.seq_group]
+    if port.busy and senders and st.rng.random() < 0.6:
+        st.then += _suspend(st, st.pick(senders), x, st.pick(PORT_DATA))
+    return f"{p} port_control {x} {item}"
+
+
 def _process_step(st: _State) -> str | None:
     free = st.free()
     if not free:
@@ -484,6 +567,8 @@ def _process_step(st: _State) -> str | None:
         choices += ["spawn"] * 2 + ["link"] * 3 + ["unlink", "exit", "unregister", "kill", "send_name"]
         if p not in st.seq_group:
             choices += ["open_port"] * 2 + ["port"] * 6
+            if any(port.driver and port.open for port in st.ports.values()):
+                choices += ["port_control"] * 5
     if st.seq_tracer:
         choices += ["seq_token"] * 3 + ["seq_print", "seq_reset"]
     kind = st.pick(choices)
@@ -532,6 +617,8 @@ def _process_step(st: _State) -> str | None:
             if p in st.seq_group:
                 return None   # a pattern could trace a process of the seq_trace group (C-65)
             _mark_traced(st, [p], ["all"])
+        if st.rng.random() < (0.45 if st.lib_patterned else 0.1):   # calls the patterns see, mostly
+            return _library_call(st, p)
         if not st.late_loaded and st.rng.random() < 0.15 and p not in st.traced_sr and not holder:
             st.late_loaded = True
             return f"{p} call tcs_late:id({_term(st)})"
@@ -572,7 +659,7 @@ def _process_step(st: _State) -> str | None:
             st.links.add(frozenset({p, child}))
         # an entry point (PROCS-SPAWN-ENTRY) runs and exits normal at once; the model refuses a
         # child traced for more than procs, so only where nothing can pass flags on to it
-        if not st.new_traced and p not in st.traced and st.rng.random() < 0.3:
+        if not st.new_traced and p not in st.traced and not st.seq_patterned and st.rng.random() < 0.3:
             if st.rng.random() < 0.4:
                 return _max_heap_spawn(st, p, how, child)
             low = st.rng.randrange(0, 5)
@@ -658,9 +745,14 @@ def _process_step(st: _State) -> str | None:
         x = st.fresh(PORT_NAMES)
         if x is None:
             return None
-        st.ports[x] = _Port(p, linked={p})
+        driver = st.rng.random() < 0.35      # tcs_drv (PORTS-DRIVER-OPEN) instead of cat
+        st.ports[x] = _Port(p, linked={p}, driver=driver)
         st.links.add(frozenset({p, x}))
-        return f"{p} open_port {x}"
+        if driver:
+            st.features.add("driver")
+        return f"{p} open_port {x}" + (" driver" if driver else "")
+    if kind == "port_control":
+        return _port_control(st, p)
     if kind == "port":
         usable = [x for x, port in st.ports.items() if port.open and port.owner not in st.blocked]
         if not usable:
@@ -668,13 +760,17 @@ def _process_step(st: _State) -> str | None:
         x = st.pick(usable)
         port = st.ports[x]
         op = st.pick(["port_command", "port_command", "port_send", "port_close"])
-        if op == "port_send" and p != port.owner:
+        if op == "port_send" and (p != port.owner or port.busy):   # `!` to a busy port: not modelled
             op = "port_command"
         if op == "port_close":
             _close_port(st, x)
             return f"{p} port_close {x}"
+        data = st.pick(PORT_DATA)
+        if port.busy:
+            lines = _suspend(st, p, x, data)
+            st.then += lines[1:]
+            return lines[0] if lines else None
         _deliver(st, port.owner, False)
-        data = st.pick(['<<"hi">>', "<<1,2>>", "<<>>", '<<"x">>'])
         return f"{p} {op} {x} {data}"
     if kind == "seq_token":
         if p in st.traced or _entangled(st, p):
@@ -729,12 +825,12 @@ def _session_trace_step(st: _State, ref: str, kind: str) -> str | None:
     who = [q for q in _traceable(st)] + [x for x, port in st.ports.items() if port.open]
     if not st.seq_group and not st.token and st.rng.random() < 0.2:
         who = ["new", "new_processes", "all", "existing"]
-    elif st.rng.random() < 0.1:
-        who = ["port(new)", "new_ports"]
+    elif st.rng.random() < 0.15:
+        who = list(PORT_SPECS)
     if not who:
         return None
     q = st.pick(who)
-    pool = PORT_FLAGS if q in st.ports or q in ("port(new)", "new_ports") else PROCESS_FLAGS
+    pool = PORT_FLAGS if q in st.ports or q in PORT_SPECS else PROCESS_FLAGS
     if kind in ("process", "undefined"):
         # time stamps and scheduler ids in a tracer process's messages are not modelled
         pool = tuple(f for f in pool if "timestamp" not in f and f != "scheduler_id")
@@ -752,11 +848,28 @@ def _session_trace_step(st: _State, ref: str, kind: str) -> str | None:
         st.new_sr |= bool({"send", "'receive'", "all"} & set(flags))
     if how == "on" and q in ("all", "existing"):
         _mark_traced(st, st.alive, flags)
-    elif how == "on" and q in ("port(new)", "new_ports"):
+    elif how == "on" and q in ("port(new)", "new_ports", "port(all)"):
         st.new_ports_traced = True
-    elif how == "on" and q not in st.ports and q not in ("new", "new_processes"):
+    elif how == "on" and q not in st.ports and q not in PORT_SPECS and q not in ("new", "new_processes"):
         _mark_traced(st, [q], flags)
     return f"trace {ref} {q} {how} {' '.join(flags)}"
+
+
+def _bad_session_trace_step(st: _State, ref: str, kind: str) -> str:
+    """A session trace step that raises with an error_info (OTP's trace_session_SUITE error_info/1): a How
+    that is no boolean (ERRINFO-HOW), a FlagList that is no proper list (SESSION-FLAGS-NO-LIST), or an
+    atom where the pid goes (SESSION-NO-PROCESS). Nothing is set."""
+    ports = [x for x, port in st.ports.items() if port.open]
+    q = st.pick(_traceable(st) + ports + ["new", "all", "port(new)", "port(all)"])
+    pool = ("send", "'receive'", "ports") if q in ports or q in PORT_SPECS else ("send", "'receive'", "procs", "call")
+    flags = st.rng.sample(pool, st.rng.randrange(1, 3)) + (["{tracer,<tracer>}"] if kind == "undefined" else [])
+    how = st.pick(["on", "on", "off"])
+    form = st.rng.randrange(3)
+    if form == 0:
+        return f"trace {ref} {q} how {st.pick(BAD_HOWS)} {' '.join(flags)}"
+    if form == 1:
+        return f"trace {ref} {q} {how} flags {st.pick(BAD_FLAG_LISTS)}"
+    return f"trace {ref} {st.pick(NO_PROCESSES)} {how} {' '.join(flags)}"
 
 
 def _session_step(st: _State) -> str | None:
@@ -779,6 +892,8 @@ def _session_step(st: _State) -> str | None:
             return f"info {ref} system all"
         return f"system {ref} {st.pick(SYSTEM_SETTINGS)}"
     if r < 0.35:
+        if st.rng.random() < 0.15:
+            return _bad_session_trace_step(st, ref, kind)
         return _session_trace_step(st, ref, kind)
     if r < 0.55:
         line = _pattern_step(st, _session_of(ref))
@@ -921,9 +1036,12 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
             line = _process_step(st)
         if line is not None:
             steps.append(line)
+            steps += st.then
+            st.then.clear()
     if with_sessions:
         st.needs(27, "sessions")
     if st.system:
         st.needs(28, "system_monitor")
-    features = tuple(f for f in ("sessions", "system_monitor", "call_memory") if f in st.features)
+    features = tuple(f for f in ("sessions", "system_monitor", "call_memory", "library_targets", "driver")
+                     if f in st.features)
     return Scenario(f"fuzz_{seed}_{index}", st.otp, features, tuple(body + steps))
