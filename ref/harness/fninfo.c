@@ -19,7 +19,9 @@ bool fninfo_step(Model *m, const Step *st)
     buf_printf(&call, ",%s)", st->item);
     buf_puts(&result, "-> ");
     term_print(&result, sessions_info_function(m, LEGACY_SESSION, pat, st->item), PRINT_CANON);
-    control_line(m, buf_str(&call), buf_str(&result), "STATUS-INFO CALL-COUNTERS-INFO");
+    control_line(m, buf_str(&call), buf_str(&result),
+                 sessions_meta_none(m, LEGACY_SESSION, pat, st->item) ? "STATUS-INFO CALL-COUNTERS-INFO STATUS-INFO-META-NONE"
+                                                                      : "STATUS-INFO CALL-COUNTERS-INFO");
     buf_free(&call);
     buf_free(&result);
     return true;

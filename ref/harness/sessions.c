@@ -10,6 +10,7 @@
 #include "order.h"
 #include "patterns.h"
 #include "procspec.h"
+#include "release.h"
 #include "sessions.h"
 #include "steptext.h"
 #include "sysmon.h"
@@ -471,9 +472,19 @@ Term *sessions_info_function(Model *m, int s, const Pattern *pat, const char *it
     }
     if (is_all)
         return item(m, "all", order_pattern_in_use(pat) ? term_list(m->a, 7, el) : term_atom(m->a, "false"));
+    /* erl_bif_trace.c, trace_info_func: OTP 25 and 27 turn the nil meta tracer of a traced
+     * function into [] ("backwards compatibility"), OTP 29 answers false (C-210) */
+    if (sessions_meta_none(m, s, pat, it) && release_deviates(m, DEV_META_ITEM_NIL))
+        return item(m, "meta", term_nil(m->a));
     for (int i = 0;; i++)
         if (strcmp(it, items[i]) == 0)
             return el[i];
+}
+
+bool sessions_meta_none(const Model *m, int s, const Pattern *pat, const char *it)
+{
+    return pat && pat != &m->sessions[s].on_load && strcmp(it, "meta") == 0 && !pat->meta &&
+           order_pattern_in_use(pat);
 }
 
 static bool info_step(Model *m, const Step *st)
@@ -516,7 +527,10 @@ static bool info_step(Model *m, const Step *st)
         Term *ms = pat->off ? term_atom(m->a, "false") : pat->ms ? (Term *)pat->ms : term_atom(m->a, "true");
         result = strcmp(it, "match_spec") == 0 ? item(m, "match_spec", ms) : NULL;
     } else if (fixture_mfa(m, what, &fi)) {
-        result = sessions_info_function(m, s, fi < 0 ? NULL : &m->sessions[s].pats[fi], it);
+        const Pattern *pat = fi < 0 ? NULL : &m->sessions[s].pats[fi];
+        result = sessions_info_function(m, s, pat, it);
+        if (sessions_meta_none(m, s, pat, it))
+            rule = "SESSION-INFO STATUS-INFO-META-NONE";
     } else {
         buf_free(&call);
         return model_unsupported(m, st->line, st->term_col, "this trace:info/3 argument is");

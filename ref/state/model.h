@@ -165,6 +165,7 @@ typedef enum {
     DEV_GC_TWO_SESSIONS_CRASH,
     DEV_STRAY_SILENT_CRASH,
     DEV_LINK_DEAD_TRAP_NO_LINK,
+    DEV_META_ITEM_NIL,
     DEV_COUNT
 } Deviation;
 

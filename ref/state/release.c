@@ -21,6 +21,8 @@ static const struct {
     [DEV_LINK_DEAD_TRAP_NO_LINK] = {25, 27, "C-155", "link/1 to a dead process by a process trapping exits "
                                                      "delivers {'EXIT', Pid, noproc} with no link made "
                                                      "(no getting_unlinked)"},
+    [DEV_META_ITEM_NIL] = {25, 27, "C-210", "trace_info of a function traced otherwise but not meta-traced "
+                                            "answers {meta,[]} for the item meta"},
 };
 
 bool release_deviates(Model *m, Deviation d)
