@@ -123,6 +123,17 @@ def test_c155_is_predicted_for_25_and_27_and_drops_exactly_the_getting_unlinked(
             "N trace(getting_unlinked, <tracer>, <a>, <b>, #{})"]
 
 
+def test_c210_is_predicted_for_25_and_27_and_changes_exactly_the_meta_items(layout: corpus.Layout) -> None:
+    documents = _sim(layout, "status_info_meta_none")
+    assert release.notes(documents) == [] and _sim(layout, "status_info_meta_none", "--release", "29") == documents
+    for number in ("25", "27"):
+        predicted = _sim(layout, "status_info_meta_none", "--release", number)
+        assert [(n.release, n.clarification, n.step) for n in release.notes(predicted)] == [(int(number), "C-210", 4)]
+        changed = [(a, b) for a, b in zip(documents.splitlines(), predicted.splitlines()) if a != b]
+        assert len(changed) == 6 and all(a.endswith("meta) -> {meta,false}") and b == a[:-len("false}")] + "[]}"
+                                          for a, b in changed)
+
+
 @pytest.mark.parametrize("words", [["--release"], ["--release", "x"], ["--release", "0"], ["--explain", "--explain"],
                                    ["--release", "25", "--release", "27"], ["--bogus"]],
                          ids=["missing", "not_a_number", "zero", "twice_explain", "twice_release", "unknown"])
@@ -168,6 +179,20 @@ def test_a_trapping_link_to_a_dead_process_does_exactly_what_c155_predicts(
     result = live.alone(item)
     assert result.status == "deviation", result.detail
     assert "C-155" in result.detail
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("number", ["25", "27"])
+def test_a_meta_item_without_a_meta_pattern_does_exactly_what_c210_predicts(
+        layout: corpus.Layout, otp_for, tmp_path: Path, number: str) -> None:
+    live = campaign.live_for(layout, otp_for(number), corpus.host_include(), strict=False)
+    body = ["process a", "info {tcs_target,id,1} meta", "pattern tcs_target:id/1 true local call_count",
+            "a call tcs_target:id(1)", "info {tcs_target,id,1} meta", "info {tcs_target,id,1} call_count"]
+    item = campaign.as_generated(layout, _scenario("meta_item_local_count", body, 25), tmp_path)
+    assert item is not None
+    result = live.alone(item)
+    assert result.status == "deviation", result.detail
+    assert "C-210" in result.detail
 
 
 @pytest.mark.live
