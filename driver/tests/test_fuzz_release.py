@@ -134,6 +134,28 @@ def test_c210_is_predicted_for_25_and_27_and_changes_exactly_the_meta_items(layo
                                           for a, b in changed)
 
 
+def test_the_deviations_listing_names_the_releases_each_prediction_covers() -> None:
+    listing = "25 25 C-41\n27 27 C-92\n25 27 C-155\n"
+    assert release.predicted(listing, 25) == {"C-41", "C-155"}
+    assert release.predicted(listing, 27) == {"C-92", "C-155"}
+    assert release.predicted(listing, 29) == frozenset()
+    assert release.clarification_of("C-41: OTP 25 passes no flags") == "C-41"
+    assert release.clarification_of("see C-41") == "" and release.clarification_of("C-410x") == ""
+
+
+def test_a_predicted_clarification_explains_nothing_by_shape(layout: corpus.Layout) -> None:
+    """Seed 20261130: `{meta,[]}` answers on OTP 25 (C-210) had the shape of a C-41 `trace_info` entry of
+    expectations/otp25.toml and were counted as C-41; shapes of predicted clarifications are left out."""
+    listing = corpus.model(layout, "deviations")
+    assert {"C-41", "C-155", "C-210"} <= release.predicted(listing, 25)
+    meta_item = campaign.shape(["-N ctl erlang:trace_info({tcs_target,deep,1},meta) -> {meta,false}",
+                                "+N ctl erlang:trace_info({tcs_target,deep,1},meta) -> {meta,[]}"])
+    shapes25 = campaign.documented_shapes(layout, "25")
+    assert meta_item not in shapes25
+    assert not any("C-41" in where or "C-155" in where or "C-210" in where for where in shapes25.values())
+    assert any("C-48" in where for where in campaign.documented_shapes(layout, "27").values())
+
+
 @pytest.mark.parametrize("words", [["--release"], ["--release", "x"], ["--release", "0"], ["--explain", "--explain"],
                                    ["--release", "25", "--release", "27"], ["--bogus"]],
                          ids=["missing", "not_a_number", "zero", "twice_explain", "twice_release", "unknown"])

@@ -25,10 +25,19 @@ static const struct {
                                             "answers {meta,[]} for the item meta"},
 };
 
+void release_describe(Deviation d, int *first, int *last, const char **clarification)
+{
+    *first = deviations[d].release;
+    *last = deviations[d].last ? deviations[d].last : deviations[d].release;
+    *clarification = deviations[d].clarification;
+}
+
 bool release_deviates(Model *m, Deviation d)
 {
-    int last = deviations[d].last ? deviations[d].last : deviations[d].release;
-    if (m->release < deviations[d].release || m->release > last)
+    int first, last;
+    const char *clarification;
+    release_describe(d, &first, &last, &clarification);
+    if (m->release < first || m->release > last)
         return false;
     if (m->deviated_at[d] == 0)
         m->deviated_at[d] = m->step ? (int)(m->step - m->sc->steps) + 1 : 0;
