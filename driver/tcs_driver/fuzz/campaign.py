@@ -5,7 +5,7 @@ the same comparison, normative lines tracee by tracee). A disagreement or crash
 that is exactly the release's own prediction (tcsref sim --release N, where a
 clarification defines the release's deviation: release.py), or a disagreement whose
 differing lines have the shape of a documented deviation of that release
-(expectations/otpN.toml), is `explained`; the others are grouped by the shape of
+(expectations/otpN.toml) of a clarification with no such prediction, is `explained`; the others are grouped by the shape of
 their differing lines, and the first scenario of each group is shrunk.
 """
 from __future__ import annotations
