@@ -112,24 +112,30 @@ def test_otp25_prediction_of_c41_drops_exactly_the_linked_process_lines(layout: 
     assert "N ctl erlang:trace_info(<b>,flags) -> {flags,[]}" in predicted
 
 
+def _predicted_for_25_and_27(layout: corpus.Layout, case: str, clarification: str,
+                             step: int) -> tuple[str, dict[str, str]]:
+    """The case's golden stream (OTP 29's prediction too) and OTP 25's and 27's predictions, each
+    following clarification from step on."""
+    documents = _sim(layout, case)
+    assert release.notes(documents) == [] and _sim(layout, case, "--release", "29") == documents
+    predicted = {number: _sim(layout, case, "--release", number) for number in ("25", "27")}
+    for number, text in predicted.items():
+        assert [(n.release, n.clarification, n.step) for n in release.notes(text)] == [(int(number), clarification, step)]
+    return documents, predicted
+
+
 def test_c155_is_predicted_for_25_and_27_and_drops_exactly_the_getting_unlinked(layout: corpus.Layout) -> None:
-    documents = _sim(layout, "procs_link_dead_trapping")
-    assert release.notes(documents) == [] and _sim(layout, "procs_link_dead_trapping", "--release", "29") == documents
-    for number in ("25", "27"):
-        predicted = _sim(layout, "procs_link_dead_trapping", "--release", number)
-        assert [(n.release, n.clarification, n.step) for n in release.notes(predicted)] == [(int(number), "C-155", 4)]
-        assert [ln for ln in documents.splitlines() if ln not in predicted.splitlines()] == [
+    documents, predicted = _predicted_for_25_and_27(layout, "procs_link_dead_trapping", "C-155", 4)
+    for text in predicted.values():
+        assert [ln for ln in documents.splitlines() if ln not in text.splitlines()] == [
             "N enabled(getting_unlinked, <tracer>, <a>) -> trace",
             "N trace(getting_unlinked, <tracer>, <a>, <b>, #{})"]
 
 
 def test_c210_is_predicted_for_25_and_27_and_changes_exactly_the_meta_items(layout: corpus.Layout) -> None:
-    documents = _sim(layout, "status_info_meta_none")
-    assert release.notes(documents) == [] and _sim(layout, "status_info_meta_none", "--release", "29") == documents
-    for number in ("25", "27"):
-        predicted = _sim(layout, "status_info_meta_none", "--release", number)
-        assert [(n.release, n.clarification, n.step) for n in release.notes(predicted)] == [(int(number), "C-210", 4)]
-        changed = [(a, b) for a, b in zip(documents.splitlines(), predicted.splitlines()) if a != b]
+    documents, predicted = _predicted_for_25_and_27(layout, "status_info_meta_none", "C-210", 4)
+    for text in predicted.values():
+        changed = [(a, b) for a, b in zip(documents.splitlines(), text.splitlines()) if a != b]
         assert len(changed) == 6 and all(a.endswith("meta) -> {meta,false}") and b == a[:-len("false}")] + "[]}"
                                           for a, b in changed)
 
