@@ -9,6 +9,7 @@
 
 #include "dispatch.h"
 #include "plan.h"
+#include "release.h"
 #include "run.h"
 #include "scenario.h"
 
@@ -19,6 +20,8 @@ static const char usage[] =
     "       tcsref plan FILE                       print the plan for the live runner\n"
     "       tcsref meta FILE                       print the case header as one JSON object\n"
     "       tcsref tags                            print the tag table (categories, callbacks) as JSON\n"
+    "       tcsref deviations                      print the deviations --release predicts, one a line:\n"
+    "                                              FIRST LAST C-n (the releases and the clarification)\n"
     "       tcsref batch                           run many of sim/plan/meta in one process: each stdin\n"
     "                                              line is one command (\"sim FILE [--explain] [--release N]\",\n"
     "                                              \"plan FILE\",\n"
@@ -393,6 +396,19 @@ done:
     return rc;
 }
 
+/* The deviations a release prediction knows (ref/state/release.c): which clarifications the
+ * driver judges by prediction rather than by the shapes of expectations/otpN.toml. */
+static int cmd_deviations(void)
+{
+    for (int d = 0; d < DEV_COUNT; d++) {
+        int first, last;
+        const char *clarification;
+        release_describe((Deviation)d, &first, &last, &clarification);
+        printf("%d %d %s\n", first, last, clarification);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -407,6 +423,8 @@ int main(int argc, char **argv)
         return cmd_single(argv[1], argv[2], o);
     if (argc == 2 && strcmp(argv[1], "tags") == 0)
         return cmd_tags();
+    if (argc == 2 && strcmp(argv[1], "deviations") == 0)
+        return cmd_deviations();
     if (argc == 2 && strcmp(argv[1], "batch") == 0)
         return cmd_batch();
     if (argc >= 4 && strcmp(argv[1], "golden") == 0 &&

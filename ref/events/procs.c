@@ -237,15 +237,15 @@ typedef struct {
     bool downed; /* its monitors have fired (SIGNAL-DOWN), after its links (SIGNAL-LINK-BEFORE-DOWN) */
 } Dying;
 
-/* who dies (a process, or a port closing with port_rules): its own lines, then it goes on top
- * of the cascade's stack (in the arena, grown by doubling). */
-static Dying *dying_push(Model *m, Dying *stack, size_t *len, size_t *cap, int who, const Term *reason,
+/* who dies (a process, or a port closing with port_rules): its own lines, then it joins the end
+ * of the cascade's queue (in the arena, grown by doubling). */
+static Dying *dying_push(Model *m, Dying *queue, size_t *len, size_t *cap, int who, const Term *reason,
                          const char *killed_by, const char *port_rules)
 {
     if (!m->procs[who].is_port && by_exit_signal(killed_by) && !windows_killed_dirty_ok(m, who))
         return NULL;
-    stack = arena_grow(m->a, stack, *len, cap, sizeof *stack);
-    Dying *d = &stack[(*len)++];
+    queue = arena_grow(m->a, queue, *len, cap, sizeof *queue);
+    Dying *d = &queue[(*len)++];
     d->who = who;
     d->next = 0;
     d->downed = m->procs[who].is_port;
@@ -259,23 +259,25 @@ static Dying *dying_push(Model *m, Dying *stack, size_t *len, size_t *cap, int w
                           "with links or monitors (its exit signals carry the token), is");
         return NULL;
     }
-    return stack;
+    return queue;
 }
 
 /* Each process linked to one that exits dies too with the same reason, or, when the reason is
  * normal, survives and gets unlinked; one that traps exits gets unlinked and the exit signal as
  * a message (SIGNAL-TRAP-LINK); a linked port gets the exit signal (ports.c). The processes
- * linked to a closed port fare the same (PORTS-CLOSED-LINKS). A stack instead of recursion: a
- * chain of links may be long. */
+ * linked to a closed port fare the same (PORTS-CLOSED-LINKS). The cascade is a queue, first
+ * dead first: a dying process sends all its exit signals (and its 'DOWN's) while it exits,
+ * before any receiver it kills can send its own, so a process or port linked to both gets the
+ * first one's signal first (SIGNAL-CASCADE-ORDER, C-211). */
 bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by, const char *port_rules)
 {
     bool normal = term_is_atom(reason, "normal");
-    size_t len = 0, cap = 0;
-    Dying *stack = dying_push(m, NULL, &len, &cap, p, reason, killed_by, port_rules);
-    if (!stack)
+    size_t len = 0, cap = 0, head = 0;
+    Dying *queue = dying_push(m, NULL, &len, &cap, p, reason, killed_by, port_rules);
+    if (!queue)
         return false;
-    while (len > 0) {
-        Dying *d = &stack[len - 1];
+    while (head < len) {
+        Dying *d = &queue[head];
         if (d->next == d->n) {
             /* SIGNAL-LINK-BEFORE-DOWN: its monitors fire after its links have acted
              * (erl_process.c, erts_continue_exit_process: ERTS_CONTINUE_EXIT_LINKS, then
@@ -287,7 +289,7 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
                     return false;
                 continue;
             }
-            len--;
+            head++;
             continue;
         }
         int who = d->who, q = d->links[d->next++];
@@ -298,7 +300,7 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
             bool closes;
             if (!ports_exit_signal(m, q, who, reason, &closes))
                 return false;
-            if (closes && !(stack = dying_push(m, stack, &len, &cap, q, reason, NULL, "PORTS-EXIT-SIGNAL")))
+            if (closes && !(queue = dying_push(m, queue, &len, &cap, q, reason, NULL, "PORTS-EXIT-SIGNAL")))
                 return false;
         } else if (m->procs[q].trap_exit) {
             tracepoint_event(m, q, "getting_unlinked", model_id(m, who), NULL, "EV-LINK SIGNAL-TRAP-LINK");
@@ -310,7 +312,7 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
         } else {
             if (!windows_killed_linked_ok(m, q))
                 return false;
-            if (!(stack = dying_push(m, stack, &len, &cap, q, reason, "EV-EXIT EV-EXIT-LINKED", NULL)))
+            if (!(queue = dying_push(m, queue, &len, &cap, q, reason, "EV-EXIT EV-EXIT-LINKED", NULL)))
                 return false;
         }
     }

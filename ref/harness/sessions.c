@@ -436,22 +436,14 @@ static Term *match_spec_value(Model *m, const Term *ms)
     return term_is_atom(ms, "true") ? term_nil(m->a) : (Term *)ms;
 }
 
-bool sessions_meta_none(const Model *m, int s, const Pattern *pat, const char *it)
-{
-    return pat && strcmp(it, "meta") == 0 && !pat->meta && pat != &m->sessions[s].on_load && order_pattern_in_use(pat);
-}
-
 /* The meta item of a pattern: {meta, T} with T the session's tracer as {tracer, T} shows it
  * ({Module, State} or a pid: SESSION-META, C-27), or {meta, false}. In the legacy session
  * (erlang:trace_info/2) the meta tracer is the recorder with its meta state, which
- * erlang:trace_info/2 results print as tcs_recorder (PROTOCOLS.md section 6). Asked alone (not
- * within all) of a function with another pattern, OTP 25 and 27 answer {meta, []} (C-240). */
-static Term *meta_item(Model *m, int s, const Pattern *pat, bool alone)
+ * erlang:trace_info/2 results print as tcs_recorder (PROTOCOLS.md section 6). */
+static Term *meta_item(Model *m, int s, const Pattern *pat)
 {
-    if (!pat->meta) {
-        bool nil = alone && sessions_meta_none(m, s, pat, "meta") && release_deviates(m, DEV_META_INFO_NIL);
-        return item(m, "meta", nil ? term_nil(m->a) : term_atom(m->a, "false"));
-    }
+    if (!pat->meta)
+        return item(m, "meta", term_atom(m->a, "false"));
     if (s != LEGACY_SESSION)
         return item(m, "meta", tracer_term(m, s));
     Term *state = pat->meta_state ? (Term *)pat->meta_state : term_pid(m->a, "meta");
@@ -477,7 +469,7 @@ Term *sessions_info_function(Model *m, int s, const Pattern *pat, const char *it
     Term *el[7];
     el[0] = item(m, items[0], term_atom(m->a, !pat->set ? "false" : pat->local ? "local" : "global"));
     el[1] = item(m, items[1], !pat->set ? term_atom(m->a, "false") : match_spec_value(m, pat->ms));
-    el[2] = meta_item(m, s, pat, strcmp(it, "meta") == 0);
+    el[2] = meta_item(m, s, pat);
     el[3] = item(m, items[3], !pat->meta ? term_atom(m->a, "false") : match_spec_value(m, pat->meta_ms));
     for (int i = 4; i < 7; i++) {
         CounterKind k = counters_kind(items[i]);
@@ -485,9 +477,19 @@ Term *sessions_info_function(Model *m, int s, const Pattern *pat, const char *it
     }
     if (is_all)
         return item(m, "all", order_pattern_in_use(pat) ? term_list(m->a, 7, el) : term_atom(m->a, "false"));
+    /* erl_bif_trace.c, trace_info_func: OTP 25 and 27 turn the nil meta tracer of a traced
+     * function into [] ("backwards compatibility"), OTP 29 answers false (C-210) */
+    if (sessions_meta_none(m, s, pat, it) && release_deviates(m, DEV_META_ITEM_NIL))
+        return item(m, "meta", term_nil(m->a));
     for (int i = 0;; i++)
         if (strcmp(it, items[i]) == 0)
             return el[i];
+}
+
+bool sessions_meta_none(const Model *m, int s, const Pattern *pat, const char *it)
+{
+    return pat && pat != &m->sessions[s].on_load && strcmp(it, "meta") == 0 && !pat->meta &&
+           order_pattern_in_use(pat);
 }
 
 static bool info_step(Model *m, const Step *st)

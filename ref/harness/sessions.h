@@ -11,8 +11,8 @@ bool sessions_step(Model *m, const Step *st);
  * reports for item it of a function's pattern pat (NULL: no such function: undefined), or NULL
  * for an item functions do not have (badarg). */
 Term *sessions_info_function(Model *m, int s, const Pattern *pat, const char *it);
-/* Guarantees: true when item `it` of pattern pat (NULL: no such function) of session s is the meta
- * item of a function with a pattern but no meta pattern (not on_load): the answer C-240 is about. */
+/* Guarantees: true when item it of pat (a function's pattern of session s, not on_load's) is
+ * the meta item of a function traced otherwise but not meta-traced (STATUS-INFO-META-NONE). */
 bool sessions_meta_none(const Model *m, int s, const Pattern *pat, const char *it);
 
 #endif

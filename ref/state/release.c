@@ -24,14 +24,23 @@ static const struct {
     [DEV_INHERIT_REPLACES_DEFAULTS] = {27, 29, "C-48", "a child that inherits its parent's trace flags at its "
                                                        "creation gets them in place of the defaults for new "
                                                        "processes, not beside them"},
-    [DEV_META_INFO_NIL] = {25, 27, "C-240", "the meta item of a function with a pattern but no meta pattern is "
-                                            "{meta, []}, not {meta, false}"},
+    [DEV_META_ITEM_NIL] = {25, 27, "C-210", "trace_info of a function traced otherwise but not meta-traced "
+                                            "answers {meta,[]} for the item meta"},
 };
+
+void release_describe(Deviation d, int *first, int *last, const char **clarification)
+{
+    *first = deviations[d].release;
+    *last = deviations[d].last ? deviations[d].last : deviations[d].release;
+    *clarification = deviations[d].clarification;
+}
 
 bool release_deviates(Model *m, Deviation d)
 {
-    int last = deviations[d].last ? deviations[d].last : deviations[d].release;
-    if (m->release < deviations[d].release || m->release > last)
+    int first, last;
+    const char *clarification;
+    release_describe(d, &first, &last, &clarification);
+    if (m->release < first || m->release > last)
         return false;
     if (m->deviated_at[d] == 0)
         m->deviated_at[d] = m->step ? (int)(m->step - m->sc->steps) + 1 : 0;

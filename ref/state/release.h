@@ -9,6 +9,8 @@
 /* Guarantees: true when m predicts a release that deviates by d (only the releases the
  * clarification names); the first step where d applied is kept for release_notes. */
 bool release_deviates(Model *m, Deviation d);
+/* Guarantees: the releases (first to last) that deviate by d and the clarification that defines it. */
+void release_describe(Deviation d, int *first, int *last, const char **clarification);
 /* Guarantees: true when p's collections are traced by two sessions or more (C-92's trigger). */
 bool release_gc_in_two_sessions(const Model *m, int p);
 /* Guarantees: true when OTP 25 holds p's silent flag without a tracer: a meta match spec's

@@ -47,6 +47,22 @@ class Note:
         return f"{self.clarification} (OTP {self.release}, from step {self.step}): {self.what}"
 
 
+_DEVIATION: Final = re.compile(r"^(\d+) (\d+) (C-\d+)$", re.MULTILINE)
+_CLARIFICATION: Final = re.compile(r"^(C-\d+)\b")
+
+
+def predicted(listing: str, number: int) -> frozenset[str]:
+    """The clarifications whose deviation `tcsref deviations` (listing: FIRST LAST C-n a line) predicts for
+    release number."""
+    return frozenset(m[3] for m in _DEVIATION.finditer(listing) if int(m[1]) <= number <= int(m[2]))
+
+
+def clarification_of(reason: str) -> str:
+    """The clarification an expectation's reason starts with ("C-41: ..."), or "" when it names none first."""
+    found = _CLARIFICATION.match(reason)
+    return found[1] if found else ""
+
+
 def notes(stream_text: str) -> list[Note]:
     """The deviations a release's prediction applied, in the order the model wrote them."""
     return [Note(int(m[1]), m[2], int(m[3]), m[4]) for m in _NOTE.finditer(stream_text)]
