@@ -174,7 +174,10 @@ def test_a_predicted_clarification_explains_nothing_by_shape(layout: corpus.Layo
     shapes25 = campaign.documented_shapes(layout, "25")
     assert meta_item not in shapes25
     assert not any("C-41" in where or "C-155" in where or "C-210" in where for where in shapes25.values())
-    assert any("C-48" in where for where in campaign.documented_shapes(layout, "27").values())
+    shapes27 = campaign.documented_shapes(layout, "27")
+    assert "C-48" in release.predicted(listing, 27)  # predicted since seed 20261130's groups 7 and 8
+    assert not any("C-48" in where for where in shapes27.values())
+    assert any("C-90" in where for where in shapes27.values())  # not predicted: still explains by shape
 
 
 @pytest.mark.parametrize("words", [["--release"], ["--release", "x"], ["--release", "0"], ["--explain", "--explain"],
