@@ -17,14 +17,17 @@
 static bool is_send(const char *tag) { return strcmp(tag, "receive") != 0; }
 
 /* What the match spec sees: [Receiver, Msg] for a send; [Node, Sender, Msg] for a receive,
- * and [clock_service, undefined, timeout] for a receive that timed out (MSGPAT-TIMEOUT). */
+ * [clock_service, undefined, timeout] for a receive that timed out (MSGPAT-TIMEOUT), and
+ * [Atom, undefined, Msg] for a message the runtime queued from an atom such as system
+ * (erl_trace.c trace_receive: "node name or other atom (e.g 'system')"). */
 static Term *ms_args(Model *m, bool send, const Term *msg, const Term *peer)
 {
     Term *el[3];
     size_t n = 0;
+    bool atom_sender = !send && peer && peer->kind == TK_ATOM;
     if (!send)
-        el[n++] = term_atom(m->a, peer ? "nonode@nohost" : "clock_service"); /* not distributed */
-    el[n++] = peer ? (Term *)peer : term_atom(m->a, "undefined");
+        el[n++] = atom_sender ? (Term *)peer : term_atom(m->a, peer ? "nonode@nohost" : "clock_service");
+    el[n++] = peer && !atom_sender ? (Term *)peer : term_atom(m->a, "undefined");
     el[n++] = (Term *)msg;
     return term_list(m->a, n, el);
 }

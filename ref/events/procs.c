@@ -130,10 +130,14 @@ bool procs_link(Model *m, int p, const Step *st, bool link)
         /* PROCS-LINK-DEAD-TRAP: the link is made and the dead process's noproc exit signal
          * (link_opt, bif.c) undoes it: SIGNAL-TRAP-LINK with reason noproc; C-155: OTP 25
          * and 27 deliver the message without making the link */
-        if (!release_deviates(m, DEV_LINK_DEAD_TRAP_NO_LINK))
+        if (!release_deviates(m, DEV_LINK_DEAD_TRAP_NO_LINK)) {
             tracepoint_event(m, p, "getting_unlinked", model_pid(m, q), NULL, "EV-LINK PROCS-LINK-DEAD-TRAP");
-        return signals_trapped(m, p, model_pid(m, q), term_atom(m->a, "noproc"),
-                               "EV-RECEIVE PROCS-LINK-DEAD-TRAP");
+            return signals_trapped(m, p, model_pid(m, q), term_atom(m->a, "noproc"),
+                                   "EV-RECEIVE PROCS-LINK-DEAD-TRAP");
+        }
+        /* MSGPAT-RECEIVE-SYSTEM-SENDER: the runtime queues that message itself, from system */
+        return signals_trapped_as(m, p, model_pid(m, q), term_atom(m->a, "system"), term_atom(m->a, "noproc"),
+                                  "EV-RECEIVE PROCS-LINK-DEAD-TRAP MSGPAT-RECEIVE-SYSTEM-SENDER");
     }
     if (link && !qp->alive) { /* PROCS-LINK-DEAD: link/1 raises noproc */
         control_step_raised(m, p, term_tuple3(m->a, term_atom(m->a, "link"), model_pid(m, q), NULL), "error",

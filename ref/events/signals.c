@@ -8,9 +8,15 @@
 
 bool signals_trapped(Model *m, int q, const Term *from, const Term *reason, const char *rules)
 {
+    return signals_trapped_as(m, q, from, from, reason, rules);
+}
+
+bool signals_trapped_as(Model *m, int q, const Term *from, const Term *sender, const Term *reason,
+                        const char *rules)
+{
     /* {'EXIT', From, Reason}: the terms are the model's own, shared read-only */
     Term *msg = term_tuple3(m->a, term_atom(m->a, "EXIT"), (Term *)from, (Term *)reason);
-    return messages_deliver(m, q, msg, from, NULL, rules);
+    return messages_deliver(m, q, msg, sender, NULL, rules);
 }
 
 bool signals_kill(Model *m, int p, const Step *st)

@@ -21,5 +21,9 @@ bool signals_down(Model *m, int q, const Term *reason);
 /* Guarantees: the exit signal (from, reason) reaches q, which traps exits, as the message
  * {'EXIT', From, Reason}: its 'receive' event (rules say why), then q's mailbox. */
 bool signals_trapped(Model *m, int q, const Term *from, const Term *reason, const char *rules);
+/* Guarantees: the same message, queued as sent by sender (a pid, or an atom such as system for
+ * a message the runtime queues itself: its 'receive' match spec sees [Sender, undefined, Msg]). */
+bool signals_trapped_as(Model *m, int q, const Term *from, const Term *sender, const Term *reason,
+                        const char *rules);
 
 #endif

@@ -31,8 +31,10 @@ static void procspec_attach(Model *m, int s, int p, FlagSet set, const char *ori
     TraceState *ts = &m->procs[p].trace[s];
     if (!model_attached(ts))
         ts->state = state;
-    /* STATUS-PROBE, during the call; a remove answer detaches it, the call still counts it */
-    order_set_flags(m, ts, set, true, enabled_probe(m, s, p), origin);
+    /* STATUS-PROBE, during the call; a remove answer detaches it, the call still counts it.
+     * PORTS-NO-START-PROBE: a port is not probed (erl_bif_trace.c start_trace) */
+    Answer probe = m->procs[p].is_port ? ANS_TRACE : enabled_probe(m, s, p);
+    order_set_flags(m, ts, set, true, probe, origin);
 }
 
 /* The flags set on (or cleared from) the process or port p by a step naming it or a spec. */
