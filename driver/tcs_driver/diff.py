@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from .stream import Line, Window, filter_lines
+from .stream import Line, Window, filter_lines, restore_requested_fullsweeps
 
 __all__ = [
     "ALL_KINDS",
@@ -327,6 +327,8 @@ def compare(
     unknown = observable - ALL_KINDS
     if unknown:
         raise ValueError(f"unknown line kinds in observable: {sorted(unknown)}")
+    if not strict:
+        live = restore_requested_fullsweeps(golden, live)
     g_groups = _group_golden(select(golden, strict=strict, observable=observable))
     l_groups = group_lines(select(live, strict=strict, observable=observable))
     if not strict:

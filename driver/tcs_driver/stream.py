@@ -24,6 +24,7 @@ __all__ = [
     "filter_lines",
     "classify",
     "classify_implementation_defined",
+    "restore_requested_fullsweeps",
     "normalise_live",
     "parse_body",
     "parse_classed_lines",
@@ -643,6 +644,51 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
                 out[j] = replace(out[j], cls="I")
     return [replace(line, cls="I") if _harness_discarded_schedule(out, i) else line
             for i, line in enumerate(out)]
+
+
+def restore_requested_fullsweeps(golden: list[Line], live: list[Line]) -> list[Line]:
+    """Return live with as many of its GC-MINOR-FULLSWEEP majors made normative again, per process and
+    tracer, as the golden stream requires normative major collections beyond the live stream's normative
+    ones (first ones first): a requested major collection (`gc major`) right after a minor one the runtime
+    started (GC-RUNTIME) has the shape of a fullsweep added to a minor and is classified so, yet it is the
+    collection the step asked for (C-265). Its gc_major_end and both enabled lines go with it."""
+    def majors(lines: list[Line]) -> dict[tuple[str, str | None], int]:
+        counts: dict[tuple[str, str | None], int] = {}
+        for ln in lines:
+            if ln.kind == "trace" and ln.cls == "N" and ln.tag == "gc_major_start":
+                counts[(ln.group, ln.state)] = counts.get((ln.group, ln.state), 0) + 1
+        return counts
+    live_majors = majors(live)
+    deficit = {key: n - live_majors.get(key, 0) for key, n in majors(golden).items()}
+    out = list(live)
+    restoring: set[tuple[str, str | None]] = set()  # between a restored gc_major_start and its end
+    for i, line in enumerate(out):
+        key = (line.group, line.state)
+        starts = line.kind == "trace" and line.tag == "gc_major_start" and line.cls == "I" and deficit.get(key, 0) > 0
+        ends = key in restoring and line.tag == "gc_major_end" and line.kind in ("trace", "enabled")
+        if not (starts or ends):
+            continue
+        if starts:
+            deficit[key] -= 1
+            restoring.add(key)
+        if ends and (line.kind == "trace" or not line.body.endswith(" -> trace")):
+            restoring.discard(key)
+        if line.kind == "trace":
+            j = _enabled_before_informative(out, i)
+            if j is not None:
+                out[j] = replace(out[j], cls="N")
+        out[i] = replace(line, cls="N")
+    return out
+
+
+def _enabled_before_informative(lines: list[Line], i: int) -> int | None:
+    """Return the index of the informative enabled line that asked for trace line i (the nearest earlier line
+    of its process and tracer), or None."""
+    line = lines[i]
+    j = next((j for j in range(i - 1, -1, -1)
+              if lines[j].group == line.group and lines[j].state == line.state), None)
+    ok = j is not None and lines[j].kind == "enabled" and lines[j].tag == line.tag and lines[j].cls == "I"
+    return j if ok else None
 
 
 def parse_stream(text: str, where: str) -> list[Line]:
