@@ -14,16 +14,18 @@
 #include "scenario.h"
 
 static const char usage[] =
-    "usage: tcsref sim FILE [--explain] [--release N]\n"
+    "usage: tcsref sim FILE [--explain] [--release N] [--crash-at S]\n"
     "                                              print the golden stream of one case; with --release,\n"
-    "                                              OTP N's where a clarification records its deviation\n"
+    "                                              OTP N's where a clarification records its deviation;\n"
+    "                                              with --crash-at, of a node that dies during step S\n"
+    "                                              (the lines of the steps before it)\n"
     "       tcsref plan FILE                       print the plan for the live runner\n"
     "       tcsref meta FILE                       print the case header as one JSON object\n"
     "       tcsref tags                            print the tag table (categories, callbacks) as JSON\n"
     "       tcsref deviations                      print the deviations --release predicts, one a line:\n"
     "                                              FIRST LAST C-n (the releases and the clarification)\n"
     "       tcsref batch                           run many of sim/plan/meta in one process: each stdin\n"
-    "                                              line is one command (\"sim FILE [--explain] [--release N]\",\n"
+    "                                              line is one command (\"sim FILE [--explain] [--release N] [--crash-at S]\",\n"
     "                                              \"plan FILE\",\n"
     "                                              \"meta FILE\"); each answer is \"tcsref-batch STATUS BYTES\"\n"
     "                                              and BYTES bytes: the output, or the error on status 2\n"
@@ -54,8 +56,19 @@ static void put_err(Buf *b, const char *file, const Err *e)
     buf_puts(b, "\n");
 }
 
-/* The options of sim: --explain, and --release N (0: the documents). */
-typedef struct { bool explain; int release; } SimOpts;
+/* The options of sim: --explain, --release N (0: the documents) and --crash-at S (0: none). */
+typedef struct { bool explain; int release; int crash_at; } SimOpts;
+
+/* Reads a number from 1 to 9999 into *n; false for anything else. */
+static bool option_number(const char *word, int *n)
+{
+    char *end;
+    long r = strtol(word, &end, 10);
+    if (*end || end == word || r < 1 || r > 9999)
+        return false;
+    *n = (int)r;
+    return true;
+}
 
 /* Reads sim's options from words[0..n); false for anything else (a usage error). */
 static bool sim_options(char **words, int n, SimOpts *o)
@@ -65,11 +78,11 @@ static bool sim_options(char **words, int n, SimOpts *o)
         if (strcmp(words[i], "--explain") == 0 && !o->explain) {
             o->explain = true;
         } else if (strcmp(words[i], "--release") == 0 && o->release == 0 && i + 1 < n) {
-            char *end;
-            long r = strtol(words[++i], &end, 10);
-            if (*end || end == words[i] || r < 1 || r > 9999)
+            if (!option_number(words[++i], &o->release))
                 return false;
-            o->release = (int)r;
+        } else if (strcmp(words[i], "--crash-at") == 0 && o->crash_at == 0 && i + 1 < n) {
+            if (!option_number(words[++i], &o->crash_at))
+                return false;
         } else {
             return false;
         }
@@ -85,7 +98,7 @@ static bool run_case(Arena *a, const char *path, SimOpts o, Buf *out, const char
         return false;
     Stream s;
     stream_init(&s, sc.id, o.explain);
-    bool ok = run_scenario_for(a, &sc, o.release, &s, err);
+    bool ok = run_scenario_until(a, &sc, o.release, o.crash_at, &s, err, NULL);
     if (ok) {
         buf_putn(out, buf_str(&s.text), s.text.len);
         *id = sc.id;
@@ -110,10 +123,13 @@ static bool single(const char *cmd, const char *path, SimOpts o, Buf *out, Err *
             /* the plan is only given for cases the model can run */
             Stream s;
             stream_init(&s, sc.id, false);
-            ok = run_scenario(&a, &sc, &s, err);
+            RunFacts facts = {0};
+            ok = run_scenario_until(&a, &sc, 0, 0, &s, err, &facts);
             stream_free(&s);
             if (ok)
                 plan_print(out, &sc);
+            if (ok && facts.gc_two_sessions) /* C-92: where a node of 27 may crash, what came before */
+                plan_print_step_lines(out);
         } else if (ok) {
             meta_print(out, &sc);
         }
@@ -178,7 +194,7 @@ static int cmd_batch(void)
         int status = 2;
         if (!known) {
             snprintf(err.msg, sizeof err.msg,
-                     "not a batch command (sim FILE [--explain] [--release N], plan FILE, meta FILE)");
+                     "not a batch command (sim FILE [--explain] [--release N] [--crash-at S], plan FILE, meta FILE)");
             put_err(&out, "tcsref batch", &err);
         } else if (single(cmd, path, o, &out, &err)) {
             status = 0;

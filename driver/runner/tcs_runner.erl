@@ -9,7 +9,7 @@
 %% this one share tcs_runner_lib, a leaf: no module calls back into this one.
 -module(tcs_runner).
 -export([main/1, run/1, load_modules/0]).
--import(tcs_runner_lib, [out/1, out/2, ctl/4, canon/2, load_recorder/3, puppet_step/4, after_puppet_step/2]).
+-import(tcs_runner_lib, [out/1, out/2, out_after/2, ctl/4, canon/2, load_recorder/3, puppet_step/4, after_puppet_step/2]).
 
 -define(TRACER_NAME, tracer).
 
@@ -26,6 +26,7 @@ run(JobFile) ->
     Gate = tcs_gate:new(),
     persistent_term:put(tcs_gate, Gate),
     put(tcs_dead_puppets, []),
+    put(tcs_lines_written, 0),
     Collector = spawn(fun() -> tcs_runner_lib:collect([]) end),
     %% The legacy tracer's state is a process of its own, so that a scenario
     %% can make it exit while the collector goes on: it hands what it receives
@@ -56,7 +57,9 @@ run(JobFile) ->
             tracer_state => TracerState,
             sessions => Sessions,
             drivers => filename:dirname(proplists:get_value(gate_so, Job)),  % tcs_drv.so (tcs_ports)
-            timeout => proplists:get_value(step_timeout_ms, Job, 5000)},
+            timeout => proplists:get_value(step_timeout_ms, Job, 5000),
+            %% {step_lines, true}: the model says a node may crash in some step (C-92)
+            step_lines => case lists:member({step_lines, true}, Plan) of true -> States; false -> [] end},
     %% Each step is settled after it runs; after a timed-out step nothing is
     %% settled, since the stuck process may never answer.
     settle(Names0),
@@ -112,7 +115,7 @@ run_steps([], Names, _Ctx) ->
     tcs_settle:trace_delivered(),
     Names;
 run_steps([{step, N, Step} | Rest], Names, Ctx) ->
-    out("STEP ~p", [N]),
+    step_marker(N, Names, Ctx),
     case run_step(resolve(Step, Names), Names, Ctx) of
         {ok, Names1} ->
             settle(Names1),
@@ -274,24 +277,46 @@ collected(Collector) ->
     Collector ! {collected, self()},
     receive {records, Records} -> Records end.
 
+%% ... and what it kept so far, while it goes on.
+peek(Collector) ->
+    Collector ! {peek, self()},
+    receive {records, Records} -> Records end.
+
+%% The marker of step N.  With the plan's {step_lines, true} the stream lines
+%% of the steps before N, those not written yet, go first into the progress
+%% file, in the same write: a node that dies then has left exactly the lines
+%% of the steps before the last one it started (PROTOCOLS.md, section 5).
+step_marker(N, _Names, #{step_lines := []}) ->
+    out("STEP ~p", [N]);
+step_marker(N, Names, #{step_lines := States}) ->
+    tcs_settle:trace_delivered(),
+    Lines = record_lines([{Name, peek(Pid)} || {Name, Pid} <- States], Names),
+    Written = get(tcs_lines_written),
+    put(tcs_lines_written, length(Lines)),
+    out_after(lists:nthtail(Written, Lines), io_lib:format("STEP ~p", [N])).
+
 %% What every tracer state process received, in one order: callback records
 %% by the recorder's sequence number (the order in which the runtime called
 %% the tracers, whichever process it called them from), control lines by the
 %% number the harness gave them, and any other message (one a tracer sent) by
 %% its arrival.  All come from one counter.
 print_records(PerState, Names) ->
+    [io:put_chars(["TCS LINE ", Body, "\n"]) || Body <- record_lines(PerState, Names)],
+    ok.
+
+%% The stream line bodies of the records, in print_records/2's order.
+record_lines(PerState, Names) ->
     Items = [{order(Arrived, Item), State, Item} || {State, Items} <- PerState,
                                                     {Arrived, Item} <- Items],
-    [print_item(State, Item, Names) || {_, State, Item} <- lists:keysort(1, Items)],
-    ok.
+    [item_line(State, Item, Names) || {_, State, Item} <- lists:keysort(1, Items)].
 
 order(_, {tcs_rec, Seq, _, _, _}) -> Seq;
 order(_, {ctl, Seq, _}) -> Seq;
 order(Arrived, _) -> Arrived.
 
-print_item(_, {tcs_rec, _, _, _, _} = Rec, Names) -> line("~s", [callback_line(Rec, Names)]);
-print_item(_, {ctl, _, Body}, _) -> line("~s", [Body]);
-print_item(State, Msg, Names) -> line("msg(<~s>, ~s)", [State, canon(sizes_hidden(Msg), Names)]).
+item_line(_, {tcs_rec, _, _, _, _} = Rec, Names) -> io_lib:format("~s", [callback_line(Rec, Names)]);
+item_line(_, {ctl, _, Body}, _) -> io_lib:format("~s", [Body]);
+item_line(State, Msg, Names) -> io_lib:format("msg(<~s>, ~s)", [State, canon(sizes_hidden(Msg), Names)]).
 
 %% A system monitor message's sizes and times no model predicts: they print as _Info.
 sizes_hidden({monitor, Who, Event, Info}) when is_list(Info) ->
@@ -306,4 +331,3 @@ callback_line({tcs_rec, _Seq, Callback, Args, Result}, Names) ->
     end.
 
 %% One stream line.
-line(Fmt, Args) -> io:put_chars(["TCS LINE ", io_lib:format(Fmt, Args), "\n"]).

@@ -9,10 +9,11 @@
 %%
 %% The output protocol (PROTOCOLS.md, section 5): out/1,2 writes one
 %% marker line "TCS Kind Text" to stdout and, synchronously, to the progress
-%% file $TCS_PROGRESS names; stream lines ("TCS LINE Body") go to stdout only
-%% (tcs_runner).
+%% file $TCS_PROGRESS names; stream lines ("TCS LINE Body") go to stdout
+%% (tcs_runner), and with the plan's {step_lines, true} to the progress file
+%% too, step by step (out_after/2).
 -module(tcs_runner_lib).
--export([out/1, out/2, ctl/4, canon/2, collect/1, load_recorder/3, hold/1, node_counts/0, count/3,
+-export([out/1, out/2, out_after/2, ctl/4, canon/2, collect/1, load_recorder/3, hold/1, node_counts/0, count/3,
          puppet_step/4, after_puppet_step/2, tracer_option/2, recorder_named/2]).
 
 %% The optional callbacks in the model's bit order (generated: tcsref tags).
@@ -24,14 +25,19 @@
 %% $TCS_PROGRESS names, written synchronously: standard output is written
 %% asynchronously, and what is still buffered is lost when a tracer aborts
 %% the node, yet the last step started is the evidence of where it crashed.
-out(Text) ->
+out(Text) -> out_after([], Text).
+out(Fmt, Args) -> out(io_lib:format(Fmt, Args)).
+
+%% A marker preceded, in the progress file only and in the same write, by
+%% stream lines (Bodies): a node that dies after the write has both, before
+%% it neither.
+out_after(Bodies, Text) ->
     Marker = ["TCS ", Text, "\n"],
     case os:getenv("TCS_PROGRESS") of
         false -> ok;
-        Path -> ok = file:write_file(Path, Marker, [append, raw])
+        Path -> ok = file:write_file(Path, [[["TCS LINE ", B, "\n"] || B <- Bodies], Marker], [append, raw])
     end,
     io:put_chars(Marker).
-out(Fmt, Args) -> out(io_lib:format(Fmt, Args)).
 
 %% --- control lines and canonical terms -------------------------------------
 
@@ -87,10 +93,12 @@ puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeo
 %% --- tracer state processes and the recorder ---------------------------------
 
 %% A tracer state process: it keeps what it receives, each item with a number
-%% from the runtime's monotonic counter taken when it arrives.
+%% from the runtime's monotonic counter taken when it arrives.  {collected, From}
+%% hands them over and ends it; {peek, From} hands them over and goes on.
 collect(Acc) ->
     receive
         {collected, From} -> From ! {records, lists:reverse(Acc)};
+        {peek, From} -> From ! {records, lists:reverse(Acc)}, collect(Acc);
         Record -> collect([{erlang:unique_integer([monotonic]), Record} | Acc])
     end.
 

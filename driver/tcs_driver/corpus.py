@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Final
 
 from . import diff, expectations, node, recorder, stream
+from .fuzz import release
 from .layout import Layout, default_layout  # noqa: F401  (the corpus API names them)
 from .results import CaseResult
 
@@ -263,8 +264,10 @@ def compare(case: Case, golden: list[stream.Line], live: list[stream.Line], *, s
 
 
 def judge(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, *, strict: bool,
-          golden: list[stream.Line] | None = None) -> CaseResult:
+          golden: list[stream.Line] | None = None, partial: bool = False) -> CaseResult:
     """A node's run of a case compared with its golden stream (by default golden/<id>.stream).
+    With `partial`, the lines of a node that did not finish are compared too (a crash leaves those
+    of the steps before the last one it started when the plan has step_lines: PROTOCOLS.md, section 5).
 
     A live line the stream parser cannot read makes the case a crash with the
     line as evidence: one odd line never ends a run nor loses the others' results."""
@@ -278,7 +281,7 @@ def judge(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, *, stric
                           f"the harness printed a line the stream parser cannot read: {why}\n"
                           + node.tail("\n".join(ran.lines)), [g.text() for g in golden], list(ran.lines))
     texts = ([g.text() for g in golden], [line.text() for line in live])
-    if ran.status != "done":
+    if ran.status != "done" and not partial:
         return CaseResult(case.id, ran.status, case.rules, otp.name, ran.detail, *texts)
     comparison = compare(case, golden, live, strict=strict)
     if comparison.agree:
@@ -286,6 +289,46 @@ def judge(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, *, stric
     changed = [text for group in comparison.differing() for text in diff.diff_lines(group.golden, group.live)
                if text[0] in "+-"]
     return CaseResult(case.id, "fail", case.rules, otp.name, comparison.render(), *texts, changed=changed)
+
+
+def by_prediction(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, result: CaseResult, *,
+                  strict: bool) -> CaseResult:
+    """A disagreement or crash checked against the release's own prediction (`tcsref sim --release N`,
+    where a clarification defines how N deviates: fuzz/release.py): a `deviation` when it is exactly
+    what the prediction says, else unchanged."""
+    if result.status not in ("fail", "crash"):
+        return result
+    number = str(otp.release)
+
+    def sim(*extra: str) -> str | None:
+        done = subprocess.run([str(layout.tcsref), "sim", str(case.path), "--release", number, *extra],
+                              capture_output=True, text=True, errors="replace")
+        return done.stdout if done.returncode == 0 else None
+
+    def against(text: str) -> CaseResult:
+        golden = stream.parse_stream(text, f"{case.path} (OTP {number})")
+        return judge(layout, case, otp, ran, strict=strict, golden=golden, partial=True)
+
+    prediction = sim()
+    if prediction is None:
+        return result
+    return release.explain(result, prediction, against, lambda step: sim("--crash-at", str(step)))
+
+
+def judged(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, expected: expectations.Expectation | None,
+           *, strict: bool, golden: list[stream.Line] | None = None) -> CaseResult:
+    """A node's run of a case as `./tcs run` judges it: against its golden stream, then against the
+    release's expectation; an expectation `predicted` has the release's own prediction judge it first
+    (C-92: a crash anywhere in a range of steps, or none), and a run that does not crash although that
+    prediction says it must is a stale expectation."""
+    result = judge(layout, case, otp, ran, strict=strict, golden=golden)
+    if expected is None or expected.status != "predicted":
+        return expectations.apply(result, expected)
+    result = by_prediction(layout, case, otp, ran, result, strict=strict)
+    if result.status == "pass" and any(n.crash for n in release.notes(model(layout, "sim", str(case.path), "--release",
+                                                                            str(otp.release)))):
+        return expectations.stale(result, expected)
+    return expectations.apply(result, expected)
 
 
 def host_include() -> Path:
@@ -330,11 +373,10 @@ def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Pa
                 result = CaseResult(case.id, "skip", case.rules, otp.name, reason)
             else:
                 ran = next(runs)
-                result = expectations.apply(judge(layout, case, otp, ran, strict=strict), expected.get(case.id))
+                result = judged(layout, case, otp, ran, expected.get(case.id), strict=strict)
                 if result.status not in ("pass", "deviation") and ran.shared:
                     alone = node.run_alone(otp, jobs[case.id], beams, gate)
-                    shared, result = result, expectations.apply(judge(layout, case, otp, alone, strict=strict),
-                                                                expected.get(case.id))
+                    shared, result = result, judged(layout, case, otp, alone, expected.get(case.id), strict=strict)
                     result.rerun_alone, result.shared_run = True, shared
             yield result
 

@@ -13,7 +13,15 @@ For `fail`, `evidence` is exactly the changed lines of the comparison (the
 `timeout`, each evidence string must occur in what the node printed. A result
 that matches its entry is a `deviation`; one that differs in any other way,
 or passes although an entry says it differs (a stale entry), is a `fail`: the
-file stays true to what the release does."""
+file stays true to what the release does.
+
+`predicted` is for what a release does that no harness makes deterministic and
+that its own prediction (`tcsref sim --release N`, PROTOCOLS.md "Release
+predictions") states as a range: C-92's crash "at any step from S1 to S2, or not
+at all". The run is judged against that prediction first (corpus.judged): a crash
+it predicts (signal, step inside the range, the lines before it agreeing) must
+also hold each evidence string in its detail; a run that does not crash must
+agree with the golden stream, as a case without an entry."""
 from __future__ import annotations
 
 import re
@@ -26,7 +34,7 @@ from . import textfile
 from .results import CaseResult
 
 #: The statuses an entry may expect.
-EXPECTABLE: Final[tuple[str, ...]] = ("fail", "crash", "timeout")
+EXPECTABLE: Final[tuple[str, ...]] = ("fail", "crash", "timeout", "predicted")
 KEYS: Final[frozenset[str]] = frozenset({"status", "rule", "reason", "evidence"})
 
 
@@ -46,6 +54,8 @@ class Expectation:
 
     def matches(self, result: CaseResult) -> bool:
         """True when the result is exactly the documented difference."""
+        if self.status == "predicted":   # corpus.judged made a predicted crash a deviation already
+            return result.status == "deviation" and all(text in result.detail for text in self.evidence)
         if result.status != self.status:
             return False
         if self.status == "fail":
@@ -115,15 +125,22 @@ def apply(result: CaseResult, expected: Expectation | None) -> CaseResult:
     if expected.matches(result):
         return replace(result, status="deviation",
                        detail=f"documented at {expected.where} ({expected.rule}): {expected.reason}\n{result.detail}")
+    if expected.status == "predicted" and result.status == "pass":
+        return result     # the prediction allows no crash at all: the run agreed with the golden stream
     if result.status in ("pass", "skip"):
-        return replace(result, status="fail", detail=(
-            f"stale expectation: {expected.where} says this case gives {expected.status} ({expected.rule}) "
-            f"on OTP {result.otp}, but it {'passes' if result.status == 'pass' else 'is skipped'}: "
-            "remove the entry (and revisit its Clarification)"))
+        return stale(result, expected)
     wanted = "\n".join(expected.evidence)
     return replace(result, detail=(
         f"differs from its documented deviation at {expected.where} ({expected.status}, evidence:\n"
         f"{wanted}\n)\n{result.detail}"))
+
+
+def stale(result: CaseResult, expected: Expectation) -> CaseResult:
+    """A result that passes or is skipped although its entry says it differs: a `fail` saying so."""
+    return replace(result, status="fail", detail=(
+        f"stale expectation: {expected.where} says this case gives {expected.status} ({expected.rule}) "
+        f"on OTP {result.otp}, but it {'passes' if result.status == 'pass' else 'is skipped'}: "
+        "remove the entry (and revisit its Clarification)"))
 
 
 def unknown_cases(entries: dict[str, Expectation], known: set[str]) -> list[str]:

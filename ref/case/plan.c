@@ -258,6 +258,12 @@ static void tracer_entry(Buf *out, const TracerDecl *t)
     buf_puts(out, "]");
 }
 
+void plan_print_step_lines(Buf *out)
+{
+    /* what a node that crashes during a step printed before it (C-92's range, PROTOCOLS.md) */
+    buf_puts(out, "{step_lines, true}.\n");
+}
+
 void plan_print(Buf *out, const Scenario *sc)
 {
     buf_printf(out, "{case_id, <<\"%s\">>}.\n", sc->id); /* ids are [a-z][a-zA-Z0-9_]* */

@@ -108,22 +108,54 @@ bool run_scenario(Arena *a, const Scenario *sc, Stream *out, Err *err)
 
 bool run_scenario_for(Arena *a, const Scenario *sc, int release, Stream *out, Err *err)
 {
+    return run_scenario_until(a, sc, release, 0, out, err, NULL);
+}
+
+/* Writes a release note as a comment line when it applied (noted); frees it either way. */
+static void put_note(Stream *out, Buf *note, bool noted)
+{
+    if (noted)
+        stream_comment(out, buf_str(note));
+    buf_free(note);
+}
+
+/* The release notes, one comment line each: the deviations applied, then C-92's ranges. */
+static void release_notes(const Model *m, Stream *out)
+{
+    Buf note;
+    for (int d = 0; d < DEV_COUNT; d++) {
+        buf_init(&note);
+        put_note(out, &note, release_note(m, d, &note));
+    }
+    bool more = true;
+    for (int i = 0; more; i++) {
+        buf_init(&note);
+        more = release_gc_range_note(m, i, &note);
+        put_note(out, &note, more);
+    }
+}
+
+bool run_scenario_until(Arena *a, const Scenario *sc, int release, int crash_at, Stream *out, Err *err,
+                        RunFacts *facts)
+{
     Model *m = calloc(1, sizeof *m);
     if (!m)
         abort();
     m->release = release;
     bool ok = model_init(m, a, sc, out, err);
-    for (size_t i = 0; ok && !m->crashed && i < sc->nsteps; i++)
+    size_t steps = crash_at > 0 && (size_t)crash_at <= sc->nsteps ? (size_t)crash_at - 1 : sc->nsteps;
+    for (size_t i = 0; ok && !m->crashed && i < steps; i++) {
+        bool before = release_gc_range_before(m);
         ok = run_step(m, &sc->steps[i]);
+        release_gc_range_step(m, (int)i + 1, before);
+    }
+    release_gc_range_close(m);
     if (ok) /* a crash too: the stream stays well formed */
         windows_close_all(m);
-    for (int d = 0; ok && d < DEV_COUNT; d++) {
-        Buf note;
-        buf_init(&note);
-        if (release_note(m, d, &note))
-            stream_comment(out, buf_str(&note));
-        buf_free(&note);
-    }
+    if (ok)
+        release_notes(m, out);
+    if (facts)
+        facts->gc_two_sessions = m->gc_two_sessions_seen;
     free(m);
     return ok;
 }

@@ -16,4 +16,16 @@ bool run_scenario(Arena *a, const Scenario *sc, Stream *out, Err *err);
  * and a predicted crash ends the run at its step (ref/state/release.c). */
 bool run_scenario_for(Arena *a, const Scenario *sc, int release, Stream *out, Err *err);
 
+/* What a run of the model found beyond its stream. */
+typedef struct {
+    bool gc_two_sessions; /* at some step a process's collections were traced by two sessions or more:
+                           * the node of a release C-92 names may crash then (the plan's step_lines) */
+} RunFacts;
+
+/* Guarantees: as run_scenario_for, for a node that dies during step crash_at (from 1; 0 or past the
+ * last step: none): only the steps before it run, the windows still open are closed, the notes
+ * follow; facts (unless NULL) filled in. */
+bool run_scenario_until(Arena *a, const Scenario *sc, int release, int crash_at, Stream *out, Err *err,
+                        RunFacts *facts);
+
 #endif

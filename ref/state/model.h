@@ -220,6 +220,15 @@ typedef struct Model {
     int release;        /* 0: the documents; N: the prediction for OTP N (ref/state/release.c) */
     int deviated_at[DEV_COUNT]; /* per deviation of that release, the first step it applied at (from 1) */
     bool crashed;       /* that release's node crashes at the current step: the run ends there */
+    int gc_range_from;  /* C-92 at a collection the runtime starts: the first step of the open range
+                         * of steps at which the release's node may crash (0: none open) */
+    int gc_range_last;  /* ... and its last step so far */
+    int *gc_ranges;     /* in the arena: the closed ranges, first and last step of each in turn
+                         * (grown by doubling) */
+    int ngc_ranges;     /* ints in gc_ranges: two a range */
+    size_t gc_ranges_cap;
+    bool gc_two_sessions_seen; /* at some step, a process's collections were traced by two sessions
+                                * or more (any release: the plan asks for lines step by step) */
     unsigned counter_epochs; /* counters started from zero so far (Counter.epoch) */
     Reading *readings;  /* in the arena, grown by doubling: the named counter readings so far */
     int nreadings;

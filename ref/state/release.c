@@ -57,6 +57,67 @@ bool release_gc_in_two_sessions(const Model *m, int p)
     return tracing >= 2;
 }
 
+/* C-92 at a collection the runtime starts by itself (GC-RUNTIME): which step fills a process's
+ * young heap depends on what the harness allocates in it, which no model tracks, so the release
+ * note names a range of steps, not a step (fuzz_20261126_352 crashed at step 19 or 20). */
+static const char GC_RANGE_WHAT[] = "the node may crash (SIGSEGV or SIGABRT) at a collection the runtime "
+                                    "starts in a process whose collections two sessions trace "
+                                    "(erlang/otp#11624), or not crash";
+
+static bool gc_two_sessions_anywhere(const Model *m)
+{
+    if (m->nsessions < 2) /* the legacy session alone */
+        return false;
+    for (int p = 0; p < m->nprocs; p++)
+        if (m->procs[p].alive && !m->procs[p].is_port && release_gc_in_two_sessions(m, p))
+            return true;
+    return false;
+}
+
+bool release_gc_range_before(const Model *m)
+{
+    return gc_two_sessions_anywhere(m);
+}
+
+void release_gc_range_step(Model *m, int step, bool before)
+{
+    bool during = before || gc_two_sessions_anywhere(m);
+    m->gc_two_sessions_seen |= during;
+    int first, last;
+    const char *clarification;
+    release_describe(DEV_GC_TWO_SESSIONS_CRASH, &first, &last, &clarification);
+    if (m->release < first || m->release > last)
+        return;
+    if (!during) {
+        release_gc_range_close(m);
+        return;
+    }
+    if (!m->gc_range_from)
+        m->gc_range_from = step;
+    m->gc_range_last = step;
+}
+
+void release_gc_range_close(Model *m)
+{
+    if (!m->gc_range_from)
+        return;
+    for (int k = 0; k < 2; k++) {
+        m->gc_ranges = arena_grow(m->a, m->gc_ranges, (size_t)m->ngc_ranges, &m->gc_ranges_cap, sizeof *m->gc_ranges);
+        m->gc_ranges[m->ngc_ranges++] = k ? m->gc_range_last : m->gc_range_from;
+    }
+    m->gc_range_from = m->gc_range_last = 0;
+}
+
+bool release_gc_range_note(const Model *m, int i, Buf *note)
+{
+    if (2 * i >= m->ngc_ranges)
+        return false;
+    buf_printf(note, "otp %d follows %s at steps %d-%d: %s", m->release,
+               deviations[DEV_GC_TWO_SESSIONS_CRASH].clarification, m->gc_ranges[2 * i], m->gc_ranges[2 * i + 1],
+               GC_RANGE_WHAT);
+    return true;
+}
+
 bool release_stray_silent(const Model *m, int p)
 {
     return m->procs[p].untraced_silent && !model_attached(&m->procs[p].trace[LEGACY_SESSION]);

@@ -216,22 +216,12 @@ class Live:
 
     def judge(self, item: Generated, ran: node.NodeRun) -> CaseResult:
         """The run against the documents' golden stream; a disagreement or crash is then checked
-        against the release's own prediction, where a clarification defines one (release.explain)."""
+        against the release's own prediction, where a clarification defines one (corpus.by_prediction)."""
         case = item.case
         assert case is not None
-
-        def against(text: str, where: str) -> CaseResult:
-            golden = stream.parse_stream(text, where)
-            return corpus.judge(self.layout, case, self.otp, ran, strict=self.strict, golden=golden)
-
-        result = against(item.golden, str(item.path))
-        if result.status not in ("fail", "crash"):
-            return result
-        number = str(self.otp.release)
-        status, prediction, _ = model_run(self.layout, "sim", str(item.path), "--release", number)
-        if status != 0:
-            return result
-        return release.explain(result, prediction, lambda text: against(text, f"{item.path} (OTP {number})"))
+        golden = stream.parse_stream(item.golden, str(item.path))
+        result = corpus.judge(self.layout, case, self.otp, ran, strict=self.strict, golden=golden)
+        return corpus.by_prediction(self.layout, case, self.otp, ran, result, strict=self.strict)
 
     def run(self, items: list[Generated], workers: int) -> list[CaseResult]:
         """Runs the items on `workers` nodes side by side, several per node; results in item order.

@@ -117,8 +117,8 @@ def run(layout: corpus.Layout, path: Path, otps: list[Release], *, strict: bool,
         if reason is not None:
             return CaseResult(case.id, "skip", case.rules, otp.name, reason)
         ran = node.run_alone(otp, job, corpus.runner_beams(layout, otp), layout.nifs / "tcs_gate")
-        judged = corpus.judge(layout, case, otp, ran, strict=strict, golden=golden.lines)
-        return expectations.apply(judged, expectation_entries(layout, path, case, [otp.name])[0].get(otp.name))
+        return corpus.judged(layout, case, otp, ran, expectation_entries(layout, path, case, [otp.name])[0].get(otp.name),
+                             strict=strict, golden=golden.lines)
 
     with ThreadPoolExecutor(max_workers=max(1, len(otps))) as pool:
         results = list(pool.map(on, otps))
