@@ -323,6 +323,8 @@ def _follow(proc: subprocess.Popen[str], count: int, step_timeout_ms: int,
             lines = out + [m for m in job_progress(written, finished + 1) if m not in out]
         text = "\n".join(lines)
         found, markers = parse_output(text)
+        # the evidence of how it ended: the stream lines a node with step_lines left are in `found`
+        text = "\n".join(line for line in lines if not line.startswith("TCS LINE "))
         release, step, shared = markers.get("OTP", ""), markers.get("STEP", "none"), finished > 0
         if how == "killed":
             return NodeRun("timeout", found, release, f"node killed after {wall_timeout_s:.0f}s "
