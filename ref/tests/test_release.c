@@ -1,0 +1,134 @@
+/* test_release.c - release predictions (ref/state/release.c) where the step is not known: C-92's
+ * range of steps at which OTP 27 may crash at a collection the runtime starts, the prediction of a
+ * node that dies during a given step (--crash-at), and the fact the plan's step_lines comes from. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "run.h"
+
+#define HDR "case x\nrules A\ndesc \"d\"\notp 27\n"
+/* a's collections are traced by the legacy session (step 2) and by sa (step 4) */
+#define TWO HDR "tracer recorder\nsession sa tracer recorder\nprocess a b\n" \
+                "create sa\ntrace a on garbage_collection\nb call lists:seq(1,10)\n"       \
+                "trace sa a on garbage_collection\n"
+
+/* Runs text for release with crash_at; into got the stream (header included), facts filled. */
+static void run(int *failures, const char *text, int release, int crash_at, Buf *got, RunFacts *facts)
+{
+    Arena a;
+    arena_init(&a);
+    Scenario sc;
+    Err e = {0};
+    CHECK(scenario_parse(&a, "x.tcs", text, &sc, &e));
+    Stream s;
+    stream_init(&s, "x", false);
+    CHECK(run_scenario_until(&a, &sc, release, crash_at, &s, &e, facts));
+    buf_puts(got, buf_str(&s.text));
+    stream_free(&s);
+    arena_free(&a);
+}
+
+/* The notes (the comment lines after the header) of text's prediction for release. */
+static void notes_are(int *failures, const char *text, int release, const char *want)
+{
+    Buf got, notes;
+    buf_init(&got);
+    buf_init(&notes);
+    RunFacts facts;
+    run(failures, text, release, 0, &got, &facts);
+    const char *body = strchr(buf_str(&got), '\n') + 1;
+    for (const char *l = strstr(body, "% "); l; l = strstr(l + 1, "\n% ")) {
+        const char *start = *l == '\n' ? l + 1 : l, *end = strchr(start, '\n');
+        buf_putn(&notes, start, end ? (size_t)(end - start) + 1 : strlen(start));
+    }
+    CHECK_STR(buf_str(&notes), want);
+    buf_free(&got);
+    buf_free(&notes);
+}
+
+#define RANGE(r, first, last)                                                                              \
+    "% otp " #r " follows C-92 at steps " #first "-" #last ": the node may crash (SIGSEGV or SIGABRT) at a " \
+    "collection the runtime starts in a process whose collections two sessions trace (erlang/otp#11624), "   \
+    "or not crash\n"
+
+static void test_range_until_the_process_exits(int *failures)
+{
+    const char *text = TWO "a call lists:seq(1,40)\na call lists:seq(1,40)\na exit normal\nb call lists:seq(1,20)\n";
+    notes_are(failures, text, 27, RANGE(27, 4, 7));
+    notes_are(failures, text, 29, ""); /* C-92 names OTP 27 only: 29 passes (FINDINGS H2b) */
+    notes_are(failures, text, 25, "");
+    notes_are(failures, text, 0, "");
+}
+
+static void test_range_ends_when_a_flag_or_a_session_goes(int *failures)
+{
+    /* cleared at step 6, traced by both again at step 8, until sa is destroyed at step 9 */
+    notes_are(failures, TWO "a call lists:seq(1,40)\ntrace sa a off garbage_collection\na call lists:seq(1,40)\n"
+                            "trace sa a on garbage_collection\ndestroy sa\na call lists:seq(1,40)\n",
+              27, RANGE(27, 4, 6) RANGE(27, 8, 9));
+    /* open at the end of the scenario: it ends at the last step */
+    notes_are(failures, TWO "a call lists:seq(1,40)\n", 27, RANGE(27, 4, 5));
+    /* one session tracing collections, another tracing something else: no range */
+    notes_are(failures, HDR "tracer recorder\nsession sa tracer recorder\nprocess a\ncreate sa\n"
+                            "trace a on garbage_collection\ntrace sa a on send\na call lists:seq(1,40)\n",
+              27, "");
+}
+
+static void test_a_gc_step_ends_the_range_and_the_run(int *failures)
+{
+    notes_are(failures, TWO "a call lists:seq(1,40)\na gc\nb call lists:seq(1,20)\n", 27,
+              "% otp 27 follows C-92 at step 6: the node crashes at a collection traced by two sessions "
+              "(erlang/otp#11624)\n" RANGE(27, 4, 6));
+}
+
+static void test_crash_at_keeps_the_steps_before(int *failures)
+{
+    const char *text = TWO "a call lists:seq(1,40)\na exit normal\n";
+    Buf whole, before;
+    buf_init(&whole);
+    buf_init(&before);
+    RunFacts facts;
+    run(failures, text, 27, 0, &whole, &facts);
+    run(failures, text, 27, 4, &before, &facts);
+    /* the lines of steps 1-3 only: sa's trace:process (step 4) is not there, the legacy trace is */
+    CHECK(strstr(buf_str(&whole), "N ctl trace:process(") != NULL);
+    CHECK(strstr(buf_str(&before), "N ctl trace:process(") == NULL);
+    CHECK(strstr(buf_str(&before), "N ctl erlang:trace(<a>,true,[garbage_collection]) -> 1\n") != NULL);
+    /* the node died before sa's flag: no range yet; the windows opened are closed */
+    CHECK(strstr(buf_str(&before), "C-92") == NULL);
+    CHECK(strstr(buf_str(&before), "A open w1 ") != NULL && strstr(buf_str(&before), "A close w1\n") != NULL);
+    /* a step past the last one, or none: every step */
+    Buf past;
+    buf_init(&past);
+    run(failures, text, 27, 99, &past, &facts);
+    CHECK_STR(buf_str(&past), buf_str(&whole));
+    buf_free(&whole);
+    buf_free(&before);
+    buf_free(&past);
+}
+
+static void test_facts_say_whether_two_sessions_traced_collections(int *failures)
+{
+    Buf got;
+    buf_init(&got);
+    RunFacts facts = {0};
+    run(failures, TWO "a call lists:seq(1,40)\n", 0, 0, &got, &facts); /* any release: the documents too */
+    CHECK(facts.gc_two_sessions);
+    run(failures, HDR "tracer recorder\nsession sa tracer recorder\nprocess a\ncreate sa\n"
+                      "trace a on garbage_collection\ntrace sa a on send\n", 0, 0, &got, &facts);
+    CHECK(!facts.gc_two_sessions);
+    buf_free(&got);
+}
+
+int main(void)
+{
+    int failures = 0;
+    test_range_until_the_process_exits(&failures);
+    test_range_ends_when_a_flag_or_a_session_goes(&failures);
+    test_a_gc_step_ends_the_range_and_the_run(&failures);
+    test_crash_at_keeps_the_steps_before(&failures);
+    test_facts_say_whether_two_sessions_traced_collections(&failures);
+    if (failures)
+        fprintf(stderr, "%d failure(s)\n", failures);
+    return failures ? 1 : 0;
+}
