@@ -1,6 +1,7 @@
 """A release's own prediction (tcsref sim --release N) and how the fuzzer explains a disagreement with it:
 only when the live run is exactly that prediction (C-41 on OTP 25), or crashes exactly as predicted (C-92
-on OTP 27)."""
+on OTP 27: at a `gc` step, or at any step of a range when the runtime starts the collection, the lines
+before the crash agreeing with the prediction of a node dying in that step)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,6 +14,8 @@ from tcs_driver.results import CaseResult
 
 C41 = "% otp 25 follows C-41 at step 2: link/1 by a process with set_on_link or set_on_first_link passes no trace flags"
 C92 = "% otp 27 follows C-92 at step 4: the node crashes at a collection traced by two sessions (erlang/otp#11624)"
+C92_RANGE = ("% otp 27 follows C-92 at steps 4-11: the node may crash (SIGSEGV or SIGABRT) at a collection the "
+             "runtime starts in a process whose collections two sessions trace (erlang/otp#11624), or not crash")
 
 
 def _result(status: str, detail: str = "") -> CaseResult:
@@ -24,10 +27,13 @@ def _crash(signal: int, step: int) -> str:
 
 
 def test_notes_are_read_from_the_stream() -> None:
-    text = f"% tcs stream v1: x\nN ctl a\n{C41}\n{C92}\n"
+    text = f"% tcs stream v1: x\nN ctl a\n{C41}\n{C92}\n{C92_RANGE}\n"
     found = release.notes(text)
-    assert [(n.release, n.clarification, n.step, n.crash) for n in found] == [(25, "C-41", 2, False),
-                                                                               (27, "C-92", 4, True)]
+    assert [(n.release, n.clarification, n.step, n.last, n.crash, n.may_crash) for n in found] == [
+        (25, "C-41", 2, 0, False, False), (27, "C-92", 4, 0, True, False), (27, "C-92", 4, 11, False, True)]
+    assert [s for s in range(1, 14) if found[2].covers(s)] == list(range(4, 12))
+    assert [s for s in range(1, 14) if found[1].covers(s)] == [4]
+    assert not any(found[0].covers(s) for s in range(1, 14))
     assert release.notes("% tcs stream v1: x\nN ctl a\n") == []
 
 
@@ -42,13 +48,68 @@ CRASHES = [
 ]
 
 
+def _before(step: int) -> str:
+    """A stand-in for the prediction of a node dying during `step`."""
+    return f"% tcs stream v1: x\nN ctl before step {step}\n"
+
+
 @pytest.mark.parametrize("detail,explained", [c[1:] for c in CRASHES], ids=[c[0] for c in CRASHES])
 def test_a_crash_is_explained_only_in_the_predicted_shape(detail: str, explained: bool) -> None:
-    judged = release.explain(_result("crash", detail), f"% tcs stream v1: x\n{C92}\n",
-                             lambda text: pytest.fail("a crash is not compared line by line"))
+    compared: list[str] = []
+
+    def agreeing(text: str) -> CaseResult:
+        compared.append(text)
+        return _result("pass")
+
+    judged = release.explain(_result("crash", detail), f"% tcs stream v1: x\n{C92}\n", agreeing, _before)
     assert (judged.status == "deviation") == explained
     if explained:
         assert "C-92" in judged.detail
+        assert compared == [_before(4)]   # the lines the node left, against the steps before the crash
+
+
+#: C-92 at a collection the runtime starts: (signal, step of the crash, do the lines before it agree,
+#: explained). The range is steps 4-11.
+RANGE_CRASHES = [
+    ("inside_agreeing", 11, 7, True, True),
+    ("first_step_of_range", 6, 4, True, True),
+    ("last_step_of_range", 11, 11, True, True),
+    ("before_range", 11, 3, True, False),
+    ("after_range", 6, 12, True, False),
+    ("inside_lines_differ", 11, 7, False, False),
+    ("inside_other_signal", 9, 7, True, False),
+]
+
+
+@pytest.mark.parametrize("signal,step,agree,explained", [c[1:] for c in RANGE_CRASHES], ids=[c[0] for c in RANGE_CRASHES])
+def test_a_crash_in_a_range_is_explained_only_inside_it_with_the_lines_before_agreeing(
+        signal: int, step: int, agree: bool, explained: bool) -> None:
+    compared: list[str] = []
+
+    def judge(text: str) -> CaseResult:
+        compared.append(text)
+        return _result("pass") if agree else _result("fail", "-N ctl x")
+
+    judged = release.explain(_result("crash", _crash(signal, step)), f"% tcs stream v1: x\n{C92_RANGE}\n", judge,
+                             _before)
+    assert judged.status == ("deviation" if explained else "crash")
+    if explained:
+        assert "C-92 (OTP 27, steps 4-11)" in judged.detail and f"signal {signal} at step {step}" in judged.detail
+    if 4 <= step <= 11 and signal in (6, 11):
+        assert compared == [_before(step)]
+    else:
+        assert compared == []
+    if not agree and signal in (6, 11):
+        assert f"the lines before step {step} differ" in judged.detail
+
+
+def test_a_run_that_does_not_crash_in_a_range_must_agree_with_the_whole_prediction() -> None:
+    prediction = f"% tcs stream v1: x\nN ctl a\n{C92_RANGE}\n"
+    never = lambda step: pytest.fail("no crash, no prefix")  # noqa: E731
+    assert release.explain(_result("fail"), prediction, lambda text: _result("fail"), never).status == "fail"
+    judged = release.explain(_result("fail"), prediction, lambda text: _result("pass"), never)
+    assert judged.status == "deviation"  # agrees with the prediction where the documents' stream is not it
+    assert release.explain(_result("pass"), prediction, lambda text: pytest.fail("a pass stays"), never).status == "pass"
 
 
 def test_a_disagreement_is_explained_only_when_the_prediction_agrees_exactly() -> None:
@@ -59,18 +120,18 @@ def test_a_disagreement_is_explained_only_when_the_prediction_agrees_exactly() -
         seen.append(text)
         return _result("pass")
 
-    judged = release.explain(_result("fail"), prediction, agreeing)
+    judged = release.explain(_result("fail"), prediction, agreeing, _before)
     assert seen == [prediction]
     assert judged.status == "deviation" and "C-41" in judged.detail
-    assert release.explain(_result("fail"), prediction, lambda text: _result("fail")).status == "fail"
+    assert release.explain(_result("fail"), prediction, lambda text: _result("fail"), _before).status == "fail"
 
 
 def test_nothing_is_explained_without_a_deviation_or_against_a_predicted_crash() -> None:
     never = lambda text: pytest.fail("no prediction to compare with")  # noqa: E731
-    assert release.explain(_result("fail"), "% tcs stream v1: x\nN ctl a\n", never).status == "fail"
-    assert release.explain(_result("crash", _crash(11, 4)), f"% tcs stream v1: x\n{C41}\n", never).status == "crash"
+    assert release.explain(_result("fail"), "% tcs stream v1: x\nN ctl a\n", never, never).status == "fail"
+    assert release.explain(_result("crash", _crash(11, 4)), f"% tcs stream v1: x\n{C41}\n", never, never).status == "crash"
     # the release was predicted to crash and disagreed instead: a disagreement
-    assert release.explain(_result("fail"), f"% tcs stream v1: x\n{C92}\n", never).status == "fail"
+    assert release.explain(_result("fail"), f"% tcs stream v1: x\n{C92}\n", never, never).status == "fail"
 
 
 def _sim(layout: corpus.Layout, case: str, *args: str) -> str:
@@ -93,7 +154,8 @@ def test_the_model_predicts_the_release_only_where_the_clarification_names_it(
     documents = _sim(layout, case)
     assert release.notes(documents) == []
     predicted = release.notes(_sim(layout, case, "--release", number))
-    assert [n.clarification for n in predicted] == [clarification]
+    # C-92's exact crash at the `gc` step comes with its range: sa's flag (step 3) to the `gc` step
+    assert [n.clarification for n in predicted] == [clarification] * (2 if case == "sess_gc_two_sessions" else 1)
     for other in ("25", "27", "29"):
         if other != number:
             assert _sim(layout, case, "--release", other) == documents
