@@ -315,6 +315,23 @@ def test_otp27_crash_at_a_collection_in_two_sessions_is_c92(layout: corpus.Layou
     assert "C-92" in result.detail and "last step started: 6" in result.detail
 
 
+@pytest.mark.live
+def test_otp27_crash_at_a_runtime_collection_in_two_sessions_is_c92_in_its_range(
+        layout: corpus.Layout, otp_for, tmp_path: Path) -> None:
+    """H2b/K4: no `gc` step; the runtime collects a at some step of the range 4-11 (sa's flag to a's
+    exit), and the node dies there (15 of 15 fresh nodes at step 7), or it does not crash and agrees."""
+    live = campaign.live_for(layout, otp_for("27"), corpus.host_include(), strict=False)
+    body = ["session sa tracer recorder", "process a b", "create sa", "trace a on garbage_collection",
+            "b call lists:seq(1,10)", "trace sa a on garbage_collection", *["a call lists:seq(1,40)"] * 6,
+            "a exit normal", "b call lists:seq(1,20)"]
+    item = campaign.as_generated(layout, _scenario("gc_runtime_two_sessions", body, 27, ("sessions", "gc")), tmp_path)
+    assert item is not None
+    result = live.alone(item)
+    assert result.status in ("deviation", "pass"), result.detail
+    if result.status == "deviation":
+        assert "C-92 (OTP 27, steps 4-11)" in result.detail and "the lines before it agree" in result.detail
+
+
 #: C-150's trigger: a meta match spec's {silent,true} in a process the legacy session does not trace.
 _STRAY_SILENT = ["process a d", "pattern tcs_target:'_'/'_' [{'_',[],[{silent,true}]}] meta",
                  "d call tcs_target:id(1)"]
