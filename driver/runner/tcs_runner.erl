@@ -279,7 +279,7 @@ collected(Collector) ->
 
 %% ... and what it kept so far, while it goes on.
 peek(Collector) ->
-    Collector ! {peek, self()},
+    Collector ! {'$tcs_peek', self()},
     receive {records, Records} -> Records end.
 
 %% The marker of step N.  With the plan's {step_lines, true} the stream lines
@@ -329,5 +329,3 @@ callback_line({tcs_rec, _Seq, Callback, Args, Result}, Names) ->
         3 -> [atom_to_list(Callback), "(", ArgText, ") -> ", canon(Result, Names)];
         5 -> [atom_to_list(Callback), "(", ArgText, ")"]
     end.
-
-%% One stream line.

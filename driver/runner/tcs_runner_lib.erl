@@ -94,11 +94,11 @@ puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeo
 
 %% A tracer state process: it keeps what it receives, each item with a number
 %% from the runtime's monotonic counter taken when it arrives.  {collected, From}
-%% hands them over and ends it; {peek, From} hands them over and goes on.
+%% hands them over and ends it; {'$tcs_peek', From} hands them over and goes on.
 collect(Acc) ->
     receive
         {collected, From} -> From ! {records, lists:reverse(Acc)};
-        {peek, From} -> From ! {records, lists:reverse(Acc)}, collect(Acc);
+        {'$tcs_peek', From} -> From ! {records, lists:reverse(Acc)}, collect(Acc);
         Record -> collect([{erlang:unique_integer([monotonic]), Record} | Acc])
     end.
 
