@@ -238,6 +238,9 @@ outcome(Fun) ->
 resolve({'$tcs_pid', Name}, Names) -> maps:get(Name, Names);
 resolve({'$tcs_fun', Body}, Names) -> tcs_canon:constant_fun(resolve(Body, Names));
 resolve({'$tcs_ref'}, _) -> make_ref();
+resolve({'$tcs_atomics'}, _) -> tcs_foreign:atomics_ref();
+resolve({'$tcs_external', pid}, _) -> tcs_foreign:external_pid();
+resolve({'$tcs_external', port}, _) -> tcs_foreign:external_port();
 resolve(T, Names) when is_tuple(T) -> list_to_tuple(resolve(tuple_to_list(T), Names));
 resolve([H | T], Names) -> [resolve(H, Names) | resolve(T, Names)];
 resolve(M, Names) when is_map(M) -> maps:from_list(resolve(maps:to_list(M), Names));

@@ -25,8 +25,18 @@ static void session_ref(Buf *out, const Scenario *sc, const Step *st)
 static void session_step(Buf *out, const Scenario *sc, const Step *st)
 {
     static const char *const ops[] = {"create", "destroy", "drop", "process", "function", "send",
-                                      "recv", "info", "session_info", "delivered", "system"};
+                                      "recv", "info", "session_info", "delivered", "system", "call"};
     buf_printf(out, "{%s, ", ops[st->sop]);
+    if (st->sop == SO_APPLY) { /* {call, Ref | none, Fn, Args} */
+        if (st->session == SESSION_NONE)
+            buf_puts(out, "none");
+        else
+            session_ref(out, sc, st);
+        buf_printf(out, ", %s, ", st->fn);
+        term_print(out, st->args, PRINT_PLAN);
+        buf_puts(out, "}");
+        return;
+    }
     if (st->sop == SO_SESSION_INFO) {
         term_print(out, st->term, PRINT_PLAN);
         buf_puts(out, "}");

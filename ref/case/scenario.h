@@ -35,11 +35,12 @@ typedef enum {
 /* The trace session steps (cases/README.md "Trace sessions"): one call of module trace each. */
 typedef enum {
     SO_CREATE, SO_DESTROY, SO_DROP, SO_PROCESS, SO_FUNCTION, SO_SEND, SO_RECV, SO_INFO,
-    SO_SESSION_INFO, SO_DELIVERED, SO_SYSTEM
+    SO_SESSION_INFO, SO_DELIVERED, SO_SYSTEM, SO_APPLY
 } SessionOp;
 
-/* Step.session of `weak(legacy)`: the legacy session's weak handle {legacy,default}. */
-enum { SESSION_LEGACY = -1 };
+/* Step.session of `weak(legacy)`: the legacy session's weak handle {legacy,default}; of an
+ * `apply` of a function that takes no session: none. */
+enum { SESSION_LEGACY = -1, SESSION_NONE = -2 };
 
 enum { MAX_STEP_FLAGS = 32 };
 #define ANY_ARITY (-1LL) /* pattern: arity '_' */
@@ -76,7 +77,8 @@ typedef struct Step {
     const char *module;        /* pattern/call: module ("_" for the wildcard); NULL: on_load
                                 * or an event */
     const char *event;         /* pattern: "send" or "receive" for a message pattern, else NULL */
-    const char *fn;            /* pattern/call: function ("_" for the wildcard);
+    const char *fn;            /* pattern/call: function ("_" for the wildcard); apply: the
+                                  function of module trace;
                                   seq_token: the token component; send_name: the name */
     long long arity;           /* pattern: arity, ANY_ARITY for '_' */
     const char *opts[MAX_STEP_FLAGS]; /* pattern: the options as written (global, local, meta...);
@@ -87,7 +89,8 @@ typedef struct Step {
                                   {meta, ...} option; NULL: the harness adds its tracer */
     const char *ms_invalid;    /* pattern: the MS-* rule when MS is no valid match spec
                                 * (trace_pattern raises badarg), else NULL */
-    Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL */
+    Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL;
+                                  apply: the arguments after the session, as a list */
     bool has_timeout;          /* recv after N */
     bool driver;               /* open_port: the suite's linked-in driver tcs_drv, not cat;
                                   port_control: item is busy, not_busy or timer (timeout: N ms) */
