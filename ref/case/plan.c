@@ -97,7 +97,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
                                         "spawn_link", "info", "tracer_exit", "kill", "trap_exit",
                                         "monitor", "send_name", "tracer_unload", "tracer_reload",
-                                        "module_unload", "port_control", "system_monitor", "relation"};
+                                        "module_unload", "port_control", "system_monitor", "relation",
+                                        "tracer_reload_busy"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -171,6 +172,17 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
             buf_printf(out, ", %lld", st->timeout);
         else
             buf_puts(out, ", infinity");
+        break;
+    case ST_TRACER_RELOAD_BUSY: /* {tracer_reload_busy, recorder, A, {M, F, Args}} */
+        buf_puts(out, "recorder, ");
+        atom(out, st->actor);
+        buf_puts(out, ", {");
+        atom(out, st->module);
+        buf_puts(out, ", ");
+        atom(out, st->fn);
+        buf_puts(out, ", ");
+        term_print(out, st->args, PRINT_PLAN);
+        buf_puts(out, "}");
         break;
     case ST_CALL:
         atom(out, st->actor);

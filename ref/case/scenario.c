@@ -988,6 +988,24 @@ static bool parse_call_step(Parser *p, Step *st)
     return library_call_args(p, fn, args, fn_at) && end_of_statement(p);
 }
 
+/* `tracer reload while A calls M:F(Args)` (`while` read): tracer_SUITE's reload/1 round, the
+ * tracer module reloaded, the tracee's tracer read and the module deleted while A calls a
+ * traced function again and again (TRACER-RELOAD-BUSY). */
+static bool parse_reload_busy(Parser *p, Step *st)
+{
+    st->kind = ST_TRACER_RELOAD_BUSY;
+    size_t at;
+    const char *who = word(p, &at);
+    if (!who || !known_process(p, who) || session_index(p, who) >= 0)
+        return fail(p, at, "expected a process of the case after 'while'");
+    st->actor = who;
+    st->actor_col = (int)at + 1;
+    const char *verb = word(p, &at);
+    if (!verb || strcmp(verb, "calls") != 0)
+        return fail(p, at, "expected 'calls M:F(Args)' after the process");
+    return parse_call_step(p, st);
+}
+
 /* A binary argument: the data of port_command and port_send. */
 static bool binary_arg(Parser *p, Step *st)
 {
@@ -1563,7 +1581,8 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         /* the tracer module purged and deleted (TRACER-UNLOADED), or loaded anew (TRACER-RELOADED) */
         st->kind = p->s[p->i - 6] == 'u' ? ST_TRACER_UNLOAD : ST_TRACER_RELOAD;
         ok = p->sc->tracer.kind == TRACER_RECORDER
-                 ? end_of_statement(p)
+                 ? (st->kind == ST_TRACER_RELOAD && next_word_is(p, "while") ? parse_reload_busy(p, st)
+                                                                            : end_of_statement(p))
                  : fail(p, at, "'tracer unload' and 'tracer reload' need the recorder as the tracer");
     } else if (strcmp(kw, "relation") == 0) {
         st->kind = ST_RELATION; /* the harness compares two readings (CALL-COUNTERS-RELATION) */
