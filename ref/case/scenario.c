@@ -186,7 +186,11 @@ static bool term_arg(Parser *p, Term **out, int *col)
     size_t at = p->i;
     if (!opaque_term_arg(p, out, col))
         return false;
-    if (term_find_opaque(*out))
+    const Term *opaque = term_find_opaque(*out);
+    if (opaque && (term_is_external(opaque) || term_is_atomics(opaque)))
+        return fail(p, at, "external_pid(), external_port() and atomics:new(1,[]) may appear only in an "
+                           "apply step, a session's term(...) or a tracer state (model v1)");
+    if (opaque)
         return fail(p, at, "a fun or make_ref() may appear only in a tracer state or a tracer option "
                            "(model v1)");
     return true;
