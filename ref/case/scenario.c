@@ -1431,7 +1431,8 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
 /* The functions of module trace an `apply` step may call, their arity, and whether the
  * first argument is the session. */
 static const struct { const char *fn; int arity; bool session; } apply_fns[] = {
-    {"process", 4, true}, {"port", 4, true}, {"function", 4, true}, {"info", 3, true},
+    {"process", 4, true}, {"port", 4, true}, {"function", 4, true}, {"send", 3, true}, {"recv", 3, true},
+    {"info", 3, true},
     {"session_create", 3, false}, {"session_destroy", 1, true}, {"session_info", 1, false},
 };
 
@@ -1473,8 +1474,8 @@ static bool parse_apply_step(Parser *p, Step *st)
         if (strlen(apply_fns[i].fn) == n && strncmp(apply_fns[i].fn, p->s + p->i, n) == 0)
             k = i;
     if (k < 0)
-        return fail(p, p->i, "apply calls one of trace:process/4, port/4, function/4, info/3, "
-                             "session_create/3, session_destroy/1, session_info/1");
+        return fail(p, p->i, "apply calls one of trace:process/4, port/4, function/4, send/3, recv/3, "
+                             "info/3, session_create/3, session_destroy/1, session_info/1");
     st->fn = apply_fns[k].fn;
     p->i += n;
     if (p->s[p->i] != '(')

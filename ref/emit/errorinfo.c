@@ -27,6 +27,8 @@ static const Refusal refusals[] = {
     {NULL, "SESSION-NOT-A-HANDLE", "session", 1, "ERRINFO-SESSION", NULL},
     {"session_create", "SESSION-CREATE-OPTS", NULL, 3, "ERRINFO-CREATE-OPTS", NULL},
     {NULL, "SESSION-REFUSED-OPTS", "badopt", 4, "ERRINFO-BADOPT", NULL},
+    {"send", "SESSION-FLAGS-NO-LIST", "badopt", 3, "ERRINFO-BADOPT", NULL}, /* apply (C-280) */
+    {"recv", "SESSION-FLAGS-NO-LIST", "badopt", 3, "ERRINFO-BADOPT", NULL},
     {NULL, "SESSION-FLAGS-NO-LIST", "badopt", 4, "ERRINFO-BADOPT", NULL},
     {NULL, "SESSION-BAD-HOW", NULL, 3, "ERRINFO-HOW", NULL},
     {"process", "SESSION-PROCESS", NULL, 2, "ERRINFO-TRACEE", NULL},
@@ -56,6 +58,7 @@ static const Refusal refusals[] = {
     {"info", "SESSION-TRACEE-REMOTE", "badopt", 2, "ERRINFO-NOT-LOCAL", NULL},
     {"session_info", "SESSION-INFO-BAD-WHAT", "badopt", 1, "ERRINFO-NOT-LOCAL", NULL},
     {NULL, "SESSION-TRACEE-BAD", NULL, 2, "ERRINFO-TRACEE", NULL},
+    {"process", "SESSION-UNKNOWN-FLAG", "badopt", 4, "ERRINFO-BADOPT", NULL},
     {"function", "CALL-COUNT-NO-MATCH-SPEC", "call_count", 4, "ERRINFO-CALL-COUNT", NULL},
     {"function", "SESSION-FUNCTION-BAD-MFA", "none", 2, "ERRINFO-MFA", NULL},
     {"session_create", "SESSION-CREATE-NAME", NULL, 1, "ERRINFO-CREATE-ARGS", NULL},

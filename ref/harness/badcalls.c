@@ -52,6 +52,8 @@ static bool is_trace_flag(const char *name)
     return flag_lookup(name, &f) == 1;
 }
 
+static bool is_any_atom(const char *name) { return name != NULL; }
+
 static bool is_pattern_option(const char *name)
 {
     static const char *const options[] = {"global", "local", "meta", "call_count", "call_time", "call_memory"};
@@ -73,12 +75,18 @@ static bool has_atom(const Term *list, const char *name)
  * without a cause, so what erl_kernel_errors explains follows the arguments: How (3) if it
  * is no boolean, else the tracee (2). A tracee of another node with a bad How would have both
  * explained: refused. */
-static const char *tracee_refused(const Step *st, const char **unsupported)
+static const char *tracee_refused(const Model *m, const Step *st, const char **unsupported)
 {
     bool port = strcmp(st->fn, "port") == 0;
     const Term *who = arg(st, 0), *how = arg(st, 1), *flags = arg(st, 2);
     bool remote = term_is_external(who) && who->kind == (port ? TK_PORT : TK_PID);
     bool bad_tracee = port || !is_local_pid(who);
+    /* a live process, a boolean How, and an atom among the flags that is no trace flag: the flag
+     * list is refused (cause badopt, seen live on 27 and 29, C-280) */
+    int q = bad_tracee ? -1 : model_proc(m, who->u.name); /* -1 for a tracer state process */
+    if (q >= 0 && is_boolean(how) && m->procs[q].alive &&
+        term_list_length(flags) >= 0 && !atoms_known(flags, is_trace_flag) && atoms_known(flags, is_any_atom))
+        return "SESSION-UNKNOWN-FLAG";
     if (!port && bad_tracee && !atoms_known(flags, is_trace_flag)) /* only port/4 was seen checking
                                                                      * its tracee first (C-280) */
         *unsupported = "a process/4 call with a bad process and a bad flag list is";
@@ -120,6 +128,16 @@ static const char *function_refused(const Step *st, const char **unsupported)
         return NULL;
     }
     return "SESSION-FUNCTION-BAD-MFA";
+}
+
+/* send/3 and recv/3 with options that are no proper list (cause badopt, the options explained). */
+static const char *message_refused(const Step *st, const char **unsupported)
+{
+    const Term *ms = arg(st, 0), *opts = arg(st, 1);
+    if (is_boolean(ms) && term_list_length(opts) < 0)
+        return "SESSION-FLAGS-NO-LIST";
+    *unsupported = "apply of this trace:send/3 or trace:recv/3 call (write it as a pattern step) is";
+    return NULL;
 }
 
 /* info/3 of a pid or port of another node. */
@@ -167,9 +185,11 @@ bool badcalls_step(Model *m, const Step *st)
     if (strcmp(st->fn, "session_destroy") == 0)
         rules = handle;
     else if (strcmp(st->fn, "process") == 0 || strcmp(st->fn, "port") == 0)
-        rules = tracee_refused(st, &unsupported);
+        rules = tracee_refused(m, st, &unsupported);
     else if (strcmp(st->fn, "function") == 0)
         rules = function_refused(st, &unsupported);
+    else if (strcmp(st->fn, "send") == 0 || strcmp(st->fn, "recv") == 0)
+        rules = message_refused(st, &unsupported);
     else if (strcmp(st->fn, "info") == 0)
         rules = handle && !term_is_external(arg(st, 0)) ? handle : info_refused(st, &unsupported);
     else if (strcmp(st->fn, "session_create") == 0)

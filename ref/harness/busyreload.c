@@ -25,20 +25,21 @@ static const char *unsupported_round(const Model *m, int p, const Step *st)
     int mod = fixture_module(st->module);
     int fn = fixture_fn(mod, st->fn, term_list_length(st->args));
     const Pattern *pat = &m->sessions[LEGACY_SESSION].pats[fn];
+    const char *what = NULL;
     if (!pr->alive || pr->blocked || pr->suspended || pr->is_port)
-        return "a busy tracee that is no idle process of the case is";
-    if ((pr->trace[LEGACY_SESSION].flags & ~FLAG_BIT(FL_CALL)) != 0)
-        return "a busy tracee traced for more than call (its loop would be seen otherwise too) is";
-    if (!m->loaded[mod] || m->all_modules_pattern)
-        return "a busy loop that loads its module, or under a '_':'_'/'_' pattern, is";
-    if (pat->meta || pat->counters[COUNTER_COUNT].state || pat->counters[COUNTER_TIME].state ||
-        pat->counters[COUNTER_MEMORY].state)
-        return "a busy loop's function with a meta pattern or counters is";
-    if (pat->ms && !term_is_atom(pat->ms, "true") && pat->ms->kind != TK_NIL)
-        return "a busy loop's function with a match spec is";
-    if (m->tracer_unloaded || m->tracer_old_code)
-        return "a busy reload while the tracer module is unloaded or its old code is kept is";
-    return NULL;
+        what = "a busy tracee that is no idle process of the case is";
+    else if ((pr->trace[LEGACY_SESSION].flags & ~FLAG_BIT(FL_CALL)) != 0)
+        what = "a busy tracee traced for more than call (its loop would be seen otherwise too) is";
+    else if (!m->loaded[mod] || m->all_modules_pattern)
+        what = "a busy loop that loads its module, or under a '_':'_'/'_' pattern, is";
+    else if (pat->meta || pat->counters[COUNTER_COUNT].state || pat->counters[COUNTER_TIME].state ||
+             pat->counters[COUNTER_MEMORY].state)
+        what = "a busy loop's function with a meta pattern or counters is";
+    else if (pat->ms && !term_is_atom(pat->ms, "true") && pat->ms->kind != TK_NIL)
+        what = "a busy loop's function with a match spec is";
+    else if (m->tracer_unloaded || m->tracer_old_code)
+        what = "a busy reload while the tracer module is unloaded or its old code is kept is";
+    return what;
 }
 
 bool busyreload_step(Model *m, const Step *st)

@@ -19,6 +19,13 @@ static void test_raises(int *failures)
          "trace:process({_Ref,{sa,_Id}},<ext:pid>,true,[])" RAISES "#{module=>erl_kernel_errors} explains [2]"},
         {"apply trace:process(sa, \"a\", true, [send])",
          "trace:process({_Ref,{sa,_Id}},[97],true,[send])" RAISES "#{module=>erl_kernel_errors} explains [2]"},
+        {"apply trace:process(sa, <a>, true, [send, bad_flag])",
+         "trace:process({_Ref,{sa,_Id}},<a>,true,[send,bad_flag])" RAISES
+         "#{cause=>badopt,module=>erl_kernel_errors} explains [4]"},
+        {"apply trace:send(sa, false, x)",
+         "trace:send({_Ref,{sa,_Id}},false,x)" RAISES "#{cause=>badopt,module=>erl_kernel_errors} explains [3]"},
+        {"apply trace:recv(sa, true, [a|b])",
+         "trace:recv({_Ref,{sa,_Id}},true,[a|b])" RAISES "#{cause=>badopt,module=>erl_kernel_errors} explains [3]"},
         {"apply trace:process(sa, 7, sometimes, [])",
          "trace:process({_Ref,{sa,_Id}},7,sometimes,[])" RAISES "#{module=>erl_kernel_errors} explains [3]"},
         {"apply trace:port(sa, external_port(), true, [])",
@@ -92,6 +99,11 @@ static void test_refused(int *failures)
         "by model v1");
     sim(failures, H "apply trace:session_create(n, x, [y])\n",
         "ERR 9:1: apply of session_create/3 with Opts (write it as a create step) is not supported by model v1");
+    sim(failures, H "apply trace:send(sa, true, [])\n",
+        "ERR 9:1: apply of this trace:send/3 or trace:recv/3 call (write it as a pattern step) is not supported "
+        "by model v1");
+    sim(failures, H "apply trace:process(sa, <sa>, true, [bad_flag])\n",
+        "ERR 9:1: apply of a call that does not raise (write it as a trace step) is not supported by model v1");
     sim(failures, H "apply trace:session_destroy(sa)\n",
         "ERR 9:1: apply of a call that does not raise is not supported by model v1");
     sim(failures, H "apply trace:session_info(all)\n",
@@ -103,9 +115,9 @@ static void test_refused(int *failures)
 static void test_parse_errors(int *failures)
 {
     sim(failures, H "apply process(sa)\n", "PARSE 9:7: expected trace:FUNCTION(ARGS) after 'apply'");
-    sim(failures, H "apply trace:send(sa, true, [])\n",
-        "PARSE 9:13: apply calls one of trace:process/4, port/4, function/4, info/3, session_create/3, "
-        "session_destroy/1, session_info/1");
+    sim(failures, H "apply trace:delivered(sa, <a>)\n",
+        "PARSE 9:13: apply calls one of trace:process/4, port/4, function/4, send/3, recv/3, info/3, "
+        "session_create/3, session_destroy/1, session_info/1");
     sim(failures, H "apply trace:info sa\n", "PARSE 9:17: expected '(' after trace:info");
     sim(failures, H "apply trace:info(sa, <a>)\n", "PARSE 9:25: trace:info/3 takes 3 arguments");
     sim(failures, H "apply trace:info(sa, <a>, flags, x)\n", "PARSE 9:32: trace:info/3 takes 3 arguments");
@@ -179,6 +191,13 @@ static void test_reload_busy(int *failures)
     sim(failures, RH "tracer reload\ntracer reload while a calls tcs_target:id(1)\n",
         "ERR 11:21: a busy reload while the tracer module is unloaded or its old code is kept is not supported "
         "by model v1");
+    sim(failures, RH "b recv\ntracer reload while b calls tcs_target:id(1)\n",
+        "ERR 11:21: a busy tracee that is no idle process of the case is not supported by model v1");
+    sim(failures, RH "tracer reload while a calls tcs_late:id(1)\n",
+        "ERR 10:21: a busy loop that loads its module, or under a '_':'_'/'_' pattern, is not supported by "
+        "model v1");
+    sim(failures, RH "pattern tcs_target:id/1 true call_count\ntracer reload while a calls tcs_target:id(1)\n",
+        "ERR 11:21: a busy loop's function with a meta pattern or counters is not supported by model v1");
     sim(failures, RH "pattern tcs_target:id/1 [{'_',[],[{message,x}]}]\ntracer reload while a calls tcs_target:id(1)\n",
         "ERR 11:21: a busy loop's function with a match spec is not supported by model v1");
 }
