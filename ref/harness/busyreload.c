@@ -1,8 +1,8 @@
 /* busyreload.c - `tracer reload while A calls M:F(Args)`: one round of tracer_SUITE's
  * reload/1, the tracer module reloaded while its tracee is busy calling a traced function
  * (CONFORMANCE.md section 2, "The tracer module"; C-281). What the documents fix is normative:
- * the reload answers {module,recorder}, the delete true, every call the tracee makes is traced
- * whole or not at all, and the node lives on. What a race decides is an allowed set: how many
+ * the reload answers {module,recorder}, the delete true, the tracee's first call (made before
+ * the reload) traced, every call it makes traced whole or not at all, and the node lives on. What a race decides is an allowed set: how many
  * calls the tracee makes meanwhile (a window, TRACER-RELOAD-BUSY) and whether
  * erlang:trace_info/2 right after the reload still finds the tracer (an either-or,
  * TRACER-RELOAD-RACE). */
@@ -50,7 +50,8 @@ bool busyreload_step(Model *m, const Step *st)
         return model_unsupported(m, st->line, st->actor_col, why);
     const char *tpl = allow_capture(m, p, fire_call, st);
     unsigned w = tpl ? allow_open(m, "TRACER-RELOAD-BUSY", -1, 0, tpl) : 0;
-    if (!tracermod_reload(m, st))
+    /* the harness reloads only once the loop has made a call: that one is certain */
+    if (!calls_step(m, p, st) || !tracermod_reload(m, st))
         return false;
     /* erlang:trace_info(A, tracer): the tracer as it was, or none when the tracee needed its
      * module while the runtime's cache of the old one was being purged (TRACER-RELOAD-RACE) */

@@ -5,8 +5,8 @@
 
 #include "model.h"
 
-/* Guarantees: the lines of `tracer reload while A calls M:F(Args)` (ST_TRACER_RELOAD_BUSY): a
- * window for A's traced calls around the reload's and the delete's ctl lines, with an either-or
+/* Guarantees: the lines of `tracer reload while A calls M:F(Args)` (ST_TRACER_RELOAD_BUSY): A's
+ * first call, and a window for its other traced calls, around the reload's and the delete's ctl lines, with an either-or
  * of erlang:trace_info(A, tracer) between them (TRACER-RELOAD-RACE); the tracer module deleted
  * after it; false (model_unsupported) where the model cannot state the round. */
 bool busyreload_step(Model *m, const Step *st);
