@@ -436,7 +436,7 @@ static bool parse_process_decl(Parser *p)
             return fail(p, at, "'%s' is reserved for a tracer state process", w);
         if (spec_lookup(w) != SPEC_PID)
             return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
-        if (strcmp(w, "system_monitor") == 0 || strcmp(w, "relation") == 0)
+        if (strcmp(w, "system_monitor") == 0 || strcmp(w, "relation") == 0 || strcmp(w, "apply") == 0)
             return fail(p, at, "'%s' is reserved for the harness's step", w);
         if (session_index(p, w) >= 0)
             return fail(p, at, "'%s' is the name of a session (and of its tracer state process)", w);

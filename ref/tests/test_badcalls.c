@@ -122,6 +122,7 @@ static void test_parse_errors(int *failures)
     sim(failures, H "apply trace:info(sa, <a>)\n", "PARSE 9:25: trace:info/3 takes 3 arguments");
     sim(failures, H "apply trace:info(sa, <a>, flags, x)\n", "PARSE 9:32: trace:info/3 takes 3 arguments");
     sim(failures, H "apply trace:info(zz, <a>, flags)\n", "PARSE 9:18: unknown session 'zz'");
+    sim(failures, HDR "tracer recorder\nprocess a apply\n", "PARSE 6:11: 'apply' is reserved for the harness's step");
     sim(failures, H "apply trace:process(sa, new, true, [])\n",
         "PARSE 9:25: a process or port spec is written as a trace step (trace SESSION new on ...)");
     sim(failures, H "a send a external_pid()\n",
