@@ -8,6 +8,16 @@
 
 static void atom(Buf *out, const char *name) { term_print_atom(out, name); }
 
+/* The call of a call step: "M, F, Args". */
+static void call_fields(Buf *out, const Step *st)
+{
+    atom(out, st->module);
+    buf_puts(out, ", ");
+    atom(out, st->fn);
+    buf_puts(out, ", ");
+    term_print(out, st->args, PRINT_PLAN);
+}
+
 /* A session step's handle: sa, {weak, sa} or {weak, legacy}. */
 static void session_ref(Buf *out, const Scenario *sc, const Step *st)
 {
@@ -177,21 +187,13 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, "recorder, ");
         atom(out, st->actor);
         buf_puts(out, ", {");
-        atom(out, st->module);
-        buf_puts(out, ", ");
-        atom(out, st->fn);
-        buf_puts(out, ", ");
-        term_print(out, st->args, PRINT_PLAN);
+        call_fields(out, st);
         buf_puts(out, "}");
         break;
     case ST_CALL:
         atom(out, st->actor);
         buf_puts(out, ", ");
-        atom(out, st->module);
-        buf_puts(out, ", ");
-        atom(out, st->fn);
-        buf_puts(out, ", ");
-        term_print(out, st->args, PRINT_PLAN);
+        call_fields(out, st);
         break;
     case ST_PORT_CONTROL: /* {port_control, P, X, busy | not_busy | {timer, N}} */
         atom(out, st->actor);
