@@ -7,7 +7,7 @@
 %% no distribution, the same value on every run.  What the functions of module
 %% trace check is node(Term) =/= node() (erl_kernel_errors's format_error/2
 %% names not_local_pid / not_local_port so); a pid and a port of a connected
-%% peer were seen giving the same answers on OTP 29 (CONFORMANCE.md C-280).
+%% peer were seen giving the same answers on OTP 27 and 29 (CONFORMANCE.md C-280).
 -module(tcs_foreign).
 -export([external_pid/0, external_port/0, atomics_ref/0]).
 
