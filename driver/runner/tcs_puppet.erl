@@ -56,7 +56,8 @@ act({register, Name}) -> register(Name, self());
 act({unregister, Name}) -> unregister(Name);
 act({kill, Pid, Reason}) -> exit(Pid, Reason);
 act({monitor, Pid}) -> erlang:monitor(process, Pid);
-act({trap_exit, Bool}) -> process_flag(trap_exit, Bool).
+act({trap_exit, Bool}) -> process_flag(trap_exit, Bool);
+act({busy, M, F, Args, Calls}) -> tcs_busy:loop(M, F, Args, Calls).
 
 %% Killed when its heap passes Words; the runtime's error report goes to the logger.
 max_heap(Words) -> {max_heap_size, #{size => Words, kill => true, error_logger => true}}.

@@ -179,6 +179,14 @@ run_step({tracer_reload, recorder}, Names, #{collector := C, tracer := Mod}) ->
     Loaded = case code:load_file(Mod) of {module, Mod} -> {module, recorder}; Other -> Other end,
     ctl(C, "code:load_file(recorder)", {ok, Loaded}, Names),
     {harness, Names};
+run_step({tracer_reload_busy, recorder, Who, Call}, Names, Ctx) ->
+    %% one round of tracer_SUITE's reload/1: reload, trace_info, delete while Who
+    %% calls a traced function again and again (tcs_busy)
+    Round = [{tracer_reload, recorder}, {info, Who, tracer}, {tracer_unload, recorder}],
+    case tcs_busy:round(maps:get(Who, Names), Call, Ctx, fun() -> [run_step(S, Names, Ctx) || S <- Round] end) of
+        ok -> {harness, Names};
+        timeout -> timeout
+    end;
 run_step({module_unload, Mod}, Names, #{collector := C}) ->
     %% as trace_session_SUITE's on_load/1 (delete + purge): the module's next call
     %% loads it again; the purge before drops old code a delete would refuse
@@ -241,6 +249,9 @@ outcome(Fun) ->
 resolve({'$tcs_pid', Name}, Names) -> maps:get(Name, Names);
 resolve({'$tcs_fun', Body}, Names) -> tcs_canon:constant_fun(resolve(Body, Names));
 resolve({'$tcs_ref'}, _) -> make_ref();
+resolve({'$tcs_atomics'}, _) -> tcs_foreign:atomics_ref();
+resolve({'$tcs_external', pid}, _) -> tcs_foreign:external_pid();
+resolve({'$tcs_external', port}, _) -> tcs_foreign:external_port();
 resolve(T, Names) when is_tuple(T) -> list_to_tuple(resolve(tuple_to_list(T), Names));
 resolve([H | T], Names) -> [resolve(H, Names) | resolve(T, Names)];
 resolve(M, Names) when is_map(M) -> maps:from_list(resolve(maps:to_list(M), Names));

@@ -103,7 +103,10 @@ request({recv, Ref, MS, Opts}, _, _) -> {apply, Ref, recv, [MS, Opts]};
 request({info, Ref, What, Item}, _, _) -> {apply, Ref, info, [What, Item]};
 request({session_info, What}, _, _) -> {session_info, What};
 request({delivered, Ref, Pid}, _, Wait) -> {delivered, Ref, Pid, Wait};
-request({system, Ref, Event, Value}, _, _) -> {apply, Ref, system, [Event, Value]}.
+request({system, Ref, Event, Value}, _, _) -> {apply, Ref, system, [Event, Value]};
+%% `apply trace:Fn(...)` (C-280): the arguments as the case wrote them
+request({call, none, Fn, Args}, _, _) -> {apply_plain, Fn, Args};
+request({call, Ref, Fn, Args}, _, _) -> {apply, Ref, Fn, Args}.
 
 %% The Tracer argument of session_create/3 for a declared session.
 tracer(Name, #{decls := Decls, states := States, recorders := Recorders}) ->
@@ -142,6 +145,10 @@ hold(St) ->
             How =:= true andalso confine(Handle, Scenario),
             Counted = tcs_runner_lib:count(Outcome, Before, tcs_runner_lib:node_counts()),
             reply(From, St, [{{"trace:" ++ atom_to_list(Fun), [Handle, Spec, How, Opts]}, Counted}]),
+            hold(St);
+        {{apply_plain, F, Args}, From} ->
+            Outcome = outcome(fun() -> apply(trace, F, Args) end),
+            reply(From, St, [{{"trace:" ++ atom_to_list(F), Args}, Outcome}]),
             hold(St);
         {{session_info, What}, From} ->
             reply(From, St, [{{"trace:session_info", [What]}, outcome(fun() -> trace:session_info(What) end)}]),

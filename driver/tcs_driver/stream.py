@@ -34,7 +34,8 @@ __all__ = [
     "split_args",
 ]
 
-_PID: Final = re.compile(r"<(?:port:)?(?:[a-z][a-zA-Z0-9_]*|\?)>")
+# <name>, <port:name>, <?>, and another node's <ext:pid> and <ext:port> (PROTOCOLS.md section 6)
+_PID: Final = re.compile(r"<(?:port:)?(?:[a-z][a-zA-Z0-9_]*|\?)>|<ext:(?:pid|port)>")
 _CALLBACK_HEAD: Final = re.compile(r"([a-z_]+)\(")
 _POSITIVE_INT: Final = re.compile(r"[1-9][0-9]*")
 _CLOSERS: Final = {"{": "}", "[": "]", "(": ")"}

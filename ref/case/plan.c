@@ -8,6 +8,16 @@
 
 static void atom(Buf *out, const char *name) { term_print_atom(out, name); }
 
+/* The call of a call step: "M, F, Args". */
+static void call_fields(Buf *out, const Step *st)
+{
+    atom(out, st->module);
+    buf_puts(out, ", ");
+    atom(out, st->fn);
+    buf_puts(out, ", ");
+    term_print(out, st->args, PRINT_PLAN);
+}
+
 /* A session step's handle: sa, {weak, sa} or {weak, legacy}. */
 static void session_ref(Buf *out, const Scenario *sc, const Step *st)
 {
@@ -25,8 +35,18 @@ static void session_ref(Buf *out, const Scenario *sc, const Step *st)
 static void session_step(Buf *out, const Scenario *sc, const Step *st)
 {
     static const char *const ops[] = {"create", "destroy", "drop", "process", "function", "send",
-                                      "recv", "info", "session_info", "delivered", "system"};
+                                      "recv", "info", "session_info", "delivered", "system", "call"};
     buf_printf(out, "{%s, ", ops[st->sop]);
+    if (st->sop == SO_APPLY) { /* {call, Ref | none, Fn, Args} */
+        if (st->session == SESSION_NONE)
+            buf_puts(out, "none");
+        else
+            session_ref(out, sc, st);
+        buf_printf(out, ", %s, ", st->fn);
+        term_print(out, st->args, PRINT_PLAN);
+        buf_puts(out, "}");
+        return;
+    }
     if (st->sop == SO_SESSION_INFO) {
         term_print(out, st->term, PRINT_PLAN);
         buf_puts(out, "}");
@@ -87,7 +107,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
                                         "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
                                         "spawn_link", "info", "tracer_exit", "kill", "trap_exit",
                                         "monitor", "send_name", "tracer_unload", "tracer_reload",
-                                        "module_unload", "port_control", "system_monitor", "relation"};
+                                        "module_unload", "port_control", "system_monitor", "relation",
+                                        "tracer_reload_busy"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
     switch (st->kind) {
@@ -162,14 +183,17 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         else
             buf_puts(out, ", infinity");
         break;
+    case ST_TRACER_RELOAD_BUSY: /* {tracer_reload_busy, recorder, A, {M, F, Args}} */
+        buf_puts(out, "recorder, ");
+        atom(out, st->actor);
+        buf_puts(out, ", {");
+        call_fields(out, st);
+        buf_puts(out, "}");
+        break;
     case ST_CALL:
         atom(out, st->actor);
         buf_puts(out, ", ");
-        atom(out, st->module);
-        buf_puts(out, ", ");
-        atom(out, st->fn);
-        buf_puts(out, ", ");
-        term_print(out, st->args, PRINT_PLAN);
+        call_fields(out, st);
         break;
     case ST_PORT_CONTROL: /* {port_control, P, X, busy | not_busy | {timer, N}} */
         atom(out, st->actor);

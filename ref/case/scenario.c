@@ -186,7 +186,11 @@ static bool term_arg(Parser *p, Term **out, int *col)
     size_t at = p->i;
     if (!opaque_term_arg(p, out, col))
         return false;
-    if (term_find_opaque(*out))
+    const Term *opaque = term_find_opaque(*out);
+    if (opaque && (term_is_external(opaque) || term_is_atomics(opaque)))
+        return fail(p, at, "external_pid(), external_port() and atomics:new(1,[]) may appear only in an "
+                           "apply step, a session's term(...) or a tracer state (model v1)");
+    if (opaque)
         return fail(p, at, "a fun or make_ref() may appear only in a tracer state or a tracer option "
                            "(model v1)");
     return true;
@@ -432,7 +436,7 @@ static bool parse_process_decl(Parser *p)
             return fail(p, at, "'%s' is reserved for a tracer state process", w);
         if (spec_lookup(w) != SPEC_PID)
             return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
-        if (strcmp(w, "system_monitor") == 0 || strcmp(w, "relation") == 0)
+        if (strcmp(w, "system_monitor") == 0 || strcmp(w, "relation") == 0 || strcmp(w, "apply") == 0)
             return fail(p, at, "'%s' is reserved for the harness's step", w);
         if (session_index(p, w) >= 0)
             return fail(p, at, "'%s' is the name of a session (and of its tracer state process)", w);
@@ -988,6 +992,24 @@ static bool parse_call_step(Parser *p, Step *st)
     return library_call_args(p, fn, args, fn_at) && end_of_statement(p);
 }
 
+/* `tracer reload while A calls M:F(Args)` (`while` read): tracer_SUITE's reload/1 round, the
+ * tracer module reloaded, the tracee's tracer read and the module deleted while A calls a
+ * traced function again and again (TRACER-RELOAD-BUSY). */
+static bool parse_reload_busy(Parser *p, Step *st)
+{
+    st->kind = ST_TRACER_RELOAD_BUSY;
+    size_t at;
+    const char *who = word(p, &at);
+    if (!who || !known_process(p, who) || session_index(p, who) >= 0)
+        return fail(p, at, "expected a process of the case after 'while'");
+    st->actor = who;
+    st->actor_col = (int)at + 1;
+    const char *verb = word(p, &at);
+    if (!verb || strcmp(verb, "calls") != 0)
+        return fail(p, at, "expected 'calls M:F(Args)' after the process");
+    return parse_call_step(p, st);
+}
+
 /* A binary argument: the data of port_command and port_send. */
 static bool binary_arg(Parser *p, Step *st)
 {
@@ -1290,8 +1312,8 @@ static bool session_ref(Parser *p, Step *st, bool weak_allowed)
     if (strncmp(p->s + p->i, "term(", 5) == 0) { /* term(T): a term that is no handle */
         at = p->i;
         p->i += 5;
-        if (st->sop != SO_INFO && st->sop != SO_DESTROY)
-            return fail(p, at, "term(...) as the session is only supported for info and destroy");
+        if (st->sop != SO_INFO && st->sop != SO_DESTROY && st->sop != SO_APPLY)
+            return fail(p, at, "term(...) as the session is only supported for info, destroy and apply");
         if (!opaque_term_arg(p, &st->session_term, NULL)) /* make_ref() too: it only raises */
             return false;
         skip_ws(p);
@@ -1406,6 +1428,86 @@ static bool parse_session_step(Parser *p, Step *st, SessionOp op)
     return end_of_statement(p);
 }
 
+/* The functions of module trace an `apply` step may call, their arity, and whether the
+ * first argument is the session. */
+static const struct { const char *fn; int arity; bool session; } apply_fns[] = {
+    {"process", 4, true}, {"port", 4, true}, {"function", 4, true}, {"send", 3, true}, {"recv", 3, true},
+    {"info", 3, true},
+    {"session_create", 3, false}, {"session_destroy", 1, true}, {"session_info", 1, false},
+};
+
+/* The session argument of an apply step: term(T), or a handle that ends at the next ',' or
+ * ')' (read by session_ref from the line cut there, so that columns stay right). */
+static bool apply_session(Parser *p, Step *st)
+{
+    skip_ws(p);
+    if (strncmp(p->s + p->i, "term(", 5) == 0)
+        return session_ref(p, st, true);
+    size_t end = p->i + (strncmp(p->s + p->i, "weak(", 5) == 0 ? 5 : 0);
+    while (p->s[end] && p->s[end] != ',' && p->s[end] != ')' && !is_blank(p->s[end]))
+        end++;
+    end += strncmp(p->s + p->i, "weak(", 5) == 0 && p->s[end] == ')';
+    Parser cut = *p;
+    cut.s = arena_strndup(p->a, p->s, end);
+    if (!session_ref(&cut, st, true))
+        return false;
+    p->i = cut.i;
+    return true;
+}
+
+/* apply trace:FN(ARG, ...): a call of module trace with arguments no other step can write (a
+ * pid or port of another node, an atomics reference, a string where a name goes); the session,
+ * for the functions that take one, is written as in the other session steps. */
+static bool parse_apply_step(Parser *p, Step *st)
+{
+    st->kind = ST_SESSION;
+    st->sop = SO_APPLY;
+    skip_ws(p);
+    size_t at = p->i, n = 0;
+    if (strncmp(p->s + p->i, "trace:", 6) != 0)
+        return fail(p, at, "expected trace:FUNCTION(ARGS) after 'apply'");
+    p->i += 6;
+    while (p->s[p->i + n] == '_' || (p->s[p->i + n] >= 'a' && p->s[p->i + n] <= 'z'))
+        n++;
+    int k = -1;
+    for (int i = 0; i < (int)(sizeof apply_fns / sizeof apply_fns[0]); i++)
+        if (strlen(apply_fns[i].fn) == n && strncmp(apply_fns[i].fn, p->s + p->i, n) == 0)
+            k = i;
+    if (k < 0)
+        return fail(p, p->i, "apply calls one of trace:process/4, port/4, function/4, send/3, recv/3, "
+                             "info/3, session_create/3, session_destroy/1, session_info/1");
+    st->fn = apply_fns[k].fn;
+    p->i += n;
+    if (p->s[p->i] != '(')
+        return fail(p, p->i, "expected '(' after trace:%s", st->fn);
+    p->i++;
+    st->session = SESSION_NONE;
+    if (apply_fns[k].session && !apply_session(p, st))
+        return false;
+    Term *args[4];
+    int nargs = apply_fns[k].session ? 1 : 0;
+    for (; nargs < apply_fns[k].arity; nargs++) {
+        skip_ws(p);
+        if (nargs > 0 && p->s[p->i++] != ',')
+            return fail(p, p->i - 1, "trace:%s/%d takes %d arguments", st->fn, apply_fns[k].arity,
+                        apply_fns[k].arity);
+        if (!opaque_term_arg(p, &args[nargs - (apply_fns[k].session ? 1 : 0)], nargs == 1 ? &st->term_col : NULL))
+            return false;
+    }
+    skip_ws(p);
+    if (p->s[p->i] != ')')
+        return fail(p, p->i, "trace:%s/%d takes %d arguments", st->fn, apply_fns[k].arity, apply_fns[k].arity);
+    p->i++;
+    int nrest = apply_fns[k].arity - (apply_fns[k].session ? 1 : 0);
+    st->args = term_list(p->a, (size_t)nrest, args);
+    /* a process or port spec is the trace step's (trace sa new on ...) */
+    if ((strcmp(st->fn, "process") == 0 || strcmp(st->fn, "port") == 0) && args[0]->kind == TK_ATOM &&
+        spec_lookup(args[0]->u.name) != SPEC_PID)
+        return fail(p, (size_t)st->term_col - 1, "a process or port spec is written as a trace step "
+                                                 "(trace SESSION %s on ...)", args[0]->u.name);
+    return end_of_statement(p);
+}
+
 /* The session step a keyword starts, if any: `trace`, `pattern` and `info` with a session as
  * their first argument are the session forms of erlang:trace/3, erlang:trace_pattern/3 and
  * erlang:trace_info/2. */
@@ -1463,6 +1565,8 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     SessionOp op;
     if (session_op(p, kw, &op)) {
         ok = parse_session_step(p, st, op);
+    } else if (strcmp(kw, "apply") == 0) {
+        ok = parse_apply_step(p, st);
     } else if (strcmp(kw, "trace") == 0) {
         st->kind = ST_TRACE;
         ok = parse_trace_step(p, st, false) && end_of_statement(p) && process_tracer_allows(p, st, at);
@@ -1482,7 +1586,8 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         /* the tracer module purged and deleted (TRACER-UNLOADED), or loaded anew (TRACER-RELOADED) */
         st->kind = p->s[p->i - 6] == 'u' ? ST_TRACER_UNLOAD : ST_TRACER_RELOAD;
         ok = p->sc->tracer.kind == TRACER_RECORDER
-                 ? end_of_statement(p)
+                 ? (st->kind == ST_TRACER_RELOAD && next_word_is(p, "while") ? parse_reload_busy(p, st)
+                                                                            : end_of_statement(p))
                  : fail(p, at, "'tracer unload' and 'tracer reload' need the recorder as the tracer");
     } else if (strcmp(kw, "relation") == 0) {
         st->kind = ST_RELATION; /* the harness compares two readings (CALL-COUNTERS-RELATION) */

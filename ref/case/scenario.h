@@ -19,7 +19,8 @@ typedef enum {
     ST_OPEN_PORT, ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_GC,
     ST_SEQ_TRACER, ST_SEQ_TOKEN, ST_SEQ_PRINT, ST_SEQ_RESET, ST_SESSION,
     ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT, ST_KILL, ST_TRAP_EXIT, ST_MONITOR, ST_SEND_NAME,
-    ST_TRACER_UNLOAD, ST_TRACER_RELOAD, ST_MODULE_UNLOAD, ST_PORT_CONTROL, ST_SYSTEM_MONITOR, ST_RELATION
+    ST_TRACER_UNLOAD, ST_TRACER_RELOAD, ST_MODULE_UNLOAD, ST_PORT_CONTROL, ST_SYSTEM_MONITOR, ST_RELATION,
+    ST_TRACER_RELOAD_BUSY /* tracer reload while A calls M:F(Args): actor, module, fn, args */
 } StepKind;
 
 /* Which processes or ports a `trace` step names (erlang:trace/3's first argument), or what
@@ -35,11 +36,12 @@ typedef enum {
 /* The trace session steps (cases/README.md "Trace sessions"): one call of module trace each. */
 typedef enum {
     SO_CREATE, SO_DESTROY, SO_DROP, SO_PROCESS, SO_FUNCTION, SO_SEND, SO_RECV, SO_INFO,
-    SO_SESSION_INFO, SO_DELIVERED, SO_SYSTEM
+    SO_SESSION_INFO, SO_DELIVERED, SO_SYSTEM, SO_APPLY
 } SessionOp;
 
-/* Step.session of `weak(legacy)`: the legacy session's weak handle {legacy,default}. */
-enum { SESSION_LEGACY = -1 };
+/* Step.session of `weak(legacy)`: the legacy session's weak handle {legacy,default}; of an
+ * `apply` of a function that takes no session: none. */
+enum { SESSION_LEGACY = -1, SESSION_NONE = -2 };
 
 enum { MAX_STEP_FLAGS = 32 };
 #define ANY_ARITY (-1LL) /* pattern: arity '_' */
@@ -76,7 +78,8 @@ typedef struct Step {
     const char *module;        /* pattern/call: module ("_" for the wildcard); NULL: on_load
                                 * or an event */
     const char *event;         /* pattern: "send" or "receive" for a message pattern, else NULL */
-    const char *fn;            /* pattern/call: function ("_" for the wildcard);
+    const char *fn;            /* pattern/call: function ("_" for the wildcard); apply: the
+                                  function of module trace;
                                   seq_token: the token component; send_name: the name */
     long long arity;           /* pattern: arity, ANY_ARITY for '_' */
     const char *opts[MAX_STEP_FLAGS]; /* pattern: the options as written (global, local, meta...);
@@ -87,7 +90,8 @@ typedef struct Step {
                                   {meta, ...} option; NULL: the harness adds its tracer */
     const char *ms_invalid;    /* pattern: the MS-* rule when MS is no valid match spec
                                 * (trace_pattern raises badarg), else NULL */
-    Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL */
+    Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL;
+                                  apply: the arguments after the session, as a list */
     bool has_timeout;          /* recv after N */
     bool driver;               /* open_port: the suite's linked-in driver tcs_drv, not cat;
                                   port_control: item is busy, not_busy or timer (timeout: N ms) */

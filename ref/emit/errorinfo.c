@@ -27,6 +27,8 @@ static const Refusal refusals[] = {
     {NULL, "SESSION-NOT-A-HANDLE", "session", 1, "ERRINFO-SESSION", NULL},
     {"session_create", "SESSION-CREATE-OPTS", NULL, 3, "ERRINFO-CREATE-OPTS", NULL},
     {NULL, "SESSION-REFUSED-OPTS", "badopt", 4, "ERRINFO-BADOPT", NULL},
+    {"send", "SESSION-FLAGS-NO-LIST", "badopt", 3, "ERRINFO-BADOPT", NULL}, /* apply (C-280) */
+    {"recv", "SESSION-FLAGS-NO-LIST", "badopt", 3, "ERRINFO-BADOPT", NULL},
     {NULL, "SESSION-FLAGS-NO-LIST", "badopt", 4, "ERRINFO-BADOPT", NULL},
     {NULL, "SESSION-BAD-HOW", NULL, 3, "ERRINFO-HOW", NULL},
     {"process", "SESSION-PROCESS", NULL, 2, "ERRINFO-TRACEE", NULL},
@@ -49,6 +51,18 @@ static const Refusal refusals[] = {
     {"recv", "MSGPAT-NO-OPTIONS", "none", 0, "ERRINFO-EVENT-NONE", NULL},
     {"send", "MSGPAT-NO-RESTART", "none", 0, "ERRINFO-EVENT-NONE", NULL},
     {"recv", "MSGPAT-NO-RESTART", "none", 0, "ERRINFO-EVENT-NONE", NULL},
+    /* `apply` (ref/harness/badcalls.c, C-280): what erl_kernel_errors names not_local_pid,
+     * not_local_port, and the arguments of other kinds the BIFs refuse */
+    {"process", "SESSION-TRACEE-REMOTE", NULL, 2, "ERRINFO-NOT-LOCAL", NULL},
+    {"port", "SESSION-TRACEE-REMOTE", NULL, 2, "ERRINFO-NOT-LOCAL", NULL},
+    {"info", "SESSION-TRACEE-REMOTE", "badopt", 2, "ERRINFO-NOT-LOCAL", NULL},
+    {"session_info", "SESSION-INFO-BAD-WHAT", "badopt", 1, "ERRINFO-NOT-LOCAL", NULL},
+    {NULL, "SESSION-TRACEE-BAD", NULL, 2, "ERRINFO-TRACEE", NULL},
+    {"process", "SESSION-UNKNOWN-FLAG", "badopt", 4, "ERRINFO-BADOPT", NULL},
+    {"function", "CALL-COUNT-NO-MATCH-SPEC", "call_count", 4, "ERRINFO-CALL-COUNT", NULL},
+    {"function", "SESSION-FUNCTION-BAD-MFA", "none", 2, "ERRINFO-MFA", NULL},
+    {"session_create", "SESSION-CREATE-NAME", NULL, 1, "ERRINFO-CREATE-ARGS", NULL},
+    {"session_create", "SESSION-CREATE-TRACER", NULL, 2, "ERRINFO-CREATE-ARGS", NULL},
 };
 
 /* True iff rules (IDs separated by blanks) holds the ID id, or (id ending in '-') an ID of

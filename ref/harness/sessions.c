@@ -3,6 +3,7 @@
  * sessions"); the order in which several sessions see one event is ref/state/order.c. */
 #include <string.h>
 
+#include "badcalls.h"
 #include "control.h"
 #include "counters.h"
 #include "enabled.h"
@@ -698,6 +699,11 @@ bool sessions_step(Model *m, const Step *st)
     case SO_INFO: return info_step(m, st);
     case SO_SESSION_INFO: return session_info_step(m, st);
     case SO_SYSTEM: return system_step(m, st);
+    case SO_APPLY: return badcalls_step(m, st);
     default: return delivered_step(m, st);
     }
 }
+
+const char *sessions_handle_refused(const Model *m, const Step *st) { return handle_refused(m, st); }
+
+void sessions_call_head(Model *m, Buf *call, const char *fn, const Step *st) { call_head(m, call, fn, st); }

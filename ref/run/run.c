@@ -1,6 +1,7 @@
 /* run.c - runs a scenario's steps in file order; which concern handles each step. */
 #include <stdlib.h>
 
+#include "busyreload.h"
 #include "calls.h"
 #include "drvports.h"
 #include "gc.h"
@@ -83,6 +84,8 @@ static bool run_step(Model *m, const Step *st)
         ok = tracermod_unload(m, st);
     else if (st->kind == ST_TRACER_RELOAD)
         ok = tracermod_reload(m, st);
+    else if (st->kind == ST_TRACER_RELOAD_BUSY)
+        ok = busyreload_step(m, st);
     else if (st->kind == ST_MODULE_UNLOAD)
         ok = fixturecode_unload(m, st);
     else if (st->kind == ST_SYSTEM_MONITOR)

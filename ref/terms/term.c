@@ -38,6 +38,28 @@ Term *term_nil(Arena *a) { return mk(a, TK_NIL); }
 
 Term *term_ref(Arena *a) { return mk(a, TK_REF); }
 
+/* What an atomics reference's name holds (a make_ref()'s is NULL). */
+static const char ATOMICS[] = "atomics";
+
+Term *term_atomics(Arena *a)
+{
+    Term *t = mk(a, TK_REF);
+    t->u.name = ATOMICS;
+    return t;
+}
+
+bool term_is_atomics(const Term *t) { return t->kind == TK_REF && t->u.name == ATOMICS; }
+
+/* The name of an external pid or port: no scenario name starts with '$'. */
+static const char EXTERNAL[] = "$external";
+
+Term *term_external(Arena *a, TermKind kind) { return named(a, kind, EXTERNAL); }
+
+bool term_is_external(const Term *t)
+{
+    return (t->kind == TK_PID || t->kind == TK_PORT) && strcmp(t->u.name, EXTERNAL) == 0;
+}
+
 Term *term_fun(Arena *a, const Term *body)
 {
     Term *t = mk(a, TK_FUN);
@@ -52,6 +74,9 @@ const Term *term_find_opaque(const Term *t)
     case TK_REF:
     case TK_FUN:
         return t;
+    case TK_PID:
+    case TK_PORT:
+        return term_is_external(t) ? t : NULL;
     case TK_TUPLE:
         for (size_t i = 0; !found && i < t->u.tuple.n; i++)
             found = term_find_opaque(t->u.tuple.el[i]);

@@ -44,9 +44,20 @@ Term *term_port(Arena *a, const char *name);
 Term *term_placeholder(Arena *a, const char *text);
 /* Guarantees: a fresh reference (make_ref() on the live node; printed _Ref). */
 Term *term_ref(Arena *a);
+/* Guarantees: a fresh atomics reference (atomics:new(1,[]) on the live node; a reference
+ * there too, printed _Ref; term_is_atomics tells it from make_ref()). */
+Term *term_atomics(Arena *a);
+/* Guarantees: true iff t was made by term_atomics. */
+bool term_is_atomics(const Term *t);
+/* Guarantees: a pid (kind TK_PID) or port (TK_PORT) of another node, no process or port of
+ * the case (external_pid(), external_port(); printed <ext:pid>, <ext:port>). */
+Term *term_external(Arena *a, TermKind kind);
+/* Guarantees: true iff t was made by term_external. */
+bool term_is_external(const Term *t);
 /* Guarantees: the fun `fun() -> body end` (printed so in the stream). */
 Term *term_fun(Arena *a, const Term *body);
-/* Guarantees: the first reference or fun inside t (t itself included), or NULL. */
+/* Guarantees: the first reference, fun, or external pid or port inside t (t itself
+ * included), or NULL. */
 const Term *term_find_opaque(const Term *t);
 /* Guarantees: the empty list. */
 Term *term_nil(Arena *a);

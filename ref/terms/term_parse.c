@@ -228,6 +228,19 @@ static bool parse_word_atom(P *p, Term **out)
         *out = term_ref(p->a);
         return true;
     }
+    /* the opaque values of another node and of module atomics (cases/README.md "Terms") */
+    static const char atomics_call[] = ":new(1,[])";
+    if (strcmp(name, "atomics") == 0 && strncmp(p->s + p->i, atomics_call, sizeof atomics_call - 1) == 0) {
+        p->i += sizeof atomics_call - 1;
+        *out = term_atomics(p->a);
+        return true;
+    }
+    bool ext_pid = strcmp(name, "external_pid") == 0, ext_port = strcmp(name, "external_port") == 0;
+    if ((ext_pid || ext_port) && strncmp(p->s + p->i, "()", 2) == 0) {
+        p->i += 2;
+        *out = term_external(p->a, ext_pid ? TK_PID : TK_PORT);
+        return true;
+    }
     if (!atom_is_bare(name))
         return fail_at(p, start, "reserved word '%s' must be quoted to be an atom", name);
     *out = term_atom(p->a, name);

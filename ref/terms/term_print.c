@@ -54,7 +54,10 @@ void term_print(Buf *out, const Term *t, PrintStyle style)
         buf_puts(out, t->u.name);
         return;
     case TK_REF: /* made afresh by the live harness; the stream prints every ref as _Ref */
-        buf_puts(out, style == PRINT_PLAN ? "{'$tcs_ref'}" : "_Ref");
+        if (style == PRINT_PLAN)
+            buf_puts(out, term_is_atomics(t) ? "{'$tcs_atomics'}" : "{'$tcs_ref'}");
+        else
+            buf_puts(out, "_Ref");
         return;
     case TK_FUN: /* PROTOCOLS.md section 6: a fun the case wrote prints as written */
         buf_puts(out, style == PRINT_PLAN ? "{'$tcs_fun', " : "fun()->");
@@ -63,7 +66,10 @@ void term_print(Buf *out, const Term *t, PrintStyle style)
         return;
     case TK_PORT: /* a port named in a session info step: the runner resolves it like a pid */
     case TK_PID:
-        if (t->kind == TK_PORT && style != PRINT_PLAN) {
+        if (term_is_external(t)) { /* made by the runner (PROTOCOLS.md section 6) */
+            const char *kind = t->kind == TK_PID ? "pid" : "port";
+            buf_printf(out, style == PRINT_PLAN ? "{'$tcs_external', %s}" : "<ext:%s>", kind);
+        } else if (t->kind == TK_PORT && style != PRINT_PLAN) {
             buf_printf(out, "<port:%s>", t->u.name);
         } else if (style == PRINT_PLAN) {
             buf_puts(out, "{'$tcs_pid', ");

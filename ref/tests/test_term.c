@@ -21,6 +21,23 @@ static void roundtrip(int *failures, const char *src, PrintStyle style, const ch
     arena_free(&a);
 }
 
+/* External pids and ports are opaque, told apart from the case's own, and equal to themselves. */
+static void test_foreign(int *failures)
+{
+    Arena a;
+    arena_init(&a);
+    Term *ext = term_external(&a, TK_PID), *port = term_external(&a, TK_PORT), *pid = term_pid(&a, "a");
+    Term *atomics = term_atomics(&a), *ref = term_ref(&a);
+    CHECK(term_is_external(ext) && term_is_external(port) && !term_is_external(pid));
+    CHECK(term_is_atomics(atomics) && !term_is_atomics(ref) && !term_is_atomics(pid));
+    Term *els[] = {pid, ext};
+    CHECK(term_find_opaque(term_tuple(&a, 2, els)) == ext);
+    CHECK(term_find_opaque(pid) == NULL);
+    CHECK(term_compare(ext, term_external(&a, TK_PID)) == 0);
+    CHECK(term_compare(ext, port) != 0);
+    arena_free(&a);
+}
+
 static bool only_ab(const void *ctx, const char *name)
 {
     (void)ctx;
@@ -314,6 +331,14 @@ int main(void)
               "{{'$tcs_fun', {a, {'$tcs_pid', b}}}, {'$tcs_ref'}}");
     roundtrip(failures, "<<0:32, 258:16, 7>>", PRINT_CANON, "<<0,0,0,0,1,2,7>>");
     roundtrip(failures, "make_ref", PRINT_CANON, "make_ref"); /* without () an atom */
+    /* another node's pid and port, an atomics reference (C-280): opaque, made by the runner */
+    roundtrip(failures, "{external_pid(), external_port(), atomics:new(1,[])}", PRINT_CANON,
+              "{<ext:pid>,<ext:port>,_Ref}");
+    roundtrip(failures, "{external_pid(), external_port(), atomics:new(1,[])}", PRINT_PLAN,
+              "{{'$tcs_external', pid}, {'$tcs_external', port}, {'$tcs_atomics'}}");
+    roundtrip(failures, "[external_pid, atomics]", PRINT_CANON, "[external_pid,atomics]"); /* atoms */
+    roundtrip(failures, "atomics:new(2,[])", PRINT_CANON, "atomics"); /* only the one call */
+    test_foreign(failures);
     test_errors(failures);
     test_error_messages(failures);
     test_pos(failures);

@@ -1,0 +1,66 @@
+%% A scenario process busy calling a traced function while the harness does
+%% something else: `tracer reload while A calls M:F(Args)` (cases/README.md,
+%% TRACER-RELOAD-BUSY), as the tracee of tracer_SUITE's reload/1 runs
+%% reload_loop/0 all through the test.
+%%
+%% The process and the harness share an atomics array Calls: element 1 is the
+%% stop flag the harness sets, element 2 the number of calls made so far.
+%% Neither waits in a receive for the other, so the loop makes no message
+%% events (the model refuses a tracee traced for more than call).
+-module(tcs_busy).
+-export([round/4, loop/4]).
+
+-define(STOP, 1).
+-define(CALLS, 2).
+
+%% round(Pid, {M, F, Args}, Ctx, Inner): Pid loops calling M:F(Args); Inner runs
+%% once it has made a call, and after Inner Pid makes at least one more call
+%% (so a tracer whose module Inner deleted is found gone, TRACER-UNLOADED)
+%% before it stops and goes back to its gate.  ok, or timeout.
+-spec round(pid(), {module(), atom(), list()}, map(), fun(() -> term())) -> ok | timeout.
+round(Pid, {M, F, Args}, #{gate := Gate, timeout := Timeout}, Inner) ->
+    Calls = atomics:new(2, []),
+    ok = tcs_gate:give(Gate, Pid, {busy, M, F, Args, Calls}),
+    case calls_past(Calls, 0, Timeout) of
+        ok ->
+            _ = Inner(),
+            Done = calls_past(Calls, atomics:get(Calls, ?CALLS), Timeout),
+            atomics:put(Calls, ?STOP, 1),
+            case {Done, tcs_gate:await_result(Gate, Timeout)} of
+                {ok, {ok, {ok, stopped}}} -> ok;
+                _ -> timeout
+            end;
+        timeout ->
+            timeout
+    end.
+
+%% The loop of reload_loop/0: five calls, then a millisecond's sleep (a
+%% receive with no message: no event for a tracee traced for call only).
+-spec loop(module(), atom(), list(), atomics:atomics_ref()) -> stopped.
+loop(M, F, Args, Calls) ->
+    calls(5, M, F, Args, Calls),
+    receive after 1 -> ok end,
+    case atomics:get(Calls, ?STOP) of
+        0 -> loop(M, F, Args, Calls);
+        _ -> stopped
+    end.
+
+%% K calls of M:F(Args), each counted (no library call: the loop's only calls
+%% a pattern can reach are the case's).
+calls(0, _, _, _, _) -> ok;
+calls(K, M, F, Args, Calls) ->
+    _ = erlang:apply(M, F, Args),
+    atomics:add(Calls, ?CALLS, 1),
+    calls(K - 1, M, F, Args, Calls).
+
+%% ok once Calls counts more than N calls; timeout after Timeout ms.
+calls_past(Calls, N, Timeout) ->
+    Deadline = erlang:monotonic_time(millisecond) + Timeout,
+    calls_past(Calls, N, Deadline, atomics:get(Calls, ?CALLS)).
+
+calls_past(_, N, _, Made) when Made > N -> ok;
+calls_past(Calls, N, Deadline, _) ->
+    case erlang:monotonic_time(millisecond) > Deadline of
+        true -> timeout;
+        false -> receive after 1 -> ok end, calls_past(Calls, N, Deadline, atomics:get(Calls, ?CALLS))
+    end.

@@ -1,0 +1,220 @@
+/* badcalls.c - `apply trace:FN(...)`: a call of module trace with an argument no other step
+ * writes (a pid or port of another node, an atomics reference, a string where a name goes, an
+ * atom or a pid where a port or tracer goes), as trace_session_SUITE's error_info/1 makes them
+ * (CONFORMANCE.md section 2, "Errors"; C-280). The model answers only calls that raise, in the
+ * order the BIFs check their arguments; a call that would succeed, or whose error OTP could
+ * blame on either of two arguments, is refused: it belongs to the step of that function. */
+#include <string.h>
+
+#include "badcalls.h"
+#include "control.h"
+#include "flags.h"
+#include "matchspec.h"
+#include "sessions.h"
+
+/* The k-th (0-based) argument after the session. */
+static const Term *arg(const Step *st, int k)
+{
+    const Term *t = st->args;
+    while (k-- > 0)
+        t = t->u.cons.tail;
+    return t->u.cons.head;
+}
+
+static bool is_boolean(const Term *t) { return term_is_atom(t, "true") || term_is_atom(t, "false"); }
+
+/* A pid of a process of the case (never a port: the language writes no port as a term). */
+static bool is_local_pid(const Term *t) { return t->kind == TK_PID && !term_is_external(t); }
+
+/* A string: a proper, non-empty list of integers. */
+static bool is_string(const Term *t)
+{
+    if (t->kind != TK_CONS)
+        return false;
+    for (; t->kind == TK_CONS; t = t->u.cons.tail)
+        if (t->u.cons.head->kind != TK_INT)
+            return false;
+    return t->kind == TK_NIL;
+}
+
+/* A proper list of atoms each of which passes known. */
+static bool atoms_known(const Term *t, bool (*known)(const char *))
+{
+    for (; t->kind == TK_CONS; t = t->u.cons.tail)
+        if (t->u.cons.head->kind != TK_ATOM || !known(t->u.cons.head->u.name))
+            return false;
+    return t->kind == TK_NIL;
+}
+
+static bool is_trace_flag(const char *name)
+{
+    Flag f;
+    return flag_lookup(name, &f) == 1;
+}
+
+static bool is_any_atom(const char *name) { return name != NULL; }
+
+static bool is_pattern_option(const char *name)
+{
+    static const char *const options[] = {"global", "local", "meta", "call_count", "call_time", "call_memory"};
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        if (strcmp(name, options[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool has_atom(const Term *list, const char *name)
+{
+    for (; list->kind == TK_CONS; list = list->u.cons.tail)
+        if (term_is_atom(list->u.cons.head, name))
+            return true;
+    return false;
+}
+
+/* process/4 and port/4: the tracee and How are checked before the flag list, and both raise
+ * without a cause, so what erl_kernel_errors explains follows the arguments: How (3) if it
+ * is no boolean, else the tracee (2). A tracee of another node with a bad How would have both
+ * explained: refused. */
+static const char *tracee_refused(const Model *m, const Step *st, const char **unsupported)
+{
+    bool port = strcmp(st->fn, "port") == 0;
+    const Term *who = arg(st, 0), *how = arg(st, 1), *flags = arg(st, 2);
+    bool remote = term_is_external(who) && who->kind == (port ? TK_PORT : TK_PID);
+    bool bad_tracee = port || !is_local_pid(who);
+    /* a live process, a boolean How, and an atom among the flags that is no trace flag: the flag
+     * list is refused (cause badopt, seen live on 27 and 29, C-280) */
+    int q = bad_tracee ? -1 : model_proc(m, who->u.name); /* -1 for a tracer state process */
+    if (q >= 0 && is_boolean(how) && m->procs[q].alive &&
+        term_list_length(flags) >= 0 && !atoms_known(flags, is_trace_flag) && atoms_known(flags, is_any_atom))
+        return "SESSION-UNKNOWN-FLAG";
+    if (!port && bad_tracee && !atoms_known(flags, is_trace_flag)) /* only port/4 was seen checking
+                                                                     * its tracee first (C-280) */
+        *unsupported = "a process/4 call with a bad process and a bad flag list is";
+    else if (!bad_tracee && is_boolean(how))
+        *unsupported = "apply of a call that does not raise (write it as a trace step) is";
+    else if (remote && !is_boolean(how))
+        *unsupported = "a tracee of another node with a How that is no boolean (two arguments explained) is";
+    if (*unsupported)
+        return NULL;
+    if (!is_boolean(how))
+        return "SESSION-TRACEE-BAD SESSION-BAD-HOW";
+    return remote ? "SESSION-TRACEE-REMOTE" : "SESSION-TRACEE-BAD";
+}
+
+/* function/4, in erl_bif_trace.c trace_pattern's order: the options, the match spec, a match
+ * spec with counters only, the MFA. */
+static const char *function_refused(const Step *st, const char **unsupported)
+{
+    const Term *mfa = arg(st, 0), *ms = arg(st, 1), *opts = arg(st, 2);
+    if (term_list_length(opts) < 0)
+        return "SESSION-FLAGS-NO-LIST";
+    if (!atoms_known(opts, is_pattern_option)) {
+        *unsupported = "an option list with an option function/4 refuses (write it as a pattern step) is";
+        return NULL;
+    }
+    bool list_ms = ms->kind == TK_CONS;
+    if (!is_boolean(ms) && !(list_ms && ms_validate(ms).check == MS_OK)) {
+        *unsupported = "this match spec in apply is";
+        return NULL;
+    }
+    bool counters = has_atom(opts, "call_count") || has_atom(opts, "call_time") || has_atom(opts, "call_memory");
+    if (list_ms && counters && !has_atom(opts, "local") && !has_atom(opts, "meta"))
+        return "CALL-COUNT-NO-MATCH-SPEC";
+    bool good_mfa = mfa->kind == TK_TUPLE && mfa->u.tuple.n == 3 && mfa->u.tuple.el[0]->kind == TK_ATOM &&
+                    mfa->u.tuple.el[1]->kind == TK_ATOM &&
+                    (mfa->u.tuple.el[2]->kind == TK_INT || term_is_atom(mfa->u.tuple.el[2], "_"));
+    if (good_mfa || term_is_atom(mfa, "on_load")) {
+        *unsupported = "apply of a function/4 call with a valid MFA (write it as a pattern step) is";
+        return NULL;
+    }
+    return "SESSION-FUNCTION-BAD-MFA";
+}
+
+/* send/3 and recv/3 with options that are no proper list (cause badopt, the options explained). */
+static const char *message_refused(const Step *st, const char **unsupported)
+{
+    const Term *ms = arg(st, 0), *opts = arg(st, 1);
+    if (is_boolean(ms) && term_list_length(opts) < 0)
+        return "SESSION-FLAGS-NO-LIST";
+    *unsupported = "apply of this trace:send/3 or trace:recv/3 call (write it as a pattern step) is";
+    return NULL;
+}
+
+/* info/3 of a pid or port of another node. */
+static const char *info_refused(const Step *st, const char **unsupported)
+{
+    const Term *what = arg(st, 0), *item = arg(st, 1);
+    if (term_is_external(what) && (term_is_atom(item, "flags") || term_is_atom(item, "tracer")))
+        return "SESSION-TRACEE-REMOTE";
+    *unsupported = "apply of this trace:info/3 call (write it as an info step) is";
+    return NULL;
+}
+
+/* session_create/3: a name that is no atom, a tracer that is no local pid, port or
+ * {Module, State}; no cause, the bad argument explained. */
+static const char *create_refused(const Step *st, const char **unsupported)
+{
+    const Term *name = arg(st, 0), *tracer = arg(st, 1), *opts = arg(st, 2);
+    bool bad_name = name->kind != TK_ATOM;
+    bool bad_tracer = !is_local_pid(tracer) &&
+                      !(tracer->kind == TK_TUPLE && tracer->u.tuple.n == 2 && tracer->u.tuple.el[0]->kind == TK_ATOM);
+    if (opts->kind != TK_NIL)
+        *unsupported = "apply of session_create/3 with Opts (write it as a create step) is";
+    else if (bad_name == bad_tracer)
+        *unsupported = bad_name ? "session_create/3 with a bad name and a bad tracer (two arguments explained) is"
+                                : "apply of a session_create/3 call that does not raise (declare the session) is";
+    if (*unsupported)
+        return NULL;
+    return bad_name ? "SESSION-CREATE-NAME" : "SESSION-CREATE-TRACER";
+}
+
+/* session_info/1 of a pid or port of another node, or of a string. */
+static const char *session_info_refused(const Step *st, const char **unsupported)
+{
+    const Term *what = arg(st, 0);
+    if (term_is_external(what) || is_string(what))
+        return "SESSION-INFO-BAD-WHAT";
+    *unsupported = "apply of this trace:session_info/1 call (write it as a session_info step) is";
+    return NULL;
+}
+
+bool badcalls_step(Model *m, const Step *st)
+{
+    const char *unsupported = NULL, *rules = NULL;
+    const char *handle = st->session == SESSION_NONE ? NULL : sessions_handle_refused(m, st);
+    if (strcmp(st->fn, "session_destroy") == 0)
+        rules = handle;
+    else if (strcmp(st->fn, "process") == 0 || strcmp(st->fn, "port") == 0)
+        rules = tracee_refused(m, st, &unsupported);
+    else if (strcmp(st->fn, "function") == 0)
+        rules = function_refused(st, &unsupported);
+    else if (strcmp(st->fn, "send") == 0 || strcmp(st->fn, "recv") == 0)
+        rules = message_refused(st, &unsupported);
+    else if (strcmp(st->fn, "info") == 0)
+        rules = handle && !term_is_external(arg(st, 0)) ? handle : info_refused(st, &unsupported);
+    else if (strcmp(st->fn, "session_create") == 0)
+        rules = create_refused(st, &unsupported);
+    else
+        rules = session_info_refused(st, &unsupported);
+    if (handle && rules && rules != handle) /* which one the BIF blames first is not modelled */
+        unsupported = "a session that is no live handle beside another bad argument is";
+    if (!rules && !unsupported)
+        unsupported = "apply of a call that does not raise is";
+    if (unsupported)
+        return model_unsupported(m, st->line, st->col, unsupported);
+    Buf call;
+    buf_init(&call);
+    if (st->session == SESSION_NONE)
+        buf_printf(&call, "trace:%s(", st->fn);
+    else
+        sessions_call_head(m, &call, st->fn, st);
+    for (const Term *a = st->args; a->kind == TK_CONS; a = a->u.cons.tail) {
+        if (a != st->args || st->session != SESSION_NONE)
+            buf_puts(&call, ",");
+        term_print(&call, a->u.cons.head, PRINT_CANON);
+    }
+    buf_puts(&call, ")");
+    control_line(m, buf_str(&call), "raises error:badarg", rules);
+    buf_free(&call);
+    return true;
+}

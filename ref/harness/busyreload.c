@@ -1,0 +1,83 @@
+/* busyreload.c - `tracer reload while A calls M:F(Args)`: one round of tracer_SUITE's
+ * reload/1, the tracer module reloaded while its tracee is busy calling a traced function
+ * (CONFORMANCE.md section 2, "The tracer module"; C-281). What the documents fix is normative:
+ * the reload answers {module,recorder}, the delete true, the tracee's first call (made before
+ * the reload) traced, every call it makes traced whole or not at all, and the node lives on. What a race decides is an allowed set: how many
+ * calls the tracee makes meanwhile (a window, TRACER-RELOAD-BUSY) and whether
+ * erlang:trace_info/2 right after the reload still finds the tracer (an either-or,
+ * TRACER-RELOAD-RACE). */
+#include <string.h>
+
+#include "allow.h"
+#include "busyreload.h"
+#include "calls.h"
+#include "fixture.h"
+#include "status.h"
+#include "tracermod.h"
+
+/* The window's template: the lines one call of the loop writes. */
+static void fire_call(Model *m, int p, const void *arg) { calls_step(m, p, arg); }
+
+/* Why the model cannot state the round for p, or NULL. */
+static const char *unsupported_round(const Model *m, int p, const Step *st)
+{
+    const Proc *pr = &m->procs[p];
+    int mod = fixture_module(st->module);
+    int fn = fixture_fn(mod, st->fn, term_list_length(st->args));
+    const Pattern *pat = &m->sessions[LEGACY_SESSION].pats[fn];
+    const char *what = NULL;
+    if (!pr->alive || pr->blocked || pr->suspended || pr->is_port)
+        what = "a busy tracee that is no idle process of the case is";
+    else if ((pr->trace[LEGACY_SESSION].flags & ~FLAG_BIT(FL_CALL)) != 0)
+        what = "a busy tracee traced for more than call (its loop would be seen otherwise too) is";
+    else if (!m->loaded[mod] || m->all_modules_pattern)
+        what = "a busy loop that loads its module, or under a '_':'_'/'_' pattern, is";
+    else if (pat->meta || pat->counters[COUNTER_COUNT].state || pat->counters[COUNTER_TIME].state ||
+             pat->counters[COUNTER_MEMORY].state)
+        what = "a busy loop's function with a meta pattern or counters is";
+    else if (pat->ms && !term_is_atom(pat->ms, "true") && pat->ms->kind != TK_NIL)
+        what = "a busy loop's function with a match spec is";
+    else if (m->tracer_unloaded || m->tracer_old_code)
+        what = "a busy reload while the tracer module is unloaded or its old code is kept is";
+    return what;
+}
+
+bool busyreload_step(Model *m, const Step *st)
+{
+    int p = model_proc(m, st->actor);
+    const char *why = unsupported_round(m, p, st);
+    if (why)
+        return model_unsupported(m, st->line, st->actor_col, why);
+    const char *tpl = allow_capture(m, p, fire_call, st);
+    unsigned w = tpl ? allow_open(m, "TRACER-RELOAD-BUSY", -1, 0, tpl) : 0;
+    /* the harness reloads only once the loop has made a call: that one is certain */
+    if (!calls_step(m, p, st) || !tracermod_reload(m, st))
+        return false;
+    /* erlang:trace_info(A, tracer): the tracer as it was, or none when the tracee needed its
+     * module while the runtime's cache of the old one was being purged (TRACER-RELOAD-RACE) */
+    Step info = {.kind = ST_INFO, .line = st->line, .col = st->col, .actor = st->actor, .spec = SPEC_PID,
+                 .item = "tracer"};
+    TraceState kept_state = m->procs[p].trace[LEGACY_SESSION];
+    Captured kept, gone;
+    allow_capture_start(m, &kept);
+    bool ok = status_info(m, &info);
+    allow_capture_stop(m, &kept);
+    TraceState after_kept = m->procs[p].trace[LEGACY_SESSION];
+    m->procs[p].trace[LEGACY_SESSION] = kept_state;
+    model_detach(&m->procs[p].trace[LEGACY_SESSION]);
+    allow_capture_start(m, &gone);
+    ok = ok && status_info(m, &info);
+    allow_capture_stop(m, &gone);
+    m->procs[p].trace[LEGACY_SESSION] = after_kept;
+    const Captured *first[] = {&kept}, *second[] = {&gone};
+    if (ok)
+        allow_either(m, "TRACER-RELOAD-RACE", first, second, 1);
+    allow_captured_free(&kept);
+    allow_captured_free(&gone);
+    /* the module deleted while the loop goes on: its next call finds no tracer module and
+     * detaches the tracer whichever way the race went (TRACER-UNLOADED; tracermod_settled) */
+    ok = ok && tracermod_unload(m, st);
+    if (ok && w)
+        allow_close(m, w, "TRACER-RELOAD-BUSY");
+    return ok;
+}
