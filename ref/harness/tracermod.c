@@ -158,10 +158,26 @@ void tracermod_settled(Model *m, const Step *st)
         st->kind == ST_RELATION)
         return;
     /* the runner's settle pokes the gate: each puppet waiting in it returns to the emulator,
-     * which finds its tracer module gone (C-158); one blocked in a receive is not woken */
+     * which finds its tracer module gone (C-158); one blocked in a receive is not woken (it lost
+     * its tracer at the unload already: TRACER-UNLOADED-PURGE) */
     for (int p = 0; p < m->nprocs; p++)
         if (m->procs[p].alive && !m->procs[p].is_port && !m->procs[p].blocked)
             model_detach(&m->procs[p].trace[LEGACY_SESSION]);
+}
+
+/* TRACER-UNLOADED-PURGE: the last code:purge/1 of `tracer unload` removes the code code:delete/1
+ * made old, so erts_code_purger asks every process to check its code (check_proc_code/4, a system
+ * task each). A puppet waiting in the harness's gate runs a dirty NIF, and the dirty signal handler
+ * checks for it; one blocked in a receive or suspended on a busy port is scheduled in to do it
+ * itself, and erts asks a process's tracer at each schedule-in (erl_process.c trace_schedule_in):
+ * the module is gone, so it loses the tracer there, silently (C-275). */
+static void purge_schedules(Model *m)
+{
+    for (int p = 0; p < m->nprocs; p++) {
+        Proc *pp = &m->procs[p];
+        if (pp->alive && !pp->is_port && (pp->blocked || pp->suspended))
+            model_detach(&pp->trace[LEGACY_SESSION]);
+    }
 }
 
 bool tracermod_unload(Model *m, const Step *st)
@@ -183,5 +199,6 @@ bool tracermod_unload(Model *m, const Step *st)
     control_line(m, "code:delete(recorder)", "-> true", "TRACER-UNLOADED");
     m->tracer_unloaded = true;
     m->tracer_old_code = false;
+    purge_schedules(m);
     return true;
 }
