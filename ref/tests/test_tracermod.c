@@ -54,12 +54,41 @@ static void test_blocked_after_reload_keeps_tracer(int *failures)
         "N trace(in, <tracer>, <c>, {tcs_puppet,block,0}, #{})\n");
 }
 
+/* V4: c, blocked at the unload, loses its time stamp flags with its tracer; traced afresh after the
+ * on-demand load, its wake-up has the new kind, not the remembered strict_monotonic one */
+static void test_blocked_retraced_gets_fresh_flags(int *failures)
+{
+    sim(failures, H "trace c on running strict_monotonic_timestamp\nc recv\ntracer unload\n"
+                    "trace c on running monotonic_timestamp\na send c hi",
+        "I enabled(trace_status, <tracer>, <c>) -> trace\n"
+        "N ctl erlang:trace(<c>,true,[running,strict_monotonic_timestamp]) -> 1\n"
+        "N enabled(out, <tracer>, <c>) -> trace\n"
+        "N trace(out, <tracer>, <c>, {tcs_puppet,block,0}, #{timestamp=>strict_monotonic})\n"
+        "A open w1 RUN-BLOCKED-SIGNALS 0..*: N enabled(in, <tracer>, <c>) -> trace ; "
+        "N trace(in, <tracer>, <c>, {tcs_puppet,block,0}, #{timestamp=>strict_monotonic}) ... "
+        "N enabled(out, <tracer>, <c>) -> trace ; "
+        "N trace(out, <tracer>, <c>, {tcs_puppet,block,0}, #{timestamp=>strict_monotonic})\n"
+        "N ctl code:delete(recorder) -> true\n"
+        "A close w1\n"
+        "I enabled(trace_status, <?>, <tracer>) -> trace\n"
+        "I enabled(trace_status, <tracer>, <c>) -> trace\n"
+        "N ctl erlang:trace(<c>,true,[running,monotonic_timestamp]) -> 1\n"
+        "A open w2 RUN-BLOCKED-SIGNALS 0..*: N enabled(in, <tracer>, <c>) -> trace ; "
+        "N trace(in, <tracer>, <c>, {tcs_puppet,block,0}, #{timestamp=>monotonic}) ... "
+        "N enabled(out, <tracer>, <c>) -> trace ; "
+        "N trace(out, <tracer>, <c>, {tcs_puppet,block,0}, #{timestamp=>monotonic})\n"
+        "A close w2\n"
+        "N enabled(in, <tracer>, <c>) -> trace\n"
+        "N trace(in, <tracer>, <c>, {tcs_puppet,block,0}, #{timestamp=>monotonic})\n");
+}
+
 int main(void)
 {
     int n = 0, *failures = &n;
     test_blocked_loses_tracer_at_unload(failures);
     test_suspended_loses_tracer_at_unload(failures);
     test_blocked_after_reload_keeps_tracer(failures);
+    test_blocked_retraced_gets_fresh_flags(failures);
     if (n)
         fprintf(stderr, "%d failure(s)\n", n);
     return n != 0;
