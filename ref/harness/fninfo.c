@@ -24,11 +24,12 @@ bool fninfo_step(Model *m, const Step *st)
     term_print(&result, sessions_info_function(m, LEGACY_SESSION, pat, st->item), PRINT_CANON);
     /* the meta item names the meta tracer: the recorder with its meta state, or with `tracer
      * process` that process (STATUS-INFO-META) */
-    bool names_meta = pat && pat->meta && (strcmp(st->item, "meta") == 0 || strcmp(st->item, "all") == 0);
-    control_line(m, buf_str(&call), buf_str(&result),
-                 sessions_meta_none(m, LEGACY_SESSION, pat, st->item) ? "STATUS-INFO CALL-COUNTERS-INFO STATUS-INFO-META-NONE"
-                 : names_meta                                          ? "STATUS-INFO CALL-COUNTERS-INFO STATUS-INFO-META"
-                                                                       : "STATUS-INFO CALL-COUNTERS-INFO");
+    const char *rules = "STATUS-INFO CALL-COUNTERS-INFO";
+    if (sessions_meta_none(m, LEGACY_SESSION, pat, st->item))
+        rules = "STATUS-INFO CALL-COUNTERS-INFO STATUS-INFO-META-NONE";
+    else if (pat && pat->meta && (strcmp(st->item, "meta") == 0 || strcmp(st->item, "all") == 0))
+        rules = "STATUS-INFO CALL-COUNTERS-INFO STATUS-INFO-META";
+    control_line(m, buf_str(&call), buf_str(&result), rules);
     buf_free(&call);
     buf_free(&result);
     return readings_take(m, st, LEGACY_SESSION, fn, pat);
