@@ -4,7 +4,7 @@
 #include "buf.h"
 
 /* Guarantees: appends to out what follows "raises error:badarg" for call (its text, e.g.
- * "trace:process(...)") refused for rules: " error_info #{...} explains [N]" when the call is
+ * "trace:process(...)") refused for rules: " error_info #{...} explains [N,...]" when the call is
  * one of module trace, else nothing (PROTOCOLS.md section 6, ERRINFO-* rules). */
 void errorinfo_append(Buf *out, const char *call, const char *rules);
 /* Guarantees: the ERRINFO-* rule that errorinfo_append applies for call and rules, or NULL

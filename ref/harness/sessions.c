@@ -136,7 +136,9 @@ static bool create(Model *m, const Step *st)
     put_arg(&call, st->sargs);
     buf_puts(&call, ")");
     if (st->sargs->kind != TK_NIL) {
-        control_line(m, buf_str(&call), "raises error:badarg", "SESSION-CREATE-OPTS");
+        /* the undefined tracer changes what the error information explains (C-290) */
+        control_line(m, buf_str(&call), "raises error:badarg",
+                     ses->tracer_undefined ? "SESSION-CREATE-OPTS SESSION-UNDEFINED-TRACER" : "SESSION-CREATE-OPTS");
     } else {
         ses->life = LIFE_ALIVE;
         ses->strong = true;
@@ -440,12 +442,13 @@ static Term *match_spec_value(Model *m, const Term *ms)
 /* The meta item of a pattern: {meta, T} with T the session's tracer as {tracer, T} shows it
  * ({Module, State} or a pid: SESSION-META, C-27), or {meta, false}. In the legacy session
  * (erlang:trace_info/2) the meta tracer is the recorder with its meta state, which
- * erlang:trace_info/2 results print as tcs_recorder (PROTOCOLS.md section 6). */
+ * erlang:trace_info/2 results print as tcs_recorder (PROTOCOLS.md section 6), or with
+ * `tracer process` that process, the `meta` option named ({meta, Pid}: STATUS-INFO-META). */
 static Term *meta_item(Model *m, int s, const Pattern *pat)
 {
     if (!pat->meta)
         return item(m, "meta", term_atom(m->a, "false"));
-    if (s != LEGACY_SESSION)
+    if (s != LEGACY_SESSION || m->sessions[s].tracer->kind == TRACER_PROCESS)
         return item(m, "meta", tracer_term(m, s));
     Term *state = pat->meta_state ? (Term *)pat->meta_state : term_pid(m->a, "meta");
     const char *mod = m->sessions[s].tracer->kind == TRACER_ERL_MSG ? "erl_msg_tracer" : "tcs_recorder";

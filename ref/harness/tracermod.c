@@ -145,9 +145,14 @@ bool tracermod_reload(Model *m, const Step *st)
         control_line(m, "code:load_file(recorder)", "-> {error,not_purged}", "TRACER-RELOAD-NOT-PURGED");
         return true;
     }
-    control_line(m, "code:load_file(recorder)", "-> {module,recorder}", "TRACER-RELOADED");
+    /* a load makes the current version old only when there is one: after `tracer unload`
+     * (purged, deleted) it loads just a current version, and the next reload is accepted
+     * (TRACER-RELOAD-AFTER-UNLOAD; beam_bif_load.c, finish_loading_1: not_purged only when
+     * the module has both current and old code) */
+    control_line(m, "code:load_file(recorder)", "-> {module,recorder}",
+                 m->tracer_unloaded ? "TRACER-RELOADED TRACER-RELOAD-AFTER-UNLOAD" : "TRACER-RELOADED");
+    m->tracer_old_code = !m->tracer_unloaded;
     m->tracer_unloaded = false;
-    m->tracer_old_code = true;
     return true;
 }
 

@@ -281,11 +281,31 @@ static void test_ms_trace_flags_port_send(int *failures)
         "N trace(send, <tracer>, <port:x>, {<port:x>,{data,<<104,105>>}}, #{extra=><a>})\n");
 }
 
+/* A load after `tracer unload` makes no old code, so the next one is accepted and only the third
+ * is not_purged (TRACER-RELOAD-AFTER-UNLOAD); with `tracer process` erlang:trace_info/2 names
+ * the meta tracer as that process (STATUS-INFO-META). Seed 20261201, groups V2 and V7. */
+static void test_reload_after_unload_and_meta_process(int *failures)
+{
+    sim(failures, H "tracer unload\ntracer reload\ntracer reload\ntracer reload",
+        "N ctl code:delete(recorder) -> true\n"
+        "N ctl code:load_file(recorder) -> {module,recorder}\n"
+        "N ctl code:load_file(recorder) -> {module,recorder}\n"
+        "N ctl code:load_file(recorder) -> {error,not_purged}\n");
+    sim(failures, HDR "tracer process\nprocess a\npattern tcs_target:catcher/1 true meta\n"
+                      "info {tcs_target,catcher,1} meta",
+        "N ctl erlang:trace_pattern({tcs_target,catcher,1},true,[meta]) -> 1\n"
+        "N ctl erlang:trace_info({tcs_target,catcher,1},meta) -> {meta,<tracer>}\n");
+    sim(failures, H "pattern tcs_target:catcher/1 true meta\ninfo {tcs_target,catcher,1} meta",
+        "N ctl erlang:trace_pattern({tcs_target,catcher,1},true,[meta]) -> 1\n"
+        "N ctl erlang:trace_info({tcs_target,catcher,1},meta) -> {meta,{tcs_recorder,<meta>}}\n");
+}
+
 int main(void)
 {
     int n = 0, *failures = &n;
     test_unsupported(failures);
     test_ms_trace_flags_port_send(failures);
+    test_reload_after_unload_and_meta_process(failures);
     test_links(failures);
     test_mailbox(failures);
     test_tracers(failures);

@@ -310,6 +310,20 @@ static void test_plan_and_meta(int *failures)
     arena_free(&a);
 }
 
+/* session_create/3's error information blames the tracer undefined too, which the BIF takes
+ * (erl_kernel_errors' formatter: C-290, seed 20261201 group V1). */
+static void test_create_error_info(int *failures)
+{
+    has_in_order(failures,
+                 HDR "tracer process\nsession su tracer undefined\nsession sr tracer recorder\nprocess a\n"
+                     "create su ok\ncreate sr ok\ncreate su\n",
+                 "N ctl trace:session_create(su,undefined,ok) raises error:badarg "
+                 "error_info #{module=>erl_kernel_errors} explains [2,3]\n"
+                 "N ctl trace:session_create(sr,{recorder,<sr>},ok) raises error:badarg "
+                 "error_info #{module=>erl_kernel_errors} explains [3]\n"
+                 "N ctl trace:session_create(su,undefined,[]) -> {_Ref,{su,_Id}}\n");
+}
+
 int main(void)
 {
     int failures = 0;
@@ -317,6 +331,7 @@ int main(void)
     test_order_at_a_call(&failures);
     test_destroy_and_drop(&failures);
     test_refused_handles_and_options(&failures);
+    test_create_error_info(&failures);
     test_info(&failures);
     test_session_info(&failures);
     test_patterns_and_tracers(&failures);
