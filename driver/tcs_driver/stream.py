@@ -612,11 +612,14 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
     traced other half: _harness_discarded_schedule) and a fullsweep right after a minor collection of the same process
     (GC-MINOR-FULLSWEEP: the gc_major_start and gc_major_end directly following gc_minor_end,
     and the enabled line of that gc_major_end also when it answered no trace: discard leaves the
-    enabled line alone, and it belongs to the fullsweep all the same). Each tracer of a process is
+    enabled line alone, and it belongs to the fullsweep all the same; likewise a gc_minor_end the
+    tracer answered other than trace is the minor's end it saw, C-296). Each tracer of a process is
     followed on its own: the lines of several sessions for one collection interleave (fuzz group J3).
     Every other line is unchanged."""
     out = list(lines)
-    last_tag: dict[tuple[str, str | None], str] = {}  # (group, tracer) -> tag of its last trace line
+    # (group, tracer) -> tag of its last trace line, or gc_minor_end for a later gc_minor_end enabled line
+    # not answered trace (C-296)
+    last_tag: dict[tuple[str, str | None], str] = {}
     in_fullsweep: set[tuple[str, str | None]] = set()  # (group, tracer) between an added gc_major_start and its end
     for i, line in enumerate(out):
         key = (line.group, line.state)
@@ -626,6 +629,10 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
                 and key in in_fullsweep and not line.body.endswith(" -> trace")):
             out[i] = replace(line, cls="I")   # the fullsweep's end, not traced
             in_fullsweep.discard(key)
+            continue
+        if (line.kind == "enabled" and line.cls == "N" and line.tag == "gc_minor_end"
+                and not line.body.endswith(" -> trace")):
+            last_tag[key] = "gc_minor_end"   # the minor's end as this tracer saw it, untraced
             continue
         if line.kind != "trace" or line.cls != "N":
             continue

@@ -208,3 +208,26 @@ def test_requested_major_after_a_runtime_minor_counts(live_text: str, agree: boo
     requires: it is compared; a second such pair beyond what the golden stream requires stays informative."""
     text = "ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + live_text
     assert compare(parse_stream(GC_GOLDEN, "golden"), live(text)).agree is agree
+
+
+GC_MINOR_END_DISCARDED = GC_MINOR.split("enabled(gc_minor_end")[0] + "enabled(gc_minor_end, <tracer>, <b>) -> discard\n"
+
+
+@pytest.mark.parametrize(
+    ("live_text", "agree"),
+    [
+        pytest.param(GC_MINOR_END_DISCARDED + GC_MAJOR, True, id="runtime-minor-then-requested-major"),
+        pytest.param(GC_MINOR_END_DISCARDED + GC_MAJOR + GC_MAJOR, True, id="added-fullsweep-then-requested-major"),
+        pytest.param(GC_MINOR_END_DISCARDED + GC_MAJOR * 3, False, id="a-major-beyond-fullsweep-and-request"),
+        pytest.param(GC_MINOR_END_DISCARDED, False, id="requested-major-missing"),
+        pytest.param(GC_MINOR_END_DISCARDED + GC_MAJOR.split("enabled(gc_major_end")[0], False, id="major-without-end"),
+    ],
+)
+def test_requested_major_after_a_minor_end_answered_discard_counts(live_text: str, agree: bool) -> None:
+    """C-296 with C-265: a major right after a gc_minor_end the tracer discarded has the fullsweep's shape,
+    yet a requested major collection is still compared, and what it does not explain is not admitted."""
+    golden = GC_GOLDEN.replace("N enabled(gc_minor_end, <tracer>, <b>) -> trace ; N trace(gc_minor_end, <tracer>, <b>, "
+                               "_GcInfo, #{})", "N enabled(gc_minor_end, <tracer>, <b>) -> discard")
+    assert golden != GC_GOLDEN
+    text = "ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + live_text
+    assert compare(parse_stream(golden, "golden"), live(text)).agree is agree

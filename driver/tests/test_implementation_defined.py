@@ -216,3 +216,31 @@ def test_a_fullsweep_end_answered_discard_is_informative_with_its_start() -> Non
         "enabled(gc_major_end, <tracer>, <a>) -> discard\n"
     )
     assert [line[0] for line in got] == ["N"] * 4 + ["I"] * 3 + ["N"]
+
+
+@pytest.mark.parametrize("answer", ["discard", "remove"])
+def test_a_fullsweep_after_a_minor_end_answered_no_trace_is_informative(answer: str) -> None:
+    """Seed 20261201 group V8 (C-296): a runtime minor collection traced by two tracers, one of which
+    answers gc_minor_end other than trace: the fullsweep after it is informative for that tracer too,
+    as for the other; the minor pair and the enabled line that declined stay normative."""
+    lines = []
+    for tag in ("gc_minor_start", "gc_minor_end", "gc_major_start", "gc_major_end"):
+        for state in ("<sa>", "<tracer>"):
+            declines = state == "<tracer>" and tag == "gc_minor_end"
+            lines.append(f"enabled({tag}, {state}, <b>) -> {answer if declines else 'trace'}\n")
+            if not declines:
+                lines.append(f"trace({tag}, {state}, <b>, _GcInfo, #{{}})\n")
+    got = classes("".join(lines))
+    assert [line[0] for line in got] == ["N"] * 7 + ["I"] * 8, got
+
+
+def test_a_minor_end_answered_discard_then_a_traced_event_keeps_the_major_normative() -> None:
+    """C-296 holds only for a major directly after the declined gc_minor_end of the same tracer."""
+    got = classes(
+        "enabled(gc_minor_end, <tracer>, <a>) -> discard\n"
+        "enabled(send, <tracer>, <a>) -> trace\n"
+        "trace(send, <tracer>, <a>, x, #{extra=><b>})\n"
+        "enabled(gc_major_start, <tracer>, <a>) -> trace\n"
+        "trace(gc_major_start, <tracer>, <a>, _GcInfo, #{})\n"
+    )
+    assert [line[0] for line in got] == ["N"] * 5, got

@@ -119,7 +119,7 @@ Answer enabled_ask(Model *m, Tracer tracer, int proc, const char *tag, const cha
     if (tracer.decl->kind == TRACER_PROCESS) /* a meta tracer process: no callbacks to ask */
         return ANS_TRACE;
     Category c;
-    model_category(m, proc, tag, &c);
+    model_dispatch_category(m, proc, tag, &c);
     Answer ans = enabled_answer(tracer, tag);
     Buf body, rules;
     buf_init(&body);

@@ -96,7 +96,7 @@ void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_clear
         return;
     }
     Category c;
-    model_category(m, proc, ev->tag, &c);
+    model_dispatch_category(m, proc, ev->tag, &c);
     Buf body, rules;
     buf_init(&body);
     buf_init(&rules);

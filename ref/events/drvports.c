@@ -107,7 +107,11 @@ static bool resume(Model *m, int x, const Step *st)
  * callback sends {Port, {data, <<"timeout">>}} to the owner. */
 static bool timeout(Model *m, int x, const Step *st)
 {
-    if (!msgtrace_event(m, st, x, "receive", term_atom(m->a, "timeout"), NULL, "EV-RECEIVE PORTS-DRIVER-TIMEOUT"))
+    m->procs[x].timer_firing = true; /* PORTS-TIMEOUT-CALLBACKS */
+    bool traced = msgtrace_event(m, st, x, "receive", term_atom(m->a, "timeout"), NULL,
+                                 "EV-RECEIVE PORTS-DRIVER-TIMEOUT PORTS-TIMEOUT-CALLBACKS");
+    m->procs[x].timer_firing = false;
+    if (!traced)
         return false;
     static const unsigned char text[] = "timeout";
     return ports_output(m, st, x, term_bin(m->a, sizeof text - 1, text), "EV-SEND PORTS-DRIVER-TIMEOUT");

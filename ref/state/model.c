@@ -55,6 +55,18 @@ bool model_category(const Model *m, int p, const char *tag, Category *out)
     return m->procs[p].is_port ? tag_category_port(tag, out) : tag_category(tag, out);
 }
 
+bool model_dispatch_category(const Model *m, int p, const char *tag, Category *out)
+{
+    if (!model_category(m, p, tag, out))
+        return false;
+    /* erl_port_task.c erts_port_task_execute, ERTS_PORT_TASK_TIMEOUT: trace_port(pp, am_receive,
+     * am_timeout), whose erl_trace.c trace_port asks TRACE_FUN_E_PORTS and calls TRACE_FUN_T_PORTS,
+     * where a port's other receives (trace_port_receive) use E_RECEIVE and T_RECEIVE */
+    if (m->procs[p].timer_firing && strcmp(tag, "receive") == 0)
+        *out = CAT_PORTS;
+    return true;
+}
+
 bool model_unsupported(Model *m, int line, int col, const char *what)
 {
     m->err->line = line;

@@ -66,6 +66,8 @@ typedef struct Proc {
     int owner;          /* port: the connected process */
     bool driver;        /* port: runs the suite's driver tcs_drv, not cat (ref/events/drvports.c) */
     bool busy;          /* driver port: set busy by the driver (set_busy_port/2) */
+    bool timer_firing;  /* driver port: its timer's 'receive' timeout is being traced, which erts
+                         * reports through trace_port, the ports callbacks (PORTS-TIMEOUT-CALLBACKS) */
     int suspended;      /* driver port: 1 + the process suspended sending to it, or 0;
                          * process: 1 + the busy port it is suspended on, or 0 */
     const Term *pending; /* process suspended on a busy port: the data of its port_command */
@@ -256,6 +258,10 @@ Term *model_id(Model *m, int p);
 void model_print_id(Buf *out, const Model *m, int p);
 /* Guarantees: the category of tag for tracee p (tag_category or tag_category_port). */
 bool model_category(const Model *m, int p, const char *tag, Category *out);
+/* Guarantees: the category whose callbacks tag's tracepoint of p calls (FALLBACK-ENABLED,
+ * FALLBACK-TRACE): model_category's, but ports for a driver port's timer 'receive'
+ * (PORTS-TIMEOUT-CALLBACKS); the flag that decides the tracepoint stays model_category's. */
+bool model_dispatch_category(const Model *m, int p, const char *tag, Category *out);
 /* Guarantees: false with err at (line,col) and a message ending in "not supported by model v1". */
 bool model_unsupported(Model *m, int line, int col, const char *what);
 /* Guarantees: true iff the session's tracer is attached to the trace state with some flag. */

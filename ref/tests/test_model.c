@@ -300,12 +300,37 @@ static void test_reload_after_unload_and_meta_process(int *failures)
         "N ctl erlang:trace_info({tcs_target,catcher,1},meta) -> {meta,{tcs_recorder,<meta>}}\n");
 }
 
+/* PORTS-TIMEOUT-CALLBACKS: a driver port's timer timeout is a ports tracepoint (erts trace_port),
+ * asked of enabled_ports and reported to trace_ports, its control request a receive one; with
+ * enabled_receive alone, the timeout falls back to enabled (seed 20261201 group V3). */
+static void test_driver_timeout_ports_callbacks(int *failures)
+{
+    const char *steps = "process a b\na open_port x driver\ntrace x on 'receive'\nb port_control x timer 0";
+    char text[512];
+    snprintf(text, sizeof text, HDR "tracer recorder\ncallbacks enabled_receive trace_receive enabled_ports "
+             "trace_ports\n%s", steps);
+    sim(failures, text,
+        "N ctl erlang:trace(<port:x>,true,['receive']) -> 1\n"
+        "N enabled_receive('receive', <tracer>, <port:x>) -> trace\n"
+        "N trace_receive('receive', <tracer>, <port:x>, {<b>,{control,{3,<<48>>}}}, #{})\n"
+        "N enabled_ports('receive', <tracer>, <port:x>) -> trace\n"
+        "N trace_ports('receive', <tracer>, <port:x>, timeout, #{})\n");
+    snprintf(text, sizeof text, HDR "tracer recorder\ncallbacks enabled_receive\n%s", steps);
+    sim(failures, text,
+        "N ctl erlang:trace(<port:x>,true,['receive']) -> 1\n"
+        "N enabled_receive('receive', <tracer>, <port:x>) -> trace\n"
+        "N trace('receive', <tracer>, <port:x>, {<b>,{control,{3,<<48>>}}}, #{})\n"
+        "N enabled('receive', <tracer>, <port:x>) -> trace\n"
+        "N trace('receive', <tracer>, <port:x>, timeout, #{})\n");
+}
+
 int main(void)
 {
     int n = 0, *failures = &n;
     test_unsupported(failures);
     test_ms_trace_flags_port_send(failures);
     test_reload_after_unload_and_meta_process(failures);
+    test_driver_timeout_ports_callbacks(failures);
     test_links(failures);
     test_mailbox(failures);
     test_tracers(failures);
