@@ -287,19 +287,19 @@ bool windows_killed_linked_ok(Model *m, int p)
                              "tracer answers remove to it is");
 }
 
-/* A window of rule for at most one instance of what fire writes of p's tracepoint tag (term 0),
- * opened and closed at once; none when that is no line. */
-static void window_once(Model *m, int p, AllowFire fire, const char *tag, const char *rules, const char *rule)
+/* A window of rule for at most one instance of what fire(m, p, arg) writes, opened and closed at
+ * once; none when that is no line. */
+static void window_once(Model *m, int p, AllowFire fire, const void *arg, const char *rule)
 {
-    Point pt = {tag, term_int(m->a, 0), rules};
-    const char *tpl = allow_capture(m, p, fire, &pt);
+    const char *tpl = allow_capture(m, p, fire, arg);
     if (tpl)
         allow_close(m, allow_open(m, rule, 1, 0, tpl), rule);
 }
 
 void windows_killed_linked(Model *m, int p)
 {
-    window_once(m, p, fire_point, "in_exiting", "RUN-FLAGS RUN-KILLED RUN-KILLED-LINKED", "RUN-KILLED-LINKED");
+    Point pt = {"in_exiting", term_int(m->a, 0), "RUN-FLAGS RUN-KILLED RUN-KILLED-LINKED"};
+    window_once(m, p, fire_point, &pt, "RUN-KILLED-LINKED");
 }
 
 bool windows_killed_dirty_ok(Model *m, int p)
@@ -321,5 +321,36 @@ static void fire_unreported(Model *m, int p, const void *arg)
 
 void windows_killed_dirty(Model *m, int p)
 {
-    window_once(m, p, fire_unreported, "out_exiting", "RUN-FLAGS RUN-KILLED-DIRTY-OUT", "RUN-KILLED-DIRTY-OUT");
+    Point pt = {"out_exiting", term_int(m->a, 0), "RUN-FLAGS RUN-KILLED-DIRTY-OUT"};
+    window_once(m, p, fire_unreported, &pt, "RUN-KILLED-DIRTY-OUT");
+}
+
+bool windows_killed_migrate_ok(Model *m, int p)
+{
+    if (m->procs[p].blocked || !answers_remove(m, p, "in_exiting"))
+        return true;
+    return model_unsupported(m, m->step->line, m->step->col,
+                             "the in_exiting and out_exiting a normal scheduler may write before the exit "
+                             "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to in_exiting is");
+}
+
+/* The enabled lines of two tracepoints whose trace callbacks cannot report, one after the other. */
+static void fire_unreported_points(Model *m, int p, const void *arg)
+{
+    const Point *pts = arg;
+    fire_unreported(m, p, &pts[0]);
+    fire_unreported(m, p, &pts[1]);
+}
+
+void windows_killed_migrate(Model *m, int p, unsigned ids[2])
+{
+    const Term *zero = term_int(m->a, 0);
+    const char *rules = "RUN-FLAGS RUN-KILLED-DIRTY-MIGRATE";
+    Point pts[2] = {{"in_exiting", zero, rules}, {"out_exiting", zero, rules}};
+    /* found by a normal scheduler (every line), or by a dirty one (enabled lines only) */
+    const AllowFire fire[2] = {fire_points, fire_unreported_points};
+    for (int k = 0; k < 2; k++) {
+        const char *tpl = allow_capture(m, p, fire[k], pts);
+        ids[k] = tpl ? allow_open(m, "RUN-KILLED-DIRTY-MIGRATE", 1, 0, tpl) : 0;
+    }
 }
