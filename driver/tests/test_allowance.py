@@ -504,3 +504,38 @@ def test_the_models_killed_dirty_out_window(live: str, ok: bool) -> None:
     """The window the model writes for run_killed_exit2_in_gate admits the one enabled line of the
     dirty scheduler's out_exiting before the in_exiting (C-200), once, and nothing else."""
     assert agree(_golden_case("run_killed_exit2_in_gate"), live) is ok
+
+
+_K_IN_ASKED = "enabled(in_exiting, <tracer>, <a>) -> trace\n"
+_K_NORMAL_PAIR = _K_IN + _K_OUT_TRACED    # a normal scheduler that finds the dirty work still flagged
+_K_DIRTY_PAIR = _K_IN_ASKED + _K_DIRTY_OUT  # the dirty scheduler that finds it exiting: reports lost
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_K_CTL + _K_NORMAL_PAIR + _K_IN + _K_EXIT + _K_EXITED, True, id="normal-scheduler-pair"),
+        pytest.param(_K_CTL + _K_DIRTY_PAIR + _K_IN + _K_EXIT + _K_EXITED, True, id="dirty-scheduler-pair"),
+        pytest.param(_K_CTL + _K_DIRTY_OUT + _K_NORMAL_PAIR + _K_IN + _K_EXIT + _K_EXITED, True,
+                     id="c200-out-then-pair"),
+        pytest.param(_K_CTL + _K_NORMAL_PAIR + _K_DIRTY_OUT + _K_IN + _K_EXIT + _K_EXITED, True,
+                     id="pair-then-c200-out"),
+        pytest.param(_K_CTL + _K_DIRTY_PAIR + _K_NORMAL_PAIR + _K_DIRTY_OUT + _K_IN + _K_EXIT + _K_EXITED, True,
+                     id="all-three-once"),
+        pytest.param(_K_CTL + _K_NORMAL_PAIR + _K_NORMAL_PAIR + _K_IN + _K_EXIT + _K_EXITED, False,
+                     id="normal-pair-twice"),
+        pytest.param(_K_CTL + _K_DIRTY_PAIR + _K_DIRTY_PAIR + _K_IN + _K_EXIT + _K_EXITED, False,
+                     id="dirty-pair-twice"),
+        pytest.param(_K_CTL + _K_IN + _K_OUT_TRACED.replace("trace(out_exiting", "trace(out", 1) + _K_IN + _K_EXIT
+                     + _K_EXITED, False, id="pair-with-another-tag"),
+        pytest.param(_K_CTL + _K_IN + _K_NORMAL_PAIR + _K_EXIT + _K_EXITED, False, id="pair-after-the-exits-in"),
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_NORMAL_PAIR + _K_EXITED, False, id="pair-after-exit"),
+        pytest.param(_K_CTL + _K_IN + _K_IN + _K_EXIT + _K_EXITED, False, id="in-without-its-out"),
+    ],
+)
+def test_the_models_killed_dirty_migrate_windows(live: str, ok: bool) -> None:
+    """The windows the model writes for run_killed_exit2_in_gate admit, before the exit's in_exiting,
+    at most one in_exiting and straight back out_exiting with every line (a normal scheduler) and one
+    with its enabled lines only (the dirty one), in any order with C-200's out_exiting (C-300, fuzz
+    group V9), and nothing else."""
+    assert agree(_golden_case("run_killed_exit2_in_gate"), live) is ok

@@ -330,7 +330,7 @@ bool windows_killed_migrate_ok(Model *m, int p)
     if (m->procs[p].blocked || !answers_remove(m, p, "in_exiting"))
         return true;
     return model_unsupported(m, m->step->line, m->step->col,
-                             "the in_exiting and out_exiting a normal scheduler may write before the exit "
+                             "the in_exiting and out_exiting the runtime may schedule before the exit "
                              "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to in_exiting is");
 }
 
