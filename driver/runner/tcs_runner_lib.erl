@@ -174,7 +174,7 @@ split_forms(Tokens, Acc) ->
 %% Those of priority max are held too (the handler of signals to processes in
 %% dirty NIFs, global_group): left running, one collected while it was traced,
 %% before the flags were taken back, and the case got its gc lines (seed
-%% 20261201, fuzz_20261201_2389, in a shared node only; C-301).
+%% 20261201, fuzz_20261201_2389, in a shared node only; fuzz/FINDINGS.md, V11).
 hold(Keep) ->
     Others = erlang:processes() -- [self() | Keep],
     [P || P <- Others, (catch erlang:suspend_process(P)) =:= true].

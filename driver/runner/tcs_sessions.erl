@@ -139,7 +139,7 @@ hold(St) ->
             Handle = handle(Ref, St),
             Before = tcs_runner_lib:node_counts(),
             Call = fun() -> trace:Fun(Handle, Spec, How, Opts) end,
-            %% the holder is traced too until confine/2 (tcs_procflags, C-301)
+            %% the holder is traced too until confine/2 (tcs_procflags; fuzz/FINDINGS.md, V11)
             How =:= true andalso erlang:garbage_collect(),
             Outcome = outcome(Call),
             How =:= true andalso confine(Handle, Scenario),

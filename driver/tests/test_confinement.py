@@ -1,4 +1,4 @@
-"""Confinement after a trace call on every process (PROCS-SPEC-CONFINED, C-301): while the flags
+"""Confinement after a trace call on every process (PROCS-SPEC-CONFINED; fuzz/FINDINGS.md, V11): while the flags
 are on every process of the node, no process but the scenario's runs, so none is traced doing
 anything. Found as fuzz_20261201_2389 (seed 20261201, OTP 29): in a shared node the case got the
 gc lines of a process it does not name; a process of priority max was left running while it
