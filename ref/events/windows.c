@@ -302,13 +302,20 @@ void windows_killed_linked(Model *m, int p)
     window_once(m, p, fire_point, &pt, "RUN-KILLED-LINKED");
 }
 
+/* True when p is blocked (no gate) or no tracer of p answers remove to tag; else the step refused
+ * with what (false). */
+static bool killed_window_ok(Model *m, int p, const char *tag, const char *what)
+{
+    if (m->procs[p].blocked || !answers_remove(m, p, tag))
+        return true;
+    return model_unsupported(m, m->step->line, m->step->col, what);
+}
+
 bool windows_killed_dirty_ok(Model *m, int p)
 {
-    if (m->procs[p].blocked || !answers_remove(m, p, "out_exiting"))
-        return true;
-    return model_unsupported(m, m->step->line, m->step->col,
-                             "the out_exiting the runtime may ask about on a dirty scheduler (RUN-KILLED-DIRTY-OUT) of a "
-                             "process whose tracer answers remove to it is");
+    return killed_window_ok(m, p, "out_exiting",
+                            "the out_exiting the runtime may ask about on a dirty scheduler (RUN-KILLED-DIRTY-OUT) of a "
+                            "process whose tracer answers remove to it is");
 }
 
 /* The enabled lines of a tracepoint whose trace callback cannot report (tracepoint_fire_unreported). */
@@ -327,19 +334,19 @@ void windows_killed_dirty(Model *m, int p)
 
 bool windows_killed_migrate_ok(Model *m, int p)
 {
-    if (m->procs[p].blocked || !answers_remove(m, p, "in_exiting"))
-        return true;
-    return model_unsupported(m, m->step->line, m->step->col,
-                             "the in_exiting and out_exiting the runtime may schedule before the exit "
-                             "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to in_exiting is");
+    return killed_window_ok(m, p, "in_exiting",
+                            "the in_exiting and out_exiting the runtime may schedule before the exit "
+                            "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to in_exiting is");
 }
 
-/* The enabled lines of two tracepoints whose trace callbacks cannot report, one after the other. */
-static void fire_unreported_points(Model *m, int p, const void *arg)
+/* Two tracepoints, one after the other, each fired by one (fire_point or fire_unreported). */
+typedef struct { AllowFire one; const Point *pts; } PointPair;
+
+static void fire_pair(Model *m, int p, const void *arg)
 {
-    const Point *pts = arg;
-    fire_unreported(m, p, &pts[0]);
-    fire_unreported(m, p, &pts[1]);
+    const PointPair *pair = arg;
+    pair->one(m, p, &pair->pts[0]);
+    pair->one(m, p, &pair->pts[1]);
 }
 
 void windows_killed_migrate(Model *m, int p, unsigned ids[2])
@@ -348,9 +355,9 @@ void windows_killed_migrate(Model *m, int p, unsigned ids[2])
     const char *rules = "RUN-FLAGS RUN-KILLED-DIRTY-MIGRATE";
     Point pts[2] = {{"in_exiting", zero, rules}, {"out_exiting", zero, rules}};
     /* found by a normal scheduler (every line), or by a dirty one (enabled lines only) */
-    const AllowFire fire[2] = {fire_points, fire_unreported_points};
+    const PointPair pairs[2] = {{fire_point, pts}, {fire_unreported, pts}};
     for (int k = 0; k < 2; k++) {
-        const char *tpl = allow_capture(m, p, fire[k], pts);
+        const char *tpl = allow_capture(m, p, fire_pair, &pairs[k]);
         ids[k] = tpl ? allow_open(m, "RUN-KILLED-DIRTY-MIGRATE", 1, 0, tpl) : 0;
     }
 }
