@@ -226,10 +226,13 @@ static int *process_exits(Model *m, int p, const Term *reason, const char *kille
             running_killed(m, p);
     }
     tracepoint_event(m, p, "exit", reason, NULL, killed_by ? killed_by : "EV-EXIT");
+    /* RUN-KILLED-EXIT-YIELD: scheduled out and back in while it exits, before or after its unregister */
+    unsigned yield = by_exit_signal(killed_by) ? windows_exit_yield(m, p) : 0;
     if (pp->regname) {
         tracepoint_event(m, p, "unregister", term_atom(m->a, pp->regname), NULL, "EV-REGISTER EV-EXIT-UNREGISTER");
         pp->regname = NULL;
     }
+    windows_end(m, yield, "RUN-KILLED-EXIT-YIELD");
     running_exited(m, p);
     pp->alive = false;
     pp->mlen = 0;
@@ -253,7 +256,7 @@ static Dying *dying_push(Model *m, Dying *queue, size_t *len, size_t *cap, int w
                          const char *killed_by, const char *port_rules)
 {
     if (!m->procs[who].is_port && by_exit_signal(killed_by) &&
-        (!windows_killed_dirty_ok(m, who) || !windows_killed_migrate_ok(m, who)))
+        (!windows_killed_dirty_ok(m, who) || !windows_killed_migrate_ok(m, who) || !windows_exit_yield_ok(m, who)))
         return NULL;
     queue = arena_grow(m->a, queue, *len, cap, sizeof *queue);
     Dying *d = &queue[(*len)++];

@@ -361,3 +361,22 @@ void windows_killed_migrate(Model *m, int p, unsigned ids[2])
         ids[k] = tpl ? allow_open(m, "RUN-KILLED-DIRTY-MIGRATE", 1, 0, tpl) : 0;
     }
 }
+
+bool windows_exit_yield_ok(Model *m, int p)
+{
+    if (!answers_remove(m, p, "out_exiting") && !answers_remove(m, p, "in_exiting"))
+        return true;
+    return model_unsupported(m, m->step->line, m->step->col,
+                             "the out_exiting and in_exiting of an exit that yields (RUN-KILLED-EXIT-YIELD) of a process "
+                             "whose tracer answers remove to one of them is");
+}
+
+unsigned windows_exit_yield(Model *m, int p)
+{
+    const Term *zero = term_int(m->a, 0);
+    const char *rules = "RUN-FLAGS RUN-KILLED-EXIT-YIELD";
+    Point pts[2] = {{"out_exiting", zero, rules}, {"in_exiting", zero, rules}};
+    const PointPair pair = {fire_point, pts};
+    const char *tpl = allow_capture(m, p, fire_pair, &pair);
+    return tpl ? allow_open(m, "RUN-KILLED-EXIT-YIELD", 1, 0, tpl) : 0;
+}
