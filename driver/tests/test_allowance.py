@@ -497,7 +497,6 @@ _K_EXITED = "enabled(out_exited, <tracer>, <a>) -> trace\ntrace(out_exited, <tra
         pytest.param(_K_CTL + _K_OUT_TRACED + _K_IN + _K_EXIT + _K_EXITED, False, id="a-trace-line-is-never-reported"),
         pytest.param(_K_CTL + _K_DIRTY_OUT + _K_DIRTY_OUT + _K_IN + _K_EXIT + _K_EXITED, False, id="twice"),
         pytest.param(_K_CTL + _K_IN + _K_DIRTY_OUT + _K_EXIT + _K_EXITED, False, id="after-in-exiting"),
-        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_OUT_TRACED + _K_IN + _K_EXITED, False, id="a-yield-after-exit"),
     ],
 )
 def test_the_models_killed_dirty_out_window(live: str, ok: bool) -> None:
@@ -538,4 +537,26 @@ def test_the_models_killed_dirty_migrate_windows(live: str, ok: bool) -> None:
     at most one in_exiting and straight back out_exiting with every line (a normal scheduler) and one
     with its enabled lines only (the dirty one), in any order with C-200's out_exiting (C-300, fuzz
     group V9), and nothing else."""
+    assert agree(_golden_case("run_killed_exit2_in_gate"), live) is ok
+
+
+_K_YIELD = _K_OUT_TRACED + _K_IN  # scheduled out exiting and back in, in the middle of the exit
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_YIELD + _K_EXITED, True, id="a-yield-after-exit"),
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_YIELD + _K_YIELD + _K_EXITED, False, id="two-yields"),
+        pytest.param(_K_CTL + _K_IN + _K_YIELD + _K_EXIT + _K_EXITED, True,
+                     id="before-exit-it-is-c300s-pair-then-the-exits-in"),
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_DIRTY_OUT + _K_IN + _K_EXITED, False,
+                     id="a-yield-without-its-trace-line"),
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_EXITED + _K_YIELD, False, id="a-yield-after-out-exited"),
+    ],
+)
+def test_the_models_exit_yield_window(live: str, ok: bool) -> None:
+    """The window the model writes for run_killed_exit2_in_gate admits one out_exiting and in_exiting
+    between the exit event and out_exited (an exit that yields, C-302; fuzz group V9's own scenario),
+    and nothing else there."""
     assert agree(_golden_case("run_killed_exit2_in_gate"), live) is ok
