@@ -302,20 +302,13 @@ void windows_killed_linked(Model *m, int p)
     window_once(m, p, fire_point, &pt, "RUN-KILLED-LINKED");
 }
 
-/* True when p is blocked (no gate) or no tracer of p answers remove to tag; else the step refused
- * with what (false). */
-static bool killed_window_ok(Model *m, int p, const char *tag, const char *what)
-{
-    if (m->procs[p].blocked || !answers_remove(m, p, tag))
-        return true;
-    return model_unsupported(m, m->step->line, m->step->col, what);
-}
-
 bool windows_killed_dirty_ok(Model *m, int p)
 {
-    return killed_window_ok(m, p, "out_exiting",
-                            "the out_exiting the runtime may ask about on a dirty scheduler (RUN-KILLED-DIRTY-OUT) of a "
-                            "process whose tracer answers remove to it is");
+    if (m->procs[p].blocked || !answers_remove(m, p, "out_exiting"))
+        return true;
+    return model_unsupported(m, m->step->line, m->step->col,
+                             "the out_exiting the runtime may ask about on a dirty scheduler (RUN-KILLED-DIRTY-OUT) of a "
+                             "process whose tracer answers remove to it is");
 }
 
 /* The enabled lines of a tracepoint whose trace callback cannot report (tracepoint_fire_unreported). */
@@ -334,9 +327,11 @@ void windows_killed_dirty(Model *m, int p)
 
 bool windows_killed_migrate_ok(Model *m, int p)
 {
-    return killed_window_ok(m, p, "in_exiting",
-                            "the in_exiting and out_exiting the runtime may schedule before the exit "
-                            "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to in_exiting is");
+    if (m->procs[p].blocked || !answers_remove(m, p, "in_exiting"))
+        return true;
+    return model_unsupported(m, m->step->line, m->step->col,
+                             "the in_exiting and out_exiting the runtime may schedule before the exit "
+                             "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to in_exiting is");
 }
 
 /* Two tracepoints, one after the other, each fired by one (fire_point or fire_unreported). */
