@@ -497,10 +497,66 @@ _K_EXITED = "enabled(out_exited, <tracer>, <a>) -> trace\ntrace(out_exited, <tra
         pytest.param(_K_CTL + _K_OUT_TRACED + _K_IN + _K_EXIT + _K_EXITED, False, id="a-trace-line-is-never-reported"),
         pytest.param(_K_CTL + _K_DIRTY_OUT + _K_DIRTY_OUT + _K_IN + _K_EXIT + _K_EXITED, False, id="twice"),
         pytest.param(_K_CTL + _K_IN + _K_DIRTY_OUT + _K_EXIT + _K_EXITED, False, id="after-in-exiting"),
-        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_OUT_TRACED + _K_IN + _K_EXITED, False, id="a-yield-after-exit"),
     ],
 )
 def test_the_models_killed_dirty_out_window(live: str, ok: bool) -> None:
     """The window the model writes for run_killed_exit2_in_gate admits the one enabled line of the
     dirty scheduler's out_exiting before the in_exiting (C-200), once, and nothing else."""
+    assert agree(_golden_case("run_killed_exit2_in_gate"), live) is ok
+
+
+_K_IN_ASKED = "enabled(in_exiting, <tracer>, <a>) -> trace\n"
+_K_NORMAL_PAIR = _K_IN + _K_OUT_TRACED    # a normal scheduler that finds the dirty work still flagged
+_K_DIRTY_PAIR = _K_IN_ASKED + _K_DIRTY_OUT  # the dirty scheduler that finds it exiting: reports lost
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_K_CTL + _K_NORMAL_PAIR + _K_IN + _K_EXIT + _K_EXITED, True, id="normal-scheduler-pair"),
+        pytest.param(_K_CTL + _K_DIRTY_PAIR + _K_IN + _K_EXIT + _K_EXITED, True, id="dirty-scheduler-pair"),
+        pytest.param(_K_CTL + _K_DIRTY_OUT + _K_NORMAL_PAIR + _K_IN + _K_EXIT + _K_EXITED, True,
+                     id="c200-out-then-pair"),
+        pytest.param(_K_CTL + _K_NORMAL_PAIR + _K_DIRTY_OUT + _K_IN + _K_EXIT + _K_EXITED, True,
+                     id="pair-then-c200-out"),
+        pytest.param(_K_CTL + _K_DIRTY_PAIR + _K_NORMAL_PAIR + _K_DIRTY_OUT + _K_IN + _K_EXIT + _K_EXITED, True,
+                     id="all-three-once"),
+        pytest.param(_K_CTL + _K_NORMAL_PAIR + _K_NORMAL_PAIR + _K_IN + _K_EXIT + _K_EXITED, False,
+                     id="normal-pair-twice"),
+        pytest.param(_K_CTL + _K_DIRTY_PAIR + _K_DIRTY_PAIR + _K_IN + _K_EXIT + _K_EXITED, False,
+                     id="dirty-pair-twice"),
+        pytest.param(_K_CTL + _K_IN + _K_OUT_TRACED.replace("trace(out_exiting", "trace(out", 1) + _K_IN + _K_EXIT
+                     + _K_EXITED, False, id="pair-with-another-tag"),
+        pytest.param(_K_CTL + _K_IN + _K_NORMAL_PAIR + _K_EXIT + _K_EXITED, False, id="pair-after-the-exits-in"),
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_NORMAL_PAIR + _K_EXITED, False, id="pair-after-exit"),
+        pytest.param(_K_CTL + _K_IN + _K_IN + _K_EXIT + _K_EXITED, False, id="in-without-its-out"),
+    ],
+)
+def test_the_models_killed_dirty_migrate_windows(live: str, ok: bool) -> None:
+    """The windows the model writes for run_killed_exit2_in_gate admit, before the exit's in_exiting,
+    at most one in_exiting and straight back out_exiting with every line (a normal scheduler) and one
+    with its enabled lines only (the dirty one), in any order with C-200's out_exiting (C-300, fuzz
+    group V9), and nothing else."""
+    assert agree(_golden_case("run_killed_exit2_in_gate"), live) is ok
+
+
+_K_YIELD = _K_OUT_TRACED + _K_IN  # scheduled out exiting and back in, in the middle of the exit
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_YIELD + _K_EXITED, True, id="a-yield-after-exit"),
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_YIELD + _K_YIELD + _K_EXITED, False, id="two-yields"),
+        pytest.param(_K_CTL + _K_IN + _K_YIELD + _K_EXIT + _K_EXITED, True,
+                     id="before-exit-it-is-c300s-pair-then-the-exits-in"),
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_DIRTY_OUT + _K_IN + _K_EXITED, False,
+                     id="a-yield-without-its-trace-line"),
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_EXITED + _K_YIELD, False, id="a-yield-after-out-exited"),
+    ],
+)
+def test_the_models_exit_yield_window(live: str, ok: bool) -> None:
+    """The window the model writes for run_killed_exit2_in_gate admits one out_exiting and in_exiting
+    between the exit event and out_exited (an exit that yields, C-302; fuzz group V9's own scenario),
+    and nothing else there."""
     assert agree(_golden_case("run_killed_exit2_in_gate"), live) is ok

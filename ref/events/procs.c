@@ -212,18 +212,27 @@ static int *process_exits(Model *m, int p, const Term *reason, const char *kille
         running_wake(m, p);
     } else if (killed_by) {
         /* RUN-KILLED-DIRTY-OUT: a signal handled while it is still in the gate's dirty NIF */
-        if (by_exit_signal(killed_by))
+        if (by_exit_signal(killed_by)) { /* RUN-KILLED-DIRTY-MIGRATE: a normal scheduler finds it still
+                                          * dirty, before or after the dirty one's out_exiting */
+            unsigned migrate[2];
+            windows_killed_migrate(m, p, migrate);
             windows_killed_dirty(m, p);
+            windows_end(m, migrate[1], "RUN-KILLED-DIRTY-MIGRATE");
+            windows_end(m, migrate[0], "RUN-KILLED-DIRTY-MIGRATE");
+        }
         if (strstr(killed_by, "EV-EXIT-LINKED")) /* the harness's wake-up races the signal */
             windows_killed_linked(m, p);
         else /* RUN-KILLED: killed while it runs (in the gate): scheduled in exiting */
             running_killed(m, p);
     }
     tracepoint_event(m, p, "exit", reason, NULL, killed_by ? killed_by : "EV-EXIT");
+    /* RUN-KILLED-EXIT-YIELD: scheduled out and back in while it exits, before or after its unregister */
+    unsigned yield = by_exit_signal(killed_by) ? windows_exit_yield(m, p) : 0;
     if (pp->regname) {
         tracepoint_event(m, p, "unregister", term_atom(m->a, pp->regname), NULL, "EV-REGISTER EV-EXIT-UNREGISTER");
         pp->regname = NULL;
     }
+    windows_end(m, yield, "RUN-KILLED-EXIT-YIELD");
     running_exited(m, p);
     pp->alive = false;
     pp->mlen = 0;
@@ -246,7 +255,8 @@ typedef struct {
 static Dying *dying_push(Model *m, Dying *queue, size_t *len, size_t *cap, int who, const Term *reason,
                          const char *killed_by, const char *port_rules)
 {
-    if (!m->procs[who].is_port && by_exit_signal(killed_by) && !windows_killed_dirty_ok(m, who))
+    if (!m->procs[who].is_port && by_exit_signal(killed_by) &&
+        (!windows_killed_dirty_ok(m, who) || !windows_killed_migrate_ok(m, who) || !windows_exit_yield_ok(m, who)))
         return NULL;
     queue = arena_grow(m->a, queue, *len, cap, sizeof *queue);
     Dying *d = &queue[(*len)++];

@@ -287,19 +287,19 @@ bool windows_killed_linked_ok(Model *m, int p)
                              "tracer answers remove to it is");
 }
 
-/* A window of rule for at most one instance of what fire writes of p's tracepoint tag (term 0),
- * opened and closed at once; none when that is no line. */
-static void window_once(Model *m, int p, AllowFire fire, const char *tag, const char *rules, const char *rule)
+/* A window of rule for at most one instance of what fire(m, p, arg) writes, opened and closed at
+ * once; none when that is no line. */
+static void window_once(Model *m, int p, AllowFire fire, const void *arg, const char *rule)
 {
-    Point pt = {tag, term_int(m->a, 0), rules};
-    const char *tpl = allow_capture(m, p, fire, &pt);
+    const char *tpl = allow_capture(m, p, fire, arg);
     if (tpl)
         allow_close(m, allow_open(m, rule, 1, 0, tpl), rule);
 }
 
 void windows_killed_linked(Model *m, int p)
 {
-    window_once(m, p, fire_point, "in_exiting", "RUN-FLAGS RUN-KILLED RUN-KILLED-LINKED", "RUN-KILLED-LINKED");
+    Point pt = {"in_exiting", term_int(m->a, 0), "RUN-FLAGS RUN-KILLED RUN-KILLED-LINKED"};
+    window_once(m, p, fire_point, &pt, "RUN-KILLED-LINKED");
 }
 
 bool windows_killed_dirty_ok(Model *m, int p)
@@ -321,5 +321,57 @@ static void fire_unreported(Model *m, int p, const void *arg)
 
 void windows_killed_dirty(Model *m, int p)
 {
-    window_once(m, p, fire_unreported, "out_exiting", "RUN-FLAGS RUN-KILLED-DIRTY-OUT", "RUN-KILLED-DIRTY-OUT");
+    Point pt = {"out_exiting", term_int(m->a, 0), "RUN-FLAGS RUN-KILLED-DIRTY-OUT"};
+    window_once(m, p, fire_unreported, &pt, "RUN-KILLED-DIRTY-OUT");
+}
+
+bool windows_killed_migrate_ok(Model *m, int p)
+{
+    if (m->procs[p].blocked || !answers_remove(m, p, "in_exiting"))
+        return true;
+    return model_unsupported(m, m->step->line, m->step->col,
+                             "the in_exiting and out_exiting the runtime may schedule before the exit "
+                             "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to in_exiting is");
+}
+
+/* Two tracepoints, one after the other, each fired by one (fire_point or fire_unreported). */
+typedef struct { AllowFire one; const Point *pts; } PointPair;
+
+static void fire_pair(Model *m, int p, const void *arg)
+{
+    const PointPair *pair = arg;
+    pair->one(m, p, &pair->pts[0]);
+    pair->one(m, p, &pair->pts[1]);
+}
+
+void windows_killed_migrate(Model *m, int p, unsigned ids[2])
+{
+    const Term *zero = term_int(m->a, 0);
+    const char *rules = "RUN-FLAGS RUN-KILLED-DIRTY-MIGRATE";
+    Point pts[2] = {{"in_exiting", zero, rules}, {"out_exiting", zero, rules}};
+    /* found by a normal scheduler (every line), or by a dirty one (enabled lines only) */
+    const PointPair pairs[2] = {{fire_point, pts}, {fire_unreported, pts}};
+    for (int k = 0; k < 2; k++) {
+        const char *tpl = allow_capture(m, p, fire_pair, &pairs[k]);
+        ids[k] = tpl ? allow_open(m, "RUN-KILLED-DIRTY-MIGRATE", 1, 0, tpl) : 0;
+    }
+}
+
+bool windows_exit_yield_ok(Model *m, int p)
+{
+    if (!answers_remove(m, p, "out_exiting") && !answers_remove(m, p, "in_exiting"))
+        return true;
+    return model_unsupported(m, m->step->line, m->step->col,
+                             "the out_exiting and in_exiting of an exit that yields (RUN-KILLED-EXIT-YIELD) of a process "
+                             "whose tracer answers remove to one of them is");
+}
+
+unsigned windows_exit_yield(Model *m, int p)
+{
+    const Term *zero = term_int(m->a, 0);
+    const char *rules = "RUN-FLAGS RUN-KILLED-EXIT-YIELD";
+    Point pts[2] = {{"out_exiting", zero, rules}, {"in_exiting", zero, rules}};
+    const PointPair pair = {fire_point, pts};
+    const char *tpl = allow_capture(m, p, fire_pair, &pair);
+    return tpl ? allow_open(m, "RUN-KILLED-EXIT-YIELD", 1, 0, tpl) : 0;
 }

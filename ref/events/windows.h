@@ -65,5 +65,27 @@ bool windows_killed_dirty_ok(Model *m, int p);
  * returns; its enabled lines only (tracepoint_fire_unreported: the trace callback's report is
  * lost) (RUN-KILLED-DIRTY-OUT, C-200). */
 void windows_killed_dirty(Model *m, int p);
+/* Guarantees: false with the error set (the model refuses the step) when p, killed by an exit
+ * signal while it waits in the gate, is traced for in_exiting by a tracer that would answer remove
+ * to it (RUN-KILLED-DIRTY-MIGRATE: whether that in_exiting comes is a race); true otherwise. */
+bool windows_killed_migrate_ok(Model *m, int p);
+/* Guarantees: opens two windows (ids[0], ids[1]; 0 for one without a line), each for at most one
+ * in_exiting and out_exiting of p right after one another, which the caller closes (windows_end)
+ * after RUN-KILLED-DIRTY-OUT's window, so that they come in any order: p, killed by an exit signal
+ * while it waits in the gate's dirty NIF, may be picked by a scheduler of the other type, which
+ * schedules it in and straight back out (erl_process.c erts_schedule, "Migrate to dirty
+ * scheduler" / "Migrate to another type of scheduler"): a normal scheduler that finds its dirty
+ * work still flagged (ids[0]: every line), or the dirty one that finds it exiting (ids[1]: enabled
+ * lines only, tracepoint_fire_unreported) (RUN-KILLED-DIRTY-MIGRATE, C-300). */
+void windows_killed_migrate(Model *m, int p, unsigned ids[2]);
+/* Guarantees: false with the error set (the model refuses the step) when a tracer of p would
+ * answer remove to out_exiting or in_exiting (RUN-KILLED-EXIT-YIELD: whether they come is a
+ * race); true otherwise. */
+bool windows_exit_yield_ok(Model *m, int p);
+/* Guarantees: opens (returns its id, 0 when it has no line) a window for at most one out_exiting
+ * and in_exiting of p right after one another, which the caller closes (windows_end) before p's
+ * out_exited: p, killed by an exit signal, may yield in the middle of its exit, after its exit
+ * event (erl_process.c erts_continue_exit_process, "goto yield") (RUN-KILLED-EXIT-YIELD, C-302). */
+unsigned windows_exit_yield(Model *m, int p);
 
 #endif
