@@ -277,14 +277,19 @@ void windows_end(Model *m, unsigned id, const char *rule)
         allow_close(m, id, rule);
 }
 
+/* True when the step's window asks no remove answer (removes is false); else the step is refused:
+ * what the window would remove at is no fixed step (what names it). */
+static bool refuse_remove_in_window(Model *m, bool removes, const char *what)
+{
+    return !removes || model_unsupported(m, m->step->line, m->step->col, what);
+}
+
 bool windows_killed_linked_ok(Model *m, int p)
 {
     const Proc *pp = &m->procs[p];
-    if (pp->blocked || !tag_traced(m, p, "in_exiting") || !answers_remove(m, p, "in_exiting"))
-        return true;
-    return model_unsupported(m, m->step->line, m->step->col,
-                             "the in_exiting the runtime may leave out (RUN-KILLED-LINKED) of a process whose "
-                             "tracer answers remove to it is");
+    return refuse_remove_in_window(m, !pp->blocked && tag_traced(m, p, "in_exiting") && answers_remove(m, p, "in_exiting"),
+                                   "the in_exiting the runtime may leave out (RUN-KILLED-LINKED) of a process whose "
+                                   "tracer answers remove to it is");
 }
 
 /* A window of rule for at most one instance of what fire(m, p, arg) writes, opened and closed at
@@ -304,11 +309,9 @@ void windows_killed_linked(Model *m, int p)
 
 bool windows_killed_dirty_ok(Model *m, int p)
 {
-    if (m->procs[p].blocked || !answers_remove(m, p, "out_exiting"))
-        return true;
-    return model_unsupported(m, m->step->line, m->step->col,
-                             "the out_exiting the runtime may ask about on a dirty scheduler (RUN-KILLED-DIRTY-OUT) of a "
-                             "process whose tracer answers remove to it is");
+    return refuse_remove_in_window(m, !m->procs[p].blocked && answers_remove(m, p, "out_exiting"),
+                                   "the out_exiting the runtime may ask about on a dirty scheduler (RUN-KILLED-DIRTY-OUT) "
+                                   "of a process whose tracer answers remove to it is");
 }
 
 /* The enabled lines of a tracepoint whose trace callback cannot report (tracepoint_fire_unreported). */
@@ -327,11 +330,9 @@ void windows_killed_dirty(Model *m, int p)
 
 bool windows_killed_migrate_ok(Model *m, int p)
 {
-    if (m->procs[p].blocked || !answers_remove(m, p, "in_exiting"))
-        return true;
-    return model_unsupported(m, m->step->line, m->step->col,
-                             "the in_exiting and out_exiting the runtime may schedule before the exit "
-                             "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to in_exiting is");
+    return refuse_remove_in_window(m, !m->procs[p].blocked && answers_remove(m, p, "in_exiting"),
+                                   "the in_exiting and out_exiting the runtime may schedule before the exit "
+                                   "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to in_exiting is");
 }
 
 /* Two tracepoints, one after the other, each fired by one (fire_point or fire_unreported). */
@@ -359,11 +360,9 @@ void windows_killed_migrate(Model *m, int p, unsigned ids[2])
 
 bool windows_exit_yield_ok(Model *m, int p)
 {
-    if (!answers_remove(m, p, "out_exiting") && !answers_remove(m, p, "in_exiting"))
-        return true;
-    return model_unsupported(m, m->step->line, m->step->col,
-                             "the out_exiting and in_exiting of an exit that yields (RUN-KILLED-EXIT-YIELD) of a process "
-                             "whose tracer answers remove to one of them is");
+    return refuse_remove_in_window(m, answers_remove(m, p, "out_exiting") || answers_remove(m, p, "in_exiting"),
+                                   "the out_exiting and in_exiting of an exit that yields (RUN-KILLED-EXIT-YIELD) of a "
+                                   "process whose tracer answers remove to one of them is");
 }
 
 unsigned windows_exit_yield(Model *m, int p)
