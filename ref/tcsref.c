@@ -121,14 +121,11 @@ static bool single(const char *cmd, const char *path, SimOpts o, Buf *out, Err *
         ok = scenario_load(&a, path, &sc, err);
         if (ok && strcmp(cmd, "plan") == 0) {
             /* the plan is only given for cases the model can run */
-            Stream s;
-            stream_init(&s, sc.id, false);
-            RunFacts facts = {0};
-            ok = run_scenario_until(&a, &sc, 0, 0, &s, err, &facts);
-            stream_free(&s);
+            bool may_crash;
+            ok = run_scenario_may_crash(&a, &sc, &may_crash, err);
             if (ok)
                 plan_print(out, &sc);
-            if (ok && facts.gc_two_sessions) /* C-92: where a node of 27 may crash, what came before */
+            if (ok && may_crash) /* where a release's node crashes (C-92, C-150), what came before */
                 plan_print_step_lines(out);
         } else if (ok) {
             meta_print(out, &sc);

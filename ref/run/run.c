@@ -157,8 +157,37 @@ bool run_scenario_until(Arena *a, const Scenario *sc, int release, int crash_at,
         windows_close_all(m);
     if (ok)
         release_notes(m, out);
-    if (facts)
+    if (facts) {
         facts->gc_two_sessions = m->gc_two_sessions_seen;
+        facts->crashed = m->crashed;
+    }
     free(m);
+    return ok;
+}
+
+/* One run at `release` for its facts alone. */
+static bool run_for_facts(Arena *a, const Scenario *sc, int release, RunFacts *facts, Err *err)
+{
+    Stream s;
+    stream_init(&s, sc->id, false);
+    bool ok = run_scenario_until(a, sc, release, 0, &s, err, facts);
+    stream_free(&s);
+    return ok;
+}
+
+bool run_scenario_may_crash(Arena *a, const Scenario *sc, bool *may_crash, Err *err)
+{
+    RunFacts facts = {0};
+    bool ok = run_for_facts(a, sc, 0, &facts, err);
+    *may_crash = ok && facts.gc_two_sessions; /* C-92 at a collection the runtime starts */
+    for (Deviation d = 0; ok && !*may_crash && d < DEV_COUNT; d++) {
+        int first, last;
+        const char *clarification;
+        release_describe(d, &first, &last, &clarification);
+        for (int r = first; ok && !*may_crash && release_crashes(d) && r <= last; r++) {
+            ok = run_for_facts(a, sc, r, &facts, err);
+            *may_crash = ok && facts.crashed;
+        }
+    }
     return ok;
 }

@@ -19,7 +19,8 @@ bool run_scenario_for(Arena *a, const Scenario *sc, int release, Stream *out, Er
 /* What a run of the model found beyond its stream. */
 typedef struct {
     bool gc_two_sessions; /* at some step a process's collections were traced by two sessions or more:
-                           * the node of a release C-92 names may crash then (the plan's step_lines) */
+                           * the node of a release C-92 names may crash then */
+    bool crashed;         /* the release's node is predicted to crash at some step: the run ended there */
 } RunFacts;
 
 /* Guarantees: as run_scenario_for, for a node that dies during step crash_at (from 1; 0 or past the
@@ -27,5 +28,9 @@ typedef struct {
  * follow; facts (unless NULL) filled in. */
 bool run_scenario_until(Arena *a, const Scenario *sc, int release, int crash_at, Stream *out, Err *err,
                         RunFacts *facts);
+/* Guarantees: *may_crash is true when the prediction of some release a clarification names has
+ * the node crash, or possibly crash, during some step of sc (the plan's step_lines: a node that
+ * dies must leave the lines of the steps before); false with err set if the model cannot run sc. */
+bool run_scenario_may_crash(Arena *a, const Scenario *sc, bool *may_crash, Err *err);
 
 #endif

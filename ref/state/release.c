@@ -5,6 +5,8 @@
  * clarification rather than against the shapes listed in expectations/otpN.toml. */
 #include "release.h"
 
+#include <string.h>
+
 /* Per deviation: the release it was seen on (and the last one, when it was seen on several:
  * `last`, 0 for the one release), its clarification, and what it does. */
 static const struct {
@@ -27,6 +29,12 @@ static const struct {
     [DEV_META_ITEM_NIL] = {25, 27, "C-210", "trace_info of a function traced otherwise but not meta-traced "
                                             "answers {meta,[]} for the item meta"},
 };
+
+bool release_crashes(Deviation d)
+{
+    static const char crash_words[] = "the node crashes";
+    return strncmp(deviations[d].what, crash_words, sizeof crash_words - 1) == 0;
+}
 
 void release_describe(Deviation d, int *first, int *last, const char **clarification)
 {

@@ -9,6 +9,8 @@
 /* Guarantees: true when m predicts a release that deviates by d (only the releases the
  * clarification names); the first step where d applied is kept for release_notes. */
 bool release_deviates(Model *m, Deviation d);
+/* Guarantees: true when d is a crash: the releases it names end the run at its step. */
+bool release_crashes(Deviation d);
 /* Guarantees: the releases (first to last) that deviate by d and the clarification that defines it. */
 void release_describe(Deviation d, int *first, int *last, const char **clarification);
 /* Guarantees: true when p's collections are traced by two sessions or more (C-92's trigger). */

@@ -1,6 +1,7 @@
 /* test_release.c - release predictions (ref/state/release.c) where the step is not known: C-92's
  * range of steps at which OTP 27 may crash at a collection the runtime starts, the prediction of a
- * node that dies during a given step (--crash-at), and the fact the plan's step_lines comes from. */
+ * node that dies during a given step (--crash-at), and the facts the plan's step_lines comes from
+ * (any release's predicted crash: C-92, C-150). */
 #include <stdlib.h>
 
 #include "check.h"
@@ -120,6 +121,34 @@ static void test_facts_say_whether_two_sessions_traced_collections(int *failures
     buf_free(&got);
 }
 
+/* Whether the plan asks for step_lines on text: some release's node may crash during a step. */
+static bool may_crash(int *failures, const char *text)
+{
+    Arena a;
+    arena_init(&a);
+    Scenario sc;
+    Err e = {0};
+    bool crash = false;
+    CHECK(scenario_parse(&a, "x.tcs", text, &sc, &e));
+    CHECK(run_scenario_may_crash(&a, &sc, &crash, &e));
+    arena_free(&a);
+    return crash;
+}
+
+static void test_step_lines_wherever_a_release_crashes(int *failures)
+{
+    /* C-92: two sessions trace a's collections (OTP 27) */
+    CHECK(may_crash(failures, TWO));
+    /* C-150: OTP 25 crashes at trace/3 on d, silent with no tracer; the documents do not */
+    CHECK(may_crash(failures, HDR "tracer recorder\nprocess a d\n"
+                                  "pattern tcs_target:'_'/'_' [{'_',[],[{silent,true}]}] meta\n"
+                                  "d call tcs_target:id(1)\ntrace processes on send\n"));
+    /* the same with the stray flag cleared first: no release crashes */
+    CHECK(!may_crash(failures, HDR "tracer recorder\nprocess a d\n"
+                                   "pattern tcs_target:'_'/'_' [{'_',[],[{silent,true}]}] meta\n"
+                                   "d call tcs_target:id(1)\ntrace d off silent\ntrace d on send\n"));
+}
+
 int main(void)
 {
     int failures = 0;
@@ -128,6 +157,7 @@ int main(void)
     test_a_gc_step_ends_the_range_and_the_run(&failures);
     test_crash_at_keeps_the_steps_before(&failures);
     test_facts_say_whether_two_sessions_traced_collections(&failures);
+    test_step_lines_wherever_a_release_crashes(&failures);
     if (failures)
         fprintf(stderr, "%d failure(s)\n", failures);
     return failures ? 1 : 0;
