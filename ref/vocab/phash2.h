@@ -1,7 +1,7 @@
 /* phash2.h - erlang:phash2/1 of the terms a case can write, computed as erts computes it:
  * erts/emulator/beam/erl_term_hashing.c, make_hash2_helper (make_hash2), reduced to 27 bits by
- * bif.c, phash2_1. The hash is portable by its documentation ("the same value for the same
- * Erlang term regardless of machine architecture and ERTS version"), so the model states it for
+ * bif.c, phash2_1. The hash is portable by its documentation (erlang:phash2/1: "the same hash for the
+ * same Erlang term regardless of machine architecture and ERTS version"), so the model states it for
  * every term whose value does not depend on the node: integers, atoms, tuples, lists (proper
  * and improper, strings), binaries and maps, nested in any way. Pids, ports, references and
  * funs hash by what the node that made them numbered them (a pid's process number, a fun's
