@@ -1,5 +1,5 @@
 /* phash2.c - erlang:phash2/1, as erts/emulator/beam/erl_term_hashing.c, make_hash2_helper, computes
- * it (utils.c, make_hash2, before OTP 26 moved it there; the same algorithm on OTP 25, 27 and 29).
+ * it (utils.c, make_hash2, in older sources; the hashes agree on OTP 25, 27 and 29: test_phash2).
  * erts walks the term with an explicit stack, depth first and left to right, every step mixing
  * into one running hash; hash_term below is that walk written as recursion over the elements of
  * tuples and maps and the heads of lists (which the parser nests at most MAX_TERM_DEPTH deep) and
