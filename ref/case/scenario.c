@@ -946,11 +946,15 @@ static bool parse_unload_step(Parser *p, Step *st)
 static bool library_call_args(Parser *p, int fn, Term *const *args, size_t at)
 {
     const Term *node_made = fn == FN_PHASH2 ? phash2_node_made(args[0]) : NULL;
-    if (node_made)
-        return fail(p, at, "erlang:phash2/1 of a term holding %s is not supported by model v1 (its hash "
-                    "depends on how the node numbered it)",
-                    node_made->kind == TK_PID ? "a pid" : node_made->kind == TK_PORT ? "a port"
-                    : node_made->kind == TK_REF ? "a reference" : "a fun");
+    if (node_made) {
+        Buf shown;
+        buf_init(&shown);
+        term_print(&shown, node_made, PRINT_CANON);
+        fail(p, at, "erlang:phash2/1 of a term holding %s is not supported by model v1 (its hash depends on "
+             "how the node numbered it)", buf_str(&shown));
+        buf_free(&shown);
+        return false;
+    }
     unsigned long long len;
     if (fn == FN_SEQ && libcalls_seq_length(args[0], args[1], &len) && len > LIBCALLS_SEQ_MAX)
         return fail(p, at, "lists:seq/2 of more than %d elements is not supported by model v1", LIBCALLS_SEQ_MAX);
