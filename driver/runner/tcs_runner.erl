@@ -18,6 +18,7 @@ main([JobFile]) ->
     halt(0).
 
 run(JobFile) ->
+    tcs_runner_lib:utf8_output(),
     out("OTP ~s", [erlang:system_info(otp_release)]),
     {ok, Job} = file:consult(JobFile),
     {ok, Plan} = file:consult(proplists:get_value(plan, Job)),
@@ -325,9 +326,9 @@ order(_, {tcs_rec, Seq, _, _, _}) -> Seq;
 order(_, {ctl, Seq, _}) -> Seq;
 order(Arrived, _) -> Arrived.
 
-item_line(_, {tcs_rec, _, _, _, _} = Rec, Names) -> io_lib:format("~s", [callback_line(Rec, Names)]);
-item_line(_, {ctl, _, Body}, _) -> io_lib:format("~s", [Body]);
-item_line(State, Msg, Names) -> io_lib:format("msg(<~s>, ~s)", [State, canon(sizes_hidden(Msg), Names)]).
+item_line(_, {tcs_rec, _, _, _, _} = Rec, Names) -> io_lib:format("~ts", [callback_line(Rec, Names)]);
+item_line(_, {ctl, _, Body}, _) -> io_lib:format("~ts", [Body]);
+item_line(State, Msg, Names) -> io_lib:format("msg(<~s>, ~ts)", [State, canon(sizes_hidden(Msg), Names)]).
 
 %% A system monitor message's sizes and times no model predicts: they print as _Info.
 sizes_hidden({monitor, Who, Event, Info}) when is_list(Info) ->

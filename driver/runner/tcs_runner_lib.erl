@@ -14,7 +14,7 @@
 %% too, step by step (out_after/2).
 -module(tcs_runner_lib).
 -export([out/1, out/2, out_after/2, ctl/4, canon/2, collect/1, load_recorder/3, hold/1, node_counts/0, count/3,
-         puppet_step/4, after_puppet_step/2, tracer_option/2, recorder_named/2]).
+         puppet_step/4, after_puppet_step/2, tracer_option/2, recorder_named/2, utf8_output/0]).
 
 %% The optional callbacks in the model's bit order (generated: tcsref tags).
 -include("tcs_tags.hrl").
@@ -35,9 +35,14 @@ out_after(Bodies, Text) ->
     Marker = ["TCS ", Text, "\n"],
     case os:getenv("TCS_PROGRESS") of
         false -> ok;
-        Path -> ok = file:write_file(Path, [[["TCS LINE ", B, "\n"] || B <- Bodies], Marker], [append, raw])
+        Path -> ok = file:write_file(Path, unicode:characters_to_binary([[["TCS LINE ", B, "\n"] || B <- Bodies],
+                                                                          Marker]), [append, raw])
     end,
     io:put_chars(Marker).
+
+%% Standard output in UTF-8, the stream's encoding, on every release (OTP 25 starts it in latin1, which
+%% cannot write an atom beyond Latin-1 and writes one within it as one byte).
+utf8_output() -> ok = io:setopts(standard_io, [{encoding, unicode}]).
 
 %% --- control lines and canonical terms -------------------------------------
 

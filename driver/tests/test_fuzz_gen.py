@@ -1,6 +1,7 @@
 """The fuzz generator: reproducible, valid for the model, reaching the whole language; steering; shrinking."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -203,6 +204,36 @@ def test_generator_writes_library_targets_driver_ports_and_session_error_info() 
                 assert "driver" in s.features, s.id
     assert NEW_FORMS - seen == set()
     assert suspended > 0
+
+
+def _phash2_argument_kinds(arg: str) -> set[str]:
+    """The kinds of term an erlang:phash2/1 argument written by the generator holds, at any depth: integers
+    within 28 bits and wider ones, atoms, tuples, lists, strings, binaries, maps, pids."""
+    kinds = {kind for mark, kind in (("[", "list"), ("#{", "map"), ("<<", "binary"), ('"', "string")) if mark in arg}
+    if "{" in arg.replace("#{", ""):
+        kinds.add("tuple")
+    if "<" in arg.replace("<<", "").replace(">>", ""):
+        kinds.add("pid")
+    if re.search(r"(?<![\w\"])[a-z]\w*|'", re.sub(r'"[^"]*"', "", arg)):
+        kinds.add("atom")
+    for number in re.findall(r"-?\d+", re.sub(r"<<[^>]*>>", "", arg)):
+        kinds.add("integer" if -(1 << 27) <= int(number) < (1 << 27) else "wide integer")
+    return kinds
+
+
+def test_phash2_arguments_cover_what_the_model_hashes() -> None:
+    """LIB-TARGET-BIF: the campaign calls erlang:phash2/1 on every kind of term the model hashes (integers
+    of every width, atoms, tuples, lists, strings, binaries, maps), never on one holding a pid (refused:
+    its hash is the node's)."""
+    seen: set[str] = set()
+    for seed in NEW_FORM_SEEDS:
+        for i in range(300):
+            for line in gen.scenario(seed, i).body:
+                w = line.split(maxsplit=2)
+                if w[1:2] == ["call"] and w[2].startswith("erlang:phash2("):
+                    seen |= _phash2_argument_kinds(w[2].removeprefix("erlang:phash2(").removesuffix(")"))
+    assert "pid" not in seen
+    assert seen == {"integer", "wide integer", "atom", "tuple", "list", "map", "binary", "string"}
 
 
 def test_the_spawn_entry_is_left_out_while_lists_seq_has_a_pattern() -> None:

@@ -9,6 +9,7 @@
 #include "dispatch.h"
 #include "fixture.h"
 #include "libcalls.h"
+#include "phash2.h"
 #include "matchspec.h"
 #include "strmap.h"
 
@@ -939,15 +940,21 @@ static bool parse_unload_step(Parser *p, Step *st)
     return end_of_statement(p);
 }
 
-/* The arguments of a library target's call: erlang:phash2/1 of an atom or integer whose hash the
- * model computes (ref/vocab/libcalls.c), lists:seq/2 of a list of at most LIBCALLS_SEQ_MAX
- * elements (any other arguments raise function_clause). */
+/* The arguments of a library target's call: erlang:phash2/1 of a term holding no pid (the hash of
+ * one depends on the node's numbering of its processes; ref/vocab/phash2.c), lists:seq/2 of a
+ * list of at most LIBCALLS_SEQ_MAX elements (any other arguments raise function_clause). */
 static bool library_call_args(Parser *p, int fn, Term *const *args, size_t at)
 {
-    if (fn == FN_PHASH2 && !libcalls_phash2_known(args[0]))
-        return fail(p, at, "erlang:phash2/1 of anything but an atom or an integer from %lld to %lld is not "
-                    "supported by model v1 (the model computes the hash of those only)",
-                    LIBCALLS_PHASH2_MIN, LIBCALLS_PHASH2_MAX);
+    const Term *node_made = fn == FN_PHASH2 ? phash2_node_made(args[0]) : NULL;
+    if (node_made) {
+        Buf shown;
+        buf_init(&shown);
+        term_print(&shown, node_made, PRINT_CANON);
+        fail(p, at, "erlang:phash2/1 of a term holding %s is not supported by model v1 (its hash depends on "
+             "how the node numbered it)", buf_str(&shown));
+        buf_free(&shown);
+        return false;
+    }
     unsigned long long len;
     if (fn == FN_SEQ && libcalls_seq_length(args[0], args[1], &len) && len > LIBCALLS_SEQ_MAX)
         return fail(p, at, "lists:seq/2 of more than %d elements is not supported by model v1", LIBCALLS_SEQ_MAX);

@@ -16,6 +16,7 @@
 #include "counters.h"
 #include "enabled.h"
 #include "libcalls.h"
+#include "phash2.h"
 #include "msflags.h"
 #include "order.h"
 #include "seqtrace.h"
@@ -460,7 +461,7 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
     case FN_BOTTOM:
         return enter_chain(r, fn, arg);
     case FN_PHASH2: /* a BIF: its value only (LIB-TARGET-BIF) */
-        return value(term_int(m->a, libcalls_phash2(arg)));
+        return value(term_int(m->a, phash2_value(arg)));
     case FN_SEQ: { /* its tail call of seq_loop/3 is local: no pattern of the model's sees it */
         bool raised;
         Term *v = libcalls_seq(m->a, arg, args->u.cons.tail->u.cons.head, &raised);

@@ -117,8 +117,11 @@ LIBRARY_TARGETS: Final[tuple[str, ...]] = ("erlang:phash2/1", "lists:seq/2")
 INFO_FUNCTIONS: Final[tuple[str, ...]] = tuple(
     f"{{tcs_target,{fn},{arity}}}" for fn, arity in TARGET_FUNCTIONS) + (
     "{tcs_target,id,2}", "{tcs_late,id,1}", "{erlang,phash2,1}", "{lists,seq,2}")
-#: The integers the model hashes (erlang:phash2/1 of an atom or of an integer in this range).
-PHASH2_INTEGERS: Final[tuple[int, int]] = (-134217728, 134217727)
+#: Integers at the bounds of make_hash2's forms (LIB-TARGET-BIF): one 32-bit word up to 28 bits, two words
+#: beyond, a bignum from 2^59 on a 64-bit node, and the largest the language writes.
+PHASH2_INTEGERS: Final[tuple[int, ...]] = (
+    -134217728, 134217727, -134217729, 134217728, 4294967295, 4294967296, -4294967296,
+    576460752303423487, 576460752303423488, -576460752303423489, 9223372036854775807, -9223372036854775807)
 #: What a session trace step's error_info forms pass (SESSION-BAD-HOW, SESSION-FLAGS-NO-LIST,
 #: SESSION-NO-PROCESS; OTP's trace_session_SUITE error_info/1): a How that is no boolean, a
 #: FlagList that is no proper list, an atom that names no process.
@@ -276,24 +279,25 @@ class _State:
         return self.alive + sorted(self.dead)
 
 
-def _term(st: _State, depth: int = 0) -> str:
-    """A small compact term: atoms, integers, binaries, strings, tuples, lists, maps, pids of the scenario."""
+def _term(st: _State, depth: int = 0, pids: bool = True) -> str:
+    """A small compact term: atoms, integers, binaries, strings, tuples, lists, maps, and (with pids) pids
+    of the scenario."""
     r = st.rng.random()
     if r < 0.3 or depth > 1:
         return st.pick(ATOMS)
     if r < 0.45:
         return str(st.rng.randrange(-3, 100))
-    if r < 0.55 and st.every_name():
+    if r < 0.55 and pids and st.every_name():
         return f"<{st.pick(st.every_name())}>"
     if r < 0.62:
         return f"<<{st.rng.randrange(256)},{st.rng.randrange(256)}>>"
     if r < 0.67:
         return '"ab"'
     if r < 0.8:
-        return "{" + ",".join(_term(st, depth + 1) for _ in range(st.rng.randrange(1, 4))) + "}"
+        return "{" + ",".join(_term(st, depth + 1, pids) for _ in range(st.rng.randrange(1, 4))) + "}"
     if r < 0.92:
-        return "[" + ",".join(_term(st, depth + 1) for _ in range(st.rng.randrange(0, 3))) + "]"
-    return "#{" + f"k=>{_term(st, depth + 1)}" + "}"
+        return "[" + ",".join(_term(st, depth + 1, pids) for _ in range(st.rng.randrange(0, 3))) + "]"
+    return "#{" + f"k=>{_term(st, depth + 1, pids)}" + "}"
 
 
 def _flags(st: _State, pool: tuple[str, ...], most: int = 4, bad: tuple[str, ...] = BAD_FLAGS) -> list[str]:
@@ -503,13 +507,17 @@ def _deliver(st: _State, to: str, carries: bool, term: str | None = None) -> Non
 
 
 def _library_call(st: _State, p: str) -> str:
-    """A call of a library target (LIB-TARGET-BIF, LIB-TARGET-SEQ): erlang:phash2/1 of an atom or of an
-    integer the model hashes; lists:seq/2 of a short list, or of arguments it refuses (function_clause)."""
+    """A call of a library target (LIB-TARGET-BIF, LIB-TARGET-SEQ): erlang:phash2/1 of an atom, of an
+    integer of any size the language writes, or of a compound term without pids (whose hash is the node's,
+    which the model refuses); lists:seq/2 of a short list, or of arguments it refuses (function_clause)."""
     st.features.add("library_targets")
     if st.rng.random() < 0.5:
         r = st.rng.random()
-        arg = (st.pick([a for a in ATOMS if " " not in a]) if r < 0.4
-               else str(st.rng.randrange(-1000, 1000)) if r < 0.85 else str(st.pick(PHASH2_INTEGERS)))
+        arg = (st.pick([a for a in ATOMS if " " not in a]) if r < 0.25
+               else str(st.rng.randrange(-1000, 1000)) if r < 0.45
+               else str(st.pick(PHASH2_INTEGERS)) if r < 0.55
+               else str(st.rng.randrange(-(1 << 63) + 1, 1 << 63)) if r < 0.6
+               else _term(st, pids=False))
         return f"{p} call erlang:phash2({arg})"
     r = st.rng.random()
     low = st.rng.randrange(-3, 10)
