@@ -263,7 +263,8 @@ bool procspec_step(Model *m, const Step *st)
     if (!refusal) {
         int p = st->spec == SPEC_PID ? model_proc(m, st->actor) : -1;
         const TraceState *ts = p >= 0 ? &m->procs[p].trace[LEGACY_SESSION] : NULL;
-        if (ts && model_attached(ts) && term_compare(ts->state ? ts->state : session_state,
+        /* start_trace compares tracers only to turn flags on: off clears them whatever the tracer */
+        if (st->on && ts && model_attached(ts) && term_compare(ts->state ? ts->state : session_state,
                                                       state ? state : session_state) != 0) {
             buf_puts(&rules, " TRACER-OPTION-TAKEN"); /* another tracer traces it: badarg (C-124) */
         } else if (reaches_stray_silent(m, st) && release_deviates(m, DEV_STRAY_SILENT_CRASH)) {
