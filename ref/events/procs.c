@@ -46,9 +46,6 @@ bool procs_spawn(Model *m, int p, const Step *st)
     /* PROCS-SPAWN-ENTRY: the entry point as written, else the scenario process's */
     Term *mfa = st->term ? st->term
                          : term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
-    if (inherit_tracers_differ(m, p, linked))
-        return model_unsupported(m, st->line, st->col, "a child given one tracer by the defaults for new "
-                                 "processes and another by its parent's set_on_spawn or set_on_link is");
     inherit_spawn(m, p, q, linked); /* the child is created with its flags */
     for (int s = 0; st->term && s < m->nsessions; s++) {
         if (m->procs[q].trace[s].flags & ENTRY_UNMODELLED)

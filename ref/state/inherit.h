@@ -10,10 +10,6 @@
  * spawn set_on_link / set_on_first_link (INHERIT-*, PROCS-SPEC-NEW); clears the `first`
  * flags used. */
 void inherit_spawn(Model *m, int parent, int child, bool linked);
-/* Guarantees: true iff a child parent creates now would get a tracer from the legacy
- * defaults for new processes and another one (another state) from parent's set_on_spawn or,
- * linked, set_on_link flags (which one it keeps is in no document: C-315). */
-bool inherit_tracers_differ(const Model *m, int parent, bool linked);
 /* Guarantees: in every session, set_on_link / set_on_first_link of linker applied to the
  * process it links to (INHERIT-LINK). */
 void inherit_link(Model *m, int linker, int other);
