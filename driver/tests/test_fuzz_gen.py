@@ -317,3 +317,38 @@ def test_a_scenario_polluted_in_a_shared_node_keeps_the_shared_nodes_lines(tmp_p
     text = report.render_text(result)
     assert "disagree in a shared node but agree alone: 1" in text
     assert all(f"    {line}" in text.splitlines() for line in live.shared_changed), text
+
+
+def _legacy_on_tracers(body: tuple[str, ...]) -> list[tuple[str, str | None]]:
+    """Per legacy `trace X on ...` line: X, and the {tracer, ...} it names (None: none)."""
+    found = []
+    for line in body:
+        w = line.split()
+        if w[0] == "trace" and len(w) > 2 and w[2] == "on" and w[1].removeprefix("weak(").rstrip(")") not in gen.SESSION_NAMES:
+            found.append((w[1], next((f for f in w[3:] if f.startswith("{tracer")), None)))
+    return found
+
+
+def _with_step_state(seed: int, count: int) -> list[gen.Scenario]:
+    return [s for s in (gen.scenario(seed, i) for i in range(count))
+            if any(t in {f"{{tracer,recorder,{x}}}" for x in gen.STEP_STATES} for _, t in _legacy_on_tracers(s.body))]
+
+
+def test_generator_names_one_tracer_state_in_every_legacy_trace_step() -> None:
+    """PROCS-NEW-TRACER, PROCS-SPEC-TRACER: some scenarios give every legacy `trace ... on` step one
+    tracer state of their own, process specs included; none names a second (C-315 refuses that)."""
+    scenarios = _with_step_state(3, 300) + _with_step_state(5, 300)
+    assert len(scenarios) >= 20
+    specs = set()
+    for s in scenarios:
+        named = _legacy_on_tracers(s.body)
+        good = {t for _, t in named if t and t.startswith("{tracer,recorder,")}
+        assert len(good) == 1, (s.id, good)
+        assert all(t is not None for _, t in named), s.id
+        specs |= {x for x, t in named if t in good and x in gen.SPECS + ("new_ports",)}
+    assert {"new", "all", "existing", "new_ports"} <= specs, specs
+
+
+def test_model_accepts_every_scenario_with_a_tracer_state_of_its_own(layout: corpus.Layout, tmp_path: Path) -> None:
+    """The scenarios of a named tracer state are ones the model takes (0 refusals)."""
+    assert _refusals(layout, tmp_path, _with_step_state(4, 400)) == []

@@ -58,11 +58,14 @@ static FlagSet step_flags(const Step *st)
 }
 
 /* PROCS-NEW-PROBE: defaults for new processes (or ports) that still hold flags after the
- * change are checked at once by a trace_status probe about no tracee; true iff it answered
- * remove, which clears them (erts_change_new_p_tracing, get_new_p_tracing: C-93). */
-static bool defaults_probe_removes(Model *m, int s, Buf *rules)
+ * change are checked at once by a trace_status probe about no tracee, asked of their own
+ * tracer (state, NULL: the session's; PROCS-NEW-TRACER); true iff it answered remove, which
+ * clears them (erts_change_new_p_tracing, get_new_p_tracing: C-93). */
+static bool defaults_probe_removes(Model *m, int s, const Term *state, Buf *rules)
 {
-    if (enabled_probe_as(m, enabled_session_tracer(m, s), -1, "PROCS-NEW-PROBE") != ANS_REMOVE)
+    Tracer defaults = enabled_session_tracer(m, s);
+    defaults.state = state ? state : defaults.state;
+    if (enabled_probe_as(m, defaults, -1, "PROCS-NEW-PROBE") != ANS_REMOVE)
         return false;
     buf_puts(rules, " PROCS-NEW-PROBE");
     return true;
@@ -75,6 +78,31 @@ static const char *count_placeholder(FlagSet set, bool procs_too, bool ports_too
 {
     bool procs = procs_too && flags_for_processes(set), ports = ports_too && flags_for_ports(set);
     return procs && ports ? "_ProcessesAndPorts" : procs ? "_Processes" : ports ? "_Ports" : "0";
+}
+
+/* Which processes and ports a spec names (st->spec other than SPEC_PID): those that exist at
+ * the call (existing), those created later (future); processes (procs), ports (ports). */
+typedef struct { bool procs, ports, existing, future; } Reach;
+
+static Reach spec_reach(ProcSpec spec)
+{
+    /* all, existing and new name ports as well; the *_processes specs do not, the port specs
+     * name ports only */
+    return (Reach){
+        .procs = !spec_is_ports(spec),
+        .ports = spec == SPEC_ALL || spec == SPEC_EXISTING || spec == SPEC_NEW || spec_is_ports(spec),
+        .existing = spec != SPEC_NEW && spec != SPEC_NEW_PROCESSES && spec != SPEC_NEW_PORTS,
+        .future = spec != SPEC_EXISTING && spec != SPEC_EXISTING_PROCESSES && spec != SPEC_EXISTING_PORTS,
+    };
+}
+
+/* Whether a spec reaching r with the flags set matches the process or port p, alive at the
+ * call: a process (port) is matched when some flag applies to processes (ports), PROCS-SPEC-COUNT. */
+static bool spec_matches(const Model *m, Reach r, FlagSet set, int p)
+{
+    const Proc *pp = &m->procs[p];
+    bool kind = pp->is_port ? r.ports && flags_for_ports(set) : r.procs && flags_for_processes(set);
+    return pp->alive && r.existing && kind;
 }
 
 bool procspec_off_clears(bool on, bool names_tracer)
@@ -109,46 +137,49 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
     };
     const char *rule = spec_rules[st->spec];
     buf_printf(rules, " %s", rule);
-    /* all, existing and new name ports as well; the *_processes specs do not, the port specs
-     * name ports only */
-    bool procs = !spec_is_ports(st->spec);
-    bool ports = st->spec == SPEC_ALL || st->spec == SPEC_EXISTING || st->spec == SPEC_NEW || spec_is_ports(st->spec);
-    bool existing = st->spec != SPEC_NEW && st->spec != SPEC_NEW_PROCESSES && st->spec != SPEC_NEW_PORTS;
-    bool future = st->spec != SPEC_EXISTING && st->spec != SPEC_EXISTING_PROCESSES && st->spec != SPEC_EXISTING_PORTS;
+    Reach r = spec_reach(st->spec);
     Session *ses = &m->sessions[s];
     bool clears = procspec_off_clears(st->on, state != NULL);
-    if (future && procs) { /* the port-only flags are for new ports, not new processes (seen live) */
+    /* PROCS-NEW-TRACER: turning flags on for them gives the defaults the step's tracer, whatever
+     * they had (erl_trace.c erts_change_new_p_tracing: erts_tracer_update(default_tracer, tracer)) */
+    bool names_new_tracer = st->on && state && r.future;
+    if (r.future && r.procs) { /* the port-only flags are for new ports, not new processes (seen live) */
         FlagSet for_procs = flags_for_processes(set);
         if (clears && for_procs) {
             ses->new_flags = 0;
             buf_puts(rules, " PROCS-NEW-OFF-CLEARS");
         } else
             ses->new_flags = st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
-        if (ses->new_flags && defaults_probe_removes(m, s, rules))
+        if (st->on && for_procs)
+            ses->new_state = state;
+        if (ses->new_flags && defaults_probe_removes(m, s, ses->new_state, rules))
             ses->new_flags = 0;
     }
-    if (future && ports && (spec_is_ports(st->spec) || flags_for_ports(set))) {
+    FlagSet for_ports = spec_is_ports(st->spec) ? set : flags_for_ports(set);
+    if (r.future && r.ports && (spec_is_ports(st->spec) || for_ports)) {
         if (clears && flags_for_ports(set)) {
             model_detach(&ses->new_ports);
             buf_puts(rules, " PROCS-NEW-OFF-CLEARS");
         } else
-            order_set_flags(m, &ses->new_ports, spec_is_ports(st->spec) ? set : flags_for_ports(set), st->on,
-                            ANS_TRACE, rule);
-        if (ses->new_ports.flags && defaults_probe_removes(m, s, rules))
+            order_set_flags(m, &ses->new_ports, for_ports, st->on, ANS_TRACE, rule);
+        if (st->on && for_ports && model_attached(&ses->new_ports))
+            ses->new_ports.state = state;
+        if (ses->new_ports.flags && defaults_probe_removes(m, s, ses->new_ports.state, rules))
             model_detach(&ses->new_ports);
     }
-    if (!existing)
+    if (names_new_tracer)
+        buf_puts(rules, " PROCS-NEW-TRACER");
+    if (!r.existing)
         return "0"; /* PROCS-SPEC-NEW, PORTS-NEW: "If Procs is new, the return value is 0" */
-    /* a process (port) is matched when some flag applies to processes (ports): PROCS-SPEC-COUNT;
-     * a process matched gets every flag given (C-43), a port those for ports */
-    for (int p = 0; p < m->nprocs; p++) {
-        bool is_port = m->procs[p].is_port;
-        bool matched = is_port ? ports && flags_for_ports(set) : procs && flags_for_processes(set);
-        if (m->procs[p].alive && matched)
-            set_flags(m, s, p, is_port ? flags_for_ports(set) : set, st->on, rule, NULL);
-    }
+    /* a process matched gets every flag given (C-43), a port those for ports, with the step's
+     * tracer (PROCS-SPEC-TRACER) */
+    for (int p = 0; p < m->nprocs; p++)
+        if (spec_matches(m, r, set, p))
+            set_flags(m, s, p, m->procs[p].is_port ? flags_for_ports(set) : set, st->on, rule, state);
+    if (st->on && state)
+        buf_puts(rules, " PROCS-SPEC-TRACER");
     buf_puts(rules, " PROCS-SPEC-COUNT");
-    return count_placeholder(step_flags(st), procs, ports);
+    return count_placeholder(step_flags(st), r.procs, r.ports);
 }
 
 /* C-150: OTP 25's start_trace asks a process's current tracer whether it is still in use when
@@ -162,11 +193,29 @@ static bool reaches_stray_silent(const Model *m, const Step *st)
         return false;
     if (st->spec == SPEC_PID)
         return release_stray_silent(m, model_proc(m, st->actor));
-    bool existing = st->spec == SPEC_ALL || st->spec == SPEC_PROCESSES || st->spec == SPEC_EXISTING ||
-                    st->spec == SPEC_EXISTING_PROCESSES;
-    for (int p = 0; existing && flags_for_processes(step_flags(st)) && p < m->nprocs; p++)
-        if (m->procs[p].alive && release_stray_silent(m, p))
+    for (int p = 0; p < m->nprocs; p++)
+        if (!m->procs[p].is_port && spec_matches(m, spec_reach(st->spec), step_flags(st), p) &&
+            release_stray_silent(m, p))
             return true;
+    return false;
+}
+
+/* C-315: a spec turning flags on reaches a process or port that another tracer (another
+ * state) traces: erl_bif_trace.c start_trace asks that tracer enabled(trace_status, ...) and,
+ * while it answers trace or discard, leaves the process as it is and out of the count that
+ * trace/3 returns, which the count placeholders (PROCS-SPEC-COUNT) cannot state. state: the
+ * step's tracer state, NULL for the session's. */
+static bool reaches_other_tracer(const Model *m, const Step *st, const Term *state)
+{
+    if (!st->on || st->spec == SPEC_PID)
+        return false;
+    const Term *own = m->sessions[LEGACY_SESSION].state_term;
+    for (int p = 0; p < m->nprocs; p++) {
+        const TraceState *ts = &m->procs[p].trace[LEGACY_SESSION];
+        if (spec_matches(m, spec_reach(st->spec), step_flags(st), p) && model_attached(ts) &&
+            term_compare(ts->state ? ts->state : own, state ? state : own) != 0)
+            return true;
+    }
     return false;
 }
 
@@ -199,14 +248,14 @@ bool procspec_step(Model *m, const Step *st)
         return false;
     }
     const Term *session_state = m->sessions[LEGACY_SESSION].state_term;
-    if (st->spec != SPEC_PID && verdict == TRACER_ACCEPTED && state && term_compare(state, session_state) != 0) {
-        buf_free(&tracer_rules); /* the defaults for new processes keep the case's tracer state only */
+    const char *refusal = verdict != TRACER_ACCEPTED ? "CTL-TRACE" : procspec_refusal(m, st);
+    if (!refusal && reaches_other_tracer(m, st, state)) {
+        buf_free(&tracer_rules);
         buf_free(&call);
         buf_free(&rules);
-        return model_unsupported(m, st->line, st->col, "a {tracer, ...} flag with a process spec and a tracer "
-                                 "state other than the case's is");
+        return model_unsupported(m, st->line, st->col, "a process spec turning flags on for a process that "
+                                 "another tracer traces (OTP leaves it out of the count: C-315) is");
     }
-    const char *refusal = verdict != TRACER_ACCEPTED ? "CTL-TRACE" : procspec_refusal(m, st);
     buf_puts(&rules, refusal ? refusal : "CTL-TRACE");
     buf_puts(&rules, buf_str(&tracer_rules));
     buf_free(&tracer_rules);
@@ -214,7 +263,8 @@ bool procspec_step(Model *m, const Step *st)
     if (!refusal) {
         int p = st->spec == SPEC_PID ? model_proc(m, st->actor) : -1;
         const TraceState *ts = p >= 0 ? &m->procs[p].trace[LEGACY_SESSION] : NULL;
-        if (ts && model_attached(ts) && term_compare(ts->state ? ts->state : session_state,
+        /* start_trace compares tracers only to turn flags on: off clears them whatever the tracer */
+        if (st->on && ts && model_attached(ts) && term_compare(ts->state ? ts->state : session_state,
                                                       state ? state : session_state) != 0) {
             buf_puts(&rules, " TRACER-OPTION-TAKEN"); /* another tracer traces it: badarg (C-124) */
         } else if (reaches_stray_silent(m, st) && release_deviates(m, DEV_STRAY_SILENT_CRASH)) {

@@ -46,7 +46,7 @@ bool status_info(Model *m, const Step *st)
     Term *value, *result = NULL; /* result: the whole answer when it is not {Item, Value} */
     if (st->spec != SPEC_PID) { /* the defaults for new processes (PROCS-SPEC-NEW) */
         FlagSet set = m->sessions[s].new_flags;
-        value = flags ? flags_term(m, set) : tracer_term(m, s, set != 0, NULL);
+        value = flags ? flags_term(m, set) : tracer_term(m, s, set != 0, m->sessions[s].new_state);
         buf_puts(&call, "erlang:trace_info(");
         term_print_atom(&call, st->actor);
         buf_puts(&rules, "STATUS-INFO PROCS-SPEC-NEW");

@@ -52,16 +52,23 @@ void inherit_spawn(Model *m, int parent, int child, bool linked)
 {
     for (int s = 0; s < m->nsessions; s++) {
         TraceState *c = &m->procs[child].trace[s];
+        bool passes = passes_on_spawn(m, s, parent, linked);
         /* PROCS-SPEC-NEW: the defaults for new processes; C-48: OTP 27 and 29 leave them out
          * of a child that inherits in the session */
         if (m->sessions[s].new_flags &&
-            !(passes_on_spawn(m, s, parent, linked) && release_deviates(m, DEV_INHERIT_REPLACES_DEFAULTS)))
+            !(passes && release_deviates(m, DEV_INHERIT_REPLACES_DEFAULTS))) {
             gain(m, c, m->sessions[s].new_flags, "PROCS-SPEC-NEW");
+            c->state = m->sessions[s].new_state; /* with the defaults' own tracer (PROCS-NEW-TRACER) */
+        }
         inherit_pair(m, s, parent, child, FL_SET_ON_SPAWN, FL_SET_ON_FIRST_SPAWN,
                      "INHERIT-SPAWN", "INHERIT-FIRST-SPAWN");
         if (linked)
             inherit_pair(m, s, parent, child, FL_SET_ON_LINK, FL_SET_ON_FIRST_LINK,
                          "INHERIT-LINK INHERIT-SPAWN-LINK", "INHERIT-FIRST-LINK INHERIT-SPAWN-LINK");
+        /* INHERIT-SPAWN-TRACER: the parent's tracer replaces the defaults' (erl_process.c: the
+         * parent's flags are added and its tracer put in the child's place, C-315) */
+        if (passes)
+            c->state = m->procs[parent].trace[s].state;
     }
 }
 

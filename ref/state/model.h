@@ -169,6 +169,8 @@ typedef struct Session {
     bool strong;        /* a strong handle exists (created and not dropped) */
     unsigned since;     /* model clock at creation (SESSION-INFO-SESSIONS) */
     FlagSet new_flags;  /* flags processes created from now on get (PROCS-SPEC-NEW) */
+    const Term *new_state; /* the state of the tracer those processes get with them, or NULL: the
+                            * session's (PROCS-NEW-TRACER); new_ports keeps its own */
     bool state_dead;    /* the tracer state process has exited (STATUS-DEAD-STATE) */
     SystemMonitor sysmon; /* its system monitoring (trace:system/3, ref/harness/sysmon.c) */
     bool tracer_undefined; /* created with tracer undefined: its processes' tracer is the one their

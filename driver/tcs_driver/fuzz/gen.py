@@ -14,7 +14,8 @@ model refuses is a bug of this module unless the model documents the refusal.
 
 It writes every step kind and option of cases/README.md, but what the model documents as not
 modelled: `'_':'_'/'_'` patterns (they trace the harness's own calls), a tracer process named in a
-legacy `trace` step, valid `{tracer, recorder, S}` and
+legacy `trace` step, two tracer states among the legacy `trace` steps of one scenario (one state of
+its own, `{tracer, recorder, S}` in every `on` step, is written: `_named_tracer`), valid
 `{meta, recorder, S}` options with a state of their own, answers other than `trace` for scheduling
 tags (RUN-HARNESS), `remove` for garbage collection tags (GC-RUNTIME), and `cpu_timestamp`.
 Library targets (`erlang:phash2/1`, `lists:seq/2`: patterns, calls, `info`), driver ports (`open_port X
@@ -163,6 +164,9 @@ SESSION_NAMES: Final[tuple[str, ...]] = ("sa", "sb", "sp")
 TRACER_STATES: Final[tuple[str, ...]] = (
     "{#{send=>trace},<tracer>,{fun()->ok end,<<0:1024>>}}", "[]", "42", "{own,<tracer>,make_ref()}",
     "#{k=>fun()->x end}")
+#: Tracer states a scenario's legacy trace steps may name (`_named_tracer`), written without blanks;
+#: no make_ref(), which would be another state at each step.
+STEP_STATES: Final[tuple[str, ...]] = ("spec_state", "{spec,<tracer>,[1,2]}", "#{k=>[<tracer>]}", "42")
 #: Exit signal reasons (`P kill Q R`, `P exit R`).
 EXIT_REASONS: Final[tuple[str, ...]] = ("normal", "kill", "die", "boom", "{shutdown,x}")
 #: trace:system/3 settings a harness cannot trigger in a scenario (no monitor message is modelled),
@@ -247,6 +251,7 @@ class _State:
     seq_traced_flag: bool = False                                  # a token may have the send or 'receive' flag
     legacy_process: bool = False                                   # the legacy tracer is a process
     own_state: bool = False                                        # the recorder has a state of the case's own
+    step_state: str | None = None                                  # every legacy `trace ... on` names this state
     no_meta: set[str] = field(default_factory=set)                 # sessions whose recorder has trace_call/5
     flag_functions: bool = False                                   # a pattern may change its callers' flags
     seq_patterned: bool = False                                    # a pattern named lists:seq/2
@@ -334,9 +339,19 @@ def _tracer_option(st: _State, how: str) -> list[str]:
         return []
     if r < 0.03:
         return [st.pick(BAD_TRACERS)]
-    if r < 0.05 and st.recorder and not st.own_state:
+    if r < 0.05 and st.recorder and not st.own_state and not st.step_state:
         return ["{tracer,recorder,<tracer>}"]
     return []
+
+
+def _named_tracer(st: _State, how: str, flags: list[str]) -> list[str]:
+    """In a scenario whose legacy trace steps name a tracer state of their own (st.step_state), the
+    `{tracer,recorder,S}` of an `on` step that names no tracer yet: every process and port, and the
+    defaults for new ones, then have that one tracer (PROCS-NEW-TRACER, PROCS-SPEC-TRACER); a second
+    state would be refused where a spec reaches a process the other traces (C-315)."""
+    if not st.step_state or how == "off" or any(f.startswith("{tracer") for f in flags):
+        return []
+    return [f"{{tracer,recorder,{st.step_state}}}"]
 
 
 def _trace_step(st: _State) -> str | None:
@@ -352,17 +367,21 @@ def _trace_step(st: _State) -> str | None:
             if spec in ("all", "processes", "new", "new_processes"):
                 st.new_traced = True
                 st.new_sr |= bool({"send", "'receive'", "all"} & set(flags))
-        return f"trace {spec} {how} {' '.join(flags)}"
+        return f"trace {spec} {how} {' '.join(flags + _named_tracer(st, how, flags))}"
     if r < 0.18:
         st.new_ports_traced |= how == "on"
-        return f"trace new_ports {how} {' '.join(_flags(st, _legacy_pool(st, PORT_FLAGS), 3))}"
+        flags = _flags(st, _legacy_pool(st, PORT_FLAGS), 3)
+        return f"trace new_ports {how} {' '.join(flags + _named_tracer(st, how, flags))}"
     if r < 0.3 and ports:
-        return f"trace {st.pick(ports)} {how} {' '.join(_flags(st, _legacy_pool(st, PORT_FLAGS), 3))}"
+        port = st.pick(ports)
+        flags = _flags(st, _legacy_pool(st, PORT_FLAGS), 3)
+        return f"trace {port} {how} {' '.join(flags + _named_tracer(st, how, flags))}"
     who = _traceable(st)
     if not who:
         return None
     p = st.pick(who)
     flags = _flags(st, _legacy_pool(st, PROCESS_FLAGS)) + _tracer_option(st, how)
+    flags += _named_tracer(st, how, flags)
     if how == "on":
         _mark_traced(st, [p], flags)
     return f"trace {p} {how} {' '.join(flags)}"
@@ -1008,6 +1027,10 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     with_sessions = rng.random() < 0.25
     st = _State(rng, with_sessions)
     body, _ = _declarations(st, with_sessions)
+    # drawn apart, so that the scenarios of a seed stay as they were but for the named tracer
+    side = random.Random(f"tcs-fuzz-step-state-{seed}-{index}-{variant}")
+    if st.recorder and side.random() < 0.1:
+        st.step_state = side.choice(STEP_STATES)
     st.alive = ["a", "b", "c", "d"][:rng.randrange(2, 5)]
     body.append("process " + " ".join(st.alive))
     steps: list[str] = []
