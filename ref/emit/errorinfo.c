@@ -33,6 +33,9 @@ static const Refusal refusals[] = {
     {"recv", "SESSION-FLAGS-NO-LIST", "badopt", "3", "ERRINFO-BADOPT", NULL},
     {NULL, "SESSION-FLAGS-NO-LIST", "badopt", "4", "ERRINFO-BADOPT", NULL},
     {NULL, "SESSION-BAD-HOW", NULL, "3", "ERRINFO-HOW", NULL},
+    /* erl_bif_trace.c trace(): `goto error` without a cause; erl_kernel_errors.erl
+     * format_trace_error(process | port, ...) then says "invalid process (port) spec" (C-335) */
+    {NULL, "SESSION-CPU-TIMESTAMP", NULL, "2", "ERRINFO-TRACEE", NULL},
     {"process", "SESSION-PROCESS", NULL, "2", "ERRINFO-TRACEE", NULL},
     {"port", "SESSION-PORT", NULL, "2", "ERRINFO-TRACEE", NULL},
     {"info", "SESSION-SYSTEM-INFO", "badopt", "2", "ERRINFO-INFO-SYSTEM", NULL},

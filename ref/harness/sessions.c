@@ -212,10 +212,11 @@ static bool new_spec_step(Model *m, const Step *st)
     const char *refused = options_refused(m, st);
     bool existing = st->spec == SPEC_PROCESSES || st->spec == SPEC_EXISTING_PROCESSES || st->spec == SPEC_PORTS ||
                     st->spec == SPEC_EXISTING_PORTS;
-    /* cpu_timestamp: "Only allowed with Procs==all" (process/4; port/4: "Same as ... process/4") */
-    if (!refused && st->spec != SPEC_PROCESSES && st->spec != SPEC_PORTS && (set & FLAG_BIT(FL_CPU_TIMESTAMP)))
-        refused = port ? (existing ? "SESSION-PORT-SPEC-ALL SESSION-PORT" : "SESSION-NEW SESSION-PORT")
-                       : existing ? "SESSION-SPEC-ALL SESSION-PROCESS" : "SESSION-NEW SESSION-PROCESS";
+    /* cpu_timestamp with any spec (C-335): trace.erl passes process(S, all, ...) to the BIF as
+     * `processes`, port(S, all, ...) as `ports`, and erl_bif_trace.c trace() takes cpu_timestamp
+     * with `all` only, which neither function can pass */
+    if (!refused && (set & FLAG_BIT(FL_CPU_TIMESTAMP)))
+        refused = "SESSION-CPU-TIMESTAMP";
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg", refused);
     } else if (existing) { /* as erlang:trace(all | existing_processes, ...), for ports as their port specs */
@@ -295,7 +296,9 @@ static bool process_step(Model *m, const Step *st)
     buf_puts(&call, ")");
     FlagSet set = step_flag_set(st);
     const char *refused = options_refused(m, st);
-    if (!refused && (!m->procs[p].alive || (set & FLAG_BIT(FL_CPU_TIMESTAMP))))
+    if (!refused && (set & FLAG_BIT(FL_CPU_TIMESTAMP)))
+        refused = "SESSION-CPU-TIMESTAMP"; /* before the tracee is looked up (C-335) */
+    else if (!refused && !m->procs[p].alive)
         refused = rule;
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg", refused);

@@ -324,6 +324,25 @@ static void test_create_error_info(int *failures)
                  "N ctl trace:session_create(su,undefined,[]) -> {_Ref,{su,_Id}}\n");
 }
 
+/* cpu_timestamp is refused in a session with every spec, all too, and nothing is set: trace.erl
+ * passes all to the BIF as processes (ports), which takes cpu_timestamp with all only (C-335,
+ * seed 20261203 groups W3..W5); argument 2 explained, as for a dead tracee. */
+static void test_cpu_timestamp_refused(int *failures)
+{
+    const char *text = H "a open_port x\ncreate sa\ntrace sa all on send cpu_timestamp\ntrace weak(sa) new off cpu_timestamp\n"
+                         "trace sa port(all) on send cpu_timestamp\ntrace sa x on send cpu_timestamp\na send b one\n";
+    has_in_order(failures, text,
+                 "N ctl trace:process({_Ref,{sa,_Id}},all,true,[send,cpu_timestamp]) raises error:badarg "
+                 "error_info #{module=>erl_kernel_errors} explains [2]\n"
+                 "N ctl trace:process({sa,_Id},new,false,[cpu_timestamp]) raises error:badarg "
+                 "error_info #{module=>erl_kernel_errors} explains [2]\n"
+                 "N ctl trace:port({_Ref,{sa,_Id}},all,true,[send,cpu_timestamp]) raises error:badarg "
+                 "error_info #{module=>erl_kernel_errors} explains [2]\n"
+                 "N ctl trace:port({_Ref,{sa,_Id}},<port:x>,true,[send,cpu_timestamp]) raises error:badarg "
+                 "error_info #{module=>erl_kernel_errors} explains [2]\n");
+    lacks(failures, text, "enabled(send, <sa>, <a>)");
+}
+
 int main(void)
 {
     int failures = 0;
@@ -332,6 +351,7 @@ int main(void)
     test_destroy_and_drop(&failures);
     test_refused_handles_and_options(&failures);
     test_create_error_info(&failures);
+    test_cpu_timestamp_refused(&failures);
     test_info(&failures);
     test_session_info(&failures);
     test_patterns_and_tracers(&failures);
