@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from .stream import Line, Window, filter_lines, restore_requested_fullsweeps
+from .stream import Line, Window, filter_lines, fullsweep_choices, restore_requested_fullsweeps
 
 __all__ = [
     "ALL_KINDS",
@@ -323,12 +323,28 @@ def compare(
     strict: bool = False,
     observable: frozenset[str] = DEFAULT_OBSERVABLE,
 ) -> Comparison:
-    """Return the per-group comparison; agree iff every group's selected lines are identical in order on both sides."""
+    """Return the per-group comparison; agree iff every group's selected lines are identical in order on both sides.
+
+    Not strict, the live stream's fullsweep-shaped majors that the golden stream's requested ones may be
+    are tried in turn (stream.fullsweep_choices): the first way that agrees counts, else the first way."""
     unknown = observable - ALL_KINDS
     if unknown:
         raise ValueError(f"unknown line kinds in observable: {sorted(unknown)}")
-    if not strict:
-        live = restore_requested_fullsweeps(golden, live)
+    if strict:
+        return _compare_once(golden, live, strict=strict, observable=observable)
+    first: Comparison | None = None
+    for choice in fullsweep_choices(golden, live) or [None]:
+        found = _compare_once(golden, restore_requested_fullsweeps(golden, live, choice), strict=strict,
+                              observable=observable)
+        if found.agree:
+            return found
+        first = first or found
+    assert first is not None
+    return first
+
+
+def _compare_once(golden: list[Line], live: list[Line], *, strict: bool, observable: frozenset[str]) -> Comparison:
+    """compare() with the live stream's classification as it is."""
     g_groups = _group_golden(select(golden, strict=strict, observable=observable))
     l_groups = group_lines(select(live, strict=strict, observable=observable))
     if not strict:

@@ -9,6 +9,7 @@ arguments.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from collections.abc import Callable
@@ -24,6 +25,7 @@ __all__ = [
     "filter_lines",
     "classify",
     "classify_implementation_defined",
+    "fullsweep_choices",
     "restore_requested_fullsweeps",
     "normalise_live",
     "parse_body",
@@ -654,30 +656,62 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
             for i, line in enumerate(out)]
 
 
-def restore_requested_fullsweeps(golden: list[Line], live: list[Line]) -> list[Line]:
-    """Return live with as many of its GC-MINOR-FULLSWEEP majors made normative again, per process and
-    tracer, as the golden stream requires normative major collections beyond the live stream's normative
-    ones (first ones first): a requested major collection (`gc major`) right after a minor one the runtime
-    started (GC-RUNTIME) has the shape of a fullsweep added to a minor and is classified so, yet it is the
-    collection the step asked for (C-265). Its gc_major_end and both enabled lines go with it."""
-    def majors(lines: list[Line]) -> dict[tuple[str, str | None], int]:
-        counts: dict[tuple[str, str | None], int] = {}
+#: A process and tracer: whose GC-MINOR-FULLSWEEP majors restore_requested_fullsweeps counts.
+GcKey = tuple[str, str | None]
+
+
+def _fullsweep_deficit(golden: list[Line], live: list[Line]) -> dict[GcKey, int]:
+    """Per process and tracer, how many more normative major collections the golden stream requires
+    than the live stream has."""
+    def majors(lines: list[Line]) -> dict[GcKey, int]:
+        counts: dict[GcKey, int] = {}
         for ln in lines:
             if ln.kind == "trace" and ln.cls == "N" and ln.tag == "gc_major_start":
                 counts[(ln.group, ln.state)] = counts.get((ln.group, ln.state), 0) + 1
         return counts
     live_majors = majors(live)
-    deficit = {key: n - live_majors.get(key, 0) for key, n in majors(golden).items()}
+    return {key: n - live_majors.get(key, 0) for key, n in majors(golden).items()
+            if n > live_majors.get(key, 0)}
+
+
+def fullsweep_choices(golden: list[Line], live: list[Line], most: int = 64) -> list[dict[GcKey, frozenset[int]]]:
+    """Which of the live stream's GC-MINOR-FULLSWEEP majors restore_requested_fullsweeps may make normative
+    (per process and tracer, their ordinals among its informative gc_major_start lines): every way of picking
+    as many as the golden stream lacks, the first ones first, at most `most` ways. Which one the step asked
+    for the lines alone do not say: a collection the runtime started can be a minor with a fullsweep, and the
+    requested one can come right after a runtime minor, earlier or later than it (fuzz W9)."""
+    deficit = _fullsweep_deficit(golden, live)
+    candidates = {key: sum(1 for ln in live if ln.kind == "trace" and ln.tag == "gc_major_start"
+                           and ln.cls == "I" and (ln.group, ln.state) == key) for key in deficit}
+    per_key = [[(key, frozenset(pick)) for pick in itertools.combinations(range(candidates[key]),
+                                                                           min(n, candidates[key]))]
+               for key, n in deficit.items()]
+    return [dict(way) for way in itertools.islice(itertools.product(*per_key), most)]
+
+
+def restore_requested_fullsweeps(golden: list[Line], live: list[Line],
+                                 choice: dict[GcKey, frozenset[int]] | None = None) -> list[Line]:
+    """Return live with as many of its GC-MINOR-FULLSWEEP majors made normative again, per process and
+    tracer, as the golden stream requires normative major collections beyond the live stream's normative
+    ones (those `choice` names, by their ordinals among the process's informative majors; without it the
+    first ones first): a requested major collection (`gc major`) right after a minor one the runtime
+    started (GC-RUNTIME) has the shape of a fullsweep added to a minor and is classified so, yet it is the
+    collection the step asked for (C-265). Its gc_major_end and both enabled lines go with it."""
+    deficit = _fullsweep_deficit(golden, live)
+    chosen = choice if choice is not None else {key: frozenset(range(n)) for key, n in deficit.items()}
+    seen: dict[GcKey, int] = {}  # informative gc_major_start lines so far
     out = list(live)
-    restoring: set[tuple[str, str | None]] = set()  # between a restored gc_major_start and its end
+    restoring: set[GcKey] = set()  # between a restored gc_major_start and its end
     for i, line in enumerate(out):
         key = (line.group, line.state)
-        starts = line.kind == "trace" and line.tag == "gc_major_start" and line.cls == "I" and deficit.get(key, 0) > 0
+        starts = line.kind == "trace" and line.tag == "gc_major_start" and line.cls == "I"
+        if starts:
+            seen[key] = seen.get(key, 0) + 1
+            starts = seen[key] - 1 in chosen.get(key, frozenset())
         ends = key in restoring and line.tag == "gc_major_end" and line.kind in ("trace", "enabled")
         if not (starts or ends):
             continue
         if starts:
-            deficit[key] -= 1
             restoring.add(key)
         if ends and (line.kind == "trace" or not line.body.endswith(" -> trace")):
             restoring.discard(key)

@@ -231,3 +231,39 @@ def test_requested_major_after_a_minor_end_answered_discard_counts(live_text: st
     assert golden != GC_GOLDEN
     text = "ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + live_text
     assert compare(parse_stream(golden, "golden"), live(text)).agree is agree
+
+
+GC_SEND = "enabled(send, <tracer>, <b>) -> trace\ntrace(send, <tracer>, <b>, 87, #{extra=><a>})\n"
+GC_BOTH_WINDOWS_GOLDEN = """\
+% tcs stream v1: requested_major_after_runtime_fullsweep
+N ctl erlang:trace(<b>,true,[garbage_collection,send]) -> 1
+A open w1 GC-RUNTIME 0..*: N enabled(gc_minor_start, <tracer>, <b>) -> trace ; N trace(gc_minor_start, <tracer>, <b>, _GcInfo, #{}) ; N enabled(gc_minor_end, <tracer>, <b>) -> trace ; N trace(gc_minor_end, <tracer>, <b>, _GcInfo, #{})
+A open w2 GC-RUNTIME 0..*: N enabled(gc_major_start, <tracer>, <b>) -> trace ; N trace(gc_major_start, <tracer>, <b>, _GcInfo, #{}) ; N enabled(gc_major_end, <tracer>, <b>) -> trace ; N trace(gc_major_end, <tracer>, <b>, _GcInfo, #{})
+N enabled(send, <tracer>, <b>) -> trace
+N trace(send, <tracer>, <b>, 87, #{extra=><a>})
+N enabled(gc_major_start, <tracer>, <b>) -> trace
+N trace(gc_major_start, <tracer>, <b>, _GcInfo, #{})
+N enabled(gc_major_end, <tracer>, <b>) -> trace
+N trace(gc_major_end, <tracer>, <b>, _GcInfo, #{})
+A close w1
+A close w2
+"""
+
+
+@pytest.mark.parametrize(
+    ("live_text", "agree"),
+    [
+        pytest.param(GC_MINOR + GC_MAJOR + GC_SEND + GC_MINOR + GC_MAJOR, True,
+                     id="runtime-fullsweep-then-requested-major-after-runtime-minor"),
+        pytest.param(GC_MINOR + GC_MAJOR + GC_SEND + GC_MAJOR, True, id="runtime-fullsweep-then-requested-major"),
+        pytest.param(GC_MINOR + GC_MAJOR + GC_SEND + GC_MINOR, False, id="requested-major-missing"),
+        pytest.param(GC_MINOR + GC_MAJOR + GC_MINOR + GC_MAJOR + GC_SEND, False, id="majors-before-the-request"),
+    ],
+)
+def test_the_requested_major_may_be_a_later_fullsweep_shaped_one(live_text: str, agree: bool) -> None:
+    """Fuzz W9 (seed 20261203): b's runtime collection was a minor with a fullsweep, then, after its sends,
+    the requested major came right after another runtime minor; both majors have the fullsweep's shape. The
+    one the golden stream requires is whichever makes the lines agree, not the first (C-265); a requested
+    major that did not come after the step's lines is still missing."""
+    text = "ctl erlang:trace(<b>,true,[garbage_collection,send]) -> 1\n" + live_text
+    assert compare(parse_stream(GC_BOTH_WINDOWS_GOLDEN, "golden"), live(text)).agree is agree
