@@ -91,6 +91,12 @@ bool enabled_live(const Model *m, int s, int proc, const char *tag)
 
 bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_rules)
 {
+    /* TRACER-UNLOADED-PORT-KEEPS: a port's event asks with its own tag, not trace_status, and
+     * erl_trace.c call_enabled_tracer answers a tag other than trace_status discard when the NIF
+     * is gone: the event is dropped and the port keeps its tracer (C-330); a process has been
+     * scheduled in before its event, where the trace_status check removed it (enabled_unloaded) */
+    if (m->procs[proc].is_port && s == LEGACY_SESSION && m->tracer_unloaded)
+        return false;
     if (enabled_unloaded(m, s, proc))
         return false;
     Buf rules;

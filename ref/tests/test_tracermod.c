@@ -1,7 +1,7 @@
 /* test_tracermod.c - the tracer module's life (ref/harness/tracermod.c): which processes lose
  * their tracer at `tracer unload` itself (TRACER-UNLOADED-PURGE, C-275) and which keep it until
  * the runtime next asks them (TRACER-UNLOADED); the corpus (cases/tracer_unload_purge_*) checks
- * the same live. */
+ * the same live; a port keeps it through its events (TRACER-UNLOADED-PORT-KEEPS). */
 #include "check.h"
 #include "sim.h"
 
@@ -82,6 +82,19 @@ static void test_blocked_retraced_gets_fresh_flags(int *failures)
         "N trace(in, <tracer>, <c>, {tcs_puppet,block,0}, #{timestamp=>monotonic})\n");
 }
 
+/* a port's command while the module is gone is dropped, and the port keeps its tracer: its close
+ * after the reload is traced (TRACER-UNLOADED-PORT-KEEPS, C-330) */
+static void test_port_keeps_tracer_through_event(int *failures)
+{
+    sim(failures, H "a open_port x\ntrace x on 'receive'\ntracer unload\na port_send x <<\"gone\">>\n"
+                    "tracer reload\na port_close x",
+        "N ctl erlang:trace(<port:x>,true,['receive']) -> 1\n"
+        "N ctl code:delete(recorder) -> true\n"
+        "N ctl code:load_file(recorder) -> {module,recorder}\n"
+        "N enabled('receive', <tracer>, <port:x>) -> trace\n"
+        "N trace('receive', <tracer>, <port:x>, {<a>,close}, #{})\n");
+}
+
 int main(void)
 {
     int n = 0, *failures = &n;
@@ -89,6 +102,7 @@ int main(void)
     test_suspended_loses_tracer_at_unload(failures);
     test_blocked_after_reload_keeps_tracer(failures);
     test_blocked_retraced_gets_fresh_flags(failures);
+    test_port_keeps_tracer_through_event(failures);
     if (n)
         fprintf(stderr, "%d failure(s)\n", n);
     return n != 0;
