@@ -53,7 +53,8 @@ void inherit_spawn(Model *m, int parent, int child, bool linked)
     for (int s = 0; s < m->nsessions; s++) {
         TraceState *c = &m->procs[child].trace[s];
         /* PROCS-SPEC-NEW: the defaults for new processes; C-48: OTP 27 and 29 leave them out
-         * of a child that inherits in the session */
+         * of a child that inherits in the session; PROCS-NEW-READ: the spawn reads them */
+        model_read_new_defaults(m, s, false);
         if (m->sessions[s].new_flags &&
             !(passes_on_spawn(m, s, parent, linked) && release_deviates(m, DEV_INHERIT_REPLACES_DEFAULTS)))
             gain(m, c, m->sessions[s].new_flags, "PROCS-SPEC-NEW");
