@@ -20,7 +20,7 @@ Tracer enabled_proc_tracer(const Model *m, int s, int proc)
 Answer enabled_answer(Tracer t, const char *tag)
 {
     bool status = strcmp(tag, "trace_status") == 0;
-    if (t.decl->kind == TRACER_ERL_MSG && t.state_dead) /* STATUS-DEAD-STATE: its state is gone */
+    if (model_tracer_gone(t)) /* STATUS-DEAD-STATE: its state is gone */
         return status ? ANS_REMOVE : ANS_DISCARD;
     if (t.decl->kind == TRACER_ERL_MSG) /* EV-EXAMPLE-TRACER */
         return strcmp(tag, "send") == 0 || status ? ANS_TRACE : ANS_DISCARD;

@@ -140,8 +140,10 @@ bool ports_open(Model *m, int p, const Step *st)
         !windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "open_port"), term_int(m->a, 2)),
                       1, "RUN-WAIT-OPEN-PORT", &w))
         return false;
-    for (int s = 0; s < m->nsessions; s++) /* PORTS-NEW */
+    for (int s = 0; s < m->nsessions; s++) { /* PORTS-NEW; PROCS-NEW-READ: the open reads them */
+        model_read_new_defaults(m, s, true);
         xp->trace[s] = m->sessions[s].new_ports;
+    }
     /* PORTS-OPEN: {trace, Port, open, Pid, Driver}; the driver of {spawn, "cat"} is cat, that
      * of {spawn_driver, "tcs_drv"} tcs_drv (PORTS-DRIVER-OPEN) */
     tracepoint_event(m, x, "open", model_pid(m, p), term_atom(m->a, st->driver ? "tcs_drv" : "cat"),

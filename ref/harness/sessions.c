@@ -415,6 +415,7 @@ static Term *info_process(Model *m, int s, const Term *what, const char *it)
  * created later (SESSION-INFO-NEW). */
 static Term *info_new(Model *m, int s, bool ports, const char *it)
 {
+    model_read_new_defaults(m, s, ports); /* PROCS-NEW-READ */
     const Session *ses = &m->sessions[s];
     if (ports)
         return flags_or_tracer(m, s, model_attached(&ses->new_ports), ses->new_ports.flags, it);

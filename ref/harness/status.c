@@ -45,11 +45,12 @@ bool status_info(Model *m, const Step *st)
     buf_init(&rules);
     Term *value, *result = NULL; /* result: the whole answer when it is not {Item, Value} */
     if (st->spec != SPEC_PID) { /* the defaults for new processes (PROCS-SPEC-NEW) */
+        bool cleared = model_read_new_defaults(m, s, false);
         FlagSet set = m->sessions[s].new_flags;
         value = flags ? flags_term(m, set) : tracer_term(m, s, set != 0, m->sessions[s].new_state);
         buf_puts(&call, "erlang:trace_info(");
         term_print_atom(&call, st->actor);
-        buf_puts(&rules, "STATUS-INFO PROCS-SPEC-NEW");
+        buf_printf(&rules, "STATUS-INFO PROCS-SPEC-NEW%s", cleared ? " PROCS-NEW-READ STATUS-DEAD-STATE" : "");
     } else {
         int p = model_proc(m, st->actor);
         TraceState *ts = &m->procs[p].trace[s];

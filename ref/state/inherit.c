@@ -54,7 +54,8 @@ void inherit_spawn(Model *m, int parent, int child, bool linked)
         TraceState *c = &m->procs[child].trace[s];
         bool passes = passes_on_spawn(m, s, parent, linked);
         /* PROCS-SPEC-NEW: the defaults for new processes; C-48: OTP 27 and 29 leave them out
-         * of a child that inherits in the session */
+         * of a child that inherits in the session; PROCS-NEW-READ: the spawn reads them */
+        model_read_new_defaults(m, s, false);
         if (m->sessions[s].new_flags &&
             !(passes && release_deviates(m, DEV_INHERIT_REPLACES_DEFAULTS))) {
             gain(m, c, m->sessions[s].new_flags, "PROCS-SPEC-NEW");

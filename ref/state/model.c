@@ -115,6 +115,23 @@ void model_detach(TraceState *ts)
     ts->state = NULL;
 }
 
+bool model_tracer_gone(Tracer t) { return t.decl->kind == TRACER_ERL_MSG && t.state_dead; }
+
+bool model_read_new_defaults(Model *m, int s, bool ports)
+{
+    Session *ses = &m->sessions[s];
+    /* erl_trace.c get_new_p_tracing: every read of a session's defaults probes their tracer
+     * for trace_status and, on any answer but trace, clears the flags and the tracer */
+    bool had = ports ? model_attached(&ses->new_ports) : ses->new_flags != 0;
+    if (!had || !model_tracer_gone((Tracer){ses->tracer, ses->state_term, ses->state_dead}))
+        return false;
+    if (ports)
+        model_detach(&ses->new_ports);
+    else
+        ses->new_flags = 0;
+    return true;
+}
+
 MessagePattern *model_message_pattern(Session *ses, bool send)
 {
     return send ? &ses->send_pat : &ses->receive_pat;

@@ -271,6 +271,14 @@ bool model_attached(const TraceState *ts);
 /* Guarantees: the tracer removed from the trace state of a process or port: no flags, not
  * attached. */
 void model_detach(TraceState *ts);
+/* Guarantees: true iff the tracer answers remove to every trace_status probe: the example
+ * tracer whose state process has exited (STATUS-DEAD-STATE). */
+bool model_tracer_gone(Tracer t);
+/* Guarantees: session s's defaults for new processes (new ports when ports) as a read of them
+ * leaves them (a spawn, an opened port, trace_info of new): cleared when the session's tracer
+ * is gone (PROCS-NEW-READ); true iff that cleared some flag. No line: the probe at a read is
+ * not predicted (C-93). */
+bool model_read_new_defaults(Model *m, int s, bool ports);
 /* Guarantees: the send (send true) or the 'receive' pattern of session ses; the two are
  * separate (MSGPAT-SEPARATE). */
 MessagePattern *model_message_pattern(Session *ses, bool send);
