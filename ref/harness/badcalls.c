@@ -10,6 +10,7 @@
 #include "control.h"
 #include "flags.h"
 #include "matchspec.h"
+#include "patterns.h"
 #include "sessions.h"
 
 /* The k-th (0-based) argument after the session. */
@@ -98,8 +99,9 @@ static const char *local_tracee_refused(const Model *m, const Step *st, const ch
 
 /* process/4 and port/4 of a tracee that is not a local process: the tracee and How are checked
  * before the flag list, and both raise without a cause, so what erl_kernel_errors explains
- * follows the arguments: How (3) if it is no boolean, else the tracee (2). A tracee of another
- * node with a bad How would have both explained: refused. */
+ * follows the arguments: How (3) if it is no boolean, else the tracee (2). A pid or port of
+ * another node is what it wants (not_local_pid, not_local_port), so a bad flag list is blamed
+ * beside it (2 and 4, cause badopt, C-321); with a bad How, both 2 and 3: refused. */
 static const char *tracee_refused(const Model *m, const Step *st, const char **unsupported)
 {
     bool port = strcmp(st->fn, "port") == 0;
@@ -107,16 +109,30 @@ static const char *tracee_refused(const Model *m, const Step *st, const char **u
     if (!port && is_local_pid(who))
         return local_tracee_refused(m, st, unsupported);
     bool remote = term_is_external(who) && who->kind == (port ? TK_PORT : TK_PID);
-    if (!port && !atoms_known(flags, is_trace_flag)) /* only port/4 was seen checking its tracee
-                                                      * first (C-280) */
-        *unsupported = "a process/4 call with a bad process and a bad flag list is";
-    else if (remote && !is_boolean(how))
+    if (remote && !is_boolean(how)) {
         *unsupported = "a tracee of another node with a How that is no boolean (two arguments explained) is";
-    if (*unsupported)
         return NULL;
+    }
     if (!is_boolean(how))
         return "SESSION-TRACEE-BAD SESSION-BAD-HOW";
-    return remote ? "SESSION-TRACEE-REMOTE" : "SESSION-TRACEE-BAD";
+    if (remote)
+        return atoms_known(flags, is_trace_flag) ? "SESSION-TRACEE-REMOTE" : "SESSION-TRACEE-REMOTE-FLAGS";
+    return "SESSION-TRACEE-BAD";
+}
+
+/* function/4's options as a session's pattern step reads them: the rule that refuses them
+ * (global beside local, meta or a counter, C-321), or NULL. */
+static const char *options_read(const Term *opts, const char **unsupported)
+{
+    Step read = {.kind = ST_SESSION};
+    for (const Term *o = opts; o->kind == TK_CONS; o = o->u.cons.tail) {
+        if (read.nopts == MAX_STEP_FLAGS) {
+            *unsupported = "an option list longer than a pattern step's is";
+            return NULL;
+        }
+        read.opts[read.nopts++] = o->u.cons.head->u.name;
+    }
+    return patterns_options_refusal(&read);
 }
 
 /* function/4, in erl_bif_trace.c trace_pattern's order: the options, the match spec, a match
@@ -130,6 +146,9 @@ static const char *function_refused(const Step *st, const char **unsupported)
         *unsupported = "an option list with an option function/4 refuses (write it as a pattern step) is";
         return NULL;
     }
+    const char *bad_options = options_read(opts, unsupported);
+    if (bad_options || *unsupported)
+        return bad_options;
     bool list_ms = ms->kind == TK_CONS;
     if (!is_boolean(ms) && !(list_ms && ms_validate(ms).check == MS_OK)) {
         *unsupported = "this match spec in apply is";
