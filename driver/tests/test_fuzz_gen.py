@@ -289,12 +289,13 @@ def test_a_scenario_polluted_in_a_shared_node_keeps_the_shared_nodes_lines(tmp_p
 
 
 #: The seeds whose first 300 scenarios hold every function of `apply` and busy reload rounds.
-APPLY_SEEDS = (11, 777001)
+APPLY_SEEDS = (3, 5, 11, 777001)
 #: What the model answers those steps by (C-280, C-281, C-320): each rule appears in their streams.
 APPLY_RULES = {"SESSION-TRACEE-REMOTE", "SESSION-TRACEE-BAD", "SESSION-UNKNOWN-FLAG", "SESSION-FLAGS-NO-LIST",
                "SESSION-BAD-HOW", "SESSION-FUNCTION-BAD-MFA", "CALL-COUNT-NO-MATCH-SPEC", "SESSION-CREATE-NAME",
                "SESSION-CREATE-TRACER", "SESSION-INFO-BAD-WHAT", "SESSION-NOT-A-HANDLE", "SESSION-DEAD-HANDLE",
-               "SESSION-LEGACY-WEAK", "TRACER-RELOAD-BUSY", "TRACER-RELOAD-RACE", "TRACER-RELOADED"}
+               "SESSION-LEGACY-WEAK", "SESSION-TRACEE-REMOTE-FLAGS", "CALL-COUNTERS-NOT-GLOBAL",
+               "CALL-PATTERN-GLOBAL-EXCLUSIVE", "TRACER-RELOAD-BUSY", "TRACER-RELOAD-RACE", "TRACER-RELOADED"}
 
 
 def _with_new_steps(seed: int, count: int = 300) -> list[gen.Scenario]:

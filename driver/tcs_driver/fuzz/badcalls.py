@@ -37,9 +37,10 @@ GOOD_MFAS: Final[tuple[str, ...]] = ("{tcs_target,id,1}", "{tcs_target,'_','_'}"
 #: Match specs the model validates (a list one, for CALL-COUNT-NO-MATCH-SPEC).
 LIST_MATCH_SPECS: Final[tuple[str, ...]] = ("[{'_',[],[]}]", "[{'_',[],[{return_trace}]}]",
                                             "[{['$1'],[{is_integer,'$1'}],[{message,'$1'}]}]")
-#: Option lists of function/4 that leave the MFA to be refused (no counter-only list with a match spec).
+#: Option lists of function/4 that leave the MFA to be refused (no counter-only list with a match spec),
+#: and two that are refused as options, before the match spec (CALL-PATTERN-GLOBAL-EXCLUSIVE, C-321).
 MFA_OPTIONS: Final[tuple[str, ...]] = ("[]", "[global]", "[local]", "[meta]", "[local,call_count]",
-                                       "[call_time,meta]")
+                                       "[call_time,meta]", "[global,local]", "[meta,global]")
 COUNTER_OPTIONS: Final[tuple[str, ...]] = ("call_count", "call_time", "call_memory")
 #: Names session_create/3 refuses (SESSION-CREATE-NAME) and tracers it refuses (SESSION-CREATE-TRACER;
 #: not `undefined`, which it takes, C-290).
@@ -84,11 +85,13 @@ def _process(st: _State, xr: random.Random, live: list[str]) -> str:
             return f"process({xr.choice(live)},{pid},{xr.choice(BAD_HOWS)},{xr.choice(FLAG_LISTS)})"
         flags = xr.choice(NOT_LISTS if xr.random() < 0.5 else BAD_ELEMENT_LISTS)
         return f"process({xr.choice(live)},{pid},{xr.choice(['true', 'false'])},{flags})"
-    if r < 0.6:
-        return f"process({xr.choice(live)},external_pid(),{xr.choice(['true', 'false'])},{xr.choice(FLAG_LISTS)})"
-    if r < 0.85:
+    if r < 0.6:   # with bad flags both are blamed (SESSION-TRACEE-REMOTE-FLAGS, C-321)
+        flags = xr.choice(FLAG_LISTS + BAD_ELEMENT_LISTS + NOT_LISTS)
+        return f"process({xr.choice(live)},external_pid(),{xr.choice(['true', 'false'])},{flags})"
+    if r < 0.85:   # the tracee is blamed before the flags (C-321)
         how = xr.choice(BAD_HOWS) if xr.random() < 0.25 else xr.choice(["true", "false"])
-        return f"process({xr.choice(live)},{xr.choice(NOT_PROCESSES)},{how},{xr.choice(FLAG_LISTS)})"
+        flags = xr.choice(FLAG_LISTS + BAD_ELEMENT_LISTS + NOT_LISTS)
+        return f"process({xr.choice(live)},{xr.choice(NOT_PROCESSES)},{how},{flags})"
     pid = xr.choice([_pid(st, xr), "external_pid()"])
     flags = xr.choice(FLAG_LISTS + BAD_ELEMENT_LISTS + NOT_LISTS)
     return f"process({xr.choice(_dead_handles(st))},{pid},{xr.choice(['true', 'false'] + list(BAD_HOWS))},{flags})"
@@ -106,8 +109,9 @@ def _port(st: _State, xr: random.Random, live: list[str]) -> str:
 
 
 def _function(xr: random.Random, live: list[str]) -> str:
-    """function/4, in the order erts checks: options that are no list, a match spec with counters
-    only (CALL-COUNT-NO-MATCH-SPEC), then the MFA (SESSION-FUNCTION-BAD-MFA)."""
+    """function/4, in the order erts checks: options that are no list, options it refuses (global
+    beside a counter, CALL-COUNTERS-NOT-GLOBAL, C-321), a match spec with counters only
+    (CALL-COUNT-NO-MATCH-SPEC), then the MFA (SESSION-FUNCTION-BAD-MFA)."""
     r = xr.random()
     handle = xr.choice(live)
     if r < 0.3:
