@@ -109,11 +109,12 @@ static void test_raises(int *failures)
 static void test_refused(int *failures)
 {
     sim(failures, H "apply trace:process(sa, <a>, true, [])\n",
-        "ERR 9:1: apply of a process/4 call of a process of the case with a boolean How and trace flags (write "
-        "it as a trace step) is not supported by model v1");
+        "ERR 9:1: "
+        "apply of a process/4 call of a process of the case with a boolean How and trace flags (write it as a trace step) is"
+        " not supported by model v1");
     sim(failures, H "apply trace:process(sa, <a>, sometimes, notalist)\n",
-        "ERR 9:1: a process/4 call with a How that is no boolean and a bad flag list (two arguments explained) "
-        "is not supported by model v1");
+        "ERR 9:1: a process/4 call with a How that is no boolean and a bad flag list (two arguments explained) is"
+        " not supported by model v1");
     sim(failures, H "apply trace:process(sa, <sa>, true, [send])\n",
         "ERR 9:1: a process/4 call that sets trace flags on a tracer state process is not supported by model v1");
     sim(failures, H "apply trace:process(sa, external_pid(), 1, [])\n",
