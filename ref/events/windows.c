@@ -287,9 +287,10 @@ static bool refuse_remove_in_window(Model *m, bool removes, const char *what)
 bool windows_killed_linked_ok(Model *m, int p)
 {
     const Proc *pp = &m->procs[p];
-    return refuse_remove_in_window(m, !pp->blocked && tag_traced(m, p, "in_exiting") && answers_remove(m, p, "in_exiting"),
-                                   "the in_exiting the runtime may leave out (RUN-KILLED-LINKED) of a process whose "
-                                   "tracer answers remove to it is");
+    const char *what = "the in_exiting the runtime may leave out (RUN-KILLED-LINKED) of a process whose "
+                       "tracer answers remove to it is";
+    bool removes = !pp->blocked && tag_traced(m, p, "in_exiting") && answers_remove(m, p, "in_exiting");
+    return refuse_remove_in_window(m, removes, what);
 }
 
 /* A window of rule for at most one instance of what fire(m, p, arg) writes, opened and closed at
@@ -309,9 +310,9 @@ void windows_killed_linked(Model *m, int p)
 
 bool windows_killed_dirty_ok(Model *m, int p)
 {
-    return refuse_remove_in_window(m, !m->procs[p].blocked && answers_remove(m, p, "out_exiting"),
-                                   "the out_exiting the runtime may ask about on a dirty scheduler (RUN-KILLED-DIRTY-OUT) "
-                                   "of a process whose tracer answers remove to it is");
+    const char *what = "the out_exiting the runtime may ask about on a dirty scheduler (RUN-KILLED-DIRTY-OUT) "
+                       "of a process whose tracer answers remove to it is";
+    return refuse_remove_in_window(m, !m->procs[p].blocked && answers_remove(m, p, "out_exiting"), what);
 }
 
 /* The enabled lines of a tracepoint whose trace callback cannot report (tracepoint_fire_unreported). */
@@ -330,9 +331,9 @@ void windows_killed_dirty(Model *m, int p)
 
 bool windows_killed_migrate_ok(Model *m, int p)
 {
-    return refuse_remove_in_window(m, !m->procs[p].blocked && answers_remove(m, p, "in_exiting"),
-                                   "the in_exiting and out_exiting the runtime may schedule before the exit "
-                                   "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to in_exiting is");
+    const char *what = "the in_exiting and out_exiting the runtime may schedule before the exit "
+                       "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to in_exiting is";
+    return refuse_remove_in_window(m, !m->procs[p].blocked && answers_remove(m, p, "in_exiting"), what);
 }
 
 /* Two tracepoints, one after the other, each fired by one (fire_point or fire_unreported). */
@@ -360,9 +361,9 @@ void windows_killed_migrate(Model *m, int p, unsigned ids[2])
 
 bool windows_exit_yield_ok(Model *m, int p)
 {
-    return refuse_remove_in_window(m, answers_remove(m, p, "out_exiting") || answers_remove(m, p, "in_exiting"),
-                                   "the out_exiting and in_exiting of an exit that yields (RUN-KILLED-EXIT-YIELD) of a "
-                                   "process whose tracer answers remove to one of them is");
+    const char *what = "the out_exiting and in_exiting of an exit that yields (RUN-KILLED-EXIT-YIELD) of a "
+                       "process whose tracer answers remove to one of them is";
+    return refuse_remove_in_window(m, answers_remove(m, p, "out_exiting") || answers_remove(m, p, "in_exiting"), what);
 }
 
 unsigned windows_exit_yield(Model *m, int p)
