@@ -76,7 +76,7 @@ run(JobFile) ->
 %% the scenario to load.  tcs_batch loads them once for all its jobs.
 load_modules() ->
     [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet, tcs_canon, tcs_patterns, timer,
-                                                  tcs_settle, tcs_ports, tcs_seq]],
+                                                  tcs_settle, tcs_ports, tcs_seq, tcs_busy]],
     ok.
 
 %% An earlier job in the same node (tcs_batch) may have loaded the gate already.

@@ -70,7 +70,7 @@ def test_generator_reaches_every_step_kind() -> None:
               "trace all", "trace existing", "trace new", "trace new_ports", "create", "destroy", "drop",
               "session_info", "delivered", "callbacks", "answer", "session", "erl_msg_tracer",
               "kill", "trap_exit", "monitor", "send_name", "tracer unload", "tracer reload", "system", "unload",
-              "tracer process", "weak(legacy)"}
+              "tracer process", "weak(legacy)", "apply"}
     assert wanted - words == set()
 
 
@@ -352,3 +352,57 @@ def test_generator_names_one_tracer_state_in_every_legacy_trace_step() -> None:
 def test_model_accepts_every_scenario_with_a_tracer_state_of_its_own(layout: corpus.Layout, tmp_path: Path) -> None:
     """The scenarios of a named tracer state are ones the model takes (0 refusals)."""
     assert _refusals(layout, tmp_path, _with_step_state(4, 400)) == []
+
+
+#: The seeds whose first 300 scenarios hold every function of `apply` and busy reload rounds.
+APPLY_SEEDS = (3, 5, 11, 777001)
+#: What the model answers those steps by (C-280, C-281, C-320): each rule appears in their streams.
+APPLY_RULES = {"SESSION-TRACEE-REMOTE", "SESSION-TRACEE-BAD", "SESSION-UNKNOWN-FLAG", "SESSION-FLAGS-NO-LIST",
+               "SESSION-BAD-HOW", "SESSION-FUNCTION-BAD-MFA", "CALL-COUNT-NO-MATCH-SPEC", "SESSION-CREATE-NAME",
+               "SESSION-CREATE-TRACER", "SESSION-INFO-BAD-WHAT", "SESSION-NOT-A-HANDLE", "SESSION-DEAD-HANDLE",
+               "SESSION-LEGACY-WEAK", "SESSION-TRACEE-REMOTE-FLAGS", "CALL-COUNTERS-NOT-GLOBAL",
+               "CALL-PATTERN-GLOBAL-EXCLUSIVE", "TRACER-RELOAD-BUSY", "TRACER-RELOAD-RACE", "TRACER-RELOADED"}
+
+
+def _with_new_steps(seed: int, count: int = 300) -> list[gen.Scenario]:
+    return [s for s in (gen.scenario(seed, i) for i in range(count))
+            if any(line.startswith("apply ") or " reload while " in line for line in s.body)]
+
+
+def test_generator_writes_apply_and_busy_reload_rounds() -> None:
+    """Every function `apply` takes, in scenarios with sessions only; busy reload rounds only without
+    sessions, each after the steps that make its tracee and function what the model states: the
+    tracee's flags set to call alone, then a pattern of [] or true on the loop's function."""
+    scenarios = [s for seed in APPLY_SEEDS for s in _with_new_steps(seed)]
+    functions = set()
+    rounds = 0
+    for s in scenarios:
+        sessions = any(line.startswith("session ") for line in s.body)
+        for at, line in enumerate(s.body):
+            if line.startswith("apply "):
+                assert sessions and s.otp >= 27, s.text()
+                functions.add(line.split("(")[0].removeprefix("apply trace:"))
+            elif " reload while " in line:
+                assert not sessions, s.text()
+                a, fn = line.split()[3], line.split()[5].split("(")[0]
+                assert s.body[at - 2] == f"trace {a} on call", s.text()
+                pattern = s.body[at - 1].split()
+                assert pattern[1] == f"{fn}/1" and pattern[2] in ("[]", "true"), s.text()
+                rounds += 1
+    assert functions == {"process", "port", "function", "send", "recv", "info", "session_create",
+                         "session_destroy", "session_info"}
+    assert rounds >= 10
+
+
+def test_model_answers_every_apply_and_busy_reload_it_is_given(layout: corpus.Layout, tmp_path: Path) -> None:
+    """0 refusals among the scenarios of the first 300 with the new steps, and their streams reach
+    every rule the model answers them by."""
+    rules: set[str] = set()
+    for seed in APPLY_SEEDS:
+        scenarios = _with_new_steps(seed)
+        assert _refusals(layout, tmp_path, scenarios) == []
+        for s in scenarios:
+            status, out, err = campaign.model_run(layout, "sim", str(tmp_path / f"{s.id}.tcs"), "--explain")
+            assert status == 0, err
+            rules |= steer.explained_rules(out)
+    assert APPLY_RULES - rules == set()

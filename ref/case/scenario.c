@@ -113,6 +113,19 @@ static bool name_fits(Parser *p, const char *w, size_t at)
     return true;
 }
 
+/* Whether w begins a step that is no process's (the harness's steps, the session steps): a
+ * process or port of that name could do no step, so no declaration or spawn may give it. */
+static bool step_word(const char *w)
+{
+    static const char *const words[] = {"apply", "relation", "system_monitor", "trace", "seq_trace", "pattern",
+                                        "info", "unload", "create", "destroy", "drop", "session_info",
+                                        "delivered", "system"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(w, words[i]) == 0)
+            return true;
+    return false;
+}
+
 static bool is_name(const char *w)
 {
     if (!(w[0] >= 'a' && w[0] <= 'z'))
@@ -271,6 +284,8 @@ static bool new_name_arg(Parser *p, const char *what, const char *verb, const ch
                     is_port_name(p, w) ? "port" : "process", w, verb);
     if (spec_lookup(w) != SPEC_PID)
         return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
+    if (step_word(w))
+        return fail(p, at, "'%s' is reserved for the harness's step", w);
     add_known(p, w);
     *out = w;
     *col = (int)at + 1;
@@ -437,7 +452,7 @@ static bool parse_process_decl(Parser *p)
             return fail(p, at, "'%s' is reserved for a tracer state process", w);
         if (spec_lookup(w) != SPEC_PID)
             return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
-        if (strcmp(w, "system_monitor") == 0 || strcmp(w, "relation") == 0 || strcmp(w, "apply") == 0)
+        if (step_word(w))
             return fail(p, at, "'%s' is reserved for the harness's step", w);
         if (session_index(p, w) >= 0)
             return fail(p, at, "'%s' is the name of a session (and of its tracer state process)", w);

@@ -43,6 +43,7 @@ static const Refusal refusals[] = {
     {"function", "CALL-PATTERN-FORBIDDEN", "none", "2", "ERRINFO-MFA", NULL},
     {"function", "CALL-PATTERN-BAD-OPTION", "badopt", "4", "ERRINFO-BADOPT", NULL},
     {"function", "CALL-PATTERN-GLOBAL-EXCLUSIVE", "badopt", "4", "ERRINFO-BADOPT", NULL},
+    {"function", "CALL-COUNTERS-NOT-GLOBAL", "badopt", "4", "ERRINFO-BADOPT", NULL}, /* C-321 */
     {"function", "MS-", "match_spec", "3", "ERRINFO-MATCH-SPEC", NULL},
     /* send/3 and recv/3, in erl_bif_trace.c trace_pattern's order: the options as read for
      * function patterns, the match spec, then the options and restart/pause an event refuses */
@@ -58,6 +59,7 @@ static const Refusal refusals[] = {
     {"recv", "MSGPAT-NO-RESTART", "none", "", "ERRINFO-EVENT-NONE", NULL},
     /* `apply` (ref/harness/badcalls.c, C-280): what erl_kernel_errors names not_local_pid,
      * not_local_port, and the arguments of other kinds the BIFs refuse */
+    {NULL, "SESSION-TRACEE-REMOTE-FLAGS", "badopt", "2,4", "ERRINFO-NOT-LOCAL-FLAGS", NULL}, /* C-321 */
     {"process", "SESSION-TRACEE-REMOTE", NULL, "2", "ERRINFO-NOT-LOCAL", NULL},
     {"port", "SESSION-TRACEE-REMOTE", NULL, "2", "ERRINFO-NOT-LOCAL", NULL},
     {"info", "SESSION-TRACEE-REMOTE", "badopt", "2", "ERRINFO-NOT-LOCAL", NULL},

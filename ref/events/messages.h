@@ -10,6 +10,10 @@
  * False with err set if the pattern cannot be modelled. */
 bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
                       const char *rules);
+/* Guarantees: the same for a p already woken from its blocked receive (woken: running_wake ran
+ * for this message), which completes the receive; for woken false, as for a p not blocked. */
+bool messages_deliver_woken(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
+                            const char *rules, bool woken);
 /* Guarantees: the lines and mailbox effect of `P send Q T`. */
 bool messages_send(Model *m, int p, const Step *st);
 /* Guarantees: the lines and mailbox effect of `P send_name N T` (N ! T): the send names N;

@@ -4,7 +4,9 @@
  * in procs.c (procs_terminate), which comes here for a receiver that traps exits. */
 #include "messages.h"
 #include "procs.h"
+#include "running.h"
 #include "signals.h"
+#include "tracepoint.h"
 
 bool signals_trapped(Model *m, int q, const Term *from, const Term *reason, const char *rules)
 {
@@ -17,6 +19,18 @@ bool signals_trapped_as(Model *m, int q, const Term *from, const Term *sender, c
     /* {'EXIT', From, Reason}: the terms are the model's own, shared read-only */
     Term *msg = term_tuple3(m->a, term_atom(m->a, "EXIT"), (Term *)from, (Term *)reason);
     return messages_deliver(m, q, msg, sender, NULL, rules);
+}
+
+bool signals_trapped_link(Model *m, int q, const Term *from, const Term *reason, const char *rules)
+{
+    /* a blocked process is scheduled in by the signal and handles it in that schedule: its
+     * wake-up comes before the unlink (RUN-WAKE; fuzz group R8, C-323) */
+    bool woken = m->procs[q].blocked;
+    if (woken)
+        running_wake(m, q);
+    tracepoint_event(m, q, "getting_unlinked", from, NULL, "EV-LINK SIGNAL-TRAP-LINK");
+    Term *msg = term_tuple3(m->a, term_atom(m->a, "EXIT"), (Term *)from, (Term *)reason);
+    return messages_deliver_woken(m, q, msg, from, NULL, rules, woken);
 }
 
 bool signals_kill(Model *m, int p, const Step *st)

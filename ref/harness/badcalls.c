@@ -10,6 +10,7 @@
 #include "control.h"
 #include "flags.h"
 #include "matchspec.h"
+#include "patterns.h"
 #include "sessions.h"
 
 /* The k-th (0-based) argument after the session. */
@@ -52,8 +53,6 @@ static bool is_trace_flag(const char *name)
     return flag_lookup(name, &f) == 1;
 }
 
-static bool is_any_atom(const char *name) { return name != NULL; }
-
 static bool is_pattern_option(const char *name)
 {
     static const char *const options[] = {"global", "local", "meta", "call_count", "call_time", "call_memory"};
@@ -71,34 +70,69 @@ static bool has_atom(const Term *list, const char *name)
     return false;
 }
 
-/* process/4 and port/4: the tracee and How are checked before the flag list, and both raise
- * without a cause, so what erl_kernel_errors explains follows the arguments: How (3) if it
- * is no boolean, else the tracee (2). A tracee of another node with a bad How would have both
- * explained: refused. */
+/* process/4 of a pid of this node (C-320, seen live on 27 and 29): How is checked before the
+ * flag list, and the flag list only once How is a boolean. A flag list that is no proper list,
+ * or holds anything but a trace flag (an unknown atom, a tuple, an integer), raises with cause
+ * badopt, argument 4, whether the process lives or not; with a How that is no boolean too,
+ * both arguments are explained: refused. A list of trace flags with a boolean How is what a
+ * trace step writes (it succeeds, or raises for a dead process). */
+static const char *local_tracee_refused(const Model *m, const Step *st, const char **unsupported)
+{
+    const Term *who = arg(st, 0), *how = arg(st, 1), *flags = arg(st, 2);
+    bool flag_list = atoms_known(flags, is_trace_flag);
+    if (!is_boolean(how) && !flag_list)
+        *unsupported = "a process/4 call with a How that is no boolean and a bad flag list (two arguments "
+                       "explained) is";
+    else if (!is_boolean(how))
+        return "SESSION-BAD-HOW";
+    else if (term_list_length(flags) < 0)
+        return "SESSION-FLAGS-NO-LIST";
+    else if (!flag_list)
+        return "SESSION-UNKNOWN-FLAG";
+    else if (model_proc(m, who->u.name) < 0)
+        *unsupported = "a process/4 call that sets trace flags on a tracer state process is";
+    else
+        *unsupported = "apply of a process/4 call of a process of the case with a boolean How and trace flags "
+                       "(write it as a trace step) is";
+    return NULL;
+}
+
+/* process/4 and port/4 of a tracee that is not a local process: the tracee and How are checked
+ * before the flag list, and both raise without a cause, so what erl_kernel_errors explains
+ * follows the arguments: How (3) if it is no boolean, else the tracee (2). A pid or port of
+ * another node is what it wants (not_local_pid, not_local_port), so a bad flag list is blamed
+ * beside it (2 and 4, cause badopt, C-321); with a bad How, both 2 and 3: refused. */
 static const char *tracee_refused(const Model *m, const Step *st, const char **unsupported)
 {
     bool port = strcmp(st->fn, "port") == 0;
     const Term *who = arg(st, 0), *how = arg(st, 1), *flags = arg(st, 2);
+    if (!port && is_local_pid(who))
+        return local_tracee_refused(m, st, unsupported);
     bool remote = term_is_external(who) && who->kind == (port ? TK_PORT : TK_PID);
-    bool bad_tracee = port || !is_local_pid(who);
-    /* a live process, a boolean How, and an atom among the flags that is no trace flag: the flag
-     * list is refused (cause badopt, seen live on 27 and 29, C-280) */
-    int q = bad_tracee ? -1 : model_proc(m, who->u.name); /* -1 for a tracer state process */
-    if (q >= 0 && is_boolean(how) && m->procs[q].alive &&
-        term_list_length(flags) >= 0 && !atoms_known(flags, is_trace_flag) && atoms_known(flags, is_any_atom))
-        return "SESSION-UNKNOWN-FLAG";
-    if (!port && bad_tracee && !atoms_known(flags, is_trace_flag)) /* only port/4 was seen checking
-                                                                     * its tracee first (C-280) */
-        *unsupported = "a process/4 call with a bad process and a bad flag list is";
-    else if (!bad_tracee && is_boolean(how))
-        *unsupported = "apply of a call that does not raise (write it as a trace step) is";
-    else if (remote && !is_boolean(how))
+    if (remote && !is_boolean(how)) {
         *unsupported = "a tracee of another node with a How that is no boolean (two arguments explained) is";
-    if (*unsupported)
         return NULL;
+    }
     if (!is_boolean(how))
         return "SESSION-TRACEE-BAD SESSION-BAD-HOW";
-    return remote ? "SESSION-TRACEE-REMOTE" : "SESSION-TRACEE-BAD";
+    if (remote)
+        return atoms_known(flags, is_trace_flag) ? "SESSION-TRACEE-REMOTE" : "SESSION-TRACEE-REMOTE-FLAGS";
+    return "SESSION-TRACEE-BAD";
+}
+
+/* function/4's options as a session's pattern step reads them: the rule that refuses them
+ * (global beside local, meta or a counter, C-321), or NULL. */
+static const char *options_read(const Term *opts, const char **unsupported)
+{
+    Step read = {.kind = ST_SESSION};
+    for (const Term *o = opts; o->kind == TK_CONS; o = o->u.cons.tail) {
+        if (read.nopts == MAX_STEP_FLAGS) {
+            *unsupported = "an option list longer than a pattern step's is";
+            return NULL;
+        }
+        read.opts[read.nopts++] = o->u.cons.head->u.name;
+    }
+    return patterns_options_refusal(&read);
 }
 
 /* function/4, in erl_bif_trace.c trace_pattern's order: the options, the match spec, a match
@@ -112,6 +146,9 @@ static const char *function_refused(const Step *st, const char **unsupported)
         *unsupported = "an option list with an option function/4 refuses (write it as a pattern step) is";
         return NULL;
     }
+    const char *bad_options = options_read(opts, unsupported);
+    if (bad_options || *unsupported)
+        return bad_options;
     bool list_ms = ms->kind == TK_CONS;
     if (!is_boolean(ms) && !(list_ms && ms_validate(ms).check == MS_OK)) {
         *unsupported = "this match spec in apply is";
@@ -196,6 +233,12 @@ bool badcalls_step(Model *m, const Step *st)
         rules = create_refused(st, &unsupported);
     else
         rules = session_info_refused(st, &unsupported);
+    /* process/4 checks its session before anything about a pid, local or not (C-320); a
+     * tracee of another kind first (an atom, fuzz group K5; a string) */
+    if (handle && strcmp(st->fn, "process") == 0 && arg(st, 0)->kind == TK_PID) {
+        rules = handle;
+        unsupported = NULL;
+    }
     if (handle && rules && rules != handle) /* which one the BIF blames first is not modelled */
         unsupported = "a session that is no live handle beside another bad argument is";
     if (!rules && !unsupported)

@@ -74,9 +74,14 @@ bool busyreload_step(Model *m, const Step *st)
         allow_either(m, "TRACER-RELOAD-RACE", first, second, 1);
     allow_captured_free(&kept);
     allow_captured_free(&gone);
-    /* the module deleted while the loop goes on: its next call finds no tracer module and
-     * detaches the tracer whichever way the race went (TRACER-UNLOADED; tracermod_settled) */
+    /* the module deleted while the loop goes on: its next call, which the harness waits for,
+     * finds no tracer module and detaches the tracer whichever way the race went
+     * (TRACER-UNLOADED). The harness pokes no other process after the round (the runner's
+     * settle is for steps of the case's processes), so the others keep their tracer until
+     * their next event, as after `tracer unload` (fuzz group R7, C-322) */
     ok = ok && tracermod_unload(m, st);
+    if (ok && tpl)
+        model_detach(&m->procs[p].trace[LEGACY_SESSION]);
     if (ok && w)
         allow_close(m, w, "TRACER-RELOAD-BUSY");
     return ok;

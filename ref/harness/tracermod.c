@@ -159,7 +159,8 @@ bool tracermod_reload(Model *m, const Step *st)
 void tracermod_settled(Model *m, const Step *st)
 {
     if (!m->tracer_unloaded || st->kind == ST_INFO || st->kind == ST_TRACER_EXIT || st->kind == ST_TRACER_UNLOAD ||
-        st->kind == ST_TRACER_RELOAD || st->kind == ST_MODULE_UNLOAD || st->kind == ST_SYSTEM_MONITOR ||
+        st->kind == ST_TRACER_RELOAD || st->kind == ST_TRACER_RELOAD_BUSY || st->kind == ST_MODULE_UNLOAD ||
+        st->kind == ST_SYSTEM_MONITOR ||
         st->kind == ST_RELATION)
         return;
     /* the runner's settle pokes the gate: each puppet waiting in it returns to the emulator,

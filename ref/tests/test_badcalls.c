@@ -22,6 +22,42 @@ static void test_raises(int *failures)
         {"apply trace:process(sa, <a>, true, [send, bad_flag])",
          "trace:process({_Ref,{sa,_Id}},<a>,true,[send,bad_flag])" RAISES
          "#{cause=>badopt,module=>erl_kernel_errors} explains [4]"},
+        /* a pid of this node: the flag list once How is a boolean, alive or not (C-320) */
+        {"apply trace:process(sa, <a>, true, notalist)",
+         "trace:process({_Ref,{sa,_Id}},<a>,true,notalist)" RAISES
+         "#{cause=>badopt,module=>erl_kernel_errors} explains [4]"},
+        {"apply trace:process(sa, <a>, false, [send|'receive'])",
+         "trace:process({_Ref,{sa,_Id}},<a>,false,[send|'receive'])" RAISES
+         "#{cause=>badopt,module=>erl_kernel_errors} explains [4]"},
+        {"apply trace:process(sa, <a>, true, [send,{silent,true}])",
+         "trace:process({_Ref,{sa,_Id}},<a>,true,[send,{silent,true}])" RAISES
+         "#{cause=>badopt,module=>erl_kernel_errors} explains [4]"},
+        {"apply trace:process(sa, <sa>, true, [bad_flag])",
+         "trace:process({_Ref,{sa,_Id}},<sa>,true,[bad_flag])" RAISES
+         "#{cause=>badopt,module=>erl_kernel_errors} explains [4]"},
+        {"apply trace:process(sa, <a>, sometimes, [send])",
+         "trace:process({_Ref,{sa,_Id}},<a>,sometimes,[send])" RAISES "#{module=>erl_kernel_errors} explains [3]"},
+        /* ... and its session before anything about a pid (C-320) */
+        {"apply trace:process(term(atomics:new(1,[])), <a>, sometimes, [bad_flag])",
+         "trace:process(_Ref,<a>,sometimes,[bad_flag])" RAISES "#{cause=>session,module=>erl_kernel_errors} explains [1]"},
+        {"apply trace:process(term(atomics:new(1,[])), external_pid(), true, [])",
+         "trace:process(_Ref,<ext:pid>,true,[])" RAISES "#{cause=>session,module=>erl_kernel_errors} explains [1]"},
+        /* another node's pid or port with bad flags: both explained, cause badopt (C-321) */
+        {"apply trace:port(sa, external_port(), true, [send,bad_flag])",
+         "trace:port({_Ref,{sa,_Id}},<ext:port>,true,[send,bad_flag])" RAISES
+         "#{cause=>badopt,module=>erl_kernel_errors} explains [2,4]"},
+        {"apply trace:process(sa, external_pid(), false, notalist)",
+         "trace:process({_Ref,{sa,_Id}},<ext:pid>,false,notalist)" RAISES
+         "#{cause=>badopt,module=>erl_kernel_errors} explains [2,4]"},
+        {"apply trace:process(sa, \"a\", true, [bogus])",
+         "trace:process({_Ref,{sa,_Id}},[97],true,[bogus])" RAISES "#{module=>erl_kernel_errors} explains [2]"},
+        /* the options are read before the match spec (C-321) */
+        {"apply trace:function(sa, a, [{'_',[],[]}], [call_time,global])",
+         "trace:function({_Ref,{sa,_Id}},a,[{'_',[],[]}],[call_time,global])" RAISES
+         "#{cause=>badopt,module=>erl_kernel_errors} explains [4]"},
+        {"apply trace:function(sa, a, true, [meta,global])",
+         "trace:function({_Ref,{sa,_Id}},a,true,[meta,global])" RAISES
+         "#{cause=>badopt,module=>erl_kernel_errors} explains [4]"},
         {"apply trace:send(sa, false, x)",
          "trace:send({_Ref,{sa,_Id}},false,x)" RAISES "#{cause=>badopt,module=>erl_kernel_errors} explains [3]"},
         {"apply trace:recv(sa, true, [a|b])",
@@ -73,13 +109,22 @@ static void test_raises(int *failures)
 static void test_refused(int *failures)
 {
     sim(failures, H "apply trace:process(sa, <a>, true, [])\n",
-        "ERR 9:1: apply of a call that does not raise (write it as a trace step) is not supported by model v1");
+        "ERR 9:1: "
+        "apply of a process/4 call of a process of the case with a boolean How and trace flags (write it as a trace step) is"
+        " not supported by model v1");
+    sim(failures, H "apply trace:process(sa, <a>, sometimes, notalist)\n",
+        "ERR 9:1: a process/4 call with a How that is no boolean and a bad flag list (two arguments explained) is"
+        " not supported by model v1");
+    sim(failures, H "apply trace:process(sa, <sa>, true, [send])\n",
+        "ERR 9:1: a process/4 call that sets trace flags on a tracer state process is not supported by model v1");
     sim(failures, H "apply trace:process(sa, external_pid(), 1, [])\n",
         "ERR 9:1: a tracee of another node with a How that is no boolean (two arguments explained) is not "
         "supported by model v1");
-    sim(failures, H "apply trace:process(sa, \"a\", true, [bogus])\n",
-        "ERR 9:1: a process/4 call with a bad process and a bad flag list is not supported by model v1");
-    sim(failures, H "apply trace:process(term(x), external_pid(), true, [])\n",
+    sim(failures, H "apply trace:function(sa, a, true, [local,local,local,local,local,local,local,local,local,local,"
+                      "local,local,local,local,local,local,local,local,local,local,local,local,local,local,local,"
+                      "local,local,local,local,local,local,local,local])\n",
+        "ERR 9:1: an option list longer than a pattern step's is not supported by model v1");
+    sim(failures, H "apply trace:process(term(x), \"a\", true, [])\n",
         "ERR 9:1: a session that is no live handle beside another bad argument is not supported by model v1");
     sim(failures, H "apply trace:function(sa, {m,f,1}, true, [])\n",
         "ERR 9:1: apply of a function/4 call with a valid MFA (write it as a pattern step) is not supported by "
@@ -102,8 +147,6 @@ static void test_refused(int *failures)
     sim(failures, H "apply trace:send(sa, true, [])\n",
         "ERR 9:1: apply of this trace:send/3 or trace:recv/3 call (write it as a pattern step) is not supported "
         "by model v1");
-    sim(failures, H "apply trace:process(sa, <sa>, true, [bad_flag])\n",
-        "ERR 9:1: apply of a call that does not raise (write it as a trace step) is not supported by model v1");
     sim(failures, H "apply trace:session_destroy(sa)\n",
         "ERR 9:1: apply of a call that does not raise is not supported by model v1");
     sim(failures, H "apply trace:session_info(all)\n",

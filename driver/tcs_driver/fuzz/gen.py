@@ -22,6 +22,9 @@ Library targets (`erlang:phash2/1`, `lists:seq/2`: patterns, calls, `info`), dri
 driver`, `port_control X busy|not_busy|timer N`, a process a busy port suspends, resumed at the next
 step) and a session trace step's error_info forms (`how TERM`, `flags TERM`, `'no_such_process'`) are in
 `_library_call`, `_driver_steps` and `_bad_session_trace_step`.
+Calls of module trace that raise (`apply trace:FN(ARGS)`, C-280) and busy reload rounds (`tracer reload
+while A calls M:F(Args)`, C-281) are in `badcalls` and `busyreload`, drawn from a random stream of their
+own, so that a scenario without them is byte for byte the one its seed gave before they were written.
 Steps a release lacks raise the header's `otp` (`call_memory` and `info ... all` need 26, sessions 27,
 `trace:system/3` 28), so that older releases skip the scenario with the reason.
 """
@@ -30,6 +33,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from typing import Final
+
+from . import badcalls, busyreload
 
 #: The optional callbacks of erl_tracer (cases/README.md "Tracer").
 OPTIONAL_CALLBACKS: Final[tuple[str, ...]] = tuple(
@@ -171,6 +176,10 @@ STEP_STATES: Final[tuple[str, ...]] = ("spec_state", "{spec,<tracer>,[1,2]}", "#
 EXIT_REASONS: Final[tuple[str, ...]] = ("normal", "kill", "die", "boom", "{shutdown,x}")
 #: trace:system/3 settings a harness cannot trigger in a scenario (no monitor message is modelled),
 #: and refused ones (SYSMON-*).
+#: The chance, at each step of a scenario with sessions, of an `apply` step before it (C-280), and,
+#: in one without, of a busy reload round (C-281) where the scenario allows one.
+APPLY_CHANCE: Final[float] = 0.05
+BUSY_RELOAD_CHANCE: Final[float] = 0.03
 SYSTEM_SETTINGS: Final[tuple[str, ...]] = (
     "long_gc 5000", "long_schedule 5000", "large_heap 100000000", "long_message_queue {22,33}",
     "busy_port true", "busy_port false", "long_gc false", "long_message_queue false", "busy_dist_port true",
@@ -250,6 +259,9 @@ class _State:
     meta: bool = False                                             # a meta pattern may be set
     seq_traced_flag: bool = False                                  # a token may have the send or 'receive' flag
     legacy_process: bool = False                                   # the legacy tracer is a process
+    destroyed: set[str] = field(default_factory=set)               # sessions destroyed (by a destroy step)
+    tracer_module: str = "loaded"                                  # the recorder module: loaded, old (code kept), unloaded
+    counted: set[str] = field(default_factory=set)                 # fixture functions with counters ('*': all)
     own_state: bool = False                                        # the recorder has a state of the case's own
     step_state: str | None = None                                  # every legacy `trace ... on` names this state
     no_meta: set[str] = field(default_factory=set)                 # sessions whose recorder has trace_call/5
@@ -440,6 +452,9 @@ def _pattern_step(st: _State, session: str | None = None) -> str:
         st.seq_patterned |= target == "lists:seq/2"
         st.lib_patterned = True
     if r < 0.5:
+        if target.startswith(("tcs_target:", "'_':")):
+            fn = target.split(":")[1].split("/")[0]
+            st.counted.add("*" if fn == "'_'" else fn)
         return _counter_pattern(st, target)
     st.meta |= "meta" in opts
     spec = st.pick(CALL_MATCH_SPECS)
@@ -948,6 +963,7 @@ def _session_step(st: _State) -> str | None:
             st.dropped.add(s)
             return f"drop {s}"
         return None
+    st.destroyed.add(_session_of(ref))
     return f"destroy {ref}"
 
 
@@ -959,9 +975,14 @@ def _tracer_module_step(st: _State) -> str | None:
     if not st.recorder:
         return None
     if st.rng.random() < 0.5:    # not while new processes get flags: the on_load process would get them
-        return None if st.new_traced else "tracer reload"
+        if st.new_traced:
+            return None
+        # TRACER-RELOAD-NOT-PURGED: a second reload keeps the old code; after an unload there is none
+        st.tracer_module = "loaded" if st.tracer_module == "unloaded" else "old"
+        return "tracer reload"
     if st.seq_tracer or st.new_traced or st.new_ports_traced or st.sessions or st.meta:
         return None
+    st.tracer_module = "unloaded"
     return "tracer unload"
 
 
@@ -1044,12 +1065,23 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     if with_sessions:
         weights.append(("session", 5))
     kinds, w = zip(*weights)
+    # the steps of issue 11's follow-up (apply, the busy reload) are drawn from a stream of their own,
+    # so that a scenario without them is the one this seed gave before they existed
+    extra = random.Random(f"tcs-fuzz-extra-{seed}-{index}-{variant}")
     tries = 0
     while len(steps) < goal and tries < goal * 6:
         tries += 1
+        if with_sessions and extra.random() < APPLY_CHANCE:
+            steps.append(badcalls.apply_step(st, extra))
+        elif not with_sessions and extra.random() < BUSY_RELOAD_CHANCE and busyreload.possible(st):
+            steps += busyreload.round_steps(st, extra)
         kind = rng.choices(kinds, w)[0]
         if kind == "trace":
             line = _trace_step(st)
+            # erlang:trace/3 loads the tracer module it is given, the recorder unless another is
+            # named (TRACER-LOAD-ON-DEMAND)
+            if line and " on " in line and not any(t in line for t in BAD_TRACERS) and st.tracer_module == "unloaded":
+                st.tracer_module = "loaded"
         elif kind == "pattern":
             line = _pattern_step(st)
         elif kind == "info":
