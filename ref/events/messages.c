@@ -40,10 +40,16 @@ bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqT
     bool wakes = m->procs[p].blocked;
     if (wakes) /* RUN-WAKE: scheduled in before it handles the message */
         running_wake(m, p);
+    return messages_deliver_woken(m, p, wakes, msg, sender, token, rules);
+}
+
+bool messages_deliver_woken(Model *m, int p, bool woken, Term *msg, const Term *sender, const SeqToken *token,
+                            const char *rules)
+{
     /* each tracepoint goes through the session's 'receive' pattern (msgtrace.c) */
     bool ok = msgtrace_event(m, m->step, p, "receive", msg, sender, rules);
     mbox_push(m, p, msg, token);
-    if (wakes) { /* the blocked receive completes */
+    if (woken) { /* the blocked receive completes */
         Message got = messages_take(m, p);
         seqtrace_receive(m, p, &got);
     }

@@ -10,6 +10,10 @@
  * False with err set if the pattern cannot be modelled. */
 bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
                       const char *rules);
+/* Guarantees: as messages_deliver, for a p already scheduled in to handle the signal that
+ * carries msg (woken: it was blocked, and running_wake ran); a woken p takes msg. */
+bool messages_deliver_woken(Model *m, int p, bool woken, Term *msg, const Term *sender, const SeqToken *token,
+                            const char *rules);
 /* Guarantees: the lines and mailbox effect of `P send Q T`. */
 bool messages_send(Model *m, int p, const Step *st);
 /* Guarantees: the lines and mailbox effect of `P send_name N T` (N ! T): the send names N;

@@ -317,8 +317,8 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
             if (closes && !(queue = dying_push(m, queue, &len, &cap, q, reason, NULL, "PORTS-EXIT-SIGNAL")))
                 return false;
         } else if (m->procs[q].trap_exit) {
-            tracepoint_event(m, q, "getting_unlinked", model_id(m, who), NULL, "EV-LINK SIGNAL-TRAP-LINK");
-            if (!signals_trapped(m, q, model_id(m, who), reason, "EV-RECEIVE SIGNAL-TRAP-LINK"))
+            if (!signals_trapped_link(m, q, model_id(m, who), reason, "EV-LINK SIGNAL-TRAP-LINK",
+                                      "EV-RECEIVE SIGNAL-TRAP-LINK"))
                 return false;
         } else if (normal) {
             tracepoint_event(m, q, "getting_unlinked", model_id(m, who), NULL,

@@ -4,7 +4,15 @@
  * in procs.c (procs_terminate), which comes here for a receiver that traps exits. */
 #include "messages.h"
 #include "procs.h"
+#include "running.h"
 #include "signals.h"
+#include "tracepoint.h"
+
+/* {'EXIT', From, Reason}: the terms are the model's own, shared read-only */
+static Term *exit_message(Model *m, const Term *from, const Term *reason)
+{
+    return term_tuple3(m->a, term_atom(m->a, "EXIT"), (Term *)from, (Term *)reason);
+}
 
 bool signals_trapped(Model *m, int q, const Term *from, const Term *reason, const char *rules)
 {
@@ -14,9 +22,19 @@ bool signals_trapped(Model *m, int q, const Term *from, const Term *reason, cons
 bool signals_trapped_as(Model *m, int q, const Term *from, const Term *sender, const Term *reason,
                         const char *rules)
 {
-    /* {'EXIT', From, Reason}: the terms are the model's own, shared read-only */
-    Term *msg = term_tuple3(m->a, term_atom(m->a, "EXIT"), (Term *)from, (Term *)reason);
-    return messages_deliver(m, q, msg, sender, NULL, rules);
+    return messages_deliver(m, q, exit_message(m, from, reason), sender, NULL, rules);
+}
+
+bool signals_trapped_link(Model *m, int q, const Term *from, const Term *reason, const char *unlink_rules,
+                          const char *rules)
+{
+    /* the process handles the signal itself, scheduled in (erl_proc_sig_queue.c): it gets
+     * unlinked, and the signal becomes the message that completes its blocked receive */
+    bool wakes = m->procs[q].blocked;
+    if (wakes)
+        running_wake(m, q);
+    tracepoint_event(m, q, "getting_unlinked", from, NULL, unlink_rules);
+    return messages_deliver_woken(m, q, wakes, exit_message(m, from, reason), from, NULL, rules);
 }
 
 bool signals_kill(Model *m, int p, const Step *st)

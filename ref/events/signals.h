@@ -23,6 +23,11 @@ bool signals_down(Model *m, int q, const Term *reason);
 bool signals_trapped(Model *m, int q, const Term *from, const Term *reason, const char *rules);
 /* Guarantees: the same message, queued as sent by sender (a pid, or an atom such as system for
  * a message the runtime queues itself: its 'receive' match spec sees [Sender, undefined, Msg]). */
+/* Guarantees: the exit signal of q's link to `from` (a process or port that exited) reaches q,
+ * which traps exits: a blocked q is scheduled in first (RUN-WAKE), then getting_unlinked, then
+ * the message {'EXIT', From, Reason} as signals_trapped (SIGNAL-TRAP-LINK). */
+bool signals_trapped_link(Model *m, int q, const Term *from, const Term *reason, const char *unlink_rules,
+                          const char *rules);
 bool signals_trapped_as(Model *m, int q, const Term *from, const Term *sender, const Term *reason,
                         const char *rules);
 
