@@ -145,6 +145,8 @@ PREDICTIONS = [
     ("inherit_first_link_all", "25", "C-41"),
     ("sess_gc_two_sessions", "27", "C-92"),
     ("ms_silent_untraced_then_trace", "25", "C-150"),
+    ("msgpat_port_send_unfiltered", "25", "C-85"),
+    ("fuzz_port_send_pattern_false_driver", "25", "C-85"),
 ]
 
 
@@ -215,6 +217,22 @@ def test_c210_is_predicted_for_25_and_27_and_changes_exactly_the_meta_items(layo
         changed = [(a, b) for a, b in zip(documents.splitlines(), text.splitlines()) if a != b]
         assert len(changed) == 6 and all(a.endswith("meta) -> {meta,false}") and b == a[:-len("false}")] + "[]}"
                                           for a, b in changed)
+
+
+def test_c85_is_predicted_for_25_and_adds_exactly_the_ports_sends_after_send_pattern_false(
+        layout: corpus.Layout) -> None:
+    """W8: OTP 25 traces a port's sends although the send pattern is false (step 8 sets it); the
+    prediction adds the echo, the control reply and the timeout data, each in both branches of an
+    either window where the port operation may run as a task or at once, and drops nothing."""
+    case = "fuzz_port_send_pattern_false_driver"
+    documents = [ln for ln in _sim(layout, case).splitlines() if not ln.startswith("%")]
+    text = _sim(layout, case, "--release", "25")
+    assert [(n.release, n.clarification, n.step) for n in release.notes(text)] == [(25, "C-85", 8)]
+    predicted = [ln for ln in text.splitlines() if not ln.startswith("%")]
+    assert [ln for ln in documents if ln not in predicted] == []
+    added = [ln for ln in predicted if ln not in documents]
+    assert added and all("enabled_send(send, 42, <port:" in ln or "trace(send, 42, <port:" in ln for ln in added)
+    assert len(predicted) - len(documents) == 8
 
 
 def test_the_deviations_listing_names_the_releases_each_prediction_covers() -> None:

@@ -28,6 +28,8 @@ static const struct {
                                                        "processes, not beside them"},
     [DEV_META_ITEM_NIL] = {25, 27, "C-210", "trace_info of a function traced otherwise but not meta-traced "
                                             "answers {meta,[]} for the item meta"},
+    [DEV_PORT_SEND_PATTERN_IGNORED] = {25, 0, "C-85", "a port's send is traced although the send pattern is "
+                                                    "false"},
 };
 
 bool release_crashes(Deviation d)
