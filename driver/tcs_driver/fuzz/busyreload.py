@@ -25,8 +25,10 @@ LOOP_ARGS: Final[tuple[str, ...]] = ("1", "ok", "{x,2}", "[]")
 
 
 def possible(st: _State) -> bool:
-    """Whether the scenario so far allows a round (the model's conditions that steps cannot undo)."""
-    return (st.recorder and not st.tracer_gone and not st.seq_tracer and not st.new_traced
+    """Whether the scenario so far allows a round (the model's conditions that steps cannot undo);
+    never where every legacy trace step names a tracer state of its own (st.step_state): the
+    round's `trace A on call` names none."""
+    return (st.recorder and not st.step_state and not st.tracer_gone and not st.seq_tracer and not st.new_traced
             and not st.new_ports_traced and not st.sessions and not st.meta and st.tracer_module != "old")
 
 
