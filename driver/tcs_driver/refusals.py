@@ -36,11 +36,12 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Row:
-    """One row of the table: the message, the (function, file) its site cell names, and the
-    negative cases (or unit tests) it names."""
+    """One row of the table: the message, the (function, file) its site cell names, the kind its
+    why cell begins with (undefined, varies, ...), and the negative cases (or unit tests) it names."""
     message: str
     sites: tuple[tuple[str, str], ...]
     evidence: tuple[str, ...]
+    why: str = ""
 
 
 def _unescape(literal: str) -> str:
@@ -119,8 +120,14 @@ def table(conformance_text: str) -> list[Row]:
         raise ValueError(f"CONFORMANCE.md has no section {HEADING!r}")
     section = conformance_text[start + 1:].split("\n## ", 1)[0]
     return [Row(found.group(1).replace("``", "`"), tuple(_SITE.findall(found.group(2))),
-                tuple(_EVIDENCE.findall(found.group(4))))
+                tuple(_EVIDENCE.findall(found.group(4))), found.group(3).strip())
             for found in map(_ROW.match, section.splitlines()) if found]
+
+
+def described(rows: list[Row]) -> list[str]:
+    """The messages of rows whose why is "Described": what the documents say and the model
+    refuses all the same (issue 11's done-when wants none)."""
+    return [row.message for row in rows if row.why.lower().startswith("described")]
 
 
 def pattern(message: str) -> re.Pattern[str]:

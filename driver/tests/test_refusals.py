@@ -68,6 +68,18 @@ def test_table_reads_its_own_section_only() -> None:
         refusals.table("## 3. Clarifications\n")
 
 
+def test_described_names_the_rows_the_documents_describe() -> None:
+    rows = refusals.table(TABLE.replace("| Harness. |", "| Described: 003 says what it does. |"))
+    assert refusals.described(rows) == ["a relayed step is not supported by model v1"]
+    assert refusals.described(refusals.table(TABLE)) == []
+
+
+def test_the_model_refuses_nothing_the_documents_describe() -> None:
+    """Issue 11's done-when: every refusal is of what the documents leave undefined, of what varies,
+    of what the language cannot write or of the harness; none is "described"."""
+    assert refusals.described(refusals.table((REPO / "CONFORMANCE.md").read_text())) == []
+
+
 def test_pattern_stands_for_what_the_case_wrote() -> None:
     assert refusals.pattern("'%s' in a step is").search("9: 'port(all)' in a step is not")
     assert not refusals.pattern("module '%s' is").search("module lists is")
