@@ -219,6 +219,14 @@ bool badcalls_step(Model *m, const Step *st)
 {
     const char *unsupported = NULL, *rules = NULL;
     const char *handle = st->session == SESSION_NONE ? NULL : sessions_handle_refused(m, st);
+    /* session_destroy/1 of a live handle is the destroy step; so is that of a strong handle of a
+     * destroyed session, whose binary the handle keeps: the BIF finds it and answers false
+     * (erl_bif_trace.c erts_internal_trace_session_destroy_1: "if
+     * (!erts_is_trace_session_alive(session)) ... BIF_RET(am_false)"; fuzz group X1 of seed
+     * 20261204). Only a weak one, or no handle, raises. */
+    bool strong_dead = handle && strcmp(handle, "SESSION-DEAD-HANDLE") == 0 && !st->weak;
+    if (strcmp(st->fn, "session_destroy") == 0 && st->session != SESSION_NONE && (!handle || strong_dead))
+        return sessions_destroy_step(m, st);
     if (strcmp(st->fn, "session_destroy") == 0)
         rules = handle;
     else if (strcmp(st->fn, "process") == 0 || strcmp(st->fn, "port") == 0)

@@ -150,7 +150,7 @@ static bool create(Model *m, const Step *st)
     return true;
 }
 
-static bool destroy_step(Model *m, const Step *st)
+bool sessions_destroy_step(Model *m, const Step *st)
 {
     int s = step_session(st);
     Buf call;
@@ -697,7 +697,7 @@ bool sessions_step(Model *m, const Step *st)
 {
     switch (st->sop) {
     case SO_CREATE: return create(m, st);
-    case SO_DESTROY: return destroy_step(m, st);
+    case SO_DESTROY: return sessions_destroy_step(m, st);
     case SO_DROP: return drop(m, st);
     case SO_PROCESS: return process_step(m, st);
     case SO_FUNCTION: return function_step(m, st);
