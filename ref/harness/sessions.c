@@ -14,6 +14,7 @@
 #include "readings.h"
 #include "release.h"
 #include "sessions.h"
+#include "status.h"
 #include "steptext.h"
 #include "sysmon.h"
 
@@ -605,6 +606,8 @@ static bool session_info_step(Model *m, const Step *st)
         if (p >= 0 && !m->procs[p].alive) {
             result = term_atom(m->a, "undefined");
         } else if (p >= 0) { /* the sessions attached to it, first attached first */
+            if (status_asked_scheduled(m, p))
+                rules = "SESSION-INFO-SESSIONS STATUS-DEAD-STATE-SCHEDULE-IN";
             int *by;
             int k = order_by_attach(m, p, &by);
             for (int i = k - 1; i >= 0; i--)

@@ -91,3 +91,34 @@ bool status_tracer_exit(Model *m, const Step *st)
     m->sessions[LEGACY_SESSION].state_dead = true;
     return true;
 }
+
+/* STATUS-DEAD-STATE-SCHEDULE-IN: erts schedules p in; erl_process.c trace_schedule_in ("Clear
+ * tracer if it has been removed") probes trace_status, which the dead state answers remove, and
+ * the process removes the tracer itself (erl_trace.c is_tracer_ref_enabled: "Only remove tracer
+ * on (self() or ports)"). The probe is not predicted, as no schedule-in probe is (STATUS-PROBE,
+ * C-326). True iff p lost the tracer. */
+static bool scheduled_in(Model *m, int p)
+{
+    TraceState *ts = &m->procs[p].trace[LEGACY_SESSION];
+    if (!model_attached(ts) || !model_tracer_gone(enabled_proc_tracer(m, LEGACY_SESSION, p)))
+        return false;
+    model_detach(ts);
+    return true;
+}
+
+void status_settled(Model *m)
+{
+    if (!m->sessions[LEGACY_SESSION].state_dead)
+        return;
+    for (int p = 0; p < m->nprocs; p++) /* the settle's poke wakes each puppet in the gate */
+        if (model_waits_in_gate(&m->procs[p]))
+            scheduled_in(m, p);
+}
+
+bool status_asked_scheduled(Model *m, int p)
+{
+    /* trace_info_pid sends p an RPC request (erl_bif_trace.c, erts_proc_sig_send_rpc_request);
+     * a process running dirty code (the gate's NIF) has it handled by the dirty signal handler */
+    const Proc *pp = &m->procs[p];
+    return pp->alive && !pp->is_port && !model_waits_in_gate(pp) && scheduled_in(m, p);
+}

@@ -156,18 +156,15 @@ bool tracermod_reload(Model *m, const Step *st)
     return true;
 }
 
-void tracermod_settled(Model *m, const Step *st)
+void tracermod_settled(Model *m)
 {
-    if (!m->tracer_unloaded || st->kind == ST_INFO || st->kind == ST_TRACER_EXIT || st->kind == ST_TRACER_UNLOAD ||
-        st->kind == ST_TRACER_RELOAD || st->kind == ST_TRACER_RELOAD_BUSY || st->kind == ST_MODULE_UNLOAD ||
-        st->kind == ST_SYSTEM_MONITOR ||
-        st->kind == ST_RELATION)
+    if (!m->tracer_unloaded)
         return;
     /* the runner's settle pokes the gate: each puppet waiting in it returns to the emulator,
-     * which finds its tracer module gone (C-158); one blocked in a receive is not woken (it lost
-     * its tracer at the unload already: TRACER-UNLOADED-PURGE) */
+     * which finds its tracer module gone (C-158); one blocked in a receive or suspended on a
+     * busy port is not woken (it lost its tracer at the unload already: TRACER-UNLOADED-PURGE) */
     for (int p = 0; p < m->nprocs; p++)
-        if (m->procs[p].alive && !m->procs[p].is_port && !m->procs[p].blocked)
+        if (model_waits_in_gate(&m->procs[p]))
             model_detach(&m->procs[p].trace[LEGACY_SESSION]);
 }
 

@@ -21,10 +21,10 @@ typedef enum {
  * tracer the model does not describe. */
 bool tracermod_check(Model *m, const Step *st, bool meta, TracerVerdict *verdict, const Term **state,
                      Buf *rules);
-/* Guarantees: after a step the harness settles on (all but info, tracer exit, unload and
- * reload steps), while the tracer module is gone, every scenario process waiting in the
- * harness's gate has lost its tracer (TRACER-UNLOADED-SETTLE): the settle wakes each. */
-void tracermod_settled(Model *m, const Step *st);
+/* Guarantees: after a step the harness settles on (run.c decides which), while the tracer
+ * module is gone, every scenario process waiting in the harness's gate has lost its tracer
+ * (TRACER-UNLOADED-SETTLE): the settle wakes each. */
+void tracermod_settled(Model *m);
 
 /* Guarantees: the effect of `tracer unload`: the legacy tracer module is gone (TRACER-UNLOADED),
  * and every process blocked in a receive or suspended on a busy port has lost its tracer

@@ -63,6 +63,15 @@ static bool actor_step(Model *m, const Step *st)
     }
 }
 
+/* True iff the harness settles after st (tcs_runner:settle/1 pokes the gate, waking every puppet
+ * waiting in it): every step but those the harness does alone, which leave the puppets be. */
+static bool harness_settles(const Step *st)
+{
+    return st->kind != ST_INFO && st->kind != ST_TRACER_EXIT && st->kind != ST_TRACER_UNLOAD &&
+           st->kind != ST_TRACER_RELOAD && st->kind != ST_TRACER_RELOAD_BUSY && st->kind != ST_MODULE_UNLOAD &&
+           st->kind != ST_SYSTEM_MONITOR && st->kind != ST_RELATION;
+}
+
 /* The effect and lines of one step; false with err set if unsupported. */
 static bool run_step(Model *m, const Step *st)
 {
@@ -96,8 +105,10 @@ static bool run_step(Model *m, const Step *st)
         ok = actor_step(m, st);
     if (ok && !drvports_consistent(m))
         return false;
-    if (ok)
-        tracermod_settled(m, st);
+    if (ok && harness_settles(st)) {
+        tracermod_settled(m);
+        status_settled(m);
+    }
     if (ok && !seqtrace_holders_untraced(m))
         return model_unsupported(m, st->line, st->col,
                                  "tracing a process that holds a seq_trace token (C-65) is");

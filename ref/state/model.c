@@ -115,6 +115,8 @@ void model_detach(TraceState *ts)
     ts->state = NULL;
 }
 
+bool model_waits_in_gate(const Proc *p) { return p->alive && !p->is_port && !p->blocked && !p->suspended; }
+
 bool model_tracer_gone(Tracer t) { return t.decl->kind == TRACER_ERL_MSG && t.state_dead; }
 
 bool model_read_new_defaults(Model *m, int s, bool ports)

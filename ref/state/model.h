@@ -272,6 +272,10 @@ bool model_attached(const TraceState *ts);
 /* Guarantees: the tracer removed from the trace state of a process or port: no flags, not
  * attached. */
 void model_detach(TraceState *ts);
+/* Guarantees: true iff p is a live scenario process waiting in the harness's gate: not a port,
+ * not blocked in a receive, not suspended on a busy port; the settle after a step wakes each
+ * such process (tcs_runner:settle/1 pokes the gate), and erts schedules it in. */
+bool model_waits_in_gate(const Proc *p);
 /* Guarantees: true iff the tracer answers remove to every trace_status probe: the example
  * tracer whose state process has exited (STATUS-DEAD-STATE). */
 bool model_tracer_gone(Tracer t);
