@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from .stream import Line, Window, filter_lines, restore_requested_fullsweeps
+from .stream import Line, Window, filter_lines, fullsweep_restorations
 
 __all__ = [
     "ALL_KINDS",
@@ -323,16 +323,32 @@ def compare(
     strict: bool = False,
     observable: frozenset[str] = DEFAULT_OBSERVABLE,
 ) -> Comparison:
-    """Return the per-group comparison; agree iff every group's selected lines are identical in order on both sides."""
+    """Return the per-group comparison; agree iff every group's selected lines are identical in order on both sides.
+    Without strict, the live stream is compared with each choice of which fullsweep-shaped major pairs
+    are the requested ones (fullsweep_restorations): the first choice that agrees, else the first."""
     unknown = observable - ALL_KINDS
     if unknown:
         raise ValueError(f"unknown line kinds in observable: {sorted(unknown)}")
-    if not strict:
-        live = restore_requested_fullsweeps(golden, live)
     g_groups = _group_golden(select(golden, strict=strict, observable=observable))
+    if strict:
+        return _compare_groups(g_groups, live, strict=strict, observable=observable)
+    g_groups = {name: collapse_repeats(lines) for name, lines in g_groups.items()}
+    first: Comparison | None = None
+    for restored in fullsweep_restorations(golden, live):
+        result = _compare_groups(g_groups, restored, strict=strict, observable=observable)
+        if result.agree:
+            return result
+        first = result if first is None else first
+    assert first is not None  # fullsweep_restorations yields at least one stream
+    return first
+
+
+def _compare_groups(g_groups: dict[str, list[Line]], live: list[Line], *, strict: bool,
+                    observable: frozenset[str]) -> Comparison:
+    """Return compare's per-group comparison of the grouped golden lines (selected, and with repeats
+    collapsed unless strict) with the live stream."""
     l_groups = group_lines(select(live, strict=strict, observable=observable))
     if not strict:
-        g_groups = {name: collapse_repeats(lines) for name, lines in g_groups.items()}
         l_groups = {name: collapse_repeats(lines) for name, lines in l_groups.items()}
     names = list(g_groups) + [name for name in l_groups if name not in g_groups]
     reached: dict[str, set[str]] = {}  # an either-or's id -> the groups it decides

@@ -9,9 +9,10 @@ arguments.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass, field, replace
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from . import counters, tags
@@ -24,7 +25,7 @@ __all__ = [
     "filter_lines",
     "classify",
     "classify_implementation_defined",
-    "restore_requested_fullsweeps",
+    "fullsweep_restorations",
     "normalise_live",
     "parse_body",
     "parse_classed_lines",
@@ -654,12 +655,20 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
             for i, line in enumerate(out)]
 
 
-def restore_requested_fullsweeps(golden: list[Line], live: list[Line]) -> list[Line]:
-    """Return live with as many of its GC-MINOR-FULLSWEEP majors made normative again, per process and
+#: At most this many ways of choosing which fullsweep-shaped major pairs are requested ones are tried
+#: (fullsweep_restorations); the first ones first come first.
+MAX_FULLSWEEP_CHOICES: Final = 64
+
+
+def fullsweep_restorations(golden: list[Line], live: list[Line]) -> Iterator[list[Line]]:
+    """Yield live with as many of its GC-MINOR-FULLSWEEP majors made normative again, per process and
     tracer, as the golden stream requires normative major collections beyond the live stream's normative
-    ones (first ones first): a requested major collection (`gc major`) right after a minor one the runtime
-    started (GC-RUNTIME) has the shape of a fullsweep added to a minor and is classified so, yet it is the
-    collection the step asked for (C-265). Its gc_major_end and both enabled lines go with it."""
+    ones: a requested major collection (`gc major`) right after a minor one the runtime started
+    (GC-RUNTIME) has the shape of a fullsweep added to a minor and is classified so, yet it is the
+    collection the step asked for (C-265). Which of several such pairs is the requested one only their
+    place among the process's other lines tells (an added fullsweep may come earlier, C-350), so every
+    choice is yielded, the first ones first first, at most MAX_FULLSWEEP_CHOICES. A restored pair's
+    gc_major_end and both enabled lines go with it; live itself when nothing is to be restored."""
     def majors(lines: list[Line]) -> dict[tuple[str, str | None], int]:
         counts: dict[tuple[str, str | None], int] = {}
         for ln in lines:
@@ -668,16 +677,26 @@ def restore_requested_fullsweeps(golden: list[Line], live: list[Line]) -> list[L
         return counts
     live_majors = majors(live)
     deficit = {key: n - live_majors.get(key, 0) for key, n in majors(golden).items()}
+    candidates: dict[tuple[str, str | None], list[int]] = {}  # the informative gc_major_starts of each deficit
+    for i, ln in enumerate(live):
+        if ln.kind == "trace" and ln.tag == "gc_major_start" and ln.cls == "I" and deficit.get((ln.group, ln.state), 0) > 0:
+            candidates.setdefault((ln.group, ln.state), []).append(i)
+    choices = [itertools.combinations(starts, min(deficit[key], len(starts))) for key, starts in candidates.items()]
+    for picked in itertools.islice(itertools.product(*choices), MAX_FULLSWEEP_CHOICES):
+        yield _restore_fullsweeps(live, frozenset(itertools.chain.from_iterable(picked)))
+
+
+def _restore_fullsweeps(live: list[Line], starts: frozenset[int]) -> list[Line]:
+    """Return live with the fullsweep-shaped major pairs whose gc_major_start trace lines are at the
+    indexes starts made normative, each with its gc_major_end and both enabled lines."""
     out = list(live)
     restoring: set[tuple[str, str | None]] = set()  # between a restored gc_major_start and its end
     for i, line in enumerate(out):
         key = (line.group, line.state)
-        starts = line.kind == "trace" and line.tag == "gc_major_start" and line.cls == "I" and deficit.get(key, 0) > 0
         ends = key in restoring and line.tag == "gc_major_end" and line.kind in ("trace", "enabled")
-        if not (starts or ends):
+        if not (i in starts or ends):
             continue
-        if starts:
-            deficit[key] -= 1
+        if i in starts:
             restoring.add(key)
         if ends and (line.kind == "trace" or not line.body.endswith(" -> trace")):
             restoring.discard(key)

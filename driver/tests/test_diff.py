@@ -210,6 +210,32 @@ def test_requested_major_after_a_runtime_minor_counts(live_text: str, agree: boo
     assert compare(parse_stream(GC_GOLDEN, "golden"), live(text)).agree is agree
 
 
+GC_SEND = "enabled_send(send, <tracer>, <b>) -> trace\ntrace(send, <tracer>, <b>, hi, #{extra=><a>})\n"
+GC_GOLDEN_SEND_FIRST = GC_GOLDEN.replace("N enabled(gc_major_start", "N " + GC_SEND.replace("\n", "\nN ", 1)
+                                         + "N enabled(gc_major_start", 1)
+
+
+@pytest.mark.parametrize(
+    ("live_text", "agree"),
+    [
+        pytest.param(GC_MINOR + GC_MAJOR + GC_SEND + GC_MINOR + GC_MAJOR, True,
+                     id="added-fullsweep-before-the-step-then-requested-major"),
+        pytest.param(GC_SEND + GC_MINOR + GC_MAJOR + GC_MINOR + GC_MAJOR, True,
+                     id="requested-major-then-added-fullsweep"),
+        pytest.param(GC_MINOR + GC_MAJOR + GC_SEND + GC_MINOR, False, id="requested-major-missing"),
+        pytest.param(GC_MINOR + GC_MAJOR + GC_MINOR + GC_MAJOR + GC_SEND, False,
+                     id="every-major-before-the-step"),
+    ],
+)
+def test_the_requested_major_is_the_fullsweep_shaped_pair_at_its_place(live_text: str, agree: bool) -> None:
+    """C-350 (fuzz group R9): of several fullsweep-shaped major pairs of a process, the requested one is
+    the one at the place the golden stream has it, not the first: a fullsweep the runtime added to an
+    earlier minor collection stays informative; no choice places a major the process did not make."""
+    assert GC_GOLDEN_SEND_FIRST.count("trace(send") == 1
+    text = "ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + live_text
+    assert compare(parse_stream(GC_GOLDEN_SEND_FIRST, "golden"), live(text)).agree is agree
+
+
 GC_MINOR_END_DISCARDED = GC_MINOR.split("enabled(gc_minor_end")[0] + "enabled(gc_minor_end, <tracer>, <b>) -> discard\n"
 
 
