@@ -11,7 +11,7 @@ from tcs_driver.diff import (
     diff_lines,
     missing_and_extra,
 )
-from tcs_driver.stream import Line, parse_live_stream, parse_stream
+from tcs_driver.stream import Line, fullsweep_restorations, parse_live_stream, parse_stream
 
 GOLDEN = """\
 % tcs stream v1: two_senders
@@ -234,6 +234,19 @@ def test_the_requested_major_is_the_fullsweep_shaped_pair_at_its_place(live_text
     assert GC_GOLDEN_SEND_FIRST.count("trace(send") == 1
     text = "ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + live_text
     assert compare(parse_stream(GC_GOLDEN_SEND_FIRST, "golden"), live(text)).agree is agree
+
+
+def test_fullsweep_restorations_yield_each_choice_first_ones_first() -> None:
+    """C-350: with three fullsweep-shaped pairs and one requested major, each pair is restored once, the
+    first first; the others stay informative. Nothing to restore: the live stream as it is."""
+    text = "ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + (GC_MINOR + GC_MAJOR) * 3
+    streams = list(fullsweep_restorations(parse_stream(GC_GOLDEN, "golden"), live(text)))
+    restored = [[i for i, ln in enumerate(s) if ln.tag == "gc_major_start" and ln.kind == "trace" and ln.cls == "N"]
+                for s in streams]
+    assert restored == [[6], [14], [22]]
+    assert all(sum(ln.cls == "N" for ln in s) == 1 + 3 * 4 + 4 for s in streams)
+    assert list(fullsweep_restorations(parse_stream(GC_GOLDEN, "golden"), live(text.split("enabled(gc_minor")[0]))) \
+        == [live(text.split("enabled(gc_minor")[0])]
 
 
 GC_MINOR_END_DISCARDED = GC_MINOR.split("enabled(gc_minor_end")[0] + "enabled(gc_minor_end, <tracer>, <b>) -> discard\n"
