@@ -656,7 +656,7 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
 
 
 #: At most this many ways of choosing which fullsweep-shaped major pairs are requested ones are tried
-#: (fullsweep_restorations); the first ones first come first.
+#: (fullsweep_restorations), the choice of the earliest pairs first.
 MAX_FULLSWEEP_CHOICES: Final = 64
 
 
@@ -667,8 +667,9 @@ def fullsweep_restorations(golden: list[Line], live: list[Line]) -> Iterator[lis
     (GC-RUNTIME) has the shape of a fullsweep added to a minor and is classified so, yet it is the
     collection the step asked for (C-265). Which of several such pairs is the requested one only their
     place among the process's other lines tells (an added fullsweep may come earlier, C-350), so every
-    choice is yielded, the first ones first first, at most MAX_FULLSWEEP_CHOICES. A restored pair's
-    gc_major_end and both enabled lines go with it; live itself when nothing is to be restored."""
+    choice is yielded, that of the earliest pairs (C-265's) first, at most MAX_FULLSWEEP_CHOICES. A
+    restored pair's gc_major_end and both enabled lines go with it; live itself when nothing is to be
+    restored."""
     def majors(lines: list[Line]) -> dict[tuple[str, str | None], int]:
         counts: dict[tuple[str, str | None], int] = {}
         for ln in lines:
@@ -679,11 +680,24 @@ def fullsweep_restorations(golden: list[Line], live: list[Line]) -> Iterator[lis
     deficit = {key: n - live_majors.get(key, 0) for key, n in majors(golden).items()}
     candidates: dict[tuple[str, str | None], list[int]] = {}  # the informative gc_major_starts of each deficit
     for i, ln in enumerate(live):
-        if ln.kind == "trace" and ln.tag == "gc_major_start" and ln.cls == "I" and deficit.get((ln.group, ln.state), 0) > 0:
-            candidates.setdefault((ln.group, ln.state), []).append(i)
-    choices = [itertools.combinations(starts, min(deficit[key], len(starts))) for key, starts in candidates.items()]
-    for picked in itertools.islice(itertools.product(*choices), MAX_FULLSWEEP_CHOICES):
-        yield _restore_fullsweeps(live, frozenset(itertools.chain.from_iterable(picked)))
+        key = (ln.group, ln.state)
+        if ln.kind == "trace" and ln.tag == "gc_major_start" and ln.cls == "I" and deficit.get(key, 0) > 0:
+            candidates.setdefault(key, []).append(i)
+    wanted = [(starts, min(deficit[key], len(starts))) for key, starts in candidates.items()]
+    for picked in itertools.islice(_choices(wanted), MAX_FULLSWEEP_CHOICES):
+        yield _restore_fullsweeps(live, frozenset(picked))
+
+
+def _choices(wanted: list[tuple[list[int], int]]) -> Iterator[tuple[int, ...]]:
+    """Yield, lazily (there may be very many), each way of taking so many of each list of indexes:
+    one of each list's combinations, the earliest first."""
+    if not wanted:
+        yield ()
+        return
+    (indexes, taken), rest = wanted[0], wanted[1:]
+    for head in itertools.combinations(indexes, taken):
+        for tail in _choices(rest):
+            yield head + tail
 
 
 def _restore_fullsweeps(live: list[Line], starts: frozenset[int]) -> list[Line]:

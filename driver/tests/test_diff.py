@@ -11,7 +11,7 @@ from tcs_driver.diff import (
     diff_lines,
     missing_and_extra,
 )
-from tcs_driver.stream import Line, fullsweep_restorations, parse_live_stream, parse_stream
+from tcs_driver.stream import MAX_FULLSWEEP_CHOICES, Line, fullsweep_restorations, parse_live_stream, parse_stream
 
 GOLDEN = """\
 % tcs stream v1: two_senders
@@ -247,6 +247,17 @@ def test_fullsweep_restorations_yield_each_choice_first_ones_first() -> None:
     assert all(sum(ln.cls == "N" for ln in s) == 1 + 3 * 4 + 4 for s in streams)
     assert list(fullsweep_restorations(parse_stream(GC_GOLDEN, "golden"), live(text.split("enabled(gc_minor")[0]))) \
         == [live(text.split("enabled(gc_minor")[0])]
+
+
+def test_fullsweep_restorations_are_bounded() -> None:
+    """C-350: 15 requested majors among 30 fullsweep-shaped pairs have C(30,15) choices; at most
+    MAX_FULLSWEEP_CHOICES are tried, made one by one (none is made before it is asked for)."""
+    golden = "% tcs stream v1: many_majors\nN ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + \
+        "".join(f"N {line}\n" for line in GC_MAJOR.splitlines()) * 15
+    text = "ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + (GC_MINOR + GC_MAJOR) * 30
+    streams = list(fullsweep_restorations(parse_stream(golden, "golden"), live(text)))
+    assert len(streams) == MAX_FULLSWEEP_CHOICES
+    assert len({tuple(ln.cls for ln in s) for s in streams}) == MAX_FULLSWEEP_CHOICES
 
 
 GC_MINOR_END_DISCARDED = GC_MINOR.split("enabled(gc_minor_end")[0] + "enabled(gc_minor_end, <tracer>, <b>) -> discard\n"
