@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from .stream import Line, Window, filter_lines, fullsweep_choices, restore_requested_fullsweeps
+from .stream import Line, Window, filter_lines, fullsweep_restorations
 
 __all__ = [
     "ALL_KINDS",
@@ -324,31 +324,31 @@ def compare(
     observable: frozenset[str] = DEFAULT_OBSERVABLE,
 ) -> Comparison:
     """Return the per-group comparison; agree iff every group's selected lines are identical in order on both sides.
-
-    Not strict, the live stream's fullsweep-shaped majors that the golden stream's requested ones may be
-    are tried in turn (stream.fullsweep_choices): the first way that agrees counts, else the first way."""
+    Without strict, the live stream is compared with each choice of which fullsweep-shaped major pairs
+    are the requested ones (fullsweep_restorations): the first choice that agrees, else the first."""
     unknown = observable - ALL_KINDS
     if unknown:
         raise ValueError(f"unknown line kinds in observable: {sorted(unknown)}")
+    g_groups = _group_golden(select(golden, strict=strict, observable=observable))
     if strict:
-        return _compare_once(golden, live, strict=strict, observable=observable)
+        return _compare_groups(g_groups, live, strict=strict, observable=observable)
+    g_groups = {name: collapse_repeats(lines) for name, lines in g_groups.items()}
     first: Comparison | None = None
-    for choice in fullsweep_choices(golden, live) or [None]:
-        found = _compare_once(golden, restore_requested_fullsweeps(golden, live, choice), strict=strict,
-                              observable=observable)
-        if found.agree:
-            return found
-        first = first or found
-    assert first is not None
+    for restored in fullsweep_restorations(golden, live):
+        result = _compare_groups(g_groups, restored, strict=strict, observable=observable)
+        if result.agree:
+            return result
+        first = result if first is None else first
+    assert first is not None  # fullsweep_restorations yields at least one stream
     return first
 
 
-def _compare_once(golden: list[Line], live: list[Line], *, strict: bool, observable: frozenset[str]) -> Comparison:
-    """compare() with the live stream's classification as it is."""
-    g_groups = _group_golden(select(golden, strict=strict, observable=observable))
+def _compare_groups(g_groups: dict[str, list[Line]], live: list[Line], *, strict: bool,
+                    observable: frozenset[str]) -> Comparison:
+    """Return compare's per-group comparison of the grouped golden lines (selected, and with repeats
+    collapsed unless strict) with the live stream."""
     l_groups = group_lines(select(live, strict=strict, observable=observable))
     if not strict:
-        g_groups = {name: collapse_repeats(lines) for name, lines in g_groups.items()}
         l_groups = {name: collapse_repeats(lines) for name, lines in l_groups.items()}
     names = list(g_groups) + [name for name in l_groups if name not in g_groups]
     reached: dict[str, set[str]] = {}  # an either-or's id -> the groups it decides

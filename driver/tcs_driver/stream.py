@@ -12,7 +12,7 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass, field, replace
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from . import counters, tags
@@ -25,8 +25,7 @@ __all__ = [
     "filter_lines",
     "classify",
     "classify_implementation_defined",
-    "fullsweep_choices",
-    "restore_requested_fullsweeps",
+    "fullsweep_restorations",
     "normalise_live",
     "parse_body",
     "parse_classed_lines",
@@ -656,62 +655,62 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
             for i, line in enumerate(out)]
 
 
-#: A process and tracer: whose GC-MINOR-FULLSWEEP majors restore_requested_fullsweeps counts.
-GcKey = tuple[str, str | None]
+#: At most this many ways of choosing which fullsweep-shaped major pairs are requested ones are tried
+#: (fullsweep_restorations), the choice of the earliest pairs first.
+MAX_FULLSWEEP_CHOICES: Final = 64
 
 
-def _fullsweep_deficit(golden: list[Line], live: list[Line]) -> dict[GcKey, int]:
-    """Per process and tracer, how many more normative major collections the golden stream requires
-    than the live stream has."""
-    def majors(lines: list[Line]) -> dict[GcKey, int]:
-        counts: dict[GcKey, int] = {}
+def fullsweep_restorations(golden: list[Line], live: list[Line]) -> Iterator[list[Line]]:
+    """Yield live with as many of its GC-MINOR-FULLSWEEP majors made normative again, per process and
+    tracer, as the golden stream requires normative major collections beyond the live stream's normative
+    ones: a requested major collection (`gc major`) right after a minor one the runtime started
+    (GC-RUNTIME) has the shape of a fullsweep added to a minor and is classified so, yet it is the
+    collection the step asked for (C-265). Which of several such pairs is the requested one only their
+    place among the process's other lines tells (an added fullsweep may come earlier, C-350), so every
+    choice is yielded, that of the earliest pairs (C-265's) first, at most MAX_FULLSWEEP_CHOICES. A
+    restored pair's gc_major_end and both enabled lines go with it; live itself when nothing is to be
+    restored."""
+    def majors(lines: list[Line]) -> dict[tuple[str, str | None], int]:
+        counts: dict[tuple[str, str | None], int] = {}
         for ln in lines:
             if ln.kind == "trace" and ln.cls == "N" and ln.tag == "gc_major_start":
                 counts[(ln.group, ln.state)] = counts.get((ln.group, ln.state), 0) + 1
         return counts
     live_majors = majors(live)
-    return {key: n - live_majors.get(key, 0) for key, n in majors(golden).items()
-            if n > live_majors.get(key, 0)}
+    deficit = {key: n - live_majors.get(key, 0) for key, n in majors(golden).items()}
+    candidates: dict[tuple[str, str | None], list[int]] = {}  # the informative gc_major_starts of each deficit
+    for i, ln in enumerate(live):
+        key = (ln.group, ln.state)
+        if ln.kind == "trace" and ln.tag == "gc_major_start" and ln.cls == "I" and deficit.get(key, 0) > 0:
+            candidates.setdefault(key, []).append(i)
+    wanted = [(starts, min(deficit[key], len(starts))) for key, starts in candidates.items()]
+    for picked in itertools.islice(_choices(wanted), MAX_FULLSWEEP_CHOICES):
+        yield _restore_fullsweeps(live, frozenset(picked))
 
 
-def fullsweep_choices(golden: list[Line], live: list[Line], most: int = 64) -> list[dict[GcKey, frozenset[int]]]:
-    """Which of the live stream's GC-MINOR-FULLSWEEP majors restore_requested_fullsweeps may make normative
-    (per process and tracer, their ordinals among its informative gc_major_start lines): every way of picking
-    as many as the golden stream lacks, the first ones first, at most `most` ways. Which one the step asked
-    for the lines alone do not say: a collection the runtime started can be a minor with a fullsweep, and the
-    requested one can come right after a runtime minor, earlier or later than it (fuzz W9)."""
-    deficit = _fullsweep_deficit(golden, live)
-    candidates = {key: sum(1 for ln in live if ln.kind == "trace" and ln.tag == "gc_major_start"
-                           and ln.cls == "I" and (ln.group, ln.state) == key) for key in deficit}
-    per_key = [[(key, frozenset(pick)) for pick in itertools.combinations(range(candidates[key]),
-                                                                           min(n, candidates[key]))]
-               for key, n in deficit.items()]
-    return [dict(way) for way in itertools.islice(itertools.product(*per_key), most)]
+def _choices(wanted: list[tuple[list[int], int]]) -> Iterator[tuple[int, ...]]:
+    """Yield, lazily (there may be very many), each way of taking so many of each list of indexes:
+    one of each list's combinations, the earliest first."""
+    if not wanted:
+        yield ()
+        return
+    (indexes, taken), rest = wanted[0], wanted[1:]
+    for head in itertools.combinations(indexes, taken):
+        for tail in _choices(rest):
+            yield head + tail
 
 
-def restore_requested_fullsweeps(golden: list[Line], live: list[Line],
-                                 choice: dict[GcKey, frozenset[int]] | None = None) -> list[Line]:
-    """Return live with as many of its GC-MINOR-FULLSWEEP majors made normative again, per process and
-    tracer, as the golden stream requires normative major collections beyond the live stream's normative
-    ones (those `choice` names, by their ordinals among the process's informative majors; without it the
-    first ones first): a requested major collection (`gc major`) right after a minor one the runtime
-    started (GC-RUNTIME) has the shape of a fullsweep added to a minor and is classified so, yet it is the
-    collection the step asked for (C-265). Its gc_major_end and both enabled lines go with it."""
-    deficit = _fullsweep_deficit(golden, live)
-    chosen = choice if choice is not None else {key: frozenset(range(n)) for key, n in deficit.items()}
-    seen: dict[GcKey, int] = {}  # informative gc_major_start lines so far
+def _restore_fullsweeps(live: list[Line], starts: frozenset[int]) -> list[Line]:
+    """Return live with the fullsweep-shaped major pairs whose gc_major_start trace lines are at the
+    indexes starts made normative, each with its gc_major_end and both enabled lines."""
     out = list(live)
-    restoring: set[GcKey] = set()  # between a restored gc_major_start and its end
+    restoring: set[tuple[str, str | None]] = set()  # between a restored gc_major_start and its end
     for i, line in enumerate(out):
         key = (line.group, line.state)
-        starts = line.kind == "trace" and line.tag == "gc_major_start" and line.cls == "I"
-        if starts:
-            seen[key] = seen.get(key, 0) + 1
-            starts = seen[key] - 1 in chosen.get(key, frozenset())
         ends = key in restoring and line.tag == "gc_major_end" and line.kind in ("trace", "enabled")
-        if not (starts or ends):
+        if not (i in starts or ends):
             continue
-        if starts:
+        if i in starts:
             restoring.add(key)
         if ends and (line.kind == "trace" or not line.body.endswith(" -> trace")):
             restoring.discard(key)

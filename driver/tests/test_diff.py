@@ -11,7 +11,7 @@ from tcs_driver.diff import (
     diff_lines,
     missing_and_extra,
 )
-from tcs_driver.stream import Line, parse_live_stream, parse_stream
+from tcs_driver.stream import MAX_FULLSWEEP_CHOICES, Line, fullsweep_restorations, parse_live_stream, parse_stream
 
 GOLDEN = """\
 % tcs stream v1: two_senders
@@ -208,6 +208,56 @@ def test_requested_major_after_a_runtime_minor_counts(live_text: str, agree: boo
     requires: it is compared; a second such pair beyond what the golden stream requires stays informative."""
     text = "ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + live_text
     assert compare(parse_stream(GC_GOLDEN, "golden"), live(text)).agree is agree
+
+
+GC_SEND = "enabled_send(send, <tracer>, <b>) -> trace\ntrace(send, <tracer>, <b>, hi, #{extra=><a>})\n"
+GC_GOLDEN_SEND_FIRST = GC_GOLDEN.replace("N enabled(gc_major_start", "N " + GC_SEND.replace("\n", "\nN ", 1)
+                                         + "N enabled(gc_major_start", 1)
+
+
+@pytest.mark.parametrize(
+    ("live_text", "agree"),
+    [
+        pytest.param(GC_MINOR + GC_MAJOR + GC_SEND + GC_MINOR + GC_MAJOR, True,
+                     id="added-fullsweep-before-the-step-then-requested-major"),
+        pytest.param(GC_SEND + GC_MINOR + GC_MAJOR + GC_MINOR + GC_MAJOR, True,
+                     id="requested-major-then-added-fullsweep"),
+        pytest.param(GC_MINOR + GC_MAJOR + GC_SEND + GC_MINOR, False, id="requested-major-missing"),
+        pytest.param(GC_MINOR + GC_MAJOR + GC_MINOR + GC_MAJOR + GC_SEND, False,
+                     id="every-major-before-the-step"),
+    ],
+)
+def test_the_requested_major_is_the_fullsweep_shaped_pair_at_its_place(live_text: str, agree: bool) -> None:
+    """C-350 (fuzz group R9): of several fullsweep-shaped major pairs of a process, the requested one is
+    the one at the place the golden stream has it, not the first: a fullsweep the runtime added to an
+    earlier minor collection stays informative; no choice places a major the process did not make."""
+    assert GC_GOLDEN_SEND_FIRST.count("trace(send") == 1
+    text = "ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + live_text
+    assert compare(parse_stream(GC_GOLDEN_SEND_FIRST, "golden"), live(text)).agree is agree
+
+
+def test_fullsweep_restorations_yield_each_choice_first_ones_first() -> None:
+    """C-350: with three fullsweep-shaped pairs and one requested major, each pair is restored once, the
+    first first; the others stay informative. Nothing to restore: the live stream as it is."""
+    text = "ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + (GC_MINOR + GC_MAJOR) * 3
+    streams = list(fullsweep_restorations(parse_stream(GC_GOLDEN, "golden"), live(text)))
+    restored = [[i for i, ln in enumerate(s) if ln.tag == "gc_major_start" and ln.kind == "trace" and ln.cls == "N"]
+                for s in streams]
+    assert restored == [[6], [14], [22]]
+    assert all(sum(ln.cls == "N" for ln in s) == 1 + 3 * 4 + 4 for s in streams)
+    assert list(fullsweep_restorations(parse_stream(GC_GOLDEN, "golden"), live(text.split("enabled(gc_minor")[0]))) \
+        == [live(text.split("enabled(gc_minor")[0])]
+
+
+def test_fullsweep_restorations_are_bounded() -> None:
+    """C-350: 15 requested majors among 30 fullsweep-shaped pairs have C(30,15) choices; at most
+    MAX_FULLSWEEP_CHOICES are tried, made one by one (none is made before it is asked for)."""
+    golden = "% tcs stream v1: many_majors\nN ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + \
+        "".join(f"N {line}\n" for line in GC_MAJOR.splitlines()) * 15
+    text = "ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + (GC_MINOR + GC_MAJOR) * 30
+    streams = list(fullsweep_restorations(parse_stream(golden, "golden"), live(text)))
+    assert len(streams) == MAX_FULLSWEEP_CHOICES
+    assert len({tuple(ln.cls for ln in s) for s in streams}) == MAX_FULLSWEEP_CHOICES
 
 
 GC_MINOR_END_DISCARDED = GC_MINOR.split("enabled(gc_minor_end")[0] + "enabled(gc_minor_end, <tracer>, <b>) -> discard\n"
