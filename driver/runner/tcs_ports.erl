@@ -41,7 +41,7 @@ run_step({port_control, Who, Name, Op}, Names, Ctx) ->
     Port = maps:get(Name, Names),
     Info = get({tcs_port, Port}),
     {Number, Arg, Output} = control(Op, Info),
-    put({tcs_port, Port}, maps:remove(suspended, Info#{busy => Op =:= busy})),
+    put({tcs_port, Port}, controlled(Op, Info)),
     Call = {call, erlang, port_control, [Port, Number, Arg]},
     case Output of
         none -> tcs_runner_lib:after_puppet_step(tcs_runner_lib:puppet_step(Who, Call, Names, Ctx), Names);
@@ -90,6 +90,16 @@ control(busy, _Info) -> {1, <<>>, none};
 control(not_busy, #{suspended := Data}) -> {2, <<>>, {data, Data}};
 control(not_busy, _Info) -> {2, <<>>, none};
 control({timer, Ms}, _Info) -> {3, integer_to_binary(Ms), {data, <<"timeout">>}}.
+
+%% What the runner knows of the port after a control call: only busy and not_busy
+%% change its busy state, and only not_busy resumes the suspended command.  The
+%% timer leaves both as they were: its timeout fires while the port is busy and
+%% a process stays suspended (seed 20261204, fuzz group X2: a `timer` step here
+%% forgot the busy state, and the next command to the busy port then waited for
+%% an echo that cannot come while its caller is suspended).
+controlled(busy, Info) -> Info#{busy => true};
+controlled(not_busy, Info) -> maps:remove(suspended, Info#{busy => false});
+controlled({timer, _Ms}, Info) -> Info.
 
 %% A port_command or ! (Step) to a busy driver port: the puppet is suspended in it;
 %% the step ends once the runtime has suspended it.
