@@ -408,3 +408,25 @@ def test_c48_prediction_is_the_live_evidence_of_each_case(layout: corpus.Layout,
                 [f"+{ln}" for ln in predicted if ln.startswith("N ") and ln not in documents]
     assert sorted(differing) == sorted(evidence)
     assert _sim(layout, case, "--release", "25") == "\n".join(documents) + "\n"
+
+
+def test_c360_is_predicted_for_25_only_and_drops_exactly_the_print_after_a_term_down(
+        layout: corpus.Layout) -> None:
+    """Seed 20261204, group X3: a 'DOWN' whose reason is a tuple leaves the receiver's seq_trace
+    token on OTP 27 and 29 (the golden stream); OTP 25 clears it at the receipt (step 6), so the
+    print after it asks the seq tracer nothing."""
+    case = "seq_down_term_reason"
+    documents = _sim(layout, case)
+    assert release.notes(documents) == []
+    assert _sim(layout, case, "--release", "27") == documents == _sim(layout, case, "--release", "29")
+    text = _sim(layout, case, "--release", "25")
+    assert [(n.release, n.clarification, n.step) for n in release.notes(text)] == [(25, "C-360", 6)]
+    assert [ln for ln in documents.splitlines() if ln not in text.splitlines()] == [
+        "N enabled(seq_trace, <tracer>, <d>) -> trace",
+        "N enabled(seq_trace, <tracer>, <d>) -> trace",
+        "N trace(seq_trace, <tracer>, 3, {print,{0,1},<d>,[],later}, #{})"]
+
+
+def test_c360_is_not_noted_for_downs_with_immediate_reasons(layout: corpus.Layout) -> None:
+    """The immediate reasons of seq_down_keeps_token never reach C-360's release prediction."""
+    assert release.notes(_sim(layout, "seq_down_keeps_token", "--release", "25")) == []

@@ -10,6 +10,7 @@
 #include "ports.h"
 #include "windows.h"
 #include "procs.h"
+#include "seqtrace.h"
 #include "tracepoint.h"
 
 static Term *pair(Model *m, Term *a, Term *b) { return term_tuple3(m->a, a, b, NULL); }
@@ -226,7 +227,7 @@ bool ports_output(Model *m, const Step *st, int x, const Term *bytes, const char
     int owner = m->procs[x].owner;
     Term *data = pair(m, model_id(m, x), pair(m, term_atom(m->a, "data"), (Term *)bytes));
     return msgtrace_event(m, st, x, "send", data, model_pid(m, owner), rules) &&
-           messages_deliver(m, owner, data, model_id(m, x), NULL, "EV-RECEIVE PORTS-ECHO");
+           messages_deliver(m, owner, data, model_id(m, x), seqtrace_runtime_token(), "EV-RECEIVE PORTS-ECHO");
 }
 
 bool ports_command(Model *m, int p, const Step *st, bool via_send)

@@ -5,8 +5,44 @@
 #include <string.h>
 
 #include "enabled.h"
+#include "release.h"
 #include "seqtrace.h"
 #include "tracepoint.h"
+
+/* What a message the runtime queues carries in place of a token: OTP's am_undefined, which
+ * leaves the receiver's token as it is (SEQ-RECEIVE-RUNTIME). A 'DOWN' whose reason is no
+ * immediate term comes as a signal of its own, which OTP 25 turns into a message without a
+ * token, and OTP 27 and 29 not (C-360). Compared by address only. */
+static const SeqToken RUNTIME_MESSAGE, DOWN_TERM_REASON;
+
+/* Erlang's immediate terms (atom, small integer, local pid or port, []): what
+ * erts_proc_sig_send_monitor_down passes in the monitor itself (is_immed(reason)). */
+static bool immediate(const Term *t)
+{
+    static const long long small_max = (1LL << 59) - 1, small_min = -(1LL << 59);
+    switch (t->kind) {
+    case TK_ATOM:
+    case TK_NIL:
+        return true;
+    case TK_INT:
+        return t->u.i >= small_min && t->u.i <= small_max;
+    case TK_PID:
+    case TK_PORT:
+        return !term_is_external(t);
+    default:
+        return false;
+    }
+}
+
+const SeqToken *seqtrace_runtime_token(void)
+{
+    return &RUNTIME_MESSAGE;
+}
+
+const SeqToken *seqtrace_down_token(const Term *reason)
+{
+    return immediate(reason) ? &RUNTIME_MESSAGE : &DOWN_TERM_REASON;
+}
 
 /* The seq_trace output of one transfer: enabled, then (flag set) its trace line. */
 static void seq_output(Model *m, int p, const SeqToken *tok, const char *type, bool flag,
@@ -45,6 +81,14 @@ const SeqToken *seqtrace_send(Model *m, int p, int q, const Term *msg)
 void seqtrace_receive(Model *m, int p, const Message *msg)
 {
     Proc *pp = &m->procs[p];
+    if (msg->token == &RUNTIME_MESSAGE)
+        return; /* SEQ-RECEIVE-RUNTIME: no transfer, the token stays */
+    if (msg->token == &DOWN_TERM_REASON) {
+        /* C-360: only OTP 25 clears it, and only a token held makes the difference */
+        if (pp->token && release_deviates(m, DEV_DOWN_TERM_REASON_CLEARS_TOKEN))
+            pp->token = NULL;
+        return;
+    }
     pp->token = msg->token; /* SEQ-RECEIVE: a message without a token clears the process's */
     if (!msg->token)
         return;

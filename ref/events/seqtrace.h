@@ -9,7 +9,15 @@
 bool seqtrace_step(Model *m, int p, const Step *st);
 /* Guarantees: the seq_trace lines of p sending msg to q; the token the message carries. */
 const SeqToken *seqtrace_send(Model *m, int p, int q, const Term *msg);
-/* Guarantees: p takes over the token of a received message (NULL clears it); its lines. */
+/* Guarantees: what a message the runtime queues (a port's data) carries for a token: its
+ * receipt leaves the receiver's token (SEQ-RECEIVE-RUNTIME). */
+const SeqToken *seqtrace_runtime_token(void);
+/* Guarantees: what a 'DOWN' message with this reason carries for a token: as
+ * seqtrace_runtime_token for an immediate reason; else the same but for OTP 25, where its
+ * receipt clears the receiver's token (C-360). */
+const SeqToken *seqtrace_down_token(const Term *reason);
+/* Guarantees: p takes over the token of a received message (NULL clears it; the markers above
+ * leave it, or clear it on the release C-360 names); its lines. */
 void seqtrace_receive(Model *m, int p, const Message *msg);
 /* Guarantees: false iff p holds a token and the step kind passes it on in a way the model
  * leaves out (spawn, link, unlink, exit, the port steps). */

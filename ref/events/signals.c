@@ -5,6 +5,7 @@
 #include "messages.h"
 #include "procs.h"
 #include "running.h"
+#include "seqtrace.h"
 #include "signals.h"
 #include "tracepoint.h"
 
@@ -61,7 +62,8 @@ static bool down(Model *m, int w, int q, const Term *reason, const char *rules)
 {
     Term *el[5] = {term_atom(m->a, "DOWN"), term_placeholder(m->a, "_Ref"), term_atom(m->a, "process"),
                    model_pid(m, q), (Term *)reason};
-    return messages_deliver(m, w, term_tuple(m->a, 5, el), model_pid(m, q), NULL, rules);
+    /* SEQ-RECEIVE-RUNTIME: the runtime makes the 'DOWN', no process sends it (C-360) */
+    return messages_deliver(m, w, term_tuple(m->a, 5, el), model_pid(m, q), seqtrace_down_token(reason), rules);
 }
 
 bool signals_monitor(Model *m, int p, const Step *st)

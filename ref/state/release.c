@@ -30,6 +30,9 @@ static const struct {
                                             "answers {meta,[]} for the item meta"},
     [DEV_PORT_SEND_PATTERN_IGNORED] = {25, 0, "C-85", "a port's send is traced although the send pattern is "
                                                     "false"},
+    [DEV_DOWN_TERM_REASON_CLEARS_TOKEN] = {25, 0, "C-360", "a 'DOWN' message whose reason is no immediate term "
+                                                        "(a tuple, ...) clears the seq_trace token of the "
+                                                        "process receiving it"},
 };
 
 bool release_crashes(Deviation d)
