@@ -248,7 +248,20 @@ typedef struct {
     int *links;
     int n, next;
     bool downed; /* its monitors have fired (SIGNAL-DOWN), after its links (SIGNAL-LINK-BEFORE-DOWN) */
+    const Term *reason; /* the reason its exit signals carry */
+    bool port_kill;     /* a port closing with kill: its exit signals say killed (PORTS-CLOSED-KILL) */
 } Dying;
+
+/* A port closing with reason kill sends killed to its links (PORTS-CLOSED-KILL: io.c,
+ * erts_deliver_port_exit, "modified_reason = (reason == am_kill) ? am_killed : reason;" for
+ * the links and monitors, while its closed event keeps the reason); anything else sends its
+ * own reason. */
+static const Term *signal_reason(Model *m, int who, const Term *reason)
+{
+    if (m->procs[who].is_port && term_is_atom(reason, "kill"))
+        return term_atom(m->a, "killed");
+    return reason;
+}
 
 /* who dies (a process, or a port closing with port_rules): its own lines, then it joins the end
  * of the cascade's queue (in the arena, grown by doubling). */
@@ -263,6 +276,8 @@ static Dying *dying_push(Model *m, Dying *queue, size_t *len, size_t *cap, int w
     d->who = who;
     d->next = 0;
     d->downed = m->procs[who].is_port;
+    d->reason = signal_reason(m, who, reason);
+    d->port_kill = d->reason != reason;
     d->links = m->procs[who].is_port ? ports_closed(m, who, reason, port_rules, &d->n)
                                      : process_exits(m, who, reason, killed_by, &d->n);
     /* the exit signals and 'DOWN' messages of a token holder carry its token (seq_trace
@@ -279,13 +294,13 @@ static Dying *dying_push(Model *m, Dying *queue, size_t *len, size_t *cap, int w
 /* Each process linked to one that exits dies too with the same reason, or, when the reason is
  * normal, survives and gets unlinked; one that traps exits gets unlinked and the exit signal as
  * a message (SIGNAL-TRAP-LINK); a linked port gets the exit signal (ports.c). The processes
- * linked to a closed port fare the same (PORTS-CLOSED-LINKS). The cascade is a queue, first
+ * linked to a closed port fare the same (PORTS-CLOSED-LINKS), but for a port closing with kill,
+ * whose signals say killed (PORTS-CLOSED-KILL). The cascade is a queue, first
  * dead first: a dying process sends all its exit signals (and its 'DOWN's) while it exits,
  * before any receiver it kills can send its own, so a process or port linked to both gets the
  * first one's signal first (SIGNAL-CASCADE-ORDER, C-211). */
 bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by, const char *port_rules)
 {
-    bool normal = term_is_atom(reason, "normal");
     size_t len = 0, cap = 0, head = 0;
     Dying *queue = dying_push(m, NULL, &len, &cap, p, reason, killed_by, port_rules);
     if (!queue)
@@ -299,7 +314,7 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
              * killed through the link gets no 'DOWN' */
             if (!d->downed) {
                 d->downed = true;
-                if (!signals_down(m, d->who, reason))
+                if (!signals_down(m, d->who, d->reason))
                     return false;
                 continue;
             }
@@ -307,25 +322,32 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
             continue;
         }
         int who = d->who, q = d->links[d->next++];
-        bool from_port = m->procs[who].is_port;
+        const Term *sent = d->reason;
+        bool from_port = m->procs[who].is_port, port_kill = d->port_kill;
         if (!m->procs[q].alive)
             continue;
         if (!from_port && m->procs[q].is_port) {
             bool closes;
-            if (!ports_exit_signal(m, q, who, reason, &closes))
+            if (!ports_exit_signal(m, q, who, sent, &closes))
                 return false;
-            if (closes && !(queue = dying_push(m, queue, &len, &cap, q, reason, NULL, "PORTS-EXIT-SIGNAL")))
+            if (closes && !(queue = dying_push(m, queue, &len, &cap, q, sent, NULL,
+                                               term_is_atom(sent, "kill") ? "PORTS-EXIT-SIGNAL PORTS-CLOSED-KILL"
+                                                                          : "PORTS-EXIT-SIGNAL")))
                 return false;
         } else if (m->procs[q].trap_exit) {
-            if (!signals_trapped_link(m, q, model_id(m, who), reason, "EV-RECEIVE SIGNAL-TRAP-LINK"))
+            if (!signals_trapped_link(m, q, model_id(m, who), sent,
+                                      port_kill ? "EV-RECEIVE SIGNAL-TRAP-LINK PORTS-CLOSED-KILL"
+                                                : "EV-RECEIVE SIGNAL-TRAP-LINK"))
                 return false;
-        } else if (normal) {
+        } else if (term_is_atom(sent, "normal")) {
             tracepoint_event(m, q, "getting_unlinked", model_id(m, who), NULL,
                              from_port ? "EV-LINK EV-EXIT-UNLINKED PORTS-CLOSED-LINKS" : "EV-LINK EV-EXIT-UNLINKED");
         } else {
             if (!windows_killed_linked_ok(m, q))
                 return false;
-            if (!(queue = dying_push(m, queue, &len, &cap, q, reason, "EV-EXIT EV-EXIT-LINKED", NULL)))
+            if (!(queue = dying_push(m, queue, &len, &cap, q, sent,
+                                     port_kill ? "EV-EXIT EV-EXIT-LINKED PORTS-CLOSED-KILL" : "EV-EXIT EV-EXIT-LINKED",
+                                     NULL)))
                 return false;
         }
     }
