@@ -4,6 +4,7 @@
  * (CONFORMANCE.md section 2, "Errors"; C-280). The model answers only calls that raise, in the
  * order the BIFs check their arguments; a call that would succeed, or whose error OTP could
  * blame on either of two arguments, is refused: it belongs to the step of that function. */
+#include <assert.h>
 #include <string.h>
 
 #include "badcalls.h"
@@ -249,8 +250,9 @@ bool badcalls_step(Model *m, const Step *st)
     }
     if (handle && rules && rules != handle) /* which one the BIF blames first is not modelled */
         unsupported = "a session that is no live handle beside another bad argument is";
-    if (!rules && !unsupported)
-        unsupported = "apply of a call that does not raise is";
+    /* every function above names the rule its call raises by, or what is not modelled; the
+     * calls that do not raise are other steps' (session_destroy/1's is the destroy step) */
+    assert(rules || unsupported);
     if (unsupported)
         return model_unsupported(m, st->line, st->col, unsupported);
     Buf call;
