@@ -509,10 +509,13 @@ bool calls_step(Model *m, int p, const Step *st)
     r->m = m;
     r->p = p;
     r->st = st;
-    /* the step's call is made by tcs_puppet:perform/1, inside its try */
-    Term *perform = term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "perform"),
-                                term_int(m->a, 1));
-    push(r, (Frame){.kind = FR_CONT, .mfa = perform, .catches = true});
+    /* the step's call is made by tcs_puppet:perform/1, inside its try; a busy loop's by
+     * tcs_busy:calls/5 (erlang:apply/3, then a counter: no tail call), which is what a
+     * {caller} of a function the loop's function tail-calls sees (fuzz seed 20261205 group Y1) */
+    bool busy = st->kind == ST_TRACER_RELOAD_BUSY;
+    Term *caller = busy ? term_tuple3(m->a, term_atom(m->a, "tcs_busy"), term_atom(m->a, "calls"), term_int(m->a, 5))
+                        : term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "perform"), term_int(m->a, 1));
+    push(r, (Frame){.kind = FR_CONT, .mfa = caller, .catches = true});
     int fn = fixture_fn(mod, st->fn, term_list_length(st->args));
     Result res = unwind(r, enter(r, fn, st->args->u.cons.head, true));
     if (res.failed)
