@@ -641,11 +641,16 @@ static bool session_info_step(Model *m, const Step *st)
     } else if (fixture_mfa(m, what, &fi)) {
         if (fi < 0) {
             result = term_atom(m->a, "undefined");
-        } else { /* the sessions with a pattern on it, first set first */
+        } else {
+            /* the sessions with a breakpoint in the function's code (local, meta, counters)
+             * first, then those with a global pattern on its export entry, each first set first:
+             * erl_bif_trace.c function_traced_by_sessions conses the code's sessions onto the
+             * export entry's (SESSION-INFO-SESSIONS, fuzz seed 20261205 group Y2) */
             unsigned *key = arena_alloc(m->a, (size_t)m->nsessions * sizeof *key);
             for (int s = 0; s < m->nsessions; s++) {
                 const Pattern *pat = &m->sessions[s].pats[fi];
-                key[s] = pat->since;
+                bool in_code = (pat->set && pat->local) || pat->meta || !pat->set;
+                key[s] = (in_code ? 0u : 1u << 31) | pat->since;
                 if (order_pattern_in_use(pat))
                     list[n++] = s;
             }
