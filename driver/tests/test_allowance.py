@@ -220,6 +220,8 @@ _CS = "{code_server,call,1}"
 _PREP = "{erlang,prepare_loading_1,2}"
 _E_WAIT = _sched("out", _E, _CS) + _sched("in", _E, _CS)
 _E_YIELD = _sched("out", _E, _PREP) + _sched("in", _E, _PREP)
+_UNDEF = "{error_handler,undefined_function,3}"
+_E_PREEMPT = _sched("out", _E, _UNDEF) + _sched("in", _E, _UNDEF)
 _E_MINOR = PAIR.replace("<a>", _E)
 _E_MAJOR = _E_MINOR.replace("gc_minor", "gc_major")
 _LOAD_CTL = ("ctl seq_trace:set_system_tracer(<tracer>) -> false\n"
@@ -242,13 +244,18 @@ _LOAD_CTL = ("ctl seq_trace:set_system_tracer(<tracer>) -> false\n"
         pytest.param(_LOAD_CTL + _E_YIELD + _E_MINOR + _E_YIELD + _E_MINOR, False, id="two-delayed-minors"),
         pytest.param(_LOAD_CTL + _sched("out", _E, _PREP) + _E_MINOR + _sched("in", _E, _PREP), False,
                      id="collection-while-out"),
-        pytest.param(_LOAD_CTL + _E_WAIT * 4, False, id="four-waits"),
+        pytest.param(_LOAD_CTL + _E_WAIT * 5, True, id="five-waits-as-27-and-29-do"),
+        pytest.param(_LOAD_CTL + _E_PREEMPT + _E_WAIT + _E_WAIT, True, id="preempted-on-the-load-path"),
+        pytest.param(_LOAD_CTL + _E_PREEMPT + _E_WAIT + _E_PREEMPT, False, id="preempted-twice-at-one-function"),
+        pytest.param(_LOAD_CTL + _E_WAIT + _sched("out", _E, "{code,purge,1}") + _sched("in", _E, "{code,purge,1}"),
+                     False, id="out-at-a-function-off-the-load-path"),
     ],
 )
 def test_the_models_delayed_collection_window(live: str, ok: bool) -> None:
-    """GC-RUNTIME-DELAYED (fuzz group F3) overlapping RUN-WAIT-CODE-LOAD and GC-RUNTIME: the yield at
-    prepare_loading_1/2 with its collection right after the in, at most one of each kind, among the
-    code server waits; what OTP 27 and 29 did is admitted, the rest is a difference."""
+    """GC-RUNTIME-DELAYED (fuzz group F3) overlapping RUN-WAIT-CODE-LOAD, RUN-PREEMPT-CODE-LOAD and
+    GC-RUNTIME: the yield at prepare_loading_1/2 with its collection right after the in, at most one
+    of each kind, among any number of code server waits and at most one schedule at each function
+    of the load path (C-366); what OTP 27 and 29 did is admitted, the rest is a difference."""
     assert agree(_golden_case("gc_runtime_delayed_code_load"), live) is ok
 
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "calls.h"
-#include "windows.h"
+#include "codeload.h"
 #include "control.h"
 #include "counters.h"
 #include "enabled.h"
@@ -475,35 +475,13 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
 bool calls_step(Model *m, int p, const Step *st)
 {
     FixtureModule mod = (FixtureModule)fixture_module(st->module);
-    unsigned wait = 0, preempt = 0, delayed_gc[2] = {0, 0};
+    CodeLoad load = {0};
     if (fixture_module_is_library(mod) && m->all_modules_pattern)
         return model_unsupported(m, st->line, st->col, "a call of a library target after a '_':'_'/'_' pattern "
                                  "(it reaches the functions the target calls, which differ per release: "
                                  "LIB-TARGET-EXACT) is");
-    if (!m->loaded[mod]) {
-        /* the first call loads the module: the process talks to the code server */
-        for (int s = 0; s < m->nsessions; s++)
-            if (m->procs[p].trace[s].flags & (FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RECEIVE)))
-                return model_unsupported(m, st->line, st->col, "loading a module in a process traced "
-                                                               "for send or 'receive' is");
-        model_load_module(m, mod);
-        /* RUN-WAIT-CODE-LOAD: the process waits in a receive for the code server's answers
-         * (code:ensure_loaded/1 asks it up to three times, OTP 27) */
-        if (!windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "code_server"), term_atom(m->a, "call"),
-                                            term_int(m->a, 1)), 3, "RUN-WAIT-CODE-LOAD", &wait))
-            return false;
-        /* RUN-PREEMPT-CODE-LOAD: between the code server's answers the process runs
-         * code:ensure_loaded/1 itself (erlang:prepare_loading/2 on the module's code), where its
-         * reductions may run out: scheduled out and in there (seen on OTP 27 and 29) */
-        if (!windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "code"), term_atom(m->a, "ensure_loaded"),
-                                            term_int(m->a, 1)), 1, "RUN-PREEMPT-CODE-LOAD", &preempt))
-            return false;
-        /* GC-RUNTIME-DELAYED: a collection due while erlang:prepare_loading_1/2 runs is delayed
-         * to the process's next schedule-in (seen on OTP 27 and 29) */
-        if (!windows_delayed_gc(m, p, term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "prepare_loading_1"),
-                                                  term_int(m->a, 2)), delayed_gc))
-            return false;
-    }
+    if (!m->loaded[mod] && !codeload_begin(m, p, mod, st, &load)) /* the first call loads the module */
+        return false;
     Run *r = arena_alloc(m->a, sizeof *r);
     memset(r, 0, sizeof *r);
     r->m = m;
@@ -520,10 +498,7 @@ bool calls_step(Model *m, int p, const Step *st)
     Result res = unwind(r, enter(r, fn, st->args->u.cons.head, true));
     if (res.failed)
         return false;
-    windows_end(m, delayed_gc[0], "GC-RUNTIME-DELAYED");
-    windows_end(m, delayed_gc[1], "GC-RUNTIME-DELAYED");
-    windows_end(m, preempt, "RUN-PREEMPT-CODE-LOAD");
-    windows_end(m, wait, "RUN-WAIT-CODE-LOAD");
+    codeload_end(m, &load);
     if (res.raised) { /* CALL-EXCEPTION-RAISED: the harness reports the step's exception */
         Term *action[] = {term_atom(m->a, "call"), term_atom(m->a, st->module), term_atom(m->a, st->fn),
                           st->args};
