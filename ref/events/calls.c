@@ -474,6 +474,13 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
 
 bool calls_step(Model *m, int p, const Step *st)
 {
+    /* the step's call is made by tcs_puppet:perform/1, inside its try */
+    return calls_step_from(m, p, st, term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "perform"),
+                                                 term_int(m->a, 1)));
+}
+
+bool calls_step_from(Model *m, int p, const Step *st, const Term *caller)
+{
     FixtureModule mod = (FixtureModule)fixture_module(st->module);
     CodeLoad load = {0};
     if (fixture_module_is_library(mod) && m->all_modules_pattern)
@@ -487,12 +494,6 @@ bool calls_step(Model *m, int p, const Step *st)
     r->m = m;
     r->p = p;
     r->st = st;
-    /* the step's call is made by tcs_puppet:perform/1, inside its try; a busy loop's by
-     * tcs_busy:calls/5 (erlang:apply/3, then a counter: no tail call), which is what a
-     * {caller} of a function the loop's function tail-calls sees (fuzz seed 20261205 group Y1) */
-    bool busy = st->kind == ST_TRACER_RELOAD_BUSY;
-    Term *caller = busy ? term_tuple3(m->a, term_atom(m->a, "tcs_busy"), term_atom(m->a, "calls"), term_int(m->a, 5))
-                        : term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "perform"), term_int(m->a, 1));
     push(r, (Frame){.kind = FR_CONT, .mfa = caller, .catches = true});
     int fn = fixture_fn(mod, st->fn, term_list_length(st->args));
     Result res = unwind(r, enter(r, fn, st->args->u.cons.head, true));
