@@ -15,8 +15,9 @@ HEADING = "## 4. What the model refuses, and why"
 # A C string literal; adjacent literals are one string (a group).
 _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 # The calls whose string is a whole refusal message (fail, fail_at, matchspec's unsupported)
-# or the "what ... is" part model_unsupported completes with SUFFIX.
-_CALL = re.compile(r"\b(fail|fail_at|unsupported|model_unsupported)\s*\(")
+# or the "what ... is" part model_unsupported completes with SUFFIX (given to it directly, or
+# through badcalls.c's refused()).
+_CALL = re.compile(r"\b(fail|fail_at|unsupported|model_unsupported|refused)\s*\(")
 # A "what ... is" part kept in a variable first, completed by a relay ("%s not supported ...").
 _WHAT = re.compile(r"(?:\bwhat\s*=|\bunsupported\s*=|\bsnprintf\s*\(\s*what\s*,\s*sizeof\s+what\s*,)\s*")
 # A table row: | `message` | site | why | `ref/tests/bad/NAME.tcs`, ... |
@@ -94,7 +95,7 @@ def refusals_in(source: str, path: str) -> list[Refusal]:
     found: list[tuple[int, str]] = []
     for call in _CALL.finditer(code):
         for text in _groups(_arguments(code, call.end())):
-            if call.group(1) == "model_unsupported":
+            if call.group(1) in ("model_unsupported", "refused"):
                 found.append((call.start(), text + SUFFIX))
             elif SUFFIX.strip() in text and not text.startswith("%s not supported"):
                 found.append((call.start(), text.rstrip()))
