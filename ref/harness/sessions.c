@@ -143,6 +143,7 @@ static bool create(Model *m, const Step *st)
     } else {
         ses->life = LIFE_ALIVE;
         ses->strong = true;
+        ses->info_leaked = false;
         sysmon_clear(&ses->sysmon);
         ses->since = ++m->clock;
         ctl_term(m, &call, handle_term(m, s, false), "SESSION-CREATE");
@@ -180,9 +181,12 @@ static bool drop(Model *m, const Step *st)
     int s = step_session(st);
     Session *ses = &m->sessions[s];
     ses->strong = false; /* the holder forgets its handle; garbage collection ends the session */
-    if (ses->life == LIFE_ALIVE)
+    /* unless a trace:info/3 of a process gone holds a reference to it for good: then it lives
+     * on, reachable through its weak handle (SESSION-GC-INFO-DEAD, C-375) */
+    bool leaked = ses->life == LIFE_ALIVE && ses->info_leaked;
+    if (ses->life == LIFE_ALIVE && !leaked)
         destroy(m, s);
-    control_line(m, "erlang:garbage_collect()", "-> true", "SESSION-GC");
+    control_line(m, "erlang:garbage_collect()", "-> true", leaked ? "SESSION-GC SESSION-GC-INFO-DEAD" : "SESSION-GC");
     return true;
 }
 
@@ -400,14 +404,23 @@ static Term *flags_or_tracer(Model *m, int s, bool on, FlagSet flags, const char
 }
 
 /* trace:info(S, PidOrPort, Item): the session's flags and tracer there; undefined when dead;
- * a harness process (a tracer state, <sb>) is never traced. */
+ * a harness process (a tracer state, <sb>) is never traced.  NULL: badarg. */
 static Term *info_process(Model *m, int s, const Term *what, const char *it)
 {
     int p = model_proc(m, what->u.name);
     if (p < 0)
         return flags_or_tracer(m, s, false, 0, it);
-    if (!m->procs[p].alive)
+    if (!m->procs[p].alive && what->kind == TK_PORT) /* looked up before the item (C-45) */
         return term_atom(m->a, "undefined");
+    if (!m->procs[p].alive) {
+        /* erl_bif_trace.c trace_info_pid checks the item before it asks the process, and then
+         * takes a reference to the session for the request that a process gone never gets nor
+         * gives back (SESSION-INFO, SESSION-GC-INFO-DEAD, C-375) */
+        if (strcmp(it, "flags") != 0 && strcmp(it, "tracer") != 0)
+            return NULL;
+        m->sessions[s].info_leaked = true;
+        return term_atom(m->a, "undefined");
+    }
     const TraceState *ts = &m->procs[p].trace[s];
     return flags_or_tracer(m, s, model_attached(ts), ts->flags, it);
 }

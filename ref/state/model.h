@@ -167,6 +167,8 @@ typedef struct Session {
     TraceState new_ports; /* what ports opened later get (erlang:trace(new_ports, ...)) */
     SessionLife life;
     bool strong;        /* a strong handle exists (created and not dropped) */
+    bool info_leaked;   /* a trace:info/3 of a process gone took a reference to the session that
+                         * it never gives back: dropping the strong handle does not end it (C-375) */
     unsigned since;     /* model clock at creation (SESSION-INFO-SESSIONS) */
     FlagSet new_flags;  /* flags processes created from now on get (PROCS-SPEC-NEW) */
     const Term *new_state; /* the state of the tracer those processes get with them, or NULL: the
