@@ -3,6 +3,7 @@
  * a linked process from its linker, and every new process from the defaults of `new`
  * (CONFORMANCE.md section 2, "Inheritance"). */
 #include "inherit.h"
+#include "order.h"
 #include "release.h"
 
 /* Flags a process gets without a trace_status probe (none is seen at a spawn or a link);
@@ -89,7 +90,16 @@ void inherit_link(Model *m, int linker, int other)
     /* C-41: OTP 25 passes nothing at link/1, and set_on_first_link stays set in the linker */
     if (passes_on_link(m, linker) && release_deviates(m, DEV_LINK_PASSES_NO_FLAGS))
         return;
-    for (int s = 0; s < m->nsessions; s++)
-        inherit_pair(m, s, linker, other, FL_SET_ON_LINK, FL_SET_ON_FIRST_LINK, "INHERIT-LINK",
-                     "INHERIT-FIRST-LINK");
+    /* INHERIT-LINK-ORDER (C-380): the linker's sessions in the order the linked process gets
+     * them. erl_proc_sig_queue.c `sig_enqueue_trace` walks the linker's tracer refs from the
+     * most recently attached and puts one trace-change-state signal per session *before*
+     * the signals already built, so the linked process handles them oldest attached first;
+     * each newly attached goes first (SESSION-ORDER-PROCESS), and the linked process ends
+     * with the linker's order. Session index order would give it reversed where the linker's
+     * order is not by index (fuzz group G3 of seed 20261206). */
+    int *by_attach;
+    int n = order_by_attach(m, linker, &by_attach);
+    for (int k = n - 1; k >= 0; k--)
+        inherit_pair(m, by_attach[k], linker, other, FL_SET_ON_LINK, FL_SET_ON_FIRST_LINK,
+                     "INHERIT-LINK", "INHERIT-FIRST-LINK");
 }

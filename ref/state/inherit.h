@@ -11,7 +11,8 @@
  * flags used. */
 void inherit_spawn(Model *m, int parent, int child, bool linked);
 /* Guarantees: in every session, set_on_link / set_on_first_link of linker applied to the
- * process it links to (INHERIT-LINK). */
+ * process it links to (INHERIT-LINK); the sessions it newly gets are attached oldest of the
+ * linker's first, so they see its events in the linker's order (INHERIT-LINK-ORDER). */
 void inherit_link(Model *m, int linker, int other);
 
 #endif
