@@ -3,6 +3,7 @@
  * a linked process from its linker, and every new process from the defaults of `new`
  * (CONFORMANCE.md section 2, "Inheritance"). */
 #include "inherit.h"
+#include "order.h"
 #include "release.h"
 
 /* Flags a process gets without a trace_status probe (none is seen at a spawn or a link);
@@ -50,6 +51,10 @@ static bool passes_on_spawn(const Model *m, int s, int parent, bool linked)
 
 void inherit_spawn(Model *m, int parent, int child, bool linked)
 {
+    /* the parent's sessions, most recently attached first, read before the `first` flags
+     * are cleared (clearing them detaches nothing) */
+    int *order;
+    int n = order_by_attach(m, parent, &order);
     for (int s = 0; s < m->nsessions; s++) {
         TraceState *c = &m->procs[child].trace[s];
         bool passes = passes_on_spawn(m, s, parent, linked);
@@ -61,6 +66,14 @@ void inherit_spawn(Model *m, int parent, int child, bool linked)
             gain(m, c, m->sessions[s].new_flags, "PROCS-SPEC-NEW");
             c->state = m->sessions[s].new_state; /* with the defaults' own tracer (PROCS-NEW-TRACER) */
         }
+    }
+    /* C-370: the child inherits session by session in the parent's order (most recently
+     * attached first), each newly attached one becoming the child's latest, so the child
+     * sees its sessions in the reverse of the parent's order (SESSION-ORDER-PROCESS) */
+    for (int i = 0; i < n; i++) {
+        int s = order[i];
+        TraceState *c = &m->procs[child].trace[s];
+        bool passes = passes_on_spawn(m, s, parent, linked);
         inherit_pair(m, s, parent, child, FL_SET_ON_SPAWN, FL_SET_ON_FIRST_SPAWN,
                      "INHERIT-SPAWN", "INHERIT-FIRST-SPAWN");
         if (linked)
@@ -89,7 +102,13 @@ void inherit_link(Model *m, int linker, int other)
     /* C-41: OTP 25 passes nothing at link/1, and set_on_first_link stays set in the linker */
     if (passes_on_link(m, linker) && release_deviates(m, DEV_LINK_PASSES_NO_FLAGS))
         return;
-    for (int s = 0; s < m->nsessions; s++)
-        inherit_pair(m, s, linker, other, FL_SET_ON_LINK, FL_SET_ON_FIRST_LINK, "INHERIT-LINK",
-                     "INHERIT-FIRST-LINK");
+    /* C-370: the linker sends one trace-change signal per session ahead of the link, each
+     * put before the ones already sent, and the other process attaches them in that
+     * (reversed) order, each as its latest: the other process sees its new sessions in the
+     * linker's order (SESSION-ORDER-PROCESS); so the model attaches them earliest first */
+    int *order;
+    int n = order_by_attach(m, linker, &order);
+    for (int i = n - 1; i >= 0; i--)
+        inherit_pair(m, order[i], linker, other, FL_SET_ON_LINK, FL_SET_ON_FIRST_LINK,
+                     "INHERIT-LINK", "INHERIT-FIRST-LINK");
 }
