@@ -7,6 +7,7 @@
 #include "msgtrace.h"
 #include "running.h"
 #include "seqtrace.h"
+#include "windows.h"
 
 static void mbox_push(Model *m, int q, Term *msg, const SeqToken *token)
 {
@@ -40,6 +41,12 @@ bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqT
     bool wakes = m->procs[p].blocked;
     if (wakes) /* RUN-WAKE: scheduled in before it handles the message */
         running_wake(m, p);
+    if (m->procs[p].link_woken) { /* RUN-WAKE-LINK-DOWN: already in, its receive completes */
+        m->procs[p].link_woken = false;
+        windows_end(m, m->procs[p].link_woken_wait, "RUN-WAKE-LINK-DOWN");
+        m->procs[p].link_woken_wait = 0;
+        wakes = true;
+    }
     return messages_deliver_woken(m, p, msg, sender, token, rules, wakes);
 }
 

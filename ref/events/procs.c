@@ -291,6 +291,15 @@ static Dying *dying_push(Model *m, Dying *queue, size_t *len, size_t *cap, int w
     return queue;
 }
 
+/* Whether process w monitors process q (a 'DOWN' from q will reach it). */
+static bool watches(const Model *m, int w, int q)
+{
+    for (int i = 0; i < m->procs[q].nwatchers; i++)
+        if (m->procs[q].watchers[i] == w)
+            return true;
+    return false;
+}
+
 /* Each process linked to one that exits dies too with the same reason, or, when the reason is
  * normal, survives and gets unlinked; one that traps exits gets unlinked and the exit signal as
  * a message (SIGNAL-TRAP-LINK); a linked port gets the exit signal (ports.c). The processes
@@ -340,8 +349,20 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
                                                 : "EV-RECEIVE SIGNAL-TRAP-LINK"))
                 return false;
         } else if (term_is_atom(sent, "normal")) {
+            /* RUN-WAKE-LINK-DOWN (C-371): a blocked receiver that also monitors the dying
+             * process is scheduled in by the link signal, handles it, and its 'DOWN' (sent
+             * after the links) usually is there already: in, getting_unlinked, then the
+             * 'receive' in that same schedule, or one wait (out, in) before the 'DOWN' comes */
+            bool wakes = !from_port && m->procs[q].blocked && !m->procs[q].link_woken && watches(m, q, who);
+            if (wakes)
+                running_wake(m, q);
             tracepoint_event(m, q, "getting_unlinked", model_id(m, who), NULL,
                              from_port ? "EV-LINK EV-EXIT-UNLINKED PORTS-CLOSED-LINKS" : "EV-LINK EV-EXIT-UNLINKED");
+            if (wakes) {
+                m->procs[q].link_woken = true;
+                if (!windows_wait(m, q, running_block_mfa(m), 1, "RUN-WAKE-LINK-DOWN", &m->procs[q].link_woken_wait))
+                    return false;
+            }
         } else {
             if (!windows_killed_linked_ok(m, q))
                 return false;

@@ -51,6 +51,10 @@ static bool passes_on_spawn(const Model *m, int s, int parent, bool linked)
 
 void inherit_spawn(Model *m, int parent, int child, bool linked)
 {
+    /* the parent's sessions, most recently attached first, read before the `first` flags
+     * are cleared (clearing them detaches nothing) */
+    int *order;
+    int n = order_by_attach(m, parent, &order);
     for (int s = 0; s < m->nsessions; s++) {
         TraceState *c = &m->procs[child].trace[s];
         bool passes = passes_on_spawn(m, s, parent, linked);
@@ -62,6 +66,14 @@ void inherit_spawn(Model *m, int parent, int child, bool linked)
             gain(m, c, m->sessions[s].new_flags, "PROCS-SPEC-NEW");
             c->state = m->sessions[s].new_state; /* with the defaults' own tracer (PROCS-NEW-TRACER) */
         }
+    }
+    /* C-370: the child inherits session by session in the parent's order (most recently
+     * attached first), each newly attached one becoming the child's latest, so the child
+     * sees its sessions in the reverse of the parent's order (SESSION-ORDER-PROCESS) */
+    for (int i = 0; i < n; i++) {
+        int s = order[i];
+        TraceState *c = &m->procs[child].trace[s];
+        bool passes = passes_on_spawn(m, s, parent, linked);
         inherit_pair(m, s, parent, child, FL_SET_ON_SPAWN, FL_SET_ON_FIRST_SPAWN,
                      "INHERIT-SPAWN", "INHERIT-FIRST-SPAWN");
         if (linked)
@@ -90,16 +102,14 @@ void inherit_link(Model *m, int linker, int other)
     /* C-41: OTP 25 passes nothing at link/1, and set_on_first_link stays set in the linker */
     if (passes_on_link(m, linker) && release_deviates(m, DEV_LINK_PASSES_NO_FLAGS))
         return;
-    /* INHERIT-LINK-ORDER (C-380): the linker's sessions in the order the linked process gets
-     * them. erl_proc_sig_queue.c `sig_enqueue_trace` walks the linker's tracer refs from the
-     * most recently attached and puts one trace-change-state signal per session *before*
-     * the signals already built, so the linked process handles them oldest attached first;
-     * each newly attached goes first (SESSION-ORDER-PROCESS), and the linked process ends
-     * with the linker's order. Session index order would give it reversed where the linker's
-     * order is not by index (fuzz group G3 of seed 20261206). */
-    int *by_attach;
-    int n = order_by_attach(m, linker, &by_attach);
-    for (int k = n - 1; k >= 0; k--)
-        inherit_pair(m, by_attach[k], linker, other, FL_SET_ON_LINK, FL_SET_ON_FIRST_LINK,
+    /* INHERIT-LINK-ORDER (C-370, C-380): the linker sends one trace-change signal per session
+     * ahead of the link (erl_proc_sig_queue.c sig_enqueue_trace), each put before the ones
+     * already sent, and the other process attaches them in that (reversed) order, each as its
+     * latest: the other process sees its new sessions in the linker's order
+     * (SESSION-ORDER-PROCESS); so the model attaches them earliest first */
+    int *order;
+    int n = order_by_attach(m, linker, &order);
+    for (int i = n - 1; i >= 0; i--)
+        inherit_pair(m, order[i], linker, other, FL_SET_ON_LINK, FL_SET_ON_FIRST_LINK,
                      "INHERIT-LINK", "INHERIT-FIRST-LINK");
 }

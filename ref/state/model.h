@@ -73,6 +73,9 @@ typedef struct Proc {
     const Term *pending; /* process suspended on a busy port: the data of its port_command */
     bool pending_send;  /* process suspended on a busy port: sending the command with ! (port_send) */
     bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/events/running.c) */
+    bool link_woken;    /* process: woken in its receive by an ignored link exit signal, whose
+                         * sender's 'DOWN' completes that receive (RUN-WAKE-LINK-DOWN, procs.c) */
+    unsigned link_woken_wait; /* its window for one wait between the two (0: none) */
     bool trap_exit;     /* process: exit signals other than kill become messages (ref/events/signals.c) */
     int *watchers;      /* process: the processes monitoring it, one entry per monitor, in the
                          * arena, grown by doubling (ref/events/signals.c) */

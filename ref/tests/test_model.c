@@ -88,6 +88,26 @@ static void test_links(int *failures)
         "N trace(getting_unlinked, <tracer>, <a>, <b>, #{})\n"
         "N enabled(link, <tracer>, <a>) -> trace\n"
         "N trace(link, <tracer>, <a>, <c>, #{})\n");
+    /* RUN-WAKE-LINK-DOWN (C-371): blocked b, linked to a and monitoring it, is scheduled in by
+     * a's normal exit before its getting_unlinked, and takes the 'DOWN' in that schedule or
+     * after one wait (a window) */
+    sim(failures, H "a link b\nb monitor a\ntrace b on running procs\nb recv\na exit normal",
+        "I enabled(trace_status, <tracer>, <b>) -> trace\n"
+        "N ctl erlang:trace(<b>,true,[running,procs]) -> 1\n"
+        "N enabled(out, <tracer>, <b>) -> trace\n"
+        "N trace(out, <tracer>, <b>, {tcs_puppet,block,0}, #{})\n"
+        "A open w1 RUN-BLOCKED-SIGNALS 0..*: N enabled(in, <tracer>, <b>) -> trace ; "
+        "N trace(in, <tracer>, <b>, {tcs_puppet,block,0}, #{}) ... N enabled(out, <tracer>, <b>) -> trace ; "
+        "N trace(out, <tracer>, <b>, {tcs_puppet,block,0}, #{})\n"
+        "A close w1\n"
+        "N enabled(in, <tracer>, <b>) -> trace\n"
+        "N trace(in, <tracer>, <b>, {tcs_puppet,block,0}, #{})\n"
+        "N enabled(getting_unlinked, <tracer>, <b>) -> trace\n"
+        "N trace(getting_unlinked, <tracer>, <b>, <a>, #{})\n"
+        "A open w2 RUN-WAKE-LINK-DOWN 0..1: N enabled(out, <tracer>, <b>) -> trace ; "
+        "N trace(out, <tracer>, <b>, {tcs_puppet,block,0}, #{}) ... N enabled(in, <tracer>, <b>) -> trace ; "
+        "N trace(in, <tracer>, <b>, {tcs_puppet,block,0}, #{})\n"
+        "A close w2\n");
 }
 
 static void test_mailbox(int *failures)

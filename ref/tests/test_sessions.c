@@ -71,6 +71,20 @@ static void test_order_at_one_event(int *failures)
     has_in_order(failures, H "create sa\ncreate sb\ntrace sa a on send procs\ntrace sb a on send\n"
                              "trace sa a off procs\na send b m\n",
                  "N enabled(send, <sb>, <a>) -> trace\nN enabled(send, <sa>, <a>) -> trace\n");
+    /* C-370: a child spawned with set_on_spawn sees its sessions in the reverse of its
+     * parent's order; one linked to with set_on_link in the linker's order */
+    has_in_order(failures, H "create sa\ncreate sb\ntrace sa a on procs set_on_spawn\n"
+                             "trace a on procs set_on_spawn\ntrace sb a on procs set_on_spawn\n"
+                             "a spawn c\nc exit normal\n",
+                 "N enabled(exit, <sa>, <c>) -> trace\nN enabled(exit, <tracer>, <c>) -> trace\n"
+                 "N enabled(exit, <sb>, <c>) -> trace\n");
+    has_in_order(failures, H "create sa\ncreate sb\ntrace sb a on procs set_on_link\n"
+                             "trace sa a on procs set_on_link\na link b\nb exit normal\n",
+                 "N enabled(exit, <sa>, <b>) -> trace\nN enabled(exit, <sb>, <b>) -> trace\n");
+    /* the sessions a child inherits come before those of the defaults for new processes */
+    has_in_order(failures, H "create sa\ntrace sa new_processes on procs\ntrace a on procs set_on_spawn\n"
+                             "a spawn c\nc exit normal\n",
+                 "N enabled(exit, <tracer>, <c>) -> trace\nN enabled(exit, <sa>, <c>) -> trace\n");
     /* the order rule is named only when several sessions see the event */
     char *one = stream_of(failures, H "create sa\ntrace sa a on send\na send b m\n");
     CHECK(strstr(one, "N enabled(send, <sa>, <a>) -> trace\n") != NULL);
