@@ -74,10 +74,28 @@ run(JobFile) ->
 %% loaded too, so that no on_load pattern of a scenario applies to them
 %% (a meta tracer sees the harness's calls too).  tcs_late is left for
 %% the scenario to load.  tcs_batch loads them once for all its jobs.
+%%
+%% The library modules the harness or the node's own processes may load
+%% while a case runs are loaded before it too (seed 20261206, P1): the
+%% logger's report of a process killed at its max_heap_size loaded string
+%% and unicode_util, a few steps after the kill; the code_server got the
+%% loader's load_ok while `trace existing on all` had traced it, and the case
+%% got its lines.  Measured by listing code:all_loaded() before and after
+%% each step over the corpus on 27 and 29 (fuzz/FINDINGS.md, P1).
 load_modules() ->
     [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet, tcs_canon, tcs_patterns, timer,
-                                                  tcs_settle, tcs_ports, tcs_seq, tcs_busy]],
+                                                  tcs_settle, tcs_ports, tcs_seq, tcs_busy, tcs_readings,
+                                                  tcs_foreign | library_modules()]],
     ok.
+
+%% What the node loads on demand: the logger's formatting of a report
+%% (string, unicode_util, io_lib_pretty, epp), the extended error
+%% information of a raise (erl_erts_errors, erl_kernel_errors), the
+%% port driver loader (erl_ddll, erl_bits), seq_trace, and filelib
+%% (tcs_runner_lib's recorder stub).
+library_modules() ->
+    [string, unicode_util, io_lib_pretty, epp, erl_erts_errors, erl_kernel_errors, erl_ddll, erl_bits,
+     seq_trace, filelib].
 
 %% An earlier job in the same node (tcs_batch) may have loaded the gate already.
 load_gate(SoPath) ->
