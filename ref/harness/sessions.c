@@ -315,7 +315,9 @@ static bool process_step(Model *m, const Step *st)
         buf_free(&call); /* a positive integer, ambiguous in the message's shape */
         return model_unsupported(m, st->line, st->col, "scheduler ids in a process tracer's messages are");
     }
-    Answer ans = !st->on ? ANS_TRACE : enabled_probe(m, s, p);
+    /* PORTS-NO-START-PROBE: trace:port/4 runs erl_bif_trace.c start_trace as erlang:trace/3
+     * does, which probes no port (C-260, C-395) */
+    Answer ans = !st->on || port ? ANS_TRACE : enabled_probe(m, s, p);
     order_set_flags(m, &m->procs[p].trace[s], set, st->on, ans, rule);
     control_line(m, buf_str(&call), "-> 1", st->weak ? (port ? "SESSION-PORT SESSION-WEAK" : "SESSION-PROCESS SESSION-WEAK") : rule);
     buf_free(&call);
