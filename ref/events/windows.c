@@ -200,10 +200,20 @@ static bool sync_named(Model *m, const char *name)
     return p < 0 || windows_sync(m, p);
 }
 
-bool windows_after_step(Model *m, const Step *st)
+bool windows_after_step(Model *m, const Step *st, bool tracer_back)
 {
     if (!sync_windowed(m))
         return false;
+    /* GC-RUNTIME, TRACER-UNLOADED: while the module was gone no template could be written, so
+     * the windows of every tracee closed and it left the list of windowed processes; one that
+     * kept its tracer may be collected again as soon as the module is back, whichever process
+     * the step names (C-390) */
+    if (tracer_back) {
+        for (int p = 0; p < m->nprocs; p++)
+            if (!windows_sync(m, p))
+                return false;
+        return true;
+    }
     bool actor = st->kind != ST_TRACE && st->kind != ST_PATTERN && st->kind != ST_SEQ_TRACER &&
                  st->kind != ST_SESSION && st->kind != ST_INFO && st->kind != ST_TRACER_EXIT;
     if (actor)

@@ -28,8 +28,10 @@ BlockSchedule windows_block_schedule(Model *m, int p);
 bool windows_signal_flags(Model *m, int p, BlockSchedule before);
 /* Guarantees: windows_sync of every process a step can have changed the state of: the tracee of
  * a trace step on one process, the actor and the other process of a process's step, the
- * processes with open windows; every process after another harness step; false as windows_sync. */
-bool windows_after_step(Model *m, const Step *st);
+ * processes with open windows; every process after another harness step, and after any step in
+ * which the tracer module came back (tracer_back: TRACER-LOAD-ON-DEMAND, `tracer reload` after
+ * `tracer unload`); false as windows_sync. */
+bool windows_after_step(Model *m, const Step *st, bool tracer_back);
 /* Guarantees: every open window closed (the end of the scenario). */
 void windows_close_all(Model *m);
 /* Guarantees: when p is traced for running, a window for up to limit (< 0: any number) waits of

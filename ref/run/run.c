@@ -77,6 +77,7 @@ static bool run_step(Model *m, const Step *st)
 {
     bool ok;
     m->step = st;
+    bool was_unloaded = m->tracer_unloaded; /* the module may come back in this step (C-390) */
     if (st->kind == ST_TRACE)
         ok = procspec_step(m, st);
     else if (st->kind == ST_PATTERN)
@@ -112,7 +113,7 @@ static bool run_step(Model *m, const Step *st)
     if (ok && !seqtrace_holders_untraced(m))
         return model_unsupported(m, st->line, st->col,
                                  "tracing a process that holds a seq_trace token (C-65) is");
-    return ok && (m->crashed || windows_after_step(m, st));
+    return ok && (m->crashed || windows_after_step(m, st, was_unloaded && !m->tracer_unloaded));
 }
 
 bool run_scenario(Arena *a, const Scenario *sc, Stream *out, Err *err)
