@@ -60,8 +60,9 @@ static FlagSet step_flags(const Step *st)
 /* PROCS-NEW-PROBE: defaults for new processes (or ports) that still hold flags after the
  * change are checked at once by a trace_status probe about no tracee, asked of their own
  * tracer (state, NULL: the session's; PROCS-NEW-TRACER); true iff it answered remove, which
- * clears them (erts_change_new_p_tracing, get_new_p_tracing: C-93). */
-static bool defaults_probe_removes(Model *m, int s, const Term *state, Buf *rules)
+ * clears them (erts_change_new_p_tracing, get_new_p_tracing: C-93; trace:process/port of a
+ * session's new specs reach the same function: C-400). */
+bool procspec_defaults_probe_removes(Model *m, int s, const Term *state, Buf *rules)
 {
     Tracer defaults = enabled_session_tracer(m, s);
     defaults.state = state ? state : defaults.state;
@@ -152,7 +153,7 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
             ses->new_flags = st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
         if (st->on && for_procs)
             ses->new_state = state;
-        if (ses->new_flags && defaults_probe_removes(m, s, ses->new_state, rules))
+        if (ses->new_flags && procspec_defaults_probe_removes(m, s, ses->new_state, rules))
             ses->new_flags = 0;
     }
     FlagSet for_ports = spec_is_ports(st->spec) ? set : flags_for_ports(set);
@@ -164,7 +165,7 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
             order_set_flags(m, &ses->new_ports, for_ports, st->on, ANS_TRACE, rule);
         if (st->on && for_ports && model_attached(&ses->new_ports))
             ses->new_ports.state = state;
-        if (ses->new_ports.flags && defaults_probe_removes(m, s, ses->new_ports.state, rules))
+        if (ses->new_ports.flags && procspec_defaults_probe_removes(m, s, ses->new_ports.state, rules))
             model_detach(&ses->new_ports);
     }
     if (names_new_tracer)

@@ -242,17 +242,28 @@ static bool new_spec_step(Model *m, const Step *st)
             names_tracer |= o->u.cons.head->kind == TK_TUPLE; /* {tracer,T} (SESSION-UNDEFINED-TRACER) */
         bool clears = procspec_off_clears(st->on, names_tracer) && (port ? flags_for_ports(set)
                                                                          : flags_for_processes(set));
+        Buf rules;
+        buf_init(&rules);
+        buf_puts(&rules, clears ? with_weak(st, "SESSION-NEW PROCS-NEW-OFF-CLEARS",
+                                            "SESSION-NEW SESSION-WEAK PROCS-NEW-OFF-CLEARS")
+                                : with_weak(st, "SESSION-NEW", "SESSION-NEW SESSION-WEAK"));
+        /* the BIF changes the defaults with erts_change_new_p_tracing, as erlang:trace/3 does:
+         * defaults left with flags are probed for trace_status at once, and remove clears them
+         * (PROCS-NEW-PROBE, C-400: seen live on 27 and 29, seed 20261207 group K3) */
         if (port && clears) {
             model_detach(&ses->new_ports);
         } else if (port) {
             order_set_flags(m, &ses->new_ports, set, st->on, ANS_TRACE, "SESSION-NEW PORTS-NEW");
+            if (ses->new_ports.flags && procspec_defaults_probe_removes(m, step_session(st), NULL, &rules))
+                model_detach(&ses->new_ports);
         } else { /* the flags for ports are not kept for new processes (PROCS-SPEC-NEW) */
             FlagSet for_procs = flags_for_processes(set);
             ses->new_flags = clears ? 0 : st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
+            if (ses->new_flags && procspec_defaults_probe_removes(m, step_session(st), NULL, &rules))
+                ses->new_flags = 0;
         }
-        control_line(m, buf_str(&call), "-> 0",
-                     clears ? with_weak(st, "SESSION-NEW PROCS-NEW-OFF-CLEARS", "SESSION-NEW SESSION-WEAK PROCS-NEW-OFF-CLEARS")
-                            : with_weak(st, "SESSION-NEW", "SESSION-NEW SESSION-WEAK"));
+        control_line(m, buf_str(&call), "-> 0", buf_str(&rules));
+        buf_free(&rules);
     }
     buf_free(&call);
     return true;
