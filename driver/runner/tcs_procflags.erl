@@ -26,14 +26,19 @@ run_step({trace_spec, Spec, How, Flags}, Names,
     TracerFlags = case How of true when Named =:= [] -> [tcs_runner_lib:tracer_option(Mod, State)]; _ -> [] end,
     Real = [tcs_runner_lib:recorder_named(F, Mod) || F <- Flags],
     Spread = How andalso lists:member(Spec, [all, processes, existing, existing_processes]),
+    Shield = case Spread of
+                 true -> shield();
+                 false -> none
+             end,
     Held = case Spread of
                true -> load_tracer(Mod), hold(Names, Ctx);
                false -> []
            end,
     Before = tcs_runner_lib:node_counts(),
     Options = Real ++ TracerFlags,
-    %% the caller is traced too until confine/2 takes its flags back: a collection
-    %% now leaves its heap the room for what it does until then (fuzz/FINDINGS.md, V11)
+    %% the shield keeps the caller out of the call; were it traced anyway, a
+    %% collection now leaves its heap the room for what it does until confine/2
+    %% (fuzz/FINDINGS.md, V11)
     Spread andalso erlang:garbage_collect(),
     Outcome = try {ok, erlang:trace(Spec, How, Options)}
               catch Class:Reason -> {raised, Class, Reason}
@@ -42,7 +47,8 @@ run_step({trace_spec, Spec, How, Flags}, Names,
     [catch erlang:resume_process(P) || P <- Held],
     After = tcs_runner_lib:node_counts(),
     tcs_runner_lib:ctl(C, ["erlang:trace(", atom_to_list(Spec), ",", atom_to_list(How), ",",
-                       tcs_runner_lib:canon(Flags, Names), ")"], tcs_runner_lib:count(Outcome, Before, After), Names),
+                       tcs_runner_lib:canon(Flags, Names), ")"],
+                       tcs_runner_lib:count(Outcome, but_caller(Shield, Before), but_caller(Shield, After)), Names),
     {ok, Names};
 run_step({info, Who, Item}, Names, #{collector := C, tracer := Mod}) ->
     Target = maps:get(Who, Names, Who),  % a scenario process, or new / new_processes
@@ -82,6 +88,34 @@ confine(Names, Ctx) ->
     catch erlang:trace(self(), false, [all]),
     [catch erlang:trace(Id, false, [all]) || Id <- (erlang:processes() ++ erlang:ports()) -- scenario(Names, Ctx)],
     ok.
+
+%% shield() -> Shield | none: the caller traced by a tracer of its own (its
+%% group leader, the job's I/O proxy, alive through the job and no tracer of
+%% the case) with a flag that sends nothing, so that the call on all,
+%% processes or existing passes it by: erlang:trace/3 leaves a process traced
+%% by another tracer that is still enabled as it is (start_trace/6 in
+%% erl_bif_trace.c) and does not count it.  Without it the caller got the
+%% case's flags until confine/2 took them back with its own
+%% erlang:trace(self(), false, [all]), and that call waits (ERTS_BIF_YIELD3 in
+%% erts_internal_trace_3) while anything else has the code modification
+%% permission: the caller, traced with `running`, was scheduled out and in at
+%% {erts_internal,trace,3} (seed 20261207, fuzz_20261207_577 in a shared node;
+%% fuzz/FINDINGS.md, KP).  No process is spawned for it: one spawned after a
+%% `trace new` step would be the case's tracee from its spawn.  The group
+%% leader is held like the node's other processes, which keeps it alive (an
+%% enabled tracer) through the call; confine/2 clears the caller's flags.
+shield() ->
+    Leader = group_leader(),
+    case is_pid(Leader) andalso node(Leader) =:= node() andalso
+         (catch erlang:trace(self(), true, [silent, {tracer, Leader}])) =:= 1 of
+        true -> Leader;
+        false -> none
+    end.
+
+%% The node's counts without the caller, which a shielded call never counts
+%% (PROCS-SPEC-COUNT: the other processes all matched).
+but_caller(none, Counts) -> Counts;
+but_caller(_Shield, {Procs, Ports}) -> {Procs - 1, Ports}.
 
 %% Suspends the node's other processes (tcs_runner_lib:hold/1); returns them.
 hold(Names, Ctx) ->
