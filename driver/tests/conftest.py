@@ -8,6 +8,7 @@ if _DRIVER not in sys.path:
     sys.path.insert(0, _DRIVER)
 
 import os
+import subprocess
 from collections.abc import Callable
 
 import pytest
@@ -94,6 +95,21 @@ def otp_for() -> Callable[[str], node.Otp]:
         return otps[release]
 
     return otp
+
+
+@pytest.fixture(scope="session")
+def run_probe(layout: corpus.Layout, otp_for) -> Callable[[str, str, int], subprocess.CompletedProcess[str]]:  # type: ignore[no-untyped-def]
+    """How to run an Erlang probe (an -eval expression) on a release, with the runner's modules on
+    the code path: its output, which the test reads."""
+
+    def run(release: str, probe: str, timeout: int) -> subprocess.CompletedProcess[str]:
+        otp = otp_for(release)
+        with otp.workspace() as ws:
+            beams = ws.place(corpus.runner_beams(layout, otp))
+            return subprocess.run([*otp.erl, "-noshell", "-noinput", "-pa", str(beams), "-eval", probe],
+                                  capture_output=True, text=True, timeout=timeout)
+
+    return run
 
 
 @pytest.fixture(scope="session")

@@ -5,12 +5,9 @@ gc lines of a process it does not name; a process of priority max was left runni
 was traced, and collected."""
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
 from conftest import TEST_RELEASES
-from tcs_driver import corpus
 
 #: A process of priority max that collects all the time, a scenario process <a>, and 20 steps
 #: `trace processes on garbage_collection` with this process as the tracer; then how many trace
@@ -32,10 +29,6 @@ halt().
 
 
 @pytest.mark.parametrize("release", TEST_RELEASES)
-def test_no_other_process_is_traced_doing_anything(release: str, layout: corpus.Layout, otp_for) -> None:  # type: ignore[no-untyped-def]
-    otp = otp_for(release)
-    with otp.workspace() as ws:
-        beams = ws.place(corpus.runner_beams(layout, otp))
-        done = subprocess.run([*otp.erl, "-noshell", "-noinput", "-pa", str(beams), "-eval", PROBE],
-                              capture_output=True, text=True, timeout=120)
+def test_no_other_process_is_traced_doing_anything(release: str, run_probe) -> None:  # type: ignore[no-untyped-def]
+    done = run_probe(release, PROBE, 120)
     assert "others 0" in done.stdout.split("\n"), done.stdout + done.stderr

@@ -8,12 +8,9 @@ then loads the runner's set, has a process killed at its max_heap_size and count
 the code server is asked to load while the report is written."""
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
 from conftest import TEST_RELEASES
-from tcs_driver import corpus
 
 PROBE = """
 Gone = [M || M <- [string, unicode_util, io_lib_pretty, epp], erlang:module_loaded(M),
@@ -36,12 +33,8 @@ halt().
 
 
 @pytest.mark.parametrize("release", TEST_RELEASES)
-def test_a_kill_report_loads_nothing(release: str, layout: corpus.Layout, otp_for) -> None:  # type: ignore[no-untyped-def]
-    otp = otp_for(release)
-    with otp.workspace() as ws:
-        beams = ws.place(corpus.runner_beams(layout, otp))
-        done = subprocess.run([*otp.erl, "-noshell", "-noinput", "-pa", str(beams), "-eval", PROBE],
-                              capture_output=True, text=True, timeout=120)
+def test_a_kill_report_loads_nothing(release: str, run_probe) -> None:  # type: ignore[no-untyped-def]
+    done = run_probe(release, PROBE, 120)
     lines = done.stdout.split("\n")
     assert any(line.startswith("unloaded [") and line != "unloaded []" for line in lines), done.stdout + done.stderr
     assert "loads []" in lines, done.stdout + done.stderr

@@ -9,12 +9,9 @@ pattern over and over, which takes the permission, and counts the trace messages
 caller. Measured on 29 before the fix: 10 and 46 of them in two runs; with it, 0."""
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
 from conftest import TEST_RELEASES
-from tcs_driver import corpus
 
 PROBE = """
 Self = self(),
@@ -47,12 +44,8 @@ halt().
 
 
 @pytest.mark.parametrize("release", TEST_RELEASES)
-def test_the_spread_caller_is_never_traced(release: str, layout: corpus.Layout, otp_for) -> None:  # type: ignore[no-untyped-def]
-    otp = otp_for(release)
-    with otp.workspace() as ws:
-        beams = ws.place(corpus.runner_beams(layout, otp))
-        done = subprocess.run([*otp.erl, "-noshell", "-noinput", "-pa", str(beams), "-eval", PROBE],
-                              capture_output=True, text=True, timeout=300)
+def test_the_spread_caller_is_never_traced(release: str, run_probe) -> None:  # type: ignore[no-untyped-def]
+    done = run_probe(release, PROBE, 300)
     lines = done.stdout.split("\n")
     assert "caller []" in lines, done.stdout + done.stderr
     # the scenario's hammer was traced: the step did trace the node's processes
