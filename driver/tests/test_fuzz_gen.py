@@ -309,7 +309,7 @@ def test_a_scenario_polluted_in_a_shared_node_keeps_the_shared_nodes_lines(tmp_p
     (the evidence to tell a clean-up gap from a race), and the text report lists those lines."""
     item = campaign.Generated(54, gen.scenario(0, 54), tmp_path / "fuzz_0_54.tcs")
     live = _SharedDisagreesAloneAgrees()
-    [found] = campaign.judge_all(live, [item], workers=1, documented={})  # type: ignore[arg-type]
+    [found] = campaign.judge_all(live, [item], workers=1)  # type: ignore[arg-type]
     assert (found.status, found.polluted, found.rerun_alone) == ("agree", True, True)
     assert found.changed == live.shared_changed
     assert found.detail.startswith("disagree in a shared node, agree alone: DIFFER")

@@ -244,20 +244,39 @@ def test_the_deviations_listing_names_the_releases_each_prediction_covers() -> N
     assert release.clarification_of("see C-41") == "" and release.clarification_of("C-410x") == ""
 
 
-def test_a_predicted_clarification_explains_nothing_by_shape(layout: corpus.Layout) -> None:
-    """Seed 20261130: `{meta,[]}` answers on OTP 25 (C-210) had the shape of a C-41 `trace_info` entry of
-    expectations/otp25.toml and were counted as C-41; shapes of predicted clarifications are left out."""
-    listing = corpus.model(layout, "deviations")
-    assert {"C-41", "C-155", "C-210"} <= release.predicted(listing, 25)
-    meta_item = campaign.shape(["-N ctl erlang:trace_info({tcs_target,deep,1},meta) -> {meta,false}",
-                                "+N ctl erlang:trace_info({tcs_target,deep,1},meta) -> {meta,[]}"])
-    shapes25 = campaign.documented_shapes(layout, "25")
-    assert meta_item not in shapes25
-    assert not any("C-41" in where or "C-155" in where or "C-210" in where for where in shapes25.values())
-    shapes27 = campaign.documented_shapes(layout, "27")
-    assert "C-48" in release.predicted(listing, 27)  # predicted since seed 20261130's groups 7 and 8
-    assert not any("C-48" in where for where in shapes27.values())
-    assert any("C-90" in where for where in shapes27.values())  # not predicted: still explains by shape
+def _lines(text: str) -> set[str]:
+    """The stream lines of a model run, without their comments."""
+    return {line.split(" %", 1)[0] for line in text.splitlines() if not line.startswith("%")}
+
+
+#: Clarifications that expectations/otpN.toml records a difference for but the model does not predict,
+#: with why no fuzz scenario can show them (a scenario that did would be reported as a disagreement).
+UNPREDICTED: dict[str, str] = {"C-12": "is_boolean/1 in a match spec: the generator writes no is_boolean"}
+
+
+@pytest.mark.parametrize("otp_name", ["25", "27", "29"])
+def test_every_documented_difference_is_predicted(layout: corpus.Layout, otp_name: str) -> None:
+    """A fuzz disagreement is explained only by a release's prediction, never by the outline of an
+    expectation's lines (seed 20261207: that outline hid K3 on OTP 29): so every clarification an
+    expectation of the release records is one the model predicts for that release."""
+    predicted = release.predicted(corpus.model(layout, "deviations"), int(otp_name))
+    entries = expectations.load(expectations.path_for(layout.expectations, otp_name))
+    recorded = {release.clarification_of(e.reason) for e in entries.values() if e.status == "fail"}
+    assert recorded - predicted - set(UNPREDICTED) == set()
+    assert "is_boolean" not in Path(gen.__file__).read_text(), UNPREDICTED["C-12"]
+
+
+def test_a_release_prediction_gives_otp_27s_lines(layout: corpus.Layout) -> None:
+    """C-25 and C-90 are predicted for OTP 27: the lines of their expectations are the prediction's."""
+    for case, clarification in (("otp_sess_trace_info_on_load", "C-25"), ("sess_info_dead_and_bad", "C-90")):
+        path = str(layout.cases / f"{case}.tcs")
+        documents, predicted = corpus.model(layout, "sim", path), corpus.model(layout, "sim", path, "--release", "27")
+        entry = expectations.load(expectations.path_for(layout.expectations, "27"))[case]
+        gone = {line for line in entry.evidence if line.startswith("-")}
+        came = {line for line in entry.evidence if line.startswith("+")}
+        assert {"-" + line for line in _lines(documents) - _lines(predicted)} == gone
+        assert {"+" + line for line in _lines(predicted) - _lines(documents)} == came
+        assert any(n.clarification == clarification for n in release.notes(predicted))
 
 
 @pytest.mark.parametrize("words", [["--release"], ["--release", "x"], ["--release", "0"], ["--explain", "--explain"],

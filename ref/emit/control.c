@@ -4,6 +4,7 @@
 
 #include "control.h"
 #include "errorinfo.h"
+#include "release.h"
 
 void control_line(Model *m, const char *call, const char *result, const char *rules)
 {
@@ -15,7 +16,9 @@ void control_line(Model *m, const char *call, const char *result, const char *ru
     /* a raise of module trace carries its extended error information (ERRINFO-*) */
     const char *info = strncmp(result, "raises ", 7) == 0 ? errorinfo_rule(call, rules) : NULL;
     if (info) {
-        errorinfo_append(&body, call, rules);
+        /* OTP 27's erl_kernel_errors blames argument 2 for an item that does not apply (C-90) */
+        bool blames_what = strcmp(info, "ERRINFO-INFO-ITEM") == 0 && release_deviates(m, DEV_INFO_ITEM_EXPLAINS_WHAT);
+        errorinfo_append(&body, call, rules, blames_what ? "2" : NULL);
         buf_printf(&why, " %s", info);
     }
     stream_line(m->out, 'N', buf_str(&body), buf_str(&why));

@@ -39,7 +39,7 @@ static const Refusal refusals[] = {
     {"process", "SESSION-PROCESS", NULL, "2", "ERRINFO-TRACEE", NULL},
     {"port", "SESSION-PORT", NULL, "2", "ERRINFO-TRACEE", NULL},
     {"info", "SESSION-SYSTEM-INFO", "badopt", "2", "ERRINFO-INFO-SYSTEM", NULL},
-    {"info", "SESSION-INFO", NULL, "3", "ERRINFO-INFO-ITEM", NULL}, /* OTP 27: 2 (C-90) */
+    {"info", "SESSION-INFO", NULL, "3", "ERRINFO-INFO-ITEM", NULL}, /* OTP 27: 2 (C-90, control.c) */
     {"function", "CALL-PATTERN-FORBIDDEN", "none", "2", "ERRINFO-MFA", NULL},
     {"function", "CALL-PATTERN-BAD-OPTION", "badopt", "4", "ERRINFO-BADOPT", NULL},
     {"function", "CALL-PATTERN-GLOBAL-EXCLUSIVE", "badopt", "4", "ERRINFO-BADOPT", NULL},
@@ -106,7 +106,7 @@ const char *errorinfo_rule(const char *call, const char *rules)
     return r ? r->rule : NULL;
 }
 
-void errorinfo_append(Buf *out, const char *call, const char *rules)
+void errorinfo_append(Buf *out, const char *call, const char *rules, const char *args)
 {
     const Refusal *r = refusal(call, rules);
     if (!r)
@@ -114,5 +114,6 @@ void errorinfo_append(Buf *out, const char *call, const char *rules)
     buf_puts(out, " error_info #{");
     if (r->cause)
         buf_printf(out, "cause=>%s,", r->cause);
-    buf_printf(out, "module=>%s} explains [%s]", r->module ? r->module : "erl_kernel_errors", r->args);
+    buf_printf(out, "module=>%s} explains [%s]", r->module ? r->module : "erl_kernel_errors",
+               args ? args : r->args);
 }

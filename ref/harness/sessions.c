@@ -510,8 +510,16 @@ Term *sessions_info_function(Model *m, int s, const Pattern *pat, const char *it
         CounterKind k = counters_kind(items[i]);
         el[i] = item(m, items[i], counters_value(m, &pat->counters[k], k, pat == &m->sessions[s].on_load));
     }
+    if (is_all && !order_pattern_in_use(pat))
+        return item(m, "all", term_atom(m->a, "false"));
+    /* erl_bif_trace.c, trace_info_on_load: OTP 27 and 29 list neither call_memory nor call_time
+     * (C-25) */
+    if (is_all && pat == &m->sessions[s].on_load && release_deviates(m, DEV_ON_LOAD_ALL_FIVE)) {
+        el[4] = el[6];
+        return item(m, "all", term_list(m->a, 5, el));
+    }
     if (is_all)
-        return item(m, "all", order_pattern_in_use(pat) ? term_list(m->a, 7, el) : term_atom(m->a, "false"));
+        return item(m, "all", term_list(m->a, 7, el));
     /* erl_bif_trace.c, trace_info_func: OTP 25 and 27 turn the nil meta tracer of a traced
      * function into [] ("backwards compatibility"), OTP 29 answers false (C-210) */
     if (sessions_meta_none(m, s, pat, it) && release_deviates(m, DEV_META_ITEM_NIL))

@@ -33,6 +33,10 @@ static const struct {
     [DEV_DOWN_TERM_REASON_CLEARS_TOKEN] = {25, 0, "C-360", "a 'DOWN' message whose reason is no immediate term "
                                                         "(a tuple, ...) clears the seq_trace token of the "
                                                         "process receiving it"},
+    [DEV_ON_LOAD_ALL_FIVE] = {27, 29, "C-25", "trace:info(S, on_load, all) lists five items, without call_memory "
+                                             "and call_time"},
+    [DEV_INFO_ITEM_EXPLAINS_WHAT] = {27, 0, "C-90", "the error_info of trace:info/3 refused for its item explains "
+                                                   "argument 2, not 3"},
 };
 
 bool release_crashes(Deviation d)

@@ -3,10 +3,12 @@
 Each scenario is judged like `./tcs run` judges a case (corpus.judge:
 the same comparison, normative lines tracee by tracee). A disagreement or crash
 that is exactly the release's own prediction (tcsref sim --release N, where a
-clarification defines the release's deviation: release.py), or a disagreement whose
-differing lines have the shape of a documented deviation of that release
-(expectations/otpN.toml) of a clarification with no such prediction, is `explained`; the others are grouped by the shape of
-their differing lines, and the first scenario of each group is shrunk.
+clarification defines the release's deviation: release.py) is `explained`; the others
+are grouped by the shape of their differing lines, and the first scenario of each group
+is shrunk. Nothing is explained by its shape alone: every clarification that
+expectations/otpN.toml records a difference for is predicted for that release (until
+seed 20261208 a shape match with an expectation's evidence counted as explained, and it
+hid a real disagreement, K3 of seed 20261207).
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from .. import corpus, expectations, node, stream
+from .. import corpus, node, stream
 from ..results import CaseResult
 from . import gen, release, shrink, steer
 
@@ -175,29 +177,12 @@ def shape(changed: list[str]) -> tuple[str, ...]:
     return tuple(sorted(kinds))
 
 
-def documented_shapes(layout: corpus.Layout, otp_name: str) -> dict[tuple[str, ...], str]:
-    """The shapes of the documented `fail` deviations of a release, each with where it is documented; not
-    those of a clarification the model predicts for that release (tcsref deviations): its disagreements are
-    judged by the prediction alone, and its shape would explain any lines of the same kinds (seed 20261130:
-    `{meta,[]}` answers on OTP 25 had the shape of a C-41 `trace_info` entry)."""
-    listing = corpus.model(layout, "deviations")
-    number = re.match(r"\d+", otp_name)
-    by_prediction = release.predicted(listing, int(number[0])) if number else frozenset()
-    entries = expectations.load(expectations.path_for(layout.expectations, otp_name))
-    return {shape(list(e.evidence)): f"{e.where} ({e.rule}): {e.reason.splitlines()[0]}"
-            for e in entries.values()
-            if e.status == "fail" and release.clarification_of(e.reason) not in by_prediction}
-
-
-def outcome_of(result: CaseResult, documented: dict[tuple[str, ...], str]) -> Outcome:
+def outcome_of(result: CaseResult) -> Outcome:
     """A judged run as a fuzz outcome."""
     status = _STATUS_OF[result.status]
     form = shape(result.changed) if status == "disagree" else \
         crash_shape(result.detail) if status in ("crash", "timeout") else ()
-    detail = result.detail
-    if status == "disagree" and form in documented:
-        status, detail = "explained", f"the shape of a documented deviation, {documented[form]}"
-    return Outcome(result.case, result.otp, status, form, list(result.changed), detail, result.rerun_alone)
+    return Outcome(result.case, result.otp, status, form, list(result.changed), result.detail, result.rerun_alone)
 
 
 @dataclass(frozen=True)
@@ -257,14 +242,13 @@ def as_generated(layout: corpus.Layout, scenario: gen.Scenario, where: Path) -> 
     return None if item.refused else item
 
 
-def shrink_group(live: Live, group: Group, first: Generated, documented: dict[tuple[str, ...], str],
-                 where: Path, seconds: float, workers: int) -> None:
+def shrink_group(live: Live, group: Group, first: Generated, where: Path, seconds: float, workers: int) -> None:
     """Shrinks the group's first scenario on its release; the minimal one must disagree the same way alone."""
     work = where / f"shrink-{first.scenario.id}-otp{live.otp.name}"
     work.mkdir(parents=True, exist_ok=True)
 
     def same(result: CaseResult) -> bool:
-        found = outcome_of(result, documented)
+        found = outcome_of(result)
         return found.status == group.status and found.shape == group.shape
 
     def reproduce(candidates: list[gen.Scenario]) -> int | None:
@@ -292,15 +276,14 @@ def crash_shape(detail: str) -> tuple[str, ...]:
     return (re.sub(r"[0-9]+", "N", first),)
 
 
-def judge_all(live: Live, items: list[Generated], workers: int,
-              documented: dict[tuple[str, ...], str]) -> list[Outcome]:
+def judge_all(live: Live, items: list[Generated], workers: int) -> list[Outcome]:
     """The items on one release; a disagreement in a shared node is replayed alone, and that run counts."""
-    outcomes = [outcome_of(result, documented) for result in live.run(items, workers)]
+    outcomes = [outcome_of(result) for result in live.run(items, workers)]
     again = [i for i, found in enumerate(outcomes) if found.status in ("disagree", "crash", "timeout")]
     # each in a node of its own, `workers` nodes side by side
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         for i, result in zip(again, pool.map(lambda i: live.alone(items[i]), again)):
-            alone = outcome_of(result, documented)
+            alone = outcome_of(result)
             alone.polluted = alone.status in ("agree", "explained")
             if alone.polluted:  # the evidence of what the shared node did, for the report
                 shared = outcomes[i]
@@ -317,7 +300,6 @@ def run(layout: corpus.Layout, seed: int, otps: list[node.Otp], *, count: int | 
     include = corpus.host_include()
     corpus_cover, fuzz_cover = corpus_coverage(layout), steer.Coverage()
     lives = {o.name: live_for(layout, o, include, strict) for o in otps}
-    documented = {o.name: documented_shapes(layout, o.name) for o in otps}
     deadline = time.monotonic() + minutes * 60 if minutes else None
     limit = count if count is not None else 10**9
     source = generate(layout, seed, limit, where / "scenarios", corpus_cover, fuzz_cover)
@@ -332,7 +314,7 @@ def run(layout: corpus.Layout, seed: int, otps: list[node.Otp], *, count: int | 
         for name, live in lives.items():
             started = time.monotonic()
             runnable = [g for g in batch if g.case is not None and corpus.skip_reason(g.case, live.otp.release) is None]
-            judged = {id(g): o for g, o in zip(runnable, judge_all(live, runnable, workers, documented[name]))}
+            judged = {id(g): o for g, o in zip(runnable, judge_all(live, runnable, workers))}
             for g in batch:
                 if g.refused:
                     outcomes.append(Outcome(g.scenario.id, name, "refused", detail=g.refused))
@@ -361,11 +343,11 @@ def shrink_groups(layout: corpus.Layout, result: Campaign, otps: list[node.Otp],
     for number, found in enumerate(chosen, 1):
         first = found.members[0]
         otp = next(o for o in otps if o.name == first.otp)
-        live, documented = live_for(layout, otp, include, strict), documented_shapes(layout, first.otp)
+        live = live_for(layout, otp, include, strict)
         say(f"shrinking group {number}/{len(chosen)} ({found.status} on OTP {first.otp}, "
             f"{len(found.members)} scenario(s))")
-        shrink_group(live, found, by_id[first.scenario], documented, where, seconds, workers)
-        confirm(live, found, documented, where / "minimal")
+        shrink_group(live, found, by_id[first.scenario], where, seconds, workers)
+        confirm(live, found, where / "minimal")
 
 
 def progress_counts(outcomes: list[Outcome]) -> str:
@@ -383,12 +365,12 @@ def group(outcomes: list[Outcome]) -> list[Group]:
     return sorted(groups.values(), key=lambda g: (-len(g.members), g.status, g.shape))
 
 
-def confirm(live: Live, found: Group, documented: dict[tuple[str, ...], str], where: Path) -> None:
+def confirm(live: Live, found: Group, where: Path) -> None:
     """Replays the group's minimal scenario alone and keeps the difference it shows there."""
     if found.minimal is None:
         return
     item = as_generated(live.layout, found.minimal, where / found.minimal.id)
     if item is None:
         return
-    result = outcome_of(live.alone(item), documented)
+    result = outcome_of(live.alone(item))
     found.minimal_changed = result.changed if result.status == found.status else []
