@@ -184,20 +184,22 @@ def run_alone(otp: Otp, job: Job, beam_dir: Path, gate_so: Path, *, step_timeout
 
 
 def run_jobs(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, *, step_timeout_ms: int = 5000,
-             wall_timeout_s: float = 60.0, per_node: int = 0) -> Iterator[NodeRun]:
+             wall_timeout_s: float = 60.0, per_node: int = 0,
+             running: set[subprocess.Popen[str]] | None = None) -> Iterator[NodeRun]:
     """Replays the jobs in order, at most `per_node` in one node (0: no limit); yields one result per job.
 
     A job that crashes or hangs its node, or whose step times out, ends that
-    node; the jobs after it go on in a fresh one."""
+    node; the jobs after it go on in a fresh one. `running`, when given, holds
+    the node process while it runs (for another thread to kill it)."""
     done = 0
     while done < len(jobs):
         rest = jobs[done:]
         for ran in _run_node(otp, rest[:per_node] if per_node else rest, beam_dir, gate_so,
-                             step_timeout_ms, wall_timeout_s):
+                             step_timeout_ms, wall_timeout_s, running):
             if ran.status == "lost":
                 # The job finished, but its output died with the node (a later job
                 # crashed it): run it again in a node of its own, where nothing follows it.
-                [ran] = _run_node(otp, [jobs[done]], beam_dir, gate_so, step_timeout_ms, wall_timeout_s)
+                [ran] = _run_node(otp, [jobs[done]], beam_dir, gate_so, step_timeout_ms, wall_timeout_s, running)
                 if ran.status == "lost":
                     ran = NodeRun("crash", ran.lines, ran.otp_release,
                                   "the node died after the job's end, before its output was read\n" + ran.detail)
@@ -217,12 +219,14 @@ def run_jobs_side_by_side(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Pa
     chunks = [jobs[i::workers] for i in range(workers)]
     results: list[queue.Queue[NodeRun | BaseException]] = [queue.Queue() for _ in chunks]
     stop = threading.Event()
+    running: set[subprocess.Popen[str]] = set()
 
     def work(chunk: list[Job], out: queue.Queue[NodeRun | BaseException]) -> None:
         try:
             # closed when the caller stops early: the node is killed after its current job
             with contextlib.closing(run_jobs(otp, chunk, beam_dir, gate_so, step_timeout_ms=step_timeout_ms,
-                                             wall_timeout_s=wall_timeout_s, per_node=per_node)) as runs:
+                                             wall_timeout_s=wall_timeout_s, per_node=per_node,
+                                             running=running)) as runs:
                 for ran in runs:
                     if stop.is_set():
                         return
@@ -241,6 +245,20 @@ def run_jobs_side_by_side(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Pa
             yield got
     finally:
         stop.set()
+        _end_nodes(running, threads)
+
+
+def _end_nodes(running: set[subprocess.Popen[str]], threads: list[threading.Thread]) -> None:
+    """Kills the nodes the worker threads still run and waits for the threads to clean up. A caller that
+    stops early (Ctrl-C) may exit at once, and daemon threads die unfinished with the interpreter: their
+    nodes were left running with no parent, each with the rest of its jobs (seen after the Ctrl-C test)."""
+    for _ in range(3):  # a worker may have started its next node meanwhile
+        for proc in list(running):
+            proc.kill()
+        for t in threads:
+            t.join(timeout=5.0)
+        if not any(t.is_alive() for t in threads):
+            return
 
 
 #: erl flags: no busy waiting of the normal, dirty CPU and dirty I/O schedulers.
@@ -248,8 +266,9 @@ NO_BUSY_WAIT: tuple[str, ...] = ("+sbwt", "none", "+sbwtdcpu", "none", "+sbwtdio
 
 
 def _run_node(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, step_timeout_ms: int,
-              wall_timeout_s: float) -> Iterator[NodeRun]:
-    """Runs jobs in one node until they are done or the node ends; yields the results of a prefix, at least one."""
+              wall_timeout_s: float, running: set[subprocess.Popen[str]] | None = None) -> Iterator[NodeRun]:
+    """Runs jobs in one node until they are done or the node ends; yields the results of a prefix, at least one.
+    The node process is in `running` (when given) while it runs."""
     with otp.workspace() as ws:
         gate = ws.place(gate_so.with_suffix(".so")).with_suffix("")
         ws.place(gate_so.with_name("tcs_drv.so"))  # the suite's driver, loaded from the gate's directory
@@ -274,12 +293,16 @@ def _run_node(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, step_tim
                    ERL_CRASH_DUMP=str(ws.inside / "erl_crash.dump"), TCS_PROGRESS=str(progress))
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                 stdin=subprocess.DEVNULL, cwd=ws.host, env=env, errors="replace")
+        if running is not None:
+            running.add(proc)
         try:
             yield from _follow(proc, len(jobs), step_timeout_ms, wall_timeout_s, ws.host / "progress")
         finally:
             if proc.poll() is None:
                 proc.kill()
             proc.wait()
+            if running is not None:
+                running.discard(proc)
             assert proc.stdout is not None
             proc.stdout.close()
 

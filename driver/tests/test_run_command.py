@@ -36,8 +36,9 @@ def _session_processes(session: int) -> list[str]:
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
+            # after the command: state, ppid, pgrp, session (proc(5))
             fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[4]) == session and fields[0] != "Z":
+            if int(fields[3]) == session and fields[0] != "Z":
                 found.append((stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"))
         except (OSError, IndexError, ValueError):
             continue  # ended meanwhile
