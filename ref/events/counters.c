@@ -21,14 +21,25 @@ const char *counters_name(CounterKind k)
     return names[k];
 }
 
-void counters_set(Model *m, Counter *c, const Term *ms)
+bool counters_set(Model *m, Counter *c, const Term *ms, bool breakpoint)
 {
+    bool pause = term_is_atom(ms, "pause"), restart = term_is_atom(ms, "restart");
+    if ((pause || restart) && c->state == COUNTER_OFF) {
+        /* beam_bp.c, set_function_break(): pause and restart insert no new breakpoint, but on
+         * one the session already has they set the counter's flags with their ACTIVE bit like
+         * a start does (CALL-COUNTERS-BREAKPOINT-STARTS, C-401) */
+        if (!breakpoint)
+            return false;
+        *c = (Counter){COUNTER_RUNNING, 0, NULL, ++m->counter_epochs, 0};
+        return true;
+    }
     if (term_is_atom(ms, "false"))
         *c = (Counter){COUNTER_OFF, 0, NULL, 0, 0};
-    else if (term_is_atom(ms, "pause"))
-        c->state = c->state == COUNTER_RUNNING ? COUNTER_PAUSED : c->state;
-    else if (!term_is_atom(ms, "restart") || c->state != COUNTER_OFF) /* true, [], a match spec */
+    else if (pause)
+        c->state = COUNTER_PAUSED;
+    else /* true, [], a match spec; restart of a running or paused one */
         *c = (Counter){COUNTER_RUNNING, 0, NULL, ++m->counter_epochs, 0};
+    return false;
 }
 
 /* True iff the step's call allocates on the heap for sure: lists:seq(From, To) with To >= From

@@ -12,8 +12,11 @@ CounterKind counters_kind(const char *option);
 /* Guarantees: c as a pattern step with match spec ms leaves it: true or [] starts it from zero
  * (a new epoch),
  * false stops it, pause pauses a running one, restart zeroes a running or paused one and runs it
- * (CALL-COUNTERS-START, -STOP, -PAUSE, -RESTART). */
-void counters_set(Model *m, Counter *c, const Term *ms);
+ * (CALL-COUNTERS-START, -STOP, -PAUSE, -RESTART); pause or restart of a stopped one starts it
+ * from zero when breakpoint says the session has a breakpoint on the function (a local or meta
+ * pattern, a counter running or paused), else leaves it stopped, and only then returns true
+ * (CALL-COUNTERS-BREAKPOINT-STARTS). */
+bool counters_set(Model *m, Counter *c, const Term *ms, bool breakpoint);
 /* Guarantees: the counters of pat (session s) have counted one call by process p: call_count
  * in any process, call_time and call_memory per process, only a process the session traces for
  * call (CALL-COUNTERS-ANY-PROCESS, CALL-COUNTERS-TRACED-ONLY). */

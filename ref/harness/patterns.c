@@ -79,16 +79,33 @@ static bool target_matches(const Model *m, const Step *st, int fn)
            (st->arity == ANY_ARITY || st->arity == f->arity);
 }
 
+/* Whether the session has a breakpoint in the code of the function pat is for: a local or a
+ * meta pattern, or a counter running or paused. A global pattern is none: erts keeps it in the
+ * function's export entry (erl_bif_trace.c, erts_set_trace_pattern: erts_set_export_trace). */
+static bool has_breakpoint(const Pattern *pat)
+{
+    bool counting = false;
+    for (int k = 0; k < COUNTERS; k++)
+        counting |= pat->counters[k].state != COUNTER_OFF;
+    return (pat->set && pat->local) || pat->meta || counting;
+}
+
 /* Sets (on) or clears one function's pattern; true when it replaced one that was set
  * (CALL-PATTERN-REPLACE). Global tracing and the breakpoint kinds exclude each other
  * (CALL-PATTERN-GLOBAL-EXCLUSIVE); disabling needs the option the trace was set with
- * (CALL-PATTERN-DISABLE). */
-static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms, bool on)
+ * (CALL-PATTERN-DISABLE). *started tells whether a pause or restart started a stopped counter
+ * (CALL-COUNTERS-BREAKPOINT-STARTS); function is false for the on_load pattern, whose pause
+ * and restart (refused in a case, counter_restart_allowed) would start nothing. */
+static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms, bool on, bool function,
+                        bool *started)
 {
     bool replaced = on && (o->global || o->local || o->meta) && (pat->set || pat->meta);
+    /* erts asks for the breakpoint once per counter, but pause and restart neither add nor
+     * remove one, so what the function had before the step decides for every counter of it */
+    bool breakpoint = function && has_breakpoint(pat);
     for (int k = 0; k < COUNTERS; k++) /* a counter step of any match spec ends a global pattern */
         if (o->counters[k]) {
-            counters_set(m, &pat->counters[k], ms);
+            *started |= counters_set(m, &pat->counters[k], ms, breakpoint);
             pat->set = pat->set && pat->local;
         }
     if (term_is_atom(ms, "pause") || term_is_atom(ms, "restart"))
@@ -121,7 +138,7 @@ static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms
 
 /* The rules of a successful pattern step's ctl line. */
 static void success_rules(Buf *rules, const Step *st, const Options *o, bool on, bool replaced,
-                          bool cleared_local)
+                          bool cleared_local, bool started)
 {
     buf_puts(rules, "CTL-PATTERN CALL-PATTERN-COUNT");
     if (!st->module)
@@ -140,6 +157,8 @@ static void success_rules(Buf *rules, const Step *st, const Options *o, bool on,
         buf_printf(rules, " CALL-COUNTERS-%s", term_is_atom(st->term, "false") ? "STOP"
                           : term_is_atom(st->term, "pause") ? "PAUSE" : term_is_atom(st->term, "restart")
                           ? "RESTART" : "START");
+    if (started)
+        buf_puts(rules, " CALL-COUNTERS-BREAKPOINT-STARTS");
     if (o->global_meta)
         buf_puts(rules, " CALL-PATTERN-GLOBAL-META");
     if (!on)
@@ -181,9 +200,9 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
     } else {
         bool on = !term_is_atom(st->term, "false");
         int n = 0;
-        bool replaced = false, cleared_local = false;
+        bool replaced = false, cleared_local = false, started = false;
         if (!st->module) {
-            replaced = set_pattern(m, &ses->on_load, &o, st->term, on); /* returns 0 (CALL-PATTERN-ON-LOAD) */
+            replaced = set_pattern(m, &ses->on_load, &o, st->term, on, false, &started); /* returns 0 (CALL-PATTERN-ON-LOAD) */
         } else {
             for (int fn = 0; fn < FIXTURE_FNS; fn++) {
                 if (!target_matches(m, st, fn))
@@ -199,7 +218,7 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
                     continue;
                 }
                 Pattern before = ses->pats[fn];
-                replaced |= set_pattern(m, &ses->pats[fn], &o, st->term, on);
+                replaced |= set_pattern(m, &ses->pats[fn], &o, st->term, on, true, &started);
                 order_note_pattern(m, &ses->pats[fn], &before);
                 n++;
             }
@@ -210,7 +229,7 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
         }
         else
             buf_printf(result, "-> %d", n);
-        success_rules(rules, st, &o, on, replaced, cleared_local);
+        success_rules(rules, st, &o, on, replaced, cleared_local, started);
     }
 }
 
