@@ -7,6 +7,7 @@
 #include "drvports.h"
 #include "messages.h"
 #include "msgtrace.h"
+#include "order.h"
 #include "ports.h"
 #include "windows.h"
 #include "procs.h"
@@ -145,6 +146,9 @@ bool ports_open(Model *m, int p, const Step *st)
         model_read_new_defaults(m, s, true);
         xp->trace[s] = m->sessions[s].new_ports;
     }
+    /* SESSION-ORDER-NEW (C-405): the port sees its sessions in the order they were created, the
+     * legacy session last, not in the order their defaults were set */
+    order_place_defaults(m, xp->trace, NULL);
     /* PORTS-OPEN: {trace, Port, open, Pid, Driver}; the driver of {spawn, "cat"} is cat, that
      * of {spawn_driver, "tcs_drv"} tcs_drv (PORTS-DRIVER-OPEN) */
     tracepoint_event(m, x, "open", model_pid(m, p), term_atom(m->a, st->driver ? "tcs_drv" : "cat"),

@@ -55,18 +55,26 @@ void inherit_spawn(Model *m, int parent, int child, bool linked)
      * are cleared (clearing them detaches nothing) */
     int *order;
     int n = order_by_attach(m, parent, &order);
+    bool *replaced = arena_alloc(m->a, (size_t)m->nsessions * sizeof *replaced);
     for (int s = 0; s < m->nsessions; s++) {
         TraceState *c = &m->procs[child].trace[s];
         bool passes = passes_on_spawn(m, s, parent, linked);
         /* PROCS-SPEC-NEW: the defaults for new processes; C-48: OTP 27 and 29 leave them out
          * of a child that inherits in the session; PROCS-NEW-READ: the spawn reads them */
         model_read_new_defaults(m, s, false);
-        if (m->sessions[s].new_flags &&
-            !(passes && release_deviates(m, DEV_INHERIT_REPLACES_DEFAULTS))) {
+        replaced[s] = false;
+        if (m->sessions[s].new_flags && passes && release_deviates(m, DEV_INHERIT_REPLACES_DEFAULTS)) {
+            replaced[s] = true;
+        } else if (m->sessions[s].new_flags) {
             gain(m, c, m->sessions[s].new_flags, "PROCS-SPEC-NEW");
             c->state = m->sessions[s].new_state; /* with the defaults' own tracer (PROCS-NEW-TRACER) */
         }
     }
+    /* SESSION-ORDER-NEW (C-405): the defaults' sessions in the order of their creation, the
+     * legacy session last; a session whose defaults the inherited flags replace (C-48) keeps
+     * the place its defaults gave it (live on 27 and 29: the reference is made for the
+     * defaults, then its flags are replaced) */
+    order_place_defaults(m, m->procs[child].trace, replaced);
     /* C-370: the child inherits session by session in the parent's order (most recently
      * attached first), each newly attached one becoming the child's latest, so the child
      * sees its sessions in the reverse of the parent's order (SESSION-ORDER-PROCESS) */
@@ -74,6 +82,7 @@ void inherit_spawn(Model *m, int parent, int child, bool linked)
         int s = order[i];
         TraceState *c = &m->procs[child].trace[s];
         bool passes = passes_on_spawn(m, s, parent, linked);
+        unsigned place = c->since;
         inherit_pair(m, s, parent, child, FL_SET_ON_SPAWN, FL_SET_ON_FIRST_SPAWN,
                      "INHERIT-SPAWN", "INHERIT-FIRST-SPAWN");
         if (linked)
@@ -83,6 +92,8 @@ void inherit_spawn(Model *m, int parent, int child, bool linked)
          * parent's flags are added and its tracer put in the child's place, C-315) */
         if (passes)
             c->state = m->procs[parent].trace[s].state;
+        if (replaced[s])
+            c->since = place;
     }
 }
 

@@ -30,6 +30,35 @@ int order_by_attach(const Model *m, int proc, int **out)
     return n;
 }
 
+int order_session_list(const Model *m, int **out)
+{
+    /* erl_bif_trace.c erts_trace_session_init: session 0 (legacy) heads the list and each new
+     * session is linked in right after it, so the others are newest first */
+    unsigned *key = arena_alloc(m->a, (size_t)m->nsessions * sizeof *key);
+    int *idx = *out = arena_alloc(m->a, (size_t)m->nsessions * sizeof *idx);
+    for (int s = 0; s < m->nsessions; s++) {
+        key[s] = s == LEGACY_SESSION ? ~0u : m->sessions[s].since;
+        idx[s] = s;
+    }
+    order_sort(idx, key, m->nsessions, true);
+    return m->nsessions;
+}
+
+void order_place_defaults(Model *m, TraceState *ts, const bool *placed)
+{
+    /* SESSION-ORDER-NEW: a new process or port gets one tracer reference per session whose
+     * defaults it takes, made walking the session list, each put at the head of its list
+     * (erl_trace.c new_tracer_ref): the last one made, the earliest created session, comes
+     * first; when the defaults were set does not matter */
+    int *list;
+    int n = order_session_list(m, &list);
+    for (int i = 0; i < n; i++) {
+        int s = list[i];
+        if (model_attached(&ts[s]) || (placed && placed[s]))
+            ts[s].since = ++m->clock;
+    }
+}
+
 int order_by_pattern(const Model *m, int fn, bool global, int **out)
 {
     /* a session with both a global and a local or meta pattern is in the list twice */

@@ -11,6 +11,16 @@ void order_sort(int *idx, const unsigned *key, int n, bool latest_first);
 /* Guarantees: *out = the sessions whose tracer is attached to proc, most recently attached
  * first (SESSION-ORDER-PROCESS), in an array from the arena; returns how many. */
 int order_by_attach(const Model *m, int proc, int **out);
+/* Guarantees: *out = every session, in the order ERTS keeps its list of sessions: the legacy
+ * session, then the others most recently created first (SESSION-ORDER-NEW), in an array from
+ * the arena; returns how many (m->nsessions). */
+int order_session_list(const Model *m, int **out);
+/* Guarantees: the trace states ts[s] of a new process or port that got flags from the
+ * defaults for new processes (ports) of session s (and those of the sessions in placed[s],
+ * when placed is not NULL) take their places in the order: walked in order_session_list
+ * order, each as the most recent, so the new tracee sees them earliest created first, the
+ * legacy session last (SESSION-ORDER-NEW). */
+void order_place_defaults(Model *m, TraceState *ts, const bool *placed);
 /* Guarantees: the sessions with a breakpoint on fixture function fn that a call meets: for a
  * global call the global patterns (export entry), then for any call the function's own
  * breakpoint (local and meta patterns), most recently set first within each

@@ -85,6 +85,17 @@ static void test_order_at_one_event(int *failures)
     has_in_order(failures, H "create sa\ntrace sa new_processes on procs\ntrace a on procs set_on_spawn\n"
                              "a spawn c\nc exit normal\n",
                  "N enabled(exit, <tracer>, <c>) -> trace\nN enabled(exit, <sa>, <c>) -> trace\n");
+    /* SESSION-ORDER-NEW (C-405): the defaults' sessions in creation order, the legacy one last,
+     * whatever order the defaults were set in: for a new process and for a new port */
+    has_in_order(failures, H "create sb\ncreate sa\ntrace sa new_processes on procs\n"
+                             "trace new_processes on procs\ntrace sb new_processes on procs\n"
+                             "a spawn c\nc exit normal\n",
+                 "N enabled(exit, <sb>, <c>) -> trace\nN enabled(exit, <sa>, <c>) -> trace\n"
+                 "N enabled(exit, <tracer>, <c>) -> trace\n");
+    has_in_order(failures, H "create sa\ncreate sb\ntrace sb new_ports on ports\n"
+                             "trace new_ports on ports\ntrace sa new_ports on ports\na open_port x\n",
+                 "N enabled(open, <sa>, <port:x>) -> trace\nN enabled(open, <sb>, <port:x>) -> trace\n"
+                 "N enabled(open, <tracer>, <port:x>) -> trace\n");
     /* the order rule is named only when several sessions see the event */
     char *one = stream_of(failures, H "create sa\ntrace sa a on send\na send b m\n");
     CHECK(strstr(one, "N enabled(send, <sa>, <a>) -> trace\n") != NULL);
