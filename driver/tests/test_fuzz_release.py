@@ -147,7 +147,11 @@ PREDICTIONS = [
     ("ms_silent_untraced_then_trace", "25", "C-150"),
     ("msgpat_port_send_unfiltered", "25", "C-85"),
     ("fuzz_port_send_pattern_false_driver", "25", "C-85"),
+    ("ms_silent_untraced_info", "25", "C-415"),
 ]
+#: The other notes a case's prediction holds: ms_silent_untraced_then_trace asks trace_info (C-415,
+#: step 3) before the step that crashes OTP 25 (C-150, step 4).
+ALSO_NOTED = {"sess_gc_two_sessions": ["C-92"], "ms_silent_untraced_then_trace": ["C-415"]}
 
 
 @pytest.mark.parametrize("case,number,clarification", PREDICTIONS, ids=[p[0] for p in PREDICTIONS])
@@ -157,7 +161,7 @@ def test_the_model_predicts_the_release_only_where_the_clarification_names_it(
     assert release.notes(documents) == []
     predicted = release.notes(_sim(layout, case, "--release", number))
     # C-92's exact crash at the `gc` step comes with its range: sa's flag (step 3) to the `gc` step
-    assert [n.clarification for n in predicted] == [clarification] * (2 if case == "sess_gc_two_sessions" else 1)
+    assert [n.clarification for n in predicted] == [clarification] + ALSO_NOTED.get(case, [])
     for other in ("25", "27", "29"):
         if other != number:
             assert _sim(layout, case, "--release", other) == documents
@@ -408,6 +412,45 @@ def test_otp25_does_exactly_what_c150_predicts(layout: corpus.Layout, otp_for, t
     else:
         assert result.status == "deviation", result.detail
         assert "C-150" in result.detail and f"last step started: {step}" in result.detail
+
+
+def test_c415_prediction_is_the_live_evidence_of_its_case(layout: corpus.Layout) -> None:
+    """Seed 20261209, group N2: OTP 25 shows the stray silent flag of C-150 in trace_info(P, flags)
+    until `trace P off silent` or a {silent,false} clears it; the prediction differs from the
+    documents by exactly the lines the case's expectation saw live."""
+    case = "ms_silent_untraced_info"
+    documents = _sim(layout, case).splitlines()
+    predicted = _sim(layout, case, "--release", "25").splitlines()
+    assert [(n.release, n.clarification, n.step) for n in release.notes("\n".join(predicted))] == [(25, "C-415", 5)]
+    evidence = expectations.load(layout.expectations / "otp25.toml")[case].evidence
+    differing = [f"-{a}" for a, b in zip(documents, predicted) if a != b and a.startswith("N ")] + \
+                [f"+{b}" for a, b in zip(documents, predicted) if a != b and b.startswith("N ")]
+    assert sorted(differing) == sorted(evidence)
+
+
+#: C-415's shapes: the steps after _STRAY_SILENT, and whether OTP 25's trace_info answers [silent].
+C415_SHAPES = {
+    "asked_at_once": (["info d flags"], True),
+    "after_off_send": (["trace d off send", "info d flags"], True),
+    "cleared_by_off_silent": (["trace d off silent", "info d flags"], False),
+    "cleared_by_silent_false": (["pattern tcs_target:id/1 [{'_',[],[{silent,false}]}] meta",
+                                 "d call tcs_target:id(2)", "info d flags"], False),
+}
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("name", list(C415_SHAPES), ids=list(C415_SHAPES))
+def test_otp25_does_exactly_what_c415_predicts(layout: corpus.Layout, otp_for, tmp_path: Path, name: str) -> None:
+    steps, silent = C415_SHAPES[name]
+    live = campaign.live_for(layout, otp_for("25"), corpus.host_include(), strict=False)
+    item = campaign.as_generated(layout, _scenario(f"c415_{name}", _STRAY_SILENT + steps, 25), tmp_path)
+    assert item is not None
+    result = live.alone(item)
+    if silent:
+        assert result.status == "deviation", result.detail
+        assert "C-415" in result.detail
+    else:
+        assert result.status == "pass", result.detail
 
 
 C48_CASES = sorted({(number, case) for number in ("27", "29")

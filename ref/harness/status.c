@@ -4,6 +4,7 @@
 
 #include "control.h"
 #include "enabled.h"
+#include "release.h"
 #include "status.h"
 
 /* {flags, [F...]} with the flags in Erlang term order, which for atoms is by name
@@ -66,7 +67,14 @@ bool status_info(Model *m, const Step *st)
                 model_detach(ts);
                 buf_puts(&rules, " STATUS-PROBE-INFO STATUS-REMOVE");
             }
-            value = flags ? flags_term(m, ts->flags) : tracer_term(m, s, ts->attached, ts->state);
+            FlagSet set = ts->flags;
+            /* C-415: OTP 25's trace_info_pid answers ERTS_TRACE_FLAGS(tracee) whatever the tracer,
+             * so the stray silent flag of C-150 shows (27 asks the session's tracer ref) */
+            if (flags && release_stray_silent(m, p) && release_deviates(m, DEV_STRAY_SILENT_INFO)) {
+                set |= FLAG_BIT(FL_SILENT);
+                buf_puts(&rules, " MS-SILENT-UNTRACED");
+            }
+            value = flags ? flags_term(m, set) : tracer_term(m, s, ts->attached, ts->state);
             if (ts->origin)
                 buf_printf(&rules, " %s", ts->origin);
             if (ts->cleared_by)

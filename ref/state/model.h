@@ -88,7 +88,7 @@ typedef struct Proc {
     long long seq_clock, seq_lastcnt; /* the process's seq_trace counters */
     bool untraced_silent; /* a match spec's {silent,true} ran in it while the legacy session did not
                            * trace it: nothing on the documents' terms (MS-SILENT-UNTRACED), OTP 25's
-                           * stray flag (C-150, ref/state/release.c) */
+                           * stray flag (C-150, C-415, ref/state/release.c) */
 } Proc;
 
 /* The counters a pattern can keep (call_count, call_time, call_memory: CALL-COUNTERS*). */
@@ -190,6 +190,7 @@ typedef enum {
     DEV_LINK_PASSES_NO_FLAGS,
     DEV_GC_TWO_SESSIONS_CRASH,
     DEV_STRAY_SILENT_CRASH,
+    DEV_STRAY_SILENT_INFO,
     DEV_LINK_DEAD_TRAP_NO_LINK,
     DEV_INHERIT_REPLACES_DEFAULTS,
     DEV_META_ITEM_NIL,

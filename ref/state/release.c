@@ -20,6 +20,8 @@ static const struct {
                                                "(erlang/otp#11624)"},
     [DEV_STRAY_SILENT_CRASH] = {25, 0, "C-150", "the node crashes at erlang:trace/3 on a process that a meta match "
                                                 "spec made silent while it had no tracer (erlang/otp#6448)"},
+    [DEV_STRAY_SILENT_INFO] = {25, 0, "C-415", "trace_info(P, flags) of a process that a meta match spec made "
+                                               "silent while it had no tracer answers {flags,[silent]}"},
     [DEV_LINK_DEAD_TRAP_NO_LINK] = {25, 27, "C-155", "link/1 to a dead process by a process trapping exits "
                                                      "delivers {'EXIT', Pid, noproc} with no link made "
                                                      "(no getting_unlinked)"},

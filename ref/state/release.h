@@ -32,7 +32,7 @@ void release_gc_range_close(Model *m);
 bool release_gc_range_note(const Model *m, int i, Buf *note);
 /* Guarantees: true when OTP 25 holds p's silent flag without a tracer: a meta match spec's
  * {silent,true} ran in it while the legacy session did not trace it, and nothing cleared the flag
- * since (C-150's trigger). */
+ * since (C-150's trigger; C-415: trace_info(P, flags) shows it). */
 bool release_stray_silent(const Model *m, int p);
 /* Guarantees: false when d did not apply; else true, and note holds (appended) "otp N follows
  * C-n at step S: what the release does" (PROTOCOLS.md, "Release predictions"). */

@@ -149,6 +149,25 @@ static void test_step_lines_wherever_a_release_crashes(int *failures)
                                    "d call tcs_target:id(1)\ntrace d off silent\ntrace d on send\n"));
 }
 
+#define STRAY HDR "tracer recorder\nprocess a d\npattern tcs_target:'_'/'_' [{'_',[],[{silent,true}]}] meta\n" \
+                  "d call tcs_target:id(1)\n"
+#define C415(step) "% otp 25 follows C-415 at step " #step ": trace_info(P, flags) of a process that a meta match " \
+                   "spec made silent while it had no tracer answers {flags,[silent]}\n"
+
+/* C-415: OTP 25 answers trace_info(P, flags) with the stray silent flag of C-150 until trace off
+ * silent or a {silent,false} clears it; 27 and 29 follow the documents ([]). */
+static void test_stray_silent_shows_in_info_on_25_only(int *failures)
+{
+    notes_are(failures, STRAY "info d flags\n", 25, C415(3));
+    notes_are(failures, STRAY "info d flags\n", 27, "");
+    notes_are(failures, STRAY "info d flags\n", 29, "");
+    notes_are(failures, STRAY "trace d off send\ninfo d flags\n", 25, C415(4));
+    notes_are(failures, STRAY "trace d off silent\ninfo d flags\n", 25, "");
+    notes_are(failures, STRAY "pattern tcs_target:id/1 [{'_',[],[{silent,false}]}] meta\nd call tcs_target:id(2)\n"
+                              "info d flags\n", 25, "");
+    notes_are(failures, STRAY "info d tracer\n", 25, ""); /* the tracer item: [] on every release */
+}
+
 int main(void)
 {
     int failures = 0;
@@ -158,6 +177,7 @@ int main(void)
     test_crash_at_keeps_the_steps_before(&failures);
     test_facts_say_whether_two_sessions_traced_collections(&failures);
     test_step_lines_wherever_a_release_crashes(&failures);
+    test_stray_silent_shows_in_info_on_25_only(&failures);
     if (failures)
         fprintf(stderr, "%d failure(s)\n", failures);
     return failures ? 1 : 0;
