@@ -167,8 +167,9 @@ void seqtrace_tracer_report(Model *m, int p, const char *receiver)
      * the tracer answered), so the harness process that takes it does a receive transfer
      * (beam_jit_remove_message: seq_trace_output(..., SEQ_TRACE_RECEIVE, ...)), which asks the
      * seq tracer before it looks at the flags (erl_trace.c seq_trace_output_generic); the
-     * 'receive' flag is off (seqtrace_report_printable). What that process does with the token
-     * afterwards stays in the harness: it sends nothing while the scenario runs. */
+     * 'receive' flag is off (seqtrace_report_printable). That process passes the token on to
+     * nobody: the next message it takes without one (the runner's request for its records)
+     * clears it (SEQ-RECEIVE) before it answers. */
     if (receiver && m->seq_tracer)
         enabled_seq_trace_named(m, receiver, "SEQ-ENABLED SEQ-TRACER-REPORT-RECEIPT");
 }
