@@ -146,17 +146,37 @@ Answer enabled_ask(Model *m, Tracer tracer, int proc, const char *tag, const cha
     return ans;
 }
 
-bool enabled_seq_trace(Model *m, int p, const char *rules)
+/* The enabled(seq_trace, ...) line with the tracee already printed: the seq tracer is always
+ * the legacy session's tracer, asked with enabled/3 (SEQ-ENABLED). */
+static bool seq_trace_line(Model *m, const Buf *tracee, const char *rules)
 {
     Answer ans = enabled_answer(enabled_session_tracer(m, LEGACY_SESSION), "seq_trace");
     Buf body;
     buf_init(&body);
     buf_puts(&body, "enabled(seq_trace, ");
     term_print(&body, m->sessions[LEGACY_SESSION].state_term, PRINT_CANON); /* the seq tracer's state */
-    buf_puts(&body, ", ");
-    model_print_id(&body, m, p);
-    buf_printf(&body, ") -> %s", answer_name(ans));
+    buf_printf(&body, ", %s) -> %s", buf_str(tracee), answer_name(ans));
     stream_line(m->out, 'N', buf_str(&body), rules);
     buf_free(&body);
     return ans == ANS_TRACE;
+}
+
+bool enabled_seq_trace(Model *m, int p, const char *rules)
+{
+    Buf tracee;
+    buf_init(&tracee);
+    model_print_id(&tracee, m, p);
+    bool traced = seq_trace_line(m, &tracee, rules);
+    buf_free(&tracee);
+    return traced;
+}
+
+bool enabled_seq_trace_named(Model *m, const char *name, const char *rules)
+{
+    Buf tracee;
+    buf_init(&tracee);
+    buf_printf(&tracee, "<%s>", name);
+    bool traced = seq_trace_line(m, &tracee, rules);
+    buf_free(&tracee);
+    return traced;
 }

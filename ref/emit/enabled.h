@@ -34,5 +34,8 @@ Answer enabled_ask(Model *m, Tracer tracer, int proc, const char *tag, const cha
 /* Guarantees: the enabled(seq_trace, ...) line of the legacy session's tracer for process p
  * (SEQ-ENABLED: enabled/3, never enabled_X); true iff it answered trace. */
 bool enabled_seq_trace(Model *m, int p, const char *rules);
+/* Guarantees: the same line for a harness process that no Proc stands for, printed <name>
+ * (a session's tracer state process: SEQ-TRACER-REPORT-RECEIPT); true iff it answered trace. */
+bool enabled_seq_trace_named(Model *m, const char *name, const char *rules);
 
 #endif

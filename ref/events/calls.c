@@ -106,15 +106,32 @@ static Tracer meta_tracer(const Model *m, int s, TracerDecl *decl, const Term *m
     return (Tracer){decl, meta_state ? meta_state : term_pid(m->a, "meta"), false};
 }
 
+/* Where the reports of session s's recorder go, by the name the stream gives it, or NULL: the
+ * harness loads each recorder variant (one module per callback set) once, the legacy tracer's
+ * with its collector in load_info, where every report goes and whose own lines it leaves out;
+ * a session's other variant reports to the state process of its tracer state, <s> (tcs_recorder.c
+ * report, tcs_sessions.erl load_tracers). A dead state process takes nothing. */
+static const char *report_receiver(const Model *m, int s)
+{
+    const Session *ses = &m->sessions[s];
+    const TracerDecl *legacy = m->sessions[LEGACY_SESSION].tracer;
+    if (s == LEGACY_SESSION || ses->state_dead || ses->tracer->kind != TRACER_RECORDER)
+        return NULL;
+    if (legacy->kind == TRACER_RECORDER && legacy->callbacks == ses->tracer->callbacks)
+        return NULL;
+    return ses->state;
+}
+
 /* A meta tracer's trace line for process p (its flags fixed to [call, timestamp], CALL-META),
  * then what the recorder's report of it does: called in p's context, it carries p's seq_trace
- * token (SEQ-TRACER-REPORT, C-65); OTP's erl_tracer, the tracer process's module, sends
- * without a message environment, so without the token. */
-static void meta_emit(Model *m, Tracer t, int p, const Event *ev, const char *why)
+ * token (SEQ-TRACER-REPORT, C-65) to the process it goes to (SEQ-TRACER-REPORT-RECEIPT,
+ * C-410); OTP's erl_tracer, the tracer process's module, sends without a message environment,
+ * so without the token. */
+static void meta_emit(Model *m, int s, Tracer t, int p, const Event *ev, const char *why)
 {
     tracepoint_emit_as(m, t, FLAG_BIT(FL_CALL) | FLAG_BIT(FL_TIMESTAMP), 0, p, ev, why);
     if (t.decl->kind == TRACER_RECORDER)
-        seqtrace_tracer_report(m, p);
+        seqtrace_tracer_report(m, p, report_receiver(m, s));
 }
 
 /* Runs the match spec of a pattern of session s on the call; false with err set if the model
@@ -240,7 +257,7 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
         return true;
     if (!ms_message_false(&o)) {
         Event ev = {"call", fn_mfa(m, fn, args), NULL, ms_message_result(&o), call_rules(r, "CALL-META CALL-META-ORDER", &o)};
-        meta_emit(m, t, r->p, &ev, "ENABLED-TRACE");
+        meta_emit(m, s, t, r->p, &ev, "ENABLED-TRACE");
     }
     if (o.return_trace || o.exception_trace)
         push(r, (Frame){.kind = FR_RETURN, .mfa = fn_mfa(m, fn, NULL), .session = s, .meta = true,
@@ -287,7 +304,7 @@ static void emit_frame(Run *r, const Frame *f, const char *tag, const Term *term
         return;
     if (f->meta) {
         TracerDecl decl;
-        meta_emit(r->m, meta_tracer(r->m, f->session, &decl, f->meta_state), r->p, &ev, why);
+        meta_emit(r->m, f->session, meta_tracer(r->m, f->session, &decl, f->meta_state), r->p, &ev, why);
     } else {
         bool silent = r->m->procs[r->p].trace[f->session].flags & FLAG_BIT(FL_SILENT);
         Buf b;

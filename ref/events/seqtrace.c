@@ -153,7 +153,7 @@ bool seqtrace_report_printable(const Model *m, int p)
     return !tok || !m->seq_tracer || (!tok->send && !tok->receive);
 }
 
-void seqtrace_tracer_report(Model *m, int p)
+void seqtrace_tracer_report(Model *m, int p, const char *receiver)
 {
     if (!m->procs[p].token)
         return;
@@ -163,6 +163,15 @@ void seqtrace_tracer_report(Model *m, int p)
     SeqToken *tok = seq_bump(m, p, "SEQ-ENABLED SEQ-SERIAL SEQ-TRACER-REPORT");
     if (m->seq_tracer)
         seq_output(m, p, tok, "send", false, NULL, NULL, "SEQ-ENABLED SEQ-TRACER-REPORT");
+    /* C-410: the report carries the token (enif_send queues it with the sender's token whatever
+     * the tracer answered), so the harness process that takes it does a receive transfer
+     * (beam_jit_remove_message: seq_trace_output(..., SEQ_TRACE_RECEIVE, ...)), which asks the
+     * seq tracer before it looks at the flags (erl_trace.c seq_trace_output_generic); the
+     * 'receive' flag is off (seqtrace_report_printable). That process passes the token on to
+     * nobody: the next message it takes without one (the runner's request for its records)
+     * clears it (SEQ-RECEIVE) before it answers. */
+    if (receiver && m->seq_tracer)
+        enabled_seq_trace_named(m, receiver, "SEQ-ENABLED SEQ-TRACER-REPORT-RECEIPT");
 }
 
 bool seqtrace_allows(const Model *m, int p, StepKind kind)

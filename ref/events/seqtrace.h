@@ -27,8 +27,11 @@ bool seqtrace_allows(const Model *m, int p, StepKind kind);
  * would be traced, and its message is the tracer's own (C-65), which the model cannot print. */
 bool seqtrace_report_printable(const Model *m, int p);
 /* Guarantees: the lines and serial of the message a recorder's trace callback sends from p's
- * context, when p holds a token: one send transfer of p (SEQ-TRACER-REPORT, C-65). */
-void seqtrace_tracer_report(Model *m, int p);
+ * context, when p holds a token: one send transfer of p (SEQ-TRACER-REPORT, C-65); with
+ * receiver (the name of the harness process the report goes to, NULL when it is the harness's
+ * collector, which the recorder never reports about) also its receipt there, one receive
+ * transfer (SEQ-TRACER-REPORT-RECEIPT, C-410). */
+void seqtrace_tracer_report(Model *m, int p, const char *receiver);
 /* Guarantees: false iff a live process holds a token and is traced: its trace callbacks would
  * pass the token on with the tracer's own messages (C-65), which the model leaves out. */
 bool seqtrace_holders_untraced(const Model *m);
