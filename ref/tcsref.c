@@ -23,7 +23,8 @@ static const char usage[] =
     "       tcsref meta FILE                       print the case header as one JSON object\n"
     "       tcsref tags                            print the tag table (categories, callbacks) as JSON\n"
     "       tcsref deviations                      print the deviations --release predicts, one a line:\n"
-    "                                              FIRST LAST C-n (the releases and the clarification)\n"
+    "                                              C-n KIND FIRST LAST WHAT, tab-separated (KIND: stream,\n"
+    "                                              crash or may-crash; an open bound of the releases: -)\n"
     "       tcsref batch                           run many of sim/plan/meta in one process: each stdin\n"
     "                                              line is one command (\"sim FILE [--explain] [--release N] [--crash-at S]\",\n"
     "                                              \"plan FILE\",\n"
@@ -409,16 +410,15 @@ done:
     return rc;
 }
 
-/* The deviations a release prediction knows (ref/state/release.c): which clarifications the
- * driver judges by prediction rather than by the shapes of expectations/otpN.toml. */
+/* The deviations a release prediction knows (ref/state/release.c): what the driver judges by
+ * prediction rather than by the shapes of expectations/otpN.toml, and how (their kinds). */
 static int cmd_deviations(void)
 {
-    for (int d = 0; d < DEV_COUNT; d++) {
-        int first, last;
-        const char *clarification;
-        release_describe((Deviation)d, &first, &last, &clarification);
-        printf("%d %d %s\n", first, last, clarification);
-    }
+    Buf out;
+    buf_init(&out);
+    release_deviations_print(&out);
+    fwrite(buf_str(&out), 1, out.len, stdout);
+    buf_free(&out);
     return 0;
 }
 

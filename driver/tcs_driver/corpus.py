@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
+import functools
 import hashlib
 import json
 import os
@@ -15,8 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from . import diff, expectations, node, recorder, stream
-from .fuzz import release
+from . import diff, expectations, node, recorder, release, stream
 from .layout import Layout, default_layout  # noqa: F401  (the corpus API names them)
 from .results import CaseResult
 
@@ -291,10 +291,16 @@ def judge(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, *, stric
     return CaseResult(case.id, "fail", case.rules, otp.name, comparison.render(), *texts, changed=changed)
 
 
+@functools.cache
+def deviations(layout: Layout) -> tuple[release.Deviation, ...]:
+    """The deviations the model predicts releases to have (`tcsref deviations`), read once per layout."""
+    return release.deviations(model(layout, "deviations"))
+
+
 def by_prediction(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, result: CaseResult, *,
                   strict: bool) -> CaseResult:
     """A disagreement or crash checked against the release's own prediction (`tcsref sim --release N`,
-    where a clarification defines how N deviates: fuzz/release.py): a `deviation` when it is exactly
+    where a clarification defines how N deviates: release.py): a `deviation` when it is exactly
     what the prediction says, else unchanged."""
     if result.status not in ("fail", "crash"):
         return result
@@ -312,7 +318,7 @@ def by_prediction(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, 
     prediction = sim()
     if prediction is None:
         return result
-    return release.explain(result, prediction, against, lambda step: sim("--crash-at", str(step)))
+    return release.explain(result, prediction, deviations(layout), against, lambda step: sim("--crash-at", str(step)))
 
 
 def judged(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, expected: expectations.Expectation | None,
@@ -325,8 +331,8 @@ def judged(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, expecte
     if expected is None or expected.status != "predicted":
         return expectations.apply(result, expected)
     result = by_prediction(layout, case, otp, ran, result, strict=strict)
-    if result.status == "pass" and any(n.crash for n in release.notes(model(layout, "sim", str(case.path), "--release",
-                                                                            str(otp.release)))):
+    if result.status == "pass" and any(n.crash for n in release.notes(
+            model(layout, "sim", str(case.path), "--release", str(otp.release)), deviations(layout))):
         return expectations.stale(result, expected)
     return expectations.apply(result, expected)
 

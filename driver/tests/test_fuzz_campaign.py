@@ -3,7 +3,7 @@
 It fails on any crash, timeout, refused scenario, lost result, scenario that
 disagrees in a shared node but agrees alone, and on any disagreement that is
 not exactly the release's own prediction (tcsref sim --release N, where a
-clarification defines how the release deviates: fuzz/release.py). Only when it fails, the largest groups are shrunk (a bounded time
+clarification defines how the release deviates: tcs_driver/release.py). Only when it fails, the largest groups are shrunk (a bounded time
 each) and the failure lists every group: its shape, its differing lines and
 its minimal scenario (build/fuzz-campaign/otpN/minimal-cases/), or its first
 scenario (build/fuzz-campaign/otpN/scenarios/) for the groups left unshrunk."""

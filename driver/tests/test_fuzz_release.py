@@ -8,14 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from tcs_driver import corpus, expectations
-from tcs_driver.fuzz import campaign, gen, release
+from tcs_driver import corpus, expectations, release
+from tcs_driver.fuzz import campaign, gen
 from tcs_driver.results import CaseResult
 
 C41 = "% otp 25 follows C-41 at step 2: link/1 by a process with set_on_link or set_on_first_link passes no trace flags"
 C92 = "% otp 27 follows C-92 at step 4: the node crashes at a collection traced by two sessions (erlang/otp#11624)"
 C92_RANGE = ("% otp 27 follows C-92 at steps 4-11: the node may crash (SIGSEGV or SIGABRT) at a collection the "
              "runtime starts in a process whose collections two sessions trace (erlang/otp#11624), or not crash")
+#: The rows of `tcsref deviations` those notes name (the tests that run the model read its own table).
+TABLE = release.deviations(
+    "C-41\tstream\t25\t25\tlink/1 by a process with set_on_link or set_on_first_link passes no trace flags\n"
+    "C-92\tcrash\t27\t27\tthe node crashes at a collection traced by two sessions (erlang/otp#11624)\n"
+    "C-92\tmay-crash\t27\t27\tthe node may crash (SIGSEGV or SIGABRT) at a collection the runtime starts in a "
+    "process whose collections two sessions trace (erlang/otp#11624), or not crash\n")
 
 
 def _result(status: str, detail: str = "") -> CaseResult:
@@ -28,13 +34,24 @@ def _crash(signal: int, step: int) -> str:
 
 def test_notes_are_read_from_the_stream() -> None:
     text = f"% tcs stream v1: x\nN ctl a\n{C41}\n{C92}\n{C92_RANGE}\n"
-    found = release.notes(text)
+    found = release.notes(text, TABLE)
     assert [(n.release, n.clarification, n.step, n.last, n.crash, n.may_crash) for n in found] == [
         (25, "C-41", 2, 0, False, False), (27, "C-92", 4, 0, True, False), (27, "C-92", 4, 11, False, True)]
     assert [s for s in range(1, 14) if found[2].covers(s)] == list(range(4, 12))
     assert [s for s in range(1, 14) if found[1].covers(s)] == [4]
     assert not any(found[0].covers(s) for s in range(1, 14))
-    assert release.notes("% tcs stream v1: x\nN ctl a\n") == []
+    assert release.notes("% tcs stream v1: x\nN ctl a\n", TABLE) == []
+
+
+def test_a_note_takes_its_kind_from_the_table_not_from_its_words() -> None:
+    """The kind decides: the same words listed as a stream deviation predict no crash, and a note
+    the table does not list is the model disagreeing with its own table."""
+    as_stream = release.deviations(
+        "C-92\tstream\t27\t27\tthe node crashes at a collection traced by two sessions (erlang/otp#11624)\n")
+    [note] = release.notes(f"% tcs stream v1: x\n{C92}\n", as_stream)
+    assert (note.crash, note.may_crash, note.covers(4)) == (False, False, False)
+    with pytest.raises(ValueError, match="no deviation"):
+        release.notes(f"% tcs stream v1: x\n{C41}\n", as_stream)
 
 
 CRASHES = [
@@ -61,7 +78,7 @@ def test_a_crash_is_explained_only_in_the_predicted_shape(detail: str, explained
         compared.append(text)
         return _result("pass")
 
-    judged = release.explain(_result("crash", detail), f"% tcs stream v1: x\n{C92}\n", agreeing, _before)
+    judged = release.explain(_result("crash", detail), f"% tcs stream v1: x\n{C92}\n", TABLE, agreeing, _before)
     assert (judged.status == "deviation") == explained
     if explained:
         assert "C-92" in judged.detail
@@ -90,7 +107,7 @@ def test_a_crash_in_a_range_is_explained_only_inside_it_with_the_lines_before_ag
         compared.append(text)
         return _result("pass") if agree else _result("fail", "-N ctl x")
 
-    judged = release.explain(_result("crash", _crash(signal, step)), f"% tcs stream v1: x\n{C92_RANGE}\n", judge,
+    judged = release.explain(_result("crash", _crash(signal, step)), f"% tcs stream v1: x\n{C92_RANGE}\n", TABLE, judge,
                              _before)
     assert judged.status == ("deviation" if explained else "crash")
     if explained:
@@ -106,10 +123,11 @@ def test_a_crash_in_a_range_is_explained_only_inside_it_with_the_lines_before_ag
 def test_a_run_that_does_not_crash_in_a_range_must_agree_with_the_whole_prediction() -> None:
     prediction = f"% tcs stream v1: x\nN ctl a\n{C92_RANGE}\n"
     never = lambda step: pytest.fail("no crash, no prefix")  # noqa: E731
-    assert release.explain(_result("fail"), prediction, lambda text: _result("fail"), never).status == "fail"
-    judged = release.explain(_result("fail"), prediction, lambda text: _result("pass"), never)
+    assert release.explain(_result("fail"), prediction, TABLE, lambda text: _result("fail"), never).status == "fail"
+    judged = release.explain(_result("fail"), prediction, TABLE, lambda text: _result("pass"), never)
     assert judged.status == "deviation"  # agrees with the prediction where the documents' stream is not it
-    assert release.explain(_result("pass"), prediction, lambda text: pytest.fail("a pass stays"), never).status == "pass"
+    stays = release.explain(_result("pass"), prediction, TABLE, lambda text: pytest.fail("a pass stays"), never)
+    assert stays.status == "pass"
 
 
 def test_a_disagreement_is_explained_only_when_the_prediction_agrees_exactly() -> None:
@@ -120,18 +138,24 @@ def test_a_disagreement_is_explained_only_when_the_prediction_agrees_exactly() -
         seen.append(text)
         return _result("pass")
 
-    judged = release.explain(_result("fail"), prediction, agreeing, _before)
+    judged = release.explain(_result("fail"), prediction, TABLE, agreeing, _before)
     assert seen == [prediction]
     assert judged.status == "deviation" and "C-41" in judged.detail
-    assert release.explain(_result("fail"), prediction, lambda text: _result("fail"), _before).status == "fail"
+    assert release.explain(_result("fail"), prediction, TABLE, lambda text: _result("fail"), _before).status == "fail"
 
 
 def test_nothing_is_explained_without_a_deviation_or_against_a_predicted_crash() -> None:
     never = lambda text: pytest.fail("no prediction to compare with")  # noqa: E731
-    assert release.explain(_result("fail"), "% tcs stream v1: x\nN ctl a\n", never, never).status == "fail"
-    assert release.explain(_result("crash", _crash(11, 4)), f"% tcs stream v1: x\n{C41}\n", never, never).status == "crash"
+    assert release.explain(_result("fail"), "% tcs stream v1: x\nN ctl a\n", TABLE, never, never).status == "fail"
+    crash = release.explain(_result("crash", _crash(11, 4)), f"% tcs stream v1: x\n{C41}\n", TABLE, never, never)
+    assert crash.status == "crash"
     # the release was predicted to crash and disagreed instead: a disagreement
-    assert release.explain(_result("fail"), f"% tcs stream v1: x\n{C92}\n", never, never).status == "fail"
+    assert release.explain(_result("fail"), f"% tcs stream v1: x\n{C92}\n", TABLE, never, never).status == "fail"
+
+
+def _notes(layout: corpus.Layout, text: str) -> list[release.Note]:
+    """The notes of a prediction the model made, read with the model's own table."""
+    return release.notes(text, corpus.deviations(layout))
 
 
 def _sim(layout: corpus.Layout, case: str, *args: str) -> str:
@@ -158,8 +182,8 @@ ALSO_NOTED = {"sess_gc_two_sessions": ["C-92"], "ms_silent_untraced_then_trace":
 def test_the_model_predicts_the_release_only_where_the_clarification_names_it(
         layout: corpus.Layout, case: str, number: str, clarification: str) -> None:
     documents = _sim(layout, case)
-    assert release.notes(documents) == []
-    predicted = release.notes(_sim(layout, case, "--release", number))
+    assert _notes(layout, documents) == []
+    predicted = _notes(layout, _sim(layout, case, "--release", number))
     # C-92's exact crash at the `gc` step comes with its range: sa's flag (step 3) to the `gc` step
     assert [n.clarification for n in predicted] == [clarification] + ALSO_NOTED.get(case, [])
     for other in ("25", "27", "29"):
@@ -173,13 +197,13 @@ def test_c240_predicts_meta_nil_on_25_and_27_for_the_meta_item_asked_alone(layou
     documents = [ln for ln in _sim(layout, "status_info_meta_nil").splitlines() if not ln.startswith("%")]
     for number in ("25", "27"):
         text = _sim(layout, "status_info_meta_nil", "--release", number)
-        assert [n.clarification for n in release.notes(text)] == ["C-210"]
+        assert [n.clarification for n in _notes(layout, text)] == ["C-210"]
         predicted = [ln for ln in text.splitlines() if not ln.startswith("%")]
         changed = [(d, p) for d, p in zip(documents, predicted, strict=True) if d != p]
         assert len(changed) == 6
         assert all(d.endswith("meta) -> {meta,false}") and p == d.replace("{meta,false}", "{meta,[]}")
                    for d, p in changed)
-    assert release.notes(_sim(layout, "status_info_meta_nil", "--release", "29")) == []
+    assert _notes(layout, _sim(layout, "status_info_meta_nil", "--release", "29")) == []
 
 
 def test_otp25_prediction_of_c41_drops_exactly_the_linked_process_lines(layout: corpus.Layout) -> None:
@@ -200,10 +224,10 @@ def _predicted_for_25_and_27(layout: corpus.Layout, case: str, clarification: st
     """The case's golden stream (OTP 29's prediction too) and OTP 25's and 27's predictions, each
     following clarification from step on."""
     documents = _sim(layout, case)
-    assert release.notes(documents) == [] and _sim(layout, case, "--release", "29") == documents
+    assert _notes(layout, documents) == [] and _sim(layout, case, "--release", "29") == documents
     predicted = {number: _sim(layout, case, "--release", number) for number in ("25", "27")}
     for number, text in predicted.items():
-        assert [(n.release, n.clarification, n.step) for n in release.notes(text)] == [(int(number), clarification, step)]
+        assert [(n.release, n.clarification, n.step) for n in _notes(layout, text)] == [(int(number), clarification, step)]
     return documents, predicted
 
 
@@ -231,7 +255,7 @@ def test_c85_is_predicted_for_25_and_adds_exactly_the_ports_sends_after_send_pat
     case = "fuzz_port_send_pattern_false_driver"
     documents = [ln for ln in _sim(layout, case).splitlines() if not ln.startswith("%")]
     text = _sim(layout, case, "--release", "25")
-    assert [(n.release, n.clarification, n.step) for n in release.notes(text)] == [(25, "C-85", 8)]
+    assert [(n.release, n.clarification, n.step) for n in _notes(layout, text)] == [(25, "C-85", 8)]
     predicted = [ln for ln in text.splitlines() if not ln.startswith("%")]
     assert [ln for ln in documents if ln not in predicted] == []
     added = [ln for ln in predicted if ln not in documents]
@@ -239,11 +263,20 @@ def test_c85_is_predicted_for_25_and_adds_exactly_the_ports_sends_after_send_pat
     assert len(predicted) - len(documents) == 8
 
 
+LISTING = ("C-41\tstream\t25\t25\tpasses no flags\nC-92\tcrash\t27\t27\tcrashes\n"
+           "C-155\tstream\t25\t27\tno link\nC-7\tstream\t26\t-\tfrom 26\nC-8\tmay-crash\t-\t28\tup to 28\n")
+
+
 def test_the_deviations_listing_names_the_releases_each_prediction_covers() -> None:
-    listing = "25 25 C-41\n27 27 C-92\n25 27 C-155\n"
-    assert release.predicted(listing, 25) == {"C-41", "C-155"}
-    assert release.predicted(listing, 27) == {"C-92", "C-155"}
-    assert release.predicted(listing, 29) == frozenset()
+    table = release.deviations(LISTING)
+    assert [(d.clarification, d.kind, d.first, d.last) for d in table] == [
+        ("C-41", "stream", 25, 25), ("C-92", "crash", 27, 27), ("C-155", "stream", 25, 27),
+        ("C-7", "stream", 26, None), ("C-8", "may-crash", None, 28)]
+    assert [d.releases() for d in table] == ["25", "27", "25 to 27", "from 26", "up to 28"]
+    assert release.predicted(table, 25) == {"C-41", "C-155", "C-8"}
+    assert release.predicted(table, 27) == {"C-92", "C-155", "C-7", "C-8"}
+    assert release.predicted(table, 29) == {"C-7"}
+    assert release.predicted(table, 0) == frozenset()   # the documents
     assert release.clarification_of("C-41: OTP 25 passes no flags") == "C-41"
     assert release.clarification_of("see C-41") == "" and release.clarification_of("C-410x") == ""
 
@@ -263,7 +296,7 @@ def test_every_documented_difference_is_predicted(layout: corpus.Layout, otp_nam
     """A fuzz disagreement is explained only by a release's prediction, never by the outline of an
     expectation's lines (seed 20261207: that outline hid K3 on OTP 29): so every clarification an
     expectation of the release records is one the model predicts for that release."""
-    predicted = release.predicted(corpus.model(layout, "deviations"), int(otp_name))
+    predicted = release.predicted(corpus.deviations(layout), int(otp_name))
     entries = expectations.load(expectations.path_for(layout.expectations, otp_name))
     recorded = {release.clarification_of(e.reason) for e in entries.values() if e.status == "fail"}
     assert recorded - predicted - set(UNPREDICTED) == set()
@@ -280,7 +313,7 @@ def test_a_release_prediction_gives_otp_27s_lines(layout: corpus.Layout) -> None
         came = {line for line in entry.evidence if line.startswith("+")}
         assert {"-" + line for line in _lines(documents) - _lines(predicted)} == gone
         assert {"+" + line for line in _lines(predicted) - _lines(documents)} == came
-        assert any(n.clarification == clarification for n in release.notes(predicted))
+        assert any(n.clarification == clarification for n in _notes(layout, predicted))
 
 
 @pytest.mark.parametrize("words", [["--release"], ["--release", "x"], ["--release", "0"], ["--explain", "--explain"],
@@ -395,7 +428,7 @@ def test_otp25_prediction_of_c150_ends_at_the_trace_step_only_while_the_flag_is_
     assert item is not None
     status, out, err = campaign.model_run(layout, "sim", str(item.path), "--release", "25")
     assert status == 0, err
-    assert [(n.clarification, n.step, n.crash) for n in release.notes(out)] == (
+    assert [(n.clarification, n.step, n.crash) for n in _notes(layout, out)] == (
         [("C-150", step, True)] if step else [])
 
 
@@ -421,7 +454,7 @@ def test_c415_prediction_is_the_live_evidence_of_its_case(layout: corpus.Layout)
     case = "ms_silent_untraced_info"
     documents = _sim(layout, case).splitlines()
     predicted = _sim(layout, case, "--release", "25").splitlines()
-    assert [(n.release, n.clarification, n.step) for n in release.notes("\n".join(predicted))] == [(25, "C-415", 5)]
+    assert [(n.release, n.clarification, n.step) for n in _notes(layout, "\n".join(predicted))] == [(25, "C-415", 5)]
     evidence = expectations.load(layout.expectations / "otp25.toml")[case].evidence
     differing = [f"-{a}" for a, b in zip(documents, predicted) if a != b and a.startswith("N ")] + \
                 [f"+{b}" for a, b in zip(documents, predicted) if a != b and b.startswith("N ")]
@@ -464,7 +497,7 @@ def test_c48_prediction_is_the_live_evidence_of_each_case(layout: corpus.Layout,
     defaults) differs from the documents' stream by exactly the lines the case's expectation saw live."""
     documents = _sim(layout, case).splitlines()
     predicted = _sim(layout, case, "--release", number).splitlines()
-    assert [(n.release, n.clarification) for n in release.notes("\n".join(predicted))] == [(int(number), "C-48")]
+    assert [(n.release, n.clarification) for n in _notes(layout, "\n".join(predicted))] == [(int(number), "C-48")]
     evidence = expectations.load(layout.expectations / f"otp{number}.toml")[case].evidence
     differing = [f"-{ln}" for ln in documents if ln.startswith("N ") and ln not in predicted] + \
                 [f"+{ln}" for ln in predicted if ln.startswith("N ") and ln not in documents]
@@ -479,10 +512,10 @@ def test_c360_is_predicted_for_25_only_and_drops_exactly_the_print_after_a_term_
     print after it asks the seq tracer nothing."""
     case = "seq_down_term_reason"
     documents = _sim(layout, case)
-    assert release.notes(documents) == []
+    assert _notes(layout, documents) == []
     assert _sim(layout, case, "--release", "27") == documents == _sim(layout, case, "--release", "29")
     text = _sim(layout, case, "--release", "25")
-    assert [(n.release, n.clarification, n.step) for n in release.notes(text)] == [(25, "C-360", 6)]
+    assert [(n.release, n.clarification, n.step) for n in _notes(layout, text)] == [(25, "C-360", 6)]
     assert [ln for ln in documents.splitlines() if ln not in text.splitlines()] == [
         "N enabled(seq_trace, <tracer>, <d>) -> trace",
         "N enabled(seq_trace, <tracer>, <d>) -> trace",
@@ -491,4 +524,4 @@ def test_c360_is_predicted_for_25_only_and_drops_exactly_the_print_after_a_term_
 
 def test_c360_is_not_noted_for_downs_with_immediate_reasons(layout: corpus.Layout) -> None:
     """The immediate reasons of seq_down_keeps_token never reach C-360's release prediction."""
-    assert release.notes(_sim(layout, "seq_down_keeps_token", "--release", "25")) == []
+    assert _notes(layout, _sim(layout, "seq_down_keeps_token", "--release", "25")) == []

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tcs_driver import corpus, expectations, node
-from tcs_driver.fuzz import release
+from tcs_driver import corpus, expectations, node, release
 
 CASE = "sess_gc_runtime_two_sessions"
 OTP27 = node.Otp("27", ["erl"])
@@ -56,7 +55,7 @@ def case(layout: corpus.Layout) -> corpus.Case:
 
 def test_the_prediction_names_the_range_from_the_second_flag_to_the_exit(layout: corpus.Layout) -> None:
     path = str(layout.cases / f"{CASE}.tcs")
-    [note] = release.notes(corpus.model(layout, "sim", path, "--release", "27"))
+    [note] = release.notes(corpus.model(layout, "sim", path, "--release", "27"), corpus.deviations(layout))
     assert (note.clarification, note.step, note.last, note.may_crash, note.crash) == ("C-92", 4, 11, True, False)
     for other in ("25", "29"):
         assert corpus.model(layout, "sim", path, "--release", other) == corpus.model(layout, "sim", path)

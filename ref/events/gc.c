@@ -20,10 +20,8 @@ bool gc_step(Model *m, int p, const Step *st)
         return model_unsupported(m, st->line, st->col,
                                  "a fullsweep right after a minor collection (GC-MINOR-FULLSWEEP) is");
     /* C-92: OTP 27 frees the first session's info list before the second session reads it */
-    if (release_gc_in_two_sessions(m, p) && release_deviates(m, DEV_GC_TWO_SESSIONS_CRASH)) {
-        m->crashed = true;
-        return true;
-    }
+    if (release_gc_in_two_sessions(m, p) && release_deviates(m, DEV_GC_TWO_SESSIONS_CRASH))
+        return true; /* a crash: the run ends here */
     if (term_is_atom(st->term, "minor")) {
         /* GC-MINOR: erlang:garbage_collect(self(), [{type, minor}]) collects the young
          * generation; a fullsweep the runtime may add right after it is informative

@@ -269,7 +269,7 @@ bool procspec_step(Model *m, const Step *st)
                                                       state ? state : session_state) != 0) {
             buf_puts(&rules, " TRACER-OPTION-TAKEN"); /* another tracer traces it: badarg (C-124) */
         } else if (reaches_stray_silent(m, st) && release_deviates(m, DEV_STRAY_SILENT_CRASH)) {
-            m->crashed = true; /* the run ends here: no result, no ctl line */
+            /* a crash (ref/state/release.c): the run ends here, no result, no ctl line */
         } else { /* the trace_status probe happens during the call, before its result (STATUS-PROBE) */
             result = procspec_apply(m, LEGACY_SESSION, st, state, &rules);
         }

@@ -192,14 +192,9 @@ bool run_scenario_may_crash(Arena *a, const Scenario *sc, bool *may_crash, Err *
     RunFacts facts = {0};
     bool ok = run_for_facts(a, sc, 0, &facts, err);
     *may_crash = ok && facts.gc_two_sessions; /* C-92 at a collection the runtime starts */
-    for (Deviation d = 0; ok && !*may_crash && d < DEV_COUNT; d++) {
-        int first, last;
-        const char *clarification;
-        release_describe(d, &first, &last, &clarification);
-        for (int r = first; ok && !*may_crash && release_crashes(d) && r <= last; r++) {
-            ok = run_for_facts(a, sc, r, &facts, err);
-            *may_crash = ok && facts.crashed;
-        }
+    for (int r = release_next_crashing(0); ok && !*may_crash && r > 0; r = release_next_crashing(r)) {
+        ok = run_for_facts(a, sc, r, &facts, err);
+        *may_crash = ok && facts.crashed;
     }
     return ok;
 }

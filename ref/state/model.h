@@ -185,10 +185,11 @@ typedef struct Session {
 enum { LEGACY_SESSION = 0 };
 
 /* The deviations of a release from the documents that a clarification defines well enough to
- * predict them (ref/state/release.c). */
+ * predict them (ref/state/release.c: one row each, in this order). */
 typedef enum {
     DEV_LINK_PASSES_NO_FLAGS,
     DEV_GC_TWO_SESSIONS_CRASH,
+    DEV_GC_RUNTIME_MAY_CRASH,
     DEV_STRAY_SILENT_CRASH,
     DEV_STRAY_SILENT_INFO,
     DEV_LINK_DEAD_TRAP_NO_LINK,

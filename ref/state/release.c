@@ -5,65 +5,116 @@
  * clarification rather than against the shapes listed in expectations/otpN.toml. */
 #include "release.h"
 
-#include <string.h>
-
-/* Per deviation: the release it was seen on (and the last one, when it was seen on several:
- * `last`, 0 for the one release), its clarification, and what it does. */
+/* The deviations: what each does to a run, the releases it names, the clarification that defines
+ * it and what the release does (the words of its notes). Nothing decides by these words: the kind does. */
 static const struct {
-    int release, last;
+    DeviationKind kind;
+    ReleaseRange releases;
     const char *clarification;
     const char *what;
 } deviations[DEV_COUNT] = {
-    [DEV_LINK_PASSES_NO_FLAGS] = {25, 0, "C-41", "link/1 by a process with set_on_link or set_on_first_link "
-                                              "passes no trace flags"},
-    [DEV_GC_TWO_SESSIONS_CRASH] = {27, 0, "C-92", "the node crashes at a collection traced by two sessions "
-                                               "(erlang/otp#11624)"},
-    [DEV_STRAY_SILENT_CRASH] = {25, 0, "C-150", "the node crashes at erlang:trace/3 on a process that a meta match "
-                                                "spec made silent while it had no tracer (erlang/otp#6448)"},
-    [DEV_STRAY_SILENT_INFO] = {25, 0, "C-415", "trace_info(P, flags) of a process that a meta match spec made "
-                                               "silent while it had no tracer answers {flags,[silent]}"},
-    [DEV_LINK_DEAD_TRAP_NO_LINK] = {25, 27, "C-155", "link/1 to a dead process by a process trapping exits "
-                                                     "delivers {'EXIT', Pid, noproc} with no link made "
-                                                     "(no getting_unlinked)"},
-    [DEV_INHERIT_REPLACES_DEFAULTS] = {27, 29, "C-48", "a child that inherits its parent's trace flags at its "
-                                                       "creation gets them in place of the defaults for new "
-                                                       "processes, not beside them"},
-    [DEV_META_ITEM_NIL] = {25, 27, "C-210", "trace_info of a function traced otherwise but not meta-traced "
-                                            "answers {meta,[]} for the item meta"},
-    [DEV_PORT_SEND_PATTERN_IGNORED] = {25, 0, "C-85", "a port's send is traced although the send pattern is "
-                                                    "false"},
-    [DEV_DOWN_TERM_REASON_CLEARS_TOKEN] = {25, 0, "C-360", "a 'DOWN' message whose reason is no immediate term "
-                                                        "(a tuple, ...) clears the seq_trace token of the "
-                                                        "process receiving it"},
-    [DEV_ON_LOAD_ALL_FIVE] = {27, 29, "C-25", "trace:info(S, on_load, all) lists five items, without call_memory "
-                                             "and call_time"},
-    [DEV_INFO_ITEM_EXPLAINS_WHAT] = {27, 0, "C-90", "the error_info of trace:info/3 refused for its item explains "
-                                                   "argument 2, not 3"},
+    [DEV_LINK_PASSES_NO_FLAGS] = {DEVIATION_STREAM, {25, 25}, "C-41",
+                                  "link/1 by a process with set_on_link or set_on_first_link passes no trace flags"},
+    [DEV_GC_TWO_SESSIONS_CRASH] = {DEVIATION_CRASH, {27, 27}, "C-92",
+                                   "the node crashes at a collection traced by two sessions (erlang/otp#11624)"},
+    /* C-92 at a collection the runtime starts by itself (GC-RUNTIME): which step fills a process's
+     * young heap depends on what the harness allocates in it, which no model tracks, so the release
+     * note names a range of steps, not a step (fuzz_20261126_352 crashed at step 19 or 20). */
+    [DEV_GC_RUNTIME_MAY_CRASH] = {DEVIATION_MAY_CRASH, {27, 27}, "C-92",
+                                  "the node may crash (SIGSEGV or SIGABRT) at a collection the runtime starts in a "
+                                  "process whose collections two sessions trace (erlang/otp#11624), or not crash"},
+    [DEV_STRAY_SILENT_CRASH] = {DEVIATION_CRASH, {25, 25}, "C-150",
+                                "the node crashes at erlang:trace/3 on a process that a meta match spec made silent "
+                                "while it had no tracer (erlang/otp#6448)"},
+    [DEV_STRAY_SILENT_INFO] = {DEVIATION_STREAM, {25, 25}, "C-415",
+                               "trace_info(P, flags) of a process that a meta match spec made silent while it had "
+                               "no tracer answers {flags,[silent]}"},
+    [DEV_LINK_DEAD_TRAP_NO_LINK] = {DEVIATION_STREAM, {25, 27}, "C-155",
+                                    "link/1 to a dead process by a process trapping exits delivers "
+                                    "{'EXIT', Pid, noproc} with no link made (no getting_unlinked)"},
+    [DEV_INHERIT_REPLACES_DEFAULTS] = {DEVIATION_STREAM, {27, 29}, "C-48",
+                                       "a child that inherits its parent's trace flags at its creation gets them in "
+                                       "place of the defaults for new processes, not beside them"},
+    [DEV_META_ITEM_NIL] = {DEVIATION_STREAM, {25, 27}, "C-210",
+                           "trace_info of a function traced otherwise but not meta-traced answers {meta,[]} for "
+                           "the item meta"},
+    [DEV_PORT_SEND_PATTERN_IGNORED] = {DEVIATION_STREAM, {25, 25}, "C-85",
+                                       "a port's send is traced although the send pattern is false"},
+    [DEV_DOWN_TERM_REASON_CLEARS_TOKEN] = {DEVIATION_STREAM, {25, 25}, "C-360",
+                                           "a 'DOWN' message whose reason is no immediate term (a tuple, ...) clears "
+                                           "the seq_trace token of the process receiving it"},
+    [DEV_ON_LOAD_ALL_FIVE] = {DEVIATION_STREAM, {27, 29}, "C-25",
+                              "trace:info(S, on_load, all) lists five items, without call_memory and call_time"},
+    [DEV_INFO_ITEM_EXPLAINS_WHAT] = {DEVIATION_STREAM, {27, 27}, "C-90",
+                                     "the error_info of trace:info/3 refused for its item explains argument 2, not 3"},
 };
 
-bool release_crashes(Deviation d)
-{
-    static const char crash_words[] = "the node crashes";
-    return strncmp(deviations[d].what, crash_words, sizeof crash_words - 1) == 0;
-}
+/* The names `tcsref deviations` gives the kinds. */
+static const char *const kind_names[] = {
+    [DEVIATION_STREAM] = "stream",
+    [DEVIATION_CRASH] = "crash",
+    [DEVIATION_MAY_CRASH] = "may-crash",
+};
 
-void release_describe(Deviation d, int *first, int *last, const char **clarification)
+bool release_range_covers(ReleaseRange range, int release)
 {
-    *first = deviations[d].release;
-    *last = deviations[d].last ? deviations[d].last : deviations[d].release;
-    *clarification = deviations[d].clarification;
+    return release > 0 && (range.first == RELEASE_OPEN || release >= range.first) &&
+           (range.last == RELEASE_OPEN || release <= range.last);
 }
 
 bool release_deviates(Model *m, Deviation d)
 {
-    int first, last;
-    const char *clarification;
-    release_describe(d, &first, &last, &clarification);
-    if (m->release < first || m->release > last)
+    if (!release_range_covers(deviations[d].releases, m->release))
         return false;
     if (m->deviated_at[d] == 0)
         m->deviated_at[d] = m->step ? (int)(m->step - m->sc->steps) + 1 : 0;
+    m->crashed |= deviations[d].kind == DEVIATION_CRASH;
     return true;
+}
+
+/* Whether a DEVIATION_CRASH names release. */
+static bool crashes_at(int release)
+{
+    for (int d = 0; d < DEV_COUNT; d++)
+        if (deviations[d].kind == DEVIATION_CRASH && release_range_covers(deviations[d].releases, release))
+            return true;
+    return false;
+}
+
+/* Which deviations a release has changes only where a range begins (its first) or where one has
+ * ended (its last + 1), so those releases and release 1 stand for every release. */
+int release_next_crashing(int after)
+{
+    int next = after < 1 && crashes_at(1) ? 1 : 0;
+    for (int d = 0; d < DEV_COUNT; d++) {
+        ReleaseRange r = deviations[d].releases;
+        int starts[2] = {r.first, r.last == RELEASE_OPEN ? RELEASE_OPEN : r.last + 1};
+        for (int i = 0; i < 2; i++)
+            if (starts[i] != RELEASE_OPEN && starts[i] > after && (next == 0 || starts[i] < next) &&
+                crashes_at(starts[i]))
+                next = starts[i];
+    }
+    return next;
+}
+
+/* A bound of a range as `tcsref deviations` prints it: the release, or "-" when open. */
+static void put_bound(Buf *out, int bound)
+{
+    if (bound == RELEASE_OPEN)
+        buf_puts(out, "-");
+    else
+        buf_printf(out, "%d", bound);
+}
+
+void release_deviations_print(Buf *out)
+{
+    for (int d = 0; d < DEV_COUNT; d++) {
+        buf_printf(out, "%s\t%s\t", deviations[d].clarification, kind_names[deviations[d].kind]);
+        put_bound(out, deviations[d].releases.first);
+        buf_puts(out, "\t");
+        put_bound(out, deviations[d].releases.last);
+        buf_printf(out, "\t%s\n", deviations[d].what);
+    }
 }
 
 bool release_gc_in_two_sessions(const Model *m, int p)
@@ -75,13 +126,6 @@ bool release_gc_in_two_sessions(const Model *m, int p)
     }
     return tracing >= 2;
 }
-
-/* C-92 at a collection the runtime starts by itself (GC-RUNTIME): which step fills a process's
- * young heap depends on what the harness allocates in it, which no model tracks, so the release
- * note names a range of steps, not a step (fuzz_20261126_352 crashed at step 19 or 20). */
-static const char GC_RANGE_WHAT[] = "the node may crash (SIGSEGV or SIGABRT) at a collection the runtime "
-                                    "starts in a process whose collections two sessions trace "
-                                    "(erlang/otp#11624), or not crash";
 
 static bool gc_two_sessions_anywhere(const Model *m)
 {
@@ -102,10 +146,7 @@ void release_gc_range_step(Model *m, int step, bool before)
 {
     bool during = before || gc_two_sessions_anywhere(m);
     m->gc_two_sessions_seen |= during;
-    int first, last;
-    const char *clarification;
-    release_describe(DEV_GC_TWO_SESSIONS_CRASH, &first, &last, &clarification);
-    if (m->release < first || m->release > last)
+    if (!release_range_covers(deviations[DEV_GC_RUNTIME_MAY_CRASH].releases, m->release))
         return;
     if (!during) {
         release_gc_range_close(m);
@@ -131,9 +172,9 @@ bool release_gc_range_note(const Model *m, int i, Buf *note)
 {
     if (2 * i >= m->ngc_ranges)
         return false;
-    buf_printf(note, "otp %d follows %s at steps %d-%d: %s", m->release,
-               deviations[DEV_GC_TWO_SESSIONS_CRASH].clarification, m->gc_ranges[2 * i], m->gc_ranges[2 * i + 1],
-               GC_RANGE_WHAT);
+    const Deviation d = DEV_GC_RUNTIME_MAY_CRASH;
+    buf_printf(note, "otp %d follows %s at steps %d-%d: %s", m->release, deviations[d].clarification,
+               m->gc_ranges[2 * i], m->gc_ranges[2 * i + 1], deviations[d].what);
     return true;
 }
 

@@ -1,18 +1,41 @@
 /* release.h - the prediction for one OTP release where CONFORMANCE.md records that the release
- * deviates from the documents (`tcsref sim FILE --release N`); release 0 is the documents. */
+ * deviates from the documents (`tcsref sim FILE --release N`); release 0 is the documents. The
+ * deviations are one table (release.c): per deviation its kind, its releases, its clarification and
+ * what the release does; `tcsref deviations` prints it (PROTOCOLS.md, "Release predictions"). */
 #ifndef TCS_RELEASE_H
 #define TCS_RELEASE_H
 #include <stdbool.h>
 
 #include "model.h"
 
-/* Guarantees: true when m predicts a release that deviates by d (only the releases the
- * clarification names); the first step where d applied is kept for release_notes. */
+/* What a deviation does to a run of the releases it names. */
+typedef enum {
+    DEVIATION_STREAM,    /* the stream differs from the documents' and the run goes on */
+    DEVIATION_CRASH,     /* the node crashes at the step the deviation applies at: the run ends there */
+    DEVIATION_MAY_CRASH, /* the node may crash at any step of a range of steps the note names, or not */
+} DeviationKind;
+
+/* The releases a deviation names, first to last; a bound RELEASE_OPEN is open: {26, RELEASE_OPEN}
+ * is "from 26", {RELEASE_OPEN, 28} "up to 28". Release 0, the documents, is in no range. */
+typedef struct {
+    int first, last;
+} ReleaseRange;
+enum { RELEASE_OPEN = 0 };
+
+/* Guarantees: true when release (from 1) is in range; false for release 0 (the documents). */
+bool release_range_covers(ReleaseRange range, int release);
+/* Guarantees: true when m predicts a release that deviates by d (only the releases d's range
+ * names); the first step where d applied is kept for release_note; when d is a DEVIATION_CRASH,
+ * m->crashed is set: the run ends at this step. */
 bool release_deviates(Model *m, Deviation d);
-/* Guarantees: true when d is a crash: the releases it names end the run at its step. */
-bool release_crashes(Deviation d);
-/* Guarantees: the releases (first to last) that deviate by d and the clarification that defines it. */
-void release_describe(Deviation d, int *first, int *last, const char **clarification);
+/* Guarantees: the smallest release greater than after at which a DEVIATION_CRASH applies, among
+ * releases that stand for every set of deviations a release can have (so that trying each one
+ * finds every crash the table predicts, open ranges included); 0 when there is none. */
+int release_next_crashing(int after);
+/* Guarantees: out holds (appended) the table, one line per deviation in Deviation's order:
+ * "C-n<TAB>KIND<TAB>FIRST<TAB>LAST<TAB>WHAT\n", KIND one of stream, crash, may-crash, an open bound
+ * "-" (PROTOCOLS.md, "Release predictions"). */
+void release_deviations_print(Buf *out);
 /* Guarantees: true when p's collections are traced by two sessions or more (C-92's trigger). */
 bool release_gc_in_two_sessions(const Model *m, int p);
 /* Guarantees: true when some live process's collections are traced by two sessions or more now
@@ -22,12 +45,12 @@ bool release_gc_range_before(const Model *m);
  * the runtime starts (C-92, GC-RUNTIME) when before or after it some live process's collections are
  * traced by two sessions or more: it extends the open range or opens one; a step that does not
  * closes the open range. m->gc_two_sessions_seen is set at any release; ranges are kept only for
- * the releases C-92 names. */
+ * the releases DEV_GC_RUNTIME_MAY_CRASH names. */
 void release_gc_range_step(Model *m, int step, bool before);
 /* Guarantees: the open range (if any) is closed at its last step and kept for release_gc_range_note. */
 void release_gc_range_close(Model *m);
 /* Guarantees: false when m has fewer than i + 1 closed ranges; else true, and note holds (appended)
- * "otp N follows C-92 at steps FIRST-LAST: the node may crash ..., or not crash" (PROTOCOLS.md,
+ * "otp N follows C-92 at steps FIRST-LAST: WHAT" with DEV_GC_RUNTIME_MAY_CRASH's WHAT (PROTOCOLS.md,
  * "Release predictions"). */
 bool release_gc_range_note(const Model *m, int i, Buf *note);
 /* Guarantees: true when OTP 25 holds p's silent flag without a tracer: a meta match spec's
@@ -35,7 +58,7 @@ bool release_gc_range_note(const Model *m, int i, Buf *note);
  * since (C-150's trigger; C-415: trace_info(P, flags) shows it). */
 bool release_stray_silent(const Model *m, int p);
 /* Guarantees: false when d did not apply; else true, and note holds (appended) "otp N follows
- * C-n at step S: what the release does" (PROTOCOLS.md, "Release predictions"). */
+ * C-n at step S: WHAT" (PROTOCOLS.md, "Release predictions"). */
 bool release_note(const Model *m, Deviation d, Buf *note);
 
 #endif

@@ -1,10 +1,12 @@
-/* test_release.c - release predictions (ref/state/release.c) where the step is not known: C-92's
+/* test_release.c - release predictions (ref/state/release.c): the table of deviations (their
+ * release ranges, open ones too, and `tcsref deviations`); where the step is not known, C-92's
  * range of steps at which OTP 27 may crash at a collection the runtime starts, the prediction of a
  * node that dies during a given step (--crash-at), and the facts the plan's step_lines comes from
  * (any release's predicted crash: C-92, C-150). */
 #include <stdlib.h>
 
 #include "check.h"
+#include "release.h"
 #include "run.h"
 
 #define HDR "case x\nrules A\ndesc \"d\"\notp 27\n"
@@ -168,9 +170,56 @@ static void test_stray_silent_shows_in_info_on_25_only(int *failures)
     notes_are(failures, STRAY "info d tracer\n", 25, ""); /* the tracer item: [] on every release */
 }
 
+static void test_a_range_may_be_open_on_either_side(int *failures)
+{
+    const ReleaseRange from_26 = {26, RELEASE_OPEN}, up_to_28 = {RELEASE_OPEN, 28}, closed = {25, 27};
+    CHECK(!release_range_covers(from_26, 25) && release_range_covers(from_26, 26) && release_range_covers(from_26, 99));
+    CHECK(release_range_covers(up_to_28, 1) && release_range_covers(up_to_28, 28) && !release_range_covers(up_to_28, 29));
+    CHECK(!release_range_covers(closed, 24) && release_range_covers(closed, 26) && !release_range_covers(closed, 28));
+    /* release 0 is the documents, whatever the range */
+    CHECK(!release_range_covers(from_26, 0) && !release_range_covers(up_to_28, 0) &&
+          !release_range_covers((ReleaseRange){RELEASE_OPEN, RELEASE_OPEN}, 0));
+}
+
+static void test_the_releases_tried_for_a_crash_are_those_a_crash_names(int *failures)
+{
+    /* C-150 names 25, C-92's crash at a `gc` step 27 (its range of steps is no crash for certain) */
+    CHECK(release_next_crashing(0) == 25);
+    CHECK(release_next_crashing(25) == 27);
+    CHECK(release_next_crashing(27) == 0);
+}
+
+/* Counts the tab-separated fields of the line at text (up to its newline). */
+static int fields(const char *text)
+{
+    int n = 1;
+    for (; *text && *text != '\n'; text++)
+        n += *text == '\t';
+    return n;
+}
+
+static void test_the_listing_has_one_line_of_five_fields_per_deviation(int *failures)
+{
+    Buf out;
+    buf_init(&out);
+    release_deviations_print(&out);
+    int lines = 0;
+    for (const char *l = buf_str(&out); *l; l = strchr(l, '\n') + 1, lines++)
+        CHECK(strncmp(l, "C-", 2) == 0 && fields(l) == 5);
+    CHECK(lines == DEV_COUNT);
+    static const char c41[] = "C-41\tstream\t25\t25\tlink/1 by a process with set_on_link";
+    CHECK(strncmp(buf_str(&out), c41, sizeof c41 - 1) == 0);
+    CHECK(strstr(buf_str(&out), "\nC-92\tcrash\t27\t27\tthe node crashes at a collection") != NULL);
+    CHECK(strstr(buf_str(&out), "\nC-92\tmay-crash\t27\t27\tthe node may crash (SIGSEGV or SIGABRT)") != NULL);
+    buf_free(&out);
+}
+
 int main(void)
 {
     int failures = 0;
+    test_a_range_may_be_open_on_either_side(&failures);
+    test_the_releases_tried_for_a_crash_are_those_a_crash_names(&failures);
+    test_the_listing_has_one_line_of_five_fields_per_deviation(&failures);
     test_range_until_the_process_exits(&failures);
     test_range_ends_when_a_flag_or_a_session_goes(&failures);
     test_a_gc_step_ends_the_range_and_the_run(&failures);

@@ -3,7 +3,7 @@
 Each scenario is judged like `./tcs run` judges a case (corpus.judge:
 the same comparison, normative lines tracee by tracee). A disagreement or crash
 that is exactly the release's own prediction (tcsref sim --release N, where a
-clarification defines the release's deviation: release.py) is `explained`; the others
+clarification defines the release's deviation: tcs_driver/release.py) is `explained`; the others
 are grouped by the shape of their differing lines, and the first scenario of each group
 is shrunk. Nothing is explained by its shape alone: every clarification that
 expectations/otpN.toml records a difference for is predicted for that release (until
@@ -23,7 +23,7 @@ from typing import Final
 
 from .. import corpus, node, stream
 from ..results import CaseResult
-from . import gen, release, shrink, steer
+from . import gen, shrink, steer
 
 #: How many candidates the generator writes for one scenario (steer.choose keeps one).
 CANDIDATES: Final[int] = 3
