@@ -1,5 +1,6 @@
 """PROTOCOLS.md says what the code does: its tables of keys and markers are compared with
-what the model prints, what the driver writes and what the runner's modules emit."""
+what the model prints, what the driver writes and what the runner's modules emit, and its list
+of release predictions is generated from the model's table (`tcsref deviations`)."""
 from __future__ import annotations
 
 import json
@@ -8,7 +9,7 @@ from pathlib import PurePosixPath
 
 import pytest
 
-from tcs_driver import corpus, node
+from tcs_driver import corpus, node, release
 from tcs_driver.layout import REPO
 
 DOC = (REPO / "PROTOCOLS.md").read_text()
@@ -66,3 +67,17 @@ def _doc_markers(nth: int) -> set[str]:
 def test_node_markers(nth: int, modules: list[str], helpers: set[str]) -> None:
     # tcs_validate_lib writes STEP, FINDING and END through step/3, finding/3 and done/0.
     assert _doc_markers(nth) == emitted(modules) | helpers
+
+
+def test_release_predictions_are_the_models_table(layout: corpus.Layout) -> None:
+    generated = release.with_document(DOC, corpus.deviations(layout))
+    assert generated == DOC, "PROTOCOLS.md's list of release predictions is stale: regenerate it with " \
+                             "PYTHONPATH=driver /usr/bin/python3 -m tcs_driver.release"
+
+
+def test_the_list_of_release_predictions_is_one_row_per_deviation(layout: corpus.Layout) -> None:
+    table = corpus.deviations(layout)
+    block = DOC[DOC.index(release.BEGIN):DOC.index(release.END)]
+    rows = re.findall(r"^\| (C-\d+) \| [^|]+ \| `([a-z-]+)` \|", block, re.M)
+    assert rows == [(d.clarification, d.kind) for d in table]
+    assert {d.kind for d in table} == set(release.KINDS)  # every kind is in use
