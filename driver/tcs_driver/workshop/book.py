@@ -20,7 +20,7 @@ from html import escape
 from pathlib import Path
 from typing import Final
 
-from .. import corpus, expectations, node, provision, recorder, rules, rundiff, stream
+from .. import conformance, corpus, expectations, node, provision, recorder, rules, rundiff, stream
 from ..report_html import cell_class
 from ..results import STATUSES, CaseResult, counts_text, releases
 from . import markdown, pages, sidebyside, try_
@@ -429,7 +429,7 @@ def write_site(out_dir: Path, site: dict[str, str]) -> None:
 
 def build(layout: corpus.Layout, results: list[rundiff.Entry], otps: list[str], origin: str) -> dict[str, str]:
     """The pages of the book for the tree as it is and these results."""
-    catalogue = read_catalogue((layout.repo / "CONFORMANCE.md").read_text())
+    catalogue = read_catalogue(conformance.text(layout.repo))
     views = case_views(load_cases(layout), results, otps)
     expected = {otp: expectations.load(expectations.path_for(layout.expectations, otp)) for otp in otps}
     return Book(catalogue, views, otps, expected, origin).pages()

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import corpus, expectations, node, provision, recorder, rules
+from .. import conformance, corpus, expectations, node, provision, recorder, rules
 from ..results import CaseResult, exit_code
 from . import pages, sidebyside
 from .sidebyside import Golden, ReleaseView
@@ -179,7 +179,7 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Say,
     except (node.NoErlang, provision.ProvisionError, recorder.BuildError) as why:
         say(str(why))
         return 2
-    statements = rules.catalogue((layout.repo / "CONFORMANCE.md").read_text())
+    statements = rules.catalogue(conformance.text(layout.repo))
     print(render_text(tried, path, statements if args.explain else None), end="")
     if args.html:
         write(Path(args.html), pages.try_page(tried.case, path, tried.golden, tried.views,
