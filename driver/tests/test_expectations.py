@@ -148,4 +148,4 @@ def test_every_entry_names_a_clarification_and_a_rule(layout: corpus.Layout) -> 
         for entry in expectations.load(path).values():
             named = re.match(r"(C-\d+):", entry.reason)
             assert named and named.group(1) in clarifications, f"{entry.where}: reason names no known C-n"
-            assert entry.rule in rules, f"{entry.where}: no rule {entry.rule} in CONFORMANCE.md"
+            assert entry.rule in rules, f"{entry.where}: no rule {entry.rule} in conformance/"

@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_otp_argument(parser)
     parser.add_argument("--html", help="also write the side by side view as one self-contained HTML page")
     parser.add_argument("--explain", action="store_true",
-                        help="also print the statement of every rule the golden stream names (CONFORMANCE.md)")
+                        help="also print the statement of every rule the golden stream names (conformance/)")
     parser.add_argument("--strict", action="store_true", help="compare informative lines too")
 
 
@@ -152,7 +152,7 @@ def render_text(tried: Tried, path: Path, statements: dict[str, str] | None = No
             out += ["  lines only the node produced:"] + [f"  +{text}" for text in view.unexpected]
     if statements is not None:
         named = dict.fromkeys(r for line in tried.golden.annotated for r in line.rules)
-        out += ["", "RULES"] + [f"{rule}: {statements.get(rule, '(not in CONFORMANCE.md)')}" for rule in named]
+        out += ["", "RULES"] + [f"{rule}: {statements.get(rule, '(not in the catalogue)')}" for rule in named]
     return "\n".join(out) + "\n"
 
 
