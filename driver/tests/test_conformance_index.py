@@ -22,6 +22,7 @@ _CLARIFICATION = re.compile(r"^### (C-\d+): (.*)$", re.MULTILINE)
 #: An area of the index: "### Title: [conformance/x.md](conformance/x.md)".
 _INDEX_AREA = re.compile(r"^### .*\]\((conformance/[\w-]+\.md)\)$", re.MULTILINE)
 _INDEX_RULES = re.compile(r"^Rules \((\d+)\): (.*)\.$", re.MULTILINE)
+_INDEX_AREA_CLARIFICATIONS = re.compile(r"^Clarifications \((\d+)\): (.*)\.$", re.MULTILINE)
 #: A row of the index's list of clarifications: "| C-n | [area](conformance/x.md) | title | expectations |".
 _INDEX_CLARIFICATION = re.compile(r"^\| (C-\d+) \| \[[\w-]+\]\((conformance/[\w-]+\.md)\) \| (.*) \| (.*) \|$",
                                   re.MULTILINE)
@@ -71,6 +72,18 @@ def test_the_index_lists_every_clarification_once_under_its_area() -> None:
     assert sorted(listed) == sorted((c, area) for c, area, _ in defined_clarifications())
     defined_twice = Counter(c for c, _, _ in defined_clarifications())
     assert [c for c, count in defined_twice.items() if count > 1] == []
+
+
+def test_each_area_of_the_index_names_its_clarifications_in_order() -> None:
+    named = {}
+    for area, block in zip(_INDEX_AREA.findall(INDEX), _INDEX_AREA.split(INDEX)[2::2]):
+        for count, ids in _INDEX_AREA_CLARIFICATIONS.findall(block.split("\n## ", 1)[0]):
+            named[area] = ids.split(", ")
+            assert len(named[area]) == int(count), f"{area}: the index says {count} and lists {len(named[area])}"
+    defined: dict[str, list[str]] = {}
+    for c, area, _ in defined_clarifications():
+        defined.setdefault(area, []).append(c)
+    assert named == defined
 
 
 def test_the_index_gives_each_clarification_its_title() -> None:
