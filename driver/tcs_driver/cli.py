@@ -371,7 +371,7 @@ def parser() -> argparse.ArgumentParser:
     golden.set_defaults(func=cmd_golden)
     coverage = sub.add_parser("coverage", help="build the model with coverage, run its tests and the corpus, write coverage/ (lcov, genhtml)")
     coverage.set_defaults(func=cmd_coverage)
-    rule_list = sub.add_parser("rules", help="every rule of the catalogue (CONFORMANCE.md and conformance/) with its case count; exit 1 if a rule has no case or a case names an unknown rule")
+    rule_list = sub.add_parser("rules", help="every rule of conformance/ with its case count; exit 1 if a rule has no case or a case names an unknown rule")
     rule_list.set_defaults(func=cmd_rules)
     fuzz = sub.add_parser("fuzz-parser", help="fuzz the model's parser with libFuzzer (ASan, UBSan), seeded with the "
                           "corpus; exit 1 on a finding")
