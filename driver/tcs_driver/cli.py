@@ -13,8 +13,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from . import (corpus, expectations, fuzzing, junit, locking, node, provision, recorder, report_html, rules,
-               rundiff, textfile, validate)
+from . import (conformance, corpus, expectations, fuzzing, junit, locking, node, provision, recorder, report_html,
+               rules, rundiff, textfile, validate)
 from .results import CaseResult, exit_code, junit_cases, render_table, to_json
 from .workshop import book, try_
 from .fuzz import command as fuzz_command
@@ -270,7 +270,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 def cmd_rules(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
-    text = (where.repo / "CONFORMANCE.md").read_text()
+    text = conformance.text(where.repo)
     try:
         named = {case.id: case.rules for case in corpus.load_cases(where, corpus.case_paths(where))}
     except corpus.ModelError as why:
@@ -371,7 +371,7 @@ def parser() -> argparse.ArgumentParser:
     golden.set_defaults(func=cmd_golden)
     coverage = sub.add_parser("coverage", help="build the model with coverage, run its tests and the corpus, write coverage/ (lcov, genhtml)")
     coverage.set_defaults(func=cmd_coverage)
-    rule_list = sub.add_parser("rules", help="every rule of CONFORMANCE.md with its case count; exit 1 if a rule has no case or a case names an unknown rule")
+    rule_list = sub.add_parser("rules", help="every rule of conformance/ with its case count; exit 1 if a rule has no case or a case names an unknown rule")
     rule_list.set_defaults(func=cmd_rules)
     fuzz = sub.add_parser("fuzz-parser", help="fuzz the model's parser with libFuzzer (ASan, UBSan), seeded with the "
                           "corpus; exit 1 on a finding")

@@ -1,5 +1,5 @@
 """What the reference model refuses ("... not supported by model v1") against the table of
-CONFORMANCE.md "What the model refuses, and why": every refusal the C sources can give is
+conformance/refusals.md "What the model refuses, and why": every refusal the C sources can give is
 listed there, with the negative case in ref/tests/bad that shows it, and nothing else is."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from tcs_driver import rules
 
 SUFFIX = " not supported by model v1"
-HEADING = "## 4. What the model refuses, and why"
+HEADING = "# What the model refuses, and why"
 
 # A C string literal; adjacent literals are one string (a group).
 _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
@@ -115,11 +115,11 @@ def source_refusals(sources: dict[str, str]) -> list[Refusal]:
 
 
 def table(conformance_text: str) -> list[Row]:
-    """The rows of the refusals table (the section HEADING, up to the next '## ')."""
+    """The rows of the refusals table (the section HEADING, up to the next heading of level 1 or 2)."""
     start = conformance_text.find("\n" + HEADING + "\n")
     if start < 0:
-        raise ValueError(f"CONFORMANCE.md has no section {HEADING!r}")
-    section = conformance_text[start + 1:].split("\n## ", 1)[0]
+        raise ValueError(f"the conformance catalogue has no section {HEADING!r}")
+    section = re.split(r"\n##? ", conformance_text[start + 1:], maxsplit=1)[0]
     return [Row(found.group(1).replace("``", "`"), tuple(_SITE.findall(found.group(2))),
                 tuple(_EVIDENCE.findall(found.group(4))), found.group(3).strip())
             for found in map(_ROW.match, section.splitlines()) if found]

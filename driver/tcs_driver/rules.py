@@ -1,4 +1,4 @@
-"""The rule catalogue (CONFORMANCE.md §2) against the rules the cases name."""
+"""The rule catalogue (the rule tables of conformance/, CONFORMANCE.md's areas) against the rules the cases name."""
 from __future__ import annotations
 
 import re
@@ -20,7 +20,7 @@ def catalogue(conformance_text: str) -> dict[str, str]:
             continue
         rule, statement = found.groups()
         if rule in rules:
-            raise ValueError(f"CONFORMANCE.md:{number}: rule {rule} is defined twice")
+            raise ValueError(f"line {number} of the catalogue: rule {rule} is defined twice")
         rules[rule] = statement
     return rules
 

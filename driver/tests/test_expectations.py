@@ -8,6 +8,7 @@ import pytest
 
 from conftest import CASES
 from tcs_driver import corpus, expectations
+from tcs_driver.conformance import text as conformance_text
 from tcs_driver.results import CaseResult
 
 ENTRY = '''# documented differences
@@ -139,12 +140,12 @@ def test_a_live_run_is_judged_against_the_release_file(layout: corpus.Layout, ot
 
 
 def test_every_entry_names_a_clarification_and_a_rule(layout: corpus.Layout) -> None:
-    """Each entry's reason starts with a clarification CONFORMANCE.md has, and its rule is in the catalogue."""
-    conformance = (layout.repo / "CONFORMANCE.md").read_text()
+    """Each entry's reason starts with a clarification the catalogue (conformance/) has, and its rule is in the catalogue."""
+    conformance = conformance_text(layout.repo)
     clarifications = set(re.findall(r"^### (C-\d+):", conformance, re.MULTILINE))
     rules = set(re.findall(r"^\| ([A-Z][A-Z0-9-]+) \|", conformance, re.MULTILINE))
     for path in sorted(layout.expectations.glob("otp*.toml")):
         for entry in expectations.load(path).values():
             named = re.match(r"(C-\d+):", entry.reason)
             assert named and named.group(1) in clarifications, f"{entry.where}: reason names no known C-n"
-            assert entry.rule in rules, f"{entry.where}: no rule {entry.rule} in CONFORMANCE.md"
+            assert entry.rule in rules, f"{entry.where}: no rule {entry.rule} in conformance/"

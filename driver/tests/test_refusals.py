@@ -1,4 +1,4 @@
-"""CONFORMANCE.md "What the model refuses, and why": every refusal of the model's sources is in
+"""conformance/refusals.md "What the model refuses, and why": every refusal of the model's sources is in
 the table, every row is still a refusal, and each row's negative case shows it."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tcs_driver import refusals
+from tcs_driver import conformance, refusals
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -27,7 +27,7 @@ static bool step(Parser *p, const Step *st)
 '''
 
 TABLE = """
-## 4. What the model refuses, and why
+# What the model refuses, and why
 
 | message | site | why | negative case |
 |---|---|---|---|
@@ -77,7 +77,7 @@ def test_described_names_the_rows_the_documents_describe() -> None:
 def test_the_model_refuses_nothing_the_documents_describe() -> None:
     """Issue 11's done-when: every refusal is of what the documents leave undefined, of what varies,
     of what the language cannot write or of the harness; none is "described"."""
-    assert refusals.described(refusals.table((REPO / "CONFORMANCE.md").read_text())) == []
+    assert refusals.described(refusals.table(conformance.text(REPO))) == []
 
 
 def test_pattern_stands_for_what_the_case_wrote() -> None:
@@ -114,11 +114,11 @@ def test_problems_name_wrong_evidence_and_sites() -> None:
 
 def test_every_refusal_of_the_model_is_listed_and_shown() -> None:
     """The check of the issue's done-when: grep for the refusal message finds only what
-    CONFORMANCE.md lists, each with a negative case (or, where no scenario reaches it, a unit test)."""
+    conformance/refusals.md lists, each with a negative case (or, where no scenario reaches it, a unit test)."""
     ref = REPO / "ref"
     sources = {f"ref/{path.relative_to(ref).as_posix()}": path.read_text() for path in sorted(ref.rglob("*.c"))
                if path.parent.name != "tests"}
     found = refusals.source_refusals(sources)
     assert found, "no refusal found in ref/: the extraction is broken"
-    rows = refusals.table((REPO / "CONFORMANCE.md").read_text())
+    rows = refusals.table(conformance.text(REPO))
     assert refusals.problems(found, rows, sources, refusals.evidence_texts(REPO)) == []

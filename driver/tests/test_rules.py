@@ -1,10 +1,10 @@
-"""The rule catalogue: parsing CONFORMANCE.md rows, and every rule exercised by the corpus."""
+"""The rule catalogue: parsing the rows of conformance/, and every rule exercised by the corpus."""
 from __future__ import annotations
 
 import pytest
 
 from conftest import CASES
-from tcs_driver import corpus, rules
+from tcs_driver import conformance, corpus, rules
 
 CATALOGUE = """
 | ID | statement | source | model |
@@ -49,7 +49,7 @@ def test_model_problems_name_what_is_wrong() -> None:
 
 
 def test_every_model_cell_names_a_defined_function(layout: corpus.Layout) -> None:
-    text = (layout.repo / "CONFORMANCE.md").read_text()
+    text = conformance.text(layout.repo)
     assert rules.model_problems(rules.model_refs(text), corpus.model_sources(layout)) == {}
 
 
@@ -64,13 +64,13 @@ def test_check_finds_uncovered_and_unknown_rules() -> None:
 
 
 def test_every_rule_has_a_case_and_every_named_rule_exists(layout: corpus.Layout) -> None:
-    catalogue = rules.catalogue((layout.repo / "CONFORMANCE.md").read_text())
+    catalogue = rules.catalogue(conformance.text(layout.repo))
     report = rules.check(catalogue, {case.id: case.rules for case in CASES})
     assert report.ok, rules.render(report)
 
 
 def test_every_rule_the_model_cites_is_in_the_catalogue(layout: corpus.Layout) -> None:
-    catalogue = rules.catalogue((layout.repo / "CONFORMANCE.md").read_text())
+    catalogue = rules.catalogue(conformance.text(layout.repo))
     cited: set[str] = set()
     for explained in corpus.model_each(layout, [case.path for case in CASES], "sim", "--explain"):
         for line in explained.splitlines()[1:]:

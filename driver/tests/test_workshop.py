@@ -14,7 +14,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from conftest import TEST_RELEASES
-from tcs_driver import corpus, expectations
+from tcs_driver import conformance, corpus, expectations
 from tcs_driver.results import CaseResult, to_json
 from tcs_driver.workshop import book, markdown, sidebyside, try_
 from test_report_html import _chromium, _png_pixels
@@ -328,7 +328,7 @@ def test_book_search_finds_a_rule_by_a_word_of_its_sentence(layout: corpus.Layou
     if not Path("/usr/bin/chromium").exists():
         pytest.skip("needs the Debian package chromium (./tcs test installs it when run as root)")
     site, _ = built_book
-    catalogue = book.read_catalogue((layout.repo / "CONFORMANCE.md").read_text())
+    catalogue = book.read_catalogue(conformance.text(layout.repo))
     rule, word = next((r, w) for r in catalogue.rules if (w := _sentence_word(r.source)))
     for how in (f"?q={word.lower()}", f"#q={word.upper()}"):
         dom = _chromium("--dump-dom", (site / "index.html").as_uri() + how).stdout

@@ -4,7 +4,7 @@ C-320).
 
 Every form here is one the model answers: a call that raises, whose error OTP blames on one
 argument. Calls that would succeed, or whose error_info would explain two arguments, are the
-model's documented refusals (CONFORMANCE.md section 4) and are never written. The session of a
+model's documented refusals (conformance/refusals.md) and are never written. The session of a
 form is a live handle unless the form is about the handle itself.
 """
 from __future__ import annotations

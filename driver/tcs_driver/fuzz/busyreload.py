@@ -2,7 +2,7 @@
 (cases/README.md "Steps"; the model is ref/harness/busyreload.c, C-281).
 
 The model states the round only for what its window can bound, and refuses the rest
-(CONFORMANCE.md section 4): A an idle process of the case traced by the legacy recorder for
+(conformance/refusals.md): A an idle process of the case traced by the legacy recorder for
 `call` and nothing else, the function loaded, with a pattern of `true` or `[]` and neither a meta
 pattern nor counters, the tracer module loaded with no old code, no defaults for new processes
 or ports, no seq_trace system tracer and no sessions (the round deletes the module, which

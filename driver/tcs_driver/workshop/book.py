@@ -1,10 +1,11 @@
 """`./tcs book OUT_DIR`: the rules as a static site for a spec clarification workshop.
 
-Generated from CONFORMANCE.md (rules, their sources and model functions, clarifications), the
-cases (scenario, golden stream annotated by the model's --explain), the expectations and the
-results per release. Plain HTML and CSS, one small inline script for the search: it works from
-the file system, offline, with nothing loaded from elsewhere. Everything is derived from the tree
-as it is, so new rules, cases and releases appear without a change here."""
+Generated from the catalogue (the areas of conformance/ that CONFORMANCE.md lists: rules, their
+sources and model functions, clarifications), the cases (scenario, golden stream annotated by the
+model's --explain), the expectations and the results per release. Plain HTML and CSS, one small
+inline script for the search: it works from the file system, offline, with nothing loaded from
+elsewhere. Everything is derived from the tree as it is, so new rules, cases and releases appear
+without a change here."""
 from __future__ import annotations
 
 import argparse
@@ -20,7 +21,7 @@ from html import escape
 from pathlib import Path
 from typing import Final
 
-from .. import corpus, expectations, node, provision, recorder, rules, rundiff, stream
+from .. import conformance, corpus, expectations, node, provision, recorder, rules, rundiff, stream
 from ..report_html import cell_class
 from ..results import STATUSES, CaseResult, counts_text, releases
 from . import markdown, pages, sidebyside, try_
@@ -63,7 +64,7 @@ class Rule:
 
 @dataclass(frozen=True)
 class Clarification:
-    """A clarification of CONFORMANCE.md section 3."""
+    """A clarification of an area of conformance/."""
     id: str          # C-12
     title: str
     body: str        # Markdown
@@ -71,7 +72,7 @@ class Clarification:
 
 @dataclass(frozen=True)
 class Catalogue:
-    """What the book takes from CONFORMANCE.md."""
+    """What the book takes from the catalogue."""
     documents: dict[str, str]            # "000" -> what it is
     rules: list[Rule]
     clarifications: list[Clarification]
@@ -84,7 +85,8 @@ _DOCUMENT = re.compile(r"`(\d{3})`\s+(?:is\s+`([^`]+)`\s+\(([^)]*)\)|(the\s(?:[^
 
 
 def read_catalogue(text: str) -> Catalogue:
-    """The rules, clarifications, documents and implementation-defined rows of CONFORMANCE.md."""
+    """The rules, clarifications, documents and implementation-defined rows of the catalogue
+    (conformance.text: the index's preamble and the area files)."""
     ids = rules.catalogue(text)
     documents = {m.group(1): (f"{m.group(3)} ({m.group(2)})" if m.group(2) else m.group(4)).strip()
                  for m in _DOCUMENT.finditer(text.split("\n## ", 1)[0])}
@@ -429,7 +431,7 @@ def write_site(out_dir: Path, site: dict[str, str]) -> None:
 
 def build(layout: corpus.Layout, results: list[rundiff.Entry], otps: list[str], origin: str) -> dict[str, str]:
     """The pages of the book for the tree as it is and these results."""
-    catalogue = read_catalogue((layout.repo / "CONFORMANCE.md").read_text())
+    catalogue = read_catalogue(conformance.text(layout.repo))
     views = case_views(load_cases(layout), results, otps)
     expected = {otp: expectations.load(expectations.path_for(layout.expectations, otp)) for otp in otps}
     return Book(catalogue, views, otps, expected, origin).pages()

@@ -1,4 +1,4 @@
-"""The Markdown of CONFORMANCE.md as HTML, for the book: the subset the document uses (paragraphs,
+"""The Markdown of the catalogue (conformance/) as HTML, for the book: the subset it uses (paragraphs,
 fenced code, `-` lists, pipe tables, headings, `code`, **strong**, *emphasis*), and words the
 book has a page for (rule IDs, clarifications, case ids) linked to it."""
 from __future__ import annotations

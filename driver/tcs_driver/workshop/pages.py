@@ -157,7 +157,7 @@ def try_page(tried_case: corpus.Case, path: Path, golden: Golden, views: list[Re
     body = (f"<h1>try {escape(str(path))}</h1><p class=\"note\">{escape(note)}</p>"
             + case_section(tried_case, path.read_text(), golden, views, lambda rule: None)
             + "<h2>Rules named</h2><dl class=\"rule\">"
-            + "".join(f"<dt>{escape(r)}</dt><dd>{escape(statements.get(r, '(not in CONFORMANCE.md)'))}</dd>"
+            + "".join(f"<dt>{escape(r)}</dt><dd>{escape(statements.get(r, '(not in the catalogue)'))}</dd>"
                       for r in dict.fromkeys(r for line in golden.annotated for r in line.rules))
             + "</dl>")
     return page(f"try {path.name}", body, root=None)

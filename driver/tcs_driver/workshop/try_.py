@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import corpus, expectations, node, provision, recorder, rules
+from .. import conformance, corpus, expectations, node, provision, recorder, rules
 from ..results import CaseResult, exit_code
 from . import pages, sidebyside
 from .sidebyside import Golden, ReleaseView
@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_otp_argument(parser)
     parser.add_argument("--html", help="also write the side by side view as one self-contained HTML page")
     parser.add_argument("--explain", action="store_true",
-                        help="also print the statement of every rule the golden stream names (CONFORMANCE.md)")
+                        help="also print the statement of every rule the golden stream names (conformance/)")
     parser.add_argument("--strict", action="store_true", help="compare informative lines too")
 
 
@@ -152,7 +152,7 @@ def render_text(tried: Tried, path: Path, statements: dict[str, str] | None = No
             out += ["  lines only the node produced:"] + [f"  +{text}" for text in view.unexpected]
     if statements is not None:
         named = dict.fromkeys(r for line in tried.golden.annotated for r in line.rules)
-        out += ["", "RULES"] + [f"{rule}: {statements.get(rule, '(not in CONFORMANCE.md)')}" for rule in named]
+        out += ["", "RULES"] + [f"{rule}: {statements.get(rule, '(not in the catalogue)')}" for rule in named]
     return "\n".join(out) + "\n"
 
 
@@ -179,7 +179,7 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Say,
     except (node.NoErlang, provision.ProvisionError, recorder.BuildError) as why:
         say(str(why))
         return 2
-    statements = rules.catalogue((layout.repo / "CONFORMANCE.md").read_text())
+    statements = rules.catalogue(conformance.text(layout.repo))
     print(render_text(tried, path, statements if args.explain else None), end="")
     if args.html:
         write(Path(args.html), pages.try_page(tried.case, path, tried.golden, tried.views,
