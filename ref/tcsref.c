@@ -300,13 +300,15 @@ static int cmp_base_name(const void *a, const void *b)
 
 /* Adds the files under root/rel ending in suffix, as paths relative to root, descending into
  * every directory but a symbolic link to one (cases/ is a tree by area); hidden entries are
- * skipped. False if a directory cannot be opened. */
+ * skipped. False, saying which, if a directory cannot be opened. */
 static bool walk_tree(const char *root, const char *rel, const char *suffix, Names *out)
 {
     char *here = rel ? path_join(root, rel) : strdup(root);
     if (!here)
         abort();
     DIR *d = opendir(here);
+    if (!d)
+        fprintf(stderr, "tcsref: cannot open directory %s\n", here);
     free(here);
     if (!d)
         return false;
@@ -336,10 +338,8 @@ static bool walk_tree(const char *root, const char *rel, const char *suffix, Nam
  * which is the file name, so ids must be unique across the whole tree. */
 static bool list_cases(const char *dir, Names *out)
 {
-    if (!walk_tree(dir, NULL, ".tcs", out)) {
-        fprintf(stderr, "tcsref: cannot open directory %s\n", dir);
+    if (!walk_tree(dir, NULL, ".tcs", out))
         return false;
-    }
     if (out->n)
         qsort(out->v, out->n, sizeof(char *), cmp_base_name);
     bool unique = true;
