@@ -31,7 +31,8 @@ static const char usage[] =
     "                                              \"meta FILE\"); each answer is \"tcsref-batch STATUS BYTES\"\n"
     "                                              and BYTES bytes: the output, or the error on status 2\n"
     "       tcsref golden CASES_DIR GOLDEN_DIR [--check]\n"
-    "                                              (re)generate or check GOLDEN_DIR/<id>.stream\n"
+    "                                              (re)generate or check GOLDEN_DIR/<id>.stream of\n"
+    "                                              every case in the tree CASES_DIR (ids unique)\n"
     "       tcsref --help\n"
     "exit status: 0 ok, 1 check failed, 2 bad input or usage\n";
 
@@ -252,6 +253,12 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static bool has_suffix(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), sl = strlen(suffix);
+    return n > sl && name[0] != '.' && strcmp(name + n - sl, suffix) == 0;
+}
+
 /* The sorted names in dir ending in suffix; false if dir cannot be opened. */
 static bool list_dir(const char *dir, const char *suffix, Names *out)
 {
@@ -259,12 +266,9 @@ static bool list_dir(const char *dir, const char *suffix, Names *out)
     if (!d)
         return false;
     struct dirent *e;
-    size_t sl = strlen(suffix);
-    while ((e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n > sl && e->d_name[0] != '.' && strcmp(e->d_name + n - sl, suffix) == 0)
+    while ((e = readdir(d)) != NULL)
+        if (has_suffix(e->d_name, suffix))
             names_add(out, e->d_name);
-    }
     closedir(d);
     if (out->n)
         qsort(out->v, out->n, sizeof(char *), cmp_str);
@@ -279,6 +283,74 @@ static char *path_join(const char *dir, const char *name)
         abort();
     snprintf(p, n, "%s/%s", dir, name);
     return p;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* By file name first, so that a tree of cases keeps the order of one flat directory. */
+static int cmp_base_name(const void *a, const void *b)
+{
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    int by_name = strcmp(base_name(x), base_name(y));
+    return by_name ? by_name : strcmp(x, y);
+}
+
+/* Adds the files under root/rel ending in suffix, as paths relative to root, descending into
+ * every directory but a symbolic link to one (cases/ is a tree by area); hidden entries are
+ * skipped. False, saying which, if a directory cannot be opened. */
+static bool walk_tree(const char *root, const char *rel, const char *suffix, Names *out)
+{
+    char *here = rel ? path_join(root, rel) : strdup(root);
+    if (!here)
+        abort();
+    DIR *d = opendir(here);
+    if (!d)
+        fprintf(stderr, "tcsref: cannot open directory %s\n", here);
+    free(here);
+    if (!d)
+        return false;
+    bool ok = true;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *name = rel ? path_join(rel, e->d_name) : strdup(e->d_name);
+        if (!name)
+            abort();
+        char *full = path_join(root, name);
+        struct stat st;
+        if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode))
+            ok = walk_tree(root, name, suffix, out) && ok;
+        else if (has_suffix(e->d_name, suffix))
+            names_add(out, name);
+        free(full);
+        free(name);
+    }
+    closedir(d);
+    return ok;
+}
+
+/* The case files under dir, relative to it, ordered by file name; false, saying why, if a
+ * directory cannot be opened or two files share a name: golden/ is flat and keyed by case id,
+ * which is the file name, so ids must be unique across the whole tree. */
+static bool list_cases(const char *dir, Names *out)
+{
+    if (!walk_tree(dir, NULL, ".tcs", out))
+        return false;
+    if (out->n)
+        qsort(out->v, out->n, sizeof(char *), cmp_base_name);
+    bool unique = true;
+    for (size_t i = 1; i < out->n; i++)
+        if (strcmp(base_name(out->v[i - 1]), base_name(out->v[i])) == 0) {
+            fprintf(stderr, "tcsref: %s/%s and %s/%s: two cases with one id (a case id is unique across "
+                    "the tree)\n", dir, out->v[i - 1], dir, out->v[i]);
+            unique = false;
+        }
+    return unique;
 }
 
 /* 1 if file exists with exactly content, 0 if it differs, -1 if missing. */
@@ -317,8 +389,8 @@ static bool write_atomic(const char *path, const Buf *content)
 static int cmd_golden(const char *cases_dir, const char *golden_dir, bool check)
 {
     Names cases = {0}, goldens = {0};
-    if (!list_dir(cases_dir, ".tcs", &cases)) {
-        fprintf(stderr, "tcsref: cannot open directory %s\n", cases_dir);
+    if (!list_cases(cases_dir, &cases)) {
+        names_free(&cases);
         return 2;
     }
     size_t nc = cases.n;

@@ -215,7 +215,7 @@ def case_path(where: corpus.Layout, name: str) -> Path:
     path = Path(name)
     if path.suffix == ".tcs" or path.exists():
         return path
-    return where.cases / f"{name}.tcs"
+    return where.case_file(name)
 
 
 def cmd_sim(args: argparse.Namespace) -> int:

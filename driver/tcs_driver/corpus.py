@@ -96,8 +96,15 @@ def model_crash(returncode: int, args: Sequence[str]) -> str | None:
 
 
 def case_paths(layout: Layout, pattern: str = "*") -> list[Path]:
-    """The case files whose id matches the shell pattern, sorted by id."""
-    return sorted(p for p in layout.cases.glob("*.tcs") if fnmatch.fnmatchcase(p.stem, pattern))
+    """The case files of the tree cases/<area>/ whose id matches the shell pattern, sorted by id (hidden
+    files and directories left out, as `tcsref golden` leaves them); ModelError when two files of the
+    tree have one id, since golden/ and the expectations are keyed by id."""
+    paths = sorted((p for p in layout.cases.rglob("*.tcs")
+                    if not any(part.startswith(".") for part in p.relative_to(layout.cases).parts)),
+                   key=lambda p: (p.name, p))
+    if twins := [f"{a} and {b}" for a, b in zip(paths, paths[1:]) if a.name == b.name]:
+        raise ModelError("; ".join(twins) + ": two cases with one id (a case id is unique across the tree)")
+    return [p for p in paths if fnmatch.fnmatchcase(p.stem, pattern)]
 
 
 def model_sources(layout: Layout) -> dict[str, str]:

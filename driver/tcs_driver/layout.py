@@ -30,7 +30,13 @@ class Layout:
 
     @property
     def cases(self) -> Path:
+        """The corpus: a tree with one directory per area, cases/<area>/<id>.tcs (cases/README.md)."""
         return self.repo / "cases"
+
+    def case_file(self, case_id: str) -> Path:
+        """The file of corpus case `case_id`, in whichever area of cases/ holds it; when none does,
+        cases/<id>.tcs, a path that does not exist, for the caller to report."""
+        return next(self.cases.rglob(f"{case_id}.tcs"), self.cases / f"{case_id}.tcs")
 
     @property
     def golden(self) -> Path:

@@ -57,7 +57,7 @@ def test_malformed_case_is_rejected_with_position(layout: corpus.Layout, tmp_pat
     golden = tmp_path / "golden"
     cases.mkdir()
     golden.mkdir()
-    good = (layout.cases / "fallback_send_none.tcs").read_text()
+    good = layout.case_file("fallback_send_none").read_text()
     (cases / "fallback_send_none.tcs").write_text(good)
     (cases / "broken.tcs").write_text(good.replace("fallback_send_none", "broken")
                                       .replace("a send b ping", "a send b {ping"))
@@ -72,14 +72,14 @@ def test_malformed_case_is_rejected_with_position(layout: corpus.Layout, tmp_pat
 
 @pytest.mark.parametrize(("bad", "where"), [
     pytest.param(b'desc "caf\xe9"', "4:10: invalid UTF-8 (byte 0xE9)", id="latin1"),
-    pytest.param(b"a send b " + b"[" * 40_000, "12:266: nesting too deep", id="deep"),
-    pytest.param(b"a send b " + b"x" * 256, "12:10: atom longer than 255 characters", id="long-atom"),
+    pytest.param(b"a send b " + b"[" * 40_000, "13:266: nesting too deep", id="deep"),
+    pytest.param(b"a send b " + b"x" * 256, "13:10: atom longer than 255 characters", id="long-atom"),
 ])
 def test_bad_case_is_a_model_error_naming_its_position(layout: corpus.Layout, tmp_path: Path, bad: bytes,
                                                        where: str) -> None:
     """What the driver gets from the model for bad bytes, depth or atoms: a ModelError with FILE:LINE:COL
     (not a UnicodeDecodeError of its meta JSON, a crash, or a case the live node cannot read)."""
-    good = (layout.cases / "fallback_send_none.tcs").read_bytes().replace(b"fallback_send_none", b"bad")
+    good = layout.case_file("fallback_send_none").read_bytes().replace(b"fallback_send_none", b"bad")
     lines = good.splitlines()
     at = 3 if bad.startswith(b"desc") else lines.index(b"a send b ping")
     lines[at] = bad
@@ -133,7 +133,7 @@ def test_a_crash_of_the_model_is_reported_as_one_never_as_stale_golden(
     assert "the model crashed: tcsref golden" in err and "signal 11 (SIGSEGV)" in err, err
     assert "stale" not in err
     with pytest.raises(corpus.ModelError, match=r"the model crashed: tcsref meta \S+ was killed by signal 11"):
-        corpus.load_case(crashing_model, crashing_model.cases / "fallback_send_none.tcs")
+        corpus.load_case(crashing_model, crashing_model.case_file("fallback_send_none"))
     assert cli.run_model(crashing_model, ["golden", "cases", "golden"]) == 2
     assert "signal 11 (SIGSEGV)" in capsys.readouterr().err
 

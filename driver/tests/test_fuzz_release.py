@@ -159,7 +159,7 @@ def _notes(layout: corpus.Layout, text: str) -> list[release.Note]:
 
 
 def _sim(layout: corpus.Layout, case: str, *args: str) -> str:
-    status, out, err = campaign.model_run(layout, "sim", str(layout.cases / f"{case}.tcs"), *args)
+    status, out, err = campaign.model_run(layout, "sim", str(layout.case_file(case)), *args)
     assert status == 0, err
     return out
 
@@ -306,7 +306,7 @@ def test_every_documented_difference_is_predicted(layout: corpus.Layout, otp_nam
 def test_a_release_prediction_gives_otp_27s_lines(layout: corpus.Layout) -> None:
     """C-25 and C-90 are predicted for OTP 27: the lines of their expectations are the prediction's."""
     for case, clarification in (("otp_sess_trace_info_on_load", "C-25"), ("sess_info_dead_and_bad", "C-90")):
-        path = str(layout.cases / f"{case}.tcs")
+        path = str(layout.case_file(case))
         documents, predicted = corpus.model(layout, "sim", path), corpus.model(layout, "sim", path, "--release", "27")
         entry = expectations.load(expectations.path_for(layout.expectations, "27"))[case]
         gone = {line for line in entry.evidence if line.startswith("-")}
@@ -320,7 +320,7 @@ def test_a_release_prediction_gives_otp_27s_lines(layout: corpus.Layout) -> None
                                    ["--release", "25", "--release", "27"], ["--bogus"]],
                          ids=["missing", "not_a_number", "zero", "twice_explain", "twice_release", "unknown"])
 def test_bad_release_options_are_usage_errors(layout: corpus.Layout, words: list[str]) -> None:
-    status, _, err = campaign.model_run(layout, "sim", str(layout.cases / "inherit_link_set_on_link.tcs"), *words)
+    status, _, err = campaign.model_run(layout, "sim", str(layout.case_file("inherit_link_set_on_link")), *words)
     assert status == 2 and "usage" in err
 
 

@@ -40,7 +40,7 @@ def emitted(modules: list[str]) -> set[str]:
 
 
 def test_case_metadata_keys(layout: corpus.Layout) -> None:
-    meta = json.loads(corpus.model(layout, "meta", str(layout.cases / "sess_isolation_callbacks.tcs")))
+    meta = json.loads(corpus.model(layout, "meta", str(layout.case_file("sess_isolation_callbacks"))))
     assert table_keys(section(1)) == list(meta)  # the keys, in order
 
 

@@ -1,7 +1,7 @@
 """C-92 at a collection the runtime starts (FINDINGS H2b, K4): OTP 27's prediction names a range of
 steps, and a crash is explained only inside it, by SIGSEGV or SIGABRT, with the lines the node left
 agreeing with the prediction of a node dying in that step; a run that does not crash must agree with
-the whole golden stream. Judged with the real model on cases/sess_gc_runtime_two_sessions.tcs and
+the whole golden stream. Judged with the real model on cases/sessions/sess_gc_runtime_two_sessions.tcs and
 runs made of what its node printed (no node is started here)."""
 from __future__ import annotations
 
@@ -50,11 +50,11 @@ RUNS = {
 
 @pytest.fixture(scope="module")
 def case(layout: corpus.Layout) -> corpus.Case:
-    return corpus.load_case(layout, layout.cases / f"{CASE}.tcs")
+    return corpus.load_case(layout, layout.case_file(CASE))
 
 
 def test_the_prediction_names_the_range_from_the_second_flag_to_the_exit(layout: corpus.Layout) -> None:
-    path = str(layout.cases / f"{CASE}.tcs")
+    path = str(layout.case_file(CASE))
     [note] = release.notes(corpus.model(layout, "sim", path, "--release", "27"), corpus.deviations(layout))
     assert (note.clarification, note.step, note.last, note.may_crash, note.crash) == ("C-92", 4, 11, True, False)
     for other in ("25", "29"):
@@ -89,7 +89,7 @@ def test_the_corpus_runner_judges_the_case_by_its_predicted_expectation(
 def test_a_predicted_entry_whose_prediction_must_crash_is_stale_when_the_run_passes(layout: corpus.Layout) -> None:
     """sess_gc_two_sessions: the `gc` step must crash OTP 27 (C-92); a run that agrees instead makes a
     `predicted` entry stale, as it does a `crash` entry."""
-    gc_case = corpus.load_case(layout, layout.cases / "sess_gc_two_sessions.tcs")
+    gc_case = corpus.load_case(layout, layout.case_file("sess_gc_two_sessions"))
     entry = expectations.Expectation("sess_gc_two_sessions", "predicted", "SESSION-ISOLATION", "C-92: x",
                                      ("killed by signal",), "otp27.toml:1:1")
     golden = (layout.golden / "sess_gc_two_sessions.stream").read_text().splitlines()
@@ -102,5 +102,5 @@ def test_a_predicted_entry_whose_prediction_must_crash_is_stale_when_the_run_pas
                          ids=[CASE, "sess_gc_two_sessions", "sess_gc_other_stays"])
 def test_the_plan_asks_for_lines_step_by_step_only_where_two_sessions_trace_collections(
         layout: corpus.Layout, case_id: str, asks: bool) -> None:
-    plan = corpus.model(layout, "plan", str(layout.cases / f"{case_id}.tcs"))
+    plan = corpus.model(layout, "plan", str(layout.case_file(case_id)))
     assert ("{step_lines, true}." in plan.splitlines()) == asks

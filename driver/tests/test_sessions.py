@@ -71,7 +71,7 @@ def test_the_job_names_each_session_recorder() -> None:
 
 def test_session_cases_build_their_recorders(layout: corpus.Layout, otp_node) -> None:
     _, _, include = otp_node
-    case = corpus.load_case(layout, layout.cases / "sess_isolation_callbacks.tcs")
+    case = corpus.load_case(layout, layout.case_file("sess_isolation_callbacks"))
     tracers = corpus.session_tracers(layout, case, include)
     assert [(t.session, t.module) for t in tracers] == [("sa", "tcs_rec_0080"), ("sb", "tcs_rec_8080")]
     assert all(t.library.with_suffix(".so").exists() for t in tracers)
@@ -81,7 +81,7 @@ def test_a_live_run_merges_control_lines_and_callbacks_in_order(layout: corpus.L
     """Control lines and callback records are numbered from one counter and printed in that
     order (on the host's OTP, for a case of the legacy session)."""
     otp, _, include = otp_node
-    case = corpus.load_case(layout, layout.cases / "status_trace_at_start.tcs")
+    case = corpus.load_case(layout, layout.case_file("status_trace_at_start"))
     result = corpus.run_case(layout, case, otp, include)
     assert result.status == "pass", result.detail
     ctl = result.live.index("N ctl erlang:trace(<a>,true,[send]) -> 1")

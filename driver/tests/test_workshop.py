@@ -176,7 +176,7 @@ def test_try_applies_expectations_to_corpus_cases_only(layout: corpus.Layout, ot
     if not documented:
         pytest.skip(f"expectations/otp{release}.toml documents no difference to try")
     entry, otp = documented[0], otp_for(release)
-    own = layout.cases / f"{entry.case}.tcs"
+    own = layout.case_file(entry.case)
     tried = try_.run(layout, own, [otp], strict=False)
     assert tried.results[0].status == "deviation", tried.results[0].detail
     assert f"this is corpus case {entry.case}" in tried.expectation_note

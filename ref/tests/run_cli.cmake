@@ -118,6 +118,19 @@ run(0 golden ${W}/many ${W}/many_golden)
 want(out "${expect}")
 run(0 golden ${W}/many ${W}/many_golden --check)
 
+# a tree of cases: every sub-directory is read (a hidden one not), the streams stay flat, in the
+# order of the file names; two files of one name are two cases with one id, refused
+set(tiny "rules A\ndesc \"d\"\notp 1\ntracer recorder\nprocess a\n")
+file(WRITE ${W}/tree/b_area/t1.tcs "case t1\n${tiny}")
+file(WRITE ${W}/tree/a_area/deep/t2.tcs "case t2\n${tiny}")
+file(WRITE ${W}/tree/.hidden/t3.tcs "bogus\n")
+run(0 golden ${W}/tree ${W}/tree_golden)
+want(out "created ${W}/tree_golden/t1.stream\ncreated ${W}/tree_golden/t2.stream\n")
+file(WRITE ${W}/tree/a_area/t1.tcs "case t1\n${tiny}")
+run(2 golden ${W}/tree ${W}/tree_golden)
+want(out "")
+want(err "tcsref: ${W}/tree/a_area/t1.tcs and ${W}/tree/b_area/t1.tcs: two cases with one id (a case id is unique across the tree)\n")
+
 # golden with a bad case reports every error and writes nothing
 file(WRITE ${W}/cases/zz_bad.tcs "case zz_bad\nrules A\n")
 file(WRITE ${W}/cases/other.tcs "case wrong\n")

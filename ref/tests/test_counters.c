@@ -1,7 +1,7 @@
 /* test_counters.c - the call counters of function patterns (ref/events/counters.c,
  * ref/harness/fninfo.c): their plan, the rules of their control lines, the order of a
  * call_time list, a match spec beside local, and what a global pattern does to them; the
- * corpus (cases/counters_*) checks the same against OTP 25, 27 and 29. */
+ * corpus (cases/counters/) checks the same against OTP 25, 27 and 29. */
 #include "plan.h"
 #include "sim.h"
 

@@ -1,6 +1,6 @@
 /* test_libcalls.c - the library targets' calls (ref/vocab/libcalls.c): when lists:seq/2 answers a
  * list, the plan of a library call, a spawn at lists:seq/2 (erlang:phash2/1's values are
- * test_phash2.c's); the corpus (cases/lib_*) checks the same live. */
+ * test_phash2.c's); the corpus (cases/calls/lib_*) checks the same live. */
 #include <limits.h>
 
 #include "check.h"

@@ -1,6 +1,6 @@
 /* test_msgpat.c - the send and 'receive' patterns (ref/harness/msgpatterns.c): the parse of a
  * message pattern step, its plan, its control line and rules, and the events it decides;
- * the corpus (cases/msgpat_*) checks the same against OTP 25. */
+ * the corpus (cases/msgpatterns/msgpat_*) checks the same against OTP 25. */
 #include "plan.h"
 #include "sim.h"
 

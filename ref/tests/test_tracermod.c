@@ -1,6 +1,6 @@
 /* test_tracermod.c - the tracer module's life (ref/harness/tracermod.c): which processes lose
  * their tracer at `tracer unload` itself (TRACER-UNLOADED-PURGE, C-275) and which keep it until
- * the runtime next asks them (TRACER-UNLOADED); the corpus (cases/tracer_unload_purge_*) checks
+ * the runtime next asks them (TRACER-UNLOADED); the corpus (cases/tracer-module/tracer_unload_purge_*) checks
  * the same live; a port keeps it through its events (TRACER-UNLOADED-PORT-KEEPS). */
 #include "check.h"
 #include "sim.h"

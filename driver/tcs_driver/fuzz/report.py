@@ -20,7 +20,8 @@ def minimal_case(found: cp.Group, seed: int, number: int, explained: str) -> Sce
     changed = found.minimal_changed or first.changed
     golden_rules = sorted(steer.explained_rules(explained)) or ["FUZZ"]
     releases = sorted({m.otp for m in found.members})
-    comments = (f"found by ./tcs fuzz --seed {seed} ({len(found.members)} scenario(s) on OTP {', '.join(releases)}),"
+    comments = (f"origin: fuzz seed {seed} group {number}",  # the header of cases/README.md "Origin"
+                f"found by ./tcs fuzz --seed {seed} ({len(found.members)} scenario(s) on OTP {', '.join(releases)}),"
                 f" shrunk from {first.scenario}",
                 f"{found.status} on OTP {first.otp}" + (": golden (-) and live (+) differ in" if changed else ""),
                 *(f"  {line}" for line in changed[:12]))

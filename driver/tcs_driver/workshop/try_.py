@@ -86,7 +86,7 @@ class Tried:
 def expectation_entries(layout: corpus.Layout, path: Path, case: corpus.Case,
                         otps: list[str]) -> tuple[dict[str, expectations.Expectation], str]:
     """The expectations that apply to a scenario, per release, and a sentence saying which and why."""
-    own = layout.cases / f"{case.id}.tcs"
+    own = layout.case_file(case.id)
     is_corpus_case = own.is_file() and own.resolve() == path.resolve()
     entries = {otp: entry for otp in otps
                if (entry := expectations.load(expectations.path_for(layout.expectations, otp)).get(case.id))}
