@@ -1,4 +1,5 @@
-/* steps.c - the step table's columns as data (steps.h); the handler column is run/run.c's. */
+/* steps.c - the step table's names and doers as data (steps.h); the runner expands its SETTLES
+ * and HANDLER columns, seq_trace its TOKEN column. */
 #include <stddef.h>
 
 #include "steps.h"
@@ -6,11 +7,10 @@
 typedef struct {
     const char *plan, *keyword;
     StepDoer by;
-    bool settles, passes_token;
 } StepRow;
 
 #define STEP_ROW(kind, plan, keyword, by, settles, token, handler) \
-    [kind] = {plan, keyword, by, settles, token},
+    [kind] = {plan, keyword, by},
 static const StepRow rows[STEP_KINDS] = {TCS_STEPS(STEP_ROW)};
 #undef STEP_ROW
 
@@ -23,7 +23,5 @@ static const OpRow ops[SESSION_OPS] = {TCS_SESSION_OPS(OP_ROW)};
 const char *step_plan_name(StepKind kind) { return rows[kind].plan; }
 const char *step_keyword(StepKind kind) { return rows[kind].keyword; }
 bool step_by_process(StepKind kind) { return rows[kind].by == BY_PROCESS; }
-bool step_settles(StepKind kind) { return rows[kind].settles; }
-bool step_passes_token(StepKind kind) { return rows[kind].passes_token; }
 const char *session_op_plan_name(SessionOp op) { return ops[op].plan; }
 const char *session_op_keyword(SessionOp op) { return ops[op].keyword; }

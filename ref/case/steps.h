@@ -20,7 +20,9 @@
  *   TOKEN    a process holding a seq_trace token passes it on with this step in a way model v1
  *            leaves out, so the model refuses the step then
  *   HANDLER  the function that runs it; only run/run.c expands this column, for the handlers
- *            live in layers above this one */
+ *            live in layers above this one
+ * run/run.c expands SETTLES (harness_settles) and HANDLER, events/seqtrace.c TOKEN
+ * (seqtrace_allows); steps.c the rest, for the parser, the plan and the windows. */
 #define TCS_STEPS(X)                                                                                  \
     X(ST_TRACE, "trace", "trace", BY_HARNESS, true, false, procspec_step)                             \
     X(ST_PATTERN, "pattern", "pattern", BY_HARNESS, true, false, run_pattern)                         \
@@ -97,11 +99,6 @@ const char *step_plan_name(StepKind kind);
 const char *step_keyword(StepKind kind);
 /* Guarantees: true iff the process st->actor names does the step (BY_PROCESS). */
 bool step_by_process(StepKind kind);
-/* Guarantees: true iff the harness settles after the step. */
-bool step_settles(StepKind kind);
-/* Guarantees: true iff a token holder's step of this kind passes its seq_trace token on in a
- * way model v1 leaves out. */
-bool step_passes_token(StepKind kind);
 /* Guarantees: the session step's name in the plan ({session, {NAME, ...}}). */
 const char *session_op_plan_name(SessionOp op);
 /* Guarantees: the word a case begins the session step with; NULL for SO_SEND and SO_RECV,

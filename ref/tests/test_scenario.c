@@ -60,6 +60,13 @@ static void test_header_errors(int *failures)
     parse(failures, HDR "tracer nope\n", "5:8: tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
     parse(failures, HDR "tracer\n", "5:7: tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
     parse(failures, HDR "tracer recorder x\n", "5:17: unexpected text after the statement");
+    /* a statement written on the line of another gets a hint */
+    parse(failures, HDR "tracer recorder callbacks enabled trace\nprocess a\n",
+          "5:17: unexpected text after the statement ('callbacks' is a statement of its own line)");
+    parse(failures, HDR "tracer recorder answer send discard\nprocess a\n",
+          "5:17: unexpected text after the statement ('answer' is a statement of its own line)");
+    parse(failures, H "a send b hi trace a on send",
+          "7:13: unexpected text after the statement ('trace' is a statement of its own line)");
 }
 
 static void test_tracer_opt_errors(int *failures)
