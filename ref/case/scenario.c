@@ -1837,9 +1837,7 @@ static bool parse_statement(Parser *p)
             return parse_process_decl(p);
         }
         return fail(p, at, "%s '%s': expected 'callbacks', 'answer', 'session' or 'process'",
-                    strcmp(kw, "trace") == 0 || strcmp(kw, "pattern") == 0 || strcmp(kw, "info") == 0
-                        ? "unexpected" : "unknown keyword",
-                    kw);
+                    step_word(kw) ? "unexpected" : "unknown keyword", kw); /* a step too early */
     }
     return parse_step(p, kw, at);
 }

@@ -88,6 +88,7 @@ static void test_tracer_opt_errors(int *failures)
     parse(failures, T "trace a on send\n", "6:1: unexpected 'trace': expected 'callbacks', 'answer', 'session' or 'process'");
     parse(failures, T "pattern x\n", "6:1: unexpected 'pattern': expected 'callbacks', 'answer', 'session' or 'process'");
     parse(failures, T "bogus\n", "6:1: unknown keyword 'bogus': expected 'callbacks', 'answer', 'session' or 'process'");
+    parse(failures, T "relation x > y\n", "6:1: unexpected 'relation': expected 'callbacks', 'answer', 'session' or 'process'");
     parse(failures, T "process A\n", "6:9: 'A' is not a process name");
     parse(failures, T "process tracer\n", "6:9: 'tracer' is reserved for a tracer state process");
     parse(failures, T "process meta\n", "6:9: 'meta' is reserved for a tracer state process");
