@@ -36,7 +36,7 @@
     X(ST_UNREGISTER, "unregister", "unregister", BY_PROCESS, true, false, run_unregister)             \
     X(ST_EXIT, "exit", "exit", BY_PROCESS, true, true, procs_exit)                                    \
     X(ST_OPEN_PORT, "open_port", "open_port", BY_PROCESS, true, true, ports_open)                     \
-    X(ST_PORT_COMMAND, "port_command", "port_command", BY_PROCESS, true, true, run_port_command)       \
+    X(ST_PORT_COMMAND, "port_command", "port_command", BY_PROCESS, true, true, run_port_command)      \
     X(ST_PORT_SEND, "port_send", "port_send", BY_PROCESS, true, true, run_port_send)                  \
     X(ST_PORT_CLOSE, "port_close", "port_close", BY_PROCESS, true, true, ports_close)                 \
     X(ST_GC, "gc", "gc", BY_PROCESS, true, false, gc_step)                                            \
@@ -51,7 +51,7 @@
     X(ST_KILL, "kill", "kill", BY_PROCESS, true, true, signals_kill)                                  \
     X(ST_TRAP_EXIT, "trap_exit", "trap_exit", BY_PROCESS, true, false, signals_trap_exit)             \
     X(ST_MONITOR, "monitor", "monitor", BY_PROCESS, true, false, signals_monitor)                     \
-    X(ST_SEND_NAME, "send_name", "send_name", BY_PROCESS, true, false, messages_send_name)             \
+    X(ST_SEND_NAME, "send_name", "send_name", BY_PROCESS, true, false, messages_send_name)            \
     X(ST_TRACER_UNLOAD, "tracer_unload", "tracer unload", BY_HARNESS, false, false, tracermod_unload) \
     X(ST_TRACER_RELOAD, "tracer_reload", "tracer reload", BY_HARNESS, false, false, tracermod_reload) \
     X(ST_MODULE_UNLOAD, "module_unload", "unload", BY_HARNESS, false, false, fixturecode_unload)      \
@@ -67,18 +67,18 @@
  * {session, {PLAN, ...}}; KEYWORD begins the line (trace, pattern and info followed by a
  * session are the session forms of the harness's steps of that keyword); NULL: written as
  * `pattern REF send|'receive' ...`, which the parser turns from SO_FUNCTION into these. */
-#define TCS_SESSION_OPS(X)                          \
-    X(SO_CREATE, "create", "create")                \
-    X(SO_DESTROY, "destroy", "destroy")             \
-    X(SO_DROP, "drop", "drop")                      \
-    X(SO_PROCESS, "process", "trace")               \
-    X(SO_FUNCTION, "function", "pattern")           \
-    X(SO_SEND, "send", NULL)                        \
-    X(SO_RECV, "recv", NULL)                        \
-    X(SO_INFO, "info", "info")                      \
-    X(SO_SESSION_INFO, "session_info", "session_info") \
-    X(SO_DELIVERED, "delivered", "delivered")       \
-    X(SO_SYSTEM, "system", "system")                \
+#define TCS_SESSION_OPS(X)                                                                            \
+    X(SO_CREATE, "create", "create")                                                                  \
+    X(SO_DESTROY, "destroy", "destroy")                                                               \
+    X(SO_DROP, "drop", "drop")                                                                        \
+    X(SO_PROCESS, "process", "trace")                                                                 \
+    X(SO_FUNCTION, "function", "pattern")                                                             \
+    X(SO_SEND, "send", NULL)                                                                          \
+    X(SO_RECV, "recv", NULL)                                                                          \
+    X(SO_INFO, "info", "info")                                                                        \
+    X(SO_SESSION_INFO, "session_info", "session_info")                                                \
+    X(SO_DELIVERED, "delivered", "delivered")                                                         \
+    X(SO_SYSTEM, "system", "system")                                                                  \
     X(SO_APPLY, "call", "apply")
 
 #define TCS_STEP_ENUM(kind, ...) kind,
