@@ -4,6 +4,7 @@
 #include "plan.h"
 
 #include "dispatch.h"
+#include "steps.h"
 #include "steptext.h"
 
 static void atom(Buf *out, const char *name) { term_print_atom(out, name); }
@@ -34,9 +35,7 @@ static void session_ref(Buf *out, const Scenario *sc, const Step *st)
 /* {Op, ...} of a `{session, {Op, ...}}` step: cases/README.md "The plan". */
 static void session_step(Buf *out, const Scenario *sc, const Step *st)
 {
-    static const char *const ops[] = {"create", "destroy", "drop", "process", "function", "send",
-                                      "recv", "info", "session_info", "delivered", "system", "call"};
-    buf_printf(out, "{%s, ", ops[st->sop]);
+    buf_printf(out, "{%s, ", session_op_plan_name(st->sop));
     if (st->sop == SO_APPLY) { /* {call, Ref | none, Fn, Args} */
         if (st->session == SESSION_NONE)
             buf_puts(out, "none");
@@ -101,16 +100,8 @@ static void session_step(Buf *out, const Scenario *sc, const Step *st)
 
 static void step_body(Buf *out, const Scenario *sc, const Step *st)
 {
-    static const char *const kinds[] = {"trace", "pattern", "send", "recv", "call", "spawn",
-                                        "link", "unlink", "register", "unregister", "exit",
-                                        "open_port", "port_command", "port_send", "port_close", "gc",
-                                        "seq_tracer", "seq_token", "seq_print", "seq_reset", "session",
-                                        "spawn_link", "info", "tracer_exit", "kill", "trap_exit",
-                                        "monitor", "send_name", "tracer_unload", "tracer_reload",
-                                        "module_unload", "port_control", "system_monitor", "relation",
-                                        "tracer_reload_busy"};
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
-    buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : kinds[st->kind]);
+    buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : step_plan_name(st->kind));
     switch (st->kind) {
     case ST_TRACE:
         atom(out, st->actor);

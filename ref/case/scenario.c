@@ -113,13 +113,32 @@ static bool name_fits(Parser *p, const char *w, size_t at)
     return true;
 }
 
+/* Whether w is the first word of a keyword phrase ("tracer" of "tracer exit"). */
+static bool begins(const char *phrase, const char *w)
+{
+    size_t n = strcspn(phrase, " ");
+    return strlen(w) == n && strncmp(phrase, w, n) == 0;
+}
+
 /* Whether w begins a step that is no process's (the harness's steps, the session steps): a
  * process or port of that name could do no step, so no declaration or spawn may give it. */
 static bool step_word(const char *w)
 {
-    static const char *const words[] = {"apply", "relation", "system_monitor", "trace", "seq_trace", "pattern",
-                                        "info", "unload", "create", "destroy", "drop", "session_info",
-                                        "delivered", "system"};
+    for (int k = 0; k < STEP_KINDS; k++)
+        if (!step_by_process((StepKind)k) && step_keyword((StepKind)k) && begins(step_keyword((StepKind)k), w))
+            return true;
+    for (int o = 0; o < SESSION_OPS; o++)
+        if (session_op_keyword((SessionOp)o) && strcmp(session_op_keyword((SessionOp)o), w) == 0)
+            return true;
+    return false;
+}
+
+/* The statements of a case's header and declarations (cases/README.md "Grammar"), each on a
+ * line of its own. */
+static bool statement_word(const char *w)
+{
+    static const char *const words[] = {"case", "rules", "desc", "otp", "features", "tracer",
+                                        "callbacks", "answer", "process", "session"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strcmp(w, words[i]) == 0)
             return true;
@@ -210,10 +229,17 @@ static bool term_arg(Parser *p, Term **out, int *col)
     return true;
 }
 
+/* The end of the line; text after a statement is an error, with a hint when it begins with a
+ * keyword: a statement written on the line of another (`tracer recorder callbacks ...`). */
 static bool end_of_statement(Parser *p)
 {
     if (at_end(p))
         return true;
+    size_t at, save = p->i;
+    const char *w = word(p, &at);
+    p->i = save;
+    if (statement_word(w) || step_word(w))
+        return fail(p, at, "unexpected text after the statement ('%s' is a statement of its own line)", w);
     return fail(p, p->i, "unexpected text after the statement");
 }
 
@@ -1019,7 +1045,6 @@ static bool parse_call_step(Parser *p, Step *st)
  * traced function again and again (TRACER-RELOAD-BUSY). */
 static bool parse_reload_busy(Parser *p, Step *st)
 {
-    st->kind = ST_TRACER_RELOAD_BUSY;
     size_t at;
     const char *who = word(p, &at);
     if (!who || !known_process(p, who) || session_index(p, who) >= 0)
@@ -1086,181 +1111,6 @@ static bool spawn_entry_arg(Parser *p, Step *st)
         return fail(p, (size_t)st->term_col - 1, "an entry point other than {lists,seq,[From,To]} "
                     "(From =< To + 1) is not supported by model v1");
     return true;
-}
-
-/* The steps of ports, garbage collection and seq_trace (cases/README.md "Steps"). */
-static bool parse_more_actor_step(Parser *p, Step *st, const char *verb, size_t at)
-{
-    static const char *const token_keys[] = {"label", "send", "receive", "print", "timestamp",
-                                             "monotonic_timestamp", "strict_monotonic_timestamp"};
-    if (strcmp(verb, "open_port") == 0) {
-        st->kind = ST_OPEN_PORT;
-        if (!new_name_arg(p, "port", verb, &st->other, &st->other_col))
-            return false;
-        if (!at_end(p)) { /* `open_port X driver`: the suite's linked-in driver */
-            const char *w = word(p, &at);
-            if (strcmp(w, "driver") != 0)
-                return fail(p, at, "expected 'driver' or end of line");
-            st->driver = true;
-        }
-        strmap_add(&p->ports, p->a, st->other, st->driver ? PORT_DRIVER : PORT_CAT);
-    } else if (strcmp(verb, "port_control") == 0) {
-        st->kind = ST_PORT_CONTROL;
-        return entity_arg(p, false, &st->other, &st->other_col) && port_control_args(p, st);
-    } else if (strcmp(verb, "port_command") == 0 || strcmp(verb, "port_send") == 0) {
-        st->kind = verb[5] == 'c' ? ST_PORT_COMMAND : ST_PORT_SEND;
-        return entity_arg(p, false, &st->other, &st->other_col) && binary_arg(p, st);
-    } else if (strcmp(verb, "port_close") == 0) {
-        st->kind = ST_PORT_CLOSE;
-        return entity_arg(p, false, &st->other, &st->other_col);
-    } else if (strcmp(verb, "gc") == 0) {
-        st->kind = ST_GC;
-        const char *w = word(p, &at);
-        if (w && strcmp(w, "minor") != 0 && strcmp(w, "major") != 0)
-            return fail(p, at, "expected 'minor', 'major' or end of line");
-        st->term = term_atom(p->a, w ? w : "major");
-    } else if (strcmp(verb, "seq_token") == 0) {
-        st->kind = ST_SEQ_TOKEN;
-        const char *key;
-        if (!atom_arg(p, "a seq_trace token component", &key, &at))
-            return false;
-        size_t k = 0;
-        while (k < sizeof token_keys / sizeof token_keys[0] && strcmp(token_keys[k], key) != 0)
-            k++;
-        if (k == sizeof token_keys / sizeof token_keys[0])
-            return fail(p, at, "unknown seq_trace token component '%s'", key);
-        st->fn = key;
-        if (!term_arg(p, &st->term, &st->term_col))
-            return false;
-        bool is_bool = term_is_atom(st->term, "true") || term_is_atom(st->term, "false");
-        if (k == 0 ? st->term->kind != TK_INT || st->term->u.i < 0 : !is_bool)
-            return fail(p, (size_t)st->term_col - 1, k == 0 ? "a label must be a non-negative integer"
-                                                            : "the value must be true or false");
-    } else if (strcmp(verb, "seq_print") == 0) {
-        st->kind = ST_SEQ_PRINT;
-        if (!term_arg(p, &st->term, &st->term_col))
-            return false;
-        if (!at_end(p)) { /* seq_print LABEL T: seq_trace:print/2, the label first */
-            st->args = st->term;
-            if (st->args->kind != TK_INT || st->args->u.i < 0)
-                return fail(p, (size_t)st->term_col - 1, "a label must be a non-negative integer");
-            return term_arg(p, &st->term, &st->term_col);
-        }
-    } else if (strcmp(verb, "seq_reset") == 0) {
-        st->kind = ST_SEQ_RESET;
-    } else if (strcmp(verb, "kill") == 0) { /* exit(Q, R): an exit signal */
-        st->kind = ST_KILL;
-        return proc_arg(p, &st->other, &st->other_col) && term_arg(p, &st->term, &st->term_col);
-    } else if (strcmp(verb, "send_name") == 0) { /* Name ! T */
-        st->kind = ST_SEND_NAME;
-        return atom_arg(p, "a registered name", &st->fn, &at) && term_arg(p, &st->term, &st->term_col);
-    } else if (strcmp(verb, "monitor") == 0) { /* erlang:monitor(process, Q) */
-        st->kind = ST_MONITOR;
-        return proc_arg(p, &st->other, &st->other_col);
-    } else if (strcmp(verb, "trap_exit") == 0) { /* process_flag(trap_exit, Bool) */
-        st->kind = ST_TRAP_EXIT;
-        if (!term_arg(p, &st->term, &st->term_col))
-            return false;
-        if (!term_is_atom(st->term, "true") && !term_is_atom(st->term, "false"))
-            return fail(p, (size_t)st->term_col - 1, "the value must be true or false");
-    } else {
-        return fail(p, at, "unknown step '%s'", verb);
-    }
-    return true;
-}
-
-enum { MAX_REPEAT = 10000, MIN_MAX_HEAP_SIZE = 1000 };
-
-/* `times N` after a send or a receive: the step done N times in a row, as N steps of their own
- * (a queue that grows to N messages, or N messages taken). */
-static bool times_count(Parser *p)
-{
-    skip_ws(p);
-    size_t at = p->i;
-    if (!int_arg(p, "the count", &p->repeat))
-        return false;
-    if (p->repeat < 1 || p->repeat > MAX_REPEAT)
-        return fail(p, at, "the count must be 1 to %d", MAX_REPEAT);
-    return true;
-}
-
-static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t actor_at)
-{
-    st->actor = actor;
-    st->actor_col = (int)actor_at + 1;
-    size_t at;
-    const char *verb = word(p, &at);
-    if (!verb)
-        return fail(p, at, "expected a step after the process name");
-    if (strcmp(verb, "send") == 0) {
-        st->kind = ST_SEND;
-        if (!proc_arg(p, &st->other, &st->other_col) || !term_arg(p, &st->term, &st->term_col))
-            return false;
-        if (next_word_is(p, "times") && !times_count(p))
-            return false;
-    } else if (strcmp(verb, "recv") == 0) {
-        st->kind = ST_RECV;
-        const char *w = word(p, &at);
-        if (w && strcmp(w, "times") == 0) { /* recv times N: N plain receives */
-            if (!times_count(p))
-                return false;
-        } else if (w && strcmp(w, "match") == 0) { /* recv match T: a selective receive of T */
-            if (!term_arg(p, &st->term, &st->term_col))
-                return false;
-        } else if (w) {
-            if (strcmp(w, "after") != 0)
-                return fail(p, at, "expected 'after', 'match', 'times' or end of line");
-            st->has_timeout = true;
-            skip_ws(p);
-            at = p->i;
-            if (!int_arg(p, "timeout", &st->timeout))
-                return false;
-            if (st->timeout < 0)
-                return fail(p, at, "timeout must not be negative");
-        }
-    } else if (strcmp(verb, "call") == 0) {
-        st->kind = ST_CALL;
-        return parse_call_step(p, st);
-    } else if (strcmp(verb, "spawn") == 0 || strcmp(verb, "spawn_link") == 0) {
-        st->kind = verb[5] ? ST_SPAWN_LINK : ST_SPAWN;
-        if (!new_name_arg(p, "process", verb, &st->other, &st->other_col))
-            return false;
-        if (!at_end(p) && !spawn_entry_arg(p, st)) /* an entry point {M,F,Args} (E6) */
-            return false;
-        if (st->term && next_word_is(p, "max_heap_size")) { /* spawn_opt with max_heap_size */
-            skip_ws(p);
-            size_t nat = p->i;
-            if (!int_arg(p, "max_heap_size", &st->max_heap_size))
-                return false;
-            if (st->max_heap_size < MIN_MAX_HEAP_SIZE)
-                return fail(p, nat, "max_heap_size must be at least %d words", MIN_MAX_HEAP_SIZE);
-        }
-    } else if (strcmp(verb, "link") == 0 || strcmp(verb, "unlink") == 0) {
-        st->kind = verb[0] == 'l' ? ST_LINK : ST_UNLINK;
-        if (!entity_arg(p, true, &st->other, &st->other_col))
-            return false;
-        if (strcmp(st->other, actor) == 0)
-            return fail(p, (size_t)st->other_col - 1, "linking a process to itself is not supported by model v1");
-    } else if (strcmp(verb, "register") == 0 || strcmp(verb, "unregister") == 0) {
-        st->kind = verb[0] == 'r' ? ST_REGISTER : ST_UNREGISTER;
-        const char *name;
-        skip_ws(p);
-        st->term_col = (int)p->i + 1;
-        if (!atom_arg(p, "a registered name", &name, &at))
-            return false;
-        if (strcmp(name, "undefined") == 0)
-            return fail(p, at, "'undefined' cannot be a registered name");
-        st->term = term_atom(p->a, name);
-        if (st->kind == ST_REGISTER && !at_end(p) && !entity_arg(p, false, &st->other, &st->other_col))
-            return false;
-    } else if (strcmp(verb, "exit") == 0) {
-        st->kind = ST_EXIT;
-        if (!term_arg(p, &st->term, &st->term_col))
-            return false;
-    } else if (!parse_more_actor_step(p, st, verb, at)) {
-        return false;
-    }
-    return end_of_statement(p);
 }
 
 /* True, with the cursor after it, iff the next word is `what` (after `tracer`: exit, unload). */
@@ -1532,28 +1382,26 @@ static bool parse_apply_step(Parser *p, Step *st)
 
 /* The session step a keyword starts, if any: `trace`, `pattern` and `info` with a session as
  * their first argument are the session forms of erlang:trace/3, erlang:trace_pattern/3 and
- * erlang:trace_info/2. */
+ * erlang:trace_info/2, and without one the harness's steps of that keyword. */
 static bool session_op(Parser *p, const char *kw, SessionOp *op)
 {
-    static const struct { const char *kw; SessionOp op; } ops[] = {
-        {"create", SO_CREATE}, {"destroy", SO_DESTROY}, {"drop", SO_DROP},
-        {"session_info", SO_SESSION_INFO}, {"delivered", SO_DELIVERED}, {"system", SO_SYSTEM},
-    };
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (strcmp(kw, ops[i].kw) == 0) {
-            *op = ops[i].op;
-            return true;
-        }
-    if (strcmp(kw, "trace") != 0 && strcmp(kw, "pattern") != 0 && strcmp(kw, "info") != 0)
-        return false;
-    size_t save = p->i, at;
-    const char *w = word(p, &at);
-    p->i = save;
-    if (!w || !(strncmp(w, "weak(", 5) == 0 || strncmp(w, "term(", 5) == 0 || session_index(p, w) >= 0 ||
-                strcmp(w, "legacy") == 0))
-        return false;
-    *op = kw[0] == 't' ? SO_PROCESS : kw[0] == 'p' ? SO_FUNCTION : SO_INFO;
-    return true;
+    for (int o = 0; o < SESSION_OPS; o++) {
+        const char *k = session_op_keyword((SessionOp)o);
+        if (!k || strcmp(k, kw) != 0)
+            continue;
+        bool harness = false; /* the keyword of a harness's step too */
+        for (int h = 0; h < STEP_KINDS; h++)
+            harness = harness || (step_keyword((StepKind)h) && strcmp(step_keyword((StepKind)h), kw) == 0);
+        size_t save = p->i, at;
+        const char *w = word(p, &at);
+        p->i = save;
+        if (harness && !(w && (strncmp(w, "weak(", 5) == 0 || strncmp(w, "term(", 5) == 0 ||
+                               session_index(p, w) >= 0 || strcmp(w, "legacy") == 0)))
+            return false;
+        *op = (SessionOp)o;
+        return true;
+    }
+    return false;
 }
 
 /* What the model does not do with a legacy tracer that is a process ({tracer, <tracer>}):
@@ -1575,6 +1423,294 @@ static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
     return what ? fail(p, at, "%s not supported by model v1", what) : true;
 }
 
+/* The harness's step the line begins with (kw read): the row of the step table whose keyword's
+ * words come next, the one of most words if several do ("tracer reload while"), its words read;
+ * false, the cursor left where it was, if none does. */
+static bool harness_step(Parser *p, const char *kw, StepKind *kind)
+{
+    size_t start = p->i, end = start;
+    int most = 0;
+    for (int k = 0; k < STEP_KINDS; k++) {
+        const char *phrase = step_keyword((StepKind)k);
+        if (step_by_process((StepKind)k) || !phrase || !begins(phrase, kw))
+            continue;
+        int words = 1;
+        const char *rest = phrase + strcspn(phrase, " ");
+        while (*rest && words) {
+            size_t n = strcspn(rest + 1, " ");
+            words = next_word_is(p, arena_strndup(p->a, rest + 1, n)) ? words + 1 : 0;
+            rest += 1 + n;
+        }
+        if (words > most) {
+            most = words;
+            *kind = (StepKind)k;
+            end = p->i;
+        }
+        p->i = start;
+    }
+    p->i = end;
+    return most > 0;
+}
+
+/* The process's step a verb names (the word after the process's name). */
+static bool process_step(const char *verb, StepKind *kind)
+{
+    for (int k = 0; k < STEP_KINDS; k++)
+        if (step_by_process((StepKind)k) && strcmp(step_keyword((StepKind)k), verb) == 0) {
+            *kind = (StepKind)k;
+            return true;
+        }
+    return false;
+}
+
+enum { MAX_REPEAT = 10000, MIN_MAX_HEAP_SIZE = 1000 };
+
+/* `times N` after a send or a receive: the step done N times in a row, as N steps of their own
+ * (a queue that grows to N messages, or N messages taken). */
+static bool times_count(Parser *p)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (!int_arg(p, "the count", &p->repeat))
+        return false;
+    if (p->repeat < 1 || p->repeat > MAX_REPEAT)
+        return fail(p, at, "the count must be 1 to %d", MAX_REPEAT);
+    return true;
+}
+
+/* recv [after N | match T | times N] */
+static bool recv_args(Parser *p, Step *st)
+{
+    size_t at;
+    const char *w = word(p, &at);
+    if (w && strcmp(w, "times") == 0) /* recv times N: N plain receives */
+        return times_count(p);
+    if (w && strcmp(w, "match") == 0) /* recv match T: a selective receive of T */
+        return term_arg(p, &st->term, &st->term_col);
+    if (!w)
+        return true;
+    if (strcmp(w, "after") != 0)
+        return fail(p, at, "expected 'after', 'match', 'times' or end of line");
+    st->has_timeout = true;
+    skip_ws(p);
+    at = p->i;
+    if (!int_arg(p, "timeout", &st->timeout))
+        return false;
+    if (st->timeout < 0)
+        return fail(p, at, "timeout must not be negative");
+    return true;
+}
+
+/* spawn|spawn_link NEW [{lists,seq,[From,To]} [max_heap_size N]] */
+static bool spawn_args(Parser *p, Step *st, const char *verb)
+{
+    if (!new_name_arg(p, "process", verb, &st->other, &st->other_col))
+        return false;
+    if (!at_end(p) && !spawn_entry_arg(p, st)) /* an entry point {M,F,Args} (E6) */
+        return false;
+    if (st->term && next_word_is(p, "max_heap_size")) { /* spawn_opt with max_heap_size */
+        skip_ws(p);
+        size_t at = p->i;
+        if (!int_arg(p, "max_heap_size", &st->max_heap_size))
+            return false;
+        if (st->max_heap_size < MIN_MAX_HEAP_SIZE)
+            return fail(p, at, "max_heap_size must be at least %d words", MIN_MAX_HEAP_SIZE);
+    }
+    return true;
+}
+
+/* register|unregister NAME, register NAME PORT */
+static bool register_args(Parser *p, Step *st)
+{
+    const char *name;
+    size_t at;
+    skip_ws(p);
+    st->term_col = (int)p->i + 1;
+    if (!atom_arg(p, "a registered name", &name, &at))
+        return false;
+    if (strcmp(name, "undefined") == 0)
+        return fail(p, at, "'undefined' cannot be a registered name");
+    st->term = term_atom(p->a, name);
+    return st->kind != ST_REGISTER || at_end(p) || entity_arg(p, false, &st->other, &st->other_col);
+}
+
+/* open_port NEW [driver]: cat, or the suite's linked-in driver */
+static bool open_port_args(Parser *p, Step *st, const char *verb)
+{
+    if (!new_name_arg(p, "port", verb, &st->other, &st->other_col))
+        return false;
+    if (!at_end(p)) {
+        size_t at;
+        const char *w = word(p, &at);
+        if (strcmp(w, "driver") != 0)
+            return fail(p, at, "expected 'driver' or end of line");
+        st->driver = true;
+    }
+    strmap_add(&p->ports, p->a, st->other, st->driver ? PORT_DRIVER : PORT_CAT);
+    return true;
+}
+
+/* seq_token KEY VALUE: seq_trace:set_token/2 */
+static bool seq_token_args(Parser *p, Step *st)
+{
+    static const char *const token_keys[] = {"label", "send", "receive", "print", "timestamp",
+                                             "monotonic_timestamp", "strict_monotonic_timestamp"};
+    const char *key;
+    size_t at;
+    if (!atom_arg(p, "a seq_trace token component", &key, &at))
+        return false;
+    size_t k = 0;
+    while (k < sizeof token_keys / sizeof token_keys[0] && strcmp(token_keys[k], key) != 0)
+        k++;
+    if (k == sizeof token_keys / sizeof token_keys[0])
+        return fail(p, at, "unknown seq_trace token component '%s'", key);
+    st->fn = key;
+    if (!term_arg(p, &st->term, &st->term_col))
+        return false;
+    bool is_bool = term_is_atom(st->term, "true") || term_is_atom(st->term, "false");
+    if (k == 0 ? st->term->kind != TK_INT || st->term->u.i < 0 : !is_bool)
+        return fail(p, (size_t)st->term_col - 1, k == 0 ? "a label must be a non-negative integer"
+                                                        : "the value must be true or false");
+    return true;
+}
+
+/* seq_print [LABEL] T: seq_trace:print/1, or print/2 with the label first */
+static bool seq_print_args(Parser *p, Step *st)
+{
+    if (!term_arg(p, &st->term, &st->term_col))
+        return false;
+    if (at_end(p))
+        return true;
+    st->args = st->term;
+    if (st->args->kind != TK_INT || st->args->u.i < 0)
+        return fail(p, (size_t)st->term_col - 1, "a label must be a non-negative integer");
+    return term_arg(p, &st->term, &st->term_col);
+}
+
+/* The arguments of a step, its keyword read (kw, at: its first word; a process's step: the verb
+ * after the process's name) and st->kind set (cases/README.md "Steps"): a harness's step and a
+ * call to the end of the line, a process's other steps up to what parse_actor_step checks. */
+static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
+{
+    switch (st->kind) {
+    case ST_TRACE:
+        return parse_trace_step(p, st, false) && end_of_statement(p) && process_tracer_allows(p, st, at);
+    case ST_SEQ_TRACER:
+        return end_of_statement(p) && process_tracer_allows(p, st, at);
+    case ST_PATTERN:
+        return parse_pattern_step(p, st, false) && process_tracer_allows(p, st, at);
+    case ST_INFO:
+        return parse_info_step(p, st);
+    case ST_TRACER_UNLOAD: /* the tracer module purged and deleted (TRACER-UNLOADED) */
+    case ST_TRACER_RELOAD: /* or loaded anew (TRACER-RELOADED) */
+    case ST_TRACER_RELOAD_BUSY:
+        if (p->sc->tracer.kind != TRACER_RECORDER)
+            return fail(p, at, "'tracer unload' and 'tracer reload' need the recorder as the tracer");
+        return st->kind == ST_TRACER_RELOAD_BUSY ? parse_reload_busy(p, st) : end_of_statement(p);
+    case ST_RELATION: /* the harness compares two readings (CALL-COUNTERS-RELATION) */
+        return parse_relation_step(p, st);
+    case ST_SYSTEM_MONITOR: /* the harness reads erlang:system_monitor() (SYSMON-LEGACY-APART) */
+        return end_of_statement(p);
+    case ST_MODULE_UNLOAD: /* a fixture module deleted and purged (CALL-PATTERN-MODULE-DELETED) */
+        return parse_unload_step(p, st);
+    case ST_TRACER_EXIT: /* the tracer state process exits (STATUS-DEAD-STATE) */
+        st->actor = kw;
+        st->actor_col = st->col;
+        return term_arg(p, &st->term, &st->term_col) && end_of_statement(p) && process_tracer_allows(p, st, at);
+    case ST_SESSION: /* its keywords are the session operations' (session_op) */
+        return false;
+    case ST_CALL:
+        return parse_call_step(p, st);
+    case ST_SEND:
+        return proc_arg(p, &st->other, &st->other_col) && term_arg(p, &st->term, &st->term_col) &&
+               (!next_word_is(p, "times") || times_count(p));
+    case ST_RECV:
+        return recv_args(p, st);
+    case ST_SPAWN:
+    case ST_SPAWN_LINK:
+        return spawn_args(p, st, kw);
+    case ST_LINK:
+    case ST_UNLINK:
+        return entity_arg(p, true, &st->other, &st->other_col);
+    case ST_REGISTER:
+    case ST_UNREGISTER:
+        return register_args(p, st);
+    case ST_EXIT:
+        return term_arg(p, &st->term, &st->term_col);
+    case ST_OPEN_PORT:
+        return open_port_args(p, st, kw);
+    case ST_PORT_CONTROL:
+        return entity_arg(p, false, &st->other, &st->other_col) && port_control_args(p, st);
+    case ST_PORT_COMMAND:
+    case ST_PORT_SEND:
+        return entity_arg(p, false, &st->other, &st->other_col) && binary_arg(p, st);
+    case ST_PORT_CLOSE:
+        return entity_arg(p, false, &st->other, &st->other_col);
+    case ST_GC: {
+        const char *w = word(p, &at);
+        if (w && strcmp(w, "minor") != 0 && strcmp(w, "major") != 0)
+            return fail(p, at, "expected 'minor', 'major' or end of line");
+        st->term = term_atom(p->a, w ? w : "major");
+        return true;
+    }
+    case ST_SEQ_TOKEN:
+        return seq_token_args(p, st);
+    case ST_SEQ_PRINT:
+        return seq_print_args(p, st);
+    case ST_SEQ_RESET:
+        return true;
+    case ST_KILL: /* exit(Q, R): an exit signal */
+        return proc_arg(p, &st->other, &st->other_col) && term_arg(p, &st->term, &st->term_col);
+    case ST_SEND_NAME: /* Name ! T */
+        return atom_arg(p, "a registered name", &st->fn, &at) && term_arg(p, &st->term, &st->term_col);
+    case ST_MONITOR: /* erlang:monitor(process, Q) */
+        return proc_arg(p, &st->other, &st->other_col);
+    case ST_TRAP_EXIT: /* process_flag(trap_exit, Bool) */
+        if (!term_arg(p, &st->term, &st->term_col))
+            return false;
+        if (!term_is_atom(st->term, "true") && !term_is_atom(st->term, "false"))
+            return fail(p, (size_t)st->term_col - 1, "the value must be true or false");
+        return true;
+    }
+    return false; /* no kind of step is missing above (-Wswitch) */
+}
+
+/* ACTOR VERB ARGS: a step the process actor does. */
+static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t actor_at)
+{
+    st->actor = actor;
+    st->actor_col = (int)actor_at + 1;
+    size_t at;
+    const char *verb = word(p, &at);
+    if (!verb)
+        return fail(p, at, "expected a step after the process name");
+    if (!process_step(verb, &st->kind))
+        return fail(p, at, "unknown step '%s'", verb);
+    if (!step_args(p, st, verb, at))
+        return false;
+    if ((st->kind == ST_LINK || st->kind == ST_UNLINK) && strcmp(st->other, actor) == 0)
+        return fail(p, (size_t)st->other_col - 1, "linking a process to itself is not supported by model v1");
+    return st->kind == ST_CALL || end_of_statement(p); /* a call's arguments end it */
+}
+
+/* A line that is no step: why. */
+static bool no_step(Parser *p, const char *kw, size_t at)
+{
+    if (statement_word(kw))
+        return fail(p, at, "'%s' is not allowed after 'process'", kw);
+    for (int k = 0; k < STEP_KINDS; k++) /* the first words of a harness's step, not the rest */
+        if (!step_by_process((StepKind)k) && step_keyword((StepKind)k) && begins(step_keyword((StepKind)k), kw)) {
+            skip_ws(p);
+            return fail(p, p->i, "expected '%s'", step_keyword((StepKind)k));
+        }
+    size_t vat;
+    const char *verb = word(p, &vat);
+    StepKind kind;
+    if (verb && is_name(kw) && process_step(verb, &kind))
+        return fail(p, at, "undeclared process '%s'", kw);
+    return fail(p, at, "unknown keyword '%s'", kw);
+}
+
 static bool parse_step(Parser *p, const char *kw, size_t at)
 {
     p->steps = arena_grow(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
@@ -1586,66 +1722,15 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     bool ok;
     SessionOp op;
     if (session_op(p, kw, &op)) {
-        ok = parse_session_step(p, st, op);
-    } else if (strcmp(kw, "apply") == 0) {
-        ok = parse_apply_step(p, st);
-    } else if (strcmp(kw, "trace") == 0) {
-        st->kind = ST_TRACE;
-        ok = parse_trace_step(p, st, false) && end_of_statement(p) && process_tracer_allows(p, st, at);
-    } else if (strcmp(kw, "seq_trace") == 0) {
-        st->kind = ST_SEQ_TRACER;
-        size_t wat;
-        const char *w = word(p, &wat);
-        ok = w && strcmp(w, "tracer") == 0 ? end_of_statement(p) && process_tracer_allows(p, st, at)
-                                           : fail(p, wat, "expected 'seq_trace tracer'");
-    } else if (strcmp(kw, "pattern") == 0) {
-        st->kind = ST_PATTERN;
-        ok = parse_pattern_step(p, st, false) && process_tracer_allows(p, st, at);
-    } else if (strcmp(kw, "info") == 0) {
-        st->kind = ST_INFO;
-        ok = parse_info_step(p, st);
-    } else if (strcmp(kw, "tracer") == 0 && (next_word_is(p, "unload") || next_word_is(p, "reload"))) {
-        /* the tracer module purged and deleted (TRACER-UNLOADED), or loaded anew (TRACER-RELOADED) */
-        st->kind = p->s[p->i - 6] == 'u' ? ST_TRACER_UNLOAD : ST_TRACER_RELOAD;
-        ok = p->sc->tracer.kind == TRACER_RECORDER
-                 ? (st->kind == ST_TRACER_RELOAD && next_word_is(p, "while") ? parse_reload_busy(p, st)
-                                                                            : end_of_statement(p))
-                 : fail(p, at, "'tracer unload' and 'tracer reload' need the recorder as the tracer");
-    } else if (strcmp(kw, "relation") == 0) {
-        st->kind = ST_RELATION; /* the harness compares two readings (CALL-COUNTERS-RELATION) */
-        ok = parse_relation_step(p, st);
-    } else if (strcmp(kw, "system_monitor") == 0) {
-        st->kind = ST_SYSTEM_MONITOR; /* the harness reads erlang:system_monitor() (SYSMON-LEGACY-APART) */
-        ok = end_of_statement(p);
-    } else if (strcmp(kw, "unload") == 0) {
-        st->kind = ST_MODULE_UNLOAD; /* a fixture module deleted and purged (CALL-PATTERN-MODULE-DELETED) */
-        ok = parse_unload_step(p, st);
-    } else if (strcmp(kw, "tracer") == 0 && next_word_is(p, "exit")) {
-        st->kind = ST_TRACER_EXIT; /* the tracer state process exits (STATUS-DEAD-STATE) */
-        st->actor = kw;
-        st->actor_col = st->col;
-        ok = term_arg(p, &st->term, &st->term_col) && end_of_statement(p) && process_tracer_allows(p, st, at);
+        ok = op == SO_APPLY ? parse_apply_step(p, st) : parse_session_step(p, st, op);
+    } else if (harness_step(p, kw, &st->kind)) {
+        ok = step_args(p, st, kw, at);
     } else if (is_name(kw) && known(p, kw) && strcmp(kw, "tracer") != 0) {
         if (is_port_name(p, kw))
             return fail(p, at, "'%s' is a port: a step is done by a process", kw);
         ok = parse_actor_step(p, st, kw, at);
     } else {
-        static const char *const header[] = {"case", "rules", "desc", "otp", "features", "tracer",
-                                             "callbacks", "answer", "process", "session"};
-        static const char *const verbs[] = {"send", "recv", "call", "spawn", "spawn_link", "link",
-                                            "unlink", "register", "unregister", "exit", "open_port",
-                                            "port_command", "port_send", "port_close", "gc",
-                                            "seq_token", "seq_print", "seq_reset", "kill", "trap_exit",
-                                            "monitor", "send_name", "port_control"};
-        for (size_t i = 0; i < sizeof header / sizeof header[0]; i++)
-            if (strcmp(kw, header[i]) == 0)
-                return fail(p, at, "'%s' is not allowed after 'process'", kw);
-        size_t vat;
-        const char *verb = word(p, &vat);
-        for (size_t i = 0; verb && is_name(kw) && i < sizeof verbs / sizeof verbs[0]; i++)
-            if (strcmp(verb, verbs[i]) == 0)
-                return fail(p, at, "undeclared process '%s'", kw);
-        return fail(p, at, "unknown keyword '%s'", kw);
+        return no_step(p, kw, at);
     }
     if (!ok)
         return false;
@@ -1752,9 +1837,7 @@ static bool parse_statement(Parser *p)
             return parse_process_decl(p);
         }
         return fail(p, at, "%s '%s': expected 'callbacks', 'answer', 'session' or 'process'",
-                    strcmp(kw, "trace") == 0 || strcmp(kw, "pattern") == 0 || strcmp(kw, "info") == 0
-                        ? "unexpected" : "unknown keyword",
-                    kw);
+                    step_word(kw) ? "unexpected" : "unknown keyword", kw); /* a step too early */
     }
     return parse_step(p, kw, at);
 }

@@ -6,22 +6,13 @@
 
 #include "arena.h"
 #include "flags.h"
+#include "steps.h"
 #include "term.h"
 
 typedef enum { ANS_TRACE, ANS_DISCARD, ANS_REMOVE } Answer;
 /* TRACER_UNDEFINED: a session created with tracer `undefined`, whose processes each name their
  * tracer, {tracer, <tracer>} (SESSION-UNDEFINED-TRACER). */
 typedef enum { TRACER_RECORDER, TRACER_ERL_MSG, TRACER_PROCESS, TRACER_UNDEFINED } TracerKind;
-
-typedef enum {
-    ST_TRACE, ST_PATTERN, ST_SEND, ST_RECV, ST_CALL, ST_SPAWN, ST_LINK, ST_UNLINK,
-    ST_REGISTER, ST_UNREGISTER, ST_EXIT,
-    ST_OPEN_PORT, ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_GC,
-    ST_SEQ_TRACER, ST_SEQ_TOKEN, ST_SEQ_PRINT, ST_SEQ_RESET, ST_SESSION,
-    ST_SPAWN_LINK, ST_INFO, ST_TRACER_EXIT, ST_KILL, ST_TRAP_EXIT, ST_MONITOR, ST_SEND_NAME,
-    ST_TRACER_UNLOAD, ST_TRACER_RELOAD, ST_MODULE_UNLOAD, ST_PORT_CONTROL, ST_SYSTEM_MONITOR, ST_RELATION,
-    ST_TRACER_RELOAD_BUSY /* tracer reload while A calls M:F(Args): actor, module, fn, args */
-} StepKind;
 
 /* Which processes or ports a `trace` step names (erlang:trace/3's first argument), or what
  * an `info` step asks about: one process or port, or one of the atoms (PROCS-SPEC-*,
@@ -32,12 +23,6 @@ typedef enum {
     SPEC_PORTS, SPEC_EXISTING_PORTS, /* a session's port(all), port(existing): trace:port/4 only */
     SPEC_NO_PROCESS /* a session's trace step naming a quoted atom that is no process (raises) */
 } ProcSpec;
-
-/* The trace session steps (cases/README.md "Trace sessions"): one call of module trace each. */
-typedef enum {
-    SO_CREATE, SO_DESTROY, SO_DROP, SO_PROCESS, SO_FUNCTION, SO_SEND, SO_RECV, SO_INFO,
-    SO_SESSION_INFO, SO_DELIVERED, SO_SYSTEM, SO_APPLY
-} SessionOp;
 
 /* Step.session of `weak(legacy)`: the legacy session's weak handle {legacy,default}; of an
  * `apply` of a function that takes no session: none. */

@@ -7,6 +7,7 @@
 #include "enabled.h"
 #include "release.h"
 #include "seqtrace.h"
+#include "steps.h"
 #include "tracepoint.h"
 
 /* What a message the runtime queues carries in place of a token: OTP's am_undefined, which
@@ -177,13 +178,11 @@ void seqtrace_tracer_report(Model *m, int p, const char *receiver)
 bool seqtrace_allows(const Model *m, int p, StepKind kind)
 {
     /* spawn, links, exits and port steps of a token holder carry the token in ways model v1
-     * leaves out */
-    static const StepKind passing[] = {ST_SPAWN, ST_LINK, ST_UNLINK, ST_EXIT, ST_OPEN_PORT,
-                                       ST_PORT_COMMAND, ST_PORT_SEND, ST_PORT_CLOSE, ST_KILL, ST_PORT_CONTROL};
-    for (size_t i = 0; m->procs[p].token && i < sizeof passing / sizeof passing[0]; i++)
-        if (kind == passing[i])
-            return false;
-    return true;
+     * leaves out: the step table's TOKEN */
+#define TOKEN_ROW(kind, plan, keyword, by, settles, token, handler) [kind] = token,
+    static const bool passing[STEP_KINDS] = {TCS_STEPS(TOKEN_ROW)};
+#undef TOKEN_ROW
+    return !m->procs[p].token || !passing[kind];
 }
 
 bool seqtrace_holders_untraced(const Model *m)

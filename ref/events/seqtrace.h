@@ -20,7 +20,7 @@ const SeqToken *seqtrace_down_token(const Term *reason);
  * leave it, or clear it on the release C-360 names); its lines. */
 void seqtrace_receive(Model *m, int p, const Message *msg);
 /* Guarantees: false iff p holds a token and the step kind passes it on in a way the model
- * leaves out (spawn, link, unlink, exit, the port steps). */
+ * leaves out (spawn, spawn_link, link, unlink, exit, kill, the port steps: steps.h's TOKEN). */
 bool seqtrace_allows(const Model *m, int p, StepKind kind);
 /* Guarantees: false iff p holds a token with the send or 'receive' flag and there is a system
  * seq tracer: a report of the tracer from p's context, or its receipt by the recorder's process,

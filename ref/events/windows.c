@@ -214,9 +214,7 @@ bool windows_after_step(Model *m, const Step *st, bool tracer_back)
                 return false;
         return true;
     }
-    bool actor = st->kind != ST_TRACE && st->kind != ST_PATTERN && st->kind != ST_SEQ_TRACER &&
-                 st->kind != ST_SESSION && st->kind != ST_INFO && st->kind != ST_TRACER_EXIT;
-    if (actor)
+    if (step_by_process(st->kind))
         return sync_named(m, st->actor) && sync_named(m, st->other);
     if (st->kind == ST_INFO || st->kind == ST_PATTERN) /* they change no process's flags */
         return true;

@@ -16,6 +16,7 @@
 #include "run.h"
 #include "seqtrace.h"
 #include "seqtracer.h"
+#include "steps.h"
 #include "signals.h"
 #include "sessions.h"
 #include "fninfo.h"
@@ -25,6 +26,41 @@
 #include "fixturecode.h"
 #include "readings.h"
 #include "sysmon.h"
+
+/* The handlers the step table names that are no module's own function: a module's function
+ * with an argument the kind of step gives, or one that two modules share by the step's form. */
+static bool run_link(Model *m, int p, const Step *st) { return procs_link(m, p, st, true); }
+static bool run_unlink(Model *m, int p, const Step *st) { return procs_link(m, p, st, false); }
+static bool run_register(Model *m, int p, const Step *st) { return procs_register(m, p, st, true); }
+static bool run_unregister(Model *m, int p, const Step *st) { return procs_register(m, p, st, false); }
+static bool run_port_command(Model *m, int p, const Step *st) { return ports_command(m, p, st, false); }
+static bool run_port_send(Model *m, int p, const Step *st) { return ports_command(m, p, st, true); }
+static bool run_pattern(Model *m, const Step *st)
+{
+    return st->event ? msgpatterns_step(m, st) : patterns_step(m, st); /* send, 'receive': trace:send/3, recv/3 */
+}
+static bool run_info(Model *m, const Step *st)
+{
+    return st->term ? fninfo_step(m, st) : status_info(m, st); /* a function {M,F,A}, or a process */
+}
+static bool run_sysmon(Model *m, const Step *st)
+{
+    (void)st;
+    return sysmon_legacy_read(m);
+}
+
+/* A step's handler: of a process's step (BY_PROCESS) with the index of the process, of the
+ * harness's without. */
+typedef struct {
+    bool (*by_process)(Model *m, int p, const Step *st);
+    bool (*by_harness)(Model *m, const Step *st);
+} Handler;
+
+#define HANDLER_BY_PROCESS(h) {.by_process = h}
+#define HANDLER_BY_HARNESS(h) {.by_harness = h}
+#define HANDLER_ROW(kind, plan, keyword, by, settles, token, handler) [kind] = HANDLER_##by(handler),
+static const Handler handlers[STEP_KINDS] = {TCS_STEPS(HANDLER_ROW)};
+#undef HANDLER_ROW
 
 /* A step of one process of the scenario (the process is the step's actor). */
 static bool actor_step(Model *m, const Step *st)
@@ -38,72 +74,25 @@ static bool actor_step(Model *m, const Step *st)
         return model_unsupported(m, st->line, st->actor_col, "a step by a process suspended on a busy port is");
     if (!seqtrace_allows(m, p, st->kind))
         return model_unsupported(m, st->line, st->col, "this step by a process holding a seq_trace token is");
-    switch (st->kind) {
-    case ST_SEND: return messages_send(m, p, st);
-    case ST_RECV: return messages_recv(m, p, st);
-    case ST_CALL: return calls_step(m, p, st);
-    case ST_SPAWN:
-    case ST_SPAWN_LINK: return procs_spawn(m, p, st);
-    case ST_LINK: return procs_link(m, p, st, true);
-    case ST_UNLINK: return procs_link(m, p, st, false);
-    case ST_REGISTER: return procs_register(m, p, st, true);
-    case ST_UNREGISTER: return procs_register(m, p, st, false);
-    case ST_EXIT: return procs_exit(m, p, st);
-    case ST_OPEN_PORT: return ports_open(m, p, st);
-    case ST_PORT_COMMAND: return ports_command(m, p, st, false);
-    case ST_PORT_SEND: return ports_command(m, p, st, true);
-    case ST_PORT_CLOSE: return ports_close(m, p, st);
-    case ST_PORT_CONTROL: return drvports_control(m, p, st);
-    case ST_GC: return gc_step(m, p, st);
-    case ST_KILL: return signals_kill(m, p, st);
-    case ST_TRAP_EXIT: return signals_trap_exit(m, p, st);
-    case ST_MONITOR: return signals_monitor(m, p, st);
-    case ST_SEND_NAME: return messages_send_name(m, p, st);
-    default: return seqtrace_step(m, p, st); /* seq_token, seq_print, seq_reset */
-    }
+    return handlers[st->kind].by_process(m, p, st);
 }
 
 /* True iff the harness settles after st (tcs_runner:settle/1 pokes the gate, waking every puppet
- * waiting in it): every step but those the harness does alone, which leave the puppets be. */
+ * waiting in it): the step table's SETTLES, all steps but those the harness does alone. */
 static bool harness_settles(const Step *st)
 {
-    return st->kind != ST_INFO && st->kind != ST_TRACER_EXIT && st->kind != ST_TRACER_UNLOAD &&
-           st->kind != ST_TRACER_RELOAD && st->kind != ST_TRACER_RELOAD_BUSY && st->kind != ST_MODULE_UNLOAD &&
-           st->kind != ST_SYSTEM_MONITOR && st->kind != ST_RELATION;
+#define SETTLES_ROW(kind, plan, keyword, by, settles, token, handler) [kind] = settles,
+    static const bool settles[STEP_KINDS] = {TCS_STEPS(SETTLES_ROW)};
+#undef SETTLES_ROW
+    return settles[st->kind];
 }
 
 /* The effect and lines of one step; false with err set if unsupported. */
 static bool run_step(Model *m, const Step *st)
 {
-    bool ok;
     m->step = st;
     bool was_unloaded = m->tracer_unloaded; /* the module may come back in this step (C-390) */
-    if (st->kind == ST_TRACE)
-        ok = procspec_step(m, st);
-    else if (st->kind == ST_PATTERN)
-        ok = st->event ? msgpatterns_step(m, st) : patterns_step(m, st);
-    else if (st->kind == ST_SEQ_TRACER)
-        ok = seqtracer_step(m, st);
-    else if (st->kind == ST_SESSION)
-        ok = sessions_step(m, st);
-    else if (st->kind == ST_INFO)
-        ok = st->term ? fninfo_step(m, st) : status_info(m, st);
-    else if (st->kind == ST_TRACER_EXIT)
-        ok = status_tracer_exit(m, st);
-    else if (st->kind == ST_TRACER_UNLOAD)
-        ok = tracermod_unload(m, st);
-    else if (st->kind == ST_TRACER_RELOAD)
-        ok = tracermod_reload(m, st);
-    else if (st->kind == ST_TRACER_RELOAD_BUSY)
-        ok = busyreload_step(m, st);
-    else if (st->kind == ST_MODULE_UNLOAD)
-        ok = fixturecode_unload(m, st);
-    else if (st->kind == ST_SYSTEM_MONITOR)
-        ok = sysmon_legacy_read(m);
-    else if (st->kind == ST_RELATION)
-        ok = readings_relation(m, st);
-    else
-        ok = actor_step(m, st);
+    bool ok = step_by_process(st->kind) ? actor_step(m, st) : handlers[st->kind].by_harness(m, st);
     if (ok && !drvports_consistent(m))
         return false;
     if (ok && harness_settles(st)) {

@@ -60,6 +60,13 @@ static void test_header_errors(int *failures)
     parse(failures, HDR "tracer nope\n", "5:8: tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
     parse(failures, HDR "tracer\n", "5:7: tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
     parse(failures, HDR "tracer recorder x\n", "5:17: unexpected text after the statement");
+    /* a statement written on the line of another gets a hint */
+    parse(failures, HDR "tracer recorder callbacks enabled trace\nprocess a\n",
+          "5:17: unexpected text after the statement ('callbacks' is a statement of its own line)");
+    parse(failures, HDR "tracer recorder answer send discard\nprocess a\n",
+          "5:17: unexpected text after the statement ('answer' is a statement of its own line)");
+    parse(failures, H "a send b hi trace a on send",
+          "7:13: unexpected text after the statement ('trace' is a statement of its own line)");
 }
 
 static void test_tracer_opt_errors(int *failures)
@@ -81,6 +88,7 @@ static void test_tracer_opt_errors(int *failures)
     parse(failures, T "trace a on send\n", "6:1: unexpected 'trace': expected 'callbacks', 'answer', 'session' or 'process'");
     parse(failures, T "pattern x\n", "6:1: unexpected 'pattern': expected 'callbacks', 'answer', 'session' or 'process'");
     parse(failures, T "bogus\n", "6:1: unknown keyword 'bogus': expected 'callbacks', 'answer', 'session' or 'process'");
+    parse(failures, T "relation x > y\n", "6:1: unexpected 'relation': expected 'callbacks', 'answer', 'session' or 'process'");
     parse(failures, T "process A\n", "6:9: 'A' is not a process name");
     parse(failures, T "process tracer\n", "6:9: 'tracer' is reserved for a tracer state process");
     parse(failures, T "process meta\n", "6:9: 'meta' is reserved for a tracer state process");
