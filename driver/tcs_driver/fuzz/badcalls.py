@@ -10,10 +10,9 @@ form is a live handle unless the form is about the handle itself.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-if TYPE_CHECKING:
-    from .gen import _State
+from .state import FuzzState
 
 #: Flag lists of trace flags only (SESSION-TRACEE-*: the tracee is refused, not the flags).
 FLAG_LISTS: Final[tuple[str, ...]] = ("[]", "[send]", "[call,procs]", "['receive',timestamp]", "[all]")
@@ -54,13 +53,13 @@ BAD_WHATS: Final[tuple[str, ...]] = ("external_pid()", "external_port()", '"a"',
 NOT_HANDLES: Final[tuple[str, ...]] = ("atomics:new(1,[])", "make_ref()", "bad_session")
 
 
-def _live_handles(st: _State) -> list[str]:
+def _live_handles(st: FuzzState) -> list[str]:
     """Handles of sessions created and neither destroyed nor dropped, strong and weak."""
     live = sorted(s for s in st.created if s not in st.destroyed and s not in st.dropped)
     return live + [f"weak({s})" for s in live]
 
 
-def _dead_handles(st: _State) -> list[str]:
+def _dead_handles(st: FuzzState) -> list[str]:
     """Handles that name no live session: a destroyed one's (only the weak one once dropped), the legacy
     session's weak handle, terms that are no handle."""
     gone = sorted(st.created & (st.destroyed | st.dropped))
@@ -68,13 +67,13 @@ def _dead_handles(st: _State) -> list[str]:
             + [f"term({t})" for t in NOT_HANDLES])
 
 
-def _pid(st: _State, xr: random.Random, alive_only: bool = False) -> str:
+def _pid(st: FuzzState, xr: random.Random, alive_only: bool = False) -> str:
     """A symbolic pid of a process of the case (dead ones too unless alive_only)."""
     names = st.alive if alive_only or not st.dead else st.alive + sorted(st.dead)
     return f"<{xr.choice(names)}>"
 
 
-def _process(st: _State, xr: random.Random, live: list[str]) -> str:
+def _process(st: FuzzState, xr: random.Random, live: list[str]) -> str:
     """process/4: a pid of this node with flags that are no list or hold no flag, or a How that is
     no boolean (C-320); another node's pid (SESSION-TRACEE-REMOTE); no pid (SESSION-TRACEE-BAD); any
     pid with a handle that is no live one (the session is checked first, C-320)."""
@@ -97,7 +96,7 @@ def _process(st: _State, xr: random.Random, live: list[str]) -> str:
     return f"process({xr.choice(_dead_handles(st))},{pid},{xr.choice(['true', 'false'] + list(BAD_HOWS))},{flags})"
 
 
-def _port(st: _State, xr: random.Random, live: list[str]) -> str:
+def _port(st: FuzzState, xr: random.Random, live: list[str]) -> str:
     """port/4 of a tracee that is no port of this node: checked before the flags (SESSION-TRACEE-BAD,
     SESSION-TRACEE-REMOTE)."""
     who = xr.choice(NOT_PORTS + (_pid(st, xr),))
@@ -126,7 +125,7 @@ def _function(xr: random.Random, live: list[str]) -> str:
     return f"function({handle},{xr.choice(BAD_MFAS)},{ms},{xr.choice(MFA_OPTIONS)})"
 
 
-def _info(st: _State, xr: random.Random, live: list[str]) -> str:
+def _info(st: FuzzState, xr: random.Random, live: list[str]) -> str:
     """info/3 of another node's pid or port (SESSION-TRACEE-REMOTE), or with a handle that is no
     live one (its rule, as for the info step)."""
     item = xr.choice(["flags", "tracer"])
@@ -135,7 +134,7 @@ def _info(st: _State, xr: random.Random, live: list[str]) -> str:
     return f"info({xr.choice(live)},{xr.choice(['external_pid()', 'external_port()'])},{item})"
 
 
-def _session_create(st: _State, xr: random.Random) -> str:
+def _session_create(st: FuzzState, xr: random.Random) -> str:
     """session_create/3 with one bad argument: the name (SESSION-CREATE-NAME) or the tracer
     (SESSION-CREATE-TRACER)."""
     if xr.random() < 0.5:
@@ -144,7 +143,7 @@ def _session_create(st: _State, xr: random.Random) -> str:
     return f"session_create({xr.choice(['sx', 'name', 'sa'])},{xr.choice(BAD_CREATE_TRACERS)},[])"
 
 
-def apply_step(st: _State, xr: random.Random) -> str:
+def apply_step(st: FuzzState, xr: random.Random) -> str:
     """One `apply trace:FN(ARGS)` step that raises (the model's forms, C-280, C-320), drawn with xr."""
     live = _live_handles(st)
     kinds = ["session_create", "session_info", "session_destroy"] + (["info"] * 2)
