@@ -754,10 +754,9 @@ def _send_name(st: FuzzState, actor: _Actor) -> str | None:
 
 def _open_port(st: FuzzState, actor: _Actor) -> str | None:
     """`P open_port X [driver]`: a cat port, or a tcs_drv one (PORTS-DRIVER-OPEN)."""
-    p = actor.who
-    x = st.fresh(PORT_NAMES)
-    if x is None:
+    if (x := st.fresh(PORT_NAMES)) is None:
         return None
+    p = actor.who
     driver = st.rng.random() < 0.35      # tcs_drv (PORTS-DRIVER-OPEN) instead of cat
     st.ports[x] = Port(p, linked={p}, driver=driver)
     st.links.add(frozenset({p, x}))
