@@ -10,6 +10,7 @@ form is a live handle unless the form is about the handle itself.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final
 
 from .state import FuzzState
@@ -51,6 +52,10 @@ GOOD_CREATE_TRACERS: Final[tuple[str, ...]] = ("{tcs_target,[]}", "{recorder,x}"
 BAD_WHATS: Final[tuple[str, ...]] = ("external_pid()", "external_port()", '"a"', '"ab"')
 #: Terms that are no session handle (SESSION-NOT-A-HANDLE; trace_session_SUITE's bad_session, make_ref()).
 NOT_HANDLES: Final[tuple[str, ...]] = ("atomics:new(1,[])", "make_ref()", "bad_session")
+
+
+#: A form's writer: the call's text, drawn with the random stream given, for the live handles given.
+_Form = Callable[[FuzzState, random.Random, list[str]], str]
 
 
 def _live_handles(st: FuzzState) -> list[str]:
@@ -143,27 +148,30 @@ def _session_create(st: FuzzState, xr: random.Random) -> str:
     return f"session_create({xr.choice(['sx', 'name', 'sa'])},{xr.choice(BAD_CREATE_TRACERS)},[])"
 
 
+def _send_or_recv(kind: str) -> _Form:
+    """send/3 or recv/3 (kind) with a flag list that is no proper list (SESSION-FLAGS-NO-LIST)."""
+    return lambda st, xr, live: f"{kind}({xr.choice(live)},{xr.choice(['true', 'false'])},{xr.choice(NOT_LISTS)})"
+
+
+#: The forms of an `apply` step: how many times each is among the draws, whether it needs a live
+#: handle, and its writer; in the order of the draw (which this order and the weights decide, so that a
+#: seed gives the scenarios it always gave).
+_FORMS: Final[dict[str, tuple[int, bool, _Form]]] = {
+    "session_create": (1, False, lambda st, xr, live: _session_create(st, xr)),
+    "session_info": (1, False, lambda st, xr, live: f"session_info({xr.choice(BAD_WHATS)})"),
+    "session_destroy": (1, False, lambda st, xr, live: f"session_destroy({xr.choice(_dead_handles(st))})"),
+    "info": (2, False, _info),
+    "process": (5, True, _process),
+    "port": (2, True, _port),
+    "function": (3, True, lambda st, xr, live: _function(xr, live)),
+    "send": (1, True, _send_or_recv("send")),
+    "recv": (1, True, _send_or_recv("recv")),
+}
+
+
 def apply_step(st: FuzzState, xr: random.Random) -> str:
     """One `apply trace:FN(ARGS)` step that raises (the model's forms, C-280, C-320), drawn with xr."""
     live = _live_handles(st)
-    kinds = ["session_create", "session_info", "session_destroy"] + (["info"] * 2)
-    if live:
-        kinds += ["process"] * 5 + ["port"] * 2 + ["function"] * 3 + ["send", "recv"]
-    kind = xr.choice(kinds)
-    if kind == "process":
-        call = _process(st, xr, live)
-    elif kind == "port":
-        call = _port(st, xr, live)
-    elif kind == "function":
-        call = _function(xr, live)
-    elif kind in ("send", "recv"):
-        call = f"{kind}({xr.choice(live)},{xr.choice(['true', 'false'])},{xr.choice(NOT_LISTS)})"
-    elif kind == "info":
-        call = _info(st, xr, live)
-    elif kind == "session_create":
-        call = _session_create(st, xr)
-    elif kind == "session_info":
-        call = f"session_info({xr.choice(BAD_WHATS)})"
-    else:
-        call = f"session_destroy({xr.choice(_dead_handles(st))})"
-    return f"apply trace:{call}"
+    draws = [kind for kind, (weight, needs_live, _) in _FORMS.items() if live or not needs_live
+             for _ in range(weight)]
+    return f"apply trace:{_FORMS[xr.choice(draws)][2](st, xr, live)}"
