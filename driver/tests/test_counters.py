@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tcs_driver.diff import compare
-from tcs_driver.stream import normalise_live, parse_live_stream, parse_stream
+from tcs_driver.stream import parse_live_stream, parse_stream
+from tcs_driver.stream.normalise import normalise_live
 
 CALL = "ctl erlang:trace_info({tcs_target,id,1},call_time) -> "
 GOLDEN_TIME = CALL + "{call_time,[{<a>,2,_Seconds,_Microseconds},{<b>,1,_Seconds,_Microseconds}]}"

@@ -11,7 +11,8 @@ from tcs_driver.diff import (
     diff_lines,
     missing_and_extra,
 )
-from tcs_driver.stream import MAX_FULLSWEEP_CHOICES, Line, fullsweep_restorations, parse_live_stream, parse_stream
+from tcs_driver.stream import Line, fullsweep_restorations, parse_live_stream, parse_stream
+from tcs_driver.stream.fullsweep import MAX_FULLSWEEP_CHOICES
 
 GOLDEN = """\
 % tcs stream v1: two_senders

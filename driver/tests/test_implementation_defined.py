@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tcs_driver.diff import collapse_repeats, compare
-from tcs_driver.stream import StreamError, normalise_live, parse_body, parse_live_stream, parse_stream
+from tcs_driver.stream import StreamError, parse_body, parse_live_stream, parse_stream
+from tcs_driver.stream.normalise import normalise_live
 
 GC_INFO = ("[{wordsize,0},{old_heap_block_size,0},{heap_block_size,233},{mbuf_size,0},{recent_size,0},"
            "{stack_size,7},{old_heap_size,0},{heap_size,7},{bin_vheap_size,0},{bin_vheap_block_size,46422},"

@@ -4,17 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tcs_driver.stream import (
-    Line,
-    StreamError,
-    classify,
-    normalise_live,
-    parse_body,
-    parse_line,
-    parse_live_stream,
-    parse_stream,
-    split_args,
-)
+from tcs_driver.stream import Line, StreamError, classify, parse_body, parse_line, parse_live_stream, parse_stream
+from tcs_driver.stream.lex import split_args
+from tcs_driver.stream.normalise import normalise_live
 
 
 @pytest.mark.parametrize(

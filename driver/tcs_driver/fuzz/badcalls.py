@@ -10,10 +10,10 @@ form is a live handle unless the form is about the handle itself.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable
+from typing import Final
 
-if TYPE_CHECKING:
-    from .gen import _State
+from .state import FuzzState
 
 #: Flag lists of trace flags only (SESSION-TRACEE-*: the tracee is refused, not the flags).
 FLAG_LISTS: Final[tuple[str, ...]] = ("[]", "[send]", "[call,procs]", "['receive',timestamp]", "[all]")
@@ -54,13 +54,17 @@ BAD_WHATS: Final[tuple[str, ...]] = ("external_pid()", "external_port()", '"a"',
 NOT_HANDLES: Final[tuple[str, ...]] = ("atomics:new(1,[])", "make_ref()", "bad_session")
 
 
-def _live_handles(st: _State) -> list[str]:
+#: A form's writer: the call's text, drawn with the random stream given, for the live handles given.
+_Form = Callable[[FuzzState, random.Random, list[str]], str]
+
+
+def _live_handles(st: FuzzState) -> list[str]:
     """Handles of sessions created and neither destroyed nor dropped, strong and weak."""
     live = sorted(s for s in st.created if s not in st.destroyed and s not in st.dropped)
     return live + [f"weak({s})" for s in live]
 
 
-def _dead_handles(st: _State) -> list[str]:
+def _dead_handles(st: FuzzState) -> list[str]:
     """Handles that name no live session: a destroyed one's (only the weak one once dropped), the legacy
     session's weak handle, terms that are no handle."""
     gone = sorted(st.created & (st.destroyed | st.dropped))
@@ -68,13 +72,13 @@ def _dead_handles(st: _State) -> list[str]:
             + [f"term({t})" for t in NOT_HANDLES])
 
 
-def _pid(st: _State, xr: random.Random, alive_only: bool = False) -> str:
+def _pid(st: FuzzState, xr: random.Random, alive_only: bool = False) -> str:
     """A symbolic pid of a process of the case (dead ones too unless alive_only)."""
     names = st.alive if alive_only or not st.dead else st.alive + sorted(st.dead)
     return f"<{xr.choice(names)}>"
 
 
-def _process(st: _State, xr: random.Random, live: list[str]) -> str:
+def _process(st: FuzzState, xr: random.Random, live: list[str]) -> str:
     """process/4: a pid of this node with flags that are no list or hold no flag, or a How that is
     no boolean (C-320); another node's pid (SESSION-TRACEE-REMOTE); no pid (SESSION-TRACEE-BAD); any
     pid with a handle that is no live one (the session is checked first, C-320)."""
@@ -97,7 +101,7 @@ def _process(st: _State, xr: random.Random, live: list[str]) -> str:
     return f"process({xr.choice(_dead_handles(st))},{pid},{xr.choice(['true', 'false'] + list(BAD_HOWS))},{flags})"
 
 
-def _port(st: _State, xr: random.Random, live: list[str]) -> str:
+def _port(st: FuzzState, xr: random.Random, live: list[str]) -> str:
     """port/4 of a tracee that is no port of this node: checked before the flags (SESSION-TRACEE-BAD,
     SESSION-TRACEE-REMOTE)."""
     who = xr.choice(NOT_PORTS + (_pid(st, xr),))
@@ -126,7 +130,7 @@ def _function(xr: random.Random, live: list[str]) -> str:
     return f"function({handle},{xr.choice(BAD_MFAS)},{ms},{xr.choice(MFA_OPTIONS)})"
 
 
-def _info(st: _State, xr: random.Random, live: list[str]) -> str:
+def _info(st: FuzzState, xr: random.Random, live: list[str]) -> str:
     """info/3 of another node's pid or port (SESSION-TRACEE-REMOTE), or with a handle that is no
     live one (its rule, as for the info step)."""
     item = xr.choice(["flags", "tracer"])
@@ -135,7 +139,7 @@ def _info(st: _State, xr: random.Random, live: list[str]) -> str:
     return f"info({xr.choice(live)},{xr.choice(['external_pid()', 'external_port()'])},{item})"
 
 
-def _session_create(st: _State, xr: random.Random) -> str:
+def _session_create(st: FuzzState, xr: random.Random) -> str:
     """session_create/3 with one bad argument: the name (SESSION-CREATE-NAME) or the tracer
     (SESSION-CREATE-TRACER)."""
     if xr.random() < 0.5:
@@ -144,27 +148,30 @@ def _session_create(st: _State, xr: random.Random) -> str:
     return f"session_create({xr.choice(['sx', 'name', 'sa'])},{xr.choice(BAD_CREATE_TRACERS)},[])"
 
 
-def apply_step(st: _State, xr: random.Random) -> str:
+def _send_or_recv(kind: str) -> _Form:
+    """send/3 or recv/3 (kind) with a flag list that is no proper list (SESSION-FLAGS-NO-LIST)."""
+    return lambda st, xr, live: f"{kind}({xr.choice(live)},{xr.choice(['true', 'false'])},{xr.choice(NOT_LISTS)})"
+
+
+#: The forms of an `apply` step: how many times each is among the draws, whether it needs a live
+#: handle, and its writer; in the order of the draw (which this order and the weights decide, so that a
+#: seed gives the scenarios it always gave).
+_FORMS: Final[dict[str, tuple[int, bool, _Form]]] = {
+    "session_create": (1, False, lambda st, xr, live: _session_create(st, xr)),
+    "session_info": (1, False, lambda st, xr, live: f"session_info({xr.choice(BAD_WHATS)})"),
+    "session_destroy": (1, False, lambda st, xr, live: f"session_destroy({xr.choice(_dead_handles(st))})"),
+    "info": (2, False, _info),
+    "process": (5, True, _process),
+    "port": (2, True, _port),
+    "function": (3, True, lambda st, xr, live: _function(xr, live)),
+    "send": (1, True, _send_or_recv("send")),
+    "recv": (1, True, _send_or_recv("recv")),
+}
+
+
+def apply_step(st: FuzzState, xr: random.Random) -> str:
     """One `apply trace:FN(ARGS)` step that raises (the model's forms, C-280, C-320), drawn with xr."""
     live = _live_handles(st)
-    kinds = ["session_create", "session_info", "session_destroy"] + (["info"] * 2)
-    if live:
-        kinds += ["process"] * 5 + ["port"] * 2 + ["function"] * 3 + ["send", "recv"]
-    kind = xr.choice(kinds)
-    if kind == "process":
-        call = _process(st, xr, live)
-    elif kind == "port":
-        call = _port(st, xr, live)
-    elif kind == "function":
-        call = _function(xr, live)
-    elif kind in ("send", "recv"):
-        call = f"{kind}({xr.choice(live)},{xr.choice(['true', 'false'])},{xr.choice(NOT_LISTS)})"
-    elif kind == "info":
-        call = _info(st, xr, live)
-    elif kind == "session_create":
-        call = _session_create(st, xr)
-    elif kind == "session_info":
-        call = f"session_info({xr.choice(BAD_WHATS)})"
-    else:
-        call = f"session_destroy({xr.choice(_dead_handles(st))})"
-    return f"apply trace:{call}"
+    draws = [kind for kind, (weight, needs_live, _) in _FORMS.items() if live or not needs_live
+             for _ in range(weight)]
+    return f"apply trace:{_FORMS[xr.choice(draws)][2](st, xr, live)}"

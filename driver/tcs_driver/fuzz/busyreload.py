@@ -13,10 +13,9 @@ the pattern set.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-if TYPE_CHECKING:
-    from .gen import _State
+from .state import FuzzState
 
 #: The fixture functions the loop may call: id/1 calls nothing; the others call id/1 (or inner/1)
 #: locally, so they are taken only while no pattern can change the caller's flags.
@@ -24,7 +23,7 @@ LOOP_FUNCTIONS: Final[tuple[str, ...]] = ("id", "id", "twice", "tail", "deep")
 LOOP_ARGS: Final[tuple[str, ...]] = ("1", "ok", "{x,2}", "[]")
 
 
-def possible(st: _State) -> bool:
+def possible(st: FuzzState) -> bool:
     """Whether the scenario so far allows a round (the model's conditions that steps cannot undo);
     never where every legacy trace step names a tracer state of its own (st.step_state): the
     round's `trace A on call` names none."""
@@ -32,7 +31,7 @@ def possible(st: _State) -> bool:
             and not st.new_ports_traced and not st.sessions and not st.meta and st.tracer_module != "old")
 
 
-def round_steps(st: _State, xr: random.Random) -> list[str]:
+def round_steps(st: FuzzState, xr: random.Random) -> list[str]:
     """The steps of one round, drawn with xr, or none when no process or function can take it."""
     who = [p for p in st.free() if p not in st.seq_group and p not in st.token]
     functions = [] if "*" in st.counted else [

@@ -31,10 +31,12 @@ Steps a release lacks raise the header's `otp` (`call_memory` and `info ... all`
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Final
 
 from . import badcalls, busyreload
+from .state import FuzzState, Port
 
 #: The optional callbacks of erl_tracer (cases/README.md "Tracer").
 OPTIONAL_CALLBACKS: Final[tuple[str, ...]] = tuple(
@@ -211,92 +213,7 @@ class Scenario:
         return replace(self, body=body)
 
 
-@dataclass
-class _Port:
-    owner: str
-    open: bool = True
-    linked: set[str] = field(default_factory=set)
-    named: bool = False
-    traced: bool = False
-    driver: bool = False       # a tcs_drv port (`open_port X driver`)
-    busy: bool = False         # tcs_drv called set_busy_port(Port, 1) (`port_control X busy`)
-
-
-@dataclass
-class _State:
-    """What the generator knows about the scenario so far."""
-    rng: random.Random
-    sessions_allowed: bool
-    alive: list[str] = field(default_factory=list)
-    dead: set[str] = field(default_factory=set)
-    blocked: set[str] = field(default_factory=set)
-    # per process, per message: its term as the scenario wrote it (None: a port's echo, an 'EXIT' or
-    # 'DOWN' message), and whether it carries a token
-    mailbox: dict[str, list[tuple[str | None, bool]]] = field(default_factory=dict)
-    trapping: set[str] = field(default_factory=set)                # processes trapping exits
-    monitors: list[tuple[str, str]] = field(default_factory=list)  # (watcher, watched)
-    links: set[frozenset[str]] = field(default_factory=set)
-    ports: dict[str, _Port] = field(default_factory=dict)
-    names: dict[str, str] = field(default_factory=dict)            # registered name -> process or port
-    token: set[str] = field(default_factory=set)                   # processes holding a seq_trace token
-    seq_tracer: bool = False
-    seq_group: set[str] = field(default_factory=set)               # processes never traced (seq_trace)
-    traced_sr: set[str] = field(default_factory=set)               # may be traced for send/'receive'
-    traced: set[str] = field(default_factory=set)                  # may be traced at all
-    new_sr: bool = False                                           # new processes may be traced for send/receive
-    new_traced: bool = False
-    late_loaded: bool = False
-    last_minor_gc: set[str] = field(default_factory=set)
-    sessions: dict[str, str] = field(default_factory=dict)         # name -> tracer kind
-    created: set[str] = field(default_factory=set)
-    dropped: set[str] = field(default_factory=set)
-    used: set[str] = field(default_factory=set)                    # names given to spawned processes, ports
-    tracer_gone: bool = False
-    system: bool = False                                           # the case may use trace:system/3 (OTP 28+)
-    new_ports_traced: bool = False                                 # trace new_ports on (the legacy session)
-    recorder: bool = False                                         # the legacy tracer is the recorder
-    trace_call: bool = False                                       # the legacy recorder has trace_call/5 (C-10)
-    meta: bool = False                                             # a meta pattern may be set
-    seq_traced_flag: bool = False                                  # a token may have the send or 'receive' flag
-    legacy_process: bool = False                                   # the legacy tracer is a process
-    destroyed: set[str] = field(default_factory=set)               # sessions destroyed (by a destroy step)
-    tracer_module: str = "loaded"                                  # the recorder module: loaded, old (code kept), unloaded
-    counted: set[str] = field(default_factory=set)                 # fixture functions with counters ('*': all)
-    own_state: bool = False                                        # the recorder has a state of the case's own
-    step_state: str | None = None                                  # every legacy `trace ... on` names this state
-    no_meta: set[str] = field(default_factory=set)                 # sessions whose recorder has trace_call/5
-    flag_functions: bool = False                                   # a pattern may change its callers' flags
-    seq_patterned: bool = False                                    # a pattern named lists:seq/2
-    lib_patterned: bool = False                                    # a pattern named a library target
-    then: list[str] = field(default_factory=list)                  # steps that must come next, in order
-    otp: int = 25                                                  # the oldest release the steps so far need
-    features: set[str] = field(default_factory=set)                # feature tags the steps so far need
-
-    def needs(self, otp: int, feature: str | None = None) -> None:
-        """A step needs release `otp` or later (and is tagged `feature`): older releases skip the case."""
-        self.otp = max(self.otp, otp)
-        if feature:
-            self.features.add(feature)
-
-    def pick(self, items):
-        return items[self.rng.randrange(len(items))]
-
-    def fresh(self, names: tuple[str, ...]) -> str | None:
-        """The first of `names` not given yet (now given), None when every one is."""
-        name = next((n for n in names if n not in self.used), None)
-        if name is not None:
-            self.used.add(name)
-        return name
-
-    def free(self) -> list[str]:
-        """Processes that can act now: alive and not blocked in a receive."""
-        return [p for p in self.alive if p not in self.blocked]
-
-    def every_name(self) -> list[str]:
-        return self.alive + sorted(self.dead)
-
-
-def _term(st: _State, depth: int = 0, pids: bool = True) -> str:
+def _term(st: FuzzState, depth: int = 0, pids: bool = True) -> str:
     """A small compact term: atoms, integers, binaries, strings, tuples, lists, maps, and (with pids) pids
     of the scenario."""
     r = st.rng.random()
@@ -317,7 +234,7 @@ def _term(st: _State, depth: int = 0, pids: bool = True) -> str:
     return "#{" + f"k=>{_term(st, depth + 1, pids)}" + "}"
 
 
-def _flags(st: _State, pool: tuple[str, ...], most: int = 4, bad: tuple[str, ...] = BAD_FLAGS) -> list[str]:
+def _flags(st: FuzzState, pool: tuple[str, ...], most: int = 4, bad: tuple[str, ...] = BAD_FLAGS) -> list[str]:
     flags = st.rng.sample(pool, st.rng.randrange(1, most + 1))
     if st.rng.random() < 0.04 and "scheduler_id" in pool:    # `all` holds scheduler_id
         flags = ["all"]
@@ -326,24 +243,24 @@ def _flags(st: _State, pool: tuple[str, ...], most: int = 4, bad: tuple[str, ...
     return flags
 
 
-def _mark_traced(st: _State, who: list[str], flags: list[str]) -> None:
+def _mark_traced(st: FuzzState, who: list[str], flags: list[str]) -> None:
     for p in who:
         st.traced.add(p)
         if {"send", "'receive'", "all"} & set(flags):
             st.traced_sr.add(p)
 
 
-def _traceable(st: _State) -> list[str]:
+def _traceable(st: FuzzState) -> list[str]:
     """Processes a trace step may name: those outside the seq_trace group."""
     return [p for p in st.every_name() if p not in st.seq_group]
 
 
-def _legacy_pool(st: _State, pool: tuple[str, ...]) -> tuple[str, ...]:
+def _legacy_pool(st: FuzzState, pool: tuple[str, ...]) -> tuple[str, ...]:
     """The flags a legacy step draws from: no scheduler ids in a tracer process's messages (not modelled)."""
     return tuple(f for f in pool if f != "scheduler_id") if st.legacy_process else pool
 
 
-def _tracer_option(st: _State, how: str) -> list[str]:
+def _tracer_option(st: FuzzState, how: str) -> list[str]:
     """Now and then a tracer named by an `on` step (TRACER-OPTION): an invalid one, which raises, or the
     recorder with the harness's state, the one the step would pass anyway."""
     r = st.rng.random()
@@ -356,7 +273,7 @@ def _tracer_option(st: _State, how: str) -> list[str]:
     return []
 
 
-def _named_tracer(st: _State, how: str, flags: list[str]) -> list[str]:
+def _named_tracer(st: FuzzState, how: str, flags: list[str]) -> list[str]:
     """In a scenario whose legacy trace steps name a tracer state of their own (st.step_state), the
     `{tracer,recorder,S}` of an `on` step that names no tracer yet: every process and port, and the
     defaults for new ones, then have that one tracer (PROCS-NEW-TRACER, PROCS-SPEC-TRACER); a second
@@ -366,7 +283,7 @@ def _named_tracer(st: _State, how: str, flags: list[str]) -> list[str]:
     return [f"{{tracer,recorder,{st.step_state}}}"]
 
 
-def _trace_step(st: _State) -> str | None:
+def _trace_step(st: FuzzState) -> str | None:
     how = "off" if st.rng.random() < 0.15 else "on"
     r = st.rng.random()
     ports = [x for x, p in st.ports.items() if p.open or st.rng.random() < 0.2]
@@ -399,7 +316,7 @@ def _trace_step(st: _State) -> str | None:
     return f"trace {p} {how} {' '.join(flags)}"
 
 
-def _chain_script(st: _State, fn: str) -> str:
+def _chain_script(st: FuzzState, fn: str) -> str:
     """The argument of a call of `fn` in the chain top -> middle -> bottom: the shapes of the
     calls below it, then how bottom/1 ends."""
     script = [f"{{'catch',{st.pick(['local', 'extern'])}}}"] if fn == "top" else []
@@ -409,7 +326,7 @@ def _chain_script(st: _State, fn: str) -> str:
     return "[" + ",".join(script) + "]"
 
 
-def _counter_pattern(st: _State, target: str) -> str:
+def _counter_pattern(st: FuzzState, target: str) -> str:
     """Call counters on `target` (CALL-COUNTERS-*): one or two of call_count, call_time, call_memory
     (OTP 26+), set, paused, restarted or stopped; `local` sometimes beside true or false."""
     opts = st.rng.sample(COUNTER_OPTIONS, st.rng.randrange(1, 3))
@@ -421,7 +338,7 @@ def _counter_pattern(st: _State, target: str) -> str:
     return f"pattern {target} {ms} {' '.join(opts)}"
 
 
-def _pattern_step(st: _State, session: str | None = None) -> str:
+def _pattern_step(st: FuzzState, session: str | None = None) -> str:
     """A legacy pattern (session None), or the arguments of a session's, as a `pattern` line."""
     r = st.rng.random()
     if r < 0.12 and st.late_loaded:  # deleted and purged: its next call loads it again
@@ -464,7 +381,7 @@ def _pattern_step(st: _State, session: str | None = None) -> str:
     return f"pattern {target} {spec} {' '.join(opts)}".rstrip()
 
 
-def _die(st: _State, who: str, reason_normal: bool) -> None:
+def _die(st: FuzzState, who: str, reason_normal: bool) -> None:
     """`who` exits: its ports close, an abnormal exit kills what it is linked to (a process trapping
     exits gets an 'EXIT' message instead, for a normal exit too), and its watchers get a 'DOWN'."""
     pending = [(who, reason_normal)]
@@ -503,7 +420,7 @@ def _die(st: _State, who: str, reason_normal: bool) -> None:
                     pending += [(q, False) for q in port.linked]
 
 
-def _max_heap_spawn(st: _State, parent: str, how: str, child: str) -> str:
+def _max_heap_spawn(st: FuzzState, parent: str, how: str, child: str) -> str:
     """A child running {lists,seq,[1,L]} with a max_heap_size (PROCS-MAX-HEAP-KILL) the model knows the
     end of: killed when the list has at least as many elements as the limit has words, normal when 64
     times its length plus 10000 fits (the heap growth policy decides between)."""
@@ -516,20 +433,20 @@ def _max_heap_spawn(st: _State, parent: str, how: str, child: str) -> str:
     return f"{parent} {how} {child} {{lists,seq,[1,{length}]}} max_heap_size {64 * length + 10000 + st.rng.randrange(0, 5000)}"
 
 
-def _entangled(st: _State, p: str) -> bool:
+def _entangled(st: FuzzState, p: str) -> bool:
     """Whether p has links or is monitored: its exit would send signals (a token holder's carry
     the token, which model v1 leaves out)."""
     return any(p in link for link in st.links) or any(watched == p for _, watched in st.monitors)
 
 
-def _close_port(st: _State, x: str) -> None:
+def _close_port(st: FuzzState, x: str) -> None:
     port = st.ports[x]
     port.open = False
     st.names = {n: o for n, o in st.names.items() if o != x}
     st.links = {ln for ln in st.links if x not in ln}
 
 
-def _deliver(st: _State, to: str, carries: bool, term: str | None = None) -> None:
+def _deliver(st: FuzzState, to: str, carries: bool, term: str | None = None) -> None:
     if to in st.dead:
         return
     if to in st.blocked:
@@ -540,7 +457,7 @@ def _deliver(st: _State, to: str, carries: bool, term: str | None = None) -> Non
     st.mailbox.setdefault(to, []).append((term, carries))
 
 
-def _library_call(st: _State, p: str) -> str:
+def _library_call(st: FuzzState, p: str) -> str:
     """A call of a library target (LIB-TARGET-BIF, LIB-TARGET-SEQ): erlang:phash2/1 of an atom, of an
     integer of any size the language writes, or of a compound term without pids (whose hash is the node's,
     which the model refuses); lists:seq/2 of a short list, or of arguments it refuses (function_clause)."""
@@ -564,7 +481,7 @@ def _library_call(st: _State, p: str) -> str:
     return f"{p} call lists:seq({args})"
 
 
-def _suspend(st: _State, p: str, x: str, data: str) -> list[str]:
+def _suspend(st: FuzzState, p: str, x: str, data: str) -> list[str]:
     """p's port_command to the busy driver port x, which suspends p (PORTS-DRIVER-BUSY), and another
     process clearing the busy state at the next step, which resumes p and runs its command, whose echo
     reaches the owner (PORTS-DRIVER-RESUME): the two lines, or none when p may be traced (the model
@@ -577,10 +494,11 @@ def _suspend(st: _State, p: str, x: str, data: str) -> list[str]:
     return [f"{p} port_command {x} {data}", f"{st.pick(clearers)} port_control {x} not_busy"]
 
 
-def _port_control(st: _State, p: str) -> str | None:
+def _port_control(st: FuzzState, actor: _Actor) -> str | None:
     """`P port_control X busy|not_busy|timer N` on an open driver port (PORTS-DRIVER-CONTROL): the timer's
     timeout sends data to the owner (PORTS-DRIVER-TIMEOUT), which must not wait in a receive then. Setting
     the port busy is often followed by a process it suspends (`_suspend`)."""
+    p = actor.who
     usable = [x for x, port in st.ports.items() if port.driver and port.open and port.owner not in st.blocked]
     if not usable:
         return None
@@ -597,240 +515,370 @@ def _port_control(st: _State, p: str) -> str | None:
     return f"{p} port_control {x} {item}"
 
 
-def _process_step(st: _State) -> str | None:
-    free = st.free()
-    if not free:
-        return None
-    p = st.pick(free)
-    holder = p in st.token
-    choices = ["send"] * 6 + ["recv"] * 5 + ["call"] * 5 + ["gc"] * 2 + ["register"] * 2
-    choices += ["trap_exit", "monitor"]
-    if not holder:
-        choices += ["spawn"] * 2 + ["link"] * 3 + ["unlink", "exit", "unregister", "kill", "send_name"]
-        if p not in st.seq_group:
-            choices += ["open_port"] * 2 + ["port"] * 6
-            if any(port.driver and port.open for port in st.ports.values()):
-                choices += ["port_control"] * 5
-    if st.seq_tracer:
-        choices += ["seq_token"] * 3 + ["seq_print", "seq_reset"]
-    kind = st.pick(choices)
-    others = [q for q in st.every_name() if q != p]
-    if kind == "send":
-        if holder:   # the token goes with the message: only to processes never traced (C-65), and
-            # with no links nor monitors (the exit signals of a holder carry its token: not modelled)
-            others = [q for q in others if q not in st.traced and not _entangled(st, q)]
-        to = st.pick(others) if others and st.rng.random() < 0.9 else p
-        if holder:
-            st.seq_group.add(to)
-        term = _term(st)
-        times = st.rng.randrange(2, 31) if not holder and st.rng.random() < 0.08 else 1
-        for _ in range(times):
-            _deliver(st, to, holder, term)
-        return f"{p} send {to} {term}" + (f" times {times}" if times > 1 else "")
-    if kind == "recv":
-        box = st.mailbox.get(p, [])
-        known = [term for term, _ in box if term is not None]
-        if known and st.rng.random() < 0.3:    # RECV-SELECTIVE: the oldest message equal to the term
-            term = st.pick(known)
-            at = next(i for i, (t, _) in enumerate(box) if t == term)
-            if box.pop(at)[1]:
-                st.token.add(p)
-            return f"{p} recv match {term}"
-        if len(box) > 1 and st.rng.random() < 0.2:   # the oldest N messages, each a step of its own
-            n = st.rng.randrange(2, len(box) + 1)
-            for _ in range(n):
-                if box.pop(0)[1]:
-                    st.token.add(p)
-            return f"{p} recv times {n}"
-        if box:
+@dataclass(frozen=True)
+class _Actor:
+    """The process a process step acts in, as the step's draw found the scenario."""
+    who: str
+    holds_token: bool           # who holds a seq_trace token
+    others: tuple[str, ...]     # every other process of the scenario, alive or dead
+
+
+@dataclass(frozen=True)
+class _ProcessStepKind:
+    """A kind of process step: how many times it is among the draws when its actor may take it, and
+    its writer (None: the step is not possible now; nothing is written)."""
+    weight: int
+    allowed: Callable[[FuzzState, _Actor], bool]
+    write: Callable[[FuzzState, _Actor], str | None]
+
+
+def _send(st: FuzzState, actor: _Actor) -> str | None:
+    """`P send Q TERM [times N]`: a token holder's message goes only where the token may go."""
+    p, holder, others = actor.who, actor.holds_token, actor.others
+    if holder:   # the token goes with the message: only to processes never traced (C-65), and
+        # with no links nor monitors (the exit signals of a holder carry its token: not modelled)
+        others = [q for q in others if q not in st.traced and not _entangled(st, q)]
+    to = st.pick(others) if others and st.rng.random() < 0.9 else p
+    if holder:
+        st.seq_group.add(to)
+    term = _term(st)
+    times = st.rng.randrange(2, 31) if not holder and st.rng.random() < 0.08 else 1
+    for _ in range(times):
+        _deliver(st, to, holder, term)
+    return f"{p} send {to} {term}" + (f" times {times}" if times > 1 else "")
+
+
+def _recv(st: FuzzState, actor: _Actor) -> str | None:
+    """`P recv [match TERM | times N | after T]`: a message of P's mailbox, or a wait (a blocked P)."""
+    p = actor.who
+    box = st.mailbox.get(p, [])
+    known = [term for term, _ in box if term is not None]
+    if known and st.rng.random() < 0.3:    # RECV-SELECTIVE: the oldest message equal to the term
+        term = st.pick(known)
+        at = next(i for i, (t, _) in enumerate(box) if t == term)
+        if box.pop(at)[1]:
+            st.token.add(p)
+        return f"{p} recv match {term}"
+    if len(box) > 1 and st.rng.random() < 0.2:   # the oldest N messages, each a step of its own
+        n = st.rng.randrange(2, len(box) + 1)
+        for _ in range(n):
             if box.pop(0)[1]:
                 st.token.add(p)
-            return f"{p} recv" + (" after 0" if st.rng.random() < 0.2 else "")
-        if st.rng.random() < 0.4 and p not in st.traced:
-            return f"{p} recv after {st.pick([0, 0, 5])}"
-        if st.rng.random() < 0.5:
-            return f"{p} recv after 0"
-        st.blocked.add(p)
-        return f"{p} recv"
-    if kind == "call":
-        if holder and st.meta and st.seq_tracer and st.seq_traced_flag:
-            return None   # the recorder's report of a meta-traced call, or its receipt, would be traced (C-65)
-        if st.flag_functions:
-            if p in st.seq_group:
-                return None   # a pattern could trace a process of the seq_trace group (C-65)
-            _mark_traced(st, [p], ["all"])
-        if st.rng.random() < (0.45 if st.lib_patterned else 0.1):   # calls the patterns see, mostly
-            return _library_call(st, p)
-        if not st.late_loaded and st.rng.random() < 0.15 and p not in st.traced_sr and not holder:
-            st.late_loaded = True
-            return f"{p} call tcs_late:id({_term(st)})"
-        fn, _ = st.pick(TARGET_FUNCTIONS)
-        arg = "ok" if fn == "check" and st.rng.random() < 0.5 else _term(st)
-        if fn in ("top", "middle", "bottom"):
-            arg = _chain_script(st, fn)
-        return f"{p} call tcs_target:{fn}({arg})"
-    if kind == "gc":
-        minor = st.rng.random() < 0.4
-        if not minor and p in st.last_minor_gc:
-            minor = True
-        (st.last_minor_gc.add if minor else st.last_minor_gc.discard)(p)
-        return f"{p} gc" + (" minor" if minor else st.pick(["", " major"]))
-    if kind == "register":
-        name = st.pick(NAMES)
-        mine = [x for x, port in st.ports.items() if port.open and not port.named and x not in st.names.values()]
-        if mine and st.rng.random() < 0.3 and name not in st.names:
-            x = st.pick(mine)
-            st.names[name] = x
-            st.ports[x].named = True
-            return f"{p} register {name} {x}"
-        if name not in st.names and p not in st.names.values():
-            st.names[name] = p
-        return f"{p} register {name}"
-    if kind == "unregister":
-        name = st.pick(NAMES)
-        if name in st.names:
-            del st.names[name]
-        return f"{p} unregister {name}"
-    if kind == "spawn":
-        child = st.fresh(SPAWN_NAMES)
-        if child is None:
-            return None
-        st.alive.append(child)
-        how = "spawn" if p in st.seq_group else st.pick(["spawn", "spawn_link"])
-        if how == "spawn_link":
-            st.links.add(frozenset({p, child}))
-        # an entry point (PROCS-SPAWN-ENTRY) runs and exits normal at once; the model refuses a
-        # child traced for more than procs, so only where nothing can pass flags on to it
-        if not st.new_traced and p not in st.traced and not st.seq_patterned and st.rng.random() < 0.3:
-            if st.rng.random() < 0.4:
-                return _max_heap_spawn(st, p, how, child)
-            low = st.rng.randrange(0, 5)
-            _die(st, child, True)
-            return f"{p} {how} {child} {{lists,seq,[{low},{low + st.rng.randrange(-1, 4)}]}}"
-        if st.new_traced or p in st.traced:
-            st.traced.add(child)
-        if st.new_sr or p in st.traced_sr:
-            st.traced_sr.add(child)
-        return f"{p} {how} {child}"
-    if kind in ("link", "unlink"):
-        # a link to a seq_trace process could make it traced (set_on_link), which C-65 forbids
-        if kind == "link" and p in st.seq_group:
-            return None   # a holder's links carry its token when it exits (not modelled)
-        targets = [q for q in others if q not in st.seq_group]
-        targets += [x for x, port in st.ports.items() if port.open]
-        targets = [q for q in dict.fromkeys(targets) if q != p]
-        if not targets:
-            return None
-        q = st.pick(targets)
-        if q in st.ports:
-            port = st.ports[q]
-            if kind == "link":
-                if p in port.linked:
-                    return None       # linking an already linked port: not modelled
-                port.linked.add(p)
-                st.links.add(frozenset({p, q}))
-            else:
-                if p not in port.linked:
-                    return None       # unlinking a port that is not linked: not modelled
-                port.linked.discard(p)
-                st.links.discard(frozenset({p, q}))
-            return f"{p} {kind} {q}"
-        if kind == "link" and q in st.alive:
+        return f"{p} recv times {n}"
+    if box:
+        if box.pop(0)[1]:
+            st.token.add(p)
+        return f"{p} recv" + (" after 0" if st.rng.random() < 0.2 else "")
+    if st.rng.random() < 0.4 and p not in st.traced:
+        return f"{p} recv after {st.pick([0, 0, 5])}"
+    if st.rng.random() < 0.5:
+        return f"{p} recv after 0"
+    st.blocked.add(p)
+    return f"{p} recv"
+
+
+def _call(st: FuzzState, actor: _Actor) -> str | None:
+    """`P call M:F(Args)`: a function of the fixture, tcs_late, or a library target."""
+    p, holder = actor.who, actor.holds_token
+    if holder and st.meta and st.seq_tracer and st.seq_traced_flag:
+        return None   # the recorder's report of a meta-traced call, or its receipt, would be traced (C-65)
+    if st.flag_functions:
+        if p in st.seq_group:
+            return None   # a pattern could trace a process of the seq_trace group (C-65)
+        _mark_traced(st, [p], ["all"])
+    if st.rng.random() < (0.45 if st.lib_patterned else 0.1):   # calls the patterns see, mostly
+        return _library_call(st, p)
+    if not st.late_loaded and st.rng.random() < 0.15 and p not in st.traced_sr and not holder:
+        st.late_loaded = True
+        return f"{p} call tcs_late:id({_term(st)})"
+    fn, _ = st.pick(TARGET_FUNCTIONS)
+    arg = "ok" if fn == "check" and st.rng.random() < 0.5 else _term(st)
+    if fn in ("top", "middle", "bottom"):
+        arg = _chain_script(st, fn)
+    return f"{p} call tcs_target:{fn}({arg})"
+
+
+def _gc(st: FuzzState, actor: _Actor) -> str | None:
+    """`P gc [minor|major]`: never a major collection right after a minor one of P's (GC-MINOR-FULLSWEEP)."""
+    p = actor.who
+    minor = st.rng.random() < 0.4
+    if not minor and p in st.last_minor_gc:
+        minor = True
+    (st.last_minor_gc.add if minor else st.last_minor_gc.discard)(p)
+    return f"{p} gc" + (" minor" if minor else st.pick(["", " major"]))
+
+
+def _register(st: FuzzState, actor: _Actor) -> str | None:
+    """`P register NAME [X]`: P or one of its ports under a name."""
+    p = actor.who
+    name = st.pick(NAMES)
+    mine = [x for x, port in st.ports.items() if port.open and not port.named and x not in st.names.values()]
+    if mine and st.rng.random() < 0.3 and name not in st.names:
+        x = st.pick(mine)
+        st.names[name] = x
+        st.ports[x].named = True
+        return f"{p} register {name} {x}"
+    if name not in st.names and p not in st.names.values():
+        st.names[name] = p
+    return f"{p} register {name}"
+
+
+def _unregister(st: FuzzState, actor: _Actor) -> str | None:
+    """`P unregister NAME`."""
+    p = actor.who
+    name = st.pick(NAMES)
+    if name in st.names:
+        del st.names[name]
+    return f"{p} unregister {name}"
+
+
+def _spawn(st: FuzzState, actor: _Actor) -> str | None:
+    """`P spawn|spawn_link C [ENTRY [max_heap_size W]]`: a child, which may inherit P's flags."""
+    p = actor.who
+    child = st.fresh(SPAWN_NAMES)
+    if child is None:
+        return None
+    st.alive.append(child)
+    how = "spawn" if p in st.seq_group else st.pick(["spawn", "spawn_link"])
+    if how == "spawn_link":
+        st.links.add(frozenset({p, child}))
+    # an entry point (PROCS-SPAWN-ENTRY) runs and exits normal at once; the model refuses a
+    # child traced for more than procs, so only where nothing can pass flags on to it
+    if not st.new_traced and p not in st.traced and not st.seq_patterned and st.rng.random() < 0.3:
+        if st.rng.random() < 0.4:
+            return _max_heap_spawn(st, p, how, child)
+        low = st.rng.randrange(0, 5)
+        _die(st, child, True)
+        return f"{p} {how} {child} {{lists,seq,[{low},{low + st.rng.randrange(-1, 4)}]}}"
+    if st.new_traced or p in st.traced:
+        st.traced.add(child)
+    if st.new_sr or p in st.traced_sr:
+        st.traced_sr.add(child)
+    return f"{p} {how} {child}"
+
+
+def _link_or_unlink(st: FuzzState, actor: _Actor, kind: str) -> str | None:
+    """`P link|unlink Q`: a process or a port, never one of the seq_trace group."""
+    p, others = actor.who, actor.others
+    # a link to a seq_trace process could make it traced (set_on_link), which C-65 forbids
+    if kind == "link" and p in st.seq_group:
+        return None   # a holder's links carry its token when it exits (not modelled)
+    targets = [q for q in others if q not in st.seq_group]
+    targets += [x for x, port in st.ports.items() if port.open]
+    targets = [q for q in dict.fromkeys(targets) if q != p]
+    if not targets:
+        return None
+    q = st.pick(targets)
+    if q in st.ports:
+        port = st.ports[q]
+        if kind == "link":
+            if p in port.linked:
+                return None       # linking an already linked port: not modelled
+            port.linked.add(p)
             st.links.add(frozenset({p, q}))
-            # set_on_link (or all) passes the flags on: both may be traced from now on
-            for traced in (st.traced, st.traced_sr):
-                if {p, q} & traced:
-                    traced |= {p, q}
-        elif kind == "unlink":
+        else:
+            if p not in port.linked:
+                return None       # unlinking a port that is not linked: not modelled
+            port.linked.discard(p)
             st.links.discard(frozenset({p, q}))
         return f"{p} {kind} {q}"
-    if kind == "exit":
-        reason = st.pick(["normal", "normal", "kill", "boom", "{shutdown,x}"])
-        _die(st, p, reason == "normal")
-        return f"{p} exit {reason}"
-    if kind == "kill":       # exit/2 (SIGNAL-*): to another process, alive or not
-        if not others or not (targets := [q for q in others if q not in st.ports]):
-            return None
-        q, reason = st.pick(targets), st.pick(EXIT_REASONS)
-        if q in st.alive:
-            if reason == "kill":
-                _die(st, q, False)
-            elif q in st.trapping:
-                _deliver(st, q, False)
-            elif reason != "normal":
-                _die(st, q, False)
-        return f"{p} kill {q} {reason}"
-    if kind == "trap_exit":
-        on = st.rng.random() < 0.7
-        (st.trapping.add if on else st.trapping.discard)(p)
-        return f"{p} trap_exit {'true' if on else 'false'}"
-    if kind == "monitor":   # not of a seq_trace process: its 'DOWN' would carry its token
-        targets = [q for q in others if q not in st.ports and q not in st.seq_group]
-        if not targets:
-            return None
-        q = st.pick(targets)
-        if q in st.alive:
-            st.monitors.append((p, q))
-        else:        # SIGNAL-DOWN: at once, noproc
-            _deliver(st, p, False)
-        return f"{p} monitor {q}"
-    if kind == "send_name":  # SEND-NAME: a name of a process, or none (badarg)
-        named = [n for n, o in st.names.items() if o not in st.ports]
-        name = st.pick(named) if named and st.rng.random() < 0.8 else st.pick(NAMES)
-        term = _term(st)
-        if name in st.names and st.names[name] not in st.ports:
-            _deliver(st, st.names[name], False, term)
-        elif name in st.names:
-            return None      # a message to a port is a command it does not understand
-        return f"{p} send_name {name} {term}"
-    if kind == "open_port":
-        x = st.fresh(PORT_NAMES)
-        if x is None:
-            return None
-        driver = st.rng.random() < 0.35      # tcs_drv (PORTS-DRIVER-OPEN) instead of cat
-        st.ports[x] = _Port(p, linked={p}, driver=driver)
-        st.links.add(frozenset({p, x}))
-        if driver:
-            st.features.add("driver")
-        return f"{p} open_port {x}" + (" driver" if driver else "")
-    if kind == "port_control":
-        return _port_control(st, p)
-    if kind == "port":
-        usable = [x for x, port in st.ports.items() if port.open and port.owner not in st.blocked]
-        if not usable:
-            return None
-        x = st.pick(usable)
-        port = st.ports[x]
-        op = st.pick(["port_command", "port_command", "port_send", "port_close"])
-        if op == "port_send" and (p != port.owner or port.busy):   # `!` to a busy port: not modelled
-            op = "port_command"
-        if op == "port_close":
-            _close_port(st, x)
-            return f"{p} port_close {x}"
-        data = st.pick(PORT_DATA)
-        if port.busy:
-            lines = _suspend(st, p, x, data)
-            st.then += lines[1:]
-            return lines[0] if lines else None
-        _deliver(st, port.owner, False)
-        return f"{p} {op} {x} {data}"
-    if kind == "seq_token":
-        if p in st.traced or _entangled(st, p):
-            return None
-        st.seq_group.add(p)
-        comp = st.pick(("label",) * 3 + SEQ_COMPONENTS)
-        value = str(st.rng.randrange(0, 50)) if comp == "label" else st.pick(["true", "true", "false"])
-        st.seq_traced_flag |= comp in ("send", "'receive'") and value == "true"
-        st.token.add(p)
-        return f"{p} seq_token {comp} {value}"
-    if kind == "seq_print":
-        label = f"{st.rng.randrange(0, 50)} " if st.rng.random() < 0.4 else ""
-        return f"{p} seq_print {label}{st.pick(ATOMS)}"
+    if kind == "link" and q in st.alive:
+        st.links.add(frozenset({p, q}))
+        # set_on_link (or all) passes the flags on: both may be traced from now on
+        for traced in (st.traced, st.traced_sr):
+            if {p, q} & traced:
+                traced |= {p, q}
+    elif kind == "unlink":
+        st.links.discard(frozenset({p, q}))
+    return f"{p} {kind} {q}"
+
+
+def _exit_self(st: FuzzState, actor: _Actor) -> str | None:
+    """`P exit REASON`: P ends, and its links and monitors with it (`_die`)."""
+    p = actor.who
+    reason = st.pick(["normal", "normal", "kill", "boom", "{shutdown,x}"])
+    _die(st, p, reason == "normal")
+    return f"{p} exit {reason}"
+
+
+def _kill(st: FuzzState, actor: _Actor) -> str | None:
+    """`P kill Q REASON`: an exit signal (SIGNAL-*) to another process, alive or not."""
+    p, others = actor.who, actor.others
+    if not others or not (targets := [q for q in others if q not in st.ports]):
+        return None
+    q, reason = st.pick(targets), st.pick(EXIT_REASONS)
+    if q in st.alive:
+        if reason == "kill":
+            _die(st, q, False)
+        elif q in st.trapping:
+            _deliver(st, q, False)
+        elif reason != "normal":
+            _die(st, q, False)
+    return f"{p} kill {q} {reason}"
+
+
+def _trap_exit(st: FuzzState, actor: _Actor) -> str | None:
+    """`P trap_exit true|false`."""
+    p = actor.who
+    on = st.rng.random() < 0.7
+    (st.trapping.add if on else st.trapping.discard)(p)
+    return f"{p} trap_exit {'true' if on else 'false'}"
+
+
+def _monitor(st: FuzzState, actor: _Actor) -> str | None:
+    """`P monitor Q`: not of a seq_trace process (its 'DOWN' would carry its token)."""
+    p, others = actor.who, actor.others
+    targets = [q for q in others if q not in st.ports and q not in st.seq_group]
+    if not targets:
+        return None
+    q = st.pick(targets)
+    if q in st.alive:
+        st.monitors.append((p, q))
+    else:        # SIGNAL-DOWN: at once, noproc
+        _deliver(st, p, False)
+    return f"{p} monitor {q}"
+
+
+def _send_name(st: FuzzState, actor: _Actor) -> str | None:
+    """`P send_name NAME TERM` (SEND-NAME): to a name of a process, or to none (badarg)."""
+    p = actor.who
+    named = [n for n, o in st.names.items() if o not in st.ports]
+    name = st.pick(named) if named and st.rng.random() < 0.8 else st.pick(NAMES)
+    term = _term(st)
+    if name in st.names and st.names[name] not in st.ports:
+        _deliver(st, st.names[name], False, term)
+    elif name in st.names:
+        return None      # a message to a port is a command it does not understand
+    return f"{p} send_name {name} {term}"
+
+
+def _open_port(st: FuzzState, actor: _Actor) -> str | None:
+    """`P open_port X [driver]`: a cat port, or a tcs_drv one (PORTS-DRIVER-OPEN)."""
+    if (x := st.fresh(PORT_NAMES)) is None:
+        return None
+    p = actor.who
+    driver = st.rng.random() < 0.35      # tcs_drv (PORTS-DRIVER-OPEN) instead of cat
+    st.ports[x] = Port(p, linked={p}, driver=driver)
+    st.links.add(frozenset({p, x}))
+    if driver:
+        st.features.add("driver")
+    return f"{p} open_port {x}" + (" driver" if driver else "")
+
+
+def _port_io(st: FuzzState, actor: _Actor) -> str | None:
+    """`P port_command|port_send|port_close X ...` on an open port whose owner can take its echo."""
+    p = actor.who
+    usable = [x for x, port in st.ports.items() if port.open and port.owner not in st.blocked]
+    if not usable:
+        return None
+    x = st.pick(usable)
+    port = st.ports[x]
+    op = st.pick(["port_command", "port_command", "port_send", "port_close"])
+    if op == "port_send" and (p != port.owner or port.busy):   # `!` to a busy port: not modelled
+        op = "port_command"
+    if op == "port_close":
+        _close_port(st, x)
+        return f"{p} port_close {x}"
+    data = st.pick(PORT_DATA)
+    if port.busy:
+        lines = _suspend(st, p, x, data)
+        st.then += lines[1:]
+        return lines[0] if lines else None
+    _deliver(st, port.owner, False)
+    return f"{p} {op} {x} {data}"
+
+
+def _seq_token(st: FuzzState, actor: _Actor) -> str | None:
+    """`P seq_token COMPONENT VALUE`: P joins the seq_trace group and holds a token."""
+    p = actor.who
+    if p in st.traced or _entangled(st, p):
+        return None
+    st.seq_group.add(p)
+    comp = st.pick(("label",) * 3 + SEQ_COMPONENTS)
+    value = str(st.rng.randrange(0, 50)) if comp == "label" else st.pick(["true", "true", "false"])
+    st.seq_traced_flag |= comp in ("send", "'receive'") and value == "true"
+    st.token.add(p)
+    return f"{p} seq_token {comp} {value}"
+
+
+def _seq_print(st: FuzzState, actor: _Actor) -> str | None:
+    """`P seq_print [LABEL] TERM`."""
+    p = actor.who
+    label = f"{st.rng.randrange(0, 50)} " if st.rng.random() < 0.4 else ""
+    return f"{p} seq_print {label}{st.pick(ATOMS)}"
+
+
+def _seq_reset(st: FuzzState, actor: _Actor) -> str | None:
+    """`P seq_reset`: P holds no token any more."""
+    p = actor.who
     st.token.discard(p)
     return f"{p} seq_reset"
 
 
-def _function_item(st: _State) -> str:
+
+def _any_actor(st: FuzzState, actor: _Actor) -> bool:
+    """Every process may take the step."""
+    return True
+
+
+def _no_token(st: FuzzState, actor: _Actor) -> bool:
+    """A token holder's links, exits and names would carry its token (not modelled)."""
+    return not actor.holds_token
+
+
+def _may_own_port(st: FuzzState, actor: _Actor) -> bool:
+    """Ports are for processes outside the seq_trace group that hold no token."""
+    return _no_token(st, actor) and actor.who not in st.seq_group
+
+
+def _driver_port_open(st: FuzzState, actor: _Actor) -> bool:
+    """A driver port is open for `port_control`."""
+    return _may_own_port(st, actor) and any(port.driver and port.open for port in st.ports.values())
+
+
+def _seq_tracing(st: FuzzState, actor: _Actor) -> bool:
+    """The scenario has a seq_trace tracer."""
+    return st.seq_tracer
+
+
+#: The process step kinds, in the order of the draw (which this order and the weights decide, so that a
+#: seed gives the scenarios it always gave).
+_PROCESS_STEPS: Final[dict[str, _ProcessStepKind]] = {
+    "send": _ProcessStepKind(6, _any_actor, _send),
+    "recv": _ProcessStepKind(5, _any_actor, _recv),
+    "call": _ProcessStepKind(5, _any_actor, _call),
+    "gc": _ProcessStepKind(2, _any_actor, _gc),
+    "register": _ProcessStepKind(2, _any_actor, _register),
+    "trap_exit": _ProcessStepKind(1, _any_actor, _trap_exit),
+    "monitor": _ProcessStepKind(1, _any_actor, _monitor),
+    "spawn": _ProcessStepKind(2, _no_token, _spawn),
+    "link": _ProcessStepKind(3, _no_token, lambda st, actor: _link_or_unlink(st, actor, "link")),
+    "unlink": _ProcessStepKind(1, _no_token, lambda st, actor: _link_or_unlink(st, actor, "unlink")),
+    "exit": _ProcessStepKind(1, _no_token, _exit_self),
+    "unregister": _ProcessStepKind(1, _no_token, _unregister),
+    "kill": _ProcessStepKind(1, _no_token, _kill),
+    "send_name": _ProcessStepKind(1, _no_token, _send_name),
+    "open_port": _ProcessStepKind(2, _may_own_port, _open_port),
+    "port": _ProcessStepKind(6, _may_own_port, _port_io),
+    "port_control": _ProcessStepKind(5, _driver_port_open, _port_control),
+    "seq_token": _ProcessStepKind(3, _seq_tracing, _seq_token),
+    "seq_print": _ProcessStepKind(1, _seq_tracing, _seq_print),
+    "seq_reset": _ProcessStepKind(1, _seq_tracing, _seq_reset),
+}
+
+
+def _process_step(st: FuzzState) -> str | None:
+    """A step of a process that can act now, of a kind drawn from those it may take (_PROCESS_STEPS)."""
+    free = st.free()
+    if not free:
+        return None
+    p = st.pick(free)
+    actor = _Actor(p, p in st.token, tuple(q for q in st.every_name() if q != p))
+    draws = [kind for kind, step in _PROCESS_STEPS.items() if step.allowed(st, actor) for _ in range(step.weight)]
+    return _PROCESS_STEPS[st.pick(draws)].write(st, actor)
+
+
+def _function_item(st: FuzzState) -> str:
     """An item of erlang:trace_info/2 or trace:info/3 for a function: call_memory and all need OTP 26."""
     item = st.pick(FUNCTION_ITEMS)
     if item in ("call_memory", "all"):
@@ -838,14 +886,14 @@ def _function_item(st: _State) -> str:
     return item
 
 
-def _info_step(st: _State) -> str:
+def _info_step(st: FuzzState) -> str:
     if st.rng.random() < 0.35:
         return f"info {st.pick(INFO_FUNCTIONS)} {_function_item(st)}"
     who = st.pick(st.every_name() + ["new", "new_processes"])
     return f"info {who} {st.pick(['flags', 'tracer'])}"
 
 
-def _session_ref(st: _State) -> str | None:
+def _session_ref(st: FuzzState) -> str | None:
     made = sorted(st.created)
     if not made:
         return None
@@ -860,7 +908,7 @@ def _session_of(ref: str) -> str:
     return ref.removeprefix("weak(").rstrip(")")
 
 
-def _session_trace_step(st: _State, ref: str, kind: str) -> str | None:
+def _session_trace_step(st: FuzzState, ref: str, kind: str) -> str | None:
     """`trace SESSION WHO on|off FLAGS`: WHO a process, a port, or a spec (SESSION-SPEC-ALL,
     `new_processes`, `port(new)`, `new_ports`); a session with tracer undefined names its tracer,
     `{tracer,<tracer>}` (SESSION-UNDEFINED-TRACER)."""
@@ -897,7 +945,7 @@ def _session_trace_step(st: _State, ref: str, kind: str) -> str | None:
     return f"trace {ref} {q} {how} {' '.join(flags)}"
 
 
-def _bad_session_trace_step(st: _State, ref: str, kind: str) -> str:
+def _bad_session_trace_step(st: FuzzState, ref: str, kind: str) -> str:
     """A session trace step that raises with an error_info (OTP's trace_session_SUITE error_info/1): a How
     that is no boolean (ERRINFO-HOW), a FlagList that is no proper list (SESSION-FLAGS-NO-LIST), or an
     atom where the pid goes (SESSION-NO-PROCESS). Nothing is set."""
@@ -914,7 +962,7 @@ def _bad_session_trace_step(st: _State, ref: str, kind: str) -> str:
     return f"trace {ref} {st.pick(NO_PROCESSES)} {how} {' '.join(flags)}"
 
 
-def _session_step(st: _State) -> str | None:
+def _session_step(st: FuzzState) -> str | None:
     not_made = [s for s in st.sessions if s not in st.created]
     if not_made and (not st.created or st.rng.random() < 0.3):
         s = not_made[0]
@@ -967,7 +1015,7 @@ def _session_step(st: _State) -> str | None:
     return f"destroy {ref}"
 
 
-def _tracer_module_step(st: _State) -> str | None:
+def _tracer_module_step(st: FuzzState) -> str | None:
     """`tracer unload` (TRACER-UNLOADED) or `tracer reload` (TRACER-RELOADED) of the legacy recorder; the
     model leaves out unloading the module of the seq tracer, of the defaults for new processes and ports,
     in a case with sessions (which may share it), and of a meta pattern (its calls after a reload), and
@@ -986,7 +1034,7 @@ def _tracer_module_step(st: _State) -> str | None:
     return "tracer unload"
 
 
-def _declarations(st: _State, with_sessions: bool) -> tuple[list[str], str]:
+def _declarations(st: FuzzState, with_sessions: bool) -> tuple[list[str], str]:
     """The tracer and session declarations, and the legacy tracer kind."""
     lines: list[str] = []
     r = st.rng.random()
@@ -1019,7 +1067,7 @@ def _has_trace_call(lines: list[str]) -> bool:
     return any(ln.startswith("callbacks") and "trace_call" in ln.split() for ln in lines)
 
 
-def _recorder_lines(st: _State) -> list[str]:
+def _recorder_lines(st: FuzzState) -> list[str]:
     lines = []
     if st.rng.random() < 0.6:
         if st.rng.random() < 0.85:
@@ -1040,13 +1088,50 @@ def _recorder_lines(st: _State) -> list[str]:
     return lines + [f"answer {tag} {answer}" for tag, answer in answers.items()]
 
 
+def _legacy_trace_step(st: FuzzState) -> str | None:
+    """A legacy `trace` step (_trace_step); erlang:trace/3 loads the tracer module it is given, the
+    recorder unless another is named (TRACER-LOAD-ON-DEMAND)."""
+    line = _trace_step(st)
+    if line and " on " in line and not any(t in line for t in BAD_TRACERS) and st.tracer_module == "unloaded":
+        st.tracer_module = "loaded"
+    return line
+
+
+def _tracer_exit_step(st: FuzzState) -> str | None:
+    """`tracer exit REASON`, once; not modelled with a tracer process."""
+    if st.tracer_gone or st.legacy_process:
+        return None
+    st.tracer_gone = True
+    return f"tracer exit {st.pick(['kill', 'normal', 'boom'])}"
+
+
+@dataclass(frozen=True)
+class _StepKind:
+    """A kind of scenario step: its weight in the draw, and its writer (None: not possible now)."""
+    weight: float
+    write: Callable[[FuzzState], str | None]
+
+
+#: The step kinds, in the order of the draw (which this order and the weights decide, so that a seed
+#: gives the scenarios it always gave); `session` only in a scenario with sessions.
+_STEPS: Final[dict[str, _StepKind]] = {
+    "trace": _StepKind(5, _legacy_trace_step),
+    "pattern": _StepKind(2, _pattern_step),
+    "process": _StepKind(12, _process_step),
+    "info": _StepKind(1, _info_step),
+    "tracer_exit": _StepKind(0.15, _tracer_exit_step),
+    "tracer_module": _StepKind(0.3, _tracer_module_step),
+    "session": _StepKind(5, _session_step),
+}
+
+
 def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     """A candidate for the index-th scenario of a seed (pure: the same arguments give the same scenario).
 
     The candidates of one index (variants) share the case id; the campaign keeps one (steer.choose)."""
     rng = random.Random(f"tcs-fuzz-{seed}-{index}-{variant}")
     with_sessions = rng.random() < 0.25
-    st = _State(rng, with_sessions)
+    st = FuzzState(rng, with_sessions)
     body, _ = _declarations(st, with_sessions)
     # drawn apart, so that the scenarios of a seed stay as they were but for the named tracer
     side = random.Random(f"tcs-fuzz-step-state-{seed}-{index}-{variant}")
@@ -1060,11 +1145,8 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
         steps.append("seq_trace tracer")
     st.system = with_sessions and rng.random() < 0.2
     goal = rng.randrange(3, 26)
-    weights = [("trace", 5), ("pattern", 2), ("process", 12), ("info", 1), ("tracer_exit", 0.15),
-               ("tracer_module", 0.3)]
-    if with_sessions:
-        weights.append(("session", 5))
-    kinds, w = zip(*weights)
+    kinds = [kind for kind in _STEPS if kind != "session" or with_sessions]
+    weights = [_STEPS[kind].weight for kind in kinds]
     # the steps of issue 11's follow-up (apply, the busy reload) are drawn from a stream of their own,
     # so that a scenario without them is the one this seed gave before they existed
     extra = random.Random(f"tcs-fuzz-extra-{seed}-{index}-{variant}")
@@ -1075,28 +1157,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
             steps.append(badcalls.apply_step(st, extra))
         elif not with_sessions and extra.random() < BUSY_RELOAD_CHANCE and busyreload.possible(st):
             steps += busyreload.round_steps(st, extra)
-        kind = rng.choices(kinds, w)[0]
-        if kind == "trace":
-            line = _trace_step(st)
-            # erlang:trace/3 loads the tracer module it is given, the recorder unless another is
-            # named (TRACER-LOAD-ON-DEMAND)
-            if line and " on " in line and not any(t in line for t in BAD_TRACERS) and st.tracer_module == "unloaded":
-                st.tracer_module = "loaded"
-        elif kind == "pattern":
-            line = _pattern_step(st)
-        elif kind == "info":
-            line = _info_step(st)
-        elif kind == "tracer_exit":
-            if st.tracer_gone or st.legacy_process:    # not modelled with a tracer process
-                continue
-            st.tracer_gone = True
-            line = f"tracer exit {st.pick(['kill', 'normal', 'boom'])}"
-        elif kind == "tracer_module":
-            line = _tracer_module_step(st)
-        elif kind == "session":
-            line = _session_step(st)
-        else:
-            line = _process_step(st)
+        line = _STEPS[rng.choices(kinds, weights)[0]].write(st)
         if line is not None:
             steps.append(line)
             steps += st.then

@@ -1,0 +1,100 @@
+"""What the fuzz generator knows about the scenario it writes (gen, badcalls, busyreload): which
+processes live, which are blocked in a receive and what their mailboxes hold, which ports are open
+and who owns them, who holds a seq_trace token, which sessions exist, what the steps so far need."""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass
+class Port:
+    """A port of the scenario as the generator follows it."""
+
+    owner: str
+    open: bool = True
+    linked: set[str] = field(default_factory=set)
+    named: bool = False
+    traced: bool = False
+    driver: bool = False       # a tcs_drv port (`open_port X driver`)
+    busy: bool = False         # tcs_drv called set_busy_port(Port, 1) (`port_control X busy`)
+
+
+@dataclass
+class FuzzState:
+    """What the generator knows about the scenario so far."""
+    rng: random.Random
+    sessions_allowed: bool
+    alive: list[str] = field(default_factory=list)
+    dead: set[str] = field(default_factory=set)
+    blocked: set[str] = field(default_factory=set)
+    # per process, per message: its term as the scenario wrote it (None: a port's echo, an 'EXIT' or
+    # 'DOWN' message), and whether it carries a token
+    mailbox: dict[str, list[tuple[str | None, bool]]] = field(default_factory=dict)
+    trapping: set[str] = field(default_factory=set)                # processes trapping exits
+    monitors: list[tuple[str, str]] = field(default_factory=list)  # (watcher, watched)
+    links: set[frozenset[str]] = field(default_factory=set)
+    ports: dict[str, Port] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)            # registered name -> process or port
+    token: set[str] = field(default_factory=set)                   # processes holding a seq_trace token
+    seq_tracer: bool = False
+    seq_group: set[str] = field(default_factory=set)               # processes never traced (seq_trace)
+    traced_sr: set[str] = field(default_factory=set)               # may be traced for send/'receive'
+    traced: set[str] = field(default_factory=set)                  # may be traced at all
+    new_sr: bool = False                                           # new processes may be traced for send/receive
+    new_traced: bool = False
+    late_loaded: bool = False
+    last_minor_gc: set[str] = field(default_factory=set)
+    sessions: dict[str, str] = field(default_factory=dict)         # name -> tracer kind
+    created: set[str] = field(default_factory=set)
+    dropped: set[str] = field(default_factory=set)
+    used: set[str] = field(default_factory=set)                    # names given to spawned processes, ports
+    tracer_gone: bool = False
+    system: bool = False                                           # the case may use trace:system/3 (OTP 28+)
+    new_ports_traced: bool = False                                 # trace new_ports on (the legacy session)
+    recorder: bool = False                                         # the legacy tracer is the recorder
+    trace_call: bool = False                                       # the legacy recorder has trace_call/5 (C-10)
+    meta: bool = False                                             # a meta pattern may be set
+    seq_traced_flag: bool = False                                  # a token may have the send or 'receive' flag
+    legacy_process: bool = False                                   # the legacy tracer is a process
+    destroyed: set[str] = field(default_factory=set)               # sessions destroyed (by a destroy step)
+    tracer_module: str = "loaded"                                  # the recorder module: loaded, old (code kept), unloaded
+    counted: set[str] = field(default_factory=set)                 # fixture functions with counters ('*': all)
+    own_state: bool = False                                        # the recorder has a state of the case's own
+    step_state: str | None = None                                  # every legacy `trace ... on` names this state
+    no_meta: set[str] = field(default_factory=set)                 # sessions whose recorder has trace_call/5
+    flag_functions: bool = False                                   # a pattern may change its callers' flags
+    seq_patterned: bool = False                                    # a pattern named lists:seq/2
+    lib_patterned: bool = False                                    # a pattern named a library target
+    then: list[str] = field(default_factory=list)                  # steps that must come next, in order
+    otp: int = 25                                                  # the oldest release the steps so far need
+    features: set[str] = field(default_factory=set)                # feature tags the steps so far need
+
+    def needs(self, otp: int, feature: str | None = None) -> None:
+        """A step needs release `otp` or later (and is tagged `feature`): older releases skip the case."""
+        self.otp = max(self.otp, otp)
+        if feature:
+            self.features.add(feature)
+
+    def pick(self, items: Sequence[T]) -> T:
+        """One of items, drawn with the scenario's random stream."""
+        return items[self.rng.randrange(len(items))]
+
+    def fresh(self, names: tuple[str, ...]) -> str | None:
+        """The first of `names` not given yet (now given), None when every one is."""
+        name = next((n for n in names if n not in self.used), None)
+        if name is not None:
+            self.used.add(name)
+        return name
+
+    def free(self) -> list[str]:
+        """Processes that can act now: alive and not blocked in a receive."""
+        return [p for p in self.alive if p not in self.blocked]
+
+    def every_name(self) -> list[str]:
+        """Every process of the scenario: the living ones first, then the dead ones by name."""
+        return self.alive + sorted(self.dead)

@@ -1,0 +1,87 @@
+"""Restoring requested major collections that have a fullsweep's shape (GC-MINOR-FULLSWEEP, C-265,
+C-350): the choices of which informative major pairs of a live stream are normative again."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Final
+
+from .line import Line
+
+#: At most this many ways of choosing which fullsweep-shaped major pairs are requested ones are tried
+#: (fullsweep_restorations), the choice of the earliest pairs first.
+MAX_FULLSWEEP_CHOICES: Final = 64
+
+
+def fullsweep_restorations(golden: list[Line], live: list[Line]) -> Iterator[list[Line]]:
+    """Yield live with as many of its GC-MINOR-FULLSWEEP majors made normative again, per process and
+    tracer, as the golden stream requires normative major collections beyond the live stream's normative
+    ones: a requested major collection (`gc major`) right after a minor one the runtime started
+    (GC-RUNTIME) has the shape of a fullsweep added to a minor and is classified so, yet it is the
+    collection the step asked for (C-265). Which of several such pairs is the requested one only their
+    place among the process's other lines tells (an added fullsweep may come earlier, C-350), so every
+    choice is yielded, that of the earliest pairs (C-265's) first, at most MAX_FULLSWEEP_CHOICES. A
+    restored pair's gc_major_end and both enabled lines go with it; live itself when nothing is to be
+    restored."""
+    def majors(lines: list[Line]) -> dict[tuple[str, str | None], int]:
+        counts: dict[tuple[str, str | None], int] = {}
+        for ln in lines:
+            if ln.kind == "trace" and ln.cls == "N" and ln.tag == "gc_major_start":
+                counts[(ln.group, ln.state)] = counts.get((ln.group, ln.state), 0) + 1
+        return counts
+    live_majors = majors(live)
+    deficit = {key: n - live_majors.get(key, 0) for key, n in majors(golden).items()}
+    candidates: dict[tuple[str, str | None], list[int]] = {}  # the informative gc_major_starts of each deficit
+    for i, ln in enumerate(live):
+        key = (ln.group, ln.state)
+        if ln.kind == "trace" and ln.tag == "gc_major_start" and ln.cls == "I" and deficit.get(key, 0) > 0:
+            candidates.setdefault(key, []).append(i)
+    wanted = [(starts, min(deficit[key], len(starts))) for key, starts in candidates.items()]
+    for picked in itertools.islice(_choices(wanted), MAX_FULLSWEEP_CHOICES):
+        yield _restore_fullsweeps(live, frozenset(picked))
+
+
+def _choices(wanted: list[tuple[list[int], int]]) -> Iterator[tuple[int, ...]]:
+    """Yield, lazily (there may be very many), each way of taking so many of each list of indexes:
+    one of each list's combinations, the earliest first."""
+    if not wanted:
+        yield ()
+        return
+    (indexes, taken), rest = wanted[0], wanted[1:]
+    for head in itertools.combinations(indexes, taken):
+        for tail in _choices(rest):
+            yield head + tail
+
+
+def _restore_fullsweeps(live: list[Line], starts: frozenset[int]) -> list[Line]:
+    """Return live with the fullsweep-shaped major pairs whose gc_major_start trace lines are at the
+    indexes starts made normative, each with its gc_major_end and both enabled lines."""
+    out = list(live)
+    restoring: set[tuple[str, str | None]] = set()  # between a restored gc_major_start and its end
+    for i, line in enumerate(out):
+        key = (line.group, line.state)
+        ends = key in restoring and line.tag == "gc_major_end" and line.kind in ("trace", "enabled")
+        if not (i in starts or ends):
+            continue
+        if i in starts:
+            restoring.add(key)
+        if ends and (line.kind == "trace" or not line.body.endswith(" -> trace")):
+            restoring.discard(key)
+        if line.kind == "trace":
+            j = _enabled_before_informative(out, i)
+            if j is not None:
+                out[j] = replace(out[j], cls="N")
+        out[i] = replace(line, cls="N")
+    return out
+
+
+def _enabled_before_informative(lines: list[Line], i: int) -> int | None:
+    """Return the index of the informative enabled line that asked for trace line i (the nearest earlier line
+    of its process and tracer), or None."""
+    line = lines[i]
+    j = next((j for j in range(i - 1, -1, -1)
+              if lines[j].group == line.group and lines[j].state == line.state), None)
+    ok = j is not None and lines[j].kind == "enabled" and lines[j].tag == line.tag and lines[j].cls == "I"
+    return j if ok else None
