@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -122,7 +124,7 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
                     with interrupt_deferred():
                         results.append(result)
                         print(f"[{number:>{width}}/{len(cases)}] OTP {otp.name} {result.case:<48} "
-                              f"{result.status:<9}" + (f" (replayed alone; in the shared node: {result.shared_run.status})"
+                              f"{result.verdict():<9}" + (f" (replayed alone; in the shared node: {result.shared_run.status})"
                                                        if result.shared_run else ""), flush=True)
                     if result.status not in ("pass", "skip", "deviation"):
                         print("    " + result.detail.replace("\n", "\n    "), flush=True)
@@ -139,13 +141,16 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
     where = corpus.default_layout()
     build(where)
-    if not check_golden(where):
+    if args.cases_dir is None and not check_golden(where):
         return 1
     started = time.monotonic()
     otps = select_otps(args.otp)
     results: list[CaseResult] = []
     try:
-        run_corpus(where, args.cases, otps, args.strict, args.fresh_nodes, results)
+        with contextlib.ExitStack() as own:
+            if args.cases_dir is not None:
+                where = own_cases(where, Path(args.cases_dir), Path(own.enter_context(tempfile.TemporaryDirectory())))
+            run_corpus(where, args.cases, otps, args.strict, args.fresh_nodes, results)
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut the report short
         incomplete = f"interrupted (Ctrl-C) after {len(results)} result(s)"
@@ -158,6 +163,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     say(f"wall time {time.monotonic() - started:.1f}s")
     write_reports(args, otps, results)
     return exit_code(results)
+
+
+def own_cases(where: corpus.Layout, directory: Path, golden: Path) -> corpus.Layout:
+    """The layout of `run --cases-dir DIRECTORY`: the user's tree of scenarios in place of cases/, their
+    golden streams generated into `golden` by the model, their expectations in DIRECTORY/expectations/;
+    exits 2 when DIRECTORY is no directory or the model refuses one of its scenarios (FILE:LINE:COL)."""
+    if not directory.is_dir():
+        say(f"--cases-dir {directory}: no such directory")
+        sys.exit(2)
+    if run_model(where, ["golden", str(directory), str(golden)]) != 0:
+        say(f"--cases-dir {directory}: the model cannot run every scenario there (above); nothing was run")
+        sys.exit(2)
+    return dataclasses.replace(where, own_cases=directory.resolve(), own_golden=golden)
 
 
 #: The exit status of a run cut short by Ctrl-C (128 + SIGINT, as shells report it).
@@ -345,6 +363,9 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--otp", default="local",
                      help=provision.OTP_HELP)
     run.add_argument("--cases", default="*", help="shell pattern on case ids (default: all)")
+    run.add_argument("--cases-dir", metavar="DIR",
+                     help="run your own tree of scenarios (.tcs files; DIR/expectations/otpN.toml optional) "
+                          "in place of cases/: the model writes their golden streams for the run")
     run.add_argument("--json", help="write the results as JSON to this file")
     run.add_argument("--html", help="write a self-contained HTML report (matrices, streams side by side)")
     run.add_argument("--junit", help="write JUnit XML for CI to this file (a testcase per case and release)")

@@ -330,15 +330,18 @@ def by_prediction(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, 
 
 def judged(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, expected: expectations.Expectation | None,
            *, strict: bool, golden: list[stream.Line] | None = None) -> CaseResult:
-    """A node's run of a case as `./tcs run` judges it: against its golden stream, then against the
-    release's expectation; an expectation `predicted` has the release's own prediction judge it first
-    (C-92: a crash anywhere in a range of steps, or none), and a run that does not crash although that
+    """A node's run of a scenario as every command judges it: against its golden stream, then, for any
+    scenario (in cases/ or not), against the release's own prediction (`tcsref sim --release N`): a
+    difference that is exactly what a clarification predicts for the release is a `deviation` naming it.
+    An expectations entry judges only what the model cannot predict: `fail`, `crash` or `timeout`
+    entries (test_expectations checks that none restates a prediction), and `predicted` entries,
+    whose prediction names a range (C-92); a run that does not crash although a `predicted` entry's
     prediction says it must is a stale expectation."""
     result = judge(layout, case, otp, ran, strict=strict, golden=golden)
-    if expected is None or expected.status != "predicted":
+    if expected is not None and expected.status != "predicted":
         return expectations.apply(result, expected)
     result = by_prediction(layout, case, otp, ran, result, strict=strict)
-    if result.status == "pass" and any(n.crash for n in release.notes(
+    if expected is not None and result.status == "pass" and any(n.crash for n in release.notes(
             model(layout, "sim", str(case.path), "--release", str(otp.release)), deviations(layout))):
         return expectations.stale(result, expected)
     return expectations.apply(result, expected)

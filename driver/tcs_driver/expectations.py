@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Final
 
 from . import textfile
+from .release import clarification_of
 from .results import CaseResult
 
 #: The statuses an entry may expect.
@@ -123,7 +124,7 @@ def apply(result: CaseResult, expected: Expectation | None) -> CaseResult:
     if expected is None:
         return result
     if expected.matches(result):
-        return replace(result, status="deviation",
+        return replace(result, status="deviation", clarification=result.clarification or clarification_of(expected.reason),
                        detail=f"documented at {expected.where} ({expected.rule}): {expected.reason}\n{result.detail}")
     if expected.status == "predicted" and result.status == "pass":
         return result     # the prediction allows no crash at all: the run agreed with the golden stream

@@ -8,9 +8,12 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Layout:
-    """Where the source tree and the build put things."""
+    """Where the source tree and the build put things; `run --cases-dir DIR` puts a user's own tree of
+    scenarios in place of the corpus, with the golden streams the model generates for them."""
     repo: Path
     build: Path
+    own_cases: Path | None = None      # a user's tree of scenarios (and DIR/expectations/, if any)
+    own_golden: Path | None = None     # the golden streams the model wrote for them
 
     @property
     def tcsref(self) -> Path:
@@ -26,12 +29,12 @@ class Layout:
 
     @property
     def expectations(self) -> Path:
-        return self.repo / "expectations"
+        return self.own_cases / "expectations" if self.own_cases else self.repo / "expectations"
 
     @property
     def cases(self) -> Path:
         """The corpus: a tree with one directory per area, cases/<area>/<id>.tcs (cases/README.md)."""
-        return self.repo / "cases"
+        return self.own_cases or self.repo / "cases"
 
     def case_file(self, case_id: str) -> Path:
         """The file of corpus case `case_id`, in whichever area of cases/ holds it; when none does,
@@ -40,7 +43,7 @@ class Layout:
 
     @property
     def golden(self) -> Path:
-        return self.repo / "golden"
+        return self.own_golden or self.repo / "golden"
 
     @property
     def generated(self) -> Path:

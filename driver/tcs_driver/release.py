@@ -38,6 +38,10 @@ from .results import CaseResult
 
 #: What a deviation does to a run of the releases it names (the KIND of `tcsref deviations`).
 KINDS: Final[tuple[str, ...]] = ("stream", "crash", "may-crash")
+#: The releases of the suite's matrix (`--otp all`): a prediction for one of them, or for a bound of
+#: its range, was seen live; for a release strictly inside a range (a 26 or 28 given with `--otp
+#: PATH`) it is inferred from the range, and the reports say so.
+MATRIX: Final[tuple[int, ...]] = (25, 27, 29)
 #: The signals a predicted crash ends with (C-92: SIGSEGV or SIGABRT, seen live).
 CRASH_SIGNALS: Final[frozenset[int]] = frozenset({6, 11})
 #: The marks around PROTOCOLS.md's list of release predictions, generated from `tcsref deviations`.
@@ -64,6 +68,11 @@ class Deviation:
         """Whether release `number` deviates so (0, the documents, never does)."""
         return (number > 0 and (self.first is None or number >= self.first)
                 and (self.last is None or number <= self.last))
+
+    def seen_on(self, number: int) -> bool:
+        """Whether the deviation was seen live on release `number` (a bound of its range, or a release of
+        the matrix it covers) rather than inferred from its range."""
+        return number in (self.first, self.last) or (number in MATRIX and self.covers(number))
 
     def releases(self) -> str:
         """The releases in words: "25", "25 to 27", "from 26", "up to 28", "every release"."""
@@ -121,9 +130,11 @@ class Note:
         return (self.crash or self.may_crash) and self.step <= step <= max(self.step, self.last)
 
     def text(self) -> str:
-        """The note in words."""
+        """The note in words; a prediction inferred from a range rather than seen on the release says so."""
         where = f"steps {self.step}-{self.last}" if self.last else f"from step {self.step}"
-        return f"{self.clarification} (OTP {self.release}, {where}): {self.what}"
+        inferred = "" if self.deviation.seen_on(self.release) else \
+            f"; inferred from the releases {self.deviation.releases()}, not seen on {self.release}"
+        return f"{self.clarification} (OTP {self.release}, {where}{inferred}): {self.what}"
 
 
 def predicted(table: Sequence[Deviation], number: int) -> frozenset[str]:
@@ -177,7 +188,7 @@ def _explain_crash(result: CaseResult, applied: list[Note], judge: Callable[[str
         return replace(result, detail=f"{covering[0].text()} would explain this crash (signal {signal}, step {step}), "
                                       f"but the lines before step {step} differ from that prediction:\n"
                                       f"{again.detail}\n{result.detail}")
-    return replace(result, status="deviation",
+    return replace(result, status="deviation", clarification=covering[0].clarification,
                    detail=f"the crash OTP {covering[0].release} is documented to have: {covering[0].text()} "
                           f"(signal {signal} at step {step}; the lines before it agree)\n" + result.detail)
 
@@ -200,6 +211,7 @@ def explain(result: CaseResult, prediction: str, table: Sequence[Deviation], jud
     if again.status != "pass":
         return result
     return replace(result, status="deviation",
+                   clarification=", ".join(dict.fromkeys(n.clarification for n in applied)),
                    detail="exactly the release's prediction: " + "; ".join(n.text() for n in applied))
 
 

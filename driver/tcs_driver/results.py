@@ -44,6 +44,12 @@ class CaseResult:
     changed: list[str] = field(default_factory=list)  # a fail's '-golden' / '+live' lines, every group
     rerun_alone: bool = False  # disagreed in a shared node, so this is the run of a fresh node
     shared_run: CaseResult | None = None  # when rerun_alone: what the shared node showed
+    clarification: str = ""  # a deviation's clarification(s), "C-41" or "C-48, C-155": why it is documented
+
+    def verdict(self) -> str:
+        """The status as the reports print it: a deviation names its clarification, "deviation (C-41)"."""
+        return f"{self.status} ({self.clarification})" if self.status == "deviation" and self.clarification \
+            else self.status
 
     def __post_init__(self) -> None:
         """Guarantee the status is one of STATUSES."""
@@ -129,7 +135,8 @@ def to_json(otp: str | Sequence[str], results: Iterable[CaseResult], *, incomple
 def _result_json(r: CaseResult) -> dict[str, Any]:
     """Return what one run of a case showed, as the JSON report stores it."""
     return {"case": r.case, "status": r.status, "rules": list(r.rules), "otp": r.otp, "detail": r.detail,
-            "changed": list(r.changed), "live": list(r.live)}
+            "changed": list(r.changed), "live": list(r.live),
+            **({"clarification": r.clarification} if r.clarification else {})}
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

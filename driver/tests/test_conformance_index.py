@@ -6,6 +6,7 @@ expectations/otpN.toml name."""
 from __future__ import annotations
 
 import re
+import subprocess
 import tomllib
 from collections import Counter
 from pathlib import Path
@@ -103,7 +104,23 @@ def test_clarifications_stand_in_order_with_where_they_were_found(area: str) -> 
             f"{found.group(1)}'s title says where it was found"
 
 
-def test_the_expectations_column_is_what_the_expectations_name() -> None:
+def _release_words(first: str, last: str) -> str:
+    """A release range of `tcsref deviations` in the index's words (as release.Deviation.releases)."""
+    if first == "-":
+        return "every release" if last == "-" else f"up to {last}"
+    if last == "-":
+        return f"from {first}"
+    return first if first == last else f"{first} to {last}"
+
+
+def test_the_releases_column_is_what_the_predictions_and_expectations_name(layout) -> None:
+    listing = subprocess.run([str(layout.tcsref), "deviations"], capture_output=True, text=True, check=True).stdout
+    predicted: dict[str, list[str]] = {}
+    for row in listing.splitlines():
+        clarification, _, first, last, _ = row.split("\t")
+        ranges = predicted.setdefault(clarification, [])
+        if _release_words(first, last) not in ranges:
+            ranges.append(_release_words(first, last))
     named: dict[str, Counter[int]] = {}
     for path in sorted((REPO / "expectations").glob("otp*.toml")):
         release = int(path.stem.removeprefix("otp"))
@@ -111,9 +128,14 @@ def test_the_expectations_column_is_what_the_expectations_name() -> None:
             clarification = re.match(r"(C-\d+):", entry["reason"])
             assert clarification, f"{path.name}: a reason names no clarification"
             named.setdefault(clarification.group(1), Counter())[release] += 1
+    wanted = {}
+    for c in set(predicted) | set(named):
+        parts = [f"predicted: {', '.join(predicted[c])}"] if c in predicted else []
+        if c in named:
+            parts.append("expectations: " + ", ".join(f"{r} ({n})" for r, n in sorted(named[c].items())))
+        wanted[c] = "; ".join(parts)
     column = {c: cell for c, _, _, cell in _INDEX_CLARIFICATION.findall(INDEX) if cell.strip()}
-    assert column == {c: ", ".join(f"{release}: {n}" for release, n in sorted(counts.items()))
-                      for c, counts in named.items()}
+    assert column == wanted
 
 
 NOTED = """| ID | statement | source | model |

@@ -11,6 +11,7 @@ import pytest
 from conftest import CASES, TEST_RELEASES
 from tcs_driver.layout import REPO
 from tcs_driver import cli, corpus, node, recorder
+from tcs_driver.release import notes as release_notes
 
 LIVE_OK = {"pass", "deviation", "skip"}
 
@@ -28,6 +29,34 @@ def test_case_agrees_with_live_node(case: corpus.Case, release: str, corpus_resu
     assert result.status in LIVE_OK, f"{case.id} on OTP {release}: {result.status}\n{result.detail}"
     assert not result.rerun_alone, (f"{case.id} on OTP {release} agrees in a node of its own but not after other "
                                     "cases in a shared node: tcs_batch's clean-up misses something")
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("release", TEST_RELEASES, ids=[f"otp{r}" for r in TEST_RELEASES])
+def test_every_predicted_deviation_happens(layout: corpus.Layout, release: str, corpus_results) -> None:
+    """Where the model predicts that a release deviates in a case (`tcsref sim --release N` differs from
+    the golden stream), the node does exactly that: the case is a `deviation` naming the clarification
+    (a predicted crash: the crash's), never a pass, which would make the release's prediction wrong.
+    A crash that a `may-crash` deviation allows may also not come."""
+    results = corpus_results(release)
+    runnable = [c for c in CASES if corpus.skip_reason(c, int(release)) is None]
+    table = corpus.deviations(layout)
+    wrong = []
+    for case, text in zip(runnable, corpus.model_each(layout, [c.path for c in runnable], "sim", "--release", release)):
+        notes = [n for n in release_notes(text, table) if not n.may_crash]
+        crashes = {n.clarification for n in notes if n.crash}
+        golden = (layout.golden / f"{case.id}.stream").read_text()
+        differs = crashes or _stream_lines(text) != _stream_lines(golden)
+        must = crashes or {n.clarification for n in notes} if differs else set()
+        got = results[case.id]
+        if must and not (got.status == "deviation" and must <= set(got.clarification.split(", "))):
+            wrong.append(f"{case.id}: predicted {', '.join(sorted(must))}, got {got.verdict()}")
+    assert wrong == []
+
+
+def _stream_lines(text: str) -> list[str]:
+    """A stream's lines without their comments (the rules, a release's notes)."""
+    return [line.split(" %", 1)[0] for line in text.splitlines() if line and not line.startswith("%")]
 
 
 def test_corpus_is_large_enough() -> None:

@@ -165,26 +165,47 @@ def test_try_a_scenario_outside_the_tree(layout: corpus.Layout, otp_for, release
     assert_nothing_written(layout, before)
 
 
+#: Per release, a corpus case the release is predicted to deviate in, and the clarification that says so.
+PREDICTED_CASES = {"25": ("inherit_first_link_all", "C-41"), "27": ("inherit_new_and_set_on_spawn", "C-48"),
+                   "29": ("inherit_new_and_set_on_spawn", "C-48")}
+
+
+def _own_copy(layout: corpus.Layout, case: str, directory: Path) -> Path:
+    """The corpus case written as a user's own scenario, my_scenario, in directory (no case of cases/)."""
+    text = layout.case_file(case).read_text()
+    copy = directory / "my_scenario.tcs"
+    copy.write_text(re.sub(r"(?m)^case\s+\S+", "case     my_scenario", text, count=1))
+    return copy
+
+
 @pytest.mark.live
 @pytest.mark.parametrize("release", TEST_RELEASES, ids=[f"otp{r}" for r in TEST_RELEASES])
-def test_try_applies_expectations_to_corpus_cases_only(layout: corpus.Layout, otp_for, release: str,
-                                                       tmp_path: Path) -> None:
-    """A corpus case documented to differ is a deviation when tried from cases/; the same file
-    elsewhere is a fail, and try names the corpus case's entry."""
-    documented = [e for e in expectations.load(expectations.path_for(layout.expectations, release)).values()
-                  if e.status == "fail"]
-    if not documented:
-        pytest.skip(f"expectations/otp{release}.toml documents no difference to try")
-    entry, otp = documented[0], otp_for(release)
-    own = layout.case_file(entry.case)
-    tried = try_.run(layout, own, [otp], strict=False)
-    assert tried.results[0].status == "deviation", tried.results[0].detail
-    assert f"this is corpus case {entry.case}" in tried.expectation_note
-    copy = tmp_path / own.name
-    copy.write_text(own.read_text())
+def test_a_known_deviation_is_one_in_any_scenario(layout: corpus.Layout, otp_for, release: str,
+                                                   tmp_path: Path) -> None:
+    """A scenario outside cases/ that meets a release's known deviation is a `deviation (C-n)` in `try`
+    and in `run --cases-dir`, from the release's own prediction: no expectations entry is needed."""
+    case, clarification = PREDICTED_CASES[release]
+    otp = otp_for(release)
+    copy = _own_copy(layout, case, tmp_path)
     tried = try_.run(layout, copy, [otp], strict=False)
-    assert tried.results[0].status == "fail", tried.results[0].detail
-    assert "none applied" in tried.expectation_note and entry.where in tried.expectation_note
+    [result] = tried.results
+    assert (result.status, result.clarification) == ("deviation", clarification), result.detail
+    assert "none applied" in tried.expectation_note
+    assert f"OTP {otp.name}: deviation ({clarification})" in try_.render_text(tried, copy)
+    done = subprocess.run([str(layout.repo / "tcs"), "run", "--cases-dir", str(tmp_path), "--otp", release],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(rf"OTP {release} my_scenario +deviation \({clarification}\)", done.stdout), done.stdout
+
+
+def test_run_cases_dir_refuses_a_scenario_the_model_refuses(layout: corpus.Layout, tmp_path: Path) -> None:
+    """`run --cases-dir` with a bad scenario names it (FILE:LINE:COL), exits 2 and runs nothing."""
+    (tmp_path / "bad_one.tcs").write_text("case bad_one\nrules EV-SEND\nbogus\n")
+    done = subprocess.run([str(layout.repo / "tcs"), "run", "--cases-dir", str(tmp_path)], capture_output=True,
+                          text=True)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"{tmp_path / 'bad_one.tcs'}:" in done.stderr and "nothing was run" in done.stderr
+    assert "OTP" not in done.stdout
 
 
 @pytest.mark.live

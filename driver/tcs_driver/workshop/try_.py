@@ -94,7 +94,7 @@ def expectation_entries(layout: corpus.Layout, path: Path, case: corpus.Case,
         listed = ", ".join(f"OTP {otp}" for otp in entries) or "no release"
         return entries, f"expectations: this is corpus case {case.id}; documented differences on {listed}"
     note = (f"expectations: none applied ({path} is not a case of cases/, and expectations are kept per "
-            "corpus case): every difference below is shown as it is")
+            "corpus case); each release's own prediction applies to it, as to any scenario")
     if entries:
         note += (f"; corpus case {case.id} of the same id has documented differences on "
                  + ", ".join(f"OTP {otp} ({e.where})" for otp, e in entries.items()))
@@ -146,7 +146,7 @@ def render_text(tried: Tried, path: Path, statements: dict[str, str] | None = No
         if view.status == "pass":
             out.append(f"OTP {view.otp}: pass, agrees with the model")
             continue
-        out.append(f"OTP {view.otp}: {view.status}")
+        out.append(f"OTP {view.otp}: {result.verdict()}")
         out += ["  " + text for text in result.detail.rstrip().splitlines()]
         if view.unexpected and view.status != "fail":   # a fail's detail already shows them
             out += ["  lines only the node produced:"] + [f"  +{text}" for text in view.unexpected]
