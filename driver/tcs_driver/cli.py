@@ -321,7 +321,12 @@ def cmd_book(args: argparse.Namespace) -> int:
     build(where)
     if not check_golden(where):
         return 1
-    return book.main(args, where, say, lambda otps: run_corpus(where, "*", otps, False, False))
+
+    def corpus_results(otps: list[node.Otp]) -> list[CaseResult]:
+        results: list[CaseResult] = []
+        run_corpus(where, "*", otps, False, False, results)
+        return results
+    return book.main(args, where, say, corpus_results)
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
