@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from . import (corpus, expectations, fuzzing, junit, locking, node, provision, recorder, report_html, rules,
+from . import (buildstamp, corpus, expectations, fuzzing, junit, locking, node, provision, recorder, report_html, rules,
                rundiff, textfile, validate)
 from .results import CaseResult, exit_code, junit_cases, render_table, to_json
 from .workshop import book, try_
@@ -41,8 +41,12 @@ def build_unlocked(where: corpus.Layout, *, coverage: bool) -> None:
         if coverage:
             configure.append("-DTCS_COVERAGE=ON")
         checked(configure)
+    if buildstamp.up_to_date(where.repo, where.build):
+        return
+    tree = buildstamp.sources(where.repo, where.build)
     say("building (cmake --build)")
     checked(["cmake", "--build", str(where.build), "-j", str(os.cpu_count() or 2)])
+    buildstamp.record(where.build, tree)
 
 
 def checked(cmd: list[str]) -> None:
