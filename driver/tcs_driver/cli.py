@@ -13,8 +13,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from . import (buildstamp, corpus, expectations, fuzzing, junit, locking, node, provision, recorder, report_html, rules,
-               rundiff, textfile, validate)
+from . import (buildstamp, corpus, expectations, fuzzing, junit, locking, node, provision, recorder, reftree,
+               report_html, rules, rundiff, textfile, validate)
 from .results import CaseResult, exit_code, junit_cases, render_table, to_json
 from .workshop import book, try_
 from .fuzz import command as fuzz_command
@@ -271,6 +271,22 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_layers(args: argparse.Namespace) -> int:
+    """ref/README.md's layer table from ref/LAYERS and the files present: rewritten, or checked."""
+    readme = corpus.default_layout().repo / "ref" / "README.md"
+    text = readme.read_text()
+    wanted = reftree.with_table(text, reftree.table(readme.parent))
+    if args.check:
+        if wanted != text:
+            say(f"{readme}: the layer table is stale; regenerate it with ./tcs layers")
+            return 1
+        return 0
+    if wanted != text:
+        readme.write_text(wanted)
+        say(f"rewrote the layer table of {readme}")
+    return 0
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
@@ -382,6 +398,10 @@ def parser() -> argparse.ArgumentParser:
     coverage.set_defaults(func=cmd_coverage)
     rule_list = sub.add_parser("rules", help="every rule of CONFORMANCE.md with its case count; exit 1 if a rule has no case or a case names an unknown rule")
     rule_list.set_defaults(func=cmd_rules)
+    layer_table = sub.add_parser("layers", help="rewrite ref/README.md's layer table from ref/LAYERS and the files "
+                                 "present (--check: exit 1 when it is stale)")
+    layer_table.add_argument("--check", action="store_true", help="only check the table, change nothing")
+    layer_table.set_defaults(func=cmd_layers)
     fuzz = sub.add_parser("fuzz-parser", help="fuzz the model's parser with libFuzzer (ASan, UBSan), seeded with the "
                           "corpus; exit 1 on a finding")
     fuzz.add_argument("--minutes", type=float, default=10.0, help="how long to fuzz (default 10)")
