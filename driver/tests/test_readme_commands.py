@@ -108,8 +108,8 @@ COMMANDS: dict[str, Spec] = {
     "./tcs fuzz --seed 7 --count 500 --otp 25,27,29 --json f.json --html f.html --out found/": Spec(
         run=("./tcs fuzz --seed 7 --count 2 --otp 25,27,29 --json f.json --html f.html --out found/",),
         says=("agree",), writes=("f.json", "f.html"), live=True),
-    "./tcs fuzz --minutes 10 --otp all": Spec(run=("./tcs fuzz --minutes 0.05 --count 2 --otp all",), says=("agree",),
-                                              live=True),
+    "./tcs fuzz --minutes 10 --otp all": Spec(run=("./tcs fuzz --minutes 0.05 --otp all",), says=("agree",),
+                                              live=True, fuzzing=True),  # one round: 100 scenarios a release
     # command lines in the prose
     "./tcs book [--otp …] [--results R.json …] OUT_DIR": Spec(
         run=("./tcs book --otp 25,29 --results old.json --results new.json results-book/",),
