@@ -15,8 +15,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from . import (conformance, corpus, expectations, fuzzing, junit, locking, node, provision, recorder, report_html,
-               rules, rundiff, textfile, validate)
+from . import (buildstamp, conformance, corpus, expectations, fuzzing, junit, locking, node, provision, recorder,
+               reftree, report_html, rules, rundiff, textfile, validate)
 from .results import CaseResult, exit_code, junit_cases, render_table, to_json
 from .workshop import book, try_
 from .fuzz import command as fuzz_command
@@ -43,8 +43,12 @@ def build_unlocked(where: corpus.Layout, *, coverage: bool) -> None:
         if coverage:
             configure.append("-DTCS_COVERAGE=ON")
         checked(configure)
+    if buildstamp.up_to_date(where.repo, where.build):
+        return
+    tree = buildstamp.sources(where.repo, where.build)
     say("building (cmake --build)")
     checked(["cmake", "--build", str(where.build), "-j", str(os.cpu_count() or 2)])
+    buildstamp.record(where.build, tree)
 
 
 def checked(cmd: list[str]) -> None:
@@ -220,8 +224,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_test(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
-    say("unit tests of the model (ctest)")
-    ctest = subprocess.run(["ctest", "--output-on-failure", "-j", str(os.cpu_count() or 2)], cwd=where.build)
+    if {"--collect-only", "--co"} & set(args.pytest_args):  # a listing of pytest's tests runs none
+        ctest = subprocess.CompletedProcess([], 0)
+    else:
+        say("unit tests of the model (ctest)")
+        ctest = subprocess.run(["ctest", "--output-on-failure", "-j", str(os.cpu_count() or 2)], cwd=where.build)
     say("driver tests and the live corpus (pytest)")
     pytest = subprocess.run([sys.executable, "-m", "pytest", "-c", str(where.repo / "driver" / "pytest.ini"),
                              str(where.repo / "driver" / "tests"), *args.pytest_args], cwd=where.repo)
@@ -285,6 +292,22 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_layers(args: argparse.Namespace) -> int:
+    """ref/README.md's layer table from ref/LAYERS and the files present: rewritten, or checked."""
+    readme = corpus.default_layout().repo / "ref" / "README.md"
+    text = readme.read_text()
+    wanted = reftree.with_table(text, reftree.table(readme.parent))
+    if args.check:
+        if wanted != text:
+            say(f"{readme}: the layer table is stale; regenerate it with ./tcs layers")
+            return 1
+        return 0
+    if wanted != text:
+        readme.write_text(wanted)
+        say(f"rewrote the layer table of {readme}")
+    return 0
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
@@ -339,7 +362,12 @@ def cmd_book(args: argparse.Namespace) -> int:
     build(where)
     if not check_golden(where):
         return 1
-    return book.main(args, where, say, lambda otps: run_corpus(where, "*", otps, False, False))
+
+    def corpus_results(otps: list[node.Otp]) -> list[CaseResult]:
+        results: list[CaseResult] = []
+        run_corpus(where, args.cases, otps, False, False, results)
+        return results
+    return book.main(args, where, say, corpus_results)
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -394,6 +422,10 @@ def parser() -> argparse.ArgumentParser:
     coverage.set_defaults(func=cmd_coverage)
     rule_list = sub.add_parser("rules", help="every rule of conformance/ with its case count; exit 1 if a rule has no case or a case names an unknown rule")
     rule_list.set_defaults(func=cmd_rules)
+    layer_table = sub.add_parser("layers", help="rewrite ref/README.md's layer table from ref/LAYERS and the files "
+                                 "present (--check: exit 1 when it is stale)")
+    layer_table.add_argument("--check", action="store_true", help="only check the table, change nothing")
+    layer_table.set_defaults(func=cmd_layers)
     fuzz = sub.add_parser("fuzz-parser", help="fuzz the model's parser with libFuzzer (ASan, UBSan), seeded with the "
                           "corpus; exit 1 on a finding")
     fuzz.add_argument("--minutes", type=float, default=10.0, help="how long to fuzz (default 10)")

@@ -16,11 +16,6 @@ CounterKind counters_kind(const char *option)
     return COUNTERS;
 }
 
-const char *counters_name(CounterKind k)
-{
-    return names[k];
-}
-
 bool counters_set(Model *m, Counter *c, const Term *ms, bool breakpoint)
 {
     bool pause = term_is_atom(ms, "pause"), restart = term_is_atom(ms, "restart");

@@ -25,7 +25,5 @@ void counters_call(Model *m, int s, int p, Pattern *pat);
  * the count, or [{Pid, Count, _Seconds, _Microseconds}] / [{Pid, Count, _Words}] in the order
  * of the printed pids; for on_load true (CALL-COUNTERS-INFO). */
 Term *counters_value(Model *m, const Counter *c, CounterKind k, bool on_load);
-/* Guarantees: the info item name of counter k ("call_count", "call_time", "call_memory"). */
-const char *counters_name(CounterKind k);
 
 #endif

@@ -9,9 +9,9 @@
 #include "badcalls.h"
 #include "control.h"
 #include "flags.h"
+#include "handles.h"
 #include "matchspec.h"
 #include "patterns.h"
-#include "sessions.h"
 
 /* What the model makes of a call: it raises badarg by the rules named, or it is not modelled
  * (why, a phrase model_unsupported completes). raises() and refused() make one, so exactly one
@@ -209,15 +209,7 @@ static Verdict session_info_refused(const Step *st)
 bool badcalls_step(Model *m, const Step *st)
 {
     Verdict v;
-    const char *handle = st->session == SESSION_NONE ? NULL : sessions_handle_refused(m, st);
-    /* session_destroy/1 of a live handle is the destroy step; so is that of a strong handle of a
-     * destroyed session, whose binary the handle keeps: the BIF finds it and answers false
-     * (erl_bif_trace.c erts_internal_trace_session_destroy_1: "if
-     * (!erts_is_trace_session_alive(session)) ... BIF_RET(am_false)"; fuzz group X1 of seed
-     * 20261204). Only a weak one, or no handle, raises. */
-    bool strong_dead = handle && strcmp(handle, "SESSION-DEAD-HANDLE") == 0 && !st->weak;
-    if (strcmp(st->fn, "session_destroy") == 0 && st->session != SESSION_NONE && (!handle || strong_dead))
-        return sessions_destroy_step(m, st);
+    const char *handle = st->session == SESSION_NONE ? NULL : handles_refused(m, st);
     if (strcmp(st->fn, "session_destroy") == 0)
         v = raises(handle);
     else if (strcmp(st->fn, "process") == 0 || strcmp(st->fn, "port") == 0)
@@ -247,7 +239,7 @@ bool badcalls_step(Model *m, const Step *st)
     if (st->session == SESSION_NONE)
         buf_printf(&call, "trace:%s(", st->fn);
     else
-        sessions_call_head(m, &call, st->fn, st);
+        handles_call_head(m, &call, st->fn, st);
     for (const Term *a = st->args; a->kind == TK_CONS; a = a->u.cons.tail) {
         if (a != st->args || st->session != SESSION_NONE)
             buf_puts(&call, ",");

@@ -10,8 +10,6 @@ bool patterns_step(Model *m, const Step *st);
 /* Guarantees: the effect of the pattern of step st on session s's patterns, the call's result
  * ("-> N" or "raises error:badarg") and its rules. */
 void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules);
-/* Guarantees: module mod is loaded; its functions get each session's on_load pattern. */
-void patterns_load(Model *m, FixtureModule mod);
 /* Guarantees: the rule by which erts refuses the options of step st while it reads them, before
  * it looks at the match spec (an unknown option, global with local, meta or a counter), or
  * NULL when that reading accepts them. */

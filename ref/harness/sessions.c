@@ -7,6 +7,7 @@
 #include "control.h"
 #include "counters.h"
 #include "enabled.h"
+#include "handles.h"
 #include "msgpatterns.h"
 #include "order.h"
 #include "patterns.h"
@@ -18,19 +19,7 @@
 #include "steptext.h"
 #include "sysmon.h"
 
-/* --- handles ------------------------------------------------------------------------------ */
-
-/* The session a step's handle names (0 for weak(legacy)). */
-static int step_session(const Step *st) { return st->session == SESSION_LEGACY ? LEGACY_SESSION : st->session + 1; }
-
-/* The handle as printed: {_Ref,{sa,_Id}}, its weak part {sa,_Id}, or {legacy,default}. */
-static Term *handle_term(Model *m, int s, bool weak)
-{
-    if (s == LEGACY_SESSION)
-        return term_tuple3(m->a, term_atom(m->a, "legacy"), term_atom(m->a, "default"), NULL);
-    Term *w = term_tuple3(m->a, term_atom(m->a, m->sessions[s].state), term_placeholder(m->a, "_Id"), NULL);
-    return weak ? w : term_tuple3(m->a, term_placeholder(m->a, "_Ref"), w, NULL);
-}
+/* --- terms of the calls ------------------------------------------------------------------- */
 
 /* The Tracer of session_create/3 and of trace:info(_, Pid, tracer). */
 static Term *tracer_term(Model *m, int s)
@@ -41,13 +30,6 @@ static Term *tracer_term(Model *m, int s)
         return state;
     const char *mod = ses->tracer->kind == TRACER_RECORDER ? "recorder" : "erl_msg_tracer";
     return term_tuple3(m->a, term_atom(m->a, mod), state, NULL);
-}
-
-/* A call of module trace: "trace:FN(" then the handle; the caller adds the other arguments. */
-static void call_head(Model *m, Buf *call, const char *fn, const Step *st)
-{
-    buf_printf(call, "trace:%s(", fn);
-    term_print(call, st->session_term ? st->session_term : handle_term(m, step_session(st), st->weak), PRINT_CANON);
 }
 
 static void put_arg(Buf *call, const Term *t)
@@ -72,18 +54,6 @@ static void ctl_term(Model *m, Buf *call, const Term *result, const char *rules)
     buf_free(&r);
 }
 
-/* Why a handle cannot be used, as a rule ID; NULL if it can. */
-static const char *handle_refused(const Model *m, const Step *st)
-{
-    if (st->session_term)
-        return "SESSION-NOT-A-HANDLE";
-    if (st->session == SESSION_LEGACY)
-        return "SESSION-LEGACY-WEAK";
-    if (m->sessions[step_session(st)].life != LIFE_ALIVE)
-        return "SESSION-DEAD-HANDLE";
-    return NULL;
-}
-
 /* The rule of a call that a handle allows, with SESSION-WEAK when it is a weak one. */
 static const char *with_weak(const Step *st, const char *rule, const char *weak_rule)
 {
@@ -94,13 +64,13 @@ static const char *with_weak(const Step *st, const char *rule, const char *weak_
  * {tracer,T} or {meta,T} (SESSION-REFUSED-OPTS); NULL if it does not. */
 static const char *options_refused(const Model *m, const Step *st)
 {
-    const char *refused = handle_refused(m, st);
+    const char *refused = handles_refused(m, st);
     if (!refused && st->how) /* How :: boolean() (003, process/4, port/4) */
         refused = "SESSION-BAD-HOW";
     if (!refused && term_list_length(st->sargs) < 0) /* FlagList :: [trace_flag()] */
         refused = "SESSION-FLAGS-NO-LIST";
     /* SESSION-UNDEFINED-TRACER: its {tracer,<tracer>} (the only tuple the parser lets through) */
-    bool names_tracer = st->sop == SO_PROCESS && m->sessions[step_session(st)].tracer_undefined;
+    bool names_tracer = st->sop == SO_PROCESS && m->sessions[handles_session(st)].tracer_undefined;
     for (const Term *o = st->sargs; !refused && !names_tracer && o->kind == TK_CONS; o = o->u.cons.tail)
         if (o->u.cons.head->kind == TK_TUPLE)
             refused = "SESSION-REFUSED-OPTS";
@@ -127,7 +97,7 @@ static void destroy(Model *m, int s)
 
 static bool create(Model *m, const Step *st)
 {
-    int s = step_session(st);
+    int s = handles_session(st);
     Session *ses = &m->sessions[s];
     Buf call;
     buf_init(&call);
@@ -146,22 +116,25 @@ static bool create(Model *m, const Step *st)
         ses->info_leaked = false;
         sysmon_clear(&ses->sysmon);
         ses->since = ++m->clock;
-        ctl_term(m, &call, handle_term(m, s, false), "SESSION-CREATE");
+        ctl_term(m, &call, handles_term(m, s, false), "SESSION-CREATE");
     }
     buf_free(&call);
     return true;
 }
 
-bool sessions_destroy_step(Model *m, const Step *st)
+/* The line of `session_destroy/1` of the step's session, and the session destroyed if it was
+ * alive: true, false for a strong handle of a destroyed one, badarg for a weak one
+ * (SESSION-DESTROY, SESSION-DESTROY-WEAK); also an apply of it that does not raise. */
+static bool destroy_step(Model *m, const Step *st)
 {
-    int s = step_session(st);
+    int s = handles_session(st);
     Buf call;
     buf_init(&call);
-    call_head(m, &call, "session_destroy", st);
+    handles_call_head(m, &call, "session_destroy", st);
     buf_puts(&call, ")");
     /* a weak handle destroys a live session, but a destroyed one refuses it rather than
      * answering false (SESSION-DESTROY-WEAK) */
-    const char *refused = st->weak ? handle_refused(m, st) : NULL;
+    const char *refused = st->weak ? handles_refused(m, st) : NULL;
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg",
                      st->session == SESSION_LEGACY ? refused : "SESSION-DESTROY-WEAK SESSION-DEAD-HANDLE");
@@ -178,7 +151,7 @@ bool sessions_destroy_step(Model *m, const Step *st)
 
 static bool drop(Model *m, const Step *st)
 {
-    int s = step_session(st);
+    int s = handles_session(st);
     Session *ses = &m->sessions[s];
     ses->strong = false; /* the holder forgets its handle; garbage collection ends the session */
     /* unless a trace:info/3 of a process gone holds a reference to it for good: then it lives
@@ -204,11 +177,11 @@ static FlagSet step_flag_set(const Step *st)
  * trace:port(S, all | existing, ...): the existing ports too (SESSION-PORT-SPEC-ALL). */
 static bool new_spec_step(Model *m, const Step *st)
 {
-    Session *ses = &m->sessions[step_session(st)];
+    Session *ses = &m->sessions[handles_session(st)];
     bool port = spec_is_ports(st->spec);
     Buf call;
     buf_init(&call);
-    call_head(m, &call, port ? "port" : "process", st);
+    handles_call_head(m, &call, port ? "port" : "process", st);
     buf_printf(&call, ",%s", st->actor);
     put_how(m, &call, st);
     put_arg(&call, st->sargs);
@@ -229,7 +202,7 @@ static bool new_spec_step(Model *m, const Step *st)
         buf_init(&rules);
         const char *rule = port ? "SESSION-PORT" : "SESSION-SPEC-ALL";
         buf_printf(&rules, st->weak ? "%s SESSION-WEAK" : "%s", rule);
-        const char *result = procspec_apply(m, step_session(st), st, NULL, &rules);
+        const char *result = procspec_apply(m, handles_session(st), st, NULL, &rules);
         Buf r;
         buf_init(&r);
         buf_printf(&r, "-> %s", result);
@@ -254,12 +227,12 @@ static bool new_spec_step(Model *m, const Step *st)
             model_detach(&ses->new_ports);
         } else if (port) {
             order_set_flags(m, &ses->new_ports, set, st->on, ANS_TRACE, "SESSION-NEW PORTS-NEW");
-            if (ses->new_ports.flags && procspec_defaults_probe_removes(m, step_session(st), NULL, &rules))
+            if (ses->new_ports.flags && procspec_defaults_probe_removes(m, handles_session(st), NULL, &rules))
                 model_detach(&ses->new_ports);
         } else { /* the flags for ports are not kept for new processes (PROCS-SPEC-NEW) */
             FlagSet for_procs = flags_for_processes(set);
             ses->new_flags = clears ? 0 : st->on ? ses->new_flags | for_procs : ses->new_flags & ~for_procs;
-            if (ses->new_flags && procspec_defaults_probe_removes(m, step_session(st), NULL, &rules))
+            if (ses->new_flags && procspec_defaults_probe_removes(m, handles_session(st), NULL, &rules))
                 ses->new_flags = 0;
         }
         control_line(m, buf_str(&call), "-> 0", buf_str(&rules));
@@ -274,7 +247,7 @@ static void no_process_step(Model *m, const Step *st)
 {
     Buf call;
     buf_init(&call);
-    call_head(m, &call, "process", st);
+    handles_call_head(m, &call, "process", st);
     buf_puts(&call, ",");
     term_print_atom(&call, st->actor);
     put_how(m, &call, st);
@@ -282,7 +255,7 @@ static void no_process_step(Model *m, const Step *st)
     buf_puts(&call, ")");
     /* the tracee is checked before the BIF looks at the session: a refused handle is not what
      * the error blames (fuzz group K5, seen live on 27 and 29) */
-    const char *refused = handle_refused(m, st) ? NULL : options_refused(m, st);
+    const char *refused = handles_refused(m, st) ? NULL : options_refused(m, st);
     control_line(m, buf_str(&call), "raises error:badarg", refused ? refused : "SESSION-NO-PROCESS SESSION-PROCESS");
     buf_free(&call);
 }
@@ -296,7 +269,7 @@ static bool process_step(Model *m, const Step *st)
     }
     if (st->spec != SPEC_PID)
         return new_spec_step(m, st);
-    int s = step_session(st);
+    int s = handles_session(st);
     int p = model_proc(m, st->actor);
     bool port = m->procs[p].is_port;
     const char *rule = m->sessions[s].tracer_undefined ? (port ? "SESSION-PORT SESSION-UNDEFINED-TRACER"
@@ -304,7 +277,7 @@ static bool process_step(Model *m, const Step *st)
                        : port ? "SESSION-PORT" : "SESSION-PROCESS";
     Buf call;
     buf_init(&call);
-    call_head(m, &call, port ? "port" : "process", st);
+    handles_call_head(m, &call, port ? "port" : "process", st);
     buf_puts(&call, ",");
     model_print_id(&call, m, p);
     put_how(m, &call, st);
@@ -342,7 +315,7 @@ static bool function_step(Model *m, const Step *st)
     buf_init(&call);
     buf_init(&result);
     buf_init(&rules);
-    call_head(m, &call, "function", st);
+    handles_call_head(m, &call, "function", st);
     buf_puts(&call, ",");
     steptext_pattern_target(&call, st);
     put_arg(&call, st->term);
@@ -352,7 +325,7 @@ static bool function_step(Model *m, const Step *st)
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg", refused);
     } else {
-        patterns_apply(m, step_session(st), st, &result, &rules);
+        patterns_apply(m, handles_session(st), st, &result, &rules);
         buf_puts(&rules, st->weak ? " SESSION-FUNCTION SESSION-WEAK" : " SESSION-FUNCTION");
         control_line(m, buf_str(&call), buf_str(&result), buf_str(&rules));
     }
@@ -369,15 +342,15 @@ static bool message_pattern_step(Model *m, const Step *st)
     Buf call, rules;
     buf_init(&call);
     buf_init(&rules);
-    call_head(m, &call, send ? "send" : "recv", st);
+    handles_call_head(m, &call, send ? "send" : "recv", st);
     put_arg(&call, st->term);
     put_arg(&call, st->sargs);
     buf_puts(&call, ")");
-    const char *refused = handle_refused(m, st), *result = "raises error:badarg";
+    const char *refused = handles_refused(m, st), *result = "raises error:badarg";
     if (refused) {
         buf_puts(&rules, refused);
     } else {
-        result = msgpatterns_set(m, step_session(st), send, st, &rules);
+        result = msgpatterns_set(m, handles_session(st), send, st, &rules);
         buf_puts(&rules, send ? " SESSION-SEND-PATTERN" : " SESSION-RECV-PATTERN");
     }
     control_line(m, buf_str(&call), result, buf_str(&rules));
@@ -537,16 +510,16 @@ bool sessions_meta_none(const Model *m, int s, const Pattern *pat, const char *i
 
 static bool info_step(Model *m, const Step *st)
 {
-    int s = step_session(st);
+    int s = handles_session(st);
     const Term *what = st->term;
     const char *it = st->sargs->u.name;
     Buf call;
     buf_init(&call);
-    call_head(m, &call, "info", st);
+    handles_call_head(m, &call, "info", st);
     put_arg(&call, what);
     put_arg(&call, st->sargs);
     buf_puts(&call, ")");
-    const char *refused = handle_refused(m, st);
+    const char *refused = handles_refused(m, st);
     if (refused) {
         control_line(m, buf_str(&call), "raises error:badarg", refused);
         buf_free(&call);
@@ -600,7 +573,7 @@ static Term *weak_list(Model *m, const int *sessions, int n)
 {
     Term **el = arena_alloc(m->a, (size_t)n * sizeof *el);
     for (int i = 0; i < n; i++)
-        el[i] = handle_term(m, sessions[i], true);
+        el[i] = handles_term(m, sessions[i], true);
     return term_list(m->a, (size_t)n, el);
 }
 
@@ -705,7 +678,7 @@ static bool delivered_step(Model *m, const Step *st)
 {
     Buf call;
     buf_init(&call);
-    call_head(m, &call, "delivered", st);
+    handles_call_head(m, &call, "delivered", st);
     put_arg(&call, st->term);
     buf_puts(&call, ")");
     control_line(m, buf_str(&call), "-> _Ref", "SESSION-DELIVERED");
@@ -722,13 +695,13 @@ static bool system_step(Model *m, const Step *st)
 {
     Buf call;
     buf_init(&call);
-    call_head(m, &call, "system", st);
+    handles_call_head(m, &call, "system", st);
     put_arg(&call, st->term);
     put_arg(&call, st->sargs);
     buf_puts(&call, ")");
-    const char *rules = handle_refused(m, st), *result = "raises error:badarg";
+    const char *rules = handles_refused(m, st), *result = "raises error:badarg";
     if (!rules)
-        result = sysmon_set(m, step_session(st), st->term, st->sargs, &rules);
+        result = sysmon_set(m, handles_session(st), st->term, st->sargs, &rules);
     if (result)
         control_line(m, buf_str(&call), result, rules);
     buf_free(&call);
@@ -739,7 +712,7 @@ bool sessions_step(Model *m, const Step *st)
 {
     switch (st->sop) {
     case SO_CREATE: return create(m, st);
-    case SO_DESTROY: return sessions_destroy_step(m, st);
+    case SO_DESTROY: return destroy_step(m, st);
     case SO_DROP: return drop(m, st);
     case SO_PROCESS: return process_step(m, st);
     case SO_FUNCTION: return function_step(m, st);
@@ -748,11 +721,7 @@ bool sessions_step(Model *m, const Step *st)
     case SO_INFO: return info_step(m, st);
     case SO_SESSION_INFO: return session_info_step(m, st);
     case SO_SYSTEM: return system_step(m, st);
-    case SO_APPLY: return badcalls_step(m, st);
+    case SO_APPLY: return handles_apply_destroys(m, st) ? destroy_step(m, st) : badcalls_step(m, st);
     default: return delivered_step(m, st);
     }
 }
-
-const char *sessions_handle_refused(const Model *m, const Step *st) { return handle_refused(m, st); }
-
-void sessions_call_head(Model *m, Buf *call, const char *fn, const Step *st) { call_head(m, call, fn, st); }

@@ -14,13 +14,5 @@ Term *sessions_info_function(Model *m, int s, const Pattern *pat, const char *it
 /* Guarantees: true when item it of pat (a function's pattern of session s, not on_load's) is
  * the meta item of a function traced otherwise but not meta-traced (STATUS-INFO-META-NONE). */
 bool sessions_meta_none(const Model *m, int s, const Pattern *pat, const char *it);
-/* Guarantees: the rule ID why the step's session argument is no live handle, or NULL. */
-const char *sessions_handle_refused(const Model *m, const Step *st);
-/* Guarantees: the line of `session_destroy/1` of the step's session, and the session destroyed
- * if it was alive: true, false for a strong handle of a destroyed one, badarg for a weak one
- * (SESSION-DESTROY, SESSION-DESTROY-WEAK). */
-bool sessions_destroy_step(Model *m, const Step *st);
-/* Guarantees: "trace:FN(" and the step's session as the call prints it appended to call. */
-void sessions_call_head(Model *m, Buf *call, const char *fn, const Step *st);
 
 #endif

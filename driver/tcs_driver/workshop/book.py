@@ -50,6 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--results", action="append", metavar="FILE",
                         help="take the verdicts from this JSON report of ./tcs run --json instead of running "
                              "the corpus (repeatable; with --otp, only those releases are shown)")
+    parser.add_argument("--cases", default="*",
+                        help="without --results, run only the cases whose id matches this shell pattern "
+                             "(default: all; the others are shown without verdicts)")
 
 
 @dataclass(frozen=True)
@@ -403,7 +406,8 @@ def results_from_files(paths: Iterable[str]) -> list[rundiff.Entry]:
 
 def entries_of(results: list[CaseResult]) -> list[rundiff.Entry]:
     """A run's results as the entries of a JSON report."""
-    return [rundiff.Entry(r.case, r.otp, r.status, r.detail, tuple(r.live)) for r in results]
+    return [rundiff.Entry(r.case, r.otp, r.status, r.detail, tuple(r.live), tuple(stream.parse_classed_lines(
+        [(f"{r.case}, OTP {r.otp}: live line {n}", text) for n, text in enumerate(r.live, 1)]))) for r in results]
 
 
 def write_site(out_dir: Path, site: dict[str, str]) -> None:
