@@ -2,7 +2,9 @@
 # Runs every reproducer otp_bugs/<id>.erl on OTP 25 (the host's erl), 27 and 29 (Debian roots
 # under ${TCS_OTP_CACHE:-/var/cache/tcs}, see driver/tcs_driver/provision.py), each in its own
 # node with a timeout, and prints one row per bug: its result on each release.
-#   present         the reproducer saw the bug, or the node died of a signal (crash bugs)
+#   present         the reproducer saw the bug, or the node died of a signal (crash bugs);
+#                   a race's reproducer ("%% tries: N" in its file) runs up to N times, and
+#                   is present as soon as one run is
 #   absent          the reproducer ran and saw correct behaviour
 #   n/a             the reproducer says the release lacks what the bug needs
 #   timeout, error  the node hung, or ended without a verdict (its output is on stderr)
@@ -37,22 +39,36 @@ cp "$here"/*.erl "$work"/
 releases=${OTP_BUGS_RELEASES:-25 27 29}
 for r in 27 29; do mkdir -p "$(root_of $r)$work" && cp "$here"/*.erl "$(root_of $r)$work"/; done
 
-printf '%-10s' bug; for r in $releases; do printf ' %-8s' "$r"; done; echo
+# The header names each release's full version (releases/R/OTP_VERSION of its node).
+printf '%-10s' otp
+for r in $releases; do
+    v=$($(erl_of $r) -noshell -eval 'R = erlang:system_info(otp_release), {ok, V} = file:read_file(filename:join([code:root_dir(), "releases", R, "OTP_VERSION"])), io:format("~s", [string:trim(V)]), halt().')
+    printf ' %-8s' "$v"
+done
+echo
 for id in $ids; do
     row=$(printf '%-10s' "$id")
+    # A race's reproducer says "%% tries: N": one verdict is present if any of N runs was.
+    tries=$(sed -n 's/^%% tries: *\([0-9][0-9]*\).*/\1/p' "$here/$id.erl")
+    tries=${tries:-1}
     for r in $releases; do
         seen=""
         i=0
         : >"$work/verdicts"
         while [ $i -lt "$repeat" ]; do
-            out="$work/$id.$r.$i.out"
-            timeout -s KILL "$limit" $(erl_of $r) -noshell -eval \
-                "{ok,M,B} = compile:file(\"$work/$id.erl\", [binary, report]), {module, M} = code:load_binary(M, \"$id.erl\", B), M:run(), halt()." \
-                >"$out" 2>&1
-            status=$?
-            [ $status -eq 137 ] && status=124   # killed by timeout -s KILL
-            v=$(verdict $status "$out")
-            case $v in error|timeout) sed "s/^/  $id@$r: /" "$out" >&2 ;; esac
+            t=0
+            v=""
+            while [ $t -lt "$tries" ] && [ "$v" != present ]; do
+                out="$work/$id.$r.$i.$t.out"
+                timeout -s KILL "$limit" $(erl_of $r) -noshell -eval \
+                    "{ok,M,B} = compile:file(\"$work/$id.erl\", [binary, report]), {module, M} = code:load_binary(M, \"$id.erl\", B), M:run(), halt()." \
+                    >"$out" 2>&1
+                status=$?
+                [ $status -eq 137 ] && status=124   # killed by timeout -s KILL
+                v=$(verdict $status "$out")
+                case $v in error|timeout) sed "s/^/  $id@$r: /" "$out" >&2 ;; esac
+                t=$((t + 1))
+            done
             echo "$v" >>"$work/verdicts"
             i=$((i + 1))
         done
