@@ -35,9 +35,11 @@ verdict() {  # $1 exit status, $2 output file
 
 work=$(mktemp -d /tmp/otp-bugs.XXXXXX)
 trap 'rm -rf "$work"; for r in 27 29; do rm -rf "$(root_of $r)$work"; done' EXIT
-cp "$here"/*.erl "$work"/
+cp "$here"/*.erl "$here"/lib/*.erl "$work"/
 releases=${OTP_BUGS_RELEASES:-25 27 29}
-for r in 27 29; do mkdir -p "$(root_of $r)$work" && cp "$here"/*.erl "$(root_of $r)$work"/; done
+for r in 27 29; do mkdir -p "$(root_of $r)$work" && cp "$work"/*.erl "$(root_of $r)$work"/; done
+# A crashing node writes no crash dump (into the working directory, or a root's /).
+export ERL_CRASH_DUMP_SECONDS=0
 
 # The header names each release's full version (releases/R/OTP_VERSION of its node).
 printf '%-10s' otp
@@ -61,7 +63,7 @@ for id in $ids; do
             while [ $t -lt "$tries" ] && [ "$v" != present ]; do
                 out="$work/$id.$r.$i.$t.out"
                 timeout -s KILL "$limit" $(erl_of $r) -noshell -eval \
-                    "{ok,M,B} = compile:file(\"$work/$id.erl\", [binary, report]), {module, M} = code:load_binary(M, \"$id.erl\", B), M:run(), halt()." \
+                    "[{module, M} = code:load_binary(M, F, B) || F <- [\"$work/otp_bugs_lib.erl\", \"$work/$id.erl\"], {ok, M, B} <- [compile:file(F, [binary, report])]], $id:run(), halt()." \
                     >"$out" 2>&1
                 status=$?
                 [ $status -eq 137 ] && status=124   # killed by timeout -s KILL

@@ -5,16 +5,12 @@
 -module(gh11624).
 -export([run/0]).
 
-run() ->
-    case code:ensure_loaded(trace) of
-        {module, trace} -> two_sessions();
-        _ -> io:format("not_applicable: no trace sessions before OTP 27~n")
-    end.
+run() -> otp_bugs_lib:with_sessions(fun two_sessions/0).
 
 two_sessions() ->
     Self = self(),
     Sessions = [begin
-                    T = spawn(fun Fwd() -> receive M -> Self ! {N, M}, Fwd() end end),
+                    T = otp_bugs_lib:forwarder(Self, N),
                     S = trace:session_create(gh11624, T, []),
                     1 = trace:process(S, self(), true, [garbage_collection]),
                     S
@@ -23,4 +19,4 @@ two_sessions() ->
     [trace:session_destroy(S) || S <- Sessions],
     Events = [[receive {N, {trace, _, Tag, Info}} -> {Tag, Info} end || Tag <- [gc_major_start, gc_major_end]]
               || N <- [1, 2]],
-    io:format("~s~n", [case Events of [Same, Same] -> "absent"; _ -> "present" end]).
+    otp_bugs_lib:verdict(hd(Events) =:= lists:last(Events)).

@@ -4,11 +4,7 @@
 -module(gh8614).
 -export([run/0, f/0]).
 
-run() ->
-    case code:ensure_loaded(trace) of
-        {module, trace} -> check();
-        _ -> io:format("not_applicable: no trace sessions before OTP 27~n")
-    end.
+run() -> otp_bugs_lib:with_sessions(fun check/0).
 
 check() ->
     T = spawn(fun() -> receive stop -> ok end end),
@@ -16,8 +12,6 @@ check() ->
     1 = trace:function(S, {?MODULE, f, 0}, [], [meta]),
     {meta, Meta} = trace:info(S, {?MODULE, f, 0}, meta),
     trace:session_destroy(S),
-    io:format("~s~n", [if Meta =:= T -> "absent"; Meta =:= self() -> "present";
-                          true -> "unexpected meta tracer"
-                       end]).
+    otp_bugs_lib:verdict(Meta =:= T).
 
 f() -> ok.

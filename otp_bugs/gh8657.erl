@@ -5,15 +5,11 @@
 -module(gh8657).
 -export([run/0, f/0]).
 
-run() ->
-    case code:ensure_loaded(trace) of
-        {module, trace} -> check();
-        _ -> io:format("not_applicable: no trace sessions before OTP 27~n")
-    end.
+run() -> otp_bugs_lib:with_sessions(fun check/0).
 
 check() ->
     Self = self(),
-    T = spawn(fun Fwd() -> receive M -> Self ! {tracer, M}, Fwd() end end),
+    T = otp_bugs_lib:forwarder(Self, tracer),
     S = trace:session_create(gh8657, T, []),
     Other = spawn(fun() -> receive go -> Self ! hello end, receive stop -> ok end end),
     1 = trace:function(S, {?MODULE, f, 0}, [{'_', [], [{trace, Other, [], [send]}]}], [global]),
@@ -25,9 +21,6 @@ check() ->
     Other ! go,
     Seen = receive {tracer, {trace, Other, send, hello, Self}} -> true after 1000 -> false end,
     trace:session_destroy(S),
-    io:format("~s~n", [case {Tracer, Seen} of
-                           {{tracer, T}, true} -> "absent";
-                           _ -> "present"
-                       end]).
+    otp_bugs_lib:verdict(Tracer =:= {tracer, T} andalso Seen).
 
 f() -> ok.

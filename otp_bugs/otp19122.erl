@@ -5,17 +5,13 @@
 -module(otp19122).
 -export([run/0, caller/0, callee/0]).
 
-run() ->
-    case code:ensure_loaded(trace) of
-        {module, trace} -> check();
-        _ -> io:format("not_applicable: no trace sessions before OTP 27~n")
-    end.
+run() -> otp_bugs_lib:with_sessions(fun check/0).
 
 check() ->
     Self = self(),
     P = spawn(fun() -> receive go -> ?MODULE:caller(), Self ! done end end),
     Sessions = [begin
-                    T = spawn(fun Fwd() -> receive M -> Self ! {N, M}, Fwd() end end),
+                    T = otp_bugs_lib:forwarder(Self, N),
                     S = trace:session_create(otp19122, T, []),
                     1 = trace:process(S, P, true, [call, return_to]),
                     1 = trace:function(S, {?MODULE, callee, 0}, true, [local]),
@@ -26,7 +22,7 @@ check() ->
     Seen = [receive {N, {trace, P, return_to, {?MODULE, caller, 0}}} -> true after 1000 -> false end
             || N <- [1, 2]],
     [trace:session_destroy(S) || S <- Sessions],
-    io:format("~s~n", [case Seen of [true, true] -> "absent"; _ -> "present" end]).
+    otp_bugs_lib:verdict(Seen =:= [true, true]).
 
 caller() ->
     ok = ?MODULE:callee(),

@@ -14,4 +14,4 @@ run() ->
     timer:sleep(100),
     P ! hello,
     Seen = receive {trace, P, 'receive', hello} -> true after 1000 -> false end,
-    io:format("~s~n", [case Seen of true -> "absent"; false -> "present" end]).
+    otp_bugs_lib:verdict(Seen).

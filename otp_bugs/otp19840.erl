@@ -5,17 +5,12 @@
 -module(otp19840).
 -export([run/0]).
 
-run() ->
-    case code:ensure_loaded(trace) of
-        {module, trace} -> check();
-        _ -> io:format("not_applicable: no trace sessions before OTP 27~n")
-    end.
+run() -> otp_bugs_lib:with_sessions(fun check/0).
 
 check() ->
     Self = self(),
-    Tracer = fun(Tag) -> fun F() -> receive M -> Self ! {Tag, M}, F() end end end,
-    T1 = spawn(Tracer(one)),
-    T2 = spawn(Tracer(two)),
+    T1 = otp_bugs_lib:forwarder(Self, one),
+    T2 = otp_bugs_lib:forwarder(Self, two),
     S1 = trace:session_create(one, T1, []),
     S2 = trace:session_create(two, T2, []),
     MFA = {erlang, phash2, 1},
@@ -28,4 +23,4 @@ check() ->
            after 1000 -> false
            end,
     [trace:session_destroy(S) || S <- [S1, S2]],
-    io:format("~s~n", [case Seen of true -> "absent"; false -> "present" end]).
+    otp_bugs_lib:verdict(Seen).

@@ -5,8 +5,4 @@
 -export([run/0]).
 
 run() ->
-    Loaded = case code:ensure_loaded(dyntrace) of
-                 {module, dyntrace} -> true;
-                 _ -> false
-             end,
-    io:format("~s~n", [case Loaded of true -> "absent"; false -> "present" end]).
+    otp_bugs_lib:verdict(code:ensure_loaded(dyntrace) =:= {module, dyntrace}).
