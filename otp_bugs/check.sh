@@ -41,42 +41,42 @@ for r in 27 29; do mkdir -p "$(root_of $r)$work" && cp "$work"/*.erl "$(root_of 
 # A crashing node writes no crash dump (into the working directory, or a root's /).
 export ERL_CRASH_DUMP_SECONDS=0
 
-# The header names each release's full version (releases/R/OTP_VERSION of its node).
-printf '%-10s' otp
-for r in $releases; do
-    v=$($(erl_of $r) -noshell -eval 'R = erlang:system_info(otp_release), {ok, V} = file:read_file(filename:join([code:root_dir(), "releases", R, "OTP_VERSION"])), io:format("~s", [string:trim(V)]), halt().')
-    printf ' %-8s' "$v"
-done
-echo
-for id in $ids; do
-    row=$(printf '%-10s' "$id")
-    # A race's reproducer says "%% tries: N": one verdict is present if any of N runs was.
-    tries=$(sed -n 's/^%% tries: *\([0-9][0-9]*\).*/\1/p' "$here/$id.erl")
-    tries=${tries:-1}
-    for r in $releases; do
-        seen=""
-        i=0
-        : >"$work/verdicts"
-        while [ $i -lt "$repeat" ]; do
-            t=0
-            v=""
-            while [ $t -lt "$tries" ] && [ "$v" != present ]; do
-                out="$work/$id.$r.$i.$t.out"
-                timeout -s KILL "$limit" $(erl_of $r) -noshell -eval \
-                    "[{module, M} = code:load_binary(M, F, B) || F <- [\"$work/otp_bugs_lib.erl\", \"$work/$id.erl\"], {ok, M, B} <- [compile:file(F, [binary, report])]], $id:run(), halt()." \
-                    >"$out" 2>&1
-                status=$?
-                [ $status -eq 137 ] && status=124   # killed by timeout -s KILL
-                v=$(verdict $status "$out")
-                case $v in error|timeout) sed "s/^/  $id@$r: /" "$out" >&2 ;; esac
-                t=$((t + 1))
-            done
-            echo "$v" >>"$work/verdicts"
-            i=$((i + 1))
-        done
-        if [ "$repeat" -eq 1 ]; then seen=$(cat "$work/verdicts")
-        else seen=$(sort "$work/verdicts" | uniq -c | awk '{ s = s (NR > 1 ? "+" : "") $2 ":" $1 } END { print s }'); fi
-        row="$row $(printf '%-8s' "$seen")"
+# One run of a reproducer on a release: its verdict (a race's up to N tries, see above).
+verdict_of() {  # $1 id, $2 release, $3 run number, $4 tries
+    t=0
+    v=""
+    while [ $t -lt "$4" ] && [ "$v" != present ]; do
+        out="$work/$1.$2.$3.$t.out"
+        timeout -s KILL "$limit" $(erl_of $2) -noshell -eval \
+            "[{module, M} = code:load_binary(M, F, B) || F <- [\"$work/otp_bugs_lib.erl\", \"$work/$1.erl\"], {ok, M, B} <- [compile:file(F, [binary, report])]], $1:run(), halt()." \
+            >"$out" 2>&1
+        status=$?
+        [ $status -eq 137 ] && status=124   # killed by timeout -s KILL
+        v=$(verdict $status "$out")
+        case $v in error|timeout) sed "s/^/  $1@$2: /" "$out" >&2 ;; esac
+        t=$((t + 1))
     done
-    echo "$row"
-done
+    echo "$v"
+}
+
+# A release's column: its full version (releases/R/OTP_VERSION of its node), then one
+# cell per reproducer: the verdict, or with -n the count of each verdict.
+column() {  # $1 release
+    $(erl_of $1) -noshell -eval 'R = erlang:system_info(otp_release), {ok, V} = file:read_file(filename:join([code:root_dir(), "releases", R, "OTP_VERSION"])), io:format("~s~n", [string:trim(V)]), halt().'
+    for id in $ids; do
+        # A race's reproducer says "%% tries: N": one verdict is present if any of N runs was.
+        tries=$(sed -n 's/^%% tries: *\([0-9][0-9]*\).*/\1/p' "$here/$id.erl")
+        i=0
+        while [ $i -lt "$repeat" ]; do
+            verdict_of "$id" "$1" "$i" "${tries:-1}"
+            i=$((i + 1))
+        done | sort | uniq -c | awk -v n="$repeat" '{ s = s (NR > 1 ? "+" : "") $2 (n > 1 ? ":" $1 : "") } END { print s }'
+    done
+}
+
+# One release after another: a race's reproducer run beside the other releases' nodes
+# loses its race far more often (pr8286 on 25.2.3: absent in 3 of 3 tries side by side).
+for r in $releases; do column "$r" >"$work/column.$r"; done
+{ echo otp; for id in $ids; do echo "$id"; done; } >"$work/column.bug"
+paste -d ' ' "$work/column.bug" $(for r in $releases; do echo "$work/column.$r"; done) |
+    awk '{ printf "%-10s", $1; for (i = 2; i <= NF; i++) printf " %-8s", $i; print "" }'
