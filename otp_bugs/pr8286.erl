@@ -3,7 +3,7 @@
 %% was executing a trace action. Two processes with big heaps collect again and again
 %% (major collections run on a dirty CPU scheduler and emit garbage_collection events)
 %% while this process turns the flag on and off for all processes, until they have
-%% collected 400 times (at most 8 s). Present: the node dies (no line printed). Turning
+%% collected 250 times (at most 5 s). Present: the node dies (no line printed). Turning
 %% the flag only on, never off, does not crash 25.2.3: the crash needs the tracer cleared
 %% under the dirty collection, the path of erlang/otp#6448 (fixed in 25.3) as well.
 %% On 25.2.3, 5 of 6 single runs crashed, within 0 to 160 collections (load average ~24).
@@ -11,14 +11,14 @@
 -module(pr8286).
 -export([run/0]).
 
--define(COLLECTIONS, 400).
+-define(COLLECTIONS, 250).
 
 run() ->
     Tracer = spawn(fun Sink() -> receive _ -> Sink() end end),
     Big = lists:seq(1, 400000),
     Collections = atomics:new(1, []),
     Workers = [spawn(fun() -> put(big, Big), collect(Collections) end) || _ <- [1, 2]],
-    toggle(Tracer, Collections, erlang:monotonic_time(millisecond) + 8000),
+    toggle(Tracer, Collections, erlang:monotonic_time(millisecond) + 5000),
     [exit(W, kill) || W <- Workers],
     io:format("absent~n").
 
