@@ -20,6 +20,8 @@ from . import (conformance, corpus, expectations, fuzzing, junit, locking, merge
 from .results import CaseResult, exit_code, from_json, junit_cases, render_table, to_json
 from .workshop import book, try_
 from .fuzz import command as fuzz_command
+from .fuzz import merge as fuzz_merge
+from .fuzz import report as fuzz_report
 
 
 
@@ -226,28 +228,42 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    """The JSON reports of shards as one run's (tcs_driver/merge); 1 when a case fails or the merge is
-    incomplete, 2 when the reports cannot be one run's (nothing is written then)."""
+    """The JSON reports of shards as one run's or one fuzz campaign's (tcs_driver/merge, fuzz/merge);
+    1 when a case fails or the merge is incomplete, 2 when the reports cannot be one run's (nothing is
+    written then)."""
     reports = [Path(p) for p in (args.out, args.html, args.junit) if p]
     for problem in filter(None, map(textfile.unwritable, reports)):
         say(problem)
         return 2
     try:
-        merged = merge.merge([merge.load(Path(p)) for p in args.inputs])
+        inputs = [merge.load(Path(p)) for p in args.inputs]
+        if any(given.is_fuzz for given in inputs):
+            if args.html:
+                raise merge.MergeError("--html: merged fuzz campaigns have JSON and JUnit reports only")
+            merged, campaign = fuzz_merge.merge(inputs)
+        else:
+            merged = merge.merge(inputs)
     except merge.MergeError as why:
         say(f"not merged: {why}")
         return 2
-    args.json = args.out
-    results = [from_json(row) for row in merged["results"]]
-    write_reports(args, merged["otp"], results, incomplete=merged.get("incomplete", ""),
-                  provenance={k: merged[k] for k in (*merge.SAME_TREE, "merged") if k in merged})
-    say(f"{len(args.inputs)} report(s), {len(results)} result(s): "
-        + ", ".join(f"OTP {otp}: {', '.join(f'{n} {s}' for s, n in counts.items() if n and s != 'cases')}"
-                    for otp, counts in merged["by_otp"].items()))
+    if any(given.is_fuzz for given in inputs):
+        write_report(Path(args.out), json.dumps(merged, indent=2) + "\n")
+        if args.junit:
+            write_report(Path(args.junit), junit.render(f"tcs fuzz seed {campaign.seed}", fuzz_report.junit_cases(campaign)))
+        status = fuzz_command.exit_status(campaign)
+    else:
+        args.json = args.out
+        results = [from_json(row) for row in merged["results"]]
+        write_reports(args, merged["otp"], results, incomplete=merged.get("incomplete", ""),
+                      provenance={k: merged[k] for k in (*merge.SAME_TREE, "merged") if k in merged})
+        status = exit_code(results)
+    say(f"{len(inputs)} report(s): " + "; ".join(
+        f"OTP {otp}: {', '.join(f'{n} {s}' for s, n in counts.items() if n and s != 'cases')}"
+        for otp, counts in merged["by_otp"].items()))
     if merged.get("incomplete"):
         say(f"the merged report is incomplete: {merged['incomplete']}")
         return 1
-    return exit_code(results)
+    return status
 
 
 def cmd_test(args: argparse.Namespace) -> int:

@@ -62,13 +62,19 @@ class Input:
         return parse(self.data.get("shard", str(WHOLE)))
 
 
+    @property
+    def is_fuzz(self) -> bool:
+        """Whether it is a fuzz campaign's report (./tcs fuzz --json), not a run's."""
+        return "seed" in self.data
+
+
 def load(path: Path) -> Input:
-    """Guarantees: a run's JSON report, checked as ./tcs diff checks it; MergeError naming the file otherwise."""
+    """Guarantees: a run's JSON report, checked as ./tcs diff checks it, or a fuzz campaign's (with its
+    seed and results); MergeError naming the file otherwise."""
     try:
-        rundiff.load(path)
         data = textfile.read_json(path)
-        if "seed" in data:
-            raise MergeError(f"{path}: a fuzz campaign's report; merge takes reports of ./tcs run --json")
+        if not (isinstance(data, dict) and "seed" in data and isinstance(data.get("results"), list)):
+            rundiff.load(path)
         parse(data.get("shard", str(WHOLE)))
         return Input(path, data)
     except (rundiff.ReportError, textfile.InputError, ValueError) as why:
@@ -78,32 +84,46 @@ def load(path: Path) -> Input:
 def merge(inputs: list[Input]) -> dict[str, Any]:
     """Guarantees: the report one run of every input's releases and shards would have written, or
     MergeError when the inputs cannot come from one run."""
+    same = {field: one_value(inputs, field) for field in SAME_TREE}
+    results = [from_json(row) for row in union(inputs, "case")]
+    otps = sorted_releases(o for given in inputs for o in otps_of(given))
+    why = "; ".join(incomplete(inputs, otps))
+    return to_json(otps, results, incomplete=why,
+                   provenance={**{k: v for k, v in same.items() if v is not None}, "merged": origins(inputs)})
+
+
+def union(inputs: list[Input], subject: str) -> list[dict[str, Any]]:
+    """Guarantees: the result rows of the inputs, one per (subject, release), in the inputs' order;
+    MergeError when there are none to merge, when the inputs are not all of one kind (runs or fuzz
+    campaigns), or when two give one (subject, release) different statuses."""
     if not inputs:
         raise MergeError("nothing to merge")
-    same = {field: _one_value(inputs, field) for field in SAME_TREE}
+    if len({given.is_fuzz for given in inputs}) > 1:
+        raise MergeError("a fuzz campaign's report and a run's report: merge the reports of one kind")
     merged: dict[tuple[str, str], tuple[Input, dict[str, Any]]] = {}
     for given in inputs:
         for row in given.data["results"]:
-            key = (row["case"], row["otp"])
+            key = (row[subject], row["otp"])
             if key in merged and merged[key][1]["status"] != row["status"]:
-                raise MergeError(f"{row['case']} on OTP {row['otp']}: {merged[key][1]['status']} in "
+                raise MergeError(f"{row[subject]} on OTP {row['otp']}: {merged[key][1]['status']} in "
                                  f"{merged[key][0].path}, {row['status']} in {given.path}: not one run")
             merged.setdefault(key, (given, row))
-    results = [from_json(row) for _, row in merged.values()]
-    otps = sorted_releases(o for given in inputs for o in _otps(given))
-    why = "; ".join(_incomplete(inputs, otps))
-    return to_json(otps, results, incomplete=why,
-                   provenance={**{k: v for k, v in same.items() if v is not None},
-                               "merged": [f"{given.path} (shard {given.shard})" for given in inputs]})
+    return [row for _, row in merged.values()]
 
 
-def _otps(given: Input) -> list[str]:
+def origins(inputs: list[Input]) -> list[str]:
+    """Guarantees: each input's file and shard, as the merged report lists them."""
+    return [f"{given.path} (shard {given.shard})" for given in inputs]
+
+
+def otps_of(given: Input) -> list[str]:
     otp = given.data["otp"]
     return otp if isinstance(otp, list) else [otp]
 
 
-def _one_value(inputs: Iterable[Input], field: str) -> Any:
-    """The value every input that has the field gives it; MergeError when two differ."""
+def one_value(inputs: Iterable[Input], field: str) -> Any:
+    """Guarantees: the value every input that has the field gives it (None when none has it);
+    MergeError when two differ."""
     seen: dict[str, Path] = {}
     for given in inputs:
         if field in given.data:
@@ -111,17 +131,18 @@ def _one_value(inputs: Iterable[Input], field: str) -> Any:
     if len(seen) > 1:
         raise MergeError(f"the reports differ in {field!r} ("
                          + "; ".join(f"{value} in {path}" for value, path in seen.items())
-                         + "): they do not come from one tree and one selection")
+                         + "): they are not the shards of one run")
     given_values = [given.data[field] for given in inputs if field in given.data]
     return given_values[0] if given_values else None
 
 
-def _incomplete(inputs: list[Input], otps: list[str]) -> list[str]:
-    """Why the inputs are not a whole run: inputs cut short, releases with a shard missing."""
+def incomplete(inputs: list[Input], otps: list[str]) -> list[str]:
+    """Guarantees: why the inputs are not a whole run: inputs cut short, releases with a shard missing
+    (or shards of different splits); empty when they are one."""
     why = [f"{given.path}: {given.data.get('incomplete') or 'incomplete'}"
            for given in inputs if given.data.get("complete") is False]
     for otp in otps:
-        shards = {given.shard for given in inputs if otp in _otps(given)}
+        shards = {given.shard for given in inputs if otp in otps_of(given)}
         if WHOLE in shards:
             continue
         totals = sorted({s.total for s in shards})
