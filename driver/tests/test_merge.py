@@ -218,3 +218,10 @@ def test_a_journal_of_another_comparison_is_refused(tmp_path: Path) -> None:
     journal.open_journal(tmp_path, 7, WHOLE, strict=False)
     with pytest.raises(journal.JournalError, match="another campaign"):
         journal.open_journal(tmp_path, 7, WHOLE, strict=True)
+
+
+def test_a_campaign_report_with_a_malformed_result_is_refused(tmp_path: Path) -> None:
+    broken = campaign_report(whole_campaign(), WHOLE)
+    del broken["results"][0]["shape"]
+    with pytest.raises(merge.MergeError, match="not a fuzz outcome"):
+        fuzz_merge.merge([merge.load(write(tmp_path, "a.json", broken))])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..merge import Input, incomplete, one_value, origins, otps_of, union
+from ..merge import Input, MergeError, incomplete, one_value, origins, otps_of, union
 from ..results import sorted_releases
 from . import campaign as cp
 from . import report, steer
@@ -23,14 +23,18 @@ def merge(inputs: list[Input]) -> tuple[dict[str, Any], cp.Campaign]:
     """Guarantees: the JSON report of the campaign the inputs are shards of, and that campaign as far as
     the reports tell it (its outcomes, groups, seconds: what its JUnit XML needs); MergeError when they
     cannot be one campaign's."""
-    rows = union(inputs, "scenario")
     seed = one_value(inputs, "seed")
     coverage = one_value(inputs, "coverage")
     otps = sorted_releases(o for given in inputs for o in otps_of(given))
     order = {otp: n for n, otp in enumerate(otps)}
-    rows.sort(key=lambda row: (_index(row["scenario"]), order[row["otp"]]))
-    outcomes = [cp.Outcome(row["scenario"], row["otp"], row["status"], tuple(row["shape"]), list(row["changed"]),
-                           row["detail"], row["rerun_alone"], row["polluted"]) for row in rows]
+    try:
+        rows = sorted(union(inputs, "scenario"), key=lambda row: (_index(row["scenario"]), order[row["otp"]]))
+        outcomes = [cp.Outcome(row["scenario"], row["otp"], row["status"], tuple(row["shape"]),
+                               list(row["changed"]), row["detail"], row["rerun_alone"], row["polluted"])
+                    for row in rows]
+    except (KeyError, TypeError, ValueError, IndexError) as why:
+        raise MergeError(f"a result is not a fuzz outcome (its {why} is missing or malformed): "
+                         "merge takes the reports of ./tcs fuzz --json") from why
     seconds = {otp: sum(given.data.get("seconds", {}).get(otp, 0.0) for given in inputs) for otp in otps}
     campaign = cp.Campaign(seed, otps, [], outcomes, cp.group(outcomes), seconds, steer.Coverage(),
                            steer.Coverage(), lost=sum(given.data.get("lost", 0) for given in inputs))
