@@ -249,7 +249,8 @@ def cmd_merge(args: argparse.Namespace) -> int:
     if any(given.is_fuzz for given in inputs):
         write_report(Path(args.out), json.dumps(merged, indent=2) + "\n")
         if args.junit:
-            write_report(Path(args.junit), junit.render(f"tcs fuzz seed {campaign.seed}", fuzz_report.junit_cases(campaign)))
+            write_report(Path(args.junit), junit.render(f"tcs fuzz seed {campaign.seed}",
+                                                        fuzz_report.junit_cases(campaign)))
         status = fuzz_command.exit_status(campaign)
     else:
         args.json = args.out

@@ -352,8 +352,9 @@ def run(layout: corpus.Layout, seed: int, otps: list[node.Otp], *, count: int | 
             seconds[name] += spent
             if record is not None and fresh:
                 record(fresh, name, spent)
+            before = len(batch) - len(fresh)
             say(f"OTP {name}: {len(generated)} scenario(s)" + (f" (shard {part})" if part != WHOLE else "")
-                + f" in {seconds[name]:.0f}s" + (f", {len(batch) - len(fresh)} judged before" if len(fresh) < len(batch) else "")
+                + f" in {seconds[name]:.0f}s" + (f", {before} judged before" if before else "")
                 + ": " + progress_counts([o for o in outcomes if o.otp == name]))
     result = Campaign(seed, list(lives), generated, outcomes, group(outcomes), seconds, corpus_cover, fuzz_cover,
                       lost=len(generated) * len(lives) - len(outcomes), part=part)
