@@ -15,11 +15,13 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from . import (buildstamp, conformance, corpus, expectations, fuzzing, junit, locking, node, provision, recorder,
-               reftree, report_html, rules, rundiff, textfile, validate)
-from .results import CaseResult, exit_code, junit_cases, render_table, to_json
+from . import (buildstamp, conformance, corpus, expectations, fuzzing, junit, locking, merge, node, provision,
+               recorder, reftree, report_html, rules, rundiff, shard, textfile, validate)
+from .results import CaseResult, exit_code, from_json, junit_cases, render_table, to_json
 from .workshop import book, try_
 from .fuzz import command as fuzz_command
+from .fuzz import merge as fuzz_merge
+from .fuzz import report as fuzz_report
 
 
 
@@ -102,19 +104,25 @@ def interrupt_deferred() -> Iterator[None]:
 
 
 def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict: bool,
-               fresh_nodes: bool, results: list[CaseResult]) -> None:
-    """Runs every selected case live on each release, printing one progress line per case and
-    appending each result to `results` as it comes (so an interrupted run keeps them)."""
+               fresh_nodes: bool, results: list[CaseResult], part: shard.Shard = shard.WHOLE) -> None:
+    """Runs every selected case (of shard `part` only: the cases sorted by id, shard.Shard.select) live
+    on each release, printing one progress line per case and appending each result to `results` as it
+    comes (so an interrupted run keeps them)."""
     include = corpus.host_include()
     try:
-        cases = corpus.load_cases(where, corpus.case_paths(where, pattern))
+        paths = corpus.case_paths(where, pattern)
+        cases = corpus.load_cases(where, part.select(paths))
         corpus.check_expectations(where, sorted({str(o.release) for o in otps}))
     except (corpus.ModelError, expectations.ExpectationError) as why:
         say(str(why))
         sys.exit(2)
-    if not cases:
+    if not paths:
         say(f"no case matches {pattern!r} in {where.cases}")
         sys.exit(2)
+    if part != shard.WHOLE:
+        say(f"shard {part}: {len(cases)} of the {len(paths)} selected case(s)")
+    if not cases:
+        return
     width = len(str(len(cases)))
     for otp in otps:
         where_runs = f"in {otp.root}" if otp.root else f"{otp.erl[0]}" if "@" in otp.name else "on the host"
@@ -150,22 +158,24 @@ def cmd_run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     otps = select_otps(args.otp)
     results: list[CaseResult] = []
+    origin: dict[str, object] = {}
     try:
         with contextlib.ExitStack() as own:
             if args.cases_dir is not None:
                 where = own_cases(where, Path(args.cases_dir), Path(own.enter_context(tempfile.TemporaryDirectory())))
-            run_corpus(where, args.cases, otps, args.strict, args.fresh_nodes, results)
+            origin = merge.provenance(where, args.cases, args.strict, args.shard)
+            run_corpus(where, args.cases, otps, args.strict, args.fresh_nodes, results, args.shard)
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut the report short
         incomplete = f"interrupted (Ctrl-C) after {len(results)} result(s)"
         say(incomplete + (f"; the report{'s' if len(reports) > 1 else ''} keep{'' if len(reports) > 1 else 's'} "
                           "them, marked incomplete" if reports else ""))
-        write_reports(args, otps, results, incomplete=incomplete, quiet=True)
+        write_reports(args, [o.name for o in otps], results, incomplete=incomplete, quiet=True, provenance=origin)
         return INTERRUPTED
     print()
     print(render_table(results))
     say(f"wall time {time.monotonic() - started:.1f}s")
-    write_reports(args, otps, results)
+    write_reports(args, [o.name for o in otps], results, provenance=origin)
     return exit_code(results)
 
 
@@ -186,12 +196,12 @@ def own_cases(where: corpus.Layout, directory: Path, golden: Path) -> corpus.Lay
 INTERRUPTED = 130
 
 
-def write_reports(args: argparse.Namespace, otps: list[node.Otp], results: list[CaseResult], *,
-                  incomplete: str = "", quiet: bool = False) -> None:
+def write_reports(args: argparse.Namespace, otps: list[str], results: list[CaseResult], *,
+                  incomplete: str = "", quiet: bool = False, provenance: dict | None = None) -> None:
     """Writes the JSON, HTML and JUnit reports asked for."""
     if args.json:
-        write_report(Path(args.json), json.dumps(to_json([o.name for o in otps], results, incomplete=incomplete),
-                                                 indent=2) + "\n", quiet=quiet)
+        write_report(Path(args.json), json.dumps(to_json(otps, results, incomplete=incomplete,
+                                                         provenance=provenance), indent=2) + "\n", quiet=quiet)
     if args.html:
         write_report(Path(args.html), report_html.render(results), quiet=quiet)
     if args.junit:
@@ -219,6 +229,46 @@ def cmd_diff(args: argparse.Namespace) -> int:
         return 2
     print(rundiff.render(changes), end="")
     return 1 if changes.regressions else 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    """The JSON reports of shards as one run's or one fuzz campaign's (tcs_driver/merge, fuzz/merge);
+    1 when a case fails or the merge is incomplete, 2 when the reports cannot be one run's (nothing is
+    written then)."""
+    reports = [Path(p) for p in (args.out, args.html, args.junit) if p]
+    for problem in filter(None, map(textfile.unwritable, reports)):
+        say(problem)
+        return 2
+    try:
+        inputs = [merge.load(Path(p)) for p in args.inputs]
+        if any(given.is_fuzz for given in inputs):
+            if args.html:
+                raise merge.MergeError("--html: merged fuzz campaigns have JSON and JUnit reports only")
+            merged, campaign = fuzz_merge.merge(inputs)
+        else:
+            merged = merge.merge(inputs)
+    except merge.MergeError as why:
+        say(f"not merged: {why}")
+        return 2
+    if any(given.is_fuzz for given in inputs):
+        write_report(Path(args.out), json.dumps(merged, indent=2) + "\n")
+        if args.junit:
+            write_report(Path(args.junit), junit.render(f"tcs fuzz seed {campaign.seed}",
+                                                        fuzz_report.junit_cases(campaign)))
+        status = fuzz_command.exit_status(campaign)
+    else:
+        args.json = args.out
+        results = [from_json(row) for row in merged["results"]]
+        write_reports(args, merged["otp"], results, incomplete=merged.get("incomplete", ""),
+                      provenance={k: merged[k] for k in (*merge.SAME_TREE, "merged") if k in merged})
+        status = exit_code(results)
+    say(f"{len(inputs)} report(s): " + "; ".join(
+        f"OTP {otp}: {', '.join(f'{n} {s}' for s, n in counts.items() if n and s != 'cases')}"
+        for otp, counts in merged["by_otp"].items()))
+    if merged.get("incomplete"):
+        say(f"the merged report is incomplete: {merged['incomplete']}")
+        return 1
+    return status
 
 
 def cmd_test(args: argparse.Namespace) -> int:
@@ -400,7 +450,15 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--strict", action="store_true", help="compare informative lines too")
     run.add_argument("--fresh-nodes", action="store_true",
                      help="one node per case (slower; by default a node runs many cases, see README)")
+    shard.add_argument(run, "the selected cases (sorted by id)")
     run.set_defaults(func=cmd_run)
+    merged = sub.add_parser("merge", help="merge the JSON reports of shards (run --shard K/N) into one run's "
+                            "report; exit 1 when a case fails or a shard is missing, 2 when they are not one run's")
+    merged.add_argument("out", metavar="OUT.json", help="the merged JSON report to write")
+    merged.add_argument("inputs", metavar="IN.json", nargs="+", help="JSON reports of ./tcs run --json")
+    merged.add_argument("--html", help="also write the HTML report of the merged results")
+    merged.add_argument("--junit", help="also write the JUnit XML of the merged results")
+    merged.set_defaults(func=cmd_merge)
     run_diff = sub.add_parser("diff", help="what changed between two runs (JSON reports of ./tcs run --json); "
                               "exit 1 when a case newly fails")
     run_diff.add_argument("old", help="the report of the earlier run (e.g. on the OTP in use)")

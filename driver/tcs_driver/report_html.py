@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
-from .results import CaseResult, by_case, counts_text, releases, rule_matrix, summarise
+from .results import SHOWN_WITH_GOLDEN, CaseResult, by_case, counts_text, releases, rule_matrix, summarise
 
-#: Results worth showing stream by stream.
-DIFFERENCES = ("fail", "deviation", "crash", "timeout")
+#: Results worth showing stream by stream (the JSON report keeps their golden streams for this page).
+DIFFERENCES = SHOWN_WITH_GOLDEN
 
 STYLE = """
 body { font: 14px/1.4 sans-serif; margin: 1.5em; color: #222; }

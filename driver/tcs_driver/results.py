@@ -16,10 +16,12 @@ __all__ = [
     "by_case",
     "counts_text",
     "exit_code",
+    "from_json",
     "per_rule",
     "releases",
     "render_table",
     "rule_matrix",
+    "sorted_releases",
     "summarise",
     "to_json",
 ]
@@ -82,7 +84,12 @@ def per_rule(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:
 
 def releases(results: Iterable[CaseResult]) -> list[str]:
     """Return the OTP releases the results come from, oldest first."""
-    return sorted({r.otp for r in results}, key=lambda otp: (not otp.isdigit(), int(otp) if otp.isdigit() else 0, otp))
+    return sorted_releases(r.otp for r in results)
+
+
+def sorted_releases(names: Iterable[str]) -> list[str]:
+    """Return the release names, each once, oldest first (numbers, then paths to an erl)."""
+    return sorted(set(names), key=lambda otp: (not otp.isdigit(), int(otp) if otp.isdigit() else 0, otp))
 
 
 def _sorted(results: Iterable[CaseResult]) -> list[CaseResult]:
@@ -108,8 +115,14 @@ def rule_matrix(results: Iterable[CaseResult]) -> dict[str, dict[str, dict[str, 
             for rule in per_rule(items)}
 
 
-def to_json(otp: str | Sequence[str], results: Iterable[CaseResult], *, incomplete: str = "") -> dict[str, Any]:
-    """Return the JSON report: releases run, whether the run completed (else why not, in words), overall
+#: Statuses whose report shows the golden stream beside the live one (the HTML report's differences).
+SHOWN_WITH_GOLDEN: Final[frozenset[str]] = frozenset({"fail", "deviation", "crash", "timeout"})
+
+
+def to_json(otp: str | Sequence[str], results: Iterable[CaseResult], *, incomplete: str = "",
+            provenance: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Return the JSON report: releases run, whether the run completed (else why not, in words), where
+    it comes from when given (the tree, the shard: `provenance`, which ./tcs merge checks), overall
     and per-release summaries, one result per (case, release).
 
     Each result carries its live stream (class-prefixed lines), so that two
@@ -122,6 +135,7 @@ def to_json(otp: str | Sequence[str], results: Iterable[CaseResult], *, incomple
         "otp": otps,
         "complete": not incomplete,
         **({"incomplete": incomplete} if incomplete else {}),
+        **(provenance or {}),
         "summary": summarise(items),
         "by_otp": {o: summarise(r for r in items if r.otp == o) for o in otps},
         "results": [
@@ -136,7 +150,19 @@ def _result_json(r: CaseResult) -> dict[str, Any]:
     """Return what one run of a case showed, as the JSON report stores it."""
     return {"case": r.case, "status": r.status, "rules": list(r.rules), "otp": r.otp, "detail": r.detail,
             "changed": list(r.changed), "live": list(r.live),
-            **({"clarification": r.clarification} if r.clarification else {})}
+            **({"clarification": r.clarification} if r.clarification else {}),
+            **({"golden": list(r.golden)} if r.golden and r.status in SHOWN_WITH_GOLDEN else {})}
+
+
+def from_json(row: dict[str, Any]) -> CaseResult:
+    """Return the result a row of the JSON report's "results" holds (to_json's inverse for what the
+    report keeps: the golden stream only where it shows a difference); KeyError, TypeError or
+    ValueError when the row is not one."""
+    shared = row.get("shared_run")
+    return CaseResult(row["case"], row["status"], list(row["rules"]), row["otp"], row.get("detail", ""),
+                      list(row.get("golden", [])), list(row.get("live", [])), list(row.get("changed", [])),
+                      bool(row.get("replayed_alone", False)), from_json(shared) if shared else None,
+                      row.get("clarification", ""))
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

@@ -23,6 +23,7 @@ from typing import Final
 
 from .. import corpus, node, stream
 from ..results import CaseResult
+from ..shard import WHOLE, Shard
 from . import gen, shrink, steer
 
 #: How many candidates the generator writes for one scenario (steer.choose keeps one).
@@ -88,6 +89,7 @@ class Campaign:
     corpus_cover: steer.Coverage
     fuzz_cover: steer.Coverage
     lost: int = 0
+    part: Shard = WHOLE                # the shard of the seed's scenarios this campaign ran
 
 
 def model_run(layout: corpus.Layout, *args: str) -> tuple[int, str, str]:
@@ -293,41 +295,69 @@ def judge_all(live: Live, items: list[Generated], workers: int) -> list[Outcome]
     return outcomes
 
 
+#: What a campaign resumed from its journal was told there: the outcomes judged (by scenario id and
+#: release) and the live seconds per release; what it judges now goes to a recorder of the same.
+Judged = dict[tuple[str, str], Outcome]
+Recorder = Callable[[list[Outcome], str, float], None]
+
+
 def run(layout: corpus.Layout, seed: int, otps: list[node.Otp], *, count: int | None, minutes: float | None,
         where: Path, workers: int, shrink_seconds: float, say: Callable[[str], None],
-        strict: bool = False, round_size: int = 2 * PER_NODE) -> Campaign:
-    """A whole campaign: rounds of scenarios, each run on every release, then groups shrunk."""
+        strict: bool = False, round_size: int = 2 * PER_NODE, part: Shard = WHOLE,
+        judged_before: Judged | None = None, seconds_before: dict[str, float] | None = None,
+        record: Recorder | None = None) -> Campaign:
+    """A whole campaign: rounds of scenarios, each run on every release, then groups shrunk.
+
+    With `part`, only the scenarios of that shard (by index in the seed's sequence, which is generated
+    whole: the steering of a slot depends on the slots before it) run live, so the shards of one seed
+    together judge what the whole campaign judges. Outcomes in `judged_before` are taken as they are,
+    not run again; what the campaign judges is given to `record`, one release's round at a time."""
     include = corpus.host_include()
     corpus_cover, fuzz_cover = corpus_coverage(layout), steer.Coverage()
     lives = {o.name: live_for(layout, o, include, strict) for o in otps}
     deadline = time.monotonic() + minutes * 60 if minutes else None
     limit = count if count is not None else 10**9
     source = generate(layout, seed, limit, where / "scenarios", corpus_cover, fuzz_cover)
+    known = dict(judged_before or {})
     generated: list[Generated] = []
     outcomes: list[Outcome] = []
-    seconds = dict.fromkeys(lives, 0.0)
-    while len(generated) < limit and (deadline is None or time.monotonic() < deadline):
-        batch = [g for _, g in zip(range(min(round_size, limit - len(generated))), source)]
-        if not batch:
+    seconds = {name: (seconds_before or {}).get(name, 0.0) for name in lives}
+    slots = 0
+    while slots < limit and (deadline is None or time.monotonic() < deadline):
+        whole = [g for _, g in zip(range(min(round_size, limit - slots)), source)]
+        if not whole:
             break
+        slots += len(whole)
+        batch = [g for g in whole if part.holds(g.index)]
         generated += batch
         for name, live in lives.items():
             started = time.monotonic()
-            runnable = [g for g in batch if g.case is not None and corpus.skip_reason(g.case, live.otp.release) is None]
+            new = [g for g in batch if (g.scenario.id, name) not in known]
+            runnable = [g for g in new if g.case is not None and corpus.skip_reason(g.case, live.otp.release) is None]
             judged = {id(g): o for g, o in zip(runnable, judge_all(live, runnable, workers))}
+            fresh = []
             for g in batch:
+                if (g.scenario.id, name) in known:
+                    outcomes.append(known[g.scenario.id, name])
+                    continue
                 if g.refused:
-                    outcomes.append(Outcome(g.scenario.id, name, "refused", detail=g.refused))
+                    fresh.append(Outcome(g.scenario.id, name, "refused", detail=g.refused))
                 elif id(g) in judged:
-                    outcomes.append(judged[id(g)])
+                    fresh.append(judged[id(g)])
                 else:
-                    outcomes.append(Outcome(g.scenario.id, name, "skip",
-                                            detail=corpus.skip_reason(g.case, live.otp.release) or ""))
-            seconds[name] += time.monotonic() - started
-            say(f"OTP {name}: {len(generated)} scenario(s) in {seconds[name]:.0f}s: "
-                + progress_counts([o for o in outcomes if o.otp == name]))
+                    fresh.append(Outcome(g.scenario.id, name, "skip",
+                                         detail=corpus.skip_reason(g.case, live.otp.release) or ""))
+                outcomes.append(fresh[-1])
+            spent = time.monotonic() - started
+            seconds[name] += spent
+            if record is not None and fresh:
+                record(fresh, name, spent)
+            before = len(batch) - len(fresh)
+            say(f"OTP {name}: {len(generated)} scenario(s)" + (f" (shard {part})" if part != WHOLE else "")
+                + f" in {seconds[name]:.0f}s" + (f", {before} judged before" if before else "")
+                + ": " + progress_counts([o for o in outcomes if o.otp == name]))
     result = Campaign(seed, list(lives), generated, outcomes, group(outcomes), seconds, corpus_cover, fuzz_cover,
-                      lost=len(generated) * len(lives) - len(outcomes))
+                      lost=len(generated) * len(lives) - len(outcomes), part=part)
     if shrink_seconds > 0:
         shrink_groups(layout, result, otps, where, seconds=shrink_seconds, workers=workers, say=say, strict=strict)
     return result

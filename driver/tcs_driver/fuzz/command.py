@@ -8,8 +8,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import corpus, junit, node, provision
-from . import campaign, report
+from .. import corpus, junit, node, provision, shard
+from . import campaign, journal, report
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -27,7 +27,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", help="write the campaign as JSON to this file")
     p.add_argument("--html", help="write a self-contained HTML report to this file")
     p.add_argument("--junit", help="write JUnit XML for CI to this file (a testcase per scenario and release)")
-    p.add_argument("--out", help="write each group's minimal scenario here as a ready .tcs case")
+    p.add_argument("--out", help="write each group's minimal scenario here as a ready .tcs case, and the "
+                   "campaign's journal: the same command run again goes on where it stopped (scenarios "
+                   "judged on a release are not run again)")
+    shard.add_argument(p, "the seed's scenarios (by index: the shards of a seed together are its campaign)")
     p.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)),
                    help="nodes side by side per release (default: 2, or 1 on a one-core machine)")
     p.add_argument("--shrink-seconds", type=float, default=90.0,
@@ -52,11 +55,22 @@ def main(args: argparse.Namespace, where: corpus.Layout, otps: list[node.Otp],
             say(f"cannot write {target}: no directory {Path(target).resolve().parent}")
             return 2
     count = args.count if args.count is not None or args.minutes is not None else 200
+    past: journal.Journal | None = None
+    if args.out:
+        try:
+            past = journal.open_journal(Path(args.out), args.seed, args.shard, args.strict)
+        except (journal.JournalError, OSError) as why:
+            say(str(why))
+            return 2
+        if past.judged:
+            say(f"resuming from {past.path}: {len(past.judged)} outcome(s) judged before")
     work = Path(tempfile.mkdtemp(prefix=f"fuzz-{args.seed}-", dir=where.build))
     say(f"seed {args.seed}: scenarios in {work / 'scenarios'}")
     result = campaign.run(where, args.seed, otps, count=count, minutes=args.minutes, where=work,
                           workers=max(1, args.workers), shrink_seconds=args.shrink_seconds, say=say,
-                          strict=args.strict)
+                          strict=args.strict, part=args.shard,
+                          judged_before=past.judged if past else None, seconds_before=past.seconds if past else None,
+                          record=past.record if past else None)
     out = Path(args.out) if args.out else work / "minimal-cases"
     paths = report.write_minimal(where, result, out)
     if paths:

@@ -64,10 +64,12 @@ def to_json(result: cp.Campaign) -> dict[str, Any]:
     """The campaign as one JSON object."""
     return {
         "seed": result.seed,
+        "shard": str(result.part),
         "scenarios": len(result.generated),
         "otp": result.otps,
         "by_otp": counts(result),
         "lost": result.lost,
+        "seconds": {otp: round(spent, 3) for otp, spent in result.seconds.items()},
         "polluted": [{"scenario": o.scenario, "otp": o.otp} for o in result.outcomes if o.polluted],
         "throughput_per_minute": throughput(result),
         "coverage": {"rules": len(result.fuzz_cover.rules), "pairs": len(result.fuzz_cover.pairs),

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from .. import corpus, junit, node, provision
+from .. import corpus, junit, node, provision, shard
 from . import engine, inputs, releases, report, sanitize
 from .checks import ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, Limits
 
@@ -57,6 +57,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="cost: calls or sends per sample (default %(default)s)")
     parser.add_argument("--parallel", type=int, default=os.cpu_count() or 2,
                         help="nodes run at once (default: the number of CPUs)")
+    shard.add_argument(parser, "the checks (shape runs in every shard; checks judged on what another "
+                       "saw stay together: " + ", ".join(TOGETHER) + ")")
+
+
+#: Checks that run in one shard: enabled_pure is judged on the inputs enabled_answers saw answered,
+#: tracee_untouched on those both enabled_answers and trace_accepts passed (engine.py).
+TOGETHER: tuple[str, ...] = ("enabled_answers", "enabled_pure", "trace_accepts", "tracee_untouched")
+
+
+def shard_checks(checks: tuple[str, ...], part: shard.Shard) -> tuple[str, ...]:
+    """Guarantees: the checks of `checks` shard `part` runs, in order: the split is over units, each a
+    check or the checks of TOGETHER, in ALL_CHECK_NAMES order; shape is none of them (every shard runs it)."""
+    units: list[tuple[str, ...]] = []
+    for check in ALL_CHECK_NAMES:
+        unit = TOGETHER if check in TOGETHER else (check,)
+        chosen = tuple(c for c in unit if c in checks and c != "shape")
+        if chosen and chosen not in units:
+            units.append(chosen)
+    return tuple(c for unit in part.select(units) for c in unit)
 
 
 def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], None]) -> int:
@@ -110,6 +129,8 @@ def _options(args: argparse.Namespace) -> engine.Options:
         raise inputs.BadInput(f"--bench-samples {args.bench_samples}: must be odd and positive")
     if args.bench_size < 1 or args.callback_timeout <= 0 or args.check_timeout <= 0 or args.parallel < 1:
         raise inputs.BadInput("--bench-size, --parallel and the timeouts must be positive")
+    if args.shard != shard.WHOLE:
+        checks = shard_checks(checks, args.shard)
     return engine.Options(checks=("shape",) + checks,
                           limits=Limits(args.callback_timeout, args.check_timeout),
                           bench=Bench(args.bench_samples, args.bench_size, args.bench_size),
