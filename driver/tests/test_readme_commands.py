@@ -110,12 +110,28 @@ COMMANDS: dict[str, Spec] = {
         says=("agree",), writes=("f.json", "f.html"), live=True),
     "./tcs fuzz --minutes 10 --otp all": Spec(run=("./tcs fuzz --minutes 0.05 --otp all",), says=("agree",),
                                               live=True, fuzzing=True),  # one round: 100 scenarios a release
+    "./tcs run --otp 25 --cases 'fallback_*' --shard 1/2 --json shard1.json": Spec(
+        run=("./tcs run --otp 25 --cases 'fallback_*' --shard 1/2 --json shard1.json",), says=("fail 0",),
+        writes=("shard1.json",), live=True),
+    "./tcs run --otp 25 --cases 'fallback_*' --shard 2/2 --json shard2.json": Spec(
+        run=("./tcs run --otp 25 --cases 'fallback_*' --shard 2/2 --json shard2.json",), says=("fail 0",),
+        writes=("shard2.json",), live=True),
+    "./tcs merge merged.json shard1.json shard2.json --junit merged.xml --html merged.html": Spec(
+        run=("./tcs merge merged.json shard1.json shard2.json --junit merged.xml --html merged.html",),
+        writes=("merged.json", "merged.xml", "merged.html"), live=True,
+        after=("./tcs run --otp 25 --cases 'fallback_*' --shard 1/2 --json shard1.json",
+               "./tcs run --otp 25 --cases 'fallback_*' --shard 2/2 --json shard2.json")),
     # command lines in the prose
     "./tcs book [--otp …] [--results R.json …] OUT_DIR": Spec(
         run=("./tcs book --otp 25,29 --results old.json --results new.json results-book/",),
         says=("wrote results-book",), writes=("results-book/index.html",),
         after=("./tcs run --otp 25 --json old.json", "./tcs run --otp 29 --json new.json"), live=True),
     "./tcs fuzz-parser --minutes N": Spec(same_as="./tcs fuzz-parser --minutes 30"),
+    "./tcs merge OUT.json IN.json...": Spec(
+        same_as="./tcs merge merged.json shard1.json shard2.json --junit merged.xml --html merged.html"),
+    "./tcs book --results": Spec(same_as="./tcs book [--otp …] [--results R.json …] OUT_DIR"),
+    "./tcs fuzz ... --out DIR": Spec(
+        elsewhere="driver/tests/test_ci_shards.py::test_a_campaign_goes_on_from_its_output_directory: --out"),
     "./tcs run --json": Spec(same_as="./tcs run --cases 'fallback_*' --json results.json"),
     "./tcs run --otp all --fresh-nodes": Spec(run=(f"./tcs run --otp all --fresh-nodes --cases {CASE}",),
                                               says=(f"OTP 29: {RUN_SUMMARY}",), live=True),
