@@ -9,6 +9,13 @@
 /* What fires the tracepoints of one template segment for process p. */
 typedef void (*AllowFire)(Model *m, int p, const void *arg);
 
+/* What the lines of a template may change of process p, kept to be put back. */
+typedef struct AllowKept { const char *last_traced; TraceState *trace; } AllowKept;
+
+/* Guarantees: p's last traced tag and trace states (one per session) as they stand, in the arena. */
+AllowKept allow_keep(Model *m, int p);
+/* Guarantees: p's last traced tag and trace states as kept. */
+void allow_restore(Model *m, int p, const AllowKept *kept);
 /* Guarantees: the lines fire(m, p, arg) would write, "CLASS BODY" joined by " ; ", without
  * writing them and with p's last traced tag and trace states unchanged (the tracepoints of a
  * template change nothing else: gc and scheduling tags detach no tracer, ENABLED-REMOVE-EVENT;
