@@ -79,6 +79,8 @@ void allow_capture_start(Model *m, Captured *c)
 
 void allow_capture_stop(Model *m, Captured *c) { m->out = c->out; }
 
+void allow_captured_write(Model *m, const Captured *c) { buf_puts(&m->out->text, buf_str(&c->lines.text)); }
+
 void allow_captured_free(Captured *c) { stream_free(&c->lines); }
 
 /* The lines of the n parts, one after the other. */

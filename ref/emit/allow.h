@@ -35,6 +35,8 @@ typedef struct Captured { Stream lines; Stream *out; } Captured;
 void allow_capture_start(Model *m, Captured *c);
 /* Guarantees: the model writes to its stream again; c keeps what it captured (allow_captured_free). */
 void allow_capture_stop(Model *m, Captured *c);
+/* Guarantees: the lines c captured written to the model's stream, as they were. */
+void allow_captured_write(Model *m, const Captured *c);
 /* Guarantees: c's memory released. */
 void allow_captured_free(Captured *c);
 /* Guarantees: the lines of the n parts of first, in order, when the parts of second hold the same

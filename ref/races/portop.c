@@ -23,7 +23,7 @@ static void fire_unpredicted(Model *m, int proc, const Event *ev)
         bool traced = tracepoint_accept(m, s, proc, ev->tag, tracepoint_rules(m, s, n, ev->rules, "SESSION-ORDER-PROCESS"));
         allow_capture_stop(m, &asked);
         if (!traced)
-            buf_puts(&m->out->text, buf_str(&asked.lines.text));
+            allow_captured_write(m, &asked);
         allow_captured_free(&asked);
     }
 }
