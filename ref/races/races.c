@@ -1,6 +1,5 @@
 /* races.c - the table of the runtime's races, and the windows and either-ors opened from it
  * (PROTOCOLS.md section 6; CONFORMANCE.md section 2, "Runtime additions"). */
-#include "enabled.h"
 #include "races.h"
 
 /* The "what ... is" part of a refusal, which model_unsupported completes ("... is not supported by
@@ -76,28 +75,9 @@ static const RaceRow RACE_ROWS[RACE_COUNT] = {
                       NULL},
 };
 
-const RaceRow *races_row(Race r) { return &RACE_ROWS[r]; }
-
-/* True iff a session that would trace tag of p answers remove to it. */
-static bool tag_removes(const Model *m, int p, const char *tag)
+const RaceRow *races_row(Race r)
 {
-    for (int s = 0; s < m->nsessions; s++)
-        if (enabled_live(m, s, p, tag) && m->sessions[s].tracer->kind != TRACER_PROCESS &&
-            enabled_answer(enabled_session_tracer(m, s), tag) == ANS_REMOVE)
-            return true;
-    return false;
-}
-
-bool races_remove_answered(const Model *m, int p, Race r)
-{
-    const RaceRow *row = races_row(r);
-    return ((row->asked & RACE_ASK_FIRST) && tag_removes(m, p, row->first)) ||
-           ((row->asked & RACE_ASK_SECOND) && tag_removes(m, p, row->second));
-}
-
-bool races_refuse(Model *m, Race r)
-{
-    return model_unsupported(m, m->step->line, m->step->col, races_row(r)->refusal);
+    return &RACE_ROWS[r];
 }
 
 unsigned races_open(Model *m, Race r, unsigned after, const char *tpl)

@@ -54,12 +54,6 @@ typedef struct RaceRow {
 
 /* Guarantees: race r's row of the table; every race has one, with a rule. */
 const RaceRow *races_row(Race r);
-/* Guarantees: true iff a session that would trace one of race r's asked tags of p answers remove
- * to it (a process tracer, which has no enabled callback, never does). */
-bool races_remove_answered(const Model *m, int p, Race r);
-/* Guarantees: false with the error set to race r's refusal at the current step: the model
- * refuses it. */
-bool races_refuse(Model *m, Race r);
 /* Guarantees: a window of race r for up to its limit instances of tpl ("A open ..."), after
  * window after (0: none); returns its id. */
 unsigned races_open(Model *m, Race r, unsigned after, const char *tpl);

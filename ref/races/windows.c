@@ -1,9 +1,8 @@
 /* windows.c - what the runtime adds that the model cannot predict, as allowance windows: the
  * collections it starts by itself (also delayed ones), the scheduling of a process blocked in a
  * receive that handles a signal (also one that passes it new flags), the waits of open_port/2 and
- * of code loading, the scheduling of a process killed by an exit signal (CONFORMANCE.md section 2,
- * "Runtime additions"). Each window's template is what the tracepoints of the addition would
- * write now; its rule, limit and refusal are its race's row (races.h). */
+ * of code loading (CONFORMANCE.md section 2, "Runtime additions"). Each window's template is what the tracepoints of the addition would write now.
+ * Also the scheduling of a process killed by an exit signal. A window's rule, limit and refusal are its race's row (races.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,25 +21,44 @@ static void fire_point(Model *m, int p, const void *arg)
     tracepoint_event(m, p, pt->tag, pt->term, NULL, pt->rules);
 }
 
-/* The tracepoints of a template (one or two), each fired by one (fire_point, or fire_unreported). */
-typedef struct { AllowFire one; const Point *pts; int n; } PointRun;
-
-static void fire_run(Model *m, int p, const void *arg)
+static void fire_points(Model *m, int p, const void *arg)
 {
-    const PointRun *run = arg;
-    for (int i = 0; i < run->n; i++)
-        run->one(m, p, &run->pts[i]);
+    const Point *pts = arg;
+    fire_point(m, p, &pts[0]);
+    fire_point(m, p, &pts[1]);
 }
 
-/* A collection of race r (RACE_GC_MINOR, RACE_GC_MAJOR): its start and end right after one
- * another (the process does nothing between). */
-static const char *gc_template(Model *m, int p, Race r)
+/* True iff a session that would trace tag of p answers remove to it: what the runtime's addition
+ * would then detach no model can say (C-47 covers the scenario's own tracepoints only). */
+static bool answers_remove(const Model *m, int p, const char *tag)
+{
+    for (int s = 0; s < m->nsessions; s++)
+        if (enabled_live(m, s, p, tag) && m->sessions[s].tracer->kind != TRACER_PROCESS &&
+            enabled_answer(enabled_session_tracer(m, s), tag) == ANS_REMOVE)
+            return true;
+    return false;
+}
+
+/* True iff a session that would trace one of race r's asked tags of p answers remove to it. */
+static bool removes(const Model *m, int p, Race r)
+{
+    const RaceRow *row = races_row(r);
+    return ((row->asked & RACE_ASK_FIRST) && answers_remove(m, p, row->first)) ||
+           ((row->asked & RACE_ASK_SECOND) && answers_remove(m, p, row->second));
+}
+
+/* Refuses the step: the runtime's addition of race r would be answered remove (its refusal). */
+static bool refuse_remove(Model *m, Race r)
+{
+    return model_unsupported(m, m->step->line, m->step->col, races_row(r)->refusal);
+}
+
+/* A collection: its start and end right after one another (the process does nothing between). */
+static const char *gc_template(Model *m, int p, const char *start, const char *end)
 {
     Term *info = term_placeholder(m->a, "_GcInfo");
-    const RaceRow *gc = races_row(r);
-    Point pts[2] = {{gc->first, info, gc->rule}, {gc->second, info, gc->rule}};
-    PointRun run = {fire_point, pts, 2};
-    return allow_capture(m, p, fire_run, &run);
+    Point pts[2] = {{start, info, "GC-RUNTIME"}, {end, info, "GC-RUNTIME"}};
+    return allow_capture(m, p, fire_points, pts);
 }
 
 /* Two template pieces joined by sep (" ... ": another segment; " ; ": the same segment). In the arena. */
@@ -52,12 +70,11 @@ static const char *joined(Model *m, const char *x, const char *sep, const char *
     return t;
 }
 
-/* A schedule of race r: its first then its second tag at mfa, with lines of the process between
- * the two. */
-static const char *schedule_template(Model *m, int p, Race r, const Term *mfa)
+/* A schedule: first then second at mfa, with lines of the process between the two. */
+static const char *sched_template(Model *m, int p, const char *first, const char *second, const Term *mfa,
+                                  const char *rule)
 {
-    const RaceRow *row = races_row(r);
-    Point a = {row->first, mfa, row->rule}, b = {row->second, mfa, row->rule};
+    Point a = {first, mfa, rule}, b = {second, mfa, rule};
     const char *x = allow_capture(m, p, fire_point, &a), *y = allow_capture(m, p, fire_point, &b);
     if (!x || !y)
         return NULL;
@@ -77,6 +94,12 @@ static bool tag_traced(const Model *m, int p, const char *tag)
 static const Race WINDOW_RACES[WINDOW_KINDS] = {RACE_GC_MINOR, RACE_GC_MAJOR, RACE_BLOCKED_SIGNALS,
                                                 RACE_BLOCKED_INHERIT};
 
+/* The template of a collection of race r (RACE_GC_MINOR, RACE_GC_MAJOR). */
+static const char *gc_race_template(Model *m, int p, Race r)
+{
+    return gc_template(m, p, races_row(r)->first, races_row(r)->second);
+}
+
 /* The template the window of kind k of p must have now, or NULL when it must be closed. */
 static const char *wanted(Model *m, int p, WindowKind k)
 {
@@ -85,14 +108,15 @@ static const char *wanted(Model *m, int p, WindowKind k)
         return NULL;
     switch (k) {
     case WIN_GC_MINOR: /* GC-RUNTIME: a young generation filling up */
-        return tag_traced(m, p, "gc_minor_start") ? gc_template(m, p, RACE_GC_MINOR) : NULL;
+        return tag_traced(m, p, "gc_minor_start") ? gc_race_template(m, p, RACE_GC_MINOR) : NULL;
     case WIN_GC_MAJOR: /* GC-RUNTIME: the old generation filling up, or fullsweep_after reached */
-        return tag_traced(m, p, "gc_minor_start") ? gc_template(m, p, RACE_GC_MAJOR) : NULL;
+        return tag_traced(m, p, "gc_minor_start") ? gc_race_template(m, p, RACE_GC_MAJOR) : NULL;
     case WIN_BLOCKED: /* RUN-BLOCKED-SIGNALS: scheduled in to handle a signal, back out to wait, in
                        * a receive or suspended on a busy port (RUN-SUSPENDED-BUSY-PORT) */
         if (!(pp->blocked || pp->suspended) || !sched_traced(m, p))
             return NULL;
-        return schedule_template(m, p, WINDOW_RACES[k], pp->suspended ? sched_suspended_mfa(m, p) : sched_block_mfa(m));
+        return sched_template(m, p, "in", "out", pp->suspended ? sched_suspended_mfa(m, p) : sched_block_mfa(m),
+                              races_row(WINDOW_RACES[k])->rule);
     default: /* RUN-BLOCKED-INHERIT: opened by windows_signal_flags, kept until the wake-up */
         return pp->blocked && pp->windows[k].id ? pp->windows[k].tpl : NULL;
     }
@@ -114,8 +138,8 @@ bool windows_sync(Model *m, int p)
     const OpenWindow *signal = &m->procs[p].windows[WIN_SIGNAL_FLAGS];
     for (int k = 0; k < WINDOW_KINDS; k++) {
         const char *tpl = wanted(m, p, (WindowKind)k);
-        if (tpl && races_remove_answered(m, p, WINDOW_RACES[k]))
-            return races_refuse(m, WINDOW_RACES[k]);
+        if (tpl && removes(m, p, WINDOW_RACES[k]))
+            return refuse_remove(m, WINDOW_RACES[k]);
         OpenWindow *w = &m->procs[p].windows[k];
         if (w->id && (!tpl || strcmp(tpl, w->tpl) != 0)) {
             races_close(m, WINDOW_RACES[k], w->id);
@@ -135,8 +159,8 @@ BlockSchedule windows_block_schedule(Model *m, int p)
     const Proc *pp = &m->procs[p];
     if (!pp->alive || pp->is_port || !pp->blocked)
         return (BlockSchedule){NULL, NULL};
-    const RaceRow *row = races_row(RACE_BLOCKED_INHERIT);
-    Point in = {row->first, sched_block_mfa(m), row->rule}, out = {row->second, sched_block_mfa(m), row->rule};
+    const char *rule = races_row(RACE_BLOCKED_INHERIT)->rule;
+    Point in = {"in", sched_block_mfa(m), rule}, out = {"out", sched_block_mfa(m), rule};
     return (BlockSchedule){allow_capture(m, p, fire_point, &in), allow_capture(m, p, fire_point, &out)};
 }
 
@@ -145,8 +169,8 @@ bool windows_signal_flags(Model *m, int p, BlockSchedule before)
     BlockSchedule now = windows_block_schedule(m, p);
     if (!now.out || (before.out && strcmp(before.out, now.out) == 0))
         return true; /* not blocked, or its schedule looks as before: RUN-BLOCKED-SIGNALS covers it */
-    if (races_remove_answered(m, p, RACE_BLOCKED_INHERIT))
-        return races_refuse(m, RACE_BLOCKED_INHERIT);
+    if (removes(m, p, RACE_BLOCKED_INHERIT))
+        return refuse_remove(m, RACE_BLOCKED_INHERIT);
     OpenWindow *w = &m->procs[p].windows[WIN_SIGNAL_FLAGS];
     races_close(m, RACE_BLOCKED_INHERIT, w->id);
     /* scheduled in under the flags it had (no in line when they had no running), out under the new */
@@ -228,9 +252,9 @@ bool windows_wait(Model *m, int p, const Term *mfa, Race r, unsigned *id)
     *id = 0;
     if (!sched_traced(m, p))
         return true;
-    if (races_remove_answered(m, p, r))
-        return races_refuse(m, r);
-    const char *tpl = schedule_template(m, p, r, mfa);
+    if (removes(m, p, r))
+        return refuse_remove(m, r);
+    const char *tpl = sched_template(m, p, "out", "in", mfa, races_row(r)->rule);
     if (tpl)
         *id = races_open(m, r, 0, tpl);
     return true;
@@ -241,14 +265,15 @@ bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2])
     ids[0] = ids[1] = 0;
     if (!sched_traced(m, p))
         return true;
-    const Race GC[2] = {RACE_GC_MINOR, RACE_GC_MAJOR};
-    bool gc = tag_traced(m, p, races_row(RACE_GC_MINOR)->first);
-    if (races_remove_answered(m, p, RACE_GC_DELAYED))
-        return races_refuse(m, RACE_GC_DELAYED);
+    const Race GC[2] = {RACE_GC_MINOR, RACE_GC_MAJOR}; /* minor, then major */
+    const char *rule = races_row(RACE_GC_DELAYED)->rule;
+    bool gc = tag_traced(m, p, "gc_minor_start");
+    if (removes(m, p, RACE_GC_DELAYED))
+        return refuse_remove(m, RACE_GC_DELAYED);
     for (int k = 0; gc && k < 2; k++)
-        if (races_remove_answered(m, p, GC[k]))
-            return races_refuse(m, RACE_GC_DELAYED);
-    const char *yield = schedule_template(m, p, RACE_GC_DELAYED, mfa);
+        if (removes(m, p, GC[k]))
+            return refuse_remove(m, RACE_GC_DELAYED);
+    const char *yield = sched_template(m, p, "out", "in", mfa, rule);
     if (!yield)
         return true;
     if (!gc) { /* the collection is not traced: the yield alone */
@@ -256,7 +281,7 @@ bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2])
         return true;
     }
     for (int k = 0; k < 2; k++) { /* out and in at mfa, the collection right after the in (one segment) */
-        const char *pair = gc_template(m, p, GC[k]);
+        const char *pair = gc_race_template(m, p, GC[k]);
         if (pair)
             ids[k] = races_open(m, RACE_GC_DELAYED, 0, joined(m, yield, " ; ", pair));
     }
@@ -271,9 +296,19 @@ static void fire_unreported(Model *m, int p, const void *arg)
     tracepoint_fire_unreported(m, p, &ev);
 }
 
+/* Two tracepoints, one after the other, each fired by one (fire_point or fire_unreported). */
+typedef struct { AllowFire one; const Point *pts; } PointPair;
+
+static void fire_pair(Model *m, int p, const void *arg)
+{
+    const PointPair *pair = arg;
+    pair->one(m, p, &pair->pts[0]);
+    pair->one(m, p, &pair->pts[1]);
+}
+
 /* The races of a process killed by an exit signal: the rules its template's lines cite, one window
  * per way they are fired (a normal scheduler: every line; a dirty one: its enabled lines only,
- * since the trace callback's report is lost), whether the windows close at once (else the caller
+ * the trace callback's report being lost), whether the windows close at once (else the caller
  * closes them), and whether a process blocked in a receive escapes the race (it is woken, RUN-WAKE). */
 static const struct ExitRace {
     Race race;
@@ -303,7 +338,7 @@ static const struct ExitRace *exit_race(Race r)
 bool windows_exit_ok(Model *m, int p, Race r)
 {
     bool woken = exit_race(r)->not_blocked && m->procs[p].blocked;
-    return woken || !races_remove_answered(m, p, r) || races_refuse(m, r);
+    return woken || !removes(m, p, r) || refuse_remove(m, r);
 }
 
 void windows_exit(Model *m, int p, Race r, unsigned ids[2])
@@ -312,9 +347,12 @@ void windows_exit(Model *m, int p, Race r, unsigned ids[2])
     const RaceRow *row = races_row(r);
     const Term *zero = term_int(m->a, 0);
     Point pts[2] = {{row->first, zero, race->rules}, {row->second, zero, race->rules}};
-    for (int k = 0; k < 2; k++) {
-        PointRun run = {race->fires[k], pts, row->second ? 2 : 1};
-        unsigned id = race->fires[k] ? races_window(m, r, p, fire_run, &run) : 0;
+    if (ids)
+        ids[0] = ids[1] = 0;
+    for (int k = 0; k < 2 && race->fires[k]; k++) {
+        const PointPair pair = {race->fires[k], pts};
+        /* one tracepoint, or two right after one another */
+        unsigned id = row->second ? races_window(m, r, p, fire_pair, &pair) : races_window(m, r, p, race->fires[k], pts);
         if (race->at_once)
             races_close(m, r, id);
         else
