@@ -20,7 +20,8 @@ static void fire_unpredicted(Model *m, int proc, const Event *ev)
             continue;
         Captured asked;
         allow_capture_start(m, &asked);
-        bool traced = tracepoint_accept(m, s, proc, ev->tag, tracepoint_rules(m, s, n, ev->rules, "SESSION-ORDER-PROCESS"));
+        const char *rules = tracepoint_rules(m, s, n, ev->rules, "SESSION-ORDER-PROCESS");
+        bool traced = tracepoint_accept(m, s, proc, ev->tag, rules);
         allow_capture_stop(m, &asked);
         if (!traced)
             allow_captured_write(m, &asked);

@@ -2,7 +2,8 @@
  * collections it starts by itself (also delayed ones), the scheduling of a process blocked in a
  * receive that handles a signal (also one that passes it new flags), the waits of open_port/2 and
  * of code loading (CONFORMANCE.md section 2, "Runtime additions"). Each window's template is what the tracepoints of the addition would write now.
- * Also the scheduling of a process killed by an exit signal. A window's rule, limit and refusal are its race's row (races.c). */
+ * Also the scheduling of a process killed by an exit signal. A window's rule, limit and refusal
+ * are its race's row (races.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -100,6 +101,13 @@ static const char *gc_race_template(Model *m, int p, Race r)
     return gc_template(m, p, races_row(r)->first, races_row(r)->second);
 }
 
+/* The template of a schedule of race r at mfa: its first tag, then its second. */
+static const char *sched_race_template(Model *m, int p, Race r, const Term *mfa)
+{
+    const RaceRow *row = races_row(r);
+    return sched_template(m, p, row->first, row->second, mfa, row->rule);
+}
+
 /* The template the window of kind k of p must have now, or NULL when it must be closed. */
 static const char *wanted(Model *m, int p, WindowKind k)
 {
@@ -115,8 +123,8 @@ static const char *wanted(Model *m, int p, WindowKind k)
                        * a receive or suspended on a busy port (RUN-SUSPENDED-BUSY-PORT) */
         if (!(pp->blocked || pp->suspended) || !sched_traced(m, p))
             return NULL;
-        return sched_template(m, p, "in", "out", pp->suspended ? sched_suspended_mfa(m, p) : sched_block_mfa(m),
-                              races_row(WINDOW_RACES[k])->rule);
+        return sched_race_template(m, p, WINDOW_RACES[k],
+                                   pp->suspended ? sched_suspended_mfa(m, p) : sched_block_mfa(m));
     default: /* RUN-BLOCKED-INHERIT: opened by windows_signal_flags, kept until the wake-up */
         return pp->blocked && pp->windows[k].id ? pp->windows[k].tpl : NULL;
     }
@@ -254,7 +262,7 @@ bool windows_wait(Model *m, int p, const Term *mfa, Race r, unsigned *id)
         return true;
     if (removes(m, p, r))
         return refuse_remove(m, r);
-    const char *tpl = sched_template(m, p, "out", "in", mfa, races_row(r)->rule);
+    const char *tpl = sched_race_template(m, p, r, mfa);
     if (tpl)
         *id = races_open(m, r, 0, tpl);
     return true;
@@ -266,14 +274,13 @@ bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2])
     if (!sched_traced(m, p))
         return true;
     const Race GC[2] = {RACE_GC_MINOR, RACE_GC_MAJOR}; /* minor, then major */
-    const char *rule = races_row(RACE_GC_DELAYED)->rule;
     bool gc = tag_traced(m, p, "gc_minor_start");
     if (removes(m, p, RACE_GC_DELAYED))
         return refuse_remove(m, RACE_GC_DELAYED);
     for (int k = 0; gc && k < 2; k++)
         if (removes(m, p, GC[k]))
             return refuse_remove(m, RACE_GC_DELAYED);
-    const char *yield = sched_template(m, p, "out", "in", mfa, rule);
+    const char *yield = sched_race_template(m, p, RACE_GC_DELAYED, mfa);
     if (!yield)
         return true;
     if (!gc) { /* the collection is not traced: the yield alone */
@@ -352,7 +359,8 @@ void windows_exit(Model *m, int p, Race r, unsigned ids[2])
     for (int k = 0; k < 2 && race->fires[k]; k++) {
         const PointPair pair = {race->fires[k], pts};
         /* one tracepoint, or two right after one another */
-        unsigned id = row->second ? races_window(m, r, p, fire_pair, &pair) : races_window(m, r, p, race->fires[k], pts);
+        unsigned id = row->second ? races_window(m, r, p, fire_pair, &pair)
+                                  : races_window(m, r, p, race->fires[k], pts);
         if (race->at_once)
             races_close(m, r, id);
         else
