@@ -1,4 +1,4 @@
-# Shows that a check of the model's sources (CHECK: check_layers.cmake, check_races.cmake) fails
+# Shows that a check of the model's sources (CHECK: check_layers.cmake) fails
 # on a tree that breaks its rule: copies the sources (REF) to WORK, breaks the rule there (INCLUDE
 # or the line LINE appended to the file FILE, or a directory DIR added that is in no layer), runs
 # the check and wants it to fail with EXPECT in its message.
