@@ -1,4 +1,5 @@
-# check_layers.cmake - the include rule of the reference model's layers.
+# check_layers.cmake - the include rule of the reference model's layers, and the layer that
+# opens windows.
 #
 #   cmake -DREF=<dir> -P check_layers.cmake
 #
@@ -7,6 +8,11 @@
 # or of a layer listed before it. Fails, naming the file, the include and both layers, on an
 # include that goes up a layer, on a header no layer holds, on a header name two layers
 # hold, and on a directory of REF that is in no layer.
+#
+# Windows are opened from one layer, races: an allowance window or an either-or states a race of
+# the runtime, which the table of races/races.c names (rule, tags, limit, template, refusal). So
+# only its files call the functions that write or capture them (allow_*, emit/allow.h) or include
+# allow.h, which emit/allow.c defines. Fails, naming the file and the line, on any other that does.
 cmake_minimum_required(VERSION 3.25)
 if(NOT DEFINED REF)
   message(FATAL_ERROR "usage: cmake -DREF=<dir with a LAYERS file> -P check_layers.cmake")
@@ -58,6 +64,7 @@ endforeach()
 
 set(nfiles 0)
 set(nincludes 0)
+set(nwindow_calls 0)
 set(rank 0)
 foreach(dir ${layers})
   math(EXPR rank "${rank} + 1")
@@ -65,6 +72,16 @@ foreach(dir ${layers})
   foreach(f ${files})
     math(EXPR nfiles "${nfiles} + 1")
     file(RELATIVE_PATH rel ${REF} ${f})
+    file(STRINGS ${f} window_lines REGEX "allow_[a-z_]+[ \t]*\\(|#[ \t]*include[ \t]*\"allow\\.h\"")
+    if(dir STREQUAL "races")
+      list(LENGTH window_lines n)
+      math(EXPR nwindow_calls "${nwindow_calls} + ${n}")
+    elseif(NOT rel MATCHES "^emit/allow\\.[ch]$")
+      foreach(line ${window_lines})
+        string(STRIP "${line}" line)
+        list(APPEND problems "${rel} opens a window outside races/ (through races/races.h): ${line}")
+      endforeach()
+    endif()
     file(STRINGS ${f} includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
     foreach(inc ${includes})
       math(EXPR nincludes "${nincludes} + 1")
@@ -82,6 +99,9 @@ endforeach()
 if(problems)
   list(LENGTH problems n)
   string(REPLACE ";" "\n  " text "${problems}")
-  message(FATAL_ERROR "${REF}: ${n} include rule violation(s) (see LAYERS):\n  ${text}")
+  message(FATAL_ERROR "${REF}: ${n} layer rule violation(s) (see LAYERS):\n  ${text}")
 endif()
-message(STATUS "${REF}: ${nfiles} files, ${nincludes} includes, ${nlayers} layers: every include goes down or across")
+if("races" IN_LIST layers AND nwindow_calls EQUAL 0)
+  message(FATAL_ERROR "${REF}/races opens no window (no allow_* line): the window rule finds nothing to check")
+endif()
+message(STATUS "${REF}: ${nfiles} files, ${nincludes} includes, ${nlayers} layers: every include goes down or across, every window is opened from races/ (${nwindow_calls} lines)")

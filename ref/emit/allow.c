@@ -3,22 +3,32 @@
 
 #include "allow.h"
 
+AllowKept allow_keep(Model *m, int p)
+{
+    size_t states = (size_t)m->nsessions * sizeof *m->procs[p].trace;
+    AllowKept kept = {m->procs[p].last_traced, arena_alloc(m->a, states)};
+    memcpy(kept.trace, m->procs[p].trace, states);
+    return kept;
+}
+
+void allow_restore(Model *m, int p, const AllowKept *kept)
+{
+    m->procs[p].last_traced = kept->last_traced;
+    memcpy(m->procs[p].trace, kept->trace, (size_t)m->nsessions * sizeof *m->procs[p].trace);
+}
+
 const char *allow_capture(Model *m, int p, AllowFire fire, const void *arg)
 {
     Stream scratch = {.explain = false};
     buf_init(&scratch.text);
     Stream *out = m->out;
-    const char *last = m->procs[p].last_traced;
     /* a template is what may happen, not what did: a tracepoint that would detach p's tracer
      * (TRACER-UNLOADED: no callback to ask while the module is gone) must not detach it here */
-    size_t states = (size_t)m->nsessions * sizeof *m->procs[p].trace;
-    TraceState *kept = arena_alloc(m->a, states);
-    memcpy(kept, m->procs[p].trace, states);
+    AllowKept kept = allow_keep(m, p);
     m->out = &scratch;
     fire(m, p, arg);
     m->out = out;
-    m->procs[p].last_traced = last;
-    memcpy(m->procs[p].trace, kept, states);
+    allow_restore(m, p, &kept);
     Buf tpl;
     buf_init(&tpl);
     for (const char *line = buf_str(&scratch.text); *line;) {
@@ -68,6 +78,8 @@ void allow_capture_start(Model *m, Captured *c)
 }
 
 void allow_capture_stop(Model *m, Captured *c) { m->out = c->out; }
+
+void allow_captured_write(Model *m, const Captured *c) { buf_puts(&m->out->text, buf_str(&c->lines.text)); }
 
 void allow_captured_free(Captured *c) { stream_free(&c->lines); }
 

@@ -9,6 +9,13 @@
 /* What fires the tracepoints of one template segment for process p. */
 typedef void (*AllowFire)(Model *m, int p, const void *arg);
 
+/* What the lines of a template may change of process p, kept to be put back. */
+typedef struct AllowKept { const char *last_traced; TraceState *trace; } AllowKept;
+
+/* Guarantees: p's last traced tag and trace states (one per session) as they stand, in the arena. */
+AllowKept allow_keep(Model *m, int p);
+/* Guarantees: p's last traced tag and trace states as kept. */
+void allow_restore(Model *m, int p, const AllowKept *kept);
 /* Guarantees: the lines fire(m, p, arg) would write, "CLASS BODY" joined by " ; ", without
  * writing them and with p's last traced tag and trace states unchanged (the tracepoints of a
  * template change nothing else: gc and scheduling tags detach no tracer, ENABLED-REMOVE-EVENT;
@@ -28,6 +35,8 @@ typedef struct Captured { Stream lines; Stream *out; } Captured;
 void allow_capture_start(Model *m, Captured *c);
 /* Guarantees: the model writes to its stream again; c keeps what it captured (allow_captured_free). */
 void allow_capture_stop(Model *m, Captured *c);
+/* Guarantees: the lines c captured written to the model's stream, as they were. */
+void allow_captured_write(Model *m, const Captured *c);
 /* Guarantees: c's memory released. */
 void allow_captured_free(Captured *c);
 /* Guarantees: the lines of the n parts of first, in order, when the parts of second hold the same

@@ -2,7 +2,6 @@
  * trace line (CONFORMANCE.md section 2, "The enabled protocol" and "Callback dispatch"). */
 #include <string.h>
 
-#include "allow.h"
 #include "dispatch.h"
 #include "enabled.h"
 #include "opts.h"
@@ -153,24 +152,6 @@ void tracepoint_fire(Model *m, int proc, const Event *ev)
         sev.rules = tracepoint_rules(m, s, n, ev->rules, "SESSION-ORDER-PROCESS");
         if (enabled_live(m, s, proc, ev->tag) && tracepoint_accept(m, s, proc, ev->tag, sev.rules))
             tracepoint_emit(m, s, proc, &sev, "ENABLED-TRACE");
-    }
-}
-
-void tracepoint_fire_unpredicted(Model *m, int proc, const Event *ev)
-{
-    int *order;
-    int n = order_by_attach(m, proc, &order);
-    for (int i = 0; i < n; i++) {
-        int s = order[i];
-        if (!enabled_live(m, s, proc, ev->tag))
-            continue;
-        Captured asked;
-        allow_capture_start(m, &asked);
-        bool traced = tracepoint_accept(m, s, proc, ev->tag, tracepoint_rules(m, s, n, ev->rules, "SESSION-ORDER-PROCESS"));
-        allow_capture_stop(m, &asked);
-        if (!traced)
-            buf_puts(&m->out->text, buf_str(&asked.lines.text));
-        allow_captured_free(&asked);
     }
 }
 

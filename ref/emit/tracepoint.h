@@ -26,11 +26,6 @@ void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_clear
  * for the session, its enabled line, then its trace line if answered trace (a process
  * tracer: its message line). */
 void tracepoint_fire(Model *m, int proc, const Event *ev);
-/* Guarantees: of the tracepoint of ev for every session, the enabled line of each whose tracer
- * answers other than trace, and nothing else: what the comparison keeps of a tracepoint whose
- * trace line is informative and not predicted (PORTS-RUNNING-ZERO), the enabled line that asked
- * for it being informative too. */
-void tracepoint_fire_unpredicted(Model *m, int proc, const Event *ev);
 /* Guarantees: of the tracepoint of ev for every session, the enabled line, and no trace line or
  * message: what a tracer can report of a tracepoint reached on a dirty scheduler by an exiting
  * process, whose trace callback's enif_send is refused (RUN-KILLED-DIRTY-OUT). */

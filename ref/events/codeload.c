@@ -6,6 +6,7 @@
  * between them are places where its reductions may run out. Neither is fixed by any step, so
  * the model states them as allowance windows around the step's lines. */
 #include "codeload.h"
+#include "races.h"
 #include "windows.h"
 
 /* The functions a loading process was seen scheduled out at (and back in at, the same), before
@@ -41,12 +42,12 @@ bool codeload_begin(Model *m, int p, FixtureModule mod, const Step *st, CodeLoad
     model_load_module(m, mod);
     /* RUN-WAIT-CODE-LOAD: in code_server:call/1 the process waits in a receive for each answer;
      * signals it handles there schedule it in and out again, so no count is fixed (C-366) */
-    if (!windows_wait(m, p, mfa(m, "code_server", "call", 1), -1, "RUN-WAIT-CODE-LOAD", &load->wait))
+    if (!windows_wait(m, p, mfa(m, "code_server", "call", 1), RACE_WAIT_CODE_LOAD, &load->wait))
         return false;
     /* RUN-PREEMPT-CODE-LOAD: its reductions may run out in any function of the load path */
     for (int k = 0; k < CODELOAD_PATH_FUNCTIONS; k++)
-        if (!windows_wait(m, p, mfa(m, LOAD_PATH[k].module, LOAD_PATH[k].function, LOAD_PATH[k].arity), 1,
-                          "RUN-PREEMPT-CODE-LOAD", &load->preempt[k]))
+        if (!windows_wait(m, p, mfa(m, LOAD_PATH[k].module, LOAD_PATH[k].function, LOAD_PATH[k].arity),
+                          RACE_PREEMPT_CODE_LOAD, &load->preempt[k]))
             return false;
     /* GC-RUNTIME-DELAYED: a collection due while erlang:prepare_loading_1/2 runs is delayed to
      * the process's next schedule-in (seen on OTP 27 and 29) */
@@ -55,9 +56,9 @@ bool codeload_begin(Model *m, int p, FixtureModule mod, const Step *st, CodeLoad
 
 void codeload_end(Model *m, const CodeLoad *load)
 {
-    windows_end(m, load->delayed_gc[0], "GC-RUNTIME-DELAYED");
-    windows_end(m, load->delayed_gc[1], "GC-RUNTIME-DELAYED");
+    races_close(m, RACE_GC_DELAYED, load->delayed_gc[0]);
+    races_close(m, RACE_GC_DELAYED, load->delayed_gc[1]);
     for (int k = CODELOAD_PATH_FUNCTIONS - 1; k >= 0; k--)
-        windows_end(m, load->preempt[k], "RUN-PREEMPT-CODE-LOAD");
-    windows_end(m, load->wait, "RUN-WAIT-CODE-LOAD");
+        races_close(m, RACE_PREEMPT_CODE_LOAD, load->preempt[k]);
+    races_close(m, RACE_WAIT_CODE_LOAD, load->wait);
 }

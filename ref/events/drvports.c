@@ -4,11 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "allow.h"
 #include "drvports.h"
 #include "msgtrace.h"
 #include "ports.h"
+#include "races.h"
 #include "running.h"
+#include "sched.h"
 #include "sysmsg.h"
 #include "tracepoint.h"
 #include "windows.h"
@@ -32,7 +33,7 @@ bool drvports_suspend(Model *m, int p, int x, const Step *st, bool via_send)
     m->procs[p].pending_send = via_send;
     /* RUN-SUSPENDED-BUSY-PORT: erl_bif_port.c erts_internal_port_command_3 (a send: erl_send)
      * suspends the caller and yields, to retry the command when it is resumed: scheduled out there */
-    tracepoint_event(m, p, "out", running_suspended_mfa(m, p), NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
+    tracepoint_event(m, p, "out", sched_suspended_mfa(m, p), NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
     return drvports_consistent(m);
 }
 
@@ -87,7 +88,7 @@ static bool resume(Model *m, int x, const Step *st)
     m->procs[x].suspended = 0;
     if (q < 0)
         return true;
-    Term *mfa = running_suspended_mfa(m, q);
+    Term *mfa = sched_suspended_mfa(m, q);
     m->procs[q].suspended = 0;
     (void)windows_sync(m, q); /* RUN-BLOCKED-SIGNALS: the resumption closes its window, never refuses */
     tracepoint_event(m, q, "in", mfa, NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
@@ -98,7 +99,7 @@ static bool resume(Model *m, int x, const Step *st)
     if (!ports_bif_window(m, q, &w))
         return false;
     bool ok = ports_run_command(m, st, q, x, m->procs[q].pending, true);
-    windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
+    races_close(m, RACE_WAIT_PORT_SIGNALS, w);
     return ok;
 }
 

@@ -5,8 +5,8 @@
  * heap of the limit when len >= limit, none can when 64 len + 10000 =< limit (a heap is a few
  * times its live data at most). How many collections reach the limit is the heap growth
  * policy's: the first message is stated, any more are allowed. */
-#include "allow.h"
 #include "largeheap.h"
+#include "races.h"
 #include "sysmsg.h"
 
 bool largeheap_list(Model *m, int q, long long len, long long max_heap, bool killed)
@@ -25,8 +25,8 @@ bool largeheap_list(Model *m, int q, long long len, long long max_heap, bool kil
                                             : "a list that may or may not leave a heap of the large_heap limit is");
         Term *info = term_placeholder(m->a, "_Info");
         sysmsg_monitor(m, s, q, "large_heap", info, "SYSMON-LARGE-HEAP SYSMON-MESSAGE");
-        unsigned w = allow_open(m, "SYSMON-LARGE-HEAP", -1, 0, sysmsg_template(m, s, q, "large_heap", info));
-        allow_close(m, w, "SYSMON-LARGE-HEAP");
+        unsigned w = races_open(m, RACE_LARGE_HEAP, 0, sysmsg_template(m, s, q, "large_heap", info));
+        races_close(m, RACE_LARGE_HEAP, w);
     }
     return true;
 }

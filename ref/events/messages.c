@@ -5,6 +5,7 @@
 #include "longmsgq.h"
 #include "messages.h"
 #include "msgtrace.h"
+#include "races.h"
 #include "running.h"
 #include "seqtrace.h"
 #include "windows.h"
@@ -43,7 +44,7 @@ bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqT
         running_wake(m, p);
     if (m->procs[p].link_woken) { /* RUN-WAKE-LINK-DOWN: already in, its receive completes */
         m->procs[p].link_woken = false;
-        windows_end(m, m->procs[p].link_woken_wait, "RUN-WAKE-LINK-DOWN");
+        races_close(m, RACE_WAKE_LINK_DOWN, m->procs[p].link_woken_wait);
         m->procs[p].link_woken_wait = 0;
         wakes = true;
     }

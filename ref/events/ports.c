@@ -3,16 +3,17 @@
  * [binary, {packet, 2}], so each command comes back whole, as one message to the port's
  * owner (the process that opened it), or the suite's driver tcs_drv, whose own steps are in
  * ref/events/drvports.c. */
-#include "allow.h"
 #include "drvports.h"
 #include "messages.h"
 #include "msgtrace.h"
 #include "order.h"
+#include "portop.h"
 #include "ports.h"
-#include "windows.h"
 #include "procs.h"
+#include "races.h"
 #include "seqtrace.h"
 #include "tracepoint.h"
+#include "windows.h"
 
 static Term *pair(Model *m, Term *a, Term *b) { return term_tuple3(m->a, a, b, NULL); }
 
@@ -21,26 +22,13 @@ void ports_sched(Model *m, int x, const char *tag, const char *command)
     tracepoint_event(m, x, tag, term_atom(m->a, command), NULL, "PORTS-RUNNING");
 }
 
-/* The lines of the port's scheduling (tag in or out) around operation op in both alternatives:
- * run at once (immediate), or as a port task (task: scheduled with 0, lines informative and not
- * predicted, PORTS-RUNNING-ZERO, of which only an enabled line answered other than trace is kept). */
-static void port_op_sched(Model *m, int x, const char *tag, const char *op, Captured *immediate, Captured *task)
-{
-    allow_capture_start(m, immediate);
-    tracepoint_event(m, x, tag, term_atom(m->a, op), NULL, "PORTS-RUNNING PORT-OP-TASK-OR-IMMEDIATE");
-    allow_capture_stop(m, immediate);
-    allow_capture_start(m, task);
-    Event zero = {tag, term_int(m->a, 0), NULL, NULL, "PORTS-RUNNING-ZERO PORT-OP-TASK-OR-IMMEDIATE"};
-    tracepoint_fire_unpredicted(m, x, &zero);
-    allow_capture_stop(m, task);
-}
-
 /* PORT-OP-TASK-REPLY: a port BIF whose operation was queued as a port task returns a reference,
  * and its erlang wrapper waits for {Ref, Reply}, which the task sends the caller once the
  * operation has run (io.c erts_schedule_proc2port_signal, port_sched_op_reply); the caller's
  * receive of it, in the task alternative only. */
-static bool port_op_reply(Model *m, int x, const PortOp *op)
+static bool port_op_reply(Model *m, int x, const void *arg)
 {
+    const PortOp *op = arg;
     if (!op->reply)
         return true;
     Term *reply = pair(m, term_placeholder(m->a, "_Ref"), (Term *)op->reply);
@@ -55,7 +43,7 @@ static bool port_op_wait(Model *m, const PortOp *op, unsigned *w)
     if (!op->reply)
         return true;
     Term *mfa = term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, op->wrapper), term_int(m->a, op->arity));
-    return windows_wait(m, op->caller, mfa, 1, "RUN-WAIT-PORT-OP-REPLY", w);
+    return windows_wait(m, op->caller, mfa, RACE_WAIT_PORT_OP_REPLY, w);
 }
 
 bool ports_operation(Model *m, int x, const PortOp *op)
@@ -66,37 +54,13 @@ bool ports_operation(Model *m, int x, const PortOp *op)
      * operation; a close has no out, C-67), else it is queued and run as a port task
      * (erl_port_task.c erts_port_task_execute: in and out with 0), after which a BIF's caller gets
      * its reply (PORT-OP-TASK-REPLY). Which one is a race no step controls: the lines are an
-     * either-or of the two (one alternative only when they are the same). op->events writes the
-     * operation's own lines once; they stand in both alternatives. */
+     * either-or of the two (one alternative only when they are the same, portop_either). */
     unsigned w;
     if (!port_op_wait(m, op, &w))
         return false;
-    Captured in_now, in_task, own, out_now, out_task, reply, none;
-    port_op_sched(m, x, "in", op->name, &in_now, &in_task);
-    allow_capture_start(m, &own);
-    bool ok = op->events(m, x, op->arg);
-    allow_capture_stop(m, &own);
-    if (op->scheduled_out) /* C-67: a closed port is not scheduled out */
-        port_op_sched(m, x, "out", op->name, &out_now, &out_task);
-    allow_capture_start(m, &reply);
-    ok = ok && port_op_reply(m, x, op);
-    allow_capture_stop(m, &reply);
-    allow_capture_start(m, &none);
-    allow_capture_stop(m, &none);
-    const Captured *const out_immediate = op->scheduled_out ? &out_now : &none;
-    const Captured *const out_queued = op->scheduled_out ? &out_task : &none;
-    const Captured *const immediate[] = {&in_now, &own, out_immediate, &none};
-    const Captured *const task[] = {&in_task, &own, out_queued, &reply};
-    if (ok)
-        allow_either(m, "PORT-OP-TASK-OR-IMMEDIATE", immediate, task, 4);
-    windows_end(m, w, "RUN-WAIT-PORT-OP-REPLY");
-    Captured *const all[] = {&in_now, &in_task, &own, &reply, &none};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        allow_captured_free(all[i]);
-    if (op->scheduled_out) {
-        allow_captured_free(&out_now);
-        allow_captured_free(&out_task);
-    }
+    PortOpRace race = {op->name, op->scheduled_out, op->events, op->arg, port_op_reply, op};
+    bool ok = portop_either(m, x, &race);
+    races_close(m, RACE_WAIT_PORT_OP_REPLY, w);
     return ok;
 }
 
@@ -140,7 +104,7 @@ bool ports_open(Model *m, int p, const Step *st)
     unsigned w = 0;
     if (!st->driver &&
         !windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "open_port"), term_int(m->a, 2)),
-                      1, "RUN-WAIT-OPEN-PORT", &w))
+                      RACE_WAIT_OPEN_PORT, &w))
         return false;
     for (int s = 0; s < m->nsessions; s++) { /* PORTS-NEW; PROCS-NEW-READ: the open reads them */
         model_read_new_defaults(m, s, true);
@@ -163,7 +127,7 @@ bool ports_open(Model *m, int p, const Step *st)
     /* PORTS-OPEN-REPLY: open_port/2 receives the new port in a message {Ref, Port} */
     Term *reply = pair(m, term_placeholder(m->a, "_Ref"), model_id(m, x));
     bool ok = msgtrace_event(m, st, p, "receive", reply, model_id(m, x), "EV-RECEIVE PORTS-OPEN-REPLY");
-    windows_end(m, w, "RUN-WAIT-OPEN-PORT");
+    races_close(m, RACE_WAIT_OPEN_PORT, w);
     return ok;
 }
 
@@ -173,7 +137,7 @@ bool ports_bif_window(Model *m, int p, unsigned *id)
 {
     Term *mfa = term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "bif_handle_signals_return"),
                             term_int(m->a, 2));
-    return windows_wait(m, p, mfa, 1, "RUN-WAIT-PORT-SIGNALS", id);
+    return windows_wait(m, p, mfa, RACE_WAIT_PORT_SIGNALS, id);
 }
 
 bool ports_send_traced(Model *m, const Step *st, int p, int x, const Term *data)
@@ -240,7 +204,7 @@ bool ports_command(Model *m, int p, const Step *st, bool via_send)
     if (!via_send && !ports_bif_window(m, p, &w))
         return false;
     bool ok = command_step(m, p, st, via_send);
-    windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
+    races_close(m, RACE_WAIT_PORT_SIGNALS, w);
     return ok;
 }
 
@@ -263,7 +227,7 @@ bool ports_in_bif(Model *m, int p, const Step *st, bool (*step)(Model *, int, co
     if (!ports_bif_window(m, p, &w))
         return false;
     bool ok = step(m, p, st);
-    windows_end(m, w, "RUN-WAIT-PORT-SIGNALS");
+    races_close(m, RACE_WAIT_PORT_SIGNALS, w);
     return ok;
 }
 

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 
 #include "model.h"
+#include "portop.h"
 
 /* Guarantees: the lines of `P open_port X`: X becomes a new port owned by P. */
 bool ports_open(Model *m, int p, const Step *st);
@@ -16,8 +17,6 @@ bool ports_run_command(Model *m, const Step *st, int p, int x, const Term *data,
 /* Guarantees: the send line of p's Port ! {P, {command, Data}} to port x (PORTS-SEND-TO-PORT);
  * false with err set where model v1 refuses it. */
 bool ports_send_traced(Model *m, const Step *st, int p, int x, const Term *data);
-/* What a port operation does between the port's schedule in and out: its own events. */
-typedef bool (*PortOpEvents)(Model *m, int x, const void *arg);
 /* A port operation (PORT-OP-TASK-OR-IMMEDIATE): its name, whether the port is scheduled out after
  * it (not after a close, C-67), its own events (events(m, x, arg)); for a BIF whose erlang wrapper
  * erlang:WRAPPER/ARITY waits for the reply of an operation queued as a port task, the step, the
@@ -25,7 +24,7 @@ typedef bool (*PortOpEvents)(Model *m, int x, const void *arg);
 typedef struct PortOp {
     const char *name;
     bool scheduled_out;
-    PortOpEvents events;
+    PortOpPart events;
     const void *arg;
     const Step *st;
     int caller;
@@ -48,7 +47,7 @@ void ports_sched(Model *m, int x, const char *tag, const char *command);
 bool ports_in_bif(Model *m, int p, const Step *st, bool (*step)(Model *, int, const Step *));
 /* Guarantees: when p is traced for running, the window of a port BIF's wait for signals in p's
  * queue before it returns (RUN-WAIT-PORT-SIGNALS), its id in *id (0: none); false with err set
- * when a tracer would answer remove to it. Close it with windows_end. */
+ * when a tracer would answer remove to it. Close it with races_close. */
 bool ports_bif_window(Model *m, int p, unsigned *id);
 /* Guarantees: the port a port step names, or -1 with err set if it is closed. */
 int ports_named(Model *m, const Step *st);

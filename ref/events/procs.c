@@ -9,7 +9,9 @@
 #include "ports.h"
 #include "procs.h"
 #include "release.h"
+#include "races.h"
 #include "running.h"
+#include "sched.h"
 #include "signals.h"
 #include "tracepoint.h"
 #include "windows.h"
@@ -68,7 +70,7 @@ bool procs_spawn(Model *m, int p, const Step *st)
         tracepoint_event(m, q, "getting_linked", model_pid(m, p), NULL, "EV-LINK PROCS-SPAWN-LINK");
     /* RUN-SPAWNED: a child created with running is scheduled in, at last, at its initial
      * function {tcs_puppet,run,1} (erl_create_process sets its current function to it) */
-    if (running_traced(m, q))
+    if (sched_traced(m, q))
         tracepoint_event(m, q, "in", term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"),
                                                  term_int(m->a, 1)), NULL, "RUN-FLAGS RUN-SPAWNED");
     if (!st->term)
@@ -215,24 +217,26 @@ static int *process_exits(Model *m, int p, const Term *reason, const char *kille
         if (by_exit_signal(killed_by)) { /* RUN-KILLED-DIRTY-MIGRATE: a normal scheduler finds it still
                                           * dirty, before or after the dirty one's out_exiting */
             unsigned migrate[2];
-            windows_killed_migrate(m, p, migrate);
-            windows_killed_dirty(m, p);
-            windows_end(m, migrate[1], "RUN-KILLED-DIRTY-MIGRATE");
-            windows_end(m, migrate[0], "RUN-KILLED-DIRTY-MIGRATE");
+            windows_exit(m, p, RACE_KILLED_DIRTY_MIGRATE, migrate);
+            windows_exit(m, p, RACE_KILLED_DIRTY_OUT, NULL);
+            races_close(m, RACE_KILLED_DIRTY_MIGRATE, migrate[1]);
+            races_close(m, RACE_KILLED_DIRTY_MIGRATE, migrate[0]);
         }
         if (strstr(killed_by, "EV-EXIT-LINKED")) /* the harness's wake-up races the signal */
-            windows_killed_linked(m, p);
+            windows_exit(m, p, RACE_KILLED_LINKED, NULL);
         else /* RUN-KILLED: killed while it runs (in the gate): scheduled in exiting */
             running_killed(m, p);
     }
     tracepoint_event(m, p, "exit", reason, NULL, killed_by ? killed_by : "EV-EXIT");
     /* RUN-KILLED-EXIT-YIELD: scheduled out and back in while it exits, before or after its unregister */
-    unsigned yield = by_exit_signal(killed_by) ? windows_exit_yield(m, p) : 0;
+    unsigned yield[2] = {0, 0};
+    if (by_exit_signal(killed_by))
+        windows_exit(m, p, RACE_KILLED_EXIT_YIELD, yield);
     if (pp->regname) {
         tracepoint_event(m, p, "unregister", term_atom(m->a, pp->regname), NULL, "EV-REGISTER EV-EXIT-UNREGISTER");
         pp->regname = NULL;
     }
-    windows_end(m, yield, "RUN-KILLED-EXIT-YIELD");
+    races_close(m, RACE_KILLED_EXIT_YIELD, yield[0]);
     running_exited(m, p);
     pp->alive = false;
     pp->mlen = 0;
@@ -269,7 +273,8 @@ static Dying *dying_push(Model *m, Dying *queue, size_t *len, size_t *cap, int w
                          const char *killed_by, const char *port_rules)
 {
     if (!m->procs[who].is_port && by_exit_signal(killed_by) &&
-        (!windows_killed_dirty_ok(m, who) || !windows_killed_migrate_ok(m, who) || !windows_exit_yield_ok(m, who)))
+        (!windows_exit_ok(m, who, RACE_KILLED_DIRTY_OUT) || !windows_exit_ok(m, who, RACE_KILLED_DIRTY_MIGRATE) ||
+         !windows_exit_ok(m, who, RACE_KILLED_EXIT_YIELD)))
         return NULL;
     queue = arena_grow(m->a, queue, *len, cap, sizeof *queue);
     Dying *d = &queue[(*len)++];
@@ -360,11 +365,11 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
                              from_port ? "EV-LINK EV-EXIT-UNLINKED PORTS-CLOSED-LINKS" : "EV-LINK EV-EXIT-UNLINKED");
             if (wakes) {
                 m->procs[q].link_woken = true;
-                if (!windows_wait(m, q, running_block_mfa(m), 1, "RUN-WAKE-LINK-DOWN", &m->procs[q].link_woken_wait))
+                if (!windows_wait(m, q, sched_block_mfa(m), RACE_WAKE_LINK_DOWN, &m->procs[q].link_woken_wait))
                     return false;
             }
         } else {
-            if (!windows_killed_linked_ok(m, q))
+            if (!windows_exit_ok(m, q, RACE_KILLED_LINKED))
                 return false;
             if (!(queue = dying_push(m, queue, &len, &cap, q, sent,
                                      port_kill ? "EV-EXIT EV-EXIT-LINKED PORTS-CLOSED-KILL" : "EV-EXIT EV-EXIT-LINKED",

@@ -2,27 +2,15 @@
  * A process of the scenario is scheduled out when it blocks in a receive and back in when a
  * message (or an exit signal) reaches it; the scheduling the harness itself causes is
  * informative (RUN-HARNESS), so these are the only in/out lines the model predicts. */
-#include "enabled.h"
 #include "running.h"
+#include "sched.h"
 #include "tracepoint.h"
 #include "windows.h"
-
-Term *running_block_mfa(Model *m)
-{
-    return term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "block"), term_int(m->a, 0));
-}
-
-Term *running_suspended_mfa(Model *m, int p)
-{
-    if (m->procs[p].pending_send)
-        return term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "send"), term_int(m->a, 2));
-    return term_tuple3(m->a, term_atom(m->a, "erts_internal"), term_atom(m->a, "port_command"), term_int(m->a, 3));
-}
 
 void running_block(Model *m, int p)
 {
     m->procs[p].blocked = true;
-    tracepoint_event(m, p, "out", running_block_mfa(m), NULL, "RUN-FLAGS RUN-BLOCK");
+    tracepoint_event(m, p, "out", sched_block_mfa(m), NULL, "RUN-FLAGS RUN-BLOCK");
     /* RUN-BLOCKED-SIGNALS: from now on until it is woken (a refusal comes again from
      * windows_after_step, which syncs the actor) */
     (void)windows_sync(m, p);
@@ -32,7 +20,7 @@ void running_wake(Model *m, int p)
 {
     m->procs[p].blocked = false;
     (void)windows_sync(m, p); /* RUN-BLOCKED-SIGNALS: the wake-up closes the window, never refuses */
-    tracepoint_event(m, p, "in", running_block_mfa(m), NULL, "RUN-FLAGS RUN-WAKE");
+    tracepoint_event(m, p, "in", sched_block_mfa(m), NULL, "RUN-FLAGS RUN-WAKE");
 }
 
 void running_timed_wait(Model *m, int p)
@@ -58,12 +46,4 @@ void running_exited(Model *m, int p)
 {
     /* RUN-EXITED: the last function cannot be determined: 0 (seen live on OTP 25, C-62) */
     tracepoint_event(m, p, "out_exited", term_int(m->a, 0), NULL, "RUN-FLAGS RUN-EXITED");
-}
-
-bool running_traced(const Model *m, int p)
-{
-    for (int s = 0; s < m->nsessions; s++)
-        if (enabled_live(m, s, p, "in"))
-            return true;
-    return false;
 }

@@ -17,13 +17,5 @@ void running_timed_wait(Model *m, int p);
 void running_killed(Model *m, int p);
 /* Guarantees: the scheduling line of p leaving the system after its exit (RUN-EXITED). */
 void running_exited(Model *m, int p);
-/* Guarantees: true iff some session traces the scheduling (running, running_procs) of p. */
-bool running_traced(const Model *m, int p);
-
-/* Guarantees: where a blocked process waits: {tcs_puppet,block,0} (driver/runner/tcs_puppet.erl). */
-Term *running_block_mfa(Model *m);
-/* Guarantees: where process p, suspended on a busy port, waits and is resumed: the BIF that
- * yielded, {erts_internal,port_command,3}, or {erlang,send,2} for a ! (RUN-SUSPENDED-BUSY-PORT). */
-Term *running_suspended_mfa(Model *m, int p);
 
 #endif

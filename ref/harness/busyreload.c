@@ -8,10 +8,10 @@
  * TRACER-RELOAD-RACE). */
 #include <string.h>
 
-#include "allow.h"
 #include "busyreload.h"
 #include "calls.h"
 #include "fixture.h"
+#include "races.h"
 #include "status.h"
 #include "tracermod.h"
 
@@ -25,6 +25,16 @@ static bool loop_call(Model *m, int p, const Step *st)
 
 /* The window's template: the lines one call of the loop writes. */
 static void fire_call(Model *m, int p, const void *arg) { loop_call(m, p, arg); }
+
+/* erlang:trace_info(A, tracer) right after the reload (arg: the round's step). */
+static bool trace_info_tracer(Model *m, int p, const void *arg)
+{
+    const Step *st = arg;
+    (void)p;
+    Step info = {.kind = ST_INFO, .line = st->line, .col = st->col, .actor = st->actor, .spec = SPEC_PID,
+                 .item = "tracer"};
+    return status_info(m, &info);
+}
 
 /* Why the model cannot state the round for p, or NULL. */
 static const char *unsupported_round(const Model *m, int p, const Step *st)
@@ -56,41 +66,22 @@ bool busyreload_step(Model *m, const Step *st)
     const char *why = unsupported_round(m, p, st);
     if (why)
         return model_unsupported(m, st->line, st->actor_col, why);
-    const char *tpl = allow_capture(m, p, fire_call, st);
-    unsigned w = tpl ? allow_open(m, "TRACER-RELOAD-BUSY", -1, 0, tpl) : 0;
+    unsigned w = races_window(m, RACE_RELOAD_BUSY, p, fire_call, st);
     /* the harness reloads only once the loop has made a call: that one is certain */
     if (!loop_call(m, p, st) || !tracermod_reload(m, st))
         return false;
     /* erlang:trace_info(A, tracer): the tracer as it was, or none when the tracee needed its
      * module while the runtime's cache of the old one was being purged (TRACER-RELOAD-RACE) */
-    Step info = {.kind = ST_INFO, .line = st->line, .col = st->col, .actor = st->actor, .spec = SPEC_PID,
-                 .item = "tracer"};
-    TraceState kept_state = m->procs[p].trace[LEGACY_SESSION];
-    Captured kept, gone;
-    allow_capture_start(m, &kept);
-    bool ok = status_info(m, &info);
-    allow_capture_stop(m, &kept);
-    TraceState after_kept = m->procs[p].trace[LEGACY_SESSION];
-    m->procs[p].trace[LEGACY_SESSION] = kept_state;
-    model_detach(&m->procs[p].trace[LEGACY_SESSION]);
-    allow_capture_start(m, &gone);
-    ok = ok && status_info(m, &info);
-    allow_capture_stop(m, &gone);
-    m->procs[p].trace[LEGACY_SESSION] = after_kept;
-    const Captured *first[] = {&kept}, *second[] = {&gone};
-    if (ok)
-        allow_either(m, "TRACER-RELOAD-RACE", first, second, 1);
-    allow_captured_free(&kept);
-    allow_captured_free(&gone);
+    bool ok = races_either_detached(m, RACE_RELOAD_TRACE_INFO, p, LEGACY_SESSION, trace_info_tracer, st);
     /* the module deleted while the loop goes on: its next call, which the harness waits for,
      * finds no tracer module and detaches the tracer whichever way the race went
      * (TRACER-UNLOADED). The harness pokes no other process after the round (the runner's
      * settle is for steps of the case's processes), so the others keep their tracer until
      * their next event, as after `tracer unload` (fuzz group R7, C-322) */
     ok = ok && tracermod_unload(m, st);
-    if (ok && tpl)
+    if (ok && w) {
         model_detach(&m->procs[p].trace[LEGACY_SESSION]);
-    if (ok && w)
-        allow_close(m, w, "TRACER-RELOAD-BUSY");
+        races_close(m, RACE_RELOAD_BUSY, w);
+    }
     return ok;
 }

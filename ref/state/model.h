@@ -43,7 +43,7 @@ typedef struct SeqToken {
 /* A message in a mailbox, with the seq_trace token it carries (NULL: none). */
 typedef struct Message { Term *msg; const SeqToken *token; } Message;
 
-/* The allowance windows the model keeps open for a process while it lives (ref/events/windows.c):
+/* The allowance windows the model keeps open for a process while it lives (ref/races/windows.c):
  * runtime-started minor and major collections, scheduling while blocked in a receive, and the one
  * schedule in which a blocked process handles flags passed to it by a signal. */
 typedef enum { WIN_GC_MINOR, WIN_GC_MAJOR, WIN_BLOCKED, WIN_SIGNAL_FLAGS, WINDOW_KINDS } WindowKind;
@@ -82,7 +82,7 @@ typedef struct Proc {
     int nwatchers;
     size_t watchers_cap;
     const char *last_traced; /* the tag of p's last trace line, or NULL (ref/events/gc.c) */
-    OpenWindow windows[WINDOW_KINDS]; /* its open allowance windows (ref/events/windows.c) */
+    OpenWindow windows[WINDOW_KINDS]; /* its open allowance windows (ref/races/windows.c) */
     bool windowed;      /* it is in Model.windowed */
     const SeqToken *token;           /* seq_trace token or NULL (ref/events/seqtrace.c) */
     long long seq_clock, seq_lastcnt; /* the process's seq_trace counters */

@@ -1,6 +1,7 @@
-# Shows that check_layers.cmake fails on a bad include: copies the model's sources (REF) to
-# WORK, breaks the rule there (INCLUDE appended to the file FILE, or a directory DIR added
-# that is in no layer), runs the check and wants it to fail with EXPECT in its message.
+# Shows that a check of the model's sources (CHECK: check_layers.cmake) fails
+# on a tree that breaks its rule: copies the sources (REF) to WORK, breaks the rule there (INCLUDE
+# or the line LINE appended to the file FILE, or a directory DIR added that is in no layer), runs
+# the check and wants it to fail with EXPECT in its message.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 file(COPY ${REF}/LAYERS DESTINATION ${WORK})
@@ -16,6 +17,9 @@ file(GLOB top ${REF}/*.c ${REF}/*.h)
 file(COPY ${top} DESTINATION ${WORK})
 if(DEFINED INCLUDE)
   file(APPEND ${WORK}/${FILE} "#include \"${INCLUDE}\"\n")
+endif()
+if(DEFINED LINE)
+  file(APPEND ${WORK}/${FILE} "${LINE}\n")
 endif()
 if(DEFINED DIR)
   file(MAKE_DIRECTORY ${WORK}/${DIR})

@@ -1,13 +1,15 @@
 /* windows.c - what the runtime adds that the model cannot predict, as allowance windows: the
  * collections it starts by itself (also delayed ones), the scheduling of a process blocked in a
  * receive that handles a signal (also one that passes it new flags), the waits of open_port/2 and
- * of code loading (CONFORMANCE.md section 2, "Runtime additions"). Each window's template is what the tracepoints of the addition would write now. */
+ * of code loading (CONFORMANCE.md section 2, "Runtime additions"). Each window's template is what the tracepoints of the addition would write now.
+ * Also the scheduling of a process killed by an exit signal. A window's rule, limit and refusal
+ * are its race's row (races.c). */
 #include <stdio.h>
 #include <string.h>
 
-#include "allow.h"
 #include "enabled.h"
-#include "running.h"
+#include "races.h"
+#include "sched.h"
 #include "tracepoint.h"
 #include "windows.h"
 
@@ -38,12 +40,18 @@ static bool answers_remove(const Model *m, int p, const char *tag)
     return false;
 }
 
-/* Refuses the step: the runtime's addition would be answered remove. */
-static bool refuse_remove(Model *m)
+/* True iff a session that would trace one of race r's asked tags of p answers remove to it. */
+static bool removes(const Model *m, int p, Race r)
 {
-    return model_unsupported(m, m->step->line, m->step->col,
-                             "what the runtime may add (collections, scheduling: GC-RUNTIME, RUN-BLOCKED-SIGNALS, "
-                             "RUN-WAIT-*) for a process whose tracer answers remove to it is");
+    const RaceRow *row = races_row(r);
+    return ((row->asked & RACE_ASK_FIRST) && answers_remove(m, p, row->first)) ||
+           ((row->asked & RACE_ASK_SECOND) && answers_remove(m, p, row->second));
+}
+
+/* Refuses the step: the runtime's addition of race r would be answered remove (its refusal). */
+static bool refuse_remove(Model *m, Race r)
+{
+    return model_unsupported(m, m->step->line, m->step->col, races_row(r)->refusal);
 }
 
 /* A collection: its start and end right after one another (the process does nothing between). */
@@ -83,12 +91,22 @@ static bool tag_traced(const Model *m, int p, const char *tag)
     return false;
 }
 
-static const char *const WINDOW_RULES[WINDOW_KINDS] = {"GC-RUNTIME", "GC-RUNTIME", "RUN-BLOCKED-SIGNALS",
-                                                        "RUN-BLOCKED-INHERIT"};
+/* The race of a window of kind k. */
+static const Race WINDOW_RACES[WINDOW_KINDS] = {RACE_GC_MINOR, RACE_GC_MAJOR, RACE_BLOCKED_SIGNALS,
+                                                RACE_BLOCKED_INHERIT};
 
-/* The tags of the tracepoints of a window of kind k. */
-static const char *const WINDOW_TAGS[WINDOW_KINDS][2] = {
-    {"gc_minor_start", "gc_minor_end"}, {"gc_major_start", "gc_major_end"}, {"in", "out"}, {"in", "out"}};
+/* The template of a collection of race r (RACE_GC_MINOR, RACE_GC_MAJOR). */
+static const char *gc_race_template(Model *m, int p, Race r)
+{
+    return gc_template(m, p, races_row(r)->first, races_row(r)->second);
+}
+
+/* The template of a schedule of race r at mfa: its first tag, then its second. */
+static const char *sched_race_template(Model *m, int p, Race r, const Term *mfa)
+{
+    const RaceRow *row = races_row(r);
+    return sched_template(m, p, row->first, row->second, mfa, row->rule);
+}
 
 /* The template the window of kind k of p must have now, or NULL when it must be closed. */
 static const char *wanted(Model *m, int p, WindowKind k)
@@ -98,15 +116,15 @@ static const char *wanted(Model *m, int p, WindowKind k)
         return NULL;
     switch (k) {
     case WIN_GC_MINOR: /* GC-RUNTIME: a young generation filling up */
-        return tag_traced(m, p, "gc_minor_start") ? gc_template(m, p, "gc_minor_start", "gc_minor_end") : NULL;
+        return tag_traced(m, p, "gc_minor_start") ? gc_race_template(m, p, RACE_GC_MINOR) : NULL;
     case WIN_GC_MAJOR: /* GC-RUNTIME: the old generation filling up, or fullsweep_after reached */
-        return tag_traced(m, p, "gc_minor_start") ? gc_template(m, p, "gc_major_start", "gc_major_end") : NULL;
+        return tag_traced(m, p, "gc_minor_start") ? gc_race_template(m, p, RACE_GC_MAJOR) : NULL;
     case WIN_BLOCKED: /* RUN-BLOCKED-SIGNALS: scheduled in to handle a signal, back out to wait, in
                        * a receive or suspended on a busy port (RUN-SUSPENDED-BUSY-PORT) */
-        if (!(pp->blocked || pp->suspended) || !running_traced(m, p))
+        if (!(pp->blocked || pp->suspended) || !sched_traced(m, p))
             return NULL;
-        return sched_template(m, p, "in", "out", pp->suspended ? running_suspended_mfa(m, p) : running_block_mfa(m),
-                              WINDOW_RULES[k]);
+        return sched_race_template(m, p, WINDOW_RACES[k],
+                                   pp->suspended ? sched_suspended_mfa(m, p) : sched_block_mfa(m));
     default: /* RUN-BLOCKED-INHERIT: opened by windows_signal_flags, kept until the wake-up */
         return pp->blocked && pp->windows[k].id ? pp->windows[k].tpl : NULL;
     }
@@ -128,15 +146,15 @@ bool windows_sync(Model *m, int p)
     const OpenWindow *signal = &m->procs[p].windows[WIN_SIGNAL_FLAGS];
     for (int k = 0; k < WINDOW_KINDS; k++) {
         const char *tpl = wanted(m, p, (WindowKind)k);
-        if (tpl && (answers_remove(m, p, WINDOW_TAGS[k][0]) || answers_remove(m, p, WINDOW_TAGS[k][1])))
-            return refuse_remove(m);
+        if (tpl && removes(m, p, WINDOW_RACES[k]))
+            return refuse_remove(m, WINDOW_RACES[k]);
         OpenWindow *w = &m->procs[p].windows[k];
         if (w->id && (!tpl || strcmp(tpl, w->tpl) != 0)) {
-            allow_close(m, w->id, WINDOW_RULES[k]);
+            races_close(m, WINDOW_RACES[k], w->id);
             w->id = 0;
         }
         if (tpl && !w->id) /* the pairs under new flags come after their handling (RUN-BLOCKED-INHERIT) */
-            *w = (OpenWindow){allow_open(m, WINDOW_RULES[k], -1, k == WIN_BLOCKED ? signal->id : 0, tpl), tpl};
+            *w = (OpenWindow){races_open(m, WINDOW_RACES[k], k == WIN_BLOCKED ? signal->id : 0, tpl), tpl};
         open = open || w->id;
     }
     if (open)
@@ -149,8 +167,8 @@ BlockSchedule windows_block_schedule(Model *m, int p)
     const Proc *pp = &m->procs[p];
     if (!pp->alive || pp->is_port || !pp->blocked)
         return (BlockSchedule){NULL, NULL};
-    const char *rule = WINDOW_RULES[WIN_SIGNAL_FLAGS];
-    Point in = {"in", running_block_mfa(m), rule}, out = {"out", running_block_mfa(m), rule};
+    const char *rule = races_row(RACE_BLOCKED_INHERIT)->rule;
+    Point in = {"in", sched_block_mfa(m), rule}, out = {"out", sched_block_mfa(m), rule};
     return (BlockSchedule){allow_capture(m, p, fire_point, &in), allow_capture(m, p, fire_point, &out)};
 }
 
@@ -159,16 +177,14 @@ bool windows_signal_flags(Model *m, int p, BlockSchedule before)
     BlockSchedule now = windows_block_schedule(m, p);
     if (!now.out || (before.out && strcmp(before.out, now.out) == 0))
         return true; /* not blocked, or its schedule looks as before: RUN-BLOCKED-SIGNALS covers it */
-    if (answers_remove(m, p, "in") || answers_remove(m, p, "out"))
-        return refuse_remove(m);
-    const char *rule = WINDOW_RULES[WIN_SIGNAL_FLAGS];
+    if (removes(m, p, RACE_BLOCKED_INHERIT))
+        return refuse_remove(m, RACE_BLOCKED_INHERIT);
     OpenWindow *w = &m->procs[p].windows[WIN_SIGNAL_FLAGS];
-    if (w->id)
-        allow_close(m, w->id, rule);
+    races_close(m, RACE_BLOCKED_INHERIT, w->id);
     /* scheduled in under the flags it had (no in line when they had no running), out under the new */
     const char *tpl = before.in ? joined(m, before.in, " ... ", now.out) : now.out;
     /* after the pairs under the old flags: the process handles the new ones only once they are done */
-    *w = (OpenWindow){allow_open(m, rule, 1, m->procs[p].windows[WIN_BLOCKED].id, tpl), tpl};
+    *w = (OpenWindow){races_open(m, RACE_BLOCKED_INHERIT, m->procs[p].windows[WIN_BLOCKED].id, tpl), tpl};
     track(m, p);
     return true;
 }
@@ -231,96 +247,50 @@ void windows_close_all(Model *m)
     for (int i = 0; i < m->nwindowed; i++)
         for (int k = 0; k < WINDOW_KINDS; k++) {
             OpenWindow *w = &m->procs[m->windowed[i]].windows[k];
-            if (w->id)
-                allow_close(m, w->id, WINDOW_RULES[k]);
+            races_close(m, WINDOW_RACES[k], w->id);
             w->id = 0;
         }
     m->nwindowed = 0;
 }
 
-bool windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule, unsigned *id)
+bool windows_wait(Model *m, int p, const Term *mfa, Race r, unsigned *id)
 {
     *id = 0;
-    if (!running_traced(m, p))
+    if (!sched_traced(m, p))
         return true;
-    if (answers_remove(m, p, "in") || answers_remove(m, p, "out"))
-        return refuse_remove(m);
-    const char *tpl = sched_template(m, p, "out", "in", mfa, rule);
+    if (removes(m, p, r))
+        return refuse_remove(m, r);
+    const char *tpl = sched_race_template(m, p, r, mfa);
     if (tpl)
-        *id = allow_open(m, rule, limit, 0, tpl);
+        *id = races_open(m, r, 0, tpl);
     return true;
 }
 
 bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2])
 {
     ids[0] = ids[1] = 0;
-    if (!running_traced(m, p))
+    if (!sched_traced(m, p))
         return true;
-    const char *const(*GC)[2] = &WINDOW_TAGS[WIN_GC_MINOR]; /* minor, then major */
-    const char *rule = "GC-RUNTIME-DELAYED";
+    const Race GC[2] = {RACE_GC_MINOR, RACE_GC_MAJOR}; /* minor, then major */
     bool gc = tag_traced(m, p, "gc_minor_start");
-    if (answers_remove(m, p, "in") || answers_remove(m, p, "out"))
-        return refuse_remove(m);
+    if (removes(m, p, RACE_GC_DELAYED))
+        return refuse_remove(m, RACE_GC_DELAYED);
     for (int k = 0; gc && k < 2; k++)
-        if (answers_remove(m, p, GC[k][0]) || answers_remove(m, p, GC[k][1]))
-            return refuse_remove(m);
-    const char *yield = sched_template(m, p, "out", "in", mfa, rule);
+        if (removes(m, p, GC[k]))
+            return refuse_remove(m, RACE_GC_DELAYED);
+    const char *yield = sched_race_template(m, p, RACE_GC_DELAYED, mfa);
     if (!yield)
         return true;
     if (!gc) { /* the collection is not traced: the yield alone */
-        ids[0] = allow_open(m, rule, 1, 0, yield);
+        ids[0] = races_open(m, RACE_GC_DELAYED, 0, yield);
         return true;
     }
     for (int k = 0; k < 2; k++) { /* out and in at mfa, the collection right after the in (one segment) */
-        const char *pair = gc_template(m, p, GC[k][0], GC[k][1]);
+        const char *pair = gc_race_template(m, p, GC[k]);
         if (pair)
-            ids[k] = allow_open(m, rule, 1, 0, joined(m, yield, " ; ", pair));
+            ids[k] = races_open(m, RACE_GC_DELAYED, 0, joined(m, yield, " ; ", pair));
     }
     return true;
-}
-
-void windows_end(Model *m, unsigned id, const char *rule)
-{
-    if (id)
-        allow_close(m, id, rule);
-}
-
-/* True when the step's window asks no remove answer (removes is false); else the step is refused:
- * what the window would remove at is no fixed step (what names it). */
-static bool refuse_remove_in_window(Model *m, bool removes, const char *what)
-{
-    return !removes || model_unsupported(m, m->step->line, m->step->col, what);
-}
-
-bool windows_killed_linked_ok(Model *m, int p)
-{
-    const Proc *pp = &m->procs[p];
-    const char *what = "the in_exiting the runtime may leave out (RUN-KILLED-LINKED) of a process whose "
-                       "tracer answers remove to it is";
-    bool removes = !pp->blocked && tag_traced(m, p, "in_exiting") && answers_remove(m, p, "in_exiting");
-    return refuse_remove_in_window(m, removes, what);
-}
-
-/* A window of rule for at most one instance of what fire(m, p, arg) writes, opened and closed at
- * once; none when that is no line. */
-static void window_once(Model *m, int p, AllowFire fire, const void *arg, const char *rule)
-{
-    const char *tpl = allow_capture(m, p, fire, arg);
-    if (tpl)
-        allow_close(m, allow_open(m, rule, 1, 0, tpl), rule);
-}
-
-void windows_killed_linked(Model *m, int p)
-{
-    Point pt = {"in_exiting", term_int(m->a, 0), "RUN-FLAGS RUN-KILLED RUN-KILLED-LINKED"};
-    window_once(m, p, fire_point, &pt, "RUN-KILLED-LINKED");
-}
-
-bool windows_killed_dirty_ok(Model *m, int p)
-{
-    const char *what = "the out_exiting the runtime may ask about on a dirty scheduler (RUN-KILLED-DIRTY-OUT) "
-                       "of a process whose tracer answers remove to it is";
-    return refuse_remove_in_window(m, !m->procs[p].blocked && answers_remove(m, p, "out_exiting"), what);
 }
 
 /* The enabled lines of a tracepoint whose trace callback cannot report (tracepoint_fire_unreported). */
@@ -329,19 +299,6 @@ static void fire_unreported(Model *m, int p, const void *arg)
     const Point *pt = arg;
     Event ev = {pt->tag, pt->term, NULL, NULL, pt->rules};
     tracepoint_fire_unreported(m, p, &ev);
-}
-
-void windows_killed_dirty(Model *m, int p)
-{
-    Point pt = {"out_exiting", term_int(m->a, 0), "RUN-FLAGS RUN-KILLED-DIRTY-OUT"};
-    window_once(m, p, fire_unreported, &pt, "RUN-KILLED-DIRTY-OUT");
-}
-
-bool windows_killed_migrate_ok(Model *m, int p)
-{
-    const char *what = "the in_exiting and out_exiting the runtime may schedule before the exit "
-                       "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to in_exiting is";
-    return refuse_remove_in_window(m, !m->procs[p].blocked && answers_remove(m, p, "in_exiting"), what);
 }
 
 /* Two tracepoints, one after the other, each fired by one (fire_point or fire_unreported). */
@@ -354,32 +311,57 @@ static void fire_pair(Model *m, int p, const void *arg)
     pair->one(m, p, &pair->pts[1]);
 }
 
-void windows_killed_migrate(Model *m, int p, unsigned ids[2])
+/* The races of a process killed by an exit signal: the rules its template's lines cite, one window
+ * per way they are fired (a normal scheduler: every line; a dirty one: its enabled lines only,
+ * the trace callback's report being lost), whether the windows close at once (else the caller
+ * closes them), and whether a process blocked in a receive escapes the race (it is woken, RUN-WAKE). */
+static const struct ExitRace {
+    Race race;
+    const char *rules;
+    AllowFire fires[2];
+    bool at_once, not_blocked;
+} EXIT_RACES[] = {
+    /* C-134: scheduled in exiting only when the signal is handled before the harness wakes it */
+    {RACE_KILLED_LINKED, "RUN-FLAGS RUN-KILLED RUN-KILLED-LINKED", {fire_point, NULL}, true, true},
+    /* C-200: scheduled out exiting on the dirty scheduler when the signal is handled before the NIF returns */
+    {RACE_KILLED_DIRTY_OUT, "RUN-FLAGS RUN-KILLED-DIRTY-OUT", {fire_unreported, NULL}, true, true},
+    /* C-300: picked by a scheduler of the other type, which schedules it in and straight back out */
+    {RACE_KILLED_DIRTY_MIGRATE, "RUN-FLAGS RUN-KILLED-DIRTY-MIGRATE", {fire_point, fire_unreported}, false, true},
+    /* C-302: the exit yields in its middle (erts_continue_exit_process, "goto yield") */
+    {RACE_KILLED_EXIT_YIELD, "RUN-FLAGS RUN-KILLED-EXIT-YIELD", {fire_point, NULL}, false, false},
+};
+
+/* The row of EXIT_RACES of race r, one of them. */
+static const struct ExitRace *exit_race(Race r)
 {
+    size_t k = 0;
+    while (EXIT_RACES[k].race != r)
+        k++;
+    return &EXIT_RACES[k];
+}
+
+bool windows_exit_ok(Model *m, int p, Race r)
+{
+    bool woken = exit_race(r)->not_blocked && m->procs[p].blocked;
+    return woken || !removes(m, p, r) || refuse_remove(m, r);
+}
+
+void windows_exit(Model *m, int p, Race r, unsigned ids[2])
+{
+    const struct ExitRace *race = exit_race(r);
+    const RaceRow *row = races_row(r);
     const Term *zero = term_int(m->a, 0);
-    const char *rules = "RUN-FLAGS RUN-KILLED-DIRTY-MIGRATE";
-    Point pts[2] = {{"in_exiting", zero, rules}, {"out_exiting", zero, rules}};
-    /* found by a normal scheduler (every line), or by a dirty one (enabled lines only) */
-    const PointPair pairs[2] = {{fire_point, pts}, {fire_unreported, pts}};
-    for (int k = 0; k < 2; k++) {
-        const char *tpl = allow_capture(m, p, fire_pair, &pairs[k]);
-        ids[k] = tpl ? allow_open(m, "RUN-KILLED-DIRTY-MIGRATE", 1, 0, tpl) : 0;
+    Point pts[2] = {{row->first, zero, race->rules}, {row->second, zero, race->rules}};
+    if (ids)
+        ids[0] = ids[1] = 0;
+    for (int k = 0; k < 2 && race->fires[k]; k++) {
+        const PointPair pair = {race->fires[k], pts};
+        /* one tracepoint, or two right after one another */
+        unsigned id = row->second ? races_window(m, r, p, fire_pair, &pair)
+                                  : races_window(m, r, p, race->fires[k], pts);
+        if (race->at_once)
+            races_close(m, r, id);
+        else
+            ids[k] = id;
     }
-}
-
-bool windows_exit_yield_ok(Model *m, int p)
-{
-    const char *what = "the out_exiting and in_exiting of an exit that yields (RUN-KILLED-EXIT-YIELD) of a "
-                       "process whose tracer answers remove to one of them is";
-    return refuse_remove_in_window(m, answers_remove(m, p, "out_exiting") || answers_remove(m, p, "in_exiting"), what);
-}
-
-unsigned windows_exit_yield(Model *m, int p)
-{
-    const Term *zero = term_int(m->a, 0);
-    const char *rules = "RUN-FLAGS RUN-KILLED-EXIT-YIELD";
-    Point pts[2] = {{"out_exiting", zero, rules}, {"in_exiting", zero, rules}};
-    const PointPair pair = {fire_point, pts};
-    const char *tpl = allow_capture(m, p, fire_pair, &pair);
-    return tpl ? allow_open(m, "RUN-KILLED-EXIT-YIELD", 1, 0, tpl) : 0;
 }

@@ -4,6 +4,7 @@
 #define TCS_WINDOWS_H
 
 #include "model.h"
+#include "races.h"
 
 /* Guarantees: p's windows match its state, each closed when it no longer applies or its
  * template changed and opened anew: runtime-started minor and major collections while p is
@@ -34,11 +35,12 @@ bool windows_signal_flags(Model *m, int p, BlockSchedule before);
 bool windows_after_step(Model *m, const Step *st, bool tracer_back);
 /* Guarantees: every open window closed (the end of the scenario). */
 void windows_close_all(Model *m);
-/* Guarantees: when p is traced for running, a window for up to limit (< 0: any number) waits of
+/* Guarantees: when p is traced for running, a window of race r for up to its limit waits of
  * p in the function mfa, each an out then an in there, with lines of the step between
  * (RUN-WAIT-OPEN-PORT, RUN-WAIT-CODE-LOAD, RUN-WAIT-PORT-SIGNALS); its id in *id, 0 when p is not
- * traced for running; false with the error set when a tracer would answer remove to it. */
-bool windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule, unsigned *id);
+ * traced for running; false with the error set when a tracer would answer remove to it. Also
+ * RUN-PREEMPT-CODE-LOAD, RUN-WAIT-PORT-OP-REPLY, RUN-WAKE-LINK-DOWN. Close it with races_close. */
+bool windows_wait(Model *m, int p, const Term *mfa, Race r, unsigned *id);
 /* Guarantees: when p is traced for running, windows for a collection the runtime starts while a
  * BIF has collections delayed (GC-RUNTIME-DELAYED): p scheduled out and back in at mfa, at most
  * once (ids[0]); when p is traced for garbage_collection too, two windows instead, the in followed
@@ -46,48 +48,34 @@ bool windows_wait(Model *m, int p, const Term *mfa, int limit, const char *rule,
  * each; the ids are 0 when there is none; false with the error set when a tracer would answer
  * remove to it. */
 bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2]);
-/* Guarantees: window id (opened by windows_wait or windows_delayed_gc with rule) closed, if not 0. */
-void windows_end(Model *m, unsigned id, const char *rule);
-/* Guarantees: false with the error set (the model refuses the step) when p, killed through a
- * link while it waits in the gate, is traced for in_exiting by a tracer that would answer remove
- * to it (RUN-KILLED-LINKED: whether that line comes is a race); true otherwise. */
-bool windows_killed_linked_ok(Model *m, int p);
-/* Guarantees: instead of p's in_exiting (RUN-KILLED), a window for at most one of it, opened and
- * closed at once: p, killed through a link while it waits in the gate, is scheduled in exiting
- * only when the exit signal is handled before the harness wakes it (RUN-KILLED-LINKED, C-134). */
-void windows_killed_linked(Model *m, int p);
-
 /* Guarantees: false with the error set (the model refuses the step) when p, killed by an exit
- * signal while it waits in the gate, is traced for out_exiting by a tracer that would answer
- * remove to it (RUN-KILLED-DIRTY-OUT: whether it is asked is a race); true otherwise. */
-bool windows_killed_dirty_ok(Model *m, int p);
-/* Guarantees: before p's in_exiting, a window for at most one out_exiting of p asked on the
+ * signal while it waits in the gate (through a link for RUN-KILLED-LINKED; or anywhere for
+ * RUN-KILLED-EXIT-YIELD), is traced by a tracer that would answer remove to one of the tags race
+ * r asks (whether those lines come is a race); true otherwise, and when p is blocked in a receive
+ * (woken to exit, RUN-WAKE), but for RUN-KILLED-EXIT-YIELD. */
+bool windows_exit_ok(Model *m, int p, Race r);
+/* Guarantees: the windows of race r for p, killed by an exit signal, each for at most one instance
+ * of its template, term 0; an id is 0 for a window without a line; ids is NULL for the first two:
+ * - RUN-KILLED-LINKED: instead of p's in_exiting (RUN-KILLED), a window for at most one of it, opened and
+ * closed at once: p, killed through a link while it waits in the gate, is scheduled in exiting
+ * only when the exit signal is handled before the harness wakes it (RUN-KILLED-LINKED, C-134).
+ * - RUN-KILLED-DIRTY-OUT: before p's in_exiting, a window for at most one out_exiting of p asked on the
  * dirty scheduler, opened and closed at once: p, killed by an exit signal while it waits in the
  * gate's dirty NIF, is scheduled out exiting there when the signal is handled before the NIF
  * returns; its enabled lines only (tracepoint_fire_unreported: the trace callback's report is
- * lost) (RUN-KILLED-DIRTY-OUT, C-200). */
-void windows_killed_dirty(Model *m, int p);
-/* Guarantees: false with the error set (the model refuses the step) when p, killed by an exit
- * signal while it waits in the gate, is traced for in_exiting by a tracer that would answer remove
- * to it (RUN-KILLED-DIRTY-MIGRATE: whether that in_exiting comes is a race); true otherwise. */
-bool windows_killed_migrate_ok(Model *m, int p);
-/* Guarantees: opens two windows (ids[0], ids[1]; 0 for one without a line), each for at most one
- * in_exiting and out_exiting of p right after one another, which the caller closes (windows_end)
+ * lost) (RUN-KILLED-DIRTY-OUT, C-200).
+ * - RUN-KILLED-DIRTY-MIGRATE: opens two windows (ids[0], ids[1]), each for at most one
+ * in_exiting and out_exiting of p right after one another, which the caller closes (races_close)
  * after RUN-KILLED-DIRTY-OUT's window, so that they come in any order: p, killed by an exit signal
  * while it waits in the gate's dirty NIF, may be picked by a scheduler of the other type, which
  * schedules it in and straight back out (erl_process.c erts_schedule, "Migrate to dirty
  * scheduler" / "Migrate to another type of scheduler"): a normal scheduler that finds its dirty
  * work still flagged (ids[0]: every line), or the dirty one that finds it exiting (ids[1]: enabled
- * lines only, tracepoint_fire_unreported) (RUN-KILLED-DIRTY-MIGRATE, C-300). */
-void windows_killed_migrate(Model *m, int p, unsigned ids[2]);
-/* Guarantees: false with the error set (the model refuses the step) when a tracer of p would
- * answer remove to out_exiting or in_exiting (RUN-KILLED-EXIT-YIELD: whether they come is a
- * race); true otherwise. */
-bool windows_exit_yield_ok(Model *m, int p);
-/* Guarantees: opens (returns its id, 0 when it has no line) a window for at most one out_exiting
- * and in_exiting of p right after one another, which the caller closes (windows_end) before p's
+ * lines only, tracepoint_fire_unreported) (RUN-KILLED-DIRTY-MIGRATE, C-300).
+ * - RUN-KILLED-EXIT-YIELD: opens (ids[0]) a window for at most one out_exiting
+ * and in_exiting of p right after one another, which the caller closes (races_close) before p's
  * out_exited: p, killed by an exit signal, may yield in the middle of its exit, after its exit
  * event (erl_process.c erts_continue_exit_process, "goto yield") (RUN-KILLED-EXIT-YIELD, C-302). */
-unsigned windows_exit_yield(Model *m, int p);
+void windows_exit(Model *m, int p, Race r, unsigned ids[2]);
 
 #endif

@@ -1,0 +1,24 @@
+/* sched.c - whether and where a process's scheduling is traced (CONFORMANCE.md section 2,
+ * "Scheduling"): below the races, which build their templates with it. */
+#include "enabled.h"
+#include "sched.h"
+
+bool sched_traced(const Model *m, int p)
+{
+    for (int s = 0; s < m->nsessions; s++)
+        if (enabled_live(m, s, p, "in"))
+            return true;
+    return false;
+}
+
+Term *sched_block_mfa(Model *m)
+{
+    return term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "block"), term_int(m->a, 0));
+}
+
+Term *sched_suspended_mfa(Model *m, int p)
+{
+    if (m->procs[p].pending_send)
+        return term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "send"), term_int(m->a, 2));
+    return term_tuple3(m->a, term_atom(m->a, "erts_internal"), term_atom(m->a, "port_command"), term_int(m->a, 3));
+}

@@ -1,0 +1,125 @@
+/* races.c - the table of the runtime's races, and the windows and either-ors opened from it
+ * (PROTOCOLS.md section 6; CONFORMANCE.md section 2, "Runtime additions"). */
+#include "races.h"
+
+/* The "what ... is" part of a refusal, which model_unsupported completes ("... is not supported by
+ * model v1"), as badcalls.c's refused() takes it. */
+#define refused(what) what
+
+/* The refusal of the runtime's additions to a process: collections and scheduling. */
+static const char REFUSE_ADDITION[] = refused("what the runtime may add (collections, scheduling: GC-RUNTIME, "
+                                              "RUN-BLOCKED-SIGNALS, RUN-WAIT-*) for a process whose tracer answers "
+                                              "remove to it is");
+
+/* The table of the runtime's races (CONFORMANCE.md section 2 states each rule; the C-numbers are
+ * the clarifications that found them). */
+static const RaceRow RACE_ROWS[RACE_COUNT] = {
+    [RACE_GC_MINOR] = {"GC-RUNTIME", -1, "gc_minor_start", "gc_minor_end", RACE_ASK_BOTH,
+                       "gc_minor_start ; gc_minor_end, any number, while traced for garbage_collection (C-95)",
+                       REFUSE_ADDITION},
+    [RACE_GC_MAJOR] = {"GC-RUNTIME", -1, "gc_major_start", "gc_major_end", RACE_ASK_BOTH,
+                       "gc_major_start ; gc_major_end, any number, while traced for garbage_collection (C-95)",
+                       REFUSE_ADDITION},
+    [RACE_BLOCKED_SIGNALS] = {"RUN-BLOCKED-SIGNALS", -1, "in", "out", RACE_ASK_BOTH,
+                              "in ... out where it waits, while blocked in a receive or suspended on a busy port "
+                              "(C-96, C-231)",
+                              REFUSE_ADDITION},
+    [RACE_BLOCKED_INHERIT] = {"RUN-BLOCKED-INHERIT", 1, "in", "out", RACE_ASK_BOTH,
+                              "in (flags before) ... out (flags after) at {tcs_puppet,block,0}, from a link that "
+                              "passes flags until the wake-up (C-135)",
+                              REFUSE_ADDITION},
+    [RACE_WAIT_OPEN_PORT] = {"RUN-WAIT-OPEN-PORT", 1, "out", "in", RACE_ASK_BOTH,
+                             "out ... in at {erlang,open_port,2} (C-97)", REFUSE_ADDITION},
+    [RACE_WAIT_CODE_LOAD] = {"RUN-WAIT-CODE-LOAD", -1, "out", "in", RACE_ASK_BOTH,
+                             "out ... in at {code_server,call,1} (C-366)", REFUSE_ADDITION},
+    [RACE_PREEMPT_CODE_LOAD] = {"RUN-PREEMPT-CODE-LOAD", 1, "out", "in", RACE_ASK_BOTH,
+                                "out ... in at one function of the load path, each (C-366)", REFUSE_ADDITION},
+    [RACE_WAIT_PORT_SIGNALS] = {"RUN-WAIT-PORT-SIGNALS", 1, "out", "in", RACE_ASK_BOTH,
+                                "out ... in at {erlang,bif_handle_signals_return,2} (C-97)", REFUSE_ADDITION},
+    [RACE_WAIT_PORT_OP_REPLY] = {"RUN-WAIT-PORT-OP-REPLY", 1, "out", "in", RACE_ASK_BOTH,
+                                 "out ... in at the port BIF's erlang wrapper (C-230)", REFUSE_ADDITION},
+    [RACE_WAKE_LINK_DOWN] = {"RUN-WAKE-LINK-DOWN", 1, "out", "in", RACE_ASK_BOTH,
+                             "out ... in at {tcs_puppet,block,0} before the 'DOWN' (C-371)", REFUSE_ADDITION},
+    [RACE_GC_DELAYED] = {"GC-RUNTIME-DELAYED", 1, "out", "in", RACE_ASK_BOTH,
+                         "out ... in at {erlang,prepare_loading_1,2}, a whole minor or major pair right after "
+                         "the in (C-136)",
+                         REFUSE_ADDITION},
+    [RACE_KILLED_LINKED] = {"RUN-KILLED-LINKED", 1, "in_exiting", NULL, RACE_ASK_FIRST, "in_exiting 0 (C-134)",
+                            refused("the in_exiting the runtime may leave out (RUN-KILLED-LINKED) of a process "
+                                    "whose tracer answers remove to it is")},
+    [RACE_KILLED_DIRTY_OUT] = {"RUN-KILLED-DIRTY-OUT", 1, "out_exiting", NULL, RACE_ASK_FIRST,
+                               "out_exiting 0, its enabled lines only (C-200)",
+                               refused("the out_exiting the runtime may ask about on a dirty scheduler "
+                                       "(RUN-KILLED-DIRTY-OUT) of a process whose tracer answers remove to it is")},
+    [RACE_KILLED_DIRTY_MIGRATE] = {"RUN-KILLED-DIRTY-MIGRATE", 1, "in_exiting", "out_exiting", RACE_ASK_FIRST,
+                                   "in_exiting 0 ; out_exiting 0, once with every line, once with the enabled "
+                                   "lines only (C-300)",
+                                   refused("the in_exiting and out_exiting the runtime may schedule before the exit "
+                                           "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to "
+                                           "in_exiting is")},
+    [RACE_KILLED_EXIT_YIELD] = {"RUN-KILLED-EXIT-YIELD", 1, "out_exiting", "in_exiting", RACE_ASK_BOTH,
+                                "out_exiting 0 ; in_exiting 0 (C-302)",
+                                refused("the out_exiting and in_exiting of an exit that yields "
+                                        "(RUN-KILLED-EXIT-YIELD) of a process whose tracer answers remove to one "
+                                        "of them is")},
+    [RACE_LARGE_HEAP] = {"SYSMON-LARGE-HEAP", -1, NULL, NULL, RACE_ASK_NONE,
+                         "{monitor, Pid, large_heap, _Info} after the first (C-139)", NULL},
+    [RACE_RELOAD_BUSY] = {"TRACER-RELOAD-BUSY", -1, "call", NULL, RACE_ASK_NONE,
+                          "the lines of one call of the busy loop (C-281)", NULL},
+    [RACE_RELOAD_TRACE_INFO] = {"TRACER-RELOAD-RACE", 1, NULL, NULL, RACE_ASK_NONE,
+                                "either-or: erlang:trace_info(A, tracer) as the tracer stands, or detached (C-281)",
+                                NULL},
+    [RACE_PORT_OP] = {"PORT-OP-TASK-OR-IMMEDIATE", 1, "in", "out", RACE_ASK_NONE,
+                      "either-or: in and out named by the operation (immediate), or with 0 and the reply (port "
+                      "task) (C-165)",
+                      NULL},
+};
+
+const RaceRow *races_row(Race r)
+{
+    return &RACE_ROWS[r];
+}
+
+unsigned races_open(Model *m, Race r, unsigned after, const char *tpl)
+{
+    return allow_open(m, races_row(r)->rule, races_row(r)->limit, after, tpl);
+}
+
+unsigned races_window(Model *m, Race r, int p, AllowFire fire, const void *arg)
+{
+    const char *tpl = allow_capture(m, p, fire, arg);
+    return tpl ? races_open(m, r, 0, tpl) : 0;
+}
+
+void races_close(Model *m, Race r, unsigned id)
+{
+    if (id)
+        allow_close(m, id, races_row(r)->rule);
+}
+
+void races_either(Model *m, Race r, const Captured *const first[], const Captured *const second[], int n)
+{
+    allow_either(m, races_row(r)->rule, first, second, n);
+}
+
+bool races_either_detached(Model *m, Race r, int p, int s, RaceRun run, const void *arg)
+{
+    AllowKept before = allow_keep(m, p);
+    Captured kept, gone;
+    allow_capture_start(m, &kept);
+    bool ok = run(m, p, arg);
+    allow_capture_stop(m, &kept);
+    AllowKept after = allow_keep(m, p);
+    allow_restore(m, p, &before);
+    model_detach(&m->procs[p].trace[s]);
+    allow_capture_start(m, &gone);
+    ok = ok && run(m, p, arg);
+    allow_capture_stop(m, &gone);
+    allow_restore(m, p, &after);
+    const Captured *first[] = {&kept}, *second[] = {&gone};
+    if (ok)
+        races_either(m, r, first, second, 1);
+    allow_captured_free(&kept);
+    allow_captured_free(&gone);
+    return ok;
+}
