@@ -103,10 +103,13 @@ static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms
     /* erts asks for the breakpoint once per counter, but pause and restart neither add nor
      * remove one, so what the function had before the step decides for every counter of it */
     bool breakpoint = function && has_breakpoint(pat);
-    for (int k = 0; k < COUNTERS; k++) /* a counter step of any match spec ends a global pattern */
+    /* a counter step that is on (true, pause, restart) ends a global pattern; false leaves it
+     * (erl_bif_trace.c, erts_set_trace_pattern: "Turn off breakpoint tracing -- nothing to do
+     * here"; CALL-COUNTERS-ENDS-GLOBAL) */
+    for (int k = 0; k < COUNTERS; k++)
         if (o->counters[k]) {
             *started |= counters_set(m, &pat->counters[k], ms, breakpoint);
-            pat->set = pat->set && pat->local;
+            pat->set = pat->set && (pat->local || !on);
         }
     if (term_is_atom(ms, "pause") || term_is_atom(ms, "restart"))
         return false; /* the parser allows them with counter options only */
