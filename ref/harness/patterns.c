@@ -7,6 +7,7 @@
 #include "counters.h"
 #include "order.h"
 #include "patterns.h"
+#include "release.h"
 #include "steptext.h"
 #include "tracermod.h"
 
@@ -194,7 +195,8 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
      * spec with only counter options is refused with the match spec ("A match prog is not allowed
      * with just call_count, call_time or call_memory") */
     bool counter_ms = o.any_counter && !o.local && !o.meta && st->term->kind == TK_CONS;
-    const char *bad = o.bad ? o.bad : st->ms_invalid ? st->ms_invalid
+    const char *ms_invalid = release_ms_invalid(m, st);
+    const char *bad = o.bad ? o.bad : ms_invalid ? ms_invalid
                     : counter_ms ? "CALL-COUNTERS-NO-MATCH-SPEC"
                     : st->module && !target_allowed(st) ? "CALL-PATTERN-FORBIDDEN" : NULL;
     if (bad) {
