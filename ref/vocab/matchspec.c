@@ -49,8 +49,9 @@ typedef struct {
     bool otp26;         /* added in OTP 26 (erlang/otp PR #7046, PR #6567): OTP 25 refuses it (C-12) */
 } MsFn;
 
-/* Every function erts' match spec compiler knows for call tracing, as 003 (OTP 27+) lists them:
- * OTP 25's, and the guard BIFs OTP 26 added (the last row; C-12). Floats ('/', float/1),
+/* Every function erts' match spec compiler knows for call tracing: OTP 25's, and what OTP 26
+ * added (the last rows; C-12): guard BIFs, and current_stacktrace, whose value (the caller's
+ * stack) no model knows (refused, C-86). Floats ('/', float/1),
  * set_seq_token and caller_line are valid but not modelled;
  * process_dump only where its value is dropped, get_seq_token only without a token. */
 static const MsFn ms_fns[] = {
@@ -93,6 +94,7 @@ static const MsFn ms_fns[] = {
     {"is_function", 2, F_GUARD, true, true}, {"tuple_size", 1, F_GUARD, true, true},
     {"ceil", 1, F_GUARD, true, true}, {"floor", 1, F_GUARD, true, true},
     {"min", 2, F_GUARD, true, true}, {"max", 2, F_GUARD, true, true},
+    {"current_stacktrace", 0, F_BODY, false, true}, {"current_stacktrace", 1, F_BODY, false, true},
 };
 
 /* The entry for name/arity, or NULL. */
