@@ -11,11 +11,11 @@ import pytest
 from tcs_driver import corpus
 from tcs_driver.layout import REPO
 
-#: The four forms of the origin header (cases/README.md, "Origin").
+#: The five forms of the origin header (cases/README.md, "Origin").
 ORIGIN = re.compile(r"% origin: (?:fuzz seed \d+ (?:group \w+|scenario fuzz_\w+)"
                     r"|written after fuzz seed \d+ group \w+"
                     r"|OTP \w+_SUITE(?::\w+)?"
-                    r"|written from \S.* \(rule [A-Z][A-Z0-9-]+\))")
+                    r"|(?:issue \d+, )?written from \S.* \(rule [A-Z][A-Z0-9-]+\))")
 
 
 def readme_areas() -> set[str]:
@@ -48,7 +48,8 @@ def test_every_case_says_its_origin_on_its_first_line(layout: corpus.Layout) -> 
     "% origin: fuzz seed 20261211 group P3", "% origin: fuzz seed 2 scenario fuzz_2_7",
     "% origin: written after fuzz seed 20261208 group M1", "% origin: OTP tracer_SUITE:send",
     "% origin: OTP trace_call_memory_SUITE", "% origin: written from 003 process/4 (rule FLAGS-OFF)",
-], ids=["fuzz", "fuzz-scenario", "after-fuzz", "otp", "otp-suite", "document"])
+    "% origin: issue 26, written from Clarification C-12 (rule MS-GUARD-ARITH)",
+], ids=["fuzz", "fuzz-scenario", "after-fuzz", "otp", "otp-suite", "document", "issue"])
 def test_the_documented_origin_forms_are_recognised(header: str) -> None:
     assert ORIGIN.fullmatch(header)
 

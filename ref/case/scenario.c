@@ -906,6 +906,7 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
     if (!restart && v.check == MS_UNSUPPORTED)
         return fail(p, (size_t)st->term_col - 1, "%s", v.msg);
     st->ms_invalid = restart ? NULL : v.rule; /* set only for MS_INVALID */
+    st->ms_otp26 = restart || !v.otp26[0] ? NULL : arena_strndup(p->a, v.otp26, strlen(v.otp26));
     Term *all[MAX_STEP_FLAGS];
     size_t nall = 0;
     while (!at_end(p)) {

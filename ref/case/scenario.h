@@ -75,6 +75,8 @@ typedef struct Step {
                                   {meta, ...} option; NULL: the harness adds its tracer */
     const char *ms_invalid;    /* pattern: the MS-* rule when MS is no valid match spec
                                 * (trace_pattern raises badarg), else NULL */
+    const char *ms_otp26;      /* pattern: the first function MS calls that OTP 26 added to the
+                                * language ("name/arity": OTP 25 refuses it, C-12), else NULL */
     Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL;
                                   apply: the arguments after the session, as a list */
     bool has_timeout;          /* recv after N */

@@ -150,7 +150,8 @@ static Verdict function_refused(const Step *st)
     if (bad_options)
         return raises(bad_options);
     bool list_ms = ms->kind == TK_CONS;
-    if (!is_boolean(ms) && !(list_ms && ms_validate(ms).check == MS_OK))
+    MsVerdict v = ms_validate(ms);
+    if (!is_boolean(ms) && !(list_ms && v.check == MS_OK && !v.otp26[0])) /* OTP 25 refuses v.otp26: C-12 */
         return refused("this match spec in apply is");
     bool counters = has_atom(opts, "call_count") || has_atom(opts, "call_time") || has_atom(opts, "call_memory");
     if (list_ms && counters && !has_atom(opts, "local") && !has_atom(opts, "meta"))

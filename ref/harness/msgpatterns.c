@@ -6,6 +6,7 @@
 #include "control.h"
 #include "msgpatterns.h"
 #include "patterns.h"
+#include "release.h"
 
 static bool restart_or_pause(const Term *ms) { return term_is_atom(ms, "restart") || term_is_atom(ms, "pause"); }
 
@@ -29,13 +30,13 @@ static bool options_bad(const Step *st)
 }
 
 /* The rules of a refused pattern step: every reason erts would have (MSGPAT-BADARG). */
-static void badarg_rules(Buf *rules, const Step *st)
+static void badarg_rules(Buf *rules, const Step *st, const char *ms_invalid)
 {
     buf_puts(rules, "CTL-PATTERN MSGPAT-BADARG");
     if (restart_or_pause(st->term))
         buf_puts(rules, " MSGPAT-NO-RESTART");
-    if (st->ms_invalid)
-        buf_printf(rules, " %s", st->ms_invalid);
+    if (ms_invalid)
+        buf_printf(rules, " %s", ms_invalid);
     if (has_options(st))
         buf_puts(rules, options_bad(st) ? " MSGPAT-NO-OPTIONS MSGPAT-BAD-OPTION" : " MSGPAT-NO-OPTIONS");
 }
@@ -43,8 +44,9 @@ static void badarg_rules(Buf *rules, const Step *st)
 const char *msgpatterns_set(Model *m, int s, bool send, const Step *st, Buf *rules)
 {
     MessagePattern *pat = model_message_pattern(&m->sessions[s], send);
-    if (restart_or_pause(st->term) || st->ms_invalid || has_options(st)) {
-        badarg_rules(rules, st); /* the pattern stays as it was */
+    const char *ms_invalid = release_ms_invalid(m, st);
+    if (restart_or_pause(st->term) || ms_invalid || has_options(st)) {
+        badarg_rules(rules, st, ms_invalid); /* the pattern stays as it was */
         return "raises error:badarg";
     }
     bool off = term_is_atom(st->term, "false");

@@ -7,6 +7,7 @@
 #include "counters.h"
 #include "order.h"
 #include "patterns.h"
+#include "release.h"
 #include "steptext.h"
 #include "tracermod.h"
 
@@ -103,10 +104,13 @@ static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms
     /* erts asks for the breakpoint once per counter, but pause and restart neither add nor
      * remove one, so what the function had before the step decides for every counter of it */
     bool breakpoint = function && has_breakpoint(pat);
-    for (int k = 0; k < COUNTERS; k++) /* a counter step of any match spec ends a global pattern */
+    /* a counter step that is on (true, pause, restart) ends a global pattern; false leaves it
+     * (erl_bif_trace.c, erts_set_trace_pattern: "Turn off breakpoint tracing -- nothing to do
+     * here"; CALL-COUNTERS-ENDS-GLOBAL) */
+    for (int k = 0; k < COUNTERS; k++)
         if (o->counters[k]) {
             *started |= counters_set(m, &pat->counters[k], ms, breakpoint);
-            pat->set = pat->set && pat->local;
+            pat->set = pat->set && (pat->local || !on);
         }
     if (term_is_atom(ms, "pause") || term_is_atom(ms, "restart"))
         return false; /* the parser allows them with counter options only */
@@ -191,7 +195,8 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
      * spec with only counter options is refused with the match spec ("A match prog is not allowed
      * with just call_count, call_time or call_memory") */
     bool counter_ms = o.any_counter && !o.local && !o.meta && st->term->kind == TK_CONS;
-    const char *bad = o.bad ? o.bad : st->ms_invalid ? st->ms_invalid
+    const char *ms_invalid = release_ms_invalid(m, st);
+    const char *bad = o.bad ? o.bad : ms_invalid ? ms_invalid
                     : counter_ms ? "CALL-COUNTERS-NO-MATCH-SPEC"
                     : st->module && !target_allowed(st) ? "CALL-PATTERN-FORBIDDEN" : NULL;
     if (bad) {

@@ -47,6 +47,10 @@ static bool apply(SystemMonitor *sm, const char *event, const Term *value)
         if (!off && (value->kind != TK_INT || value->u.i < 0))
             return false;
         *limit = off ? -1 : value->u.i;
+        /* 003: "Some of the events have an unspecified minimum value"; OTP raises a time limit
+         * below 1 ms to 1 (C-440); large_heap's minimum is below the model's floor, below */
+        if (*limit == 0 && limit != &sm->large_heap)
+            *limit = 1;
         return true;
     }
     if (flag) { /* busy_port, busy_dist_port: true */

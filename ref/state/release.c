@@ -47,6 +47,9 @@ static const struct {
                               "trace:info(S, on_load, all) lists five items, without call_memory and call_time"},
     [DEV_INFO_ITEM_EXPLAINS_WHAT] = {DEVIATION_STREAM, {27, 27}, "C-90",
                                      "the error_info of trace:info/3 refused for its item explains argument 2, not 3"},
+    [DEV_MS_FUNCTION_BEFORE_OTP26] = {DEVIATION_STREAM, {RELEASE_OPEN, 25}, "C-12",
+                                      "a match spec that calls is_boolean/1, is_bitstring/1, is_function/2, "
+                                      "tuple_size/1, ceil/1, floor/1, min/2 or max/2 is badarg"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */
@@ -190,4 +193,13 @@ bool release_note(const Model *m, Deviation d, Buf *note)
     buf_printf(note, "otp %d follows %s at step %d: %s", m->release, deviations[d].clarification,
                m->deviated_at[d], deviations[d].what);
     return true;
+}
+
+const char *release_ms_invalid(Model *m, const Step *st)
+{
+    if (st->ms_invalid)
+        return st->ms_invalid;
+    if (st->ms_otp26 && release_deviates(m, DEV_MS_FUNCTION_BEFORE_OTP26))
+        return "MS-UNKNOWN-FUNCTION";
+    return NULL;
 }

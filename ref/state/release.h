@@ -57,6 +57,10 @@ bool release_gc_range_note(const Model *m, int i, Buf *note);
  * {silent,true} ran in it while the legacy session did not trace it, and nothing cleared the flag
  * since (C-150's trigger; C-415: trace_info(P, flags) shows it). */
 bool release_stray_silent(const Model *m, int p);
+/* Guarantees: the MS-* rule that makes st's match spec badarg on m's release: st->ms_invalid when
+ * set, else MS-UNKNOWN-FUNCTION when the spec calls a function OTP 26 added and the release is
+ * older (C-12, the deviation applies at this step), else NULL. */
+const char *release_ms_invalid(Model *m, const Step *st);
 /* Guarantees: false when d did not apply; else true, and note holds (appended) "otp N follows
  * C-n at step S: WHAT" (PROTOCOLS.md, "Release predictions"). */
 bool release_note(const Model *m, Deviation d, Buf *note);

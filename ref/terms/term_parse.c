@@ -79,11 +79,13 @@ static bool parse_int(P *p, Term **out)
         p->i++;
     }
     /* callers only come here at a digit or at '-' followed by a digit */
+    /* checked before each digit is added, so that no value wraps (2^64 + 42 is no 42) */
     unsigned long long v = 0;
     while (is_digit(peek(p))) {
-        v = v * 10 + (unsigned long long)(peek(p) - '0');
-        if (v > (unsigned long long)LLONG_MAX)
+        unsigned long long digit = (unsigned long long)(peek(p) - '0');
+        if (v > ((unsigned long long)LLONG_MAX - digit) / 10)
             return fail_at(p, start, "integer too large for model v1");
+        v = v * 10 + digit;
         p->i++;
     }
     if (peek(p) == '.' && is_digit(p->s[p->i + 1]))

@@ -46,47 +46,55 @@ typedef struct {
     int arity;          /* -1: one or more arguments (and, or, andalso, orelse) */
     FnContext ctx;
     bool supported;     /* the model evaluates it */
+    bool otp26;         /* added in OTP 26 (erlang/otp PR #7046, PR #6567): OTP 25 refuses it (C-12) */
 } MsFn;
 
-/* Every function erts' match spec compiler knows for call tracing on OTP 25. Floats ('/',
- * float/1), set_seq_token and caller_line are valid but not modelled;
+/* Every function erts' match spec compiler knows for call tracing: OTP 25's, and what OTP 26
+ * added (the last rows; C-12): guard BIFs, and current_stacktrace, whose value (the caller's
+ * stack) no model knows (refused, C-86). Floats ('/', float/1),
+ * set_seq_token and caller_line are valid but not modelled;
  * process_dump only where its value is dropped, get_seq_token only without a token. */
 static const MsFn ms_fns[] = {
-    {"is_atom", 1, F_GUARD, true}, {"is_float", 1, F_GUARD, true},
-    {"is_integer", 1, F_GUARD, true}, {"is_list", 1, F_GUARD, true},
-    {"is_number", 1, F_GUARD, true}, {"is_pid", 1, F_GUARD, true},
-    {"is_port", 1, F_GUARD, true}, {"is_reference", 1, F_GUARD, true},
-    {"is_tuple", 1, F_GUARD, true}, {"is_map", 1, F_GUARD, true},
-    {"is_binary", 1, F_GUARD, true}, {"is_function", 1, F_GUARD, true},
-    {"is_record", 3, F_GUARD, true}, {"is_map_key", 2, F_GUARD, true},
-    {"abs", 1, F_GUARD, true}, {"element", 2, F_GUARD, true}, {"hd", 1, F_GUARD, true},
-    {"tl", 1, F_GUARD, true}, {"length", 1, F_GUARD, true}, {"map_get", 2, F_GUARD, true},
-    {"map_size", 1, F_GUARD, true}, {"node", 0, F_GUARD, true}, {"node", 1, F_GUARD, true},
-    {"round", 1, F_GUARD, true}, {"trunc", 1, F_GUARD, true}, {"size", 1, F_GUARD, true},
-    {"byte_size", 1, F_GUARD, true}, {"bit_size", 1, F_GUARD, true},
-    {"binary_part", 2, F_GUARD, true}, {"binary_part", 3, F_GUARD, true},
-    {"+", 1, F_GUARD, true}, {"-", 1, F_GUARD, true}, {"+", 2, F_GUARD, true},
-    {"-", 2, F_GUARD, true}, {"*", 2, F_GUARD, true}, {"div", 2, F_GUARD, true},
-    {"rem", 2, F_GUARD, true}, {"band", 2, F_GUARD, true}, {"bor", 2, F_GUARD, true},
-    {"bxor", 2, F_GUARD, true}, {"bnot", 1, F_GUARD, true}, {"bsl", 2, F_GUARD, true},
-    {"bsr", 2, F_GUARD, true}, {">", 2, F_GUARD, true}, {">=", 2, F_GUARD, true},
-    {"<", 2, F_GUARD, true}, {"=<", 2, F_GUARD, true}, {"==", 2, F_GUARD, true},
-    {"=:=", 2, F_GUARD, true}, {"/=", 2, F_GUARD, true}, {"=/=", 2, F_GUARD, true},
-    {"not", 1, F_GUARD, true}, {"xor", 2, F_GUARD, true},
-    {"/", 2, F_GUARD, false}, {"float", 1, F_GUARD, false}, {"get_tcw", 0, F_GUARD, true},
-    {"is_seq_trace", 0, F_GUARD, true},
-    {"and", -1, F_SPECIAL, true}, {"or", -1, F_SPECIAL, true},
-    {"andalso", -1, F_SPECIAL, true}, {"orelse", -1, F_SPECIAL, true},
-    {"self", 0, F_SPECIAL, true},
-    {"message", 1, F_BODY, true}, {"return_trace", 0, F_BODY, true},
-    {"exception_trace", 0, F_BODY, true}, {"silent", 1, F_BODY, true},
-    {"caller", 0, F_BODY, true},
-    {"display", 1, F_BODY, true}, {"process_dump", 0, F_BODY, true},
-    {"caller_line", 0, F_BODY, false}, {"enable_trace", 1, F_BODY, true},
-    {"enable_trace", 2, F_BODY, true}, {"disable_trace", 1, F_BODY, true},
-    {"disable_trace", 2, F_BODY, true}, {"trace", 2, F_BODY, true},
-    {"trace", 3, F_BODY, true}, {"set_seq_token", 2, F_BODY, false},
-    {"get_seq_token", 0, F_BODY, true}, {"set_tcw", 1, F_BODY, true},
+    {"is_atom", 1, F_GUARD, true, false}, {"is_float", 1, F_GUARD, true, false},
+    {"is_integer", 1, F_GUARD, true, false}, {"is_list", 1, F_GUARD, true, false},
+    {"is_number", 1, F_GUARD, true, false}, {"is_pid", 1, F_GUARD, true, false},
+    {"is_port", 1, F_GUARD, true, false}, {"is_reference", 1, F_GUARD, true, false},
+    {"is_tuple", 1, F_GUARD, true, false}, {"is_map", 1, F_GUARD, true, false},
+    {"is_binary", 1, F_GUARD, true, false}, {"is_function", 1, F_GUARD, true, false},
+    {"is_record", 3, F_GUARD, true, false}, {"is_map_key", 2, F_GUARD, true, false},
+    {"abs", 1, F_GUARD, true, false}, {"element", 2, F_GUARD, true, false}, {"hd", 1, F_GUARD, true, false},
+    {"tl", 1, F_GUARD, true, false}, {"length", 1, F_GUARD, true, false}, {"map_get", 2, F_GUARD, true, false},
+    {"map_size", 1, F_GUARD, true, false}, {"node", 0, F_GUARD, true, false}, {"node", 1, F_GUARD, true, false},
+    {"round", 1, F_GUARD, true, false}, {"trunc", 1, F_GUARD, true, false}, {"size", 1, F_GUARD, true, false},
+    {"byte_size", 1, F_GUARD, true, false}, {"bit_size", 1, F_GUARD, true, false},
+    {"binary_part", 2, F_GUARD, true, false}, {"binary_part", 3, F_GUARD, true, false},
+    {"+", 1, F_GUARD, true, false}, {"-", 1, F_GUARD, true, false}, {"+", 2, F_GUARD, true, false},
+    {"-", 2, F_GUARD, true, false}, {"*", 2, F_GUARD, true, false}, {"div", 2, F_GUARD, true, false},
+    {"rem", 2, F_GUARD, true, false}, {"band", 2, F_GUARD, true, false}, {"bor", 2, F_GUARD, true, false},
+    {"bxor", 2, F_GUARD, true, false}, {"bnot", 1, F_GUARD, true, false}, {"bsl", 2, F_GUARD, true, false},
+    {"bsr", 2, F_GUARD, true, false}, {">", 2, F_GUARD, true, false}, {">=", 2, F_GUARD, true, false},
+    {"<", 2, F_GUARD, true, false}, {"=<", 2, F_GUARD, true, false}, {"==", 2, F_GUARD, true, false},
+    {"=:=", 2, F_GUARD, true, false}, {"/=", 2, F_GUARD, true, false}, {"=/=", 2, F_GUARD, true, false},
+    {"not", 1, F_GUARD, true, false}, {"xor", 2, F_GUARD, true, false},
+    {"/", 2, F_GUARD, false, false}, {"float", 1, F_GUARD, false, false}, {"get_tcw", 0, F_GUARD, true, false},
+    {"is_seq_trace", 0, F_GUARD, true, false},
+    {"and", -1, F_SPECIAL, true, false}, {"or", -1, F_SPECIAL, true, false},
+    {"andalso", -1, F_SPECIAL, true, false}, {"orelse", -1, F_SPECIAL, true, false},
+    {"self", 0, F_SPECIAL, true, false},
+    {"message", 1, F_BODY, true, false}, {"return_trace", 0, F_BODY, true, false},
+    {"exception_trace", 0, F_BODY, true, false}, {"silent", 1, F_BODY, true, false},
+    {"caller", 0, F_BODY, true, false},
+    {"display", 1, F_BODY, true, false}, {"process_dump", 0, F_BODY, true, false},
+    {"caller_line", 0, F_BODY, false, false}, {"enable_trace", 1, F_BODY, true, false},
+    {"enable_trace", 2, F_BODY, true, false}, {"disable_trace", 1, F_BODY, true, false},
+    {"disable_trace", 2, F_BODY, true, false}, {"trace", 2, F_BODY, true, false},
+    {"trace", 3, F_BODY, true, false}, {"set_seq_token", 2, F_BODY, false, false},
+    {"get_seq_token", 0, F_BODY, true, false}, {"set_tcw", 1, F_BODY, true, false},
+    {"is_boolean", 1, F_GUARD, true, true}, {"is_bitstring", 1, F_GUARD, true, true},
+    {"is_function", 2, F_GUARD, true, true}, {"tuple_size", 1, F_GUARD, true, true},
+    {"ceil", 1, F_GUARD, true, true}, {"floor", 1, F_GUARD, true, true},
+    {"min", 2, F_GUARD, true, true}, {"max", 2, F_GUARD, true, true},
+    {"current_stacktrace", 0, F_BODY, false, true}, {"current_stacktrace", 1, F_BODY, false, true},
 };
 
 /* The entry for name/arity, or NULL. */
@@ -252,6 +260,8 @@ static void check_call(Check *c, const Term *x, bool guard, bool top)
         invalid(c, "MS-UNKNOWN-FUNCTION", "%s/%zu is no match spec function", name, arity);
         return;
     }
+    if (fn->otp26 && !c->v.otp26[0])
+        snprintf(c->v.otp26, sizeof c->v.otp26, "%s/%zu", name, arity);
     const char *refused = dialect_refuses(c->dialect, name);
     if (refused) {
         invalid(c, refused, "%s/%zu is not allowed in a match spec for %s tracing", name, arity,
@@ -567,8 +577,10 @@ static Ev type_test(Run *r, const char *name, const Term *x, Term **out)
         v = x->kind == TK_TUPLE;
     else if (strcmp(name, "is_map") == 0)
         v = x->kind == TK_MAP;
-    else if (strcmp(name, "is_binary") == 0)
-        v = x->kind == TK_BIN;
+    else if (strcmp(name, "is_binary") == 0 || strcmp(name, "is_bitstring") == 0)
+        v = x->kind == TK_BIN; /* the model's binaries are whole bytes */
+    else if (strcmp(name, "is_boolean") == 0)
+        v = is_bool(x);
     else /* is_float, is_port, is_reference, is_function: no such terms in the model */
         v = false;
     *out = boolean(r, v);
@@ -632,6 +644,13 @@ static Ev bif1(Run *r, const char *name, const Term *a, Term **out)
             return EV_FAIL;
         return EV_OK;
     }
+    if (strcmp(name, "tuple_size") == 0) {
+        if (a->kind == TK_TUPLE)
+            *out = integer(r, (long long)a->u.tuple.n);
+        else
+            return EV_FAIL;
+        return EV_OK;
+    }
     if (a->kind != TK_INT) /* the rest are arithmetic: abs - + bnot round trunc */
         return EV_FAIL;
     long long i = a->u.i;
@@ -642,7 +661,7 @@ static Ev bif1(Run *r, const char *name, const Term *a, Term **out)
         *out = integer(r, negate ? -i : i);
         return EV_OK;
     }
-    *out = strcmp(name, "bnot") == 0 ? integer(r, ~i) : (Term *)a; /* round, trunc, + */
+    *out = strcmp(name, "bnot") == 0 ? integer(r, ~i) : (Term *)a; /* round, trunc, ceil, floor, + */
     return EV_OK;
 }
 
@@ -672,6 +691,17 @@ static Ev bif2(Run *r, const char *name, const Term *x, const Term *y, Term **ou
         if (y->kind != TK_TUPLE || y->u.tuple.n != 2)
             return EV_FAIL;
         return binary_part(r, x, y->u.tuple.el[0], y->u.tuple.el[1], out);
+    }
+    if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) { /* equal terms: the first */
+        int c = term_compare(x, y);
+        *out = (Term *)((name[1] == 'i' ? c <= 0 : c >= 0) ? x : y);
+        return EV_OK;
+    }
+    if (strcmp(name, "is_function") == 0) { /* is_function(Term, Arity): no funs in a call's terms */
+        if (y->kind != TK_INT || y->u.i < 0)
+            return EV_FAIL;
+        *out = boolean(r, false);
+        return EV_OK;
     }
     if (strchr("<=>/", name[0]))
         return compare2(r, name, x, y, out);

@@ -21,6 +21,8 @@ typedef struct MsVerdict {
     MsCheck check;
     const char *rule;   /* for MS_INVALID: the MS-* rule that makes it invalid */
     char msg[200];      /* for MS_INVALID and MS_UNSUPPORTED: what is wrong, and where */
+    char otp26[40];     /* the first function called that OTP 26 added to the language, as
+                         * "name/arity" (OTP 25 refuses the spec: C-12); "" when none */
 } MsVerdict;
 
 /* What a trace flag function of a match spec did (MS-TRACE-FLAGS). */
