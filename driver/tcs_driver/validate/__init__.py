@@ -17,7 +17,7 @@ from typing import Callable
 
 from .. import corpus, junit, node, provision
 from . import engine, inputs, releases, report, sanitize
-from .checks import ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, Limits
+from .checks import ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, Limits, Stress
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,6 +55,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="cost: samples per median, odd (default %(default)s)")
     parser.add_argument("--bench-size", type=int, default=Bench.calls,
                         help="cost: calls or sends per sample (default %(default)s)")
+    parser.add_argument("--budget", type=float, default=Bench.budget,
+                        help="cost: how many times the built-in tracer's cost per traced send, measured in "
+                        "the same run, a send traced by this tracer may cost (default %(default)s)")
+    parser.add_argument("--stress-seconds", type=float, default=Stress.seconds,
+                        help="stress: seconds of traffic on every scheduler per release (default %(default)s; "
+                        "the first quarter is the leak check's warm-up)")
+    parser.add_argument("--latency-ms", type=float, default=Stress.latency_ms,
+                        help="latency: milliseconds a callback may hold its scheduler (default %(default)s)")
     parser.add_argument("--parallel", type=int, default=os.cpu_count() or 2,
                         help="nodes run at once (default: the number of CPUs)")
 
@@ -110,7 +118,10 @@ def _options(args: argparse.Namespace) -> engine.Options:
         raise inputs.BadInput(f"--bench-samples {args.bench_samples}: must be odd and positive")
     if args.bench_size < 1 or args.callback_timeout <= 0 or args.check_timeout <= 0 or args.parallel < 1:
         raise inputs.BadInput("--bench-size, --parallel and the timeouts must be positive")
+    if args.budget <= 0 or args.stress_seconds <= 0 or args.latency_ms <= 0:
+        raise inputs.BadInput("--budget, --stress-seconds and --latency-ms must be positive")
     return engine.Options(checks=("shape",) + checks,
                           limits=Limits(args.callback_timeout, args.check_timeout),
-                          bench=Bench(args.bench_samples, args.bench_size, args.bench_size),
-                          parallel=args.parallel)
+                          bench=Bench(args.bench_samples, args.bench_size, args.bench_size, args.budget),
+                          parallel=args.parallel,
+                          stress=Stress(seconds=args.stress_seconds, latency_ms=args.latency_ms))
