@@ -63,9 +63,9 @@ check(tracee_untouched, Ctx) ->
 check(latency, Ctx) ->
     LimitUs = round(tcs_validate_lib:option(latency_ms, Ctx, 10) * 1000),
     Time = fun(Index, Input) -> timed(Index, Input, Ctx, LimitUs) end,
-    Times = each(enabled, Ctx, Time) ++ each(trace, Ctx, Time),
-    {Slowest, Which} = lists:max([{0, none} | [T || {_, _} = T <- Times]]),
-    out("NOTE", "~b calls timed; the slowest took ~b us (~ts)", [length(Times), Slowest, Which]);
+    Times = [T || {_, _} = T <- each(enabled, Ctx, Time) ++ each(trace, Ctx, Time)],
+    {Slowest, Which} = lists:max([{0, "none"} | Times]),
+    out("NOTE", "~b inputs timed; the slowest took ~b us (~ts)", [length(Times), Slowest, Which]);
 check(memory, Ctx) ->
     %% As little Erlang code as possible between the calls: under memcheck
     %% every instruction of it costs (what trace*/5 sends is judged elsewhere).

@@ -4,7 +4,9 @@
  * and enabled* spins 0.1 ms.  Every answer is right; the scheduler that
  * produced the event is held all that time (000: these functions are to "do
  * as little work as possible").
- * Flagged by: latency, cost
+ * Flagged by: latency, cost, stress
+ * stress: a worker calling it holds its scheduler for its whole time slice,
+ * many events long, so the node cannot come to rest within the stress limit.
  */
 #define _POSIX_C_SOURCE 199309L   /* nanosleep, clock_gettime */
 #include <erl_nif.h>
