@@ -344,7 +344,7 @@ class _Runner:
                         jobs.StepLimit(max(30.0, 3 * limits.seconds + 20), "per-stress-part"))
         data = stress_data(ran.of("DATA"))
         monitored = [d.partition(" ")[2] for d in ran.of("DATA") if d.startswith("monitor ")]
-        notes = [f"system monitor: {m}" for m in monitored[:SHOWN]]
+        notes = ran.of("NOTE") + [f"system monitor: {m}" for m in monitored[:SHOWN]]
         setting = stress_setting(data)
         if ran.status != "done":
             line = _incident_line(ran)
