@@ -92,7 +92,7 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
             say(f"bad input: {why}")
             return 2
     done = report.Report(tracer, [o.name for o in otps], options.limits, options.bench, results,
-                         tuple(warnings))
+                         tuple(warnings), options.stress)
     print(report.render_text(done), end="")
     if args.json:
         report.write_json(done, args.json)
