@@ -86,7 +86,7 @@ class Bench:
     samples: int = 7
     calls: int = 20000
     events: int = 20000
-    budget: float = 20.0
+    budget: float = 50.0
 
 
 @dataclass(frozen=True)
