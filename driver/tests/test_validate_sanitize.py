@@ -82,7 +82,7 @@ def test_uninitialised_read_is_caught_with_callback_input_and_function(memory_ve
 
 
 @pytest.mark.live
-@pytest.mark.parametrize("name", ["erl_msg_tracer", "tcs_good_tracer"])
+@pytest.mark.parametrize("name", [module for module, _, _ in bundled.GOOD])
 def test_good_tracer_is_clean_under_memcheck(name: str, memory_verdicts) -> None:
     memory = memory_verdicts[name]
     assert memory.status == "pass", "\n".join([memory.summary, *memory.evidence])

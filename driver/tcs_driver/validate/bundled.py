@@ -25,23 +25,21 @@ class Bundled:
     may_fail: frozenset[str] = frozenset()   # checks its defect fails only when scheduling hits it
 
 
+#: The good tracers: (module, directory under nif_impls/, why it is good).
+GOOD = (
+    ("erl_msg_tracer", "erl_msg_tracer", "the documentation's example tracer (spec 000), verbatim"),
+    ("tcs_good_tracer", "good", "every optional callback in its NIF table (nif_impls/good)"),
+    ("tcs_good_threaded", "good", "shared bookkeeping synchronised with atomics, per-scheduler counters "
+     "and a mutex"),
+    ("tcs_good_spawn_reader", "good", "badarg unless a spawn's extra is {M, F, Args}, as the runtime "
+     "always makes it"),
+)
+
+
 def good(layout: corpus.Layout) -> list[Bundled]:
     """The good tracers: the documentation's example and those of nif_impls/good."""
-    impls = layout.repo / "nif_impls"
-    return [
-        Bundled("erl_msg_tracer", layout.nifs / "erl_msg_tracer.so",
-                impls / "erl_msg_tracer" / "erl_msg_tracer.erl", frozenset(),
-                "the documentation's example tracer (spec 000), verbatim"),
-        Bundled("tcs_good_tracer", layout.nifs / "tcs_good_tracer.so",
-                impls / "good" / "tcs_good_tracer.erl", frozenset(),
-                "every optional callback in its NIF table (nif_impls/good)"),
-        Bundled("tcs_good_threaded", layout.nifs / "tcs_good_threaded.so",
-                impls / "good" / "tcs_good_threaded.erl", frozenset(),
-                "shared bookkeeping synchronised with atomics, per-scheduler counters and a mutex"),
-        Bundled("tcs_good_spawn_reader", layout.nifs / "tcs_good_spawn_reader.so",
-                impls / "good" / "tcs_good_spawn_reader.erl", frozenset(),
-                "badarg unless a spawn's extra is {M, F, Args}, as the runtime always makes it"),
-    ]
+    return [Bundled(module, layout.nifs / f"{module}.so", layout.repo / "nif_impls" / where / f"{module}.erl",
+                    frozenset(), why) for module, where, why in GOOD]
 
 
 def defective(layout: corpus.Layout) -> list[Bundled]:
