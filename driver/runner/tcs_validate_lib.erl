@@ -8,6 +8,7 @@
 -module(tcs_validate_lib).
 -export([start/1, read_job/1, option/2, option/3, parse_state/2, load_tracer/2, log/2,
          out/2, out/3, step/3, finding/3, done/0]).
+-export([system_monitor/1, monitored/1]).
 -export([sink/0, drain/0, clear/1, messages/1, effects/1, tracee_effects/1,
          context/1, call/2, each/3, describe/2]).
 -export([categories/0, callback_for/3, enabled_inputs/1, trace_inputs/1, inputs/2, input_key/1]).
@@ -164,6 +165,32 @@ finding(Index, Fmt, Args) -> out("FINDING", "~s " ++ Fmt, [Index | Args]).
 done() ->
     out("END", ""),
     halt(0).
+
+%% --- system monitoring -------------------------------------------------------
+
+%% system_monitor(Ms): a process that keeps the long_schedule and long_gc
+%% events of Ms milliseconds or more (erlang:system_monitor/2) for monitored/1.
+system_monitor(Ms) ->
+    Monitor = spawn(fun() -> monitor_loop([]) end),
+    _ = erlang:system_monitor(Monitor, [{long_schedule, Ms}, {long_gc, Ms}]),
+    Monitor.
+
+%% monitored(Monitor): [{Kind, Who, Ms, Where}] since the last call, oldest first.
+monitored(Monitor) ->
+    Monitor ! {report, self()},
+    receive {monitored, Events} -> lists:reverse(Events) end.
+
+monitor_loop(Events) ->
+    receive
+        {report, From} ->
+            From ! {monitored, Events},
+            monitor_loop([]);
+        {monitor, Who, Kind, Info} when Kind =:= long_schedule; Kind =:= long_gc ->
+            Ms = proplists:get_value(timeout, Info, 0),
+            Where = io_lib:format("~0tP ~0tP", [Who, 4, [I || {K, _} = I <- Info, K =/= timeout], 8]),
+            monitor_loop([{Kind, Who, Ms, Where} | Events]);
+        _ -> monitor_loop(Events)
+    end.
 
 %% --- sinks: processes whose mailbox shows what a tracer sent them ------------
 

@@ -46,8 +46,7 @@ main([JobFile]) ->
         {ok, _, _} -> ok;
         {error, Why} -> out("ABORT", "the tracer module did not load: ~0tp", [Why]), halt(1)
     end,
-    Monitor = spawn(fun() -> monitor_loop([]) end),
-    erlang:system_monitor(Monitor, [{long_schedule, ?MONITOR_MS}, {long_gc, ?MONITOR_MS}]),
+    Monitor = tcs_validate_lib:system_monitor(?MONITOR_MS),
     Peer = tcs_validate_lib:drain(),
     true = register(?NAME, Peer),
     1 = erlang:trace_pattern({?MODULE, work, 1}, [{'_', [], [{exception_trace}]}], [local]),
@@ -94,15 +93,11 @@ main([JobFile]) ->
             out("DATA", "garbage ~b", [Garbage]),
             [tcs_validate_lib:finding("-", "~ts", [S]) || S <- lists:reverse(Shown)]
     end,
-    Monitor ! {report, self()},
     %% Only the tracees' events: the harness's own processes (the checker with
     %% its long queue) collect garbage for long too.
     Tracees = Workers ++ [maps:get(port, G) || G <- Groups] ++ [Dirty],
-    receive
-        {monitored, Events} ->
-            [out("DATA", "monitor ~s ~b ~ts", [Kind, Ms, Where])
-             || {Kind, Who, Ms, Where} <- lists:reverse(Events), lists:member(Who, Tracees)]
-    end,
+    [out("DATA", "monitor stress ~s ~b ~ts", [Kind, Ms, Where])
+     || {Kind, Who, Ms, Where} <- tcs_validate_lib:monitored(Monitor), lists:member(Who, Tracees)],
     erlang:system_monitor(undefined),
     exit(Dirty, kill),
     tcs_validate_lib:done().
@@ -322,14 +317,4 @@ mixed_send(Elements) ->
                                                  "up two calls made at once", [hd(Pids), W])}
             end;
         _ -> ok
-    end.
-
-monitor_loop(Events) ->
-    receive
-        {report, From} -> From ! {monitored, Events};
-        {monitor, Who, Kind, Info} when Kind =:= long_schedule; Kind =:= long_gc ->
-            Ms = proplists:get_value(timeout, Info, 0),
-            Where = io_lib:format("~0tP ~0tP", [Who, 4, [I || {K, _} = I <- Info, K =/= timeout], 8]),
-            monitor_loop([{Kind, Who, Ms, Where} | Events]);
-        _ -> monitor_loop(Events)
     end.
