@@ -40,7 +40,7 @@ main([JobFile]) ->
     Job = tcs_validate_lib:read_job(JobFile),
     Seconds = tcs_validate_lib:option(seconds, Job, 4),
     Module = tcs_validate_lib:option(module, Job),
-    Checker = spawn(fun() -> checker(#{reports => 0, garbage => 0, shown => []}) end),
+    Checker = spawn(fun() -> checker(#{reports => 0, garbage => 0, shown => [], workers => []}) end),
     {ok, State} = tcs_validate_lib:parse_state(tcs_validate_lib:option(state, Job, default), Checker),
     case tcs_validate_lib:load_tracer(Module, tcs_validate_lib:option(beam, Job)) of
         {ok, _, _} -> ok;
@@ -65,6 +65,7 @@ main([JobFile]) ->
      || Sessions =/= [], gc_broken_in_sessions()],
     step("attach", "-", io_lib:format("stress: the tracer attached to ~b processes on ~b schedulers, "
                                       "~b session(s)", [length(workers(Groups)), Schedulers, 1 + length(Sessions)])),
+    Checker ! {workers, workers(Groups)},
     [attach(G, {tracer, Module, State}, Sessions) || G <- Groups],
     Counter = counters:new(1, [write_concurrency]),
     Dirty = spawn(fun() -> dirty_gc_loop() end),
@@ -283,12 +284,13 @@ rss() ->
 checker(Seen) ->
     receive
         {report, From} -> From ! {checked, Seen};
+        {workers, Workers} -> checker(Seen#{workers := Workers});
         Report -> checker(check(Report, Seen))
     end.
 
-check(Report, #{reports := N} = Seen) ->
+check(Report, #{reports := N, workers := Workers} = Seen) ->
     Seen1 = Seen#{reports := N + 1},
-    case garbage(Report, N) of
+    case garbage(Report, N, Workers) of
         ok -> Seen1;
         {garbage, Why} ->
             #{garbage := G, shown := Shown} = Seen1,
@@ -297,17 +299,19 @@ check(Report, #{reports := N} = Seen) ->
                              || G < ?SHOWN] ++ Shown}
     end.
 
-garbage(Report, N) ->
+garbage(Report, N, Workers) ->
     case N rem 16 =:= 0 andalso (catch binary_to_term(term_to_binary(Report))) =/= Report of
         true -> {garbage, "it does not survive term_to_binary/1 and binary_to_term/1"};
-        false when is_tuple(Report) -> mixed_send(tuple_to_list(Report));
+        false when is_tuple(Report) -> mixed_send(tuple_to_list(Report), Workers);
         false -> ok
     end.
 
-%% A send event of worker P reported with the message worker W =/= P sent.
-mixed_send(Elements) ->
+%% A send event of worker P reported with the message worker W =/= P sent
+%% (workers send only to a drain, a name, themselves and ports, so no other
+%% worker belongs in a report of their sends).
+mixed_send(Elements, Workers) ->
     Senders = [W || {tcs_stress, W, _} <- Elements, is_pid(W)],
-    Pids = [P || P <- Elements, is_pid(P)],
+    Pids = [P || P <- Elements, is_pid(P), lists:member(P, Workers)],
     case lists:member(send, Elements) of
         true when Senders =/= [], Pids =/= [] ->
             [W] = Senders,
