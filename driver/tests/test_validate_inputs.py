@@ -8,11 +8,10 @@ from __future__ import annotations
 import re
 import subprocess
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
-from tcs_driver import corpus
+from tcs_driver import corpus, node, provision
 
 #: Every SAMPLE_STEP-th case of the corpus, in name order: a spread over every kind of case.
 SAMPLE_STEP = 6
@@ -63,8 +62,7 @@ def _erl_table(layout: corpus.Layout) -> Table:
     return Table(extras, msr, ids, kinds, sources)
 
 
-def _local():
-    from tcs_driver import provision
+def _local() -> node.Otp:
     return provision.otps("local", lambda _: None)[0]
 
 

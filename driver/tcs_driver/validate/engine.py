@@ -346,8 +346,9 @@ class _Runner:
         limits = self.options.stress
         ran = self._run("tcs_validate_stress", {"seconds": limits.seconds},
                         jobs.StepLimit(max(30.0, 3 * limits.seconds + 20), "per-stress-part"))
-        data: dict = {**stress_data(ran.of("DATA")), "monitor": monitor_lines(ran)}
-        notes = ran.of("NOTE") + [f"system monitor: {m}" for m in data["monitor"][:SHOWN]]
+        monitor = monitor_lines(ran)
+        data: dict[str, object] = {**stress_data(ran.of("DATA")), "monitor": monitor}
+        notes = ran.of("NOTE") + [f"system monitor: {m}" for m in monitor[:SHOWN]]
         setting = stress_setting(data)
         if ran.status != "done":
             line = _incident_line(ran)
@@ -499,21 +500,22 @@ def stress_data(lines: list[str]) -> dict[str, float]:
     return data
 
 
-def stress_setting(d: dict[str, float]) -> str:
+def stress_setting(d: dict) -> str:
+    """The stress run in words: how many processes, schedulers and sessions."""
     bound = "each bound to its scheduler" if d.get("bound_to_schedulers") else "not bound (no {scheduler, N})"
     return (f"{int(d.get('workers', 0))} processes on {int(d.get('schedulers', 0))} schedulers at once ({bound}), "
             f"every category, {int(d.get('sessions', 0))} session(s)")
 
 
-def judge_leak(d: dict[str, float], limits: Stress) -> tuple[str, str, list[str]]:
+def judge_leak(d: dict, limits: Stress) -> tuple[str, str, list[str]]:
     """The leak verdict: memory growth at rest between the end of the warm-up and the end of stress,
     per event of that part."""
     events = (d.get("after_actions", 0) - d.get("before_actions", 0)) * d.get("events_per_action", 0)
     if events < limits.min_events:
         return ("skip", f"not judged: only {events:.0f} events in the measured part of stress (at least "
                 f"{limits.min_events} needed; a slow tracer gets few)", [])
-    figures = []
-    failing = []
+    figures: list[str] = []
+    failing: list[str] = []
     for label, key, per_event, floor in (("erlang:memory(system)", "system", limits.leak_bytes_per_event,
                                           limits.leak_floor_bytes),
                                          ("RSS", "rss", limits.rss_bytes_per_event, limits.rss_floor_bytes)):
