@@ -7,6 +7,10 @@
 %%   trace_accepts     trace*/5 returns without raising
 %%   tracee_untouched  no callback sends to the tracee or issues a port
 %%                     command to it (spec 000, the Warning)
+%%   latency           every input timed: one that takes longer than
+%%                     {latency_ms, L} in each of 3 calls in a row holds its
+%%                     scheduler too long (after ?SLOW_SHOWN such inputs the
+%%                     rest are not called: each costs that long)
 %%   memory            every input of both families, on a node under valgrind
 %%                     memcheck (validate --sanitize): the driver judges the
 %%                     errors valgrind found in the tracer's library
@@ -22,6 +26,8 @@
 
 %% How long a message sent from outside the calling process may take to show.
 -define(LATE_MS, 100).
+%% Inputs found slow before latency stops calling.
+-define(SLOW_SHOWN, 3).
 
 main([JobFile]) ->
     #{nifs := Nifs} = Ctx = tcs_validate_lib:start(JobFile),
@@ -33,6 +39,7 @@ main([JobFile]) ->
 
 families(tracee_untouched) -> [enabled, trace];
 families(memory) -> [enabled, trace];
+families(latency) -> [enabled, trace];
 families(trace_accepts) -> [trace];
 families(_) -> [enabled].
 
@@ -53,6 +60,12 @@ check(tracee_untouched, Ctx) ->
         ++ each(trace, Ctx, fun(Index, Input) -> untouched(Index, Input, Ctx) end),
     late(fun tcs_validate_lib:tracee_effects/1, Ctx),
     out("NOTE", "~b calls with a tracee watched", [length(Calls)]);
+check(latency, Ctx) ->
+    LimitUs = round(tcs_validate_lib:option(latency_ms, Ctx, 10) * 1000),
+    Time = fun(Index, Input) -> timed(Index, Input, Ctx, LimitUs) end,
+    Times = [T || {_, _} = T <- each(enabled, Ctx, Time) ++ each(trace, Ctx, Time)],
+    {Slowest, Which} = lists:max([{0, "none"} | Times]),
+    out("NOTE", "~b inputs timed; the slowest took ~b us (~ts)", [length(Times), Slowest, Which]);
 check(memory, Ctx) ->
     %% As little Erlang code as possible between the calls: under memcheck
     %% every instruction of it costs (what trace*/5 sends is judged elsewhere).
@@ -60,6 +73,34 @@ check(memory, Ctx) ->
     Calls = each(enabled, Ctx, Call) ++ each(trace, Ctx, Call),
     _ = effects(Ctx),
     out("NOTE", "~b calls under valgrind memcheck", [length(Calls)]).
+
+timed(Index, Input, Ctx, LimitUs) ->
+    case get(tcs_slow) of
+        ?SLOW_SHOWN -> not_called;
+        _ ->
+            Us = call_us(Input, Ctx),
+            case Us > LimitUs of
+                false -> {Us, tcs_validate_lib:input_key(Input)};
+                true ->
+                    Min = lists:min([Us, call_us(Input, Ctx), call_us(Input, Ctx)]),
+                    [slow(Index, Min, LimitUs) || Min > LimitUs],
+                    {Min, tcs_validate_lib:input_key(Input)}
+            end
+    end.
+
+call_us(Input, Ctx) ->
+    Start = erlang:monotonic_time(microsecond),
+    _ = call(Input, Ctx),
+    erlang:monotonic_time(microsecond) - Start.
+
+slow(Index, Us, LimitUs) ->
+    put(tcs_slow, case get(tcs_slow) of undefined -> 1; N -> N + 1 end),
+    finding(Index, "held its scheduler ~.1f ms in each of 3 calls in a row (the limit is ~.1f ms)~ts",
+            [Us / 1000, LimitUs / 1000,
+             case get(tcs_slow) of
+                 ?SLOW_SHOWN -> "; the inputs after it are not called";
+                 _ -> ""
+             end]).
 
 answer(Index, Input, Ctx) ->
     case call(Input, Ctx) of

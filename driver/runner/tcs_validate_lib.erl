@@ -8,6 +8,7 @@
 -module(tcs_validate_lib).
 -export([start/1, read_job/1, option/2, option/3, parse_state/2, load_tracer/2, log/2,
          out/2, out/3, step/3, finding/3, done/0]).
+-export([system_monitor/1, monitored/1]).
 -export([sink/0, drain/0, clear/1, messages/1, effects/1, tracee_effects/1,
          context/1, call/2, each/3, describe/2]).
 -export([categories/0, callback_for/3, enabled_inputs/1, trace_inputs/1, inputs/2, input_key/1]).
@@ -165,6 +166,32 @@ done() ->
     out("END", ""),
     halt(0).
 
+%% --- system monitoring -------------------------------------------------------
+
+%% system_monitor(Ms): a process that keeps the long_schedule and long_gc
+%% events of Ms milliseconds or more (erlang:system_monitor/2) for monitored/1.
+system_monitor(Ms) ->
+    Monitor = spawn(fun() -> monitor_loop([]) end),
+    _ = erlang:system_monitor(Monitor, [{long_schedule, Ms}, {long_gc, Ms}]),
+    Monitor.
+
+%% monitored(Monitor): [{Kind, Who, Ms, Where}] since the last call, oldest first.
+monitored(Monitor) ->
+    Monitor ! {report, self()},
+    receive {monitored, Events} -> lists:reverse(Events) end.
+
+monitor_loop(Events) ->
+    receive
+        {report, From} ->
+            From ! {monitored, Events},
+            monitor_loop([]);
+        {monitor, Who, Kind, Info} when Kind =:= long_schedule; Kind =:= long_gc ->
+            Ms = proplists:get_value(timeout, Info, 0),
+            Where = io_lib:format("~0tP ~0tP", [Who, 4, [I || {K, _} = I <- Info, K =/= timeout], 8]),
+            monitor_loop([{Kind, Who, Ms, Where} | Events]);
+        _ -> monitor_loop(Events)
+    end.
+
 %% --- sinks: processes whose mailbox shows what a tracer sent them ------------
 
 %% sink(): a process that keeps every message it gets, until clear/1.
@@ -199,7 +226,10 @@ messages(Pid) ->
 context(Ctx) ->
     Port = port_owned_by_drain(),
     put(tcs_port_output, port_output(Port)),
-    Ctx#{tracee_pid => sink(), tracee_port => Port, peer => sink(), dead => dead_pid()}.
+    Peer = sink(),
+    %% the name a send to a registered name passes (tcs_validate_inputs)
+    true = register(tcs_validate_name, Peer),
+    Ctx#{tracee_pid => sink(), tracee_port => Port, peer => Peer, dead => dead_pid()}.
 
 %% A port running cat, owned by a process that drops what cat echoes.
 port_owned_by_drain() ->
@@ -301,21 +331,35 @@ enabled_inputs(Nifs) ->
         ++ [{enabled, trace_status, Kind} || Kind <- [pid, port, undefined]]
         ++ [{enabled, seq_trace, Kind} || Kind <- [pid, undefined]].
 
-%% trace_inputs(Nifs): every {Callback, Tag, TraceeKind, Opts} for trace*/5:
-%% each Opts key present or absent, each timestamp kind.  seq_trace always
-%% goes to trace/5 with a label instead of a tracee, and only a timestamp.
+%% trace_inputs(Nifs): every {Callback, Tag, TraceeKind, Opts} for trace*/5,
+%% with the Opts the runtime makes for the tag (tcs_validate_inputs): extra
+%% as the tag always has it or never, every other key present or absent and each timestamp kind, with the tag's first extra
+%% shape and the highest scheduler id; then each other extra shape and each
+%% other scheduler id once.  seq_trace always goes to trace/5 with a label
+%% instead of a tracee, and only a timestamp.
 trace_inputs(Nifs) ->
     [{callback_for(trace, Cat, Nifs), Tag, Kind, Opts}
-     || {Cat, Tags, Kinds} <- categories(), Kind <- Kinds, Tag <- Tags, Opts <- opts_space()]
-        ++ [{trace, seq_trace, Label, {false, false, false, Ts}}
-            || Label <- [integer_label, term_label], Ts <- timestamp_kinds()].
+     || {Cat, Tags, Kinds} <- categories(), Kind <- Kinds, Tag <- Tags, Opts <- opts_space(Tag, Kind)]
+        ++ [{trace, seq_trace, Label, {none, false, none, Ts}}
+            || Label <- [integer_label, term_label], Ts <- tcs_validate_inputs:timestamp_kinds()].
 
-timestamp_kinds() -> [none, timestamp, cpu_timestamp, monotonic, strict_monotonic].
+%% {Extra, MatchSpecResult, SchedulerId, Timestamp}: Extra and SchedulerId
+%% none (no key) or a shape or id.
+opts_space(Tag, Kind) ->
+    {FirstExtra, OtherExtras} = first_and_rest(tcs_validate_inputs:extra_shapes(Tag, Kind)),
+    {Highest, OtherIds} = first_and_rest(lists:reverse(tcs_validate_inputs:scheduler_ids())),
+    %% A tag with extra always has it (erl_trace.c passes THE_NON_VALUE, no
+    %% key, only for the tags without): never absent then.
+    Always = case FirstExtra of [] -> [none]; _ -> FirstExtra end,
+    [{E, M, S, T} || E <- Always,
+                     M <- [false | [true || tcs_validate_inputs:has_match_spec_result(Tag)]],
+                     S <- [none | Highest],
+                     T <- tcs_validate_inputs:timestamp_kinds()]
+        ++ [{E, false, none, none} || E <- OtherExtras]
+        ++ [{E, false, S, none} || E <- Always, S <- OtherIds].
 
-%% {Extra, MatchSpecResult, SchedulerId, Timestamp}
-opts_space() ->
-    [{E, M, S, T} || E <- [false, true], M <- [false, true], S <- [false, true],
-                     T <- timestamp_kinds()].
+first_and_rest([]) -> {[], []};
+first_and_rest([First | Rest]) -> {[First], Rest}.
 
 input_key(Input) ->
     io_lib:format("~s/~s/~s", [element(1, Input), element(2, Input), element(3, Input)]).
@@ -368,25 +412,37 @@ trace_term(Tag, _, _) when Tag =:= gc_minor_start; Tag =:= gc_minor_end;
 %% spawn, spawned, open, link, unlink, getting_linked, getting_unlinked: a process
 trace_term(_, _, Ctx) -> maps:get(peer, Ctx).
 
-extra(Tag, Ctx) when Tag =:= send; Tag =:= spawn; Tag =:= spawned -> maps:get(peer, Ctx);
-extra(send_to_non_existing_process, Ctx) -> maps:get(dead, Ctx);
-extra(return_from, _) -> {ok, 42};
-extra(exception_from, _) -> {error, badarg};
-extra(open, _) -> 'cat >/dev/null';
-extra(_, _) -> {tcs, extra}.
-
-opts(Tag, {Extra, MatchSpecResult, SchedulerId, Timestamp}, Ctx) ->
-    maps:from_list([{extra, extra(Tag, Ctx)} || Extra]
+opts(_Tag, {Extra, MatchSpecResult, SchedulerId, Timestamp}, Ctx) ->
+    maps:from_list([{extra, tcs_validate_inputs:value(Extra, Ctx)} || Extra =/= none]
                    ++ [{match_spec_result, {tcs, match_spec_result}} || MatchSpecResult]
-                   ++ [{scheduler_id, 1} || SchedulerId]
+                   ++ [{scheduler_id, SchedulerId} || SchedulerId =/= none]
                    ++ [{timestamp, Timestamp} || Timestamp =/= none]).
 
 %% describe(Input, Ctx): the call as the user reads it in a verdict.
 describe(Input, Ctx) ->
     {Callback, [Tag, _State, Third | Rest]} = concrete(Input, Ctx),
     Shown = [io_lib:format("~0tP", [A, 10]) || A <- Rest],
-    io_lib:format("~s(~tp, State, ~ts~ts)",
-                  [Callback, Tag, third(Input, Third), [[", ", S] || S <- Shown]]).
+    io_lib:format("~s(~tp, State, ~ts~ts)~ts",
+                  [Callback, Tag, third(Input, Third), [[", ", S] || S <- Shown], shapes_named(Input)]).
+
+%% What a reader may not see in the terms: which shape an extra is, and that a
+%% scheduler id is the highest or a dirty scheduler's.
+shapes_named({_, _, _, {Extra, _, SchedulerId, _}}) ->
+    Highest = erlang:system_info(schedulers),
+    Named = [io_lib:format("extra: ~s", [extra_words(Extra)]) || Extra =/= none]
+        ++ [io_lib:format("scheduler_id ~b: the highest scheduler", [Highest]) || SchedulerId =:= Highest]
+        ++ ["scheduler_id 0: a dirty scheduler" || SchedulerId =:= 0],
+    case Named of
+        [] -> "";
+        _ -> [" [", lists:join("; ", Named), "]"]
+    end;
+shapes_named(_) -> "".
+
+extra_words(registered_name) -> "a locally registered name, as Name ! Msg passes it";
+extra_words(name_node) -> "{Name, Node}";
+extra_words(remote_pid) -> "a pid of another node";
+extra_words(mfa) -> "{M, F, Args}";
+extra_words(Shape) -> atom_to_list(Shape).
 
 third({_, seq_trace, _, _}, Label) -> io_lib:format("~tp", [Label]);
 third(Input, _) -> ["Tracee=", atom_to_list(element(3, Input))].

@@ -11,16 +11,26 @@
 %% runtime allows it only for erlang:trace(all, ...), which would trace the
 %% harness itself.
 %%
+%% System monitoring: the long_schedule and long_gc events of 100 ms or more
+%% in each phase, as DATA monitor lines (evidence of the latency check).
+%%
 %% Usage: erl -noshell -pa DIR -run tcs_validate_live main JOB_FILE
 -module(tcs_validate_live).
 -export([main/1, target/1]).
 
 -import(tcs_validate_lib, [out/3, step/3]).
 
+%% long_schedule and long_gc of this long or more are reported (DATA monitor).
+-define(MONITOR_MS, 100).
+
 main([JobFile]) ->
     Ctx = tcs_validate_lib:start(JobFile),
-    [phase(Name, Ctx) || Name <- [send, 'receive', call, procs, running_procs,
-                                  garbage_collection, ports, seq_trace]],
+    Monitor = tcs_validate_lib:system_monitor(?MONITOR_MS),
+    [begin
+         phase(Name, Ctx),
+         [out("DATA", "monitor live_~s ~s ~b ~ts", [Name, Kind, Ms, Where])
+          || {Kind, _Who, Ms, Where} <- tcs_validate_lib:monitored(Monitor)]
+     end || Name <- [send, 'receive', call, procs, running_procs, garbage_collection, ports, seq_trace]],
     tcs_validate_lib:done().
 
 %% The traced function of the call phase.

@@ -71,8 +71,9 @@ def test_validate_shards_split_the_checks_keeping_dependent_ones_together(total:
     parts = [shard_checks(checks, shard.Shard(k, total)) for k in range(1, total + 1)]
     assert sorted(c for part in parts for c in part) == sorted(c for c in checks if c != "shape")
     assert sum(map(len, parts)) == len(checks) - 1
-    assert sum(1 for part in parts if set(TOGETHER) & set(part)) == 1
-    assert all(set(TOGETHER) <= set(part) for part in parts if set(TOGETHER) & set(part))
+    for group in TOGETHER:
+        assert sum(1 for part in parts if set(group) & set(part)) == 1
+        assert all(set(group) <= set(part) for part in parts if set(group) & set(part))
 
 
 def test_validate_shards_only_split_the_checks_asked_for() -> None:

@@ -20,13 +20,13 @@ import pytest
 from conftest import TEST_RELEASES
 from tcs_driver import corpus, node, provision
 from tcs_driver.validate import bundled, engine, inputs, releases, report
-from tcs_driver.validate.checks import (ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, CheckResult,
+from tcs_driver.validate.checks import (ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, CheckResult, Stress,
                                         looks_like_callback, runtime_callbacks)
 
 LAYOUT = corpus.default_layout()
 #: Default time limits (a loaded CI machine must not look like a hang); the
 #: benchmark small, run once.
-QUICK = engine.Options(bench=Bench(1, 500, 500), parallel=2)
+QUICK = engine.Options(bench=Bench(1, 500, 500, budget=1000.0), parallel=2, stress=Stress(seconds=2.0))
 RECORDER = "recorder"
 NAMES = [b.module for b in bundled.good(LAYOUT) + bundled.defective(LAYOUT)] + [RECORDER]
 
@@ -63,13 +63,15 @@ def test_bundled_tracer_fails_exactly_its_checks(name: str, verdicts) -> None:
     assert [r.check for r in results] == list(CHECK_NAMES)
     failing = {r.check for r in results if r.status == "fail"}
     # memory runs with --sanitize only (test_validate_sanitize.py): every other check passes its defect.
-    assert failing == tracer.fails - {SANITIZE_CHECK}, f"{name} ({tracer.why}):\n{_table(results)}"
+    assert tracer.fails - {SANITIZE_CHECK} <= failing <= tracer.fails | tracer.may_fail, \
+        f"{name} ({tracer.why}):\n{_table(results)}"
     shape = results[0]
     for r in results[1:]:
         # A check is skipped only when the runtime refuses the tracer, or when
         # no event reached it, and says so.
         assert r.status != "skip" or (shape.status == "fail" and "see shape" in r.summary) or \
-            r.summary.startswith("vacuous: no event reached the tracer"), _table(results)
+            r.summary.startswith("vacuous: no event reached the tracer") or \
+            (r.check == "leak" and r.summary.startswith("not judged: ")), _table(results)
 
 
 @pytest.mark.live
@@ -94,9 +96,9 @@ def test_a_check_on_fewer_inputs_says_so_in_its_verdict(verdicts) -> None:
 
 
 @pytest.mark.live
-def test_every_check_is_the_one_defect_of_some_tracer(verdicts) -> None:
-    flagged = {check for tracer, _ in verdicts.values() if len(tracer.fails) == 1 for check in tracer.fails}
-    assert flagged == set(ALL_CHECK_NAMES) - {"cost"}
+def test_every_check_is_the_defect_of_some_tracer(verdicts) -> None:
+    flagged = {check for tracer, _ in verdicts.values() for check in tracer.fails}
+    assert flagged == set(ALL_CHECK_NAMES)
 
 
 @pytest.mark.live
@@ -137,6 +139,29 @@ def test_defects_are_described_with_their_inputs(verdicts) -> None:
     assert "the tracer is still attached" in _check(verdicts, "tcs_defect_dead_discard", "dead_state").summary
     assert "alive, yet the tracer was removed" in \
         _check(verdicts, "tcs_defect_always_remove", "dead_state").summary
+
+
+@pytest.mark.live
+def test_each_runtime_defect_class_is_named_in_its_verdict(verdicts) -> None:
+    assert "[extra: a locally registered name, as Name ! Msg passes it]" in \
+        _check(verdicts, "tcs_defect_name_recipient", "trace_accepts").summary
+    assert "the highest scheduler]" in _check(verdicts, "tcs_defect_sched_off_by_one", "trace_accepts").summary
+    unsafe = _check(verdicts, "tcs_defect_thread_unsafe", "stress").summary
+    assert unsafe.startswith(("crash in stress", "garbage in a report")) and "schedulers at once" in unsafe, unsafe
+    leak = _check(verdicts, "tcs_defect_leak", "leak").summary
+    assert re.search(r"memory grows with events: erlang:memory\(system\) .*: \+\d+ bytes per event", leak), leak
+    stall = _check(verdicts, "tcs_defect_stall", "latency").summary
+    assert stall.startswith("trace(") and re.search(r"held its scheduler (4\d|5\d)\.\d ms", stall), stall
+    assert _check(verdicts, "tcs_defect_stall", "cost").summary.startswith("over budget: ")
+
+
+@pytest.mark.live
+def test_stress_and_leak_measure_on_good_tracers(verdicts) -> None:
+    for name in ("tcs_good_tracer", "tcs_good_threaded"):
+        stress = _check(verdicts, name, "stress", status="pass")
+        assert stress.data["reports"] > 0 and stress.data["schedulers"] >= 1, stress.data
+        leak = _check(verdicts, name, "leak", status="pass")
+        assert "bytes per event" in leak.summary, leak.summary
 
 
 @pytest.mark.live
@@ -297,7 +322,7 @@ def test_runtime_callbacks_follow_the_nif_table() -> None:
 
 def test_every_defective_tracer_names_a_check(layout) -> None:
     for tracer in bundled.defective(layout):
-        assert len(tracer.fails) == 1 and tracer.fails <= set(ALL_CHECK_NAMES), tracer
+        assert tracer.fails and tracer.fails | tracer.may_fail <= set(ALL_CHECK_NAMES), tracer
         assert tracer.erl.exists(), tracer
 
 

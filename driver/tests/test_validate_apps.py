@@ -16,10 +16,11 @@ import pytest
 from conftest import TEST_RELEASES
 from tcs_driver import corpus
 from tcs_driver.validate import engine, inputs, loading
-from tcs_driver.validate.checks import CHECK_NAMES, Bench
+from tcs_driver.validate.checks import CHECK_NAMES, Bench, Stress
 
 LAYOUT = corpus.default_layout()
-QUICK = engine.Options(bench=Bench(1, 500, 500), parallel=2)
+#: One small benchmark sample is too noisy for the default budget: test_validate.py's QUICK.
+QUICK = engine.Options(bench=Bench(1, 500, 500, budget=1000.0), parallel=2, stress=Stress(seconds=2.0))
 SHAPE_ONLY = engine.Options(checks=("shape",), parallel=1)
 APP = "app_tracer"
 

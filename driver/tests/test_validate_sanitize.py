@@ -82,7 +82,7 @@ def test_uninitialised_read_is_caught_with_callback_input_and_function(memory_ve
 
 
 @pytest.mark.live
-@pytest.mark.parametrize("name", ["erl_msg_tracer", "tcs_good_tracer"])
+@pytest.mark.parametrize("name", [module for module, _, _ in bundled.GOOD])
 def test_good_tracer_is_clean_under_memcheck(name: str, memory_verdicts) -> None:
     memory = memory_verdicts[name]
     assert memory.status == "pass", "\n".join([memory.summary, *memory.evidence])
@@ -168,6 +168,22 @@ def test_log_keeps_only_errors_with_a_frame_in_the_tracer_and_names_the_step_bef
     assert sanitize.describe(second) == (
         "trace(send, State, Tracee=port, ok, #{}): InvalidRead happened in the tracer's "
         "my_enabled (t.so) (innermost frame: strlen (vgpreload_memcheck-amd64-linux.so))")
+
+
+def _uninit_with_origin(*origin: tuple[str, str]) -> str:
+    frames = "".join(f"<frame><ip>0x1</ip><obj>{obj}</obj><fn>{fn}</fn></frame>" for obj, fn in origin)
+    return _error("UninitCondition", (f"{WORK}/tracer/t.so", "keep_books"), ("/beam.smp", "call_nif")).replace(
+        "</stack></error>", "</stack><auxwhat>Uninitialised value was created by a stack allocation</auxwhat>"
+        f"<stack>{frames}</stack></error>")
+
+
+@pytest.mark.parametrize("origin, blamed", [
+    ((("/usr/lib/erlang/erts-13.1.5/bin/beam.smp", "send_to_tracer_nif_raw"),), False),
+    (((f"{WORK}/tracer/t.so", "is_return_event"),), True),
+], ids=["made-by-otp", "made-by-the-tracer"])
+def test_an_uninitialised_value_counts_only_when_the_tracer_made_it(origin, blamed: bool) -> None:
+    log = sanitize.parse("TCS-STEP t1 trace/send x\n" + _uninit_with_origin(*origin), WORK)
+    assert (len(log.findings), log.otp_errors) == ((1, 0) if blamed else (0, 1))
 
 
 def test_error_before_any_step_is_named_as_loading() -> None:

@@ -3,8 +3,8 @@
  * (enif_self) with the state, without checking that there is one.  The
  * runtime calls enabled with no calling process, so enif_self returns NULL
  * and the tracer crashes the emulator (SIGSEGV).
- * Flagged by: live
- * Calls from Erlang always have a calling process, so only live traffic
+ * Flagged by: live, stress
+ * Calls from Erlang always have a calling process, so only live traffic (and stress)
  * finds this.
  */
 #include <erl_nif.h>

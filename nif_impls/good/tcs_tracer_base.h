@@ -20,6 +20,7 @@
  *   TCS_TRACE_HOOK(env, argv)    a statement run first in trace* (may return)
  *   TCS_FUNCS                    the NIF function table entries (default:
  *                                enabled/3 and trace/5 only)
+ *   TCS_LOAD                     the library's load callback (default: none)
  */
 #include <erl_nif.h>
 
@@ -87,5 +88,9 @@ static ERL_NIF_TERM tcs_trace(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[
 
 static ErlNifFunc tcs_funcs[] = {TCS_FUNCS};
 
-#define TCS_INIT(module) ERL_NIF_INIT(module, tcs_funcs, NULL, NULL, NULL, NULL)
+#ifndef TCS_LOAD
+#define TCS_LOAD NULL
+#endif
+
+#define TCS_INIT(module) ERL_NIF_INIT(module, tcs_funcs, TCS_LOAD, NULL, NULL, NULL)
 TCS_INIT(TCS_MODULE)

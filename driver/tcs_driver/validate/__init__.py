@@ -17,7 +17,7 @@ from typing import Callable
 
 from .. import corpus, junit, node, provision, shard
 from . import engine, inputs, releases, report, sanitize
-from .checks import ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, Limits
+from .checks import ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, Limits, Stress
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,23 +55,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="cost: samples per median, odd (default %(default)s)")
     parser.add_argument("--bench-size", type=int, default=Bench.calls,
                         help="cost: calls or sends per sample (default %(default)s)")
+    parser.add_argument("--budget", type=float, default=Bench.budget,
+                        help="cost: how many times the built-in tracer's cost per traced send, measured in "
+                        "the same run, a send traced by this tracer may cost (default %(default)s)")
+    parser.add_argument("--stress-seconds", type=float, default=Stress.seconds,
+                        help="stress: seconds of traffic on every scheduler per release (default %(default)s; "
+                        "the first quarter is the leak check's warm-up)")
+    parser.add_argument("--latency-ms", type=float, default=Stress.latency_ms,
+                        help="latency: milliseconds a callback may hold its scheduler (default %(default)s)")
     parser.add_argument("--parallel", type=int, default=os.cpu_count() or 2,
                         help="nodes run at once (default: the number of CPUs)")
     shard.add_argument(parser, "the checks (shape runs in every shard; checks judged on what another "
-                       "saw stay together: " + ", ".join(TOGETHER) + ")")
+                       "saw stay together: " + "; ".join(", ".join(g) for g in TOGETHER) + ")")
 
 
 #: Checks that run in one shard: enabled_pure is judged on the inputs enabled_answers saw answered,
-#: tracee_untouched on those both enabled_answers and trace_accepts passed (engine.py).
-TOGETHER: tuple[str, ...] = ("enabled_answers", "enabled_pure", "trace_accepts", "tracee_untouched")
+#: tracee_untouched and latency on those both enabled_answers and trace_accepts passed; stress and
+#: leak judge one stress node's run (engine.py).
+TOGETHER: tuple[tuple[str, ...], ...] = (
+    ("enabled_answers", "enabled_pure", "trace_accepts", "tracee_untouched", "latency"), ("stress", "leak"))
 
 
 def shard_checks(checks: tuple[str, ...], part: shard.Shard) -> tuple[str, ...]:
     """Guarantees: the checks of `checks` shard `part` runs, in order: the split is over units, each a
-    check or the checks of TOGETHER, in ALL_CHECK_NAMES order; shape is none of them (every shard runs it)."""
+    check or a group of TOGETHER, in ALL_CHECK_NAMES order; shape is none of them (every shard runs it)."""
     units: list[tuple[str, ...]] = []
     for check in ALL_CHECK_NAMES:
-        unit = TOGETHER if check in TOGETHER else (check,)
+        unit = next((group for group in TOGETHER if check in group), (check,))
         chosen = tuple(c for c in unit if c in checks and c != "shape")
         if chosen and chosen not in units:
             units.append(chosen)
@@ -103,7 +113,7 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
             say(f"bad input: {why}")
             return 2
     done = report.Report(tracer, [o.name for o in otps], options.limits, options.bench, results,
-                         tuple(warnings))
+                         tuple(warnings), options.stress)
     print(report.render_text(done), end="")
     if args.json:
         report.write_json(done, args.json)
@@ -129,9 +139,12 @@ def _options(args: argparse.Namespace) -> engine.Options:
         raise inputs.BadInput(f"--bench-samples {args.bench_samples}: must be odd and positive")
     if args.bench_size < 1 or args.callback_timeout <= 0 or args.check_timeout <= 0 or args.parallel < 1:
         raise inputs.BadInput("--bench-size, --parallel and the timeouts must be positive")
+    if args.budget <= 0 or args.stress_seconds <= 0 or args.latency_ms <= 0:
+        raise inputs.BadInput("--budget, --stress-seconds and --latency-ms must be positive")
     if args.shard != shard.WHOLE:
         checks = shard_checks(checks, args.shard)
     return engine.Options(checks=("shape",) + checks,
                           limits=Limits(args.callback_timeout, args.check_timeout),
-                          bench=Bench(args.bench_samples, args.bench_size, args.bench_size),
-                          parallel=args.parallel)
+                          bench=Bench(args.bench_samples, args.bench_size, args.bench_size, args.budget),
+                          parallel=args.parallel,
+                          stress=Stress(seconds=args.stress_seconds, latency_ms=args.latency_ms))

@@ -1,7 +1,8 @@
 """The tracers that come with the suite, and what validate must say of each:
 the good ones pass every check; each deliberately defective one
-(nif_impls/defective/, its .c file says "Flagged by: CHECK") fails that one
-check only; the recorder, the suite's instrument, fails the two checks its
+(nif_impls/defective/, its .c file says "Flagged by: CHECK, ...") fails those
+checks, and may fail those of its "May also fail:" line (a defect that only
+some scheduling of live traffic hits); the recorder, the suite's instrument, fails the two checks its
 recording breaks by design.  Used by the validate test and the cost
 benchmark (bench/)."""
 from __future__ import annotations
@@ -21,19 +22,24 @@ class Bundled:
     erl: Path
     fails: frozenset[str]
     why: str                  # its defect, or why it is good
+    may_fail: frozenset[str] = frozenset()   # checks its defect fails only when scheduling hits it
+
+
+#: The good tracers: (module, directory under nif_impls/, why it is good).
+GOOD = (
+    ("erl_msg_tracer", "erl_msg_tracer", "the documentation's example tracer (spec 000), verbatim"),
+    ("tcs_good_tracer", "good", "every optional callback in its NIF table (nif_impls/good)"),
+    ("tcs_good_threaded", "good", "shared bookkeeping synchronised with atomics, per-scheduler counters "
+     "and a mutex"),
+    ("tcs_good_spawn_reader", "good", "badarg unless a spawn's extra is {M, F, Args}, as the runtime "
+     "always makes it"),
+)
 
 
 def good(layout: corpus.Layout) -> list[Bundled]:
-    """The good tracers: the documentation's example and tcs_good_tracer."""
-    impls = layout.repo / "nif_impls"
-    return [
-        Bundled("erl_msg_tracer", layout.nifs / "erl_msg_tracer.so",
-                impls / "erl_msg_tracer" / "erl_msg_tracer.erl", frozenset(),
-                "the documentation's example tracer (spec 000), verbatim"),
-        Bundled("tcs_good_tracer", layout.nifs / "tcs_good_tracer.so",
-                impls / "good" / "tcs_good_tracer.erl", frozenset(),
-                "every optional callback in its NIF table (nif_impls/good)"),
-    ]
+    """The good tracers: the documentation's example and those of nif_impls/good."""
+    return [Bundled(module, layout.nifs / f"{module}.so", layout.repo / "nif_impls" / where / f"{module}.erl",
+                    frozenset(), why) for module, where, why in GOOD]
 
 
 def defective(layout: corpus.Layout) -> list[Bundled]:
@@ -41,14 +47,20 @@ def defective(layout: corpus.Layout) -> list[Bundled]:
     tracers = []
     for source in sorted((layout.repo / "nif_impls" / "defective").glob("tcs_defect_*.c")):
         text = source.read_text()
-        flagged = re.search(r"Flagged by: (\w+)", text)
+        flagged = re.search(r"Flagged by: ([\w, ]+)", text)
+        may = re.search(r"May also fail: ([\w, ]+)", text)
         defect = re.search(r"Defect: (.*?)\n \*\s*(?:Flagged|\n)", text, re.S)
         if not flagged or not defect:
             raise ValueError(f"{source}: the header must say 'Defect: ...' and 'Flagged by: CHECK'")
         tracers.append(Bundled(source.stem, layout.nifs / f"{source.stem}.so", source.with_suffix(".erl"),
-                               frozenset([flagged.group(1)]),
-                               " ".join(defect.group(1).replace("*", " ").split())))
+                               _names(flagged.group(1)),
+                               " ".join(defect.group(1).replace("*", " ").split()),
+                               _names(may.group(1)) if may else frozenset()))
     return tracers
+
+
+def _names(text: str) -> frozenset[str]:
+    return frozenset(name.strip() for name in text.split(",") if name.strip())
 
 
 def recorder_tracer(layout: corpus.Layout, erts_include: Path, scratch: Path) -> Bundled:

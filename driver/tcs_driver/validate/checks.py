@@ -35,8 +35,17 @@ CHECKS: tuple[Check, ...] = (
           "stays attached"),
     Check("live", "attached to real traffic of every category and to seq_trace, the tracer "
           "crashes nothing and hangs nothing"),
+    Check("latency", "no callback holds its scheduler: every direct-call input timed, one that "
+          "takes longer than the limit (--latency-ms) in each of 3 calls in a row fails, with "
+          "callback, tag and duration"),
+    Check("stress", "attached to many processes running on every scheduler at once, every category "
+          "together, in one session and (OTP 27+) in three sessions at once, for --stress-seconds: "
+          "no crash, no hang, no garbage in what the tracer sends its state"),
+    Check("leak", "during stress, the node's memory (erlang:memory(system), and the RSS) after the "
+          "warm-up and at the end, at rest: growth per event below the limit"),
     Check("cost", "medians from one benchmark run: time per enabled call, per trace call, and "
-          "per traced send against an untraced send and the built-in process tracer"),
+          "per traced send against an untraced send and the built-in process tracer; fails when "
+          "a traced send costs more than --budget times the built-in tracer's"),
     Check("memory", "(--sanitize only) on a node under valgrind memcheck, every input of "
           "enabled_answers and trace_accepts: no callback reads uninitialised memory or outside "
           "a heap block (enif_alloc, malloc); errors are reported with the input and the "
@@ -72,10 +81,29 @@ class Limits:
 
 @dataclass(frozen=True)
 class Bench:
-    """The size of the cost benchmark (samples is odd: the median is a sample)."""
+    """The size of the cost benchmark (samples is odd: the median is a sample) and its budget:
+    how many times the built-in tracer's cost per traced send this tracer may cost."""
     samples: int = 7
     calls: int = 20000
     events: int = 20000
+    budget: float = 50.0
+
+
+@dataclass(frozen=True)
+class Stress:
+    """The size of the stress run and the limits the latency and leak checks judge by.
+
+    leak: a leak of one allocation per event is at least 16 bytes (the smallest block an
+    allocator hands out); a correct tracer's memory at rest does not grow with events after
+    the warm-up, so anything at 16 bytes per event or above is a leak, provided the growth
+    also exceeds a floor that allocator and carrier granularity cannot reach."""
+    seconds: float = 4.0
+    latency_ms: float = 10.0
+    leak_bytes_per_event: float = 16.0
+    leak_floor_bytes: int = 4 << 20
+    rss_bytes_per_event: float = 512.0
+    rss_floor_bytes: int = 128 << 20
+    min_events: int = 20000
 
 
 STATUSES = ("pass", "fail", "skip")

@@ -8,7 +8,8 @@ check ends that check's node only and the other checks still run.  The order:
      enabled_pure on the inputs enabled_answers saw answered properly and
      tracee_untouched on the inputs both accepted: each property is judged
      by one check, so one defect fails one check;
-  3. cost, alone, so that no other node disturbs the benchmark;
+  3. stress (which leak judges too), alone: it loads every scheduler; then
+     cost, alone, so that no other node disturbs the benchmark;
   4. memory (--sanitize only), alone: its node runs under valgrind memcheck
      (sanitize.py), many times slower than a plain node.
 The direct-call checks go on after a crash or a hang in a fresh node, leaving
@@ -26,7 +27,7 @@ from typing import Callable
 from .. import node
 from ..protocol import erlang_string
 from . import jobs, loading, sanitize
-from .checks import (ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, CheckResult, Limits, callbacks,
+from .checks import (ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, CheckResult, Limits, Stress, callbacks,
                      looks_like_callback, runtime_callbacks)
 from .inputs import BadInput, Tracer
 from .releases import Workdir, workdir
@@ -59,6 +60,7 @@ class Options:
     limits: Limits = Limits()
     bench: Bench = Bench()
     parallel: int = 2
+    stress: Stress = Stress()
 
 
 @dataclass(frozen=True)
@@ -129,9 +131,15 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
         if "trace_accepts" in futures:
             results["trace_accepts"], only["only_trace"] = futures.pop("trace_accepts").result()
         submit("tracee_untouched", run.calls, only)
+        submit("latency", run.calls, only)
         for check, future in futures.items():
             outcome = future.result()
             results[check] = outcome[0] if isinstance(outcome, tuple) else outcome
+    if "stress" in wanted or "leak" in wanted:
+        stressed, leak = run.stress()
+        results.update({name: result for name, result in (("stress", stressed), ("leak", leak)) if name in wanted})
+    if "latency" in results:
+        results["latency"] = with_monitoring(results["latency"], [results.get("live"), results.get("stress")])
     if "cost" in wanted:
         results["cost"] = run.cost()
     if SANITIZE_CHECK in wanted:
@@ -234,6 +242,7 @@ class _Runner:
         while True:
             nodes += 1
             extra = {"check": check, "skip": _erlang_strings(skip), "skip_keys": _erlang_strings(skip_keys),
+                     "latency_ms": self.options.stress.latency_ms,
                      **{family: _erlang_strings(indices) for family, indices in only.items()}}
             ran = self._run("tcs_validate_calls", extra, limit)
             calls = [step for step in ran.steps() if step[1] != "-"]
@@ -287,12 +296,14 @@ class _Runner:
         started = time.monotonic()
         ran = self._run("tcs_validate_live", {}, self._action_limit())
         notes = ran.of("NOTE")
+        monitored = {"monitor": monitor_lines(ran)}
         if ran.status != "done":
             phase = jobs.split_step(ran.last_step)[0] if ran.last_step else None
             called = runtime_callbacks(LIVE_PHASES.get(phase or "", []), set(shape.nifs))
             line = _incident_line(ran)
             return self._result(check, "fail", line, [line, f"callbacks the runtime calls in this "
-                                f"phase: {called}, and enabled/3 for trace_status"] + notes, started)
+                                f"phase: {called}, and enabled/3 for trace_status"] + notes, started,
+                                data=monitored)
         detached = [n.partition(":")[0] for n in notes if n.endswith("attached afterwards: false")]
         starts = {n.partition(":")[0]: n.endswith(": true") for n in notes
                   if "tracer attached when the traffic starts" in n}
@@ -300,13 +311,13 @@ class _Runner:
             return self._result(check, "skip", f"vacuous: no event reached the tracer: it was not attached "
                                 f"when the traffic of any phase started ({', '.join(starts)}); erlang:trace/3 "
                                 "asks enabled(trace_status, State, Tracee), and an answer of remove leaves "
-                                "the tracee untraced. Nothing was verified", notes, started)
+                                "the tracee untraced. Nothing was verified", notes, started, data=monitored)
         summary = f"{len(LIVE_PHASES)} phases ({', '.join(LIVE_PHASES)}): no crash, no hang"
         if unattached := [phase for phase, attached in starts.items() if not attached]:
             summary += f"; not verified in {', '.join(unattached)}: the tracer was not attached there"
         if detached:
             summary += f"; the tracer had detached itself after: {', '.join(detached)}"
-        return self._result(check, "pass", summary, notes, started)
+        return self._result(check, "pass", summary, notes, started, data=monitored)
 
     def cost(self) -> CheckResult:
         started = time.monotonic()
@@ -322,7 +333,46 @@ class _Runner:
         answers = [n.partition(": ")[2] for n in ran.of("NOTE") if n.startswith("send answer: ")]
         untraced = nothing_traced(values.get("module_attached") == 1.0, answers[0] if answers else "?")
         summary = cost_summary(data) if untraced is None else f"{untraced}; {cost_summary(data)}"
+        over = over_budget(data, bench.budget)
+        if over is not None and untraced is None:
+            return self._result("cost", "fail", over, [over, summary], started, data=data)
         return self._result("cost", "pass", summary, [untraced] if untraced else [], started, data=data)
+
+    # --- stress and leak -----------------------------------------------------------
+
+    def stress(self) -> tuple[CheckResult, CheckResult]:
+        """One stress node; its run judged twice: stress (crash, hang, garbage) and leak."""
+        started = time.monotonic()
+        limits = self.options.stress
+        ran = self._run("tcs_validate_stress", {"seconds": limits.seconds},
+                        jobs.StepLimit(max(30.0, 3 * limits.seconds + 20), "per-stress-part"))
+        monitor = monitor_lines(ran)
+        data: dict[str, object] = {**stress_data(ran.of("DATA")), "monitor": monitor}
+        notes = ran.of("NOTE") + [f"system monitor: {m}" for m in monitor[:SHOWN]]
+        setting = stress_setting(data)
+        if ran.status != "done":
+            line = _incident_line(ran)
+            why = (f"{line}\n(while the runtime called the tracer from {setting}: a tracer that is right "
+                   "call by call and crashes or hangs here shares state between threads without "
+                   "synchronisation, or mishandles an input only this traffic makes)")
+            stressed = self._result("stress", "fail", why, [why] + notes, started, data=data)
+            return stressed, self._result("leak", "skip", "not judged: the stress node did not finish",
+                                          [], started, data=data)
+        garbage = ran.of("FINDING")
+        if garbage:
+            found = [f.partition(" ")[2] for f in garbage]
+            summary = f"{found[0]} ({int(data.get('garbage', 0))} garbage reports of {int(data.get('reports', 0))})"
+            stressed = self._result("stress", "fail", summary, found + [f"setting: {setting}"] + notes, started,
+                                    data=data)
+        elif not data.get("reports"):
+            stressed = self._result("stress", "pass", f"{setting}: no crash, no hang; garbage not checked: no "
+                                    "report reached the state's process (a --state without '$harness', or a "
+                                    "tracer that reports elsewhere)", notes, started, data=data)
+        else:
+            stressed = self._result("stress", "pass", f"{setting}: no crash, no hang, no garbage in "
+                                    f"{int(data.get('reports', 0))} reports to the state", notes, started, data=data)
+        status, summary, evidence = judge_leak(data, limits)
+        return stressed, self._result("leak", status, summary, evidence, started, data=data)
 
     # --- memory (--sanitize) -------------------------------------------------------
 
@@ -408,6 +458,78 @@ def nothing_traced(attached: bool, send_answer: str) -> str | None:
         return (f"nothing was traced: enabled for send answered {send_answer}, so trace*/5 was never "
                 "called and 'this tracer' measures the cost of a refused event only")
     return None
+
+
+def monitor_lines(ran: jobs.JobRun) -> list[str]:
+    """The node's system monitor events: 'PHASE KIND MS WHERE' each."""
+    return [d.partition(" ")[2] for d in ran.of("DATA") if d.startswith("monitor ")]
+
+
+def with_monitoring(latency: CheckResult, others: list[CheckResult | None]) -> CheckResult:
+    """latency with the long_schedule and long_gc events of the live and stress nodes' tracees
+    as evidence: not judged, since a loaded machine deschedules threads for as long; the
+    verdict is the direct-call timing."""
+    lines = [line for other in others if other is not None for line in other.data.get("monitor", [])]
+    if not lines:
+        return latency
+    shown = [f"system monitor (evidence, not judged): {line}" for line in lines[:SHOWN]]
+    more = [f"... and {len(lines) - SHOWN} more system monitor events"] if len(lines) > SHOWN else []
+    latency.evidence += shown + more
+    latency.data["monitor"] = lines
+    return latency
+
+
+def over_budget(d: dict[str, float], budget: float) -> str | None:
+    """Why a traced send costs too much, against the built-in tracer measured in the same run."""
+    ratio = d.get("module_vs_builtin", float("nan"))
+    if not ratio > budget:
+        return None
+    return (f"over budget: a send traced by this tracer costs {d['event_module_ns']:.0f} ns, x{ratio:.1f} "
+            f"the built-in tracer's {d['event_builtin_ns']:.0f} ns (budget x{budget:g}, --budget); "
+            f"enabled {d['enabled_ns']:.0f} ns/call, trace {d['trace_ns']:.0f} ns/call")
+
+
+def stress_data(lines: list[str]) -> dict[str, float]:
+    """The stress node's DATA key value lines (numbers; bound_to_schedulers as 1 or 0)."""
+    data: dict[str, float] = {}
+    for line in lines:
+        key, _, value = line.partition(" ")
+        if key == "monitor":
+            continue
+        data[key] = 1.0 if value == "true" else 0.0 if value == "false" else float(value)
+    return data
+
+
+def stress_setting(d: dict) -> str:
+    """The stress run in words: how many processes, schedulers and sessions."""
+    bound = "each bound to its scheduler" if d.get("bound_to_schedulers") else "not bound (no {scheduler, N})"
+    return (f"{int(d.get('workers', 0))} processes on {int(d.get('schedulers', 0))} schedulers at once ({bound}), "
+            f"every category, {int(d.get('sessions', 0))} session(s)")
+
+
+def judge_leak(d: dict, limits: Stress) -> tuple[str, str, list[str]]:
+    """The leak verdict: memory growth at rest between the end of the warm-up and the end of stress,
+    per event of that part."""
+    events = (d.get("after_actions", 0) - d.get("before_actions", 0)) * d.get("events_per_action", 0)
+    if events < limits.min_events:
+        return ("skip", f"not judged: only {events:.0f} events in the measured part of stress (at least "
+                f"{limits.min_events} needed; a slow tracer gets few)", [])
+    figures: list[str] = []
+    failing: list[str] = []
+    for label, key, per_event, floor in (("erlang:memory(system)", "system", limits.leak_bytes_per_event,
+                                          limits.leak_floor_bytes),
+                                         ("RSS", "rss", limits.rss_bytes_per_event, limits.rss_floor_bytes)):
+        if not d.get(f"before_{key}"):
+            figures.append(f"{label}: not readable here")
+            continue
+        growth = d[f"after_{key}"] - d[f"before_{key}"]
+        figure = f"{label} {growth / 1e6:+.1f} MB over {events / 1e6:.2f} million events: {growth / events:+.0f} bytes per event"
+        figures.append(figure)
+        if growth / events >= per_event and growth >= floor:
+            failing.append(f"{figure} (limit: {per_event:g} bytes per event beyond {floor >> 20} MB)")
+    if failing:
+        return "fail", f"memory grows with events: {failing[0]}", failing + figures
+    return "pass", "; ".join(figures), figures
 
 
 def cost_summary(d: dict[str, float]) -> str:

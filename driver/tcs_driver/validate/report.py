@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import junit
-from .checks import CHECKS, STATUSES, Bench, CheckResult, Limits, callbacks, looks_like_callback
+from .checks import CHECKS, STATUSES, Bench, CheckResult, Limits, Stress, callbacks, looks_like_callback
 from .inputs import Tracer
 
 _VERIFIES = {c.name: c.verifies for c in CHECKS}
@@ -25,6 +25,7 @@ class Report:
     bench: Bench
     results: list[CheckResult]
     warnings: tuple[str, ...] = ()   # about the input, said before the verdicts
+    stress: Stress = Stress()
 
     @property
     def verdict(self) -> str:
@@ -59,7 +60,7 @@ def render_text(report: Report) -> str:
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header[:3])]
     for row in [header, tuple("-" * w for w in widths) + ("-" * 8,), *rows]:
         out.append("  ".join(c.ljust(w) for c, w in zip(row[:3], widths)) + "  " + row[3])
-    details = [r for r in report.results if r.status != "pass" or r.check == "cost"]
+    details = [r for r in report.results if r.status != "pass" or r.check in ("cost", "leak")]
     for r in details:
         lines = evidence_lines(r)
         out += ["", f"{r.check} (OTP {r.otp}): {r.status}",
@@ -83,7 +84,12 @@ def to_json(report: Report) -> dict[str, Any]:
         "summary": report.counts(),
         "limits": report.limits.to_json(),
         "bench": {"samples": report.bench.samples, "calls_per_sample": report.bench.calls,
-                  "events_per_sample": report.bench.events},
+                  "events_per_sample": report.bench.events, "budget_vs_builtin": report.bench.budget},
+        "stress": {"seconds": report.stress.seconds, "latency_ms": report.stress.latency_ms,
+                   "leak_bytes_per_event": report.stress.leak_bytes_per_event,
+                   "leak_floor_bytes": report.stress.leak_floor_bytes,
+                   "rss_bytes_per_event": report.stress.rss_bytes_per_event,
+                   "rss_floor_bytes": report.stress.rss_floor_bytes, "min_events": report.stress.min_events},
         "checks": [{"check": r.check, "otp": r.otp, "status": r.status, "verifies": _VERIFIES[r.check],
                     "summary": r.summary, "evidence": r.evidence, "seconds": r.seconds,
                     "nodes": r.nodes, "data": r.data} for r in report.results],

@@ -116,7 +116,7 @@ def command(otp: node.Otp, log_fd: int, suppression_file: str) -> jobs.Wrap:
     smc = "all-non-file" if otp.release >= 26 else "all"
     valgrind = ["valgrind", "--tool=memcheck", "--trace-children=yes",
                 f"--trace-children-skip={','.join(_SKIP_CHILDREN)}", "--child-silent-after-fork=yes",
-                "--error-limit=no", "--num-callers=16", f"--smc-check={smc}",
+                "--error-limit=no", "--num-callers=16", f"--smc-check={smc}", "--track-origins=yes",
                 f"--suppressions={suppression_file}", "--xml=yes", f"--xml-fd={log_fd}"]
     outer = [] if otp.root is None else ["unshare", "--mount", "--pid", "--fork",
                                          f"--mount-proc={otp.root / 'proc'}"]
@@ -150,11 +150,19 @@ def parse(text: str, tracer_dir: PurePosixPath) -> Log:
 
 def _finding(error: ET.Element, tracer_dir: PurePosixPath, step: str | None) -> Finding | None:
     """The error as a Finding when it happened in the tracer's code: its innermost frame is the
-    tracer's, or a C library function (or valgrind's replacement of one) the tracer called."""
-    frames = error.find("stack")
-    if frames is None:
+    tracer's, or a C library function (or valgrind's replacement of one) the tracer called; and,
+    for a use of an uninitialised value, the value was made uninitialised in the tracer's code
+    (--track-origins: its origin stack, the second, has a frame of the tracer).  A value the
+    runtime hands over with bits memcheck takes as undefined (the JIT's registers, a flatmap the
+    runtime builds on the C stack) is OTP's: on a correct tracer that reads its scheduler_id and
+    its tag, memcheck blamed such values on the tracer."""
+    stacks = error.findall("stack")
+    if not stacks:
         return None
-    stack = list(frames.iter("frame"))
+    origin = stacks[1] if len(stacks) > 1 and (error.findtext("kind") or "").startswith("Uninit") else None
+    if origin is not None and not any(_in(frame, tracer_dir) for frame in origin.iter("frame")):
+        return None
+    stack = list(stacks[0].iter("frame"))
     inner = 0
     while inner < len(stack) - 1 and _is_libc(stack[inner]):
         inner += 1

@@ -1,0 +1,324 @@
+%% The ./tcs validate checks stress and leak: the tracer attached to many
+%% processes running on every scheduler at once, every category together
+%% (send, receive, call, procs, running, garbage_collection, ports), in the
+%% legacy session and, where the release has trace sessions (27+), in two more
+%% sessions at once, for {seconds, S}.  The runtime calls the tracer from
+%% every scheduler at the same time, as it does in production (000: the
+%% callbacks are "called in the context of the entity that triggered the
+%% trace probe").
+%%
+%% The tracer state is a checker ('$harness' stands for it) that looks at
+%% every report: a report that does not survive term_to_binary/binary_to_term,
+%% or that names a send event of one worker with the message another worker
+%% sent (every worker sends {tcs_stress, self(), N} only), is garbage: the
+%% tracer mixed up calls made at once.
+%%
+%% Memory over time: a warm-up of a quarter of the time, then the rest; after
+%% each, the workers pause, every queue is drained and every process collected
+%% (quiescence), and the node's memory is sampled: erlang:memory/1 and the
+%% RSS of the OS process.  Growth between the two samples over the events of
+%% the second part is what the driver judges (leak).  Events per action are
+%% counted beforehand with the built-in tracer on one worker.
+%%
+%% System monitoring: long_schedule and long_gc of 100 ms or more of the
+%% tracees during the whole run, reported as DATA monitor lines.
+%%
+%% Output: STEP per part; DATA key value; FINDING - garbage descriptions;
+%% NOTE lines.  Usage: erl -noshell -pa DIR -run tcs_validate_stress main JOB_FILE
+-module(tcs_validate_stress).
+-export([main/1, work/1]).
+
+-import(tcs_validate_lib, [out/3, step/3]).
+
+-define(NAME, tcs_validate_stress_name).
+-define(PER_SCHEDULER, 3).
+-define(EXTRA_SESSIONS, 2).
+-define(MONITOR_MS, 100).
+-define(SHOWN, 5).
+
+main([JobFile]) ->
+    Job = tcs_validate_lib:read_job(JobFile),
+    Seconds = tcs_validate_lib:option(seconds, Job, 4),
+    Module = tcs_validate_lib:option(module, Job),
+    Checker = spawn(fun() -> checker(#{reports => 0, garbage => 0, shown => [], workers => []}) end),
+    {ok, State} = tcs_validate_lib:parse_state(tcs_validate_lib:option(state, Job, default), Checker),
+    case tcs_validate_lib:load_tracer(Module, tcs_validate_lib:option(beam, Job)) of
+        {ok, _, _} -> ok;
+        {error, Why} -> out("ABORT", "the tracer module did not load: ~0tp", [Why]), halt(1)
+    end,
+    Monitor = tcs_validate_lib:system_monitor(?MONITOR_MS),
+    Peer = tcs_validate_lib:drain(),
+    true = register(?NAME, Peer),
+    1 = erlang:trace_pattern({?MODULE, work, 1}, [{'_', [], [{exception_trace}]}], [local]),
+    Schedulers = erlang:system_info(schedulers_online),
+    Groups = [group(N, Peer) || N <- lists:seq(1, Schedulers)],
+    PerAction = events_per_action(Peer, hd(Groups)),
+    Sessions = sessions(Module, State),
+    out("DATA", "schedulers ~b", [Schedulers]),
+    out("DATA", "workers ~b", [length(workers(Groups))]),
+    out("DATA", "sessions ~b", [1 + length(Sessions)]),
+    out("DATA", "events_per_action ~.2f", [PerAction * (1 + length(Sessions))]),
+    out("DATA", "bound_to_schedulers ~p", [bound()]),
+    [out("NOTE", "OTP ~s passes garbage_collection events broken to a tracer module of a trace session other "
+         "than the legacy one (the node aborts with size_object: bad tag for 0x0 when the tracer copies the "
+         "trace term): the extra sessions go without garbage_collection here", [erlang:system_info(otp_release)])
+     || Sessions =/= [], gc_broken_in_sessions()],
+    step("attach", "-", io_lib:format("stress: the tracer attached to ~b processes on ~b schedulers, "
+                                      "~b session(s)", [length(workers(Groups)), Schedulers, 1 + length(Sessions)])),
+    Checker ! {workers, workers(Groups)},
+    [attach(G, {tracer, Module, State}, Sessions) || G <- Groups],
+    Counter = counters:new(1, [write_concurrency]),
+    Dirty = spawn(fun() -> dirty_gc_loop() end),
+    trace_dirty(Dirty, {tracer, Module, State}, Sessions),
+    Warmup = max(1000, round(Seconds * 250)),
+    Main = max(1000, round(Seconds * 1000) - Warmup),
+    Workers = workers(Groups),
+    step("warmup", "-", io_lib:format("stress: every category on every scheduler at once for ~b ms (warm-up)",
+                                      [Warmup])),
+    [W ! {go, Counter} || W <- Workers],
+    timer:sleep(Warmup),
+    quiesce(Workers, [Checker, Peer | ports_owners(Groups)]),
+    Before = sample(counters:get(Counter, 1)),
+    step("main", "-", io_lib:format("stress: every category on every scheduler at once for ~b ms", [Main])),
+    [W ! resume || W <- Workers],
+    timer:sleep(Main),
+    quiesce(Workers, [Checker, Peer | ports_owners(Groups)]),
+    After = sample(counters:get(Counter, 1)),
+    step("report", "-", "stress: what the checker and the system monitor saw"),
+    [out("DATA", "before_~s ~b", [K, V]) || {K, V} <- Before],
+    [out("DATA", "after_~s ~b", [K, V]) || {K, V} <- After],
+    Checker ! {report, self()},
+    receive
+        {checked, #{reports := Reports, garbage := Garbage, shown := Shown}} ->
+            out("DATA", "reports ~b", [Reports]),
+            out("DATA", "garbage ~b", [Garbage]),
+            [tcs_validate_lib:finding("-", "~ts", [S]) || S <- lists:reverse(Shown)]
+    end,
+    %% Only the tracees' events: the harness's own processes (the checker with
+    %% its long queue) collect garbage for long too.
+    Tracees = Workers ++ [maps:get(port, G) || G <- Groups] ++ [Dirty],
+    [out("DATA", "monitor stress ~s ~b ~ts", [Kind, Ms, Where])
+     || {Kind, Who, Ms, Where} <- tcs_validate_lib:monitored(Monitor), lists:member(Who, Tracees)],
+    erlang:system_monitor(undefined),
+    exit(Dirty, kill),
+    tcs_validate_lib:done().
+
+%% The traced function of the call category.
+work(N) when N rem 50 =:= 0 -> catch error(tcs_stress);
+work(N) -> {ok, N}.
+
+%% --- the workers -------------------------------------------------------------------
+
+%% A group: ?PER_SCHEDULER workers bound to scheduler N (where spawn_opt takes
+%% {scheduler, N}), their timestamp kind, and a port (cat) they send to.
+group(N, Peer) ->
+    Owner = port_owner(),
+    Port = receive {Owner, P} -> P end,
+    Ts = lists:nth(1 + N rem 4, [[timestamp], [monotonic_timestamp], [strict_monotonic_timestamp], []]),
+    Workers = [spawn_on(N, fun() -> worker_start(Peer, Port, Owner) end) || _ <- lists:seq(1, ?PER_SCHEDULER)],
+    #{workers => Workers, port => Port, owner => Owner, flags => Ts}.
+
+workers(Groups) -> lists:append([maps:get(workers, G) || G <- Groups]).
+ports_owners(Groups) -> [maps:get(owner, G) || G <- Groups].
+
+spawn_on(N, Fun) ->
+    try spawn_opt(Fun, [{scheduler, N}])
+    catch error:badarg -> put(tcs_unbound, true), spawn(Fun)
+    end.
+
+bound() -> get(tcs_unbound) =/= true.
+
+port_owner() ->
+    Parent = self(),
+    spawn(fun() ->
+                  Port = open_port({spawn_executable, os:find_executable("cat")}, [binary]),
+                  Parent ! {self(), Port},
+                  (fun Loop() -> receive _ -> Loop() end end)()
+          end).
+
+process_flags() -> [send, 'receive', call, procs, running, garbage_collection, scheduler_id, set_on_spawn].
+
+%% The flags of the extra sessions.  OTP 27 (seen on 27.3.4.1, erts 15.2.7)
+%% passes a garbage_collection event's trace term broken to a tracer module of
+%% a session other than the legacy one: a tracer that copies it aborts the
+%% node ("size_object: bad tag for 0x0"); OTP 29 does not.  A runtime defect,
+%% not the tracer's: those sessions go without garbage_collection there.
+session_flags() ->
+    case gc_broken_in_sessions() of
+        true -> process_flags() -- [garbage_collection];
+        false -> process_flags()
+    end.
+
+gc_broken_in_sessions() -> erlang:system_info(otp_release) =:= "27".
+port_flags() -> [send, 'receive', ports, running_ports, scheduler_id].
+
+attach(#{workers := Workers, port := Port, flags := Ts}, Tracer, Sessions) ->
+    [erlang:trace(W, true, process_flags() ++ Ts ++ [Tracer]) || W <- Workers],
+    erlang:trace(Port, true, port_flags() ++ [Tracer]),
+    [begin
+         [trace:process(S, W, true, session_flags()) || W <- Workers],
+         trace:port(S, Port, true, port_flags())
+     end || S <- Sessions].
+
+trace_dirty(Pid, Tracer, Sessions) ->
+    erlang:trace(Pid, true, [garbage_collection, scheduler_id, Tracer]),
+    [trace:process(S, Pid, true, [garbage_collection, scheduler_id]) || S <- Sessions,
+                                                                        not gc_broken_in_sessions()].
+
+%% Trace sessions (OTP 27+), each with the tracer and the call pattern.
+sessions(Module, State) ->
+    case code:ensure_loaded(trace) of
+        {module, trace} ->
+            [begin
+                 S = trace:session_create(list_to_atom("tcs_stress_" ++ integer_to_list(I)), {Module, State}, []),
+                 trace:function(S, {?MODULE, work, 1}, [{'_', [], [{exception_trace}]}], [local]),
+                 S
+             end || I <- lists:seq(1, ?EXTRA_SESSIONS)];
+        _ -> []
+    end.
+
+worker_start(Peer, Port, Owner) ->
+    receive {go, Counter} -> worker(Peer, Port, Owner, Counter, 1) end.
+
+worker(Peer, Port, Owner, Counter, N) ->
+    receive
+        {pause, From} ->
+            From ! {paused, self()},
+            receive resume -> ok end
+    after 0 -> ok
+    end,
+    action(Peer, Port, Owner, N),
+    counters:add(Counter, 1, 1),
+    worker(Peer, Port, Owner, Counter, N + 1).
+
+%% One action: sends to a pid, a registered name and {Name, Node}, receives,
+%% calls a traced function; now and then a port command, a child that links
+%% and exits, a garbage collection.
+action(Peer, Port, Owner, N) ->
+    Msg = {tcs_stress, self(), N},
+    Peer ! Msg,
+    ?NAME ! Msg,
+    {?NAME, node()} ! Msg,
+    self() ! Msg,
+    receive {tcs_stress, _, N} -> ok end,
+    _ = ?MODULE:work(N),
+    [Port ! {Owner, {command, <<"tcs">>}} || N rem 16 =:= 0],
+    [child() || N rem 64 =:= 0],
+    [erlang:garbage_collect() || N rem 32 =:= 0],
+    ok.
+
+child() ->
+    Child = spawn(fun() -> receive stop -> ok end end),
+    link(Child),
+    unlink(Child),
+    Child ! stop.
+
+%% A process whose heap is large enough to be collected on a dirty
+%% scheduler (scheduler_id 0).
+dirty_gc_loop() ->
+    Big = lists:seq(1, 400000),
+    erlang:garbage_collect(),
+    _ = receive after 200 -> length(Big) end,
+    dirty_gc_loop().
+
+%% Events the tracer gets per action, from one worker traced with the same
+%% flags and the built-in tracer (a counting process).
+events_per_action(Peer, #{port := Port, owner := Owner}) ->
+    Counting = spawn(fun() -> count(0) end),
+    Calibrate = spawn(fun() -> receive go -> [action(Peer, Port, Owner, N) || N <- lists:seq(1, 512)] end end),
+    erlang:trace(Calibrate, true, process_flags() ++ [{tracer, Counting}]),
+    Ref = erlang:monitor(process, Calibrate),
+    Calibrate ! go,
+    receive {'DOWN', Ref, process, Calibrate, _} -> ok end,
+    Delivered = erlang:trace_delivered(Calibrate),
+    receive {trace_delivered, Calibrate, Delivered} -> ok end,
+    Counting ! {count, self()},
+    receive {counted, Events} -> Events / 512 end.
+
+count(N) ->
+    receive
+        {count, From} -> From ! {counted, N};
+        _ -> count(N + 1)
+    end.
+
+%% --- quiescence and memory ------------------------------------------------------------
+
+%% Every worker paused, every given process's queue empty, every process collected.
+quiesce(Workers, Queues) ->
+    [W ! {pause, self()} || W <- Workers],
+    [receive {paused, W} -> ok end || W <- Workers],
+    drained(Queues),
+    [erlang:garbage_collect(P) || P <- processes()],
+    ok.
+
+drained(Pids) ->
+    case lists:sum([queue_len(P) || P <- Pids]) of
+        0 -> ok;
+        _ -> timer:sleep(20), drained(Pids)
+    end.
+
+queue_len(Pid) ->
+    case erlang:process_info(Pid, message_queue_len) of
+        {message_queue_len, N} -> N;
+        undefined -> 0
+    end.
+
+%% [{Key, Bytes}]: the actions so far, erlang:memory/1 and the RSS (0 where
+%% /proc cannot be read, as in a root without it).
+sample(Actions) ->
+    Memory = erlang:memory(),
+    [{actions, Actions}]
+        ++ [{atom_to_list(K), proplists:get_value(K, Memory)} || K <- [total, processes, system, binary, ets]]
+        ++ [{rss, rss()}].
+
+rss() ->
+    case file:read_file("/proc/" ++ os:getpid() ++ "/statm") of
+        {ok, Statm} ->
+            [_, Resident | _] = binary:split(Statm, <<" ">>, [global]),
+            binary_to_integer(Resident) * 4096;
+        {error, _} -> 0
+    end.
+
+%% --- the checker (the tracer state) and the system monitor ---------------------------
+
+checker(Seen) ->
+    receive
+        {report, From} -> From ! {checked, Seen};
+        {workers, Workers} -> checker(Seen#{workers := Workers});
+        Report -> checker(check(Report, Seen))
+    end.
+
+check(Report, #{reports := N, workers := Workers} = Seen) ->
+    Seen1 = Seen#{reports := N + 1},
+    case garbage(Report, N, Workers) of
+        ok -> Seen1;
+        {garbage, Why} ->
+            #{garbage := G, shown := Shown} = Seen1,
+            Seen1#{garbage := G + 1,
+                   shown := [io_lib:format("garbage in a report to the state: ~ts: ~0tP", [Why, Report, 12])
+                             || G < ?SHOWN] ++ Shown}
+    end.
+
+garbage(Report, N, Workers) ->
+    case N rem 16 =:= 0 andalso (catch binary_to_term(term_to_binary(Report))) =/= Report of
+        true -> {garbage, "it does not survive term_to_binary/1 and binary_to_term/1"};
+        false when is_tuple(Report) -> mixed_send(tuple_to_list(Report), Workers);
+        false -> ok
+    end.
+
+%% A send event of worker P reported with the message worker W =/= P sent
+%% (workers send only to a drain, a name, themselves and ports, so no other
+%% worker belongs in a report of their sends).
+mixed_send(Elements, Workers) ->
+    Senders = [W || {tcs_stress, W, _} <- Elements, is_pid(W)],
+    Pids = [P || P <- Elements, is_pid(P), lists:member(P, Workers)],
+    case lists:member(send, Elements) of
+        true when Senders =/= [], Pids =/= [] ->
+            [W] = Senders,
+            case lists:member(W, Pids) of
+                true -> ok;
+                false -> {garbage, io_lib:format("a send event of ~p with the message ~p sent: the tracer mixed "
+                                                 "up two calls made at once", [hd(Pids), W])}
+            end;
+        _ -> ok
+    end.
