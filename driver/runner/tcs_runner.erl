@@ -246,6 +246,7 @@ action({link, Who, Other}, Names) -> {Who, {link, maps:get(Other, Names)}};
 action({unlink, Who, Other}, Names) -> {Who, {unlink, maps:get(Other, Names)}};
 action({recv, Who, Timeout}, _) -> {Who, {recv, Timeout}}; % Timeout or {match, T}
 action({call, Who, M, F, Args}, _) -> {Who, {call, M, F, Args}};
+action({call, Who, M, F, Args, direct}, _) -> {Who, {call_direct, M, F, Args}};
 action({register, Who, Name}, _) -> {Who, {register, Name}};
 action({unregister, Who, Name}, _) -> {Who, {unregister, Name}};
 action({exit, Who, Reason}, _) -> {Who, {exit, Reason}};
