@@ -17,6 +17,7 @@
 #include "enabled.h"
 #include "libcalls.h"
 #include "phash2.h"
+#include "release.h"
 #include "msflags.h"
 #include "order.h"
 #include "seqtrace.h"
@@ -271,6 +272,11 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
  * set if the model cannot run one. */
 static bool breakpoint(Run *r, int fn, Term *args, bool global)
 {
+    /* OTP 27 calls a BIF called directly (a remote call compiled in tcs_direct, not apply/3)
+     * without its export entry unless the entry is marked is_bif_traced, a mark any session's
+     * pattern step sets or clears for all (C-446, OTP-19840) */
+    if (fn == FN_PHASH2 && r->st->direct && !r->m->bif_marked && release_deviates(r->m, DEV_BIF_MARK_CLEARED))
+        return true;
     for (int s = 0; s < r->m->nsessions; s++) /* silent: the counters call no tracer */
         counters_call(r->m, s, r->p, &r->m->sessions[s].pats[fn]);
     int *order;
