@@ -4,7 +4,7 @@
 %% Every call is a tail call, as tcs_puppet's apply/3 is, so the caller and the return_to
 %% of the traced function are tcs_puppet:perform/1 on both paths (the model prints the
 %% same lines for both). Keep the clauses in step with ref/vocab/fixture.c's exported
-%% functions of tcs_target and the library targets.
+%% functions (module_info/0,1 aside, which no call step names).
 -module(tcs_direct).
 -export([call/3]).
 
@@ -18,5 +18,6 @@ call(tcs_target, catcher, [X]) -> tcs_target:catcher(X);
 call(tcs_target, top, [X]) -> tcs_target:top(X);
 call(tcs_target, middle, [X]) -> tcs_target:middle(X);
 call(tcs_target, bottom, [X]) -> tcs_target:bottom(X);
+call(tcs_late, id, [X]) -> tcs_late:id(X);
 call(erlang, phash2, [X]) -> erlang:phash2(X);
 call(lists, seq, [From, To]) -> lists:seq(From, To).

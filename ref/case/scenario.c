@@ -1004,8 +1004,8 @@ static bool library_call_args(Parser *p, int fn, Term *const *args, size_t at)
 }
 
 /* The call's path after its arguments: none, apply/3 with the values known at run time; `direct`,
- * a remote call compiled in the fixture's code (tcs_direct), of tcs_target's or a library
- * target's function: the only path on which OTP-19840 shows (cases/README.md "Call paths"). */
+ * a remote call compiled in the fixture's code (tcs_direct): the only path on which OTP-19840
+ * shows (cases/README.md "Call paths"). */
 static bool call_path(Parser *p, Step *st)
 {
     if (at_end(p))
@@ -1014,8 +1014,6 @@ static bool call_path(Parser *p, Step *st)
     const char *w = word(p, &at);
     if (!w || strcmp(w, "direct") != 0)
         return fail(p, at, "expected 'direct' or the end of the line after the call");
-    if (fixture_module(st->module) == MOD_LATE)
-        return fail(p, at, "a direct call of tcs_late is not supported by model v1 (tcs_direct would load it)");
     st->direct = true;
     return end_of_statement(p);
 }
