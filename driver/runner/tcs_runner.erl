@@ -83,7 +83,7 @@ run(JobFile) ->
 %% got its lines.  Measured by listing code:all_loaded() before and after
 %% each step over the corpus on 27 and 29 (fuzz/FINDINGS.md, P1).
 load_modules() ->
-    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_puppet, tcs_canon, tcs_patterns, timer,
+    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_direct, tcs_puppet, tcs_canon, tcs_patterns, timer,
                                                   tcs_settle, tcs_ports, tcs_seq, tcs_busy, tcs_readings,
                                                   tcs_foreign | library_modules()]],
     ok.
@@ -246,6 +246,7 @@ action({link, Who, Other}, Names) -> {Who, {link, maps:get(Other, Names)}};
 action({unlink, Who, Other}, Names) -> {Who, {unlink, maps:get(Other, Names)}};
 action({recv, Who, Timeout}, _) -> {Who, {recv, Timeout}}; % Timeout or {match, T}
 action({call, Who, M, F, Args}, _) -> {Who, {call, M, F, Args}};
+action({call, Who, M, F, Args, direct}, _) -> {Who, {call_direct, M, F, Args}};
 action({register, Who, Name}, _) -> {Who, {register, Name}};
 action({unregister, Who, Name}, _) -> {Who, {unregister, Name}};
 action({exit, Who, Reason}, _) -> {Who, {exit, Reason}};

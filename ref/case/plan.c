@@ -181,10 +181,12 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         call_fields(out, st);
         buf_puts(out, "}");
         break;
-    case ST_CALL:
+    case ST_CALL: /* {call, A, M, F, Args}, or {call, A, M, F, Args, direct} */
         atom(out, st->actor);
         buf_puts(out, ", ");
         call_fields(out, st);
+        if (st->direct)
+            buf_puts(out, ", direct");
         break;
     case ST_PORT_CONTROL: /* {port_control, P, X, busy | not_busy | {timer, N}} */
         atom(out, st->actor);

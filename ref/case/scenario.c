@@ -1003,6 +1003,21 @@ static bool library_call_args(Parser *p, int fn, Term *const *args, size_t at)
     return true;
 }
 
+/* The call's path after its arguments: none, apply/3 with the values known at run time; `direct`,
+ * a remote call compiled in the fixture's code (tcs_direct): the only path on which OTP-19840
+ * shows (cases/README.md "Call paths"). */
+static bool call_path(Parser *p, Step *st)
+{
+    if (at_end(p))
+        return true;
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w || strcmp(w, "direct") != 0)
+        return fail(p, at, "expected 'direct' or the end of the line after the call");
+    st->direct = true;
+    return end_of_statement(p);
+}
+
 static bool parse_call_step(Parser *p, Step *st)
 {
     size_t fn_at;
@@ -1038,7 +1053,7 @@ static bool parse_call_step(Parser *p, Step *st)
         return fail(p, fn_at, "%s:%s/%zu is not supported by model v1 (see cases/README.md, "
                     "\"The traced functions\")", st->module, st->fn, n);
     st->args = term_list(p->a, n, args);
-    return library_call_args(p, fn, args, fn_at) && end_of_statement(p);
+    return library_call_args(p, fn, args, fn_at) && call_path(p, st);
 }
 
 /* `tracer reload while A calls M:F(Args)` (`while` read): tracer_SUITE's reload/1 round, the

@@ -77,6 +77,7 @@ typedef struct Step {
                                 * (trace_pattern raises badarg), else NULL */
     const char *ms_otp26;      /* pattern: the first function MS calls that OTP 26 added to the
                                 * language ("name/arity": OTP 25 refuses it, C-12), else NULL */
+    bool direct;               /* call: made by a remote call compiled in tcs_direct, not apply/3 */
     Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL;
                                   apply: the arguments after the session, as a list */
     bool has_timeout;          /* recv after N */

@@ -222,6 +222,8 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
                     }
                     continue;
                 }
+                if (fn == FN_PHASH2) /* erts_set_trace_pattern: ep->is_bif_traced = !!on (C-446) */
+                    m->bif_marked = on;
                 Pattern before = ses->pats[fn];
                 replaced |= set_pattern(m, &ses->pats[fn], &o, st->term, on, true, &started);
                 order_note_pattern(m, &ses->pats[fn], &before);

@@ -84,6 +84,7 @@ static void destroy(Model *m, int s)
     Session *ses = &m->sessions[s];
     ses->life = LIFE_DESTROYED;
     memset(ses->pats, 0, sizeof ses->pats);
+    m->bif_marked = false; /* erts clears every traced BIF's mark, whichever session set it (C-446) */
     ses->on_load = (Pattern){0};
     ses->new_flags = 0;
     model_detach(&ses->new_ports);

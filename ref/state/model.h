@@ -200,6 +200,7 @@ typedef enum {
     DEV_ON_LOAD_ALL_FIVE,
     DEV_INFO_ITEM_EXPLAINS_WHAT,
     DEV_MS_FUNCTION_BEFORE_OTP26,
+    DEV_BIF_MARK_CLEARED,
     DEV_COUNT
 } Deviation;
 
@@ -220,6 +221,10 @@ typedef struct Model {
     bool loaded_once[FIXTURE_MODULES]; /* ... or had loaded at some step of the case */
     bool all_modules_pattern; /* a '_':'_'/'_' pattern was set: it reaches library functions the
                                * model does not know (lists:seq/2's seq_loop/3), LIB-TARGET-EXACT */
+    bool bif_marked;    /* erlang:phash2/1's export entry marked is_bif_traced as OTP 27 keeps the
+                         * mark: by the last pattern step on it, on or off in any session, cleared
+                         * when a session is destroyed (C-446); a direct call of the BIF with the
+                         * mark off is traced by no session there */
     bool seq_tracer;    /* the system seq tracer is the scenario's tracer (ref/events/seqtrace.c) */
     bool seq_tokens;    /* some process has been given a seq_trace token: until then no step
                          * needs to look for token holders among all processes */

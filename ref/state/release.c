@@ -50,6 +50,10 @@ static const struct {
     [DEV_MS_FUNCTION_BEFORE_OTP26] = {DEVIATION_STREAM, {RELEASE_OPEN, 25}, "C-12",
                                       "a match spec that calls is_boolean/1, is_bitstring/1, is_function/2, "
                                       "tuple_size/1, ceil/1, floor/1, min/2 or max/2 is badarg"},
+    [DEV_BIF_MARK_CLEARED] = {DEVIATION_STREAM, {27, 27}, "C-446",
+                              "a direct call of a BIF is traced by no session once a pattern step on it was off in "
+                              "any session or a session was destroyed, until a pattern step on it is on "
+                              "(OTP-19840, erlang/otp PR #10349)"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */
