@@ -513,6 +513,17 @@ static bool target_arg(Parser *p, Step *st, bool specs)
     return specs ? entity_arg(p, true, &st->actor, &st->actor_col) : proc_arg(p, &st->actor, &st->actor_col);
 }
 
+/* Gives the step its lists of flags and options, at its first flag or option. */
+static void step_lists(Parser *p, Step *st)
+{
+    if (st->flags)
+        return;
+    st->flags = arena_alloc(p->a, MAX_STEP_FLAGS * sizeof *st->flags);
+    st->flag_terms = arena_alloc(p->a, MAX_STEP_FLAGS * sizeof *st->flag_terms);
+    st->opts = arena_alloc(p->a, MAX_STEP_FLAGS * sizeof *st->opts);
+    st->opt_terms = arena_alloc(p->a, MAX_STEP_FLAGS * sizeof *st->opt_terms);
+}
+
 /* One flag of a legacy trace step: a documented flag atom, or deliberately something else. */
 static bool flag_arg(Parser *p, Step *st)
 {
@@ -524,6 +535,7 @@ static bool flag_arg(Parser *p, Step *st)
         return false;
     if (st->nflags == MAX_STEP_FLAGS)
         return fail(p, at, "too many flags");
+    step_lists(p, st);
     Flag f = FL_COUNT;
     if (t->kind == TK_ATOM) {
         int r = flag_lookup(t->u.name, &f);
@@ -572,6 +584,7 @@ static bool session_flag_arg(Parser *p, Step *st, Term **opts, size_t *nopts)
         return fail(p, at, "unknown trace flag '%s'", t->u.name);
     if (r == 0)
         return fail(p, at, "trace flag '%s' is not supported by model v1", t->u.name);
+    step_lists(p, st);
     st->flags[st->nflags++] = f;
     return true;
 }
@@ -916,6 +929,7 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
             return false;
         if (st->nopts == MAX_STEP_FLAGS || nall == MAX_STEP_FLAGS)
             return fail(p, at, "too many options");
+        step_lists(p, st);
         all[nall++] = t;
         if (session && t->kind == TK_TUPLE) /* {meta, ...}: a session refuses it (badarg) */
             continue;
