@@ -34,7 +34,7 @@ typedef struct {
     StrMap ports;       /* the names in known that are ports (open_port) */
     AnswerDecl answers[MAX_LIST];
     const char *list[MAX_LIST];
-    Step *steps;     /* in the arena, grown by doubling: a case costs what its steps need */
+    Step *steps;     /* in the arena, grown by doubling in place (arena_grow_moving): a case costs what its steps need */
     size_t nsteps, steps_cap;
     bool has_default;
     TracerDecl *cur; /* the tracer whose callbacks/answer lines come next */
@@ -1728,7 +1728,7 @@ static bool no_step(Parser *p, const char *kw, size_t at)
 
 static bool parse_step(Parser *p, const char *kw, size_t at)
 {
-    p->steps = arena_grow(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
+    p->steps = arena_grow_moving(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
     Step *st = &p->steps[p->nsteps];
     memset(st, 0, sizeof *st);
     st->line = p->line;
@@ -1751,7 +1751,7 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         return false;
     p->nsteps++;
     for (long long k = 1; k < p->repeat; k++) { /* `times N`: the same step again */
-        p->steps = arena_grow(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
+        p->steps = arena_grow_moving(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
         p->steps[p->nsteps] = p->steps[p->nsteps - 1];
         p->nsteps++;
     }
