@@ -43,6 +43,7 @@ typedef struct {
     size_t nsessions, sessions_cap;
     long long repeat; /* how often the step being parsed is done: its `times N`, else 1 */
     StrMap readings;  /* the names of the counter readings taken so far (`... as NAME`) */
+    StrMap *words;    /* the words read so far, each kept once: a long scenario repeats a few */
 } Parser;
 
 enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
@@ -85,13 +86,29 @@ static void skip_ws(Parser *p) { while (is_blank(p->s[p->i])) p->i++; }
 static bool at_end(Parser *p) { skip_ws(p); return p->s[p->i] == '\0'; }
 
 /* The next blank-separated word (NULL at end of line); *at is its offset. */
+/* The text of s[at..at+n) as a string of the arena, the one made before for the same short text. */
+static const char *interned(Parser *p, size_t at, size_t n)
+{
+    char key[64];
+    if (n >= sizeof key)
+        return arena_strndup(p->a, p->s + at, n);
+    memcpy(key, p->s + at, n);
+    key[n] = '\0';
+    const char *w = strmap_key(p->words, key);
+    if (!w) {
+        w = arena_strndup(p->a, key, n);
+        strmap_add(p->words, p->a, w, 0);
+    }
+    return w;
+}
+
 static const char *word(Parser *p, size_t *at)
 {
     skip_ws(p);
     *at = p->i;
     while (p->s[p->i] && !is_blank(p->s[p->i]))
         p->i++;
-    return *at == p->i ? NULL : arena_strndup(p->a, p->s + *at, p->i - *at);
+    return *at == p->i ? NULL : interned(p, *at, p->i - *at);
 }
 
 /* A word made only of [a-zA-Z0-9_] (stops before ':', '(' etc.). */
@@ -102,7 +119,7 @@ static const char *ident(Parser *p, size_t *at)
     while (p->s[p->i] == '_' || (p->s[p->i] >= 'a' && p->s[p->i] <= 'z') ||
            (p->s[p->i] >= 'A' && p->s[p->i] <= 'Z') || (p->s[p->i] >= '0' && p->s[p->i] <= '9'))
         p->i++;
-    return *at == p->i ? NULL : arena_strndup(p->a, p->s + *at, p->i - *at);
+    return *at == p->i ? NULL : interned(p, *at, p->i - *at);
 }
 
 /* A process, port or session name is an atom on the live node: OTP's limit applies. */
@@ -1936,16 +1953,21 @@ bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out,
     p->a = a;
     p->sc = out;
     p->err = err;
+    StrMap words = {0};
+    p->words = &words;
     bool ok = true;
     int line = 0;
+    Buf l; /* the line being parsed: what a step keeps of it is copied, so one buffer serves all */
+    buf_init(&l);
     for (const char *s = text; ok && *s;) {
         const char *nl = strchr(s, '\n');
         size_t n = nl ? (size_t)(nl - s) : strlen(s);
-        char *l = arena_strndup(a, s, n);
+        l.len = 0;
+        buf_putn(&l, s, n);
         line++;
         s += n + (nl ? 1 : 0);
-        strip_comment(l);
-        p->s = l;
+        strip_comment(l.data);
+        p->s = l.data;
         p->i = 0;
         p->line = line;
         if (at_end(p))
@@ -1967,6 +1989,7 @@ bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out,
         out->steps = p->steps;
         out->nsteps = p->nsteps;
     }
+    buf_free(&l);
     free(p);
     return ok;
 }
