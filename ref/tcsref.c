@@ -92,45 +92,49 @@ static bool sim_options(char **words, int n, SimOpts *o)
     return true;
 }
 
-/* Loads and simulates one case; on success out holds the stream and *id the case id. */
-static bool run_case(Arena *a, const char *path, SimOpts o, Buf *out, const char **id, Err *err)
+/* Loads and simulates one case; on success *out is its stream (bounded: a long one costs no
+ * memory) and *id the case id, else *out is empty. */
+static bool run_case(Arena *a, const char *path, SimOpts o, bool bounded, Stream *out, const char **id, Err *err)
 {
     Scenario sc;
+    *out = (Stream){0};
     if (!scenario_load(a, path, &sc, err))
         return false;
-    Stream s;
-    stream_init(&s, sc.id, o.explain);
-    bool ok = run_scenario_until(a, &sc, o.release, o.crash_at, &s, err, NULL);
-    if (ok) {
-        buf_putn(out, buf_str(&s.text), s.text.len);
+    stream_init(out, sc.id, o.explain);
+    if (bounded)
+        stream_bound(out);
+    bool ok = run_scenario_until(a, &sc, o.release, o.crash_at, out, err, NULL);
+    if (ok)
         *id = sc.id;
-    }
-    stream_free(&s);
+    else
+        stream_free(out);
     return ok;
 }
 
-/* One of sim, plan, meta on one case: its output in out, or false with the error in err. */
-static bool single(const char *cmd, const char *path, SimOpts o, Buf *out, Err *err)
+/* One of sim, plan, meta on one case: its output in out (to stream_free), or false with the
+ * error in err. */
+static bool single(const char *cmd, const char *path, SimOpts o, Stream *out, Err *err)
 {
     Arena a;
     arena_init(&a);
     bool ok;
     if (strcmp(cmd, "sim") == 0) {
         const char *id;
-        ok = run_case(&a, path, o, out, &id, err);
+        ok = run_case(&a, path, o, true, out, &id, err);
     } else {
         Scenario sc;
+        *out = (Stream){0};
         ok = scenario_load(&a, path, &sc, err);
         if (ok && strcmp(cmd, "plan") == 0) {
             /* the plan is only given for cases the model can run */
             bool may_crash;
             ok = run_scenario_may_crash(&a, &sc, &may_crash, err);
             if (ok)
-                plan_print(out, &sc);
+                plan_print(&out->text, &sc);
             if (ok && may_crash) /* where a release's node crashes (C-92, C-150), what came before */
-                plan_print_step_lines(out);
+                plan_print_step_lines(&out->text);
         } else if (ok) {
-            meta_print(out, &sc);
+            meta_print(&out->text, &sc);
         }
     }
     arena_free(&a);
@@ -139,15 +143,14 @@ static bool single(const char *cmd, const char *path, SimOpts o, Buf *out, Err *
 
 static int cmd_single(const char *cmd, const char *path, SimOpts o)
 {
-    Buf out;
-    buf_init(&out);
+    Stream out;
     Err err = {0};
     bool ok = single(cmd, path, o, &out, &err);
     if (ok)
-        fwrite(buf_str(&out), 1, out.len, stdout);
+        stream_write(&out, stdout);
     else
         print_err(stderr, path, &err);
-    buf_free(&out);
+    stream_free(&out);
     return ok ? 0 : 2;
 }
 
@@ -174,9 +177,8 @@ static bool read_line(Buf *line)
  * Every case is simulated in an arena of its own, so an answer never depends on the cases before it. */
 static int cmd_batch(void)
 {
-    Buf line, out;
+    Buf line;
     buf_init(&line);
-    buf_init(&out);
     while (read_line(&line)) {
         char *text = line.data;
         char *words[8];
@@ -189,24 +191,23 @@ static int cmd_batch(void)
                      ((strcmp(cmd, "sim") == 0 && sim_options(words + 2, n - 2, &o)) ||
                       (n == 2 && (strcmp(cmd, "plan") == 0 || strcmp(cmd, "meta") == 0)));
         Err err = {0};
-        buf_empty(&out);
+        Stream out = {0};
         int status = 2;
         if (!known) {
             snprintf(err.msg, sizeof err.msg,
                      "not a batch command (sim FILE [--explain] [--release N] [--crash-at S], plan FILE, meta FILE)");
-            put_err(&out, "tcsref batch", &err);
+            put_err(&out.text, "tcsref batch", &err);
         } else if (single(cmd, path, o, &out, &err)) {
             status = 0;
         } else {
-            buf_empty(&out);
-            put_err(&out, path, &err);
+            put_err(&out.text, path, &err);
         }
-        printf("tcsref-batch %d %zu\n", status, out.len);
-        fwrite(buf_str(&out), 1, out.len, stdout);
+        printf("tcsref-batch %d %zu\n", status, stream_size(&out));
+        stream_write(&out, stdout);
+        stream_free(&out);
         fflush(stdout);
     }
     buf_free(&line);
-    buf_free(&out);
     return 0;
 }
 
@@ -407,7 +408,10 @@ static int cmd_golden(const char *cases_dir, const char *golden_dir, bool check)
         char *path = path_join(cases_dir, cases.v[i]);
         Err err = {0};
         const char *id = NULL;
-        if (run_case(&a, path, (SimOpts){0}, &streams[i], &id, &err)) {
+        Stream s;
+        if (run_case(&a, path, (SimOpts){0}, false, &s, &id, &err)) {
+            buf_putn(&streams[i], buf_str(&s.text), s.text.len);
+            stream_free(&s);
             ids[i] = malloc(strlen(id) + 1);
             if (!ids[i])
                 abort();

@@ -34,7 +34,7 @@ typedef struct {
     StrMap ports;       /* the names in known that are ports (open_port) */
     AnswerDecl answers[MAX_LIST];
     const char *list[MAX_LIST];
-    Step *steps;     /* in the arena, grown by doubling: a case costs what its steps need */
+    Step *steps;     /* in the arena, grown by doubling in place (arena_grow_moving): a case costs what its steps need */
     size_t nsteps, steps_cap;
     bool has_default;
     TracerDecl *cur; /* the tracer whose callbacks/answer lines come next */
@@ -43,6 +43,7 @@ typedef struct {
     size_t nsessions, sessions_cap;
     long long repeat; /* how often the step being parsed is done: its `times N`, else 1 */
     StrMap readings;  /* the names of the counter readings taken so far (`... as NAME`) */
+    StrMap *words;    /* the words read so far, each kept once: a long scenario repeats a few */
 } Parser;
 
 enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
@@ -85,13 +86,29 @@ static void skip_ws(Parser *p) { while (is_blank(p->s[p->i])) p->i++; }
 static bool at_end(Parser *p) { skip_ws(p); return p->s[p->i] == '\0'; }
 
 /* The next blank-separated word (NULL at end of line); *at is its offset. */
+/* The text of s[at..at+n) as a string of the arena, the one made before for the same short text. */
+static const char *interned(Parser *p, size_t at, size_t n)
+{
+    char key[64];
+    if (n >= sizeof key)
+        return arena_strndup(p->a, p->s + at, n);
+    memcpy(key, p->s + at, n);
+    key[n] = '\0';
+    const char *w = strmap_key(p->words, key);
+    if (!w) {
+        w = arena_strndup(p->a, key, n);
+        strmap_add(p->words, p->a, w, 0);
+    }
+    return w;
+}
+
 static const char *word(Parser *p, size_t *at)
 {
     skip_ws(p);
     *at = p->i;
     while (p->s[p->i] && !is_blank(p->s[p->i]))
         p->i++;
-    return *at == p->i ? NULL : arena_strndup(p->a, p->s + *at, p->i - *at);
+    return *at == p->i ? NULL : interned(p, *at, p->i - *at);
 }
 
 /* A word made only of [a-zA-Z0-9_] (stops before ':', '(' etc.). */
@@ -102,7 +119,7 @@ static const char *ident(Parser *p, size_t *at)
     while (p->s[p->i] == '_' || (p->s[p->i] >= 'a' && p->s[p->i] <= 'z') ||
            (p->s[p->i] >= 'A' && p->s[p->i] <= 'Z') || (p->s[p->i] >= '0' && p->s[p->i] <= '9'))
         p->i++;
-    return *at == p->i ? NULL : arena_strndup(p->a, p->s + *at, p->i - *at);
+    return *at == p->i ? NULL : interned(p, *at, p->i - *at);
 }
 
 /* A process, port or session name is an atom on the live node: OTP's limit applies. */
@@ -513,6 +530,17 @@ static bool target_arg(Parser *p, Step *st, bool specs)
     return specs ? entity_arg(p, true, &st->actor, &st->actor_col) : proc_arg(p, &st->actor, &st->actor_col);
 }
 
+/* Gives the step its lists of flags and options, at its first flag or option. */
+static void step_lists(Parser *p, Step *st)
+{
+    if (st->flags)
+        return;
+    st->flags = arena_alloc(p->a, MAX_STEP_FLAGS * sizeof *st->flags);
+    st->flag_terms = arena_alloc(p->a, MAX_STEP_FLAGS * sizeof *st->flag_terms);
+    st->opts = arena_alloc(p->a, MAX_STEP_FLAGS * sizeof *st->opts);
+    st->opt_terms = arena_alloc(p->a, MAX_STEP_FLAGS * sizeof *st->opt_terms);
+}
+
 /* One flag of a legacy trace step: a documented flag atom, or deliberately something else. */
 static bool flag_arg(Parser *p, Step *st)
 {
@@ -524,6 +552,7 @@ static bool flag_arg(Parser *p, Step *st)
         return false;
     if (st->nflags == MAX_STEP_FLAGS)
         return fail(p, at, "too many flags");
+    step_lists(p, st);
     Flag f = FL_COUNT;
     if (t->kind == TK_ATOM) {
         int r = flag_lookup(t->u.name, &f);
@@ -572,6 +601,7 @@ static bool session_flag_arg(Parser *p, Step *st, Term **opts, size_t *nopts)
         return fail(p, at, "unknown trace flag '%s'", t->u.name);
     if (r == 0)
         return fail(p, at, "trace flag '%s' is not supported by model v1", t->u.name);
+    step_lists(p, st);
     st->flags[st->nflags++] = f;
     return true;
 }
@@ -916,6 +946,7 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
             return false;
         if (st->nopts == MAX_STEP_FLAGS || nall == MAX_STEP_FLAGS)
             return fail(p, at, "too many options");
+        step_lists(p, st);
         all[nall++] = t;
         if (session && t->kind == TK_TUPLE) /* {meta, ...}: a session refuses it (badarg) */
             continue;
@@ -1729,7 +1760,7 @@ static bool no_step(Parser *p, const char *kw, size_t at)
 
 static bool parse_step(Parser *p, const char *kw, size_t at)
 {
-    p->steps = arena_grow(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
+    p->steps = arena_grow_moving(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
     Step *st = &p->steps[p->nsteps];
     memset(st, 0, sizeof *st);
     st->line = p->line;
@@ -1752,7 +1783,7 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
         return false;
     p->nsteps++;
     for (long long k = 1; k < p->repeat; k++) { /* `times N`: the same step again */
-        p->steps = arena_grow(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
+        p->steps = arena_grow_moving(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
         p->steps[p->nsteps] = p->steps[p->nsteps - 1];
         p->nsteps++;
     }
@@ -1937,16 +1968,21 @@ bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out,
     p->a = a;
     p->sc = out;
     p->err = err;
+    StrMap words = {0};
+    p->words = &words;
     bool ok = true;
     int line = 0;
+    Buf l; /* the line being parsed: what a step keeps of it is copied, so one buffer serves all */
+    buf_init(&l);
     for (const char *s = text; ok && *s;) {
         const char *nl = strchr(s, '\n');
         size_t n = nl ? (size_t)(nl - s) : strlen(s);
-        char *l = arena_strndup(a, s, n);
+        l.len = 0;
+        buf_putn(&l, s, n);
         line++;
         s += n + (nl ? 1 : 0);
-        strip_comment(l);
-        p->s = l;
+        strip_comment(l.data);
+        p->s = l.data;
         p->i = 0;
         p->line = line;
         if (at_end(p))
@@ -1968,6 +2004,7 @@ bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out,
         out->steps = p->steps;
         out->nsteps = p->nsteps;
     }
+    buf_free(&l);
     free(p);
     return ok;
 }

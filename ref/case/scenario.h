@@ -31,7 +31,9 @@ enum { SESSION_LEGACY = -1, SESSION_NONE = -2 };
 enum { MAX_STEP_FLAGS = 32 };
 #define ANY_ARITY (-1LL) /* pattern: arity '_' */
 
-/* One step; which fields are set depends on kind (see cases/README.md "Steps"). */
+/* One step; which fields are set depends on kind (see cases/README.md "Steps"). The lists of
+ * flags and options (MAX_STEP_FLAGS items each) are allocated for the steps that have them
+ * only: a long scenario's steps are mostly sends and receives. */
 typedef struct Step {
     StepKind kind;
     int line, col;             /* position of the step's first token */
@@ -46,8 +48,8 @@ typedef struct Step {
     bool on;                   /* trace: on/off */
     Term *how;                 /* a session's trace: How written `how TERM`, no boolean (raises) */
     ProcSpec spec;             /* trace, info: a process or port (SPEC_PID) or an atom */
-    Flag flags[MAX_STEP_FLAGS];/* trace: flags as written; FL_COUNT for a term that is no flag */
-    Term *flag_terms[MAX_STEP_FLAGS]; /* trace (legacy): each flag as written */
+    Flag *flags;               /* trace: flags as written; FL_COUNT for a term that is no flag */
+    Term **flag_terms;         /* trace (legacy): each flag as written */
     int nflags;
     bool bad_flag;             /* trace: some flag is no trace flag (erlang:trace/3 raises badarg) */
     const char *item;          /* info: flags or tracer (a session's: its item's atom); relation:
@@ -67,9 +69,9 @@ typedef struct Step {
                                   function of module trace;
                                   seq_token: the token component; send_name: the name */
     long long arity;           /* pattern: arity, ANY_ARITY for '_' */
-    const char *opts[MAX_STEP_FLAGS]; /* pattern: the options as written (global, local, meta...);
-                                         NULL for a {meta, ...} tuple, which is in opt_terms */
-    Term *opt_terms[MAX_STEP_FLAGS]; /* pattern (legacy): each option as written */
+    const char **opts;         /* pattern: the options as written (global, local, meta...);
+                                  NULL for a {meta, ...} tuple, which is in opt_terms */
+    Term **opt_terms;          /* pattern (legacy): each option as written */
     int nopts;
     const Term *tracer_opt;    /* legacy trace: the first {tracer, ...} flag; pattern: the first
                                   {meta, ...} option; NULL: the harness adds its tracer */

@@ -79,7 +79,7 @@ void allow_capture_start(Model *m, Captured *c)
 
 void allow_capture_stop(Model *m, Captured *c) { m->out = c->out; }
 
-void allow_captured_write(Model *m, const Captured *c) { buf_puts(&m->out->text, buf_str(&c->lines.text)); }
+void allow_captured_write(Model *m, const Captured *c) { stream_puts(m->out, buf_str(&c->lines.text)); }
 
 void allow_captured_free(Captured *c) { stream_free(&c->lines); }
 
@@ -99,17 +99,17 @@ void allow_either(Model *m, const char *rule, const Captured *const first[], con
     parts_text(&a, first, n);
     parts_text(&b, second, n);
     if (strcmp(buf_str(&a), buf_str(&b)) == 0) {
-        buf_puts(&m->out->text, buf_str(&a));
+        stream_puts(m->out, buf_str(&a));
     } else {
         unsigned id = ++m->nwindows; /* either-ors and windows share the ids: unique in the stream */
         buf_printf(&mark, "either w%u %s", id, rule);
         stream_line(m->out, 'A', buf_str(&mark), rule);
-        buf_puts(&m->out->text, buf_str(&a));
+        stream_puts(m->out, buf_str(&a));
         buf_free(&mark);
         buf_init(&mark);
         buf_printf(&mark, "or w%u", id);
         stream_line(m->out, 'A', buf_str(&mark), rule);
-        buf_puts(&m->out->text, buf_str(&b));
+        stream_puts(m->out, buf_str(&b));
         buf_free(&mark);
         buf_init(&mark);
         buf_printf(&mark, "end w%u", id);

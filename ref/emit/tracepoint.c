@@ -102,7 +102,7 @@ void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_clear
     buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-TRACE %s %s", extra_rules, ev->rules);
     /* TS-CPU: the node's cpu_timestamp flag changes what `timestamp` measures */
     flags |= m->cpu_timestamp ? FLAG_BIT(FL_CPU_TIMESTAMP) : 0;
-    Term *opts = opts_build(m->a, flags, ts_cleared, ev->extra, ev->ms_result, &rules);
+    Term *opts = opts_build(m->scratch, flags, ts_cleared, ev->extra, ev->ms_result, &rules); /* printed only */
     buf_printf(&body, "%s(", dispatch_trace(tracer.decl->callbacks, c));
     term_print_atom(&body, ev->tag);
     buf_puts(&body, ", ");

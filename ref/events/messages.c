@@ -13,6 +13,10 @@
 static void mbox_push(Model *m, int q, Term *msg, const SeqToken *token)
 {
     Proc *p = &m->procs[q];
+    if (p->mcap && p->mhead + p->mlen == p->mcap && p->mlen <= p->mcap / 2) { /* taken messages make room */
+        memmove(p->mbox, p->mbox + p->mhead, p->mlen * sizeof(Message));
+        p->mhead = 0;
+    }
     if (p->mhead + p->mlen == p->mcap) {
         size_t cap = p->mcap ? p->mcap * 2 : 16;
         Message *nb = arena_alloc(m->a, cap * sizeof(Message));

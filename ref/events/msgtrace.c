@@ -57,7 +57,7 @@ static const char *event_rules(Model *m, const char *base, const MessagePattern 
         if (o->return_trace || o->exception_trace)
             buf_puts(&b, " MSGPAT-CALL-ACTIONS");
     }
-    const char *s = arena_strndup(m->a, buf_str(&b), b.len);
+    const char *s = arena_strndup(m->scratch, buf_str(&b), b.len); /* for the lines of this event only */
     buf_free(&b);
     return s;
 }

@@ -129,7 +129,8 @@ static Verdict tracee_refused(const Model *m, const Step *st)
  * or NULL. */
 static const char *options_refusal(const Term *opts)
 {
-    Step read = {.kind = ST_SESSION};
+    const char *names[MAX_STEP_FLAGS];
+    Step read = {.kind = ST_SESSION, .opts = names};
     for (const Term *o = opts; o->kind == TK_CONS; o = o->u.cons.tail)
         read.opts[read.nopts++] = o->u.cons.head->u.name;
     return patterns_options_refusal(&read);

@@ -146,12 +146,16 @@ bool run_scenario_until(Arena *a, const Scenario *sc, int release, int crash_at,
     if (!m)
         abort();
     m->release = release;
+    Arena scratch;
+    arena_init(&scratch);
+    m->scratch = &scratch;
     bool ok = model_init(m, a, sc, out, err);
     size_t steps = crash_at > 0 && (size_t)crash_at <= sc->nsteps ? (size_t)crash_at - 1 : sc->nsteps;
     for (size_t i = 0; ok && !m->crashed && i < steps; i++) {
         bool before = release_gc_range_before(m);
         ok = run_step(m, &sc->steps[i]);
         release_gc_range_step(m, (int)i + 1, before);
+        arena_reset(&scratch);
     }
     release_gc_range_close(m);
     if (ok) /* a crash too: the stream stays well formed */
@@ -162,6 +166,7 @@ bool run_scenario_until(Arena *a, const Scenario *sc, int release, int crash_at,
         facts->gc_two_sessions = m->gc_two_sessions_seen;
         facts->crashed = m->crashed;
     }
+    arena_free(&scratch);
     free(m);
     return ok;
 }

@@ -38,7 +38,13 @@ int *model_take_links(Proc *p, int *n)
     return links;
 }
 
-Term *model_pid(Model *m, int p) { return term_pid(m->a, m->procs[p].name); }
+Term *model_pid(Model *m, int p)
+{
+    Proc *pr = &m->procs[p];
+    if (!pr->pid)
+        pr->pid = term_pid(m->a, pr->name);
+    return pr->pid;
+}
 
 Term *model_id(Model *m, int p)
 {

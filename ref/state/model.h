@@ -54,6 +54,7 @@ typedef struct OpenWindow { unsigned id; const char *tpl; } OpenWindow;
 /* One process (or port, see is_port) of the scenario. */
 typedef struct Proc {
     const char *name;
+    Term *pid;          /* its pid term, made at its first model_pid: a send makes no new one */
     bool alive;
     TraceState *trace;  /* indexed by session, Model.nsessions of them (in the arena) */
     Message *mbox;      /* message queue, oldest at mhead */
@@ -207,6 +208,8 @@ typedef enum {
 /* The whole simulation. */
 typedef struct Model {
     Arena *a;
+    Arena *scratch;     /* the temporaries of the step being run (orders of sessions): emptied after
+                         * each step, so a long scenario's memory does not grow with its steps */
     const Scenario *sc;
     Stream *out;
     Err *err;

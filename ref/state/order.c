@@ -17,8 +17,8 @@ void order_sort(int *idx, const unsigned *key, int n, bool latest_first)
 
 int order_by_attach(const Model *m, int proc, int **out)
 {
-    unsigned *key = arena_alloc(m->a, (size_t)m->nsessions * sizeof *key);
-    int *idx = *out = arena_alloc(m->a, (size_t)m->nsessions * sizeof *idx);
+    unsigned *key = arena_alloc(m->scratch, (size_t)m->nsessions * sizeof *key);
+    int *idx = *out = arena_alloc(m->scratch, (size_t)m->nsessions * sizeof *idx);
     int n = 0;
     for (int s = 0; s < m->nsessions; s++) {
         const TraceState *ts = &m->procs[proc].trace[s];
@@ -34,8 +34,8 @@ int order_session_list(const Model *m, int **out)
 {
     /* erl_bif_trace.c erts_trace_session_init: session 0 (legacy) heads the list and each new
      * session is linked in right after it, so the others are newest first */
-    unsigned *key = arena_alloc(m->a, (size_t)m->nsessions * sizeof *key);
-    int *idx = *out = arena_alloc(m->a, (size_t)m->nsessions * sizeof *idx);
+    unsigned *key = arena_alloc(m->scratch, (size_t)m->nsessions * sizeof *key);
+    int *idx = *out = arena_alloc(m->scratch, (size_t)m->nsessions * sizeof *idx);
     for (int s = 0; s < m->nsessions; s++) {
         key[s] = s == LEGACY_SESSION ? ~0u : m->sessions[s].since;
         idx[s] = s;
@@ -62,8 +62,8 @@ void order_place_defaults(Model *m, TraceState *ts, const bool *placed)
 int order_by_pattern(const Model *m, int fn, bool global, int **out)
 {
     /* a session with both a global and a local or meta pattern is in the list twice */
-    unsigned *key = arena_alloc(m->a, (size_t)m->nsessions * sizeof *key);
-    int *idx = *out = arena_alloc(m->a, 2 * (size_t)m->nsessions * sizeof *idx);
+    unsigned *key = arena_alloc(m->scratch, (size_t)m->nsessions * sizeof *key);
+    int *idx = *out = arena_alloc(m->scratch, 2 * (size_t)m->nsessions * sizeof *idx);
     int n = 0;
     for (int pass = global ? 0 : 1; pass < 2; pass++) { /* the export entry, then the function */
         int first = n;

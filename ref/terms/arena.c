@@ -1,6 +1,7 @@
 /* arena.c - bump allocation in linked blocks. */
 #include "arena.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,16 +48,64 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
     return p;
 }
 
-void *arena_grow(Arena *a, void *arr, size_t len, size_t *cap, size_t elem)
+/* The link that points to the block whose data is arr alone (arr's own block: an array larger than
+ * BLOCK_MIN), or NULL. */
+static ArenaBlock **own_block(Arena *a, const void *arr, size_t size)
+{
+    for (ArenaBlock **link = &a->head; *link; link = &(*link)->next)
+        if ((const void *)(*link)->data == arr)
+            return (*link)->used == size && size > BLOCK_MIN ? link : NULL;
+    return NULL;
+}
+
+/* arena_grow, or arena_grow_moving when moving. */
+static void *grow(Arena *a, void *arr, size_t len, size_t *cap, size_t elem, bool moving)
 {
     if (len < *cap)
         return arr;
     size_t grown = *cap ? 2 * *cap : 8;
+    size_t align = sizeof(max_align_t), size = (*cap * elem + align - 1) / align * align;
+    ArenaBlock **link = moving && arr ? own_block(a, arr, size) : NULL;
+    if (link) { /* a large array is reallocated, not copied: its old size is not kept */
+        size_t bytes = (grown * elem + align - 1) / align * align;
+        ArenaBlock *b = realloc(*link, sizeof *b + bytes);
+        if (!b) {
+            fputs("tcsref: out of memory\n", stderr);
+            abort();
+        }
+        memset((char *)b->data + b->used, 0, bytes - b->used);
+        b->used = b->cap = bytes;
+        *link = b;
+        *cap = grown;
+        return b->data;
+    }
     void *p = arena_alloc(a, grown * elem);
     if (len)
         memcpy(p, arr, len * elem);
     *cap = grown;
     return p;
+}
+
+void *arena_grow(Arena *a, void *arr, size_t len, size_t *cap, size_t elem)
+{
+    return grow(a, arr, len, cap, elem, false);
+}
+
+void *arena_grow_moving(Arena *a, void *arr, size_t len, size_t *cap, size_t elem)
+{
+    return grow(a, arr, len, cap, elem, true);
+}
+
+void arena_reset(Arena *a)
+{
+    if (!a->head)
+        return;
+    ArenaBlock *kept = a->head;
+    a->head = kept->next;
+    arena_free(a);
+    kept->next = NULL;
+    kept->used = 0;
+    a->head = kept;
 }
 
 void arena_free(Arena *a)

@@ -15,7 +15,13 @@ char *arena_strndup(Arena *a, const char *s, size_t n);
 /* Guarantees: an array of elem-sized items with room for more than len: arr itself if *cap > len,
  * else a copy of arr[0..len) in a new block at least twice as large (the rest zeroed), *cap
  * updated. The old block stays in the arena: growing by doubling costs at most twice the size. */
+/* Guarantees: as arena_grow, but a large array (a block of its own) is reallocated and its old
+ * block freed: a long array costs its final size; no pointer into arr may outlive the call. */
+void *arena_grow_moving(Arena *a, void *arr, size_t len, size_t *cap, size_t elem);
 void *arena_grow(Arena *a, void *arr, size_t len, size_t *cap, size_t elem);
+/* Guarantees: the arena is empty again (its memory no longer valid) and keeps one block for what
+ * comes next: an arena of temporaries emptied often costs no allocation each time. */
+void arena_reset(Arena *a);
 /* Guarantees: every block of the arena is released; the arena is empty again. */
 void arena_free(Arena *a);
 

@@ -36,10 +36,18 @@ void buf_puts(Buf *b, const char *s) { buf_putn(b, s, strlen(s)); }
 
 void buf_printf(Buf *b, const char *fmt, ...)
 {
+    /* formatted once when it fits the room left, twice only when the buffer must grow */
+    size_t room = b->cap - b->len;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(b->data ? b->data + b->len : NULL, b->data ? room : 0, fmt, ap);
     va_end(ap);
+    if (n >= 0 && (size_t)n < room) {
+        b->len += (size_t)n;
+        return;
+    }
+    if (b->data)
+        b->data[b->len] = '\0'; /* what did not fit is not part of the content */
     if (n <= 0)
         return;
     reserve(b, (size_t)n);

@@ -29,6 +29,11 @@ int strmap_get(const StrMap *map, const char *key)
     return s->key ? s->value : -1;
 }
 
+const char *strmap_key(const StrMap *map, const char *key)
+{
+    return map->cap ? slot_of(map->slots, map->cap, key)->key : NULL;
+}
+
 void strmap_add(StrMap *map, Arena *a, const char *key, int value)
 {
     if (2 * (map->len + 1) > map->cap) { /* rehash into twice the slots; the old ones stay in the arena */

@@ -20,7 +20,7 @@ bool atom_is_bare(const char *name)
             return false;
     }
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
-        if (strcmp(name, reserved[i]) == 0)
+        if (reserved[i][0] == name[0] && strcmp(name, reserved[i]) == 0)
             return false;
     return true;
 }

@@ -5,6 +5,7 @@
 #include "dispatch.h"
 #include "flags.h"
 #include "stream.h"
+#include "strmap.h"
 
 static void test_buf(int *failures)
 {
@@ -44,8 +45,47 @@ static void test_arena(int *failures)
     CHECK(big[0] == 0 && big[99999] == 0);
     char *s = arena_strndup(&a, "hello", 3);
     CHECK_STR(s, "hel");
+    arena_reset(&a); /* empty again, one block kept */
+    CHECK(a.head != NULL);
+    CHECK_STR(arena_strndup(&a, "again", 5), "again");
     arena_free(&a);
     CHECK(a.head == NULL);
+}
+
+/* Both growths keep the items and zero the rest, for an array small or large (a block of its own). */
+static void test_arena_grow(int *failures)
+{
+    Arena a;
+    arena_init(&a);
+    for (int moving = 0; moving < 2; moving++) {
+        int *v = NULL;
+        size_t cap = 0, n = 0;
+        for (; n < 100000; n++) {
+            v = moving ? arena_grow_moving(&a, v, n, &cap, sizeof *v) : arena_grow(&a, v, n, &cap, sizeof *v);
+            v[n] = (int)n;
+            (void)arena_strndup(&a, "between", 7); /* the array is not the arena's last allocation */
+        }
+        CHECK(cap >= n && v[cap - 1] == 0);
+        bool same = true;
+        for (size_t i = 0; i < n; i++)
+            same &= v[i] == (int)i;
+        CHECK(same);
+    }
+    arena_free(&a);
+}
+
+static void test_strmap_key(int *failures)
+{
+    Arena a;
+    arena_init(&a);
+    StrMap m = {0};
+    char probe[] = "send";
+    CHECK(strmap_key(&m, probe) == NULL);
+    const char *kept = arena_strndup(&a, probe, 4);
+    strmap_add(&m, &a, kept, 0);
+    CHECK(strmap_key(&m, probe) == kept);
+    CHECK(strmap_key(&m, "recv") == NULL);
+    arena_free(&a);
 }
 
 static void test_stream(int *failures)
@@ -61,6 +101,40 @@ static void test_stream(int *failures)
     stream_line(&s, 'N', "a", "R-1");
     CHECK_STR(buf_str(&s.text), "% tcs stream v1: c2\nN a\n");
     stream_free(&s);
+    /* a bounded stream gives back, in order, what it moved to its file */
+    Stream whole, bounded;
+    stream_init(&whole, "c3", false);
+    stream_init(&bounded, "c3", false);
+    stream_bound(&bounded);
+    for (int i = 0; i < 50000; i++) {
+        char body[32];
+        snprintf(body, sizeof body, "line %d", i);
+        stream_line(&whole, 'N', body, NULL);
+        stream_line(&bounded, 'N', body, NULL);
+        if (i % 1000 == 0) {
+            stream_comment(&whole, "c");
+            stream_comment(&bounded, "c");
+            stream_puts(&whole, "A raw\n");
+            stream_puts(&bounded, "A raw\n");
+        }
+    }
+    CHECK(bounded.text.len < whole.text.len && stream_size(&bounded) == whole.text.len);
+    FILE *f = tmpfile();
+    CHECK(f && stream_write(&bounded, f) && stream_write(&bounded, f)); /* twice: it stays whole */
+    Buf back;
+    buf_init(&back);
+    char chunk[4096];
+    size_t got;
+    rewind(f);
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        buf_putn(&back, chunk, got);
+    fclose(f);
+    CHECK(back.len == 2 * whole.text.len);
+    CHECK(memcmp(back.data, whole.text.data, whole.text.len) == 0);
+    CHECK(memcmp(back.data + whole.text.len, whole.text.data, whole.text.len) == 0);
+    buf_free(&back);
+    stream_free(&whole);
+    stream_free(&bounded);
     CHECK(stream_class("trace_status") == 'I');
     CHECK(stream_class("send") == 'N');
 }
@@ -128,6 +202,8 @@ int main(void)
     int n = 0, *failures = &n;
     test_buf(failures);
     test_arena(failures);
+    test_arena_grow(failures);
+    test_strmap_key(failures);
     test_stream(failures);
     test_flags(failures);
     if (n)
