@@ -87,6 +87,8 @@ COMMANDS: dict[str, Spec] = {
         run=("./tcs fuzz --seed 7 --count 2 --otp all --out found/",), says=("agree",), live=True),
     "./tcs fuzz-parser --minutes 30": Spec(run=("./tcs fuzz-parser --minutes 0.05",), says=("libFuzzer",),
                                            fuzzing=True),
+    "./tcs run --cases-dir mine/": Spec(
+        elsewhere="driver/tests/test_workshop.py::test_a_known_deviation_is_one_in_any_scenario: --cases-dir"),
     "./tcs try /tmp/idea.tcs": Spec(run=("./tcs try idea.tcs",), says=("OTP 25: pass",), live=True),
     "./tcs book site/": Spec(run=(f"./tcs book --otp local --cases {CASE} site/",), says=("wrote site",),
                              writes=("site/index.html",), live=True),
