@@ -334,7 +334,7 @@ def judged(layout: Layout, case: Case, otp: node.Otp, ran: node.NodeRun, expecte
     scenario (in cases/ or not), against the release's own prediction (`tcsref sim --release N`): a
     difference that is exactly what a clarification predicts for the release is a `deviation` naming it.
     An expectations entry judges only what the model cannot predict: `fail`, `crash` or `timeout`
-    entries (test_expectations checks that none restates a prediction), and `predicted` entries,
+    entries (test_fuzz_release checks that none restates a prediction), and `predicted` entries,
     whose prediction names a range (C-92); a run that does not crash although a `predicted` entry's
     prediction says it must is a stale expectation."""
     result = judge(layout, case, otp, ran, strict=strict, golden=golden)

@@ -6,14 +6,13 @@ expectations/otpN.toml name."""
 from __future__ import annotations
 
 import re
-import subprocess
 import tomllib
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from tcs_driver import conformance, rules
+from tcs_driver import conformance, corpus, rules
 
 REPO = Path(__file__).resolve().parents[2]
 INDEX = (REPO / conformance.INDEX).read_text()
@@ -104,23 +103,12 @@ def test_clarifications_stand_in_order_with_where_they_were_found(area: str) -> 
             f"{found.group(1)}'s title says where it was found"
 
 
-def _release_words(first: str, last: str) -> str:
-    """A release range of `tcsref deviations` in the index's words (as release.Deviation.releases)."""
-    if first == "-":
-        return "every release" if last == "-" else f"up to {last}"
-    if last == "-":
-        return f"from {first}"
-    return first if first == last else f"{first} to {last}"
-
-
 def test_the_releases_column_is_what_the_predictions_and_expectations_name(layout) -> None:
-    listing = subprocess.run([str(layout.tcsref), "deviations"], capture_output=True, text=True, check=True).stdout
     predicted: dict[str, list[str]] = {}
-    for row in listing.splitlines():
-        clarification, _, first, last, _ = row.split("\t")
-        ranges = predicted.setdefault(clarification, [])
-        if _release_words(first, last) not in ranges:
-            ranges.append(_release_words(first, last))
+    for deviation in corpus.deviations(layout):
+        ranges = predicted.setdefault(deviation.clarification, [])
+        if deviation.releases() not in ranges:
+            ranges.append(deviation.releases())
     named: dict[str, Counter[int]] = {}
     for path in sorted((REPO / "expectations").glob("otp*.toml")):
         release = int(path.stem.removeprefix("otp"))
