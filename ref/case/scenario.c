@@ -1451,22 +1451,53 @@ static bool session_op(Parser *p, const char *kw, SessionOp *op)
     return false;
 }
 
+/* Whether a step names the meta option (a legacy pattern's `meta`). */
+static bool names_meta(const Step *st)
+{
+    for (int i = 0; st->kind == ST_PATTERN && st->opts && i < st->nopts; i++)
+        if (st->opts[i] && strcmp(st->opts[i], "meta") == 0)
+            return true;
+    return false;
+}
+
+/* What the model does not do with the tracer process once it has exited (STATUS-DEAD-PROCESS):
+ * name it again, as a tracer, a meta tracer or the seq_trace system tracer (the runtime refuses a
+ * dead tracer; the harness has no second tracer process); nor its exit while it is a meta tracer
+ * ({meta,[]} in trace_info, a breakpoint left) or a session's processes name it. */
+static const char *dead_process_tracer(const Parser *p, const Step *st)
+{
+    bool exited = false, meta = false, undefined = false;
+    for (size_t i = 0; i < p->nsteps; i++) {
+        exited |= p->steps[i].kind == ST_TRACER_EXIT;
+        meta |= names_meta(&p->steps[i]);
+    }
+    for (size_t s = 0; s < p->nsessions; s++)
+        undefined |= p->sessions[s].tracer.kind == TRACER_UNDEFINED;
+    const char *what = NULL;
+    if (st->kind == ST_TRACER_EXIT && undefined)
+        what = "'tracer exit' of a tracer process that a session's processes name is";
+    if (st->kind == ST_TRACER_EXIT && meta)
+        what = "'tracer exit' of a tracer process that is a meta tracer is";
+    if (exited && ((st->kind == ST_TRACE && st->on) || names_meta(st) || st->kind == ST_SEQ_TRACER ||
+                   st->kind == ST_TRACER_EXIT))
+        what = "a step naming the tracer process after 'tracer exit' is";
+    return what;
+}
+
 /* What the model does not do with a legacy tracer that is a process ({tracer, <tracer>}):
  * scheduler ids in its messages (fuzz group J5: `all` brings them too), the seq_trace system
- * tracer, its exit. */
+ * tracer, and the steps dead_process_tracer names. */
 static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
 {
     if (p->sc->tracer.kind != TRACER_PROCESS)
         return true;
-    const char *what = NULL;
+    const char *what = dead_process_tracer(p, st);
     for (int i = 0; st->kind == ST_TRACE && st->on && i < st->nflags; i++)
         if (st->flags[i] == FL_SCHEDULER_ID || st->flags[i] == FL_ALL) /* a positive integer, ambiguous in
                                                                            * the message's shape; `all` holds it */
             what = "scheduler ids in a tracer process's messages (flag scheduler_id, or all, which holds it) are";
-    if (st->kind == ST_SEQ_TRACER)
+    if (st->kind == ST_SEQ_TRACER && !what)
         what = "the seq_trace system tracer with tracer process is";
-    if (st->kind == ST_TRACER_EXIT)
-        what = "'tracer exit' with tracer process is";
     return what ? fail(p, at, "%s not supported by model v1", what) : true;
 }
 

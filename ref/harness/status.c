@@ -96,7 +96,18 @@ bool status_info(Model *m, const Step *st)
 bool status_tracer_exit(Model *m, const Step *st)
 {
     (void)st; /* the reason does not matter to the tracer: only that the process is gone */
-    m->sessions[LEGACY_SESSION].state_dead = true;
+    Session *legacy = &m->sessions[LEGACY_SESSION];
+    legacy->state_dead = true;
+    if (legacy->tracer->kind != TRACER_PROCESS)
+        return true;
+    /* STATUS-DEAD-PROCESS: the runtime drops a dead tracer process at its tracees' next event
+     * and at every trace_info (erl_tracer's enabled answers remove), and so does a read of the
+     * defaults for new processes and ports: no step can tell that from dropping it now */
+    for (int p = 0; p < m->nprocs; p++)
+        model_detach(&m->procs[p].trace[LEGACY_SESSION]);
+    legacy->new_flags = 0;
+    legacy->new_state = NULL;
+    model_detach(&legacy->new_ports);
     return true;
 }
 
