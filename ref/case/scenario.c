@@ -1451,10 +1451,13 @@ static bool session_op(Parser *p, const char *kw, SessionOp *op)
     return false;
 }
 
-/* Whether a step names the meta option (a legacy pattern's `meta`). */
+/* Whether a step sets a meta pattern (a legacy pattern's `meta` with a match spec other than
+ * false), naming the tracer process as the meta tracer. */
 static bool names_meta(const Step *st)
 {
-    for (int i = 0; st->kind == ST_PATTERN && st->opts && i < st->nopts; i++)
+    if (st->kind != ST_PATTERN || !st->opts || (st->term && term_is_atom(st->term, "false")))
+        return false;
+    for (int i = 0; i < st->nopts; i++)
         if (st->opts[i] && strcmp(st->opts[i], "meta") == 0)
             return true;
     return false;
@@ -1462,22 +1465,18 @@ static bool names_meta(const Step *st)
 
 /* What the model does not do with the tracer process once it has exited (STATUS-DEAD-PROCESS):
  * name it again, as a tracer, a meta tracer or the seq_trace system tracer (the runtime refuses a
- * dead tracer; the harness has no second tracer process); nor its exit while it is a meta tracer
- * ({meta,[]} in trace_info, a breakpoint left) or a session's processes name it. */
+ * dead tracer; the harness has no second tracer process); nor its exit while a session's
+ * processes name it. */
 static const char *dead_process_tracer(const Parser *p, const Step *st)
 {
-    bool exited = false, meta = false, undefined = false;
-    for (size_t i = 0; i < p->nsteps; i++) {
+    bool exited = false, undefined = false;
+    for (size_t i = 0; i < p->nsteps; i++)
         exited |= p->steps[i].kind == ST_TRACER_EXIT;
-        meta |= names_meta(&p->steps[i]);
-    }
     for (size_t s = 0; s < p->nsessions; s++)
         undefined |= p->sessions[s].tracer.kind == TRACER_UNDEFINED;
     const char *what = NULL;
     if (st->kind == ST_TRACER_EXIT && undefined)
         what = "'tracer exit' of a tracer process that a session's processes name is";
-    if (st->kind == ST_TRACER_EXIT && meta)
-        what = "'tracer exit' of a tracer process that is a meta tracer is";
     if (exited && ((st->kind == ST_TRACE && st->on) || names_meta(st) || st->kind == ST_SEQ_TRACER ||
                    st->kind == ST_TRACER_EXIT))
         what = "a step naming the tracer process after 'tracer exit' is";

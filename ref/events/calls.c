@@ -237,6 +237,10 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
     Model *m = r->m;
     TracerDecl decl;
     Tracer t = meta_tracer(m, s, &decl, pat->meta_state);
+    if (decl.kind == TRACER_PROCESS && t.state_dead) { /* STATUS-DEAD-PROCESS: the breakpoint stays */
+        pat->meta_nil = true;
+        return true;
+    }
     if (decl.kind == TRACER_RECORDER && !seqtrace_report_printable(m, r->p))
         return model_unsupported(m, r->st->line, r->st->col,
                                  "a meta-traced call by a process whose seq_trace token has the send or "

@@ -136,6 +136,7 @@ static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms
         pat->meta_ms = ms;
         pat->meta_state = o->meta_state;
         pat->meta_orphan = false;
+        pat->meta_nil = false;
     }
     return replaced;
 }

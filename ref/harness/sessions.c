@@ -453,6 +453,8 @@ static Term *meta_item(Model *m, int s, const Pattern *pat)
 {
     if (!pat->meta)
         return item(m, "meta", term_atom(m->a, "false"));
+    if (pat->meta_nil) /* STATUS-DEAD-PROCESS: a call found the meta tracer process dead */
+        return item(m, "meta", term_nil(m->a));
     if (s != LEGACY_SESSION || m->sessions[s].tracer->kind == TRACER_PROCESS)
         return item(m, "meta", tracer_term(m, s));
     Term *state = pat->meta_state ? (Term *)pat->meta_state : term_pid(m->a, "meta");

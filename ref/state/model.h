@@ -128,6 +128,7 @@ typedef struct {
     const Term *meta_ms; /* the meta match spec, or true */
     const Term *meta_state; /* the meta tracer's state from {meta, recorder, State}, or NULL: <meta> */
     bool meta_orphan;    /* its meta tracer module was unloaded since (TRACER-UNLOADED) */
+    bool meta_nil;       /* a call found its meta tracer process dead: {meta,[]} (STATUS-DEAD-PROCESS) */
     unsigned since;      /* model clock when the breakpoint was set (SESSION-ORDER-CALL) */
     Counter counters[COUNTERS]; /* indexed by CounterKind */
 } Pattern;
