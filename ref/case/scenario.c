@@ -1465,18 +1465,13 @@ static bool names_meta(const Step *st)
 
 /* What the model does not do with the tracer process once it has exited (STATUS-DEAD-PROCESS):
  * name it again, as a tracer, a meta tracer or the seq_trace system tracer (the runtime refuses a
- * dead tracer; the harness has no second tracer process); nor its exit while a session's
- * processes name it. */
+ * dead tracer; the harness has no second tracer process). */
 static const char *dead_process_tracer(const Parser *p, const Step *st)
 {
-    bool exited = false, undefined = false;
+    bool exited = false;
     for (size_t i = 0; i < p->nsteps; i++)
         exited |= p->steps[i].kind == ST_TRACER_EXIT;
-    for (size_t s = 0; s < p->nsessions; s++)
-        undefined |= p->sessions[s].tracer.kind == TRACER_UNDEFINED;
     const char *what = NULL;
-    if (st->kind == ST_TRACER_EXIT && undefined)
-        what = "'tracer exit' of a tracer process that a session's processes name is";
     if (exited && ((st->kind == ST_TRACE && st->on) || names_meta(st) || st->kind == ST_SEQ_TRACER ||
                    st->kind == ST_TRACER_EXIT))
         what = "a step naming the tracer process after 'tracer exit' is";

@@ -102,12 +102,18 @@ bool status_tracer_exit(Model *m, const Step *st)
         return true;
     /* STATUS-DEAD-PROCESS: the runtime drops a dead tracer process at its tracees' next event
      * and at every trace_info (erl_tracer's enabled answers remove), and so does a read of the
-     * defaults for new processes and ports: no step can tell that from dropping it now */
-    for (int p = 0; p < m->nprocs; p++)
-        model_detach(&m->procs[p].trace[LEGACY_SESSION]);
-    legacy->new_flags = 0;
-    legacy->new_state = NULL;
-    model_detach(&legacy->new_ports);
+     * defaults for new processes and ports: no step can tell that from dropping it now. The
+     * sessions created with tracer undefined name the same process (SESSION-UNDEFINED-TRACER). */
+    for (int s = 0; s < m->nsessions; s++) {
+        Session *ses = &m->sessions[s];
+        if (s != LEGACY_SESSION && !ses->tracer_undefined)
+            continue;
+        for (int p = 0; p < m->nprocs; p++)
+            model_detach(&m->procs[p].trace[s]);
+        ses->new_flags = 0;
+        ses->new_state = NULL;
+        model_detach(&ses->new_ports);
+    }
     return true;
 }
 
