@@ -633,6 +633,8 @@ static bool session_spec(Step *st, const char *w, size_t at)
 /* A trace step of a session created with tracer undefined (SESSION-UNDEFINED-TRACER): its one
  * tracer option is {tracer,<tracer>}, and a `trace ... on` step needs it, for without it the
  * calling process, the harness's handle holder, would become the tracer (OTP_SUITES.md F-3). */
+static const char *dead_process_tracer(const Parser *p, const Step *st);
+
 static bool undefined_session_options(Parser *p, const Step *st, Term *const *opts, size_t nopts)
 {
     bool named = false;
@@ -649,7 +651,8 @@ static bool undefined_session_options(Parser *p, const Step *st, Term *const *op
     if (st->on && !named)
         return fail(p, (size_t)st->col - 1, "a trace step without {tracer,<tracer>} in a session with tracer "
                     "undefined (the harness's handle holder would become the tracer) is not supported by model v1");
-    return true;
+    const char *dead = st->on ? dead_process_tracer(p, st) : NULL;
+    return dead ? fail(p, (size_t)st->col - 1, "%s not supported by model v1", dead) : true;
 }
 
 static bool next_word_is(Parser *p, const char *what);
@@ -1464,16 +1467,16 @@ static bool names_meta(const Step *st)
 }
 
 /* What the model does not do with the tracer process once it has exited (STATUS-DEAD-PROCESS):
- * name it again, as a tracer, a meta tracer or the seq_trace system tracer (the runtime refuses a
- * dead tracer; the harness has no second tracer process). */
+ * name it again, as a tracer (legacy, or a session's with tracer undefined), a meta tracer or the
+ * seq_trace system tracer (the harness has no second tracer process). */
 static const char *dead_process_tracer(const Parser *p, const Step *st)
 {
     bool exited = false;
     for (size_t i = 0; i < p->nsteps; i++)
         exited |= p->steps[i].kind == ST_TRACER_EXIT;
     const char *what = NULL;
-    if (exited && ((st->kind == ST_TRACE && st->on) || names_meta(st) || st->kind == ST_SEQ_TRACER ||
-                   st->kind == ST_TRACER_EXIT))
+    if (exited && (((st->kind == ST_TRACE || st->kind == ST_SESSION) && st->on) || names_meta(st) ||
+                   st->kind == ST_SEQ_TRACER || st->kind == ST_TRACER_EXIT))
         what = "a step naming the tracer process after 'tracer exit' is";
     return what;
 }
