@@ -245,6 +245,15 @@ static void check_head(Check *c, const Term *head)
 
 static void check_expr(Check *c, const Term *x, bool guard, bool top);
 
+/* erts compiles {current_stacktrace, Depth} only with a literal Depth that is a small integer
+ * (below 2^59 on a 64-bit node) and not negative; anything else, a match variable too, is
+ * badarg on every release: unknown on OTP 25, refused by the compiler from 26 (seen live on 25,
+ * 27, 29: otp_ms_test_6). */
+static bool is_small_depth(const Term *depth)
+{
+    return depth->kind == TK_INT && depth->u.i >= 0 && depth->u.i < (1LL << 59);
+}
+
 static void check_call(Check *c, const Term *x, bool guard, bool top)
 {
     const Term *f = x->u.tuple.el[0];
@@ -270,6 +279,10 @@ static void check_call(Check *c, const Term *x, bool guard, bool top)
     }
     if (guard && fn->ctx == F_BODY) {
         invalid(c, "MS-GUARD-CONTEXT", "%s/%zu may only be called in a match spec body", name, arity);
+        return;
+    }
+    if (strcmp(name, "current_stacktrace") == 0 && arity == 1 && !is_small_depth(x->u.tuple.el[1])) {
+        invalid(c, "MS-UNKNOWN-FUNCTION", "the depth of {current_stacktrace, Depth} must be a small non-negative integer");
         return;
     }
     if (!fn->supported) {
