@@ -34,7 +34,7 @@
     X(ST_UNLINK, "unlink", "unlink", BY_PROCESS, true, true, run_unlink)                              \
     X(ST_REGISTER, "register", "register", BY_PROCESS, true, false, run_register)                     \
     X(ST_UNREGISTER, "unregister", "unregister", BY_PROCESS, true, false, run_unregister)             \
-    X(ST_EXIT, "exit", "exit", BY_PROCESS, true, true, procs_exit)                                    \
+    X(ST_EXIT, "exit", "exit", BY_PROCESS, true, false, procs_exit)                                   \
     X(ST_OPEN_PORT, "open_port", "open_port", BY_PROCESS, true, true, ports_open)                     \
     X(ST_PORT_COMMAND, "port_command", "port_command", BY_PROCESS, true, true, run_port_command)      \
     X(ST_PORT_SEND, "port_send", "port_send", BY_PROCESS, true, true, run_port_send)                  \

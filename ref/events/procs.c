@@ -12,6 +12,7 @@
 #include "races.h"
 #include "running.h"
 #include "sched.h"
+#include "seqtrace.h"
 #include "signals.h"
 #include "tracepoint.h"
 #include "windows.h"
@@ -267,6 +268,15 @@ static const Term *signal_reason(Model *m, int who, const Term *reason)
     return reason;
 }
 
+/* Whether one of the dying one's links is a port. */
+static bool links_port(const Model *m, const Dying *d)
+{
+    for (int i = 0; i < d->n; i++)
+        if (m->procs[d->links[i]].is_port)
+            return true;
+    return false;
+}
+
 /* who dies (a process, or a port closing with port_rules): its own lines, then it joins the end
  * of the cascade's queue (in the arena, grown by doubling). */
 static Dying *dying_push(Model *m, Dying *queue, size_t *len, size_t *cap, int who, const Term *reason,
@@ -285,12 +295,11 @@ static Dying *dying_push(Model *m, Dying *queue, size_t *len, size_t *cap, int w
     d->port_kill = d->reason != reason;
     d->links = m->procs[who].is_port ? ports_closed(m, who, reason, port_rules, &d->n)
                                      : process_exits(m, who, reason, killed_by, &d->n);
-    /* the exit signals and 'DOWN' messages of a token holder carry its token (seq_trace
-     * send and receive events, enabled(seq_trace) probes): model v1 leaves them out, as it does
-     * a holder's own exit step (seqtrace_allows; fuzz group J6) */
-    if (!m->procs[who].is_port && m->procs[who].token && (d->n > 0 || m->procs[who].nwatchers > 0)) {
+    /* a token holder's link exit signals to processes carry its token (SEQ-EXIT-SIGNAL); what
+     * its signals to ports and its 'DOWN' messages do with it model v1 leaves out (fuzz group J6) */
+    if (!m->procs[who].is_port && m->procs[who].token && (links_port(m, d) || m->procs[who].nwatchers > 0)) {
         model_unsupported(m, m->step->line, m->step->col, "the exit of a process holding a seq_trace token, "
-                          "with links or monitors (its exit signals carry the token), is");
+                          "with a linked port or monitors (its exit signals carry the token), is");
         return NULL;
     }
     return queue;
@@ -340,6 +349,7 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
         bool from_port = m->procs[who].is_port, port_kill = d->port_kill;
         if (!m->procs[q].alive)
             continue;
+        const SeqToken *token = from_port || m->procs[q].is_port ? NULL : seqtrace_exit_signal(m, who, q, sent);
         if (!from_port && m->procs[q].is_port) {
             bool closes;
             if (!ports_exit_signal(m, q, who, sent, &closes))
@@ -349,7 +359,7 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
                                                                           : "PORTS-EXIT-SIGNAL")))
                 return false;
         } else if (m->procs[q].trap_exit) {
-            if (!signals_trapped_link(m, q, model_id(m, who), sent,
+            if (!signals_trapped_link(m, q, model_id(m, who), sent, token,
                                       port_kill ? "EV-RECEIVE SIGNAL-TRAP-LINK PORTS-CLOSED-KILL"
                                                 : "EV-RECEIVE SIGNAL-TRAP-LINK"))
                 return false;
@@ -369,6 +379,8 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
                     return false;
             }
         } else {
+            if (token && !seqtrace_exit_received(m, q))
+                return false;
             if (!windows_exit_ok(m, q, RACE_KILLED_LINKED))
                 return false;
             if (!(queue = dying_push(m, queue, &len, &cap, q, sent,

@@ -79,6 +79,38 @@ const SeqToken *seqtrace_send(Model *m, int p, int q, const Term *msg)
     return tok;
 }
 
+const SeqToken *seqtrace_exit_signal(Model *m, int p, int q, const Term *reason)
+{
+    if (!m->procs[p].token)
+        return NULL;
+    /* erts_proc_exit_handle_link passes the dying process's token with its link exit signal,
+     * and sending it is a send transfer (seq_trace_update_serial, seq_trace_output_exit with
+     * SEQ_TRACE_SEND): {send, Serial, <p>, <q>, {'EXIT', <p>, Reason}}, whatever q does with it
+     * (erlang/otp seq_trace_SUITE trace_exit/1; live: otp_seq_trace_exit) */
+    SeqToken *tok = seq_bump(m, p, "SEQ-ENABLED SEQ-SERIAL SEQ-EXIT-SIGNAL");
+    if (m->seq_tracer) {
+        Term *msg = term_tuple3(m->a, term_atom(m->a, "EXIT"), model_pid(m, p), (Term *)reason);
+        seq_output(m, p, tok, "send", tok->send, model_pid(m, q), msg, "SEQ-ENABLED SEQ-EXIT-SIGNAL");
+    }
+    return tok;
+}
+
+bool seqtrace_exit_received(Model *m, int q)
+{
+    /* handling an exit signal with a token that kills it asks the seq tracer about q, and traces
+     * nothing whatever the token's flags (seen live on 25, 27, 29: enabled(seq_trace, State, Q)
+     * and no trace/5 with send, 'receive' or print set, seq_exit_signal_holder); whether q then
+     * holds the token for its own exit signals model v1 leaves out */
+    Proc *qp = &m->procs[q];
+    if (qp->nlinks > 0 || qp->nwatchers > 0) /* its link to p is gone already */
+        return model_unsupported(m, m->step->line, m->step->col,
+                                 "a process killed by a seq_trace token holder's exit signal, itself linked to "
+                                 "others or monitored, is");
+    if (m->seq_tracer)
+        enabled_seq_trace(m, q, "SEQ-ENABLED SEQ-EXIT-SIGNAL");
+    return true;
+}
+
 void seqtrace_receive(Model *m, int p, const Message *msg)
 {
     Proc *pp = &m->procs[p];

@@ -9,6 +9,12 @@
 bool seqtrace_step(Model *m, int p, const Step *st);
 /* Guarantees: the seq_trace lines of p sending msg to q; the token the message carries. */
 const SeqToken *seqtrace_send(Model *m, int p, int q, const Term *msg);
+/* Guarantees: the seq_trace lines of dying process p sending its link exit signal with reason
+ * to process q (SEQ-EXIT-SIGNAL); the token the signal carries (NULL: p holds none). */
+const SeqToken *seqtrace_exit_signal(Model *m, int p, int q, const Term *reason);
+/* Guarantees: the seq_trace lines of process q, not trapping exits, killed by a dying token
+ * holder's exit signal (SEQ-EXIT-SIGNAL); false (refused) when q has other links or monitors. */
+bool seqtrace_exit_received(Model *m, int q);
 /* Guarantees: what a message the runtime queues (a port's data) carries for a token: its
  * receipt leaves the receiver's token (SEQ-RECEIVE-RUNTIME). */
 const SeqToken *seqtrace_runtime_token(void);

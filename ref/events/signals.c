@@ -22,7 +22,8 @@ bool signals_trapped_as(Model *m, int q, const Term *from, const Term *sender, c
     return messages_deliver(m, q, msg, sender, NULL, rules);
 }
 
-bool signals_trapped_link(Model *m, int q, const Term *from, const Term *reason, const char *rules)
+bool signals_trapped_link(Model *m, int q, const Term *from, const Term *reason, const SeqToken *token,
+                          const char *rules)
 {
     /* a blocked process is scheduled in by the signal and handles it in that schedule: its
      * wake-up comes before the unlink (RUN-WAKE; fuzz group R8, C-323) */
@@ -31,7 +32,7 @@ bool signals_trapped_link(Model *m, int q, const Term *from, const Term *reason,
         running_wake(m, q);
     tracepoint_event(m, q, "getting_unlinked", from, NULL, "EV-LINK SIGNAL-TRAP-LINK");
     Term *msg = term_tuple3(m->a, term_atom(m->a, "EXIT"), (Term *)from, (Term *)reason);
-    return messages_deliver_woken(m, q, msg, from, NULL, rules, woken);
+    return messages_deliver_woken(m, q, msg, from, token, rules, woken);
 }
 
 bool signals_kill(Model *m, int p, const Step *st)

@@ -26,8 +26,9 @@ bool signals_trapped(Model *m, int q, const Term *from, const Term *reason, cons
 bool signals_trapped_as(Model *m, int q, const Term *from, const Term *sender, const Term *reason,
                         const char *rules);
 /* Guarantees: the exit signal (from, reason) through a link reaches q, which traps exits: the
- * link goes (getting_unlinked), then the message as signals_trapped; a q blocked in a receive
- * is scheduled in first, by the signal. */
-bool signals_trapped_link(Model *m, int q, const Term *from, const Term *reason, const char *rules);
+ * link goes (getting_unlinked), then the message as signals_trapped, carrying token (NULL: none);
+ * a q blocked in a receive is scheduled in first, by the signal. */
+bool signals_trapped_link(Model *m, int q, const Term *from, const Term *reason, const SeqToken *token,
+                          const char *rules);
 
 #endif

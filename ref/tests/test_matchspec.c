@@ -99,6 +99,12 @@ static void test_expressions(int *failures)
     validate(failures, "[{'_',[{'and'}],[]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate(failures, "[{'_',[],[{message,{is_boolean,true}}]}]", "OK"); /* from OTP 26 (C-12) */
     validate(failures, "[{'_',[],[{current_stacktrace}]}]", "UNSUPPORTED: match spec function current_stacktrace/0 is not supported by model v1");
+    validate(failures, "[{'_',[],[{message,{current_stacktrace,a}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[],[{message,{set_seq_token,yxa,true}}]}]", "OK"); /* raises: 'EXIT' */
+    validate(failures, "[{'_',[],[{message,{set_seq_token,label,1}}]}]", "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
+    validate(failures, "[{['$1'],[],[{message,{current_stacktrace,'$1'}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[],[{message,{current_stacktrace,576460752303423488}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
+    validate(failures, "[{'_',[],[{message,{current_stacktrace,3}}]}]", "UNSUPPORTED: match spec function current_stacktrace/1 is not supported by model v1");
     validate(failures, "[{'_',[],[{message,{const}}]}]", "INVALID MS-CONST");
     validate(failures, "[{'_',[],[{message,{const,1,2}}]}]", "INVALID MS-CONST");
     /* body-only functions in a guard */

@@ -245,6 +245,31 @@ static void check_head(Check *c, const Term *head)
 
 static void check_expr(Check *c, const Term *x, bool guard, bool top);
 
+/* erts compiles {current_stacktrace, Depth} only with a literal Depth that is a small integer
+ * (below 2^59 on a 64-bit node) and not negative; anything else, a match variable too, is
+ * badarg on every release: unknown on OTP 25, refused by the compiler from 26 (seen live on 25,
+ * 27, 29: otp_ms_test_6). */
+static bool is_small_depth(const Term *depth)
+{
+    return depth->kind == TK_INT && depth->u.i >= 0 && depth->u.i < (1LL << 59);
+}
+
+/* {set_seq_token, Component, Value} with a literal atom Component that names no part of a
+ * token: seq_trace:set_token/2 raises for it (erts_seq_trace: badarg), so the call gives
+ * 'EXIT' and no token is set (erlang/otp match_spec_SUITE faulty_seq_trace/1; live:
+ * otp_ms_faulty_seq_trace); a real component stays refused (C-86). */
+static bool is_bad_seq_component(const char *name, const Term *x)
+{
+    static const char *const components[] = {"label", "serial", "send", "receive", "print", "timestamp",
+                                             "monotonic_timestamp", "strict_monotonic_timestamp"};
+    if (strcmp(name, "set_seq_token") != 0 || x->u.tuple.el[1]->kind != TK_ATOM)
+        return false;
+    for (size_t i = 0; i < sizeof components / sizeof components[0]; i++)
+        if (strcmp(x->u.tuple.el[1]->u.name, components[i]) == 0)
+            return false;
+    return true;
+}
+
 static void check_call(Check *c, const Term *x, bool guard, bool top)
 {
     const Term *f = x->u.tuple.el[0];
@@ -272,7 +297,11 @@ static void check_call(Check *c, const Term *x, bool guard, bool top)
         invalid(c, "MS-GUARD-CONTEXT", "%s/%zu may only be called in a match spec body", name, arity);
         return;
     }
-    if (!fn->supported) {
+    if (strcmp(name, "current_stacktrace") == 0 && arity == 1 && !is_small_depth(x->u.tuple.el[1])) {
+        invalid(c, "MS-UNKNOWN-FUNCTION", "the depth of {current_stacktrace, Depth} must be a small non-negative integer");
+        return;
+    }
+    if (!fn->supported && !is_bad_seq_component(name, x)) {
         unsupported(c, "match spec function %s/%zu is not supported by model v1", name, arity);
         return;
     }
@@ -823,7 +852,8 @@ static Ev trace_flags(Run *r, const char *name, Term *const *v, size_t n, Term *
 static bool is_process_fn(const char *name)
 {
     static const char *const names[] = {"display", "process_dump", "is_seq_trace", "get_seq_token",
-                                        "enable_trace", "disable_trace", "trace", "get_tcw", "set_tcw"};
+                                        "enable_trace", "disable_trace", "trace", "get_tcw", "set_tcw",
+                                        "set_seq_token"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return true;
@@ -831,8 +861,8 @@ static bool is_process_fn(const char *name)
 }
 
 /* The functions that see or change the process or the node rather than compute a value
- * (is_process_fn): display, process_dump, is_seq_trace, get_seq_token, the trace control word
- * and the trace flag functions. */
+ * (is_process_fn): display, process_dump, is_seq_trace, get_seq_token, set_seq_token with a bad
+ * component, the trace control word and the trace flag functions. */
 static Ev process_fn(Run *r, const char *name, Term *const *v, size_t n, Term **out)
 {
     if (strcmp(name, "display") == 0) { /* prints the term on the node's stdout: true */
@@ -857,6 +887,8 @@ static Ev process_fn(Run *r, const char *name, Term *const *v, size_t n, Term **
         }
         return EV_OK;
     }
+    if (strcmp(name, "set_seq_token") == 0) /* a component no token has (is_bad_seq_component) */
+        return EV_FAIL;
     if (strcmp(name, "get_tcw") == 0 || strcmp(name, "set_tcw") == 0) {
         use(r, U_TCW);
         if (!r->call->tcw) {
