@@ -108,6 +108,22 @@ void arena_reset(Arena *a)
     a->head = kept;
 }
 
+void arena_adopt(Arena *a, Arena *from)
+{
+    if (!from->head)
+        return;
+    ArenaBlock *last = from->head;
+    while (last->next)
+        last = last->next;
+    if (a->head) { /* after a's current block, which goes on serving a's allocations */
+        last->next = a->head->next;
+        a->head->next = from->head;
+    } else {
+        a->head = from->head;
+    }
+    from->head = NULL;
+}
+
 void arena_free(Arena *a)
 {
     while (a->head) {

@@ -22,6 +22,9 @@ void *arena_grow(Arena *a, void *arr, size_t len, size_t *cap, size_t elem);
 /* Guarantees: the arena is empty again (its memory no longer valid) and keeps one block for what
  * comes next: an arena of temporaries emptied often costs no allocation each time. */
 void arena_reset(Arena *a);
+/* Guarantees: the memory of from belongs to a (released with it, valid as long as it); from is
+ * empty again. */
+void arena_adopt(Arena *a, Arena *from);
 /* Guarantees: every block of the arena is released; the arena is empty again. */
 void arena_free(Arena *a);
 
