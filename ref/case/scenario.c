@@ -2201,19 +2201,3 @@ bool scenario_load(Arena *a, const char *path, Scenario *out, Err *err)
     ScenarioReader *r;
     return f && reader_open(a, path, f, NULL, true, out, &r, err) && read_all(r, out);
 }
-
-bool scenario_check(const char *path, Err *err)
-{
-    Arena a;
-    arena_init(&a);
-    Scenario sc;
-    ScenarioReader *r;
-    bool ok = scenario_open(&a, path, &sc, &r, err);
-    const Step *st;
-    ReadResult got = READ_ERROR;
-    while (ok && (got = scenario_next(r, &st)) == READ_STEP)
-        continue;
-    scenario_close(r);
-    arena_free(&a);
-    return ok && got == READ_END;
-}

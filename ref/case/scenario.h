@@ -164,8 +164,5 @@ ReadResult scenario_next(ScenarioReader *r, const Step **st);
 void scenario_keep_step(ScenarioReader *r);
 /* Guarantees: the reader's file and memory released (r may be NULL). */
 void scenario_close(ScenarioReader *r);
-/* Guarantees: true iff scenario_load would load path, else false with err set as it would set
- * it; one step at a time, keeping nothing: its memory does not grow with the number of steps. */
-bool scenario_check(const char *path, Err *err);
 
 #endif

@@ -212,8 +212,8 @@ static bool step_forgotten(const Step *st) { return st->kind == ST_SEND || st->k
 bool run_file(Arena *a, const char *path, RunOptions o, Scenario *sc, Stream *out, Err *err)
 {
     *out = (Stream){0};
-    ScenarioReader *reader = NULL;
-    if (!scenario_check(path, err) || !scenario_open(a, path, sc, &reader, err))
+    ScenarioReader *reader;
+    if (!scenario_open(a, path, sc, &reader, err))
         return false;
     stream_init(out, sc->id, o.explain);
     if (o.bounded)
@@ -221,13 +221,18 @@ bool run_file(Arena *a, const char *path, RunOptions o, Scenario *sc, Stream *ou
     Run r;
     bool ok = run_begin(&r, a, sc, o.release, o.crash_at, out, err);
     const Step *st;
-    ReadResult got = READ_STEP;
-    while (ok && run_goes_on(&r) && (got = scenario_next(reader, &st)) == READ_STEP) {
-        ok = run_next(&r, st);
-        if (!step_forgotten(st))
+    ReadResult got;
+    /* every step is read, also those after the last one run (the model refused a step, or the
+     * node dies): a problem of the file anywhere overwrites the model's err, as when the whole
+     * file was parsed before a step ran; the stream so far is then dropped */
+    while ((got = scenario_next(reader, &st)) == READ_STEP) {
+        bool runs = ok && run_goes_on(&r);
+        if (runs)
+            ok = run_next(&r, st);
+        if (runs && !step_forgotten(st))
             scenario_keep_step(reader);
     }
-    ok = run_end(&r, ok && got != READ_ERROR, NULL); /* an error: the file changed since its check */
+    ok = run_end(&r, ok && got == READ_END, NULL);
     scenario_close(reader);
     if (!ok)
         stream_free(out);

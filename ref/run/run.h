@@ -34,11 +34,11 @@ bool run_scenario_until(Arena *a, const Scenario *sc, int release, int crash_at,
 typedef struct { int release; int crash_at; bool explain; bool bounded; } RunOptions;
 
 /* Guarantees: as run_scenario_until, for the case file at path, read one step at a time: *sc its
- * header (no steps), *out its stream (made here). A problem of the file is found before any step
- * runs (scenario_check) and reported as scenario_load reports it; then each step runs as it is
- * read, and the memory of a send or a receive goes after it ran, so that the memory of a long
- * case is its live state (processes, mailboxes, sessions, windows), not its length. False with
- * err set and *out empty if the file has a problem or the model cannot run the case. */
+ * header (no steps), *out its stream (made here). Each step runs as it is read, and the memory of
+ * a send or a receive goes after it ran, so that the memory of a long case is its live state
+ * (processes, mailboxes, sessions, windows), not its length. The whole file is read whatever
+ * happens: false with err set and *out empty (nothing of the stream is given) if the model cannot
+ * run the case or the file has a problem, which is then the one scenario_load reports. */
 bool run_file(Arena *a, const char *path, RunOptions o, Scenario *sc, Stream *out, Err *err);
 /* Guarantees: *may_crash is true when the prediction of some release a clarification names has
  * the node crash, or possibly crash, during some step of sc (the plan's step_lines: a node that
