@@ -1954,7 +1954,9 @@ static bool valid_utf8(const char *text, size_t n, int line, Err *err)
 struct ScenarioReader {
     Parser p;
     StrMap words;
-    Arena step_arena;  /* a streaming reader's: the memory of the step handed out last */
+    Arena step_arena;  /* a streaming reader's: the memory of the steps kept (scenario_keep_step),
+                        * then of the step handed out last */
+    ArenaMark kept;    /* where the kept steps' memory ends in step_arena */
     bool collecting;
     FILE *f;           /* the lines come from f, or when NULL from text */
     const char *text;
@@ -2144,7 +2146,7 @@ ReadResult scenario_next(ScenarioReader *r, const Step **st)
         return READ_STEP;
     }
     if (!r->collecting)
-        arena_reset(&r->step_arena);
+        arena_rewind(&r->step_arena, r->kept);
     p->a = r->collecting ? p->keep : &r->step_arena;
     bool end;
     bool ok = next_statement(r, &end);
@@ -2158,7 +2160,7 @@ ReadResult scenario_next(ScenarioReader *r, const Step **st)
     return READ_STEP;
 }
 
-void scenario_keep_step(ScenarioReader *r) { arena_adopt(r->p.keep, &r->step_arena); }
+void scenario_keep_step(ScenarioReader *r) { r->kept = arena_mark(&r->step_arena); }
 
 void scenario_close(ScenarioReader *r)
 {

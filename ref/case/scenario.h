@@ -159,8 +159,8 @@ bool scenario_open(Arena *a, const char *path, Scenario *out, ScenarioReader **r
  * (the id checked as scenario_load does); READ_ERROR with the err of scenario_open set as
  * scenario_load sets it: the rest of the file is read to find a problem it reports first. */
 ReadResult scenario_next(ScenarioReader *r, const Step **st);
-/* Guarantees: what the step scenario_next gave last points to lives as long as the case's
- * arena (its memory moves there); the Step itself is still overwritten by the next call. */
+/* Guarantees: what the step scenario_next gave last points to lives until scenario_close (no
+ * more memory than it takes); the Step itself is still overwritten by the next call. */
 void scenario_keep_step(ScenarioReader *r);
 /* Guarantees: the reader's file and memory released (r may be NULL). */
 void scenario_close(ScenarioReader *r);

@@ -108,20 +108,17 @@ void arena_reset(Arena *a)
     a->head = kept;
 }
 
-void arena_adopt(Arena *a, Arena *from)
+ArenaMark arena_mark(const Arena *a) { return (ArenaMark){a->head, a->head ? a->head->used : 0}; }
+
+void arena_rewind(Arena *a, ArenaMark mark)
 {
-    if (!from->head)
-        return;
-    ArenaBlock *last = from->head;
-    while (last->next)
-        last = last->next;
-    if (a->head) { /* after a's current block, which goes on serving a's allocations */
-        last->next = a->head->next;
-        a->head->next = from->head;
-    } else {
-        a->head = from->head;
+    while (a->head != mark.block) {
+        ArenaBlock *next = a->head->next;
+        free(a->head);
+        a->head = next;
     }
-    from->head = NULL;
+    if (a->head)
+        a->head->used = mark.used;
 }
 
 void arena_free(Arena *a)
