@@ -58,9 +58,6 @@ static void put_err(Buf *b, const char *file, const Err *e)
     buf_puts(b, "\n");
 }
 
-/* The options of sim: --explain, --release N (0: the documents) and --crash-at S (0: none). */
-typedef struct { bool explain; int release; int crash_at; } SimOpts;
-
 /* Reads a number from 1 to 9999 into *n; false for anything else. */
 static bool option_number(const char *word, int *n)
 {
@@ -73,9 +70,9 @@ static bool option_number(const char *word, int *n)
 }
 
 /* Reads sim's options from words[0..n); false for anything else (a usage error). */
-static bool sim_options(char **words, int n, SimOpts *o)
+static bool sim_options(char **words, int n, RunOptions *o)
 {
-    *o = (SimOpts){0};
+    *o = (RunOptions){0};
     for (int i = 0; i < n; i++) {
         if (strcmp(words[i], "--explain") == 0 && !o->explain) {
             o->explain = true;
@@ -92,35 +89,28 @@ static bool sim_options(char **words, int n, SimOpts *o)
     return true;
 }
 
-/* Loads and simulates one case; on success *out is its stream (bounded: a long one costs no
- * memory) and *id the case id, else *out is empty. */
-static bool run_case(Arena *a, const char *path, SimOpts o, bool bounded, Stream *out, const char **id, Err *err)
+/* Simulates one case, a step at a time; on success *out is its stream (o.bounded: a long one
+ * costs no memory) and *id the case id, else *out is empty. */
+static bool run_case(Arena *a, const char *path, RunOptions o, Stream *out, const char **id, Err *err)
 {
     Scenario sc;
-    *out = (Stream){0};
-    if (!scenario_load(a, path, &sc, err))
-        return false;
-    stream_init(out, sc.id, o.explain);
-    if (bounded)
-        stream_bound(out);
-    bool ok = run_scenario_until(a, &sc, o.release, o.crash_at, out, err, NULL);
+    bool ok = run_file(a, path, o, &sc, out, err);
     if (ok)
         *id = sc.id;
-    else
-        stream_free(out);
     return ok;
 }
 
 /* One of sim, plan, meta on one case: its output in out (to stream_free), or false with the
  * error in err. */
-static bool single(const char *cmd, const char *path, SimOpts o, Stream *out, Err *err)
+static bool single(const char *cmd, const char *path, RunOptions o, Stream *out, Err *err)
 {
     Arena a;
     arena_init(&a);
     bool ok;
     if (strcmp(cmd, "sim") == 0) {
         const char *id;
-        ok = run_case(&a, path, o, true, out, &id, err);
+        o.bounded = true;
+        ok = run_case(&a, path, o, out, &id, err);
     } else {
         Scenario sc;
         *out = (Stream){0};
@@ -141,7 +131,7 @@ static bool single(const char *cmd, const char *path, SimOpts o, Stream *out, Er
     return ok;
 }
 
-static int cmd_single(const char *cmd, const char *path, SimOpts o)
+static int cmd_single(const char *cmd, const char *path, RunOptions o)
 {
     Stream out;
     Err err = {0};
@@ -186,7 +176,7 @@ static int cmd_batch(void)
         for (char *w = strtok(text, " "); w && n < 8; w = strtok(NULL, " "))
             words[n++] = w;
         const char *cmd = n > 0 ? words[0] : NULL, *path = n > 1 ? words[1] : NULL;
-        SimOpts o = {0};
+        RunOptions o = {0};
         bool known = path && n < 8 &&
                      ((strcmp(cmd, "sim") == 0 && sim_options(words + 2, n - 2, &o)) ||
                       (n == 2 && (strcmp(cmd, "plan") == 0 || strcmp(cmd, "meta") == 0)));
@@ -409,7 +399,7 @@ static int cmd_golden(const char *cases_dir, const char *golden_dir, bool check)
         Err err = {0};
         const char *id = NULL;
         Stream s;
-        if (run_case(&a, path, (SimOpts){0}, false, &s, &id, &err)) {
+        if (run_case(&a, path, (RunOptions){0}, &s, &id, &err)) {
             buf_putn(&streams[i], buf_str(&s.text), s.text.len);
             stream_free(&s);
             ids[i] = malloc(strlen(id) + 1);
@@ -505,7 +495,7 @@ int main(int argc, char **argv)
             fputs(usage, stdout);
             return 0;
         }
-    SimOpts o = {0};
+    RunOptions o = {0};
     if (argc >= 3 && strcmp(argv[1], "sim") == 0 && sim_options(argv + 3, argc - 3, &o))
         return cmd_single("sim", argv[2], o);
     if (argc == 3 && (strcmp(argv[1], "plan") == 0 || strcmp(argv[1], "meta") == 0))

@@ -428,9 +428,15 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """The fuzz throughput benchmark (bench/fuzz.py, which takes the arguments tcs does not know)."""
-    bench = corpus.default_layout().repo / "bench" / "fuzz.py"
-    return subprocess.run([sys.executable, str(bench), *args.pytest_args]).returncode
+    """The fuzz throughput benchmark (bench/fuzz.py), or with `stream` first the model on long
+    scenarios (bench/stream.py, on the model built here); each takes the arguments tcs does not know."""
+    layout = corpus.default_layout()
+    if args.pytest_args[:1] == ["stream"]:
+        build(layout)
+        bench, rest = layout.repo / "bench" / "stream.py", args.pytest_args[1:]
+    else:
+        bench, rest = layout.repo / "bench" / "fuzz.py", args.pytest_args
+    return subprocess.run([sys.executable, str(bench), *rest]).returncode
 
 
 def parser() -> argparse.ArgumentParser:
@@ -505,7 +511,8 @@ def parser() -> argparse.ArgumentParser:
     fuzz_command.add_arguments(differential)
     differential.set_defaults(func=cmd_fuzz)
     speed = sub.add_parser("bench", help="the fuzz throughput benchmark: live and model scenarios per minute, "
-                           "medians of runs (bench/fuzz.py; ./tcs bench --help)", add_help=False)
+                           "medians of runs (bench/fuzz.py; ./tcs bench --help); `./tcs bench stream`: the "
+                           "model on long scenarios, time and peak memory (bench/stream.py)", add_help=False)
     speed.set_defaults(func=cmd_bench)
     return top
 

@@ -146,6 +146,8 @@ COMMANDS: dict[str, Spec] = {
     "./tcs validate --sanitize --checks shape": Spec(
         same_as="./tcs validate --module tcs_defect_uninit_read --nif build/nif/tcs_defect_uninit_read.so "
                 "--erl nif_impls/defective/tcs_defect_uninit_read.erl --checks shape --sanitize --otp 27"),
+    "./tcs bench stream": Spec(run=("./tcs bench stream --steps 2000,4000 --runs 1 --shape pingpong",),
+                               says=("shape pingpong", "peak MB at 4,000 steps / at 2,000")),
     "/usr/bin/python3 bench/sanitize.py --otp 27 --samples 3": Spec(
         elsewhere="driver/tests/test_validate_sanitize.py::test_command_follows_the_release: --smc-check"),
 }

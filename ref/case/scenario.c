@@ -1,4 +1,5 @@
 /* scenario.c - line-oriented parser of .tcs files; every error carries LINE:COL. */
+#define _POSIX_C_SOURCE 200809L /* getline */
 #include "scenario.h"
 
 #include <stdarg.h>
@@ -20,7 +21,8 @@ typedef enum { SES_UNBORN, SES_CREATED, SES_DROPPED } SessionPhase;
 
 /* Parser state: the current line and what has been declared so far. */
 typedef struct {
-    Arena *a;
+    Arena *a;        /* what the step being parsed holds (the case's arena while the header is read) */
+    Arena *keep;     /* the case's arena: the header and the tables below, which outlive any step */
     Scenario *sc;
     Err *err;
     const char *s;   /* current line, comment stripped */
@@ -34,8 +36,7 @@ typedef struct {
     StrMap ports;       /* the names in known that are ports (open_port) */
     AnswerDecl answers[MAX_LIST];
     const char *list[MAX_LIST];
-    Step *steps;     /* in the arena, grown by doubling in place (arena_grow_moving): a case costs what its steps need */
-    size_t nsteps, steps_cap;
+    Step *st;        /* the step being parsed */
     bool has_default;
     TracerDecl *cur; /* the tracer whose callbacks/answer lines come next */
     SessionDecl *sessions;
@@ -96,8 +97,8 @@ static const char *interned(Parser *p, size_t at, size_t n)
     key[n] = '\0';
     const char *w = strmap_key(p->words, key);
     if (!w) {
-        w = arena_strndup(p->a, key, n);
-        strmap_add(p->words, p->a, w, 0);
+        w = arena_strndup(p->keep, key, n);
+        strmap_add(p->words, p->keep, w, 0);
     }
     return w;
 }
@@ -193,8 +194,9 @@ static bool known(const void *ctx, const char *name)
 /* name is known from now on (a declared, spawned or opened process or port). */
 static void add_known(Parser *p, const char *name)
 {
-    p->known = arena_grow(p->a, p->known, p->nknown, &p->known_cap, sizeof *p->known);
-    strmap_add(&p->known_index, p->a, name, (int)p->nknown);
+    name = arena_strndup(p->keep, name, strlen(name));
+    p->known = arena_grow(p->keep, p->known, p->nknown, &p->known_cap, sizeof *p->known);
+    strmap_add(&p->known_index, p->keep, name, (int)p->nknown);
     p->known[p->nknown++] = name;
 }
 
@@ -787,7 +789,7 @@ static bool reading_name(Parser *p, Step *st)
         return fail(p, at, "expected the reading's name after 'as'");
     if (strmap_get(&p->readings, w) >= 0)
         return fail(p, at, "duplicate reading '%s'", w);
-    strmap_add(&p->readings, p->a, w, 0);
+    strmap_add(&p->readings, p->keep, arena_strndup(p->keep, w, strlen(w)), 0);
     st->reading = w;
     return end_of_statement(p);
 }
@@ -1215,8 +1217,8 @@ static bool parse_session_decl(Parser *p)
                            "legacy tracer (the example loads its library once, by name)");
     finish_tracer(p);
     size_t cap = p->sessions_cap;
-    p->sessions = arena_grow(p->a, p->sessions, p->nsessions, &p->sessions_cap, sizeof *p->sessions);
-    p->phase = arena_grow(p->a, p->phase, p->nsessions, &cap, sizeof *p->phase);
+    p->sessions = arena_grow(p->keep, p->sessions, p->nsessions, &p->sessions_cap, sizeof *p->sessions);
+    p->phase = arena_grow(p->keep, p->phase, p->nsessions, &cap, sizeof *p->phase);
     SessionDecl *d = &p->sessions[p->nsessions++];
     d->name = name;
     d->tracer.kind = kind;
@@ -1621,7 +1623,8 @@ static bool open_port_args(Parser *p, Step *st, const char *verb)
             return fail(p, at, "expected 'driver' or end of line");
         st->driver = true;
     }
-    strmap_add(&p->ports, p->a, st->other, st->driver ? PORT_DRIVER : PORT_CAT);
+    strmap_add(&p->ports, p->keep, arena_strndup(p->keep, st->other, strlen(st->other)),
+               st->driver ? PORT_DRIVER : PORT_CAT);
     return true;
 }
 
@@ -1786,10 +1789,10 @@ static bool no_step(Parser *p, const char *kw, size_t at)
     return fail(p, at, "unknown keyword '%s'", kw);
 }
 
+/* The step a line holds into p->st, and how often it is done into p->repeat. */
 static bool parse_step(Parser *p, const char *kw, size_t at)
 {
-    p->steps = arena_grow_moving(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
-    Step *st = &p->steps[p->nsteps];
+    Step *st = p->st;
     memset(st, 0, sizeof *st);
     st->line = p->line;
     st->col = (int)at + 1;
@@ -1807,15 +1810,7 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     } else {
         return no_step(p, kw, at);
     }
-    if (!ok)
-        return false;
-    p->nsteps++;
-    for (long long k = 1; k < p->repeat; k++) { /* `times N`: the same step again */
-        p->steps = arena_grow_moving(p->a, p->steps, p->nsteps, &p->steps_cap, sizeof *p->steps);
-        p->steps[p->nsteps] = p->steps[p->nsteps - 1];
-        p->nsteps++;
-    }
-    return true;
+    return ok;
 }
 
 /* [state TERM] after `tracer recorder`: the tracer state the harness passes instead of its
@@ -1960,116 +1955,279 @@ static size_t utf8_sequence(const unsigned char *s, size_t n)
 }
 
 /* A case is UTF-8 text (cases/README.md): checked at the door, so no later stage (the
- * stream, the meta JSON, the driver) ever sees other bytes. */
-static bool valid_utf8(const char *text, size_t n, Err *err)
+ * stream, the meta JSON, the driver) ever sees other bytes. One line (number line) at a time:
+ * a well-formed sequence never holds a newline. */
+static bool valid_utf8(const char *text, size_t n, int line, Err *err)
 {
-    int line = 1;
-    size_t line_start = 0;
     for (size_t i = 0; i < n;) {
         size_t len = utf8_sequence((const unsigned char *)text + i, n - i);
         if (len == 0) {
             err->line = line;
-            err->col = (int)(i - line_start) + 1;
+            err->col = (int)i + 1;
             snprintf(err->msg, sizeof err->msg, "invalid UTF-8 (byte 0x%02X): a case must be UTF-8 text",
                      (unsigned char)text[i]);
             return false;
-        }
-        if (text[i] == '\n') {
-            line++;
-            line_start = i + 1;
         }
         i += len;
     }
     return true;
 }
 
-bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out, Err *err)
+/* --- reading a case, a line at a time ------------------------------------------------ */
+
+/* A case being read: its lines come from a file or from a text, and each step is handed out
+ * as it is parsed. A streaming reader parses each step into an arena of its own, emptied
+ * when the next step is read; a collecting one (scenario_parse, scenario_load) into the
+ * case's arena. */
+struct ScenarioReader {
+    Parser p;
+    StrMap words;
+    Arena step_arena;  /* a streaming reader's: the memory of the steps kept (scenario_keep_step),
+                        * then of the step handed out last */
+    ArenaMark kept;    /* where the kept steps' memory ends in step_arena */
+    bool collecting;
+    FILE *f;           /* the lines come from f, or when NULL from text */
+    const char *text;
+    const char *path;  /* a file's: its stem must be the case id; NULL for a text */
+    char *line;        /* the line being parsed, without its newline */
+    size_t line_cap;
+    Step step;         /* the step handed out last */
+    long long repeats; /* how many more times it is handed out (`times N`) */
+};
+
+/* The next line into r->line; false at the end of the text. *nul: the line holds a NUL byte. */
+static bool next_line(ScenarioReader *r, size_t *len, bool *nul)
+{
+    *nul = false;
+    if (r->f) {
+        ssize_t n = getline(&r->line, &r->line_cap, r->f);
+        if (n < 0) /* the end, or a file that cannot be read as one, such as a directory: an empty text */
+            return false;
+        *len = (size_t)n - (n > 0 && r->line[n - 1] == '\n');
+        *nul = memchr(r->line, '\0', *len) != NULL;
+    } else {
+        if (!*r->text)
+            return false;
+        const char *nl = strchr(r->text, '\n');
+        *len = nl ? (size_t)(nl - r->text) : strlen(r->text);
+        if (*len + 1 > r->line_cap) {
+            r->line_cap = *len + 1;
+            free(r->line);
+            r->line = malloc(r->line_cap);
+            if (!r->line)
+                abort();
+        }
+        memcpy(r->line, r->text, *len);
+        r->text += *len + (nl ? 1 : 0);
+    }
+    r->line[*len] = '\0';
+    r->p.line++;
+    return true;
+}
+
+static bool nul_byte(Err *err)
+{
+    err->line = 1;
+    err->col = 1;
+    snprintf(err->msg, sizeof err->msg, "file contains a NUL byte");
+    return false;
+}
+
+/* After a problem (err set; utf8_checked: it was invalid UTF-8): the rest of the text read for the
+ * problems that come first, as if the whole text had been checked before it was parsed: a NUL
+ * byte before everything, invalid UTF-8 before any problem of the parse. False. */
+static bool failed(ScenarioReader *r, bool utf8_checked)
+{
+    size_t len;
+    bool nul;
+    while (next_line(r, &len, &nul)) {
+        if (nul)
+            return nul_byte(r->p.err);
+        if (!utf8_checked)
+            utf8_checked = !valid_utf8(r->line, len, r->p.line, r->p.err);
+    }
+    return false;
+}
+
+/* The next statement (the next line that is not blank) parsed: true with *end set at the end of
+ * the text; false with err set at a problem (failed). */
+static bool next_statement(ScenarioReader *r, bool *end)
+{
+    Parser *p = &r->p;
+    size_t len;
+    bool nul;
+    for (;;) {
+        if (!next_line(r, &len, &nul)) {
+            *end = true;
+            return true;
+        }
+        if (nul)
+            return nul_byte(p->err);
+        if (!valid_utf8(r->line, len, p->line, p->err))
+            return failed(r, true);
+        strip_comment(r->line);
+        p->s = r->line;
+        p->i = 0;
+        if (at_end(p))
+            continue;
+        *end = false;
+        return parse_statement(p) || failed(r, false);
+    }
+}
+
+/* The header's end, or an error at the end of the text: the statement missing there. */
+static bool missing_statement(ScenarioReader *r)
+{
+    static const char *const missing[] = {"case", "rules", "desc", "otp", "tracer", "process", "process"};
+    Parser *p = &r->p;
+    p->line++;
+    p->s = "";
+    return fail(p, 0, "missing '%s' statement", missing[p->stage]);
+}
+
+/* The case id of a file must equal the file stem. */
+static bool id_is_stem(ScenarioReader *r)
+{
+    const Scenario *sc = r->p.sc;
+    Err *err = r->p.err;
+    if (!r->path)
+        return true;
+    const char *base = strrchr(r->path, '/');
+    base = base ? base + 1 : r->path;
+    size_t stem = strlen(base);
+    if (stem > 4 && strcmp(base + stem - 4, ".tcs") == 0)
+        stem -= 4;
+    if (strlen(sc->id) == stem && strncmp(sc->id, base, stem) == 0)
+        return true;
+    err->line = sc->id_line;
+    err->col = sc->id_col;
+    snprintf(err->msg, sizeof err->msg, "case id '%s' must equal the file name stem '%.*s'", sc->id, (int)stem, base);
+    return false;
+}
+
+/* A reader of the lines of f or text: parses the header into *out (no steps); false with err
+ * set at a problem, *reader then NULL. */
+static bool reader_open(Arena *a, const char *file, FILE *f, const char *text, bool collecting, Scenario *out,
+                        ScenarioReader **reader, Err *err)
 {
     memset(out, 0, sizeof *out);
     out->file = file;
     out->tracer.default_answer = ANS_TRACE;
-    if (!valid_utf8(text, strlen(text), err))
-        return false;
-    Parser *p = calloc(1, sizeof *p);
-    if (!p)
+    ScenarioReader *r = calloc(1, sizeof *r);
+    if (!r)
         abort();
-    p->a = a;
+    r->f = f;
+    r->text = text;
+    r->path = f ? file : NULL;
+    r->collecting = collecting;
+    arena_init(&r->step_arena);
+    Parser *p = &r->p;
+    p->a = p->keep = a;
     p->sc = out;
     p->err = err;
-    StrMap words = {0};
-    p->words = &words;
-    bool ok = true;
-    int line = 0;
-    Buf l; /* the line being parsed: what a step keeps of it is copied, so one buffer serves all */
-    buf_init(&l);
-    for (const char *s = text; ok && *s;) {
-        const char *nl = strchr(s, '\n');
-        size_t n = nl ? (size_t)(nl - s) : strlen(s);
-        l.len = 0;
-        buf_putn(&l, s, n);
-        line++;
-        s += n + (nl ? 1 : 0);
-        strip_comment(l.data);
-        p->s = l.data;
-        p->i = 0;
-        p->line = line;
-        if (at_end(p))
-            continue;
-        ok = parse_statement(p);
-    }
-    if (ok && p->stage != S_STEPS) {
-        static const char *const missing[] = {"case", "rules", "desc", "otp", "tracer", "process",
-                                              "process"};
-        p->line = line + 1;
-        p->s = "";
-        ok = fail(p, 0, "missing '%s' statement", missing[p->stage]);
-    }
+    p->words = &r->words;
+    p->st = &r->step;
+    bool end = false, ok = true;
+    while (ok && !end && p->stage != S_STEPS)
+        ok = next_statement(r, &end);
+    if (ok && end)
+        ok = missing_statement(r);
     if (ok) {
         out->sessions = arena_alloc(a, (p->nsessions + 1) * sizeof(SessionDecl));
         if (p->nsessions)
             memcpy(out->sessions, p->sessions, p->nsessions * sizeof(SessionDecl));
         out->nsessions = p->nsessions;
-        out->steps = p->steps;
-        out->nsteps = p->nsteps;
+        *reader = r;
+    } else {
+        scenario_close(r);
+        *reader = NULL;
     }
-    buf_free(&l);
-    free(p);
     return ok;
+}
+
+/* path opened for reading, or NULL with err set (and out emptied). */
+static FILE *opened(const char *path, Scenario *out, Err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        memset(out, 0, sizeof *out);
+        *err = (Err){.line = 0};
+        snprintf(err->msg, sizeof err->msg, "cannot read file");
+    }
+    return f;
+}
+
+bool scenario_open(Arena *a, const char *path, Scenario *out, ScenarioReader **reader, Err *err)
+{
+    FILE *f = opened(path, out, err);
+    *reader = NULL;
+    return f && reader_open(a, path, f, NULL, false, out, reader, err);
+}
+
+ReadResult scenario_next(ScenarioReader *r, const Step **st)
+{
+    Parser *p = &r->p;
+    *st = NULL;
+    if (r->repeats > 0) { /* `times N`: the same step again */
+        r->repeats--;
+        *st = &r->step;
+        return READ_STEP;
+    }
+    if (!r->collecting)
+        arena_rewind(&r->step_arena, r->kept);
+    p->a = r->collecting ? p->keep : &r->step_arena;
+    bool end;
+    bool ok = next_statement(r, &end);
+    p->a = p->keep;
+    if (!ok)
+        return READ_ERROR;
+    if (end)
+        return id_is_stem(r) ? READ_END : READ_ERROR;
+    r->repeats = p->repeat - 1;
+    *st = &r->step;
+    return READ_STEP;
+}
+
+void scenario_keep_step(ScenarioReader *r) { r->kept = arena_mark(&r->step_arena); }
+
+void scenario_close(ScenarioReader *r)
+{
+    if (!r)
+        return;
+    if (r->f)
+        fclose(r->f);
+    free(r->line);
+    arena_free(&r->step_arena);
+    free(r);
+}
+
+/* The steps of a collecting reader, all of them, into out; closes r. */
+static bool read_all(ScenarioReader *r, Scenario *out)
+{
+    Step *steps = NULL;
+    size_t n = 0, cap = 0;
+    const Step *st;
+    ReadResult got;
+    while ((got = scenario_next(r, &st)) == READ_STEP) {
+        /* in the case's arena, grown by doubling in place: a case costs what its steps need */
+        steps = arena_grow_moving(r->p.keep, steps, n, &cap, sizeof *steps);
+        steps[n++] = *st;
+    }
+    scenario_close(r);
+    out->steps = steps;
+    out->nsteps = n;
+    return got == READ_END;
+}
+
+bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out, Err *err)
+{
+    ScenarioReader *r;
+    return reader_open(a, file, NULL, text, true, out, &r, err) && read_all(r, out);
 }
 
 bool scenario_load(Arena *a, const char *path, Scenario *out, Err *err)
 {
-    Buf b;
-    buf_init(&b);
-    if (!buf_read_file(&b, path)) {
-        err->line = 0;
-        err->col = 0;
-        snprintf(err->msg, sizeof err->msg, "cannot read file");
-        return false;
-    }
-    if (memchr(buf_str(&b), '\0', b.len)) {
-        buf_free(&b);
-        err->line = 1;
-        err->col = 1;
-        snprintf(err->msg, sizeof err->msg, "file contains a NUL byte");
-        return false;
-    }
-    char *text = arena_strndup(a, buf_str(&b), b.len);
-    buf_free(&b);
-    if (!scenario_parse(a, path, text, out, err))
-        return false;
-    /* the case id must equal the file stem */
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    size_t stem = strlen(base);
-    if (stem > 4 && strcmp(base + stem - 4, ".tcs") == 0)
-        stem -= 4;
-    if (strlen(out->id) != stem || strncmp(out->id, base, stem) != 0) {
-        err->line = out->id_line;
-        err->col = out->id_col;
-        snprintf(err->msg, sizeof err->msg, "case id '%s' must equal the file name stem '%.*s'",
-                 out->id, (int)stem, base);
-        return false;
-    }
-    return true;
+    FILE *f = opened(path, out, err);
+    ScenarioReader *r;
+    return f && reader_open(a, path, f, NULL, true, out, &r, err) && read_all(r, out);
 }

@@ -146,4 +146,23 @@ bool scenario_parse(Arena *a, const char *file, const char *text, Scenario *out,
  * on failure returns false with err set (line 0 means the file could not be read). */
 bool scenario_load(Arena *a, const char *path, Scenario *out, Err *err);
 
+/* A case file read one step at a time (scenario_open, scenario_next, scenario_close). */
+typedef struct ScenarioReader ScenarioReader;
+typedef enum { READ_STEP, READ_END, READ_ERROR } ReadResult;
+
+/* Guarantees: path opened and read up to its first step: *out its header (no steps: steps NULL),
+ * in a's memory, and *reader the reader of its steps (to scenario_close); false with err set
+ * (*reader NULL) at a problem scenario_load reports, found in the header. */
+bool scenario_open(Arena *a, const char *path, Scenario *out, ScenarioReader **reader, Err *err);
+/* Guarantees: READ_STEP with *st the next step, which lives until the next call (unless
+ * scenario_keep_step) and needs no memory of the steps before it; READ_END after the last step
+ * (the id checked as scenario_load does); READ_ERROR with the err of scenario_open set as
+ * scenario_load sets it: the rest of the file is read to find a problem it reports first. */
+ReadResult scenario_next(ScenarioReader *r, const Step **st);
+/* Guarantees: what the step scenario_next gave last points to lives until scenario_close (no
+ * more memory than it takes); the Step itself is still overwritten by the next call. */
+void scenario_keep_step(ScenarioReader *r);
+/* Guarantees: the reader's file and memory released (r may be NULL). */
+void scenario_close(ScenarioReader *r);
+
 #endif

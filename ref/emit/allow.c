@@ -6,7 +6,7 @@
 AllowKept allow_keep(Model *m, int p)
 {
     size_t states = (size_t)m->nsessions * sizeof *m->procs[p].trace;
-    AllowKept kept = {m->procs[p].last_traced, arena_alloc(m->a, states)};
+    AllowKept kept = {m->procs[p].last_traced, arena_alloc(m->scratch, states)};
     memcpy(kept.trace, m->procs[p].trace, states);
     return kept;
 }
@@ -36,7 +36,7 @@ const char *allow_capture(Model *m, int p, AllowFire fire, const void *arg)
         buf_printf(&tpl, "%s%.*s", tpl.len ? " ; " : "", (int)(nl - line), line);
         line = nl + 1;
     }
-    const char *r = tpl.len ? arena_strndup(m->a, buf_str(&tpl), tpl.len) : NULL;
+    const char *r = tpl.len ? arena_strndup(m->scratch, buf_str(&tpl), tpl.len) : NULL;
     buf_free(&tpl);
     stream_free(&scratch);
     return r;

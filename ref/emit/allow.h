@@ -12,7 +12,8 @@ typedef void (*AllowFire)(Model *m, int p, const void *arg);
 /* What the lines of a template may change of process p, kept to be put back. */
 typedef struct AllowKept { const char *last_traced; TraceState *trace; } AllowKept;
 
-/* Guarantees: p's last traced tag and trace states (one per session) as they stand, in the arena. */
+/* Guarantees: p's last traced tag and trace states (one per session) as they stand, in the
+ * step's scratch arena (m->scratch). */
 AllowKept allow_keep(Model *m, int p);
 /* Guarantees: p's last traced tag and trace states as kept. */
 void allow_restore(Model *m, int p, const AllowKept *kept);
@@ -20,7 +21,8 @@ void allow_restore(Model *m, int p, const AllowKept *kept);
  * writing them and with p's last traced tag and trace states unchanged (the tracepoints of a
  * template change nothing else: gc and scheduling tags detach no tracer, ENABLED-REMOVE-EVENT;
  * one that would find the tracer module unloaded, TRACER-UNLOADED, detaches nothing here);
- * NULL when it writes none. In the arena. */
+ * NULL when it writes none. In the step's scratch arena (m->scratch): what outlives the step is
+ * copied (a template is made at every step a window is looked at, kept only when one opens). */
 const char *allow_capture(Model *m, int p, AllowFire fire, const void *arg);
 /* Guarantees: the line "A open wN RULE 0..LIMIT: TEMPLATE" (limit < 0: 0..*) for a new window
  * N, "A open wN RULE 0..LIMIT after wM: TEMPLATE" when after (M) is not 0: every instance of

@@ -1,4 +1,5 @@
 /* messages.c - send and receive (CONFORMANCE.md section 2, EV-SEND and EV-RECEIVE rules). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "control.h"
@@ -10,7 +11,9 @@
 #include "seqtrace.h"
 #include "windows.h"
 
-static void mbox_push(Model *m, int q, Term *msg, const SeqToken *token)
+/* msg (a copy of it, which the mailbox owns: it outlives the step's memory) at the end of q's
+ * mailbox. */
+static void mbox_push(Model *m, int q, const Term *msg, const SeqToken *token)
 {
     Proc *p = &m->procs[q];
     if (p->mcap && p->mhead + p->mlen == p->mcap && p->mlen <= p->mcap / 2) { /* taken messages make room */
@@ -26,11 +29,11 @@ static void mbox_push(Model *m, int q, Term *msg, const SeqToken *token)
         p->mcap = cap;
         p->mhead = 0;
     }
-    p->mbox[p->mhead + p->mlen++] = (Message){msg, token};
+    p->mbox[p->mhead + p->mlen++] = (Message){term_clone(msg), token};
     longmsgq_grew(m, q);
 }
 
-/* The oldest message of p's non-empty mailbox, removed. */
+/* The oldest message of p's non-empty mailbox, removed (to messages_received). */
 static Message messages_take(Model *m, int p)
 {
     Proc *pr = &m->procs[p];
@@ -38,6 +41,21 @@ static Message messages_take(Model *m, int p)
     Message got = pr->mbox[pr->mhead++];
     longmsgq_shrank(m, p);
     return got;
+}
+
+/* A message p took from its mailbox handled: its token passed on, its copy freed. */
+static void messages_received(Model *m, int p, Message got)
+{
+    seqtrace_receive(m, p, &got);
+    free(got.msg);
+}
+
+void messages_drop(Model *m, int p)
+{
+    Proc *pr = &m->procs[p];
+    for (size_t i = 0; i < pr->mlen; i++)
+        free(pr->mbox[pr->mhead + i].msg);
+    pr->mhead = pr->mlen = 0;
 }
 
 bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
@@ -62,8 +80,7 @@ bool messages_deliver_woken(Model *m, int p, Term *msg, const Term *sender, cons
     bool ok = msgtrace_event(m, m->step, p, "receive", msg, sender, rules);
     mbox_push(m, p, msg, token);
     if (woken) { /* the blocked receive completes */
-        Message got = messages_take(m, p);
-        seqtrace_receive(m, p, &got);
+        messages_received(m, p, messages_take(m, p));
     }
     return ok;
 }
@@ -114,7 +131,7 @@ static bool recv_selective(Model *m, int p, const Step *st)
         memmove(pr->mbox + pr->mhead + i, pr->mbox + pr->mhead + i + 1, (pr->mlen - i - 1) * sizeof *pr->mbox);
         pr->mlen--;
         longmsgq_shrank(m, p);
-        seqtrace_receive(m, p, &got);
+        messages_received(m, p, got);
         return true;
     }
     return model_unsupported(m, st->line, st->term_col, "a selective receive that waits for its message is");
@@ -126,8 +143,7 @@ bool messages_recv(Model *m, int p, const Step *st)
     if (st->term)
         return recv_selective(m, p, st);
     if (pr->mlen > 0) { /* the 'receive' event happened at delivery */
-        Message got = messages_take(m, p);
-        seqtrace_receive(m, p, &got);
+        messages_received(m, p, messages_take(m, p));
         return true;
     }
     if (!st->has_timeout) { /* RUN-BLOCK: waits until a later step sends it a message */
@@ -136,5 +152,5 @@ bool messages_recv(Model *m, int p, const Step *st)
     }
     if (st->timeout > 0) /* RUN-TIMEOUT: it waits, scheduled out and back in when the timer fires */
         running_timed_wait(m, p);
-    return msgtrace_event(m, st, p, "receive", term_atom(m->a, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
+    return msgtrace_event(m, st, p, "receive", term_atom(m->scratch, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
 }

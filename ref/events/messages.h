@@ -14,6 +14,9 @@ bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqT
  * for this message), which completes the receive; for woken false, as for a p not blocked. */
 bool messages_deliver_woken(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
                             const char *rules, bool woken);
+/* Guarantees: p's mailbox empty, the memory of the messages it held freed (an exit, the end of
+ * a run). */
+void messages_drop(Model *m, int p);
 /* Guarantees: the lines and mailbox effect of `P send Q T`. */
 bool messages_send(Model *m, int p, const Step *st);
 /* Guarantees: the lines and mailbox effect of `P send_name N T` (N ! T): the send names N;

@@ -5,6 +5,7 @@
 #include "control.h"
 #include "inherit.h"
 #include "largeheap.h"
+#include "messages.h"
 #include "order.h"
 #include "ports.h"
 #include "procs.h"
@@ -240,7 +241,7 @@ static int *process_exits(Model *m, int p, const Term *reason, const char *kille
     races_close(m, RACE_KILLED_EXIT_YIELD, yield[0]);
     running_exited(m, p);
     pp->alive = false;
-    pp->mlen = 0;
+    messages_drop(m, p);
     int *links = model_take_links(pp, n);
     for (int i = 0; i < *n; i++)
         link_remove(&m->procs[links[i]], p);

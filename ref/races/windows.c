@@ -57,16 +57,17 @@ static bool refuse_remove(Model *m, Race r)
 /* A collection: its start and end right after one another (the process does nothing between). */
 static const char *gc_template(Model *m, int p, const char *start, const char *end)
 {
-    Term *info = term_placeholder(m->a, "_GcInfo");
+    Term *info = term_placeholder(m->scratch, "_GcInfo");
     Point pts[2] = {{start, info, "GC-RUNTIME"}, {end, info, "GC-RUNTIME"}};
     return allow_capture(m, p, fire_points, pts);
 }
 
-/* Two template pieces joined by sep (" ... ": another segment; " ; ": the same segment). In the arena. */
+/* Two template pieces joined by sep (" ... ": another segment; " ; ": the same segment), in the
+ * step's scratch arena as allow_capture's. */
 static const char *joined(Model *m, const char *x, const char *sep, const char *y)
 {
     size_t n = strlen(x) + strlen(sep) + strlen(y) + 1;
-    char *t = arena_alloc(m->a, n);
+    char *t = arena_alloc(m->scratch, n);
     snprintf(t, n, "%s%s%s", x, sep, y);
     return t;
 }
@@ -130,6 +131,10 @@ static const char *wanted(Model *m, int p, WindowKind k)
     }
 }
 
+/* The template of a window that opens, kept in the model's arena while the window is open (the
+ * templates looked at each step are the step's). */
+static const char *kept(Model *m, const char *tpl) { return arena_strndup(m->a, tpl, strlen(tpl)); }
+
 /* p enters the list of processes with open windows (once). */
 static void track(Model *m, int p)
 {
@@ -154,7 +159,7 @@ bool windows_sync(Model *m, int p)
             w->id = 0;
         }
         if (tpl && !w->id) /* the pairs under new flags come after their handling (RUN-BLOCKED-INHERIT) */
-            *w = (OpenWindow){races_open(m, WINDOW_RACES[k], k == WIN_BLOCKED ? signal->id : 0, tpl), tpl};
+            *w = (OpenWindow){races_open(m, WINDOW_RACES[k], k == WIN_BLOCKED ? signal->id : 0, tpl), kept(m, tpl)};
         open = open || w->id;
     }
     if (open)
@@ -184,7 +189,7 @@ bool windows_signal_flags(Model *m, int p, BlockSchedule before)
     /* scheduled in under the flags it had (no in line when they had no running), out under the new */
     const char *tpl = before.in ? joined(m, before.in, " ... ", now.out) : now.out;
     /* after the pairs under the old flags: the process handles the new ones only once they are done */
-    *w = (OpenWindow){races_open(m, RACE_BLOCKED_INHERIT, m->procs[p].windows[WIN_BLOCKED].id, tpl), tpl};
+    *w = (OpenWindow){races_open(m, RACE_BLOCKED_INHERIT, m->procs[p].windows[WIN_BLOCKED].id, tpl), kept(m, tpl)};
     track(m, p);
     return true;
 }

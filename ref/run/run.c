@@ -139,35 +139,103 @@ static void release_notes(const Model *m, Stream *out)
     }
 }
 
-bool run_scenario_until(Arena *a, const Scenario *sc, int release, int crash_at, Stream *out, Err *err,
-                        RunFacts *facts)
+/* A run under way: the model, the arena of the temporaries of its step, and the step the node
+ * dies during (0: none). */
+typedef struct { Model *m; Arena scratch; int crash_at; } Run;
+
+static bool run_begin(Run *r, Arena *a, const Scenario *sc, int release, int crash_at, Stream *out, Err *err)
 {
-    Model *m = calloc(1, sizeof *m);
-    if (!m)
+    r->m = calloc(1, sizeof *r->m);
+    if (!r->m)
         abort();
-    m->release = release;
-    Arena scratch;
-    arena_init(&scratch);
-    m->scratch = &scratch;
-    bool ok = model_init(m, a, sc, out, err);
-    size_t steps = crash_at > 0 && (size_t)crash_at <= sc->nsteps ? (size_t)crash_at - 1 : sc->nsteps;
-    for (size_t i = 0; ok && !m->crashed && i < steps; i++) {
-        bool before = release_gc_range_before(m);
-        ok = run_step(m, &sc->steps[i]);
-        release_gc_range_step(m, (int)i + 1, before);
-        arena_reset(&scratch);
-    }
+    r->m->release = release;
+    arena_init(&r->scratch);
+    r->m->scratch = &r->scratch;
+    r->crash_at = crash_at;
+    return model_init(r->m, a, sc, out, err);
+}
+
+/* True iff the step after the last one run runs: the node has not crashed, nor dies during it. */
+static bool run_goes_on(const Run *r)
+{
+    return !r->m->crashed && (r->crash_at <= 0 || r->m->step_no + 1 < r->crash_at);
+}
+
+/* The next step, st, run; its temporaries freed. */
+static bool run_next(Run *r, const Step *st)
+{
+    Model *m = r->m;
+    m->step_no++;
+    bool before = release_gc_range_before(m);
+    bool ok = run_step(m, st);
+    release_gc_range_step(m, m->step_no, before);
+    arena_reset(&r->scratch);
+    return ok;
+}
+
+/* The end of a run that went well so far (ok), facts (unless NULL) filled in, its memory freed. */
+static bool run_end(Run *r, bool ok, RunFacts *facts)
+{
+    Model *m = r->m;
     release_gc_range_close(m);
     if (ok) /* a crash too: the stream stays well formed */
         windows_close_all(m);
     if (ok)
-        release_notes(m, out);
+        release_notes(m, m->out);
     if (facts) {
         facts->gc_two_sessions = m->gc_two_sessions_seen;
         facts->crashed = m->crashed;
     }
-    arena_free(&scratch);
+    for (int p = 0; p < m->nprocs; p++) /* the copies in the mailboxes are not the arena's */
+        messages_drop(m, p);
+    arena_free(&r->scratch);
     free(m);
+    return ok;
+}
+
+bool run_scenario_until(Arena *a, const Scenario *sc, int release, int crash_at, Stream *out, Err *err,
+                        RunFacts *facts)
+{
+    Run r;
+    bool ok = run_begin(&r, a, sc, release, crash_at, out, err);
+    for (size_t i = 0; ok && i < sc->nsteps && run_goes_on(&r); i++)
+        ok = run_next(&r, &sc->steps[i]);
+    return run_end(&r, ok, facts);
+}
+
+/* True iff the model keeps nothing st points to once it ran, so its memory can go: a send's
+ * message is copied into the mailbox (messages.c), a receive only compares its message. A long
+ * case is mostly these; the other steps' memory stays with the case (a spawn's name, a
+ * pattern's match spec, a trace step's tracer state, ... are kept by the model). */
+static bool step_forgotten(const Step *st) { return st->kind == ST_SEND || st->kind == ST_RECV; }
+
+bool run_file(Arena *a, const char *path, RunOptions o, Scenario *sc, Stream *out, Err *err)
+{
+    *out = (Stream){0};
+    ScenarioReader *reader;
+    if (!scenario_open(a, path, sc, &reader, err))
+        return false;
+    stream_init(out, sc->id, o.explain);
+    if (o.bounded)
+        stream_bound(out);
+    Run r;
+    bool ok = run_begin(&r, a, sc, o.release, o.crash_at, out, err);
+    const Step *st;
+    ReadResult got;
+    /* every step is read, also those after the last one run (the model refused a step, or the
+     * node dies): a problem of the file anywhere overwrites the model's err, as when the whole
+     * file was parsed before a step ran; the stream so far is then dropped */
+    while ((got = scenario_next(reader, &st)) == READ_STEP) {
+        bool runs = ok && run_goes_on(&r);
+        if (runs)
+            ok = run_next(&r, st);
+        if (runs && !step_forgotten(st))
+            scenario_keep_step(reader);
+    }
+    ok = run_end(&r, ok && got == READ_END, NULL);
+    scenario_close(reader);
+    if (!ok)
+        stream_free(out);
     return ok;
 }
 

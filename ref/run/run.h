@@ -28,6 +28,18 @@ typedef struct {
  * follow; facts (unless NULL) filled in. */
 bool run_scenario_until(Arena *a, const Scenario *sc, int release, int crash_at, Stream *out, Err *err,
                         RunFacts *facts);
+/* How a case file is run: for which release (0: the documents), up to which step (0: all; S: the
+ * steps before S, of a node that dies during step S), with the rules of each line (explain), in
+ * a bounded stream (stream_bound). */
+typedef struct { int release; int crash_at; bool explain; bool bounded; } RunOptions;
+
+/* Guarantees: as run_scenario_until, for the case file at path, read one step at a time: *sc its
+ * header (no steps), *out its stream (made here). Each step runs as it is read, and the memory of
+ * a send or a receive goes after it ran, so that the memory of a long case is its live state
+ * (processes, mailboxes, sessions, windows), not its length. The whole file is read whatever
+ * happens: false with err set and *out empty (nothing of the stream is given) if the model cannot
+ * run the case or the file has a problem, which is then the one scenario_load reports. */
+bool run_file(Arena *a, const char *path, RunOptions o, Scenario *sc, Stream *out, Err *err);
 /* Guarantees: *may_crash is true when the prediction of some release a clarification names has
  * the node crash, or possibly crash, during some step of sc (the plan's step_lines: a node that
  * dies must leave the lines of the steps before); false with err set if the model cannot run sc. */

@@ -233,6 +233,7 @@ typedef struct Model {
     bool seq_tokens;    /* some process has been given a seq_trace token: until then no step
                          * needs to look for token holders among all processes */
     const Step *step;   /* the step being run: where an error found deeper down points */
+    int step_no;        /* its number in the case, from 1 (0: before the first) */
     unsigned clock;     /* counts attach, pattern and create events, for their order */
     bool cpu_timestamp; /* the node-wide cpu_timestamp flag (TS-CPU) */
     unsigned nwindows;  /* allowance windows opened so far: the next one is w<nwindows + 1> */

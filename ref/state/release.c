@@ -74,7 +74,7 @@ bool release_deviates(Model *m, Deviation d)
     if (!release_range_covers(deviations[d].releases, m->release))
         return false;
     if (m->deviated_at[d] == 0)
-        m->deviated_at[d] = m->step ? (int)(m->step - m->sc->steps) + 1 : 0;
+        m->deviated_at[d] = m->step_no;
     m->crashed |= deviations[d].kind == DEVIATION_CRASH;
     return true;
 }

@@ -108,6 +108,19 @@ void arena_reset(Arena *a)
     a->head = kept;
 }
 
+ArenaMark arena_mark(const Arena *a) { return (ArenaMark){a->head, a->head ? a->head->used : 0}; }
+
+void arena_rewind(Arena *a, ArenaMark mark)
+{
+    while (a->head != mark.block) {
+        ArenaBlock *next = a->head->next;
+        free(a->head);
+        a->head = next;
+    }
+    if (a->head)
+        a->head->used = mark.used;
+}
+
 void arena_free(Arena *a)
 {
     while (a->head) {

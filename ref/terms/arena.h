@@ -22,6 +22,13 @@ void *arena_grow(Arena *a, void *arr, size_t len, size_t *cap, size_t elem);
 /* Guarantees: the arena is empty again (its memory no longer valid) and keeps one block for what
  * comes next: an arena of temporaries emptied often costs no allocation each time. */
 void arena_reset(Arena *a);
+/* Where an arena stands: what it allocated up to a point (arena_mark). */
+typedef struct ArenaMark { ArenaBlock *block; size_t used; } ArenaMark;
+/* Guarantees: the mark of what a allocated so far (arena_rewind goes back to it). */
+ArenaMark arena_mark(const Arena *a);
+/* Guarantees: what a allocated since mark (taken of a, which has not grown an array in place with
+ * arena_grow_moving since) is freed, its memory no longer valid; what came before stays. */
+void arena_rewind(Arena *a, ArenaMark mark);
 /* Guarantees: every block of the arena is released; the arena is empty again. */
 void arena_free(Arena *a);
 

@@ -2,6 +2,7 @@
 #include "term.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static Term *mk(Arena *a, TermKind k)
@@ -155,6 +156,111 @@ Term *term_bin(Arena *a, size_t n, const unsigned char *bytes)
     if (n)
         memcpy(t->u.bin.bytes, bytes, n);
     return t;
+}
+
+/* n bytes rounded up as arena_alloc rounds them: each part of a clone is max-aligned. */
+static size_t aligned(size_t n)
+{
+    size_t align = sizeof(max_align_t);
+    return (n + align - 1) / align * align;
+}
+
+/* The bytes of an array of n terms (one at least, as term_tuple and term_map allocate). */
+static size_t terms_bytes(size_t n) { return (n ? n : 1) * sizeof(Term *); }
+
+/* The bytes a clone of t takes: its terms, its arrays and its names, each aligned. */
+static size_t clone_size(const Term *t)
+{
+    size_t n = aligned(sizeof *t);
+    switch (t->kind) {
+    case TK_ATOM:
+    case TK_PID:
+    case TK_PORT:
+    case TK_PLACEHOLDER:
+        return n + aligned(strlen(t->u.name) + 1);
+    case TK_CONS:
+        return n + clone_size(t->u.cons.head) + clone_size(t->u.cons.tail);
+    case TK_TUPLE:
+        n += aligned(terms_bytes(t->u.tuple.n));
+        for (size_t i = 0; i < t->u.tuple.n; i++)
+            n += clone_size(t->u.tuple.el[i]);
+        return n;
+    case TK_MAP:
+        n += 2 * aligned(terms_bytes(t->u.map.n));
+        for (size_t i = 0; i < t->u.map.n; i++)
+            n += clone_size(t->u.map.key[i]) + clone_size(t->u.map.val[i]);
+        return n;
+    case TK_BIN:
+        return n + aligned(t->u.bin.n ? t->u.bin.n : 1);
+    case TK_FUN:
+        return n + clone_size(t->u.fun_body);
+    default: /* TK_INT, TK_NIL, TK_REF: the term alone (a reference's name is static) */
+        return n;
+    }
+}
+
+/* The next n bytes of the block a clone is made in. */
+static void *clone_take(char **next, size_t n)
+{
+    void *p = *next;
+    *next += aligned(n);
+    return p;
+}
+
+/* The clone of t made at *next, which moves past it (clone_size bytes). */
+static Term *clone_into(const Term *t, char **next)
+{
+    Term *c = clone_take(next, sizeof *c);
+    *c = *t;
+    switch (t->kind) {
+    case TK_ATOM:
+    case TK_PID:
+    case TK_PORT:
+    case TK_PLACEHOLDER: {
+        size_t len = strlen(t->u.name) + 1;
+        c->u.name = memcpy(clone_take(next, len), t->u.name, len);
+        break;
+    }
+    case TK_CONS:
+        c->u.cons.head = clone_into(t->u.cons.head, next);
+        c->u.cons.tail = clone_into(t->u.cons.tail, next);
+        break;
+    case TK_TUPLE:
+        c->u.tuple.el = clone_take(next, terms_bytes(t->u.tuple.n));
+        for (size_t i = 0; i < t->u.tuple.n; i++)
+            c->u.tuple.el[i] = clone_into(t->u.tuple.el[i], next);
+        break;
+    case TK_MAP:
+        c->u.map.key = clone_take(next, terms_bytes(t->u.map.n));
+        c->u.map.val = clone_take(next, terms_bytes(t->u.map.n));
+        for (size_t i = 0; i < t->u.map.n; i++) {
+            c->u.map.key[i] = clone_into(t->u.map.key[i], next);
+            c->u.map.val[i] = clone_into(t->u.map.val[i], next);
+        }
+        break;
+    case TK_BIN:
+        c->u.bin.bytes = clone_take(next, t->u.bin.n ? t->u.bin.n : 1);
+        if (t->u.bin.n)
+            memcpy(c->u.bin.bytes, t->u.bin.bytes, t->u.bin.n);
+        break;
+    case TK_FUN:
+        c->u.fun_body = clone_into(t->u.fun_body, next);
+        break;
+    default:
+        break;
+    }
+    return c;
+}
+
+Term *term_clone(const Term *t)
+{
+    char *block = malloc(clone_size(t));
+    if (!block) {
+        fputs("tcsref: out of memory\n", stderr);
+        abort();
+    }
+    char *next = block;
+    return clone_into(t, &next); /* at block: free() of it releases the whole */
 }
 
 Term *term_list(Arena *a, size_t n, Term *const *el)

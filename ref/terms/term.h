@@ -74,6 +74,11 @@ Term *term_bin(Arena *a, size_t n, const unsigned char *bytes);
 /* Guarantees: the proper list of the n elements. */
 Term *term_list(Arena *a, size_t n, Term *const *el);
 
+/* Guarantees: a copy of t, deep, in one block of malloc'd memory that free() of the copy
+ * releases: a term that outlives the memory t is in, for as long as it is wanted (a message
+ * waiting in a mailbox). */
+Term *term_clone(const Term *t);
+
 /* Guarantees: <0, 0, >0 as a is less, equal, greater than b in Erlang term order. */
 int term_compare(const Term *a, const Term *b);
 /* Guarantees: true iff t is the atom called name. */
