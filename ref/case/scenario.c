@@ -45,6 +45,7 @@ typedef struct {
     long long repeat; /* how often the step being parsed is done: its `times N`, else 1 */
     StrMap readings;  /* the names of the counter readings taken so far (`... as NAME`) */
     StrMap *words;    /* the words read so far, each kept once: a long scenario repeats a few */
+    bool tracer_exited; /* a `tracer exit` step was read (STATUS-DEAD-PROCESS): steps are not kept */
 } Parser;
 
 enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
@@ -1473,11 +1474,8 @@ static bool names_meta(const Step *st)
  * seq_trace system tracer (the harness has no second tracer process). */
 static const char *dead_process_tracer(const Parser *p, const Step *st)
 {
-    bool exited = false;
-    for (size_t i = 0; i < p->nsteps; i++)
-        exited |= p->steps[i].kind == ST_TRACER_EXIT;
     const char *what = NULL;
-    if (exited && (((st->kind == ST_TRACE || st->kind == ST_SESSION) && st->on) || names_meta(st) ||
+    if (p->tracer_exited && (((st->kind == ST_TRACE || st->kind == ST_SESSION) && st->on) || names_meta(st) ||
                    st->kind == ST_SEQ_TRACER || st->kind == ST_TRACER_EXIT))
         what = "a step naming the tracer process after 'tracer exit' is";
     return what;
@@ -2184,6 +2182,7 @@ ReadResult scenario_next(ScenarioReader *r, const Step **st)
     if (end)
         return id_is_stem(r) ? READ_END : READ_ERROR;
     r->repeats = p->repeat - 1;
+    p->tracer_exited |= r->step.kind == ST_TRACER_EXIT;
     *st = &r->step;
     return READ_STEP;
 }
