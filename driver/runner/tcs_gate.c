@@ -261,6 +261,28 @@ static ERL_NIF_TERM gate_await_result(ErlNifEnv *env, int argc, const ERL_NIF_TE
     return r;
 }
 
+/* state(Gate) -> {Generation, Turn, HasResult, [{Pid, Generation}]}: what the gate holds now (the
+ * watchdog's report of a step that overran: who has the turn, who waits in it since which poke). */
+static ERL_NIF_TERM gate_state(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
+{
+    Gate *g = get_gate(env, argv[0]);
+    ERL_NIF_TERM waiters, turn, state;
+    (void)argc;
+    if (!g)
+        return enif_make_badarg(env);
+    pthread_mutex_lock(&g->lock);
+    waiters = enif_make_list(env, 0);
+    for (size_t i = 0; i < g->nwaiters; i++)
+        waiters = enif_make_list_cell(env, enif_make_tuple2(env, enif_make_pid(env, &g->waiters[i].pid),
+                                                            enif_make_ulong(env, g->waiters[i].generation)),
+                                      waiters);
+    turn = g->has_turn ? enif_make_pid(env, &g->turn) : enif_make_atom(env, "none");
+    state = enif_make_tuple4(env, enif_make_ulong(env, g->generation), turn,
+                             enif_make_atom(env, g->has_result ? "true" : "false"), waiters);
+    pthread_mutex_unlock(&g->lock);
+    return state;
+}
+
 static ErlNifFunc gate_funcs[] = {
     {"new", 0, gate_new, 0},
     {"give", 3, gate_give, 0},
@@ -270,6 +292,7 @@ static ErlNifFunc gate_funcs[] = {
     {"waiting", 2, gate_waiting, 0},
     {"await_waiting", 3, gate_await_waiting, ERL_NIF_DIRTY_JOB_IO_BOUND},
     {"await_result", 2, gate_await_result, ERL_NIF_DIRTY_JOB_IO_BOUND},
+    {"state", 1, gate_state, 0},
 };
 
 ERL_NIF_INIT(tcs_gate, gate_funcs, load, NULL, NULL, NULL)

@@ -2,22 +2,25 @@
 %% called with, one canonical line per callback.
 %%
 %% Usage: erl -noshell -pa DIR -run tcs_runner main JOB_FILE
-%% (or run/1 from another module, which returns instead of halting: tcs_batch).
+%% (or run/2 from another module, which returns instead of halting: tcs_batch,
+%% which also watches each step: tcs_watchdog).
 %% The plan, the job file and the output (markers, stream lines, the progress
 %% file) are specified in PROTOCOLS.md, sections 2, 4 and 5.  The step
 %% modules (tcs_sessions, tcs_procflags, tcs_ports, tcs_seq, tcs_patterns) and
 %% this one share tcs_runner_lib, a leaf: no module calls back into this one.
 -module(tcs_runner).
--export([main/1, run/1, load_modules/0]).
+-export([main/1, run/2, load_modules/0]).
 -import(tcs_runner_lib, [out/1, out/2, out_after/2, ctl/4, canon/2, load_recorder/3, puppet_step/4, after_puppet_step/2]).
 
 -define(TRACER_NAME, tracer).
 
 main([JobFile]) ->
-    run(JobFile),
+    run(JobFile, none),
     halt(0).
 
-run(JobFile) ->
+%% run(JobFile, Watcher): Watcher (a pid, or none) is sent tcs_watchdog's
+%% message when a step takes more than twice the step timeout.
+run(JobFile, Watcher) ->
     tcs_runner_lib:utf8_output(),
     out("OTP ~s", [erlang:system_info(otp_release)]),
     {ok, Job} = file:consult(JobFile),
@@ -59,13 +62,18 @@ run(JobFile) ->
             sessions => Sessions,
             drivers => filename:dirname(proplists:get_value(gate_so, Job)),  % tcs_drv.so (tcs_ports)
             timeout => proplists:get_value(step_timeout_ms, Job, 5000),
+            watch => case Watcher of
+                         none -> none;
+                         _ -> {Watcher, 2 * proplists:get_value(step_timeout_ms, Job, 5000)}
+                     end,
             %% {step_lines, true}: the model says a node may crash in some step (C-92)
             step_lines => case lists:member({step_lines, true}, Plan) of true -> States; false -> [] end},
     %% Each step is settled after it runs; after a timed-out step nothing is
     %% settled, since the stuck process may never answer.
     settle(Names0),
-    Names = run_steps([S || {step, _, _} = S <- Plan], Names0, Ctx),
+    {Names, Watched} = run_steps([S || {step, _, _} = S <- Plan], Names0, Ctx, 0),
     print_records([{Name, collected(Pid)} || {Name, Pid} <- States], Names),
+    tcs_watchdog:disarm(Watched),
     out("END").
 
 %% Load every module the scenario processes run before they start: a
@@ -84,7 +92,7 @@ run(JobFile) ->
 %% each step over the corpus on 27 and 29 (fuzz/FINDINGS.md, P1).
 load_modules() ->
     [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_direct, tcs_puppet, tcs_canon, tcs_patterns, timer,
-                                                  tcs_settle, tcs_ports, tcs_seq, tcs_busy, tcs_readings,
+                                                  tcs_settle, tcs_ports, tcs_seq, tcs_busy, tcs_readings, tcs_watchdog,
                                                   tcs_foreign | library_modules()]],
     ok.
 
@@ -130,23 +138,32 @@ start_puppet(Name) ->
 %% After the last step, the records of every event so far are awaited (a
 %% slow tracer may still be between an enabled call and its trace call);
 %% after a timed-out step they are not, since the stuck call may be one.
-run_steps([], Names, _Ctx) ->
+%% Each step, with its settling, is watched (tcs_watchdog); so is the
+%% collection after the last one, as part of it.  Returns the names and the
+%% watch on that collection.
+run_steps([], Names, Ctx, Last) ->
+    Watched = tcs_watchdog:arm(Ctx, Last, Names),
     tcs_settle:trace_delivered(),
-    Names;
-run_steps([{step, N, Step} | Rest], Names, Ctx) ->
+    {Names, Watched};
+run_steps([{step, N, Step} | Rest], Names, Ctx, _) ->
+    Watched = tcs_watchdog:arm(Ctx, N, Names),
     step_marker(N, Names, Ctx),
-    case run_step(resolve(Step, Names), Names, Ctx) of
-        {ok, Names1} ->
-            settle(Names1),
-            run_steps(Rest, Names1, Ctx);
-        {harness, Names1} ->
+    Ran = run_step(resolve(Step, Names), Names, Ctx),
+    case Ran of
+        {ok, Names1} -> settle(Names1);
+        _ -> ok
+    end,
+    tcs_watchdog:disarm(Watched),
+    case Ran of
+        {ok, Names2} -> run_steps(Rest, Names2, Ctx, N);
+        {harness, Names2} ->
             %% A call by the harness only: no scenario process ran, none is
             %% woken (a woken process would be scheduled, which `running`
             %% tracing would see).
-            run_steps(Rest, Names1, Ctx);
+            run_steps(Rest, Names2, Ctx, N);
         timeout ->
             out("TIMEOUT ~p", [N]),
-            Names
+            {Names, none}
     end.
 
 run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod, tracer_state := State}) ->

@@ -1,16 +1,32 @@
 %% Waiting until the scenario processes are at rest, without making them run
 %% (which `running` tracing would see): process_info(P, status) is answered
-%% for P without scheduling it, and the gate knows who waits in it.
+%% for a process at rest without scheduling it, and the gate knows who waits
+%% in it.
+%%
+%% A process that is not at rest yet is asked again only after a wait twice
+%% as long as the last one (from 1 ms).  Asked, a process on its way (running
+%% or runnable) has a signal to handle, which schedules it once more, and a
+%% traced process calls its tracer each time it is scheduled: asked every
+%% millisecond, a puppet whose tracer took 3 ms per call never got back into
+%% the gate, and the runner waited for it until the node was killed (one job
+%% in about 15 of run_block_twice on a quiet machine, step 3: the receiving
+%% puppet on its way back).  Doubling, the questions a process gets are a
+%% handful whatever its tracer's pace, and the wait outlasts what is left of
+%% its way by less than that way took.
 -module(tcs_settle).
 -export([until_blocked/1, until_idle/1, trace_delivered/0]).
+
+-define(FIRST_WAIT_US, 1000).
 
 %% until_blocked(Pid): returns once Pid waits in a receive on an empty
 %% mailbox (tcs_puppet:block/0), or is gone.
 until_blocked(Pid) ->
-    case erlang:process_info(Pid, status) of
-        {status, waiting} -> ok;
-        undefined -> ok;
-        _ -> timer:sleep(1), until_blocked(Pid)
+    until_blocked(Pid, ?FIRST_WAIT_US).
+
+until_blocked(Pid, Us) ->
+    case lists:member(erlang:process_info(Pid, status), [undefined, {status, waiting}]) of
+        true -> ok;
+        false -> receive after Us div 1000 -> until_blocked(Pid, 2 * Us) end
     end.
 
 %% until_idle(Pids): returns once each of the processes is back in the gate,
@@ -21,17 +37,18 @@ until_blocked(Pid) ->
 %% out and back in is traced after that (see tcs_gate.c).
 until_idle(Pids) ->
     Gate = persistent_term:get(tcs_gate),
-    lists:foreach(fun(Pid) -> idle(Gate, Pid) end, Pids).
+    lists:foreach(fun(Pid) -> idle(Gate, Pid, ?FIRST_WAIT_US) end, Pids).
 
-%% The wait is woken by the puppet's way back into the gate (the usual case);
-%% a process that blocks in a receive instead is seen within a millisecond.
-idle(Gate, Pid) ->
+%% The wait is woken by the puppet's way back into the gate (the usual case,
+%% asked once); a process that blocks in a receive instead is seen at the
+%% next question.
+idle(Gate, Pid, Us) ->
     Rest = tcs_gate:waiting(Gate, Pid)
         orelse lists:member(erlang:process_info(Pid, status),
                             [undefined, {status, waiting}, {status, suspended}]),
     case Rest of
         true -> ok;
-        false -> tcs_gate:await_waiting(Gate, Pid, 1000), idle(Gate, Pid)
+        false -> tcs_gate:await_waiting(Gate, Pid, Us), idle(Gate, Pid, 2 * Us)
     end.
 
 %% trace_delivered(): returns once every scheduler has finished the trace

@@ -349,6 +349,11 @@ def _follow(proc: subprocess.Popen[str], count: int, step_timeout_ms: int,
         # the evidence of how it ended: the stream lines a node with step_lines left are in `found`
         text = "\n".join(line for line in lines if not line.startswith("TCS LINE "))
         release, step, shared = markers.get("OTP", ""), markers.get("STEP", "none"), finished > 0
+        stuck = [line.removeprefix("TCS ") for line in lines if line.startswith("TCS STUCK ")]
+        if stuck:  # the runner's watchdog (tcs_watchdog): where each process of the job was
+            return NodeRun("timeout", found, release,
+                           f"step {markers.get('TIMEOUT', step)} with its settling took more than "
+                           f"{2 * step_timeout_ms} ms; the job's processes then:\n" + "\n".join(stuck), shared)
         if how == "killed":
             return NodeRun("timeout", found, release, f"node killed after {wall_timeout_s:.0f}s "
                            f"(last step started: {step})\n{tail(text)}", shared)

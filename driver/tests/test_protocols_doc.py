@@ -60,7 +60,7 @@ def _doc_markers(nth: int) -> set[str]:
 
 @pytest.mark.parametrize(("nth", "modules", "helpers"), [
     pytest.param(0, ["tcs_batch", "tcs_runner", "tcs_runner_lib", "tcs_ports", "tcs_procflags", "tcs_sessions",
-                     "tcs_seq", "tcs_patterns"], set(), id="corpus"),
+                     "tcs_seq", "tcs_patterns", "tcs_watchdog"], set(), id="corpus"),
     pytest.param(1, ["tcs_validate_lib", "tcs_validate_shape", "tcs_validate_calls", "tcs_validate_cost",
                      "tcs_validate_dead", "tcs_validate_live"], {"STEP", "FINDING", "END"}, id="validate"),
 ])
