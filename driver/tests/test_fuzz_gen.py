@@ -273,6 +273,9 @@ def test_model_accepts_every_scenario_with_the_new_forms(layout: corpus.Layout, 
 def test_explained_rules_and_choice() -> None:
     text = "% tcs stream v1: x\nN enabled(send, <tracer>, <a>) -> trace  % EV-SEND FALLBACK-ENABLED\nI x  % STATUS-PROBE\n"
     assert steer.explained_rules(text) == {"EV-SEND", "FALLBACK-ENABLED", "STATUS-PROBE"}
+    decided = text + "% decided SIGNAL-DEAD SIGNAL-NORMAL\n% a comment  % NOT-A-RULE\n"
+    assert steer.explained_rules(decided) == {"EV-SEND", "FALLBACK-ENABLED", "STATUS-PROBE", "SIGNAL-DEAD",
+                                              "SIGNAL-NORMAL"}
     seen = steer.Coverage()
     seen.add(["EV-SEND", "FALLBACK-ENABLED"])
     assert steer.choose([{"EV-SEND"}, {"PORTS-OPEN"}], seen) == 1

@@ -155,6 +155,8 @@ static void apply_silent(Run *r, int s, const MsOutcome *o)
 {
     Proc *proc = &r->m->procs[r->p];
     if (!model_attached(&proc->trace[s])) {
+        if (o->silent >= 0)
+            control_decided(r->m, "MS-SILENT-UNTRACED");
         if (s == LEGACY_SESSION && o->silent >= 0)
             proc->untraced_silent = o->silent == 1;
         return;
@@ -205,18 +207,25 @@ static bool process_tracepoint(Run *r, int s, int nsessions, int fn, Term *args,
     if (!run_ms(r, s, pat->ms, args, &o))
         return false;
     apply_silent(r, s, &o);
-    if (ts->flags & FLAG_BIT(FL_SILENT)) /* CALL-SILENT: no event, and no trace frames */
+    bool return_to = ts->flags & FLAG_BIT(FL_RETURN_TO);
+    if (ts->flags & FLAG_BIT(FL_SILENT)) { /* CALL-SILENT: no event, and no trace frames */
+        control_decided(m, "CALL-SILENT");
         return true;
-    if (!o.matched) /* MS-CLAUSE-ORDER: no clause matched */
+    }
+    bool message = o.matched && !ms_message_false(&o); /* MS-CLAUSE-ORDER: no clause matched */
+    if (return_to && !message) /* no call event sent: no return_to either */
+        control_decided(m, "CALL-RETURN-TO-MESSAGE");
+    if (return_to && message && !pat->local) /* a global pattern gives no return_to */
+        control_decided(m, "CALL-RETURN-TO-LOCAL-ONLY");
+    if (!o.matched)
         return true;
-    bool message = !ms_message_false(&o);
     if (message) {
         Term *what = ts->flags & FLAG_BIT(FL_ARITY) ? NULL : args;
         Event ev = {"call", fn_mfa(m, fn, what), NULL, ms_message_result(&o), call_rules(r, kind, &o)};
         tracepoint_emit(m, s, r->p, &ev, "ENABLED-TRACE");
     }
     /* CALL-RETURN-TO: a local pattern whose call event was sent, with flag return_to */
-    if (message && pat->local && (ts->flags & FLAG_BIT(FL_RETURN_TO))) {
+    if (message && pat->local && return_to) {
         Frame *chain = chain_return_to(r, s);
         if (chain)
             chain->chain = true;
@@ -347,8 +356,9 @@ static Result unwind(Run *r, Result res)
             Term *cv = term_tuple3(m->a, term_atom(m->a, "error"), res.value, NULL);
             emit_frame(r, f, "exception_from", f->mfa, cv, "CALL-EXCEPTION-FROM MS-EXCEPTION-TRACE",
                        f->meta ? "CALL-META CALL-RETURN-NO-ENABLED" : "CALL-RETURN-NO-ENABLED");
-        } else if (f->kind == FR_RETURN) {
-            continue; /* CALL-EXCEPTION-NO-RETURN: {return_trace} says nothing of an exception */
+        } else if (f->kind == FR_RETURN) { /* {return_trace} says nothing of an exception */
+            control_decided(m, "CALL-EXCEPTION-NO-RETURN");
+            continue;
         } else if (f->kind == FR_RETURN_TO && res.raised) {
             if (!res.return_to)
                 res.return_to = arena_alloc(m->a, (size_t)m->nsessions * sizeof *res.return_to);

@@ -59,13 +59,13 @@ bool procs_spawn(Model *m, int p, const Step *st)
             return model_unsupported(m, st->line, st->term_col,
                                      "an entry point {lists,seq,...} while a pattern on lists:seq/2 is set is");
     }
-    tracepoint_event(m, p, "spawn", model_pid(m, q), mfa, "EV-SPAWN");
+    tracepoint_event(m, p, "spawn", model_pid(m, q), mfa, st->term ? "EV-SPAWN PROCS-SPAWN-ENTRY" : "EV-SPAWN");
     if (linked) { /* PROCS-SPAWN-LINK: the parent's link, then the child's side */
         procs_set_link(m, p, q, true);
         tracepoint_event(m, p, "link", model_pid(m, q), NULL, "EV-LINK PROCS-SPAWN-LINK");
     }
     /* PROCS-SPAWNED: the child's own first event, term = its parent */
-    tracepoint_event(m, q, "spawned", model_pid(m, p), mfa, "PROCS-SPAWNED");
+    tracepoint_event(m, q, "spawned", model_pid(m, p), mfa, st->term ? "PROCS-SPAWNED PROCS-SPAWN-ENTRY" : "PROCS-SPAWNED");
     if (linked)
         tracepoint_event(m, q, "getting_linked", model_pid(m, p), NULL, "EV-LINK PROCS-SPAWN-LINK");
     /* RUN-SPAWNED: a child created with running is scheduled in, at last, at its initial
@@ -328,6 +328,8 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
              * killed through the link gets no 'DOWN' */
             if (!d->downed) {
                 d->downed = true;
+                if (d->n > 0 && m->procs[d->who].nwatchers > 0)
+                    control_decided(m, "SIGNAL-LINK-BEFORE-DOWN");
                 if (!signals_down(m, d->who, d->reason))
                     return false;
                 continue;
@@ -377,6 +379,8 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
                 return false;
         }
     }
+    if (len > 1) /* another died of its exit signals: after it had sent all of them */
+        control_decided(m, "SIGNAL-CASCADE-ORDER");
     return true;
 }
 
