@@ -290,6 +290,8 @@ static bool breakpoint(Run *r, int fn, Term *args, bool global)
         counters_call(r->m, s, r->p, &r->m->sessions[s].pats[fn]);
     int *order;
     int n = order_by_pattern(r->m, fn, global, &order);
+    if (fn == FN_PHASH2 && n > 1) /* each session's pattern on the BIF on its own */
+        control_decided(r->m, "LIB-TARGET-BIF-SESSIONS");
     for (int i = 0; i < n; i++) {
         int s = order[i];
         Pattern *pat = &r->m->sessions[s].pats[fn];
@@ -494,8 +496,10 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
     case FN_BOTTOM:
         return enter_chain(r, fn, arg);
     case FN_PHASH2: /* a BIF: its value only (LIB-TARGET-BIF) */
+        control_decided(m, "LIB-TARGET-BIF LIB-TARGET-EXACT");
         return value(term_int(m->a, phash2_value(arg)));
     case FN_SEQ: { /* its tail call of seq_loop/3 is local: no pattern of the model's sees it */
+        control_decided(m, "LIB-TARGET-SEQ LIB-TARGET-EXACT");
         bool raised;
         Term *v = libcalls_seq(m->a, arg, args->u.cons.tail->u.cons.head, &raised);
         return (Result){.raised = raised, .value = v};

@@ -77,8 +77,11 @@ bool procs_spawn(Model *m, int p, const Step *st)
         return true;
     const Term *args = st->term->u.tuple.el[2]; /* [From, To] */
     long long len = args->u.cons.tail->u.cons.head->u.i - args->u.cons.head->u.i + 1;
-    if (st->max_heap_size) /* PROCS-MAX-HEAP-KILL: killed by its list, or the list fits */
+    control_decided(m, "PROCS-SPAWN-ENTRY");
+    if (st->max_heap_size) { /* PROCS-MAX-HEAP-KILL: killed by its list, or the list fits */
+        control_decided(m, "PROCS-MAX-HEAP-KILL");
         return spawn_max_heap(m, q, st, len);
+    }
     /* PROCS-SPAWN-ENTRY: the entry point returns: the child exits normal */
     return largeheap_list(m, q, len, 0, false) && procs_terminate(m, q, term_atom(m->a, "normal"), NULL, NULL);
 }
