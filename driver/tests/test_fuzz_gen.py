@@ -27,7 +27,9 @@ def test_same_seed_gives_byte_identical_scenarios(seed: int) -> None:
 #: keep). A seed names its scenarios in FINDINGS.md and in the cases taken from it: a change of the
 #: generator that changes what a seed gives must change this on purpose, and say so.
 PINNED_SEED: Final = 1
-PINNED_SHA256: Final = "c3e4fbba4332541b144de00a2f7c35077c2fc311f7120da5e8ddf89802dcbea9"
+#: Changed on branch fuzzcov (issue 26): more match specs, message pattern options, counters and on_load
+#: counters, bad session items (the rules the campaigns had not reached).
+PINNED_SHA256: Final = "b62319c8752ce5b5bdd9f83f4b66d5ff6e28bfda41900a2ad1376246238c7be2"
 
 
 def test_seed_gives_the_scenarios_it_always_gave() -> None:
@@ -241,7 +243,7 @@ def test_phash2_arguments_cover_what_the_model_hashes() -> None:
     its hash is the node's)."""
     seen: set[str] = set()
     for seed in NEW_FORM_SEEDS:
-        for i in range(300):
+        for i in range(600):    # the maps are rare since the generator draws more match specs (issue 26)
             for line in gen.scenario(seed, i).body:
                 w = line.split(maxsplit=2)
                 if w[1:2] == ["call"] and w[2].startswith("erlang:phash2("):

@@ -266,7 +266,7 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
     if (!o.matched)
         return true;
     if (!ms_message_false(&o)) {
-        Event ev = {"call", fn_mfa(m, fn, args), NULL, ms_message_result(&o), call_rules(r, "CALL-META CALL-META-ORDER", &o)};
+        Event ev = {"call", fn_mfa(m, fn, args), NULL, ms_message_result(&o), call_rules(r, s == LEGACY_SESSION ? "CALL-META CALL-META-ORDER" : "CALL-META CALL-META-ORDER SESSION-META", &o)};
         meta_emit(m, s, t, r->p, &ev, "ENABLED-TRACE");
     }
     if (o.return_trace || o.exception_trace)

@@ -40,6 +40,15 @@ static bool spawn_max_heap(Model *m, int q, const Step *st, long long len)
                              "the limit, and more than 1/64 of it) is");
 }
 
+/* How many sessions trace process q. */
+static int sessions_on(const Model *m, int q)
+{
+    int n = 0;
+    for (int s = 0; s < m->nsessions; s++)
+        n += model_attached(&m->procs[q].trace[s]);
+    return n;
+}
+
 bool procs_spawn(Model *m, int p, const Step *st)
 {
     bool linked = st->kind == ST_SPAWN_LINK;
@@ -49,6 +58,13 @@ bool procs_spawn(Model *m, int p, const Step *st)
     Term *mfa = st->term ? st->term
                          : term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
     inherit_spawn(m, p, q, linked); /* the child is created with its flags */
+    for (int s = 0; s < m->nsessions; s++)
+        if (model_attached(&m->procs[p].trace[s]) && model_attached(&m->procs[q].trace[s])) {
+            control_decided(m, "INHERIT-SPAWN-TRACER"); /* the parent's tracer, with its state */
+            break;
+        }
+    if (sessions_on(m, q) > 1) /* the order its sessions are asked in */
+        control_decided(m, "SESSION-ORDER-NEW");
     for (int s = 0; st->term && s < m->nsessions; s++) {
         if (m->procs[q].trace[s].flags & ENTRY_UNMODELLED)
             return model_unsupported(m, st->line, st->term_col,
@@ -156,7 +172,10 @@ bool procs_link(Model *m, int p, const Step *st, bool link)
         /* the flags reach the other side as a signal before the link (INHERIT-LINK); a blocked
          * process is scheduled to handle them (RUN-BLOCKED-INHERIT) */
         BlockSchedule before = windows_block_schedule(m, q);
+        int had = sessions_on(m, q);
         inherit_link(m, p, q);
+        if (sessions_on(m, q) > had + 1) /* several sessions at once: in the linker's order */
+            control_decided(m, "INHERIT-LINK-ORDER");
         if (!windows_signal_flags(m, q, before))
             return false;
     }

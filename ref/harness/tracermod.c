@@ -164,8 +164,10 @@ void tracermod_settled(Model *m)
      * which finds its tracer module gone (C-158); one blocked in a receive or suspended on a
      * busy port is not woken (it lost its tracer at the unload already: TRACER-UNLOADED-PURGE) */
     for (int p = 0; p < m->nprocs; p++)
-        if (model_waits_in_gate(&m->procs[p]))
+        if (model_waits_in_gate(&m->procs[p]) && model_attached(&m->procs[p].trace[LEGACY_SESSION])) {
+            control_decided(m, "TRACER-UNLOADED-SETTLE");
             model_detach(&m->procs[p].trace[LEGACY_SESSION]);
+        }
 }
 
 /* TRACER-UNLOADED-PURGE: the last code:purge/1 of `tracer unload` removes the code code:delete/1
@@ -178,8 +180,10 @@ static void purge_schedules(Model *m)
 {
     for (int p = 0; p < m->nprocs; p++) {
         Proc *pp = &m->procs[p];
-        if (pp->alive && !pp->is_port && (pp->blocked || pp->suspended))
+        if (pp->alive && !pp->is_port && (pp->blocked || pp->suspended) && model_attached(&pp->trace[LEGACY_SESSION])) {
+            control_decided(m, "TRACER-UNLOADED-PURGE");
             model_detach(&pp->trace[LEGACY_SESSION]);
+        }
     }
 }
 

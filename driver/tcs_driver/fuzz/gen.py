@@ -108,12 +108,25 @@ CALL_MATCH_SPECS: Final[tuple[str, ...]] = (
     "[{'_',[{'not',{is_seq_trace}}],[{trace,[],[send]}]}]",
     "[{'_',[],[{disable_trace,call},{return_trace}]}]",
     "not_a_match_spec",
+    # from the corpus's matchspec cases: a map head (MS-HEAD-MAP), node/0,1 (MS-NODE), a guard that
+    # fails (MS-GUARD-FAIL), a body call that raises ('EXIT', MS-BODY-EXIT); and what erts refuses:
+    # an action in a guard (MS-GUARD-CONTEXT), an unbound variable (MS-UNBOUND), an unknown function
+    # (MS-UNKNOWN-FUNCTION), a head that is no list (MS-HEAD)
+    "[{[#{k=>'$1'}],[],[{message,'$1'}]}]",
+    "[{['$1'],[{'==',{node},nonode@nohost}],[{message,{{{node},{node,'$1'}}}}]}]",
+    "[{['$1'],[{'==',{hd,'$1'},a}],[{message,list}]},{'_',[],[{message,other}]}]",
+    "[{['$1'],[],[{message,{{{hd,'$1'},'$1'}}}]}]",
+    "[{'_',[{message,x}],[]}]",
+    "[{'_',[],[{message,'$1'}]}]",
+    "[{'_',[{is_atom,a,b}],[]}]",
+    "[{x,[],[]}]",
 )
 #: Match-spec functions that change trace flags (MS-TRACE-FLAGS, MS-TRACE-FLAGS-META): a caller of a
 #: function under such a pattern may be traced afterwards.
 FLAG_FUNCTIONS: Final[tuple[str, ...]] = ("enable_trace", "disable_trace", "{trace,")
 #: What call counters may be set to (CALL-COUNTERS-*): pause and restart only with counter options.
-COUNTER_SPECS: Final[tuple[str, ...]] = ("true", "true", "false", "pause", "restart", "[]")
+COUNTER_SPECS: Final[tuple[str, ...]] = ("true", "true", "false", "pause", "restart", "[]",
+                                         "[{'_',[],[]}]")   # badarg without local (CALL-COUNTERS-NO-MATCH-SPEC)
 COUNTER_OPTIONS: Final[tuple[str, ...]] = ("call_count", "call_time", "call_memory")
 #: The items of erlang:trace_info/2 and trace:info/3 for a function (call_memory and all: OTP 26+).
 FUNCTION_ITEMS: Final[tuple[str, ...]] = (
@@ -150,6 +163,10 @@ SEND_MATCH_SPECS: Final[tuple[str, ...]] = (
     "[{['_',stop],[],[{disable_trace,send},{message,{is_seq_trace}}]}]",
     "[{['$1','_'],[{'=/=','$1',{self}}],[{message,{const,away}}]}]",
     "pause",
+    # call actions in a message pattern do nothing (MSGPAT-CALL-ACTIONS); {silent,false} on a match
+    # (MSGPAT-SILENT-ACTION)
+    "[{'_',[],[{return_trace},{exception_trace}]}]",
+    "[{['_',hello],[],[{silent,false}]},{'_',[],[]}]",
 )
 RECEIVE_MATCH_SPECS: Final[tuple[str, ...]] = (
     "true", "false", "[]",
@@ -158,6 +175,7 @@ RECEIVE_MATCH_SPECS: Final[tuple[str, ...]] = (
     "[{['_','$1','_'],[{is_pid,'$1'}],[]}]",
     "[{['_','_','$1'],[{is_atom,'$1'}],[{message,'$1'}]}]",
     "[{'_',[],[{silent,true}]}]",
+    "[{'_',[],[{exception_trace},{return_trace}]}]",
 )
 SEQ_COMPONENTS: Final[tuple[str, ...]] = (
     "send", "'receive'", "print", "timestamp", "monotonic_timestamp", "strict_monotonic_timestamp")
@@ -352,12 +370,15 @@ def _pattern_step(st: FuzzState, session: str | None = None) -> str:
                    + ([["meta"], ["local", "meta"], ["global", "meta"]] if meta_ok else []))
     if session is None and st.rng.random() < 0.03:
         opts = [st.pick(BAD_METAS)]
-    if r < 0.15:
-        return f"pattern send {st.pick(SEND_MATCH_SPECS)}" + (" global" if st.rng.random() < 0.05 else "")
+    if r < 0.15:   # an option is badarg for a message pattern (MSGPAT-NO-OPTIONS, MSGPAT-BAD-OPTION)
+        return f"pattern send {st.pick(SEND_MATCH_SPECS)}" + (st.pick([" global", " foo"]) if st.rng.random() < 0.05 else "")
     if r < 0.28:
         return f"pattern 'receive' {st.pick(RECEIVE_MATCH_SPECS)}"
-    if r < 0.35:
-        return f"pattern on_load {st.pick(CALL_MATCH_SPECS[:5])} {st.pick(['local', 'global'])}"
+    if r < 0.35:   # counters too (CALL-COUNTERS-ON-LOAD)
+        how = st.pick(["local", "global", "call_count", "call_time"])
+        if how.startswith("call_"):
+            return f"pattern on_load {st.pick(COUNTER_SPECS[:3])} {how}"
+        return f"pattern on_load {st.pick(CALL_MATCH_SPECS[:5])} {how}"
     fn, arity = st.pick(TARGET_FUNCTIONS)
     # not '_':'_'/'_': a pattern on every module traces the harness's own calls in the scenario's
     # processes (the puppet's gate, open_port/2), which no scenario describes; '_':id/1 is badarg
