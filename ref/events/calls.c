@@ -371,10 +371,15 @@ static Result unwind(Run *r, Result res)
                                     : "CALL-RETURN-TO CALL-RETURN-ORDER");
         } else {
             if (res.raised && f->catches) {
-                for (int s = 0; res.return_to && s < m->nsessions; s++)
-                    if (res.return_to[s])
-                        emit_return_to(r, &(Frame){.kind = FR_RETURN_TO, .session = s}, f->mfa,
-                                       "CALL-RETURN-TO CALL-RETURN-TO-EXCEPTION");
+                /* beam_common.c next_catch marks the sessions whose return_to frames it passes,
+                 * then at the catch walks the tracee's tracer refs (c_p->common.tracee.first_ref,
+                 * SESSION-ORDER-PROCESS), not the frames: each marked one's return_to in that order */
+                int *order;
+                int n = res.return_to ? order_by_attach(m, r->p, &order) : 0;
+                for (int i = 0; i < n; i++)
+                    if (res.return_to[order[i]])
+                        emit_return_to(r, &(Frame){.kind = FR_RETURN_TO, .session = order[i]}, f->mfa,
+                                       "CALL-RETURN-TO CALL-RETURN-TO-EXCEPTION SESSION-ORDER-PROCESS");
                 res.return_to = NULL;
             }
             return res;
