@@ -33,8 +33,8 @@ Answer enabled_answer(Tracer t, const char *tag)
 
 static const char *tracer_rule(Tracer t)
 {
-    if (t.decl->kind != TRACER_ERL_MSG)
-        return "";
+    if (t.decl->kind != TRACER_ERL_MSG) /* a NIF tracer's state: the runtime never looks at it */
+        return t.state_dead ? " STATUS-DEAD-STATE-NIF" : "";
     return t.state_dead ? " EV-EXAMPLE-TRACER STATUS-DEAD-STATE" : " EV-EXAMPLE-TRACER";
 }
 

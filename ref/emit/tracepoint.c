@@ -83,6 +83,9 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
     buf_printf(&rules, "%s%s%s", ev->rules, ts->origin ? " " : "", ts->origin ? ts->origin : "");
     if (s != LEGACY_SESSION) /* a session's {Module, State} tracer, by the same protocol */
         buf_puts(&rules, " SESSION-MODULE-TRACER");
+    bool scheduling = strncmp(ev->tag, "in", 2) == 0 || strncmp(ev->tag, "out", 3) == 0;
+    if (scheduling && (ts->flags & FLAG_BIT(FL_RUNNING_PROCS))) /* scheduled like running */
+        buf_puts(&rules, " RUN-PROCS");
     Event with_origin = *ev;
     with_origin.rules = buf_str(&rules);
     tracepoint_emit_as(m, enabled_proc_tracer(m, s, proc), ts->flags, ts->ts_cleared, proc, &with_origin, extra_rules);

@@ -194,16 +194,17 @@ TRACER_STATES: Final[tuple[str, ...]] = (
 STEP_STATES: Final[tuple[str, ...]] = ("spec_state", "{spec,<tracer>,[1,2]}", "#{k=>[<tracer>]}", "42")
 #: Exit signal reasons (`P kill Q R`, `P exit R`).
 EXIT_REASONS: Final[tuple[str, ...]] = ("normal", "kill", "die", "boom", "{shutdown,x}")
-#: trace:system/3 settings a harness cannot trigger in a scenario (no monitor message is modelled),
-#: and refused ones (SYSMON-*).
 #: The chance, at each step of a scenario with sessions, of an `apply` step before it (C-280), and,
 #: in one without, of a busy reload round (C-281) where the scenario allows one.
 APPLY_CHANCE: Final[float] = 0.05
 BUSY_RELOAD_CHANCE: Final[float] = 0.03
+#: trace:system/3 settings the steps of a scenario do not reach, and refused ones (SYSMON-*); and one
+#: that a few messages queued to one process cross (SYSMON-LONG-MSGQ, SYSMON-MESSAGE).
 SYSTEM_SETTINGS: Final[tuple[str, ...]] = (
     "long_gc 5000", "long_schedule 5000", "large_heap 100000000", "long_message_queue {22,33}",
     "busy_port true", "busy_port false", "long_gc false", "long_message_queue false", "busy_dist_port true",
     "long_gc -1", "long_message_queue {33,22}", "no_such_event true")
+SYSTEM_REACHED: Final[str] = "long_message_queue {10,11}"   # the lowest Enable the model takes
 
 
 @dataclass(frozen=True)
@@ -327,7 +328,10 @@ def _trace_step(st: FuzzState) -> str | None:
     if not who:
         return None
     p = st.pick(who)
-    flags = _flags(st, _legacy_pool(st, PROCESS_FLAGS)) + _tracer_option(st, how)
+    flags = _flags(st, _legacy_pool(st, PROCESS_FLAGS))
+    if how == "on" and "call" in flags and "return_to" not in flags and st.rng.random() < 0.4:
+        flags.append("return_to")   # local patterns then give return_to (CALL-RETURN-TO-*)
+    flags += _tracer_option(st, how)
     flags += _named_tracer(st, how, flags)
     if how == "on":
         _mark_traced(st, [p], flags)
@@ -512,7 +516,9 @@ def _suspend(st: FuzzState, p: str, x: str, data: str) -> list[str]:
         return []
     st.ports[x].busy = False
     _deliver(st, st.ports[x].owner, False)
-    return [f"{p} port_command {x} {data}", f"{st.pick(clearers)} port_control {x} not_busy"]
+    # the owner may send it as a message instead, suspended the same way (PORTS-DRIVER-BUSY-SEND)
+    how = "port_send" if p == st.ports[x].owner and st.rng.random() < 0.5 else "port_command"
+    return [f"{p} {how} {x} {data}", f"{st.pick(clearers)} port_control {x} not_busy"]
 
 
 def _port_control(st: FuzzState, actor: _Actor) -> str | None:
@@ -532,7 +538,8 @@ def _port_control(st: FuzzState, actor: _Actor) -> str | None:
     port.busy = item == "busy"
     senders = [q for q in st.free() if q not in st.token and q not in st.seq_group]
     if port.busy and senders and st.rng.random() < 0.6:
-        st.then += _suspend(st, st.pick(senders), x, st.pick(PORT_DATA))
+        owner = port.owner if port.owner in senders and st.rng.random() < 0.3 else None
+        st.then += _suspend(st, owner or st.pick(senders), x, st.pick(PORT_DATA))
     return f"{p} port_control {x} {item}"
 
 
@@ -963,6 +970,10 @@ def _session_trace_step(st: FuzzState, ref: str, kind: str) -> str | None:
         st.new_ports_traced = True
     elif how == "on" and q not in st.ports and q not in PORT_SPECS and q not in ("new", "new_processes"):
         _mark_traced(st, [q], flags)
+        # the legacy session traces its calls too, sometimes: one call traced in two sessions
+        # (SESSION-ORDER-CALL, with the mirrored patterns of _session_step)
+        if "call" in flags and st.recorder and not st.step_state and kind != "legacy" and st.rng.random() < 0.3:
+            st.then.append(f"trace {q} on call")
     return f"trace {ref} {q} {how} {' '.join(flags)}"
 
 
@@ -999,8 +1010,13 @@ def _session_step(st: FuzzState) -> str | None:
         ref = "weak(legacy)"       # the legacy session through its weak handle
     kind = st.sessions.get(_session_of(ref), "legacy")
     if st.system and r < 0.2 and kind != "undefined":
-        if st.rng.random() < 0.2:
-            return f"info {ref} system all"
+        if st.rng.random() < 0.2:   # flags is no item of system: badarg (ERRINFO-INFO-SYSTEM)
+            return f"info {ref} system {st.pick(['all', 'all', 'flags'])}"
+        if st.rng.random() < 0.1:   # the node's legacy system monitor, which no session sets
+            return "system_monitor"
+        if st.rng.random() < 0.3:   # one a few queued messages cross, through a strong handle if any
+            strong = _session_of(ref) not in st.dropped
+            return f"system {_session_of(ref) if strong else ref} {SYSTEM_REACHED}"
         return f"system {ref} {st.pick(SYSTEM_SETTINGS)}"
     if r < 0.35:
         if st.rng.random() < 0.15:
@@ -1008,7 +1024,15 @@ def _session_step(st: FuzzState) -> str | None:
         return _session_trace_step(st, ref, kind)
     if r < 0.55:
         line = _pattern_step(st, _session_of(ref))
-        return line if line.startswith("unload ") else f"pattern {ref} {line.split(' ', 1)[1]}"
+        if line.startswith("unload "):
+            return line
+        # the same function pattern in the legacy session too, sometimes: one call traced in two
+        # sessions (SESSION-ORDER-CALL, LIB-TARGET-BIF-SESSIONS)
+        words = line.split()
+        if (ref != "weak(legacy)" and ":" in words[1] and "meta" not in words and st.recorder
+                and st.rng.random() < 0.3):
+            st.then.append(line)
+        return f"pattern {ref} {line.split(' ', 1)[1]}"
     if r < 0.7:
         what = st.pick([f"<{st.pick(st.every_name())}>", "new", "{tcs_target,id,1}", "send", "'receive'",
                         "new_processes", "new_ports", "on_load"] + [x for x, port in st.ports.items() if port.open])
@@ -1017,6 +1041,8 @@ def _session_step(st: FuzzState) -> str | None:
         if what.startswith("{"):
             return f"info {ref} {what} {_function_item(st)}"
         item = {"send": "match_spec", "'receive'": "match_spec"}
+        if what.startswith("<") and st.rng.random() < 0.05:   # no item of a process (ERRINFO-INFO-ITEM)
+            return f"info {ref} {what} bad_item"
         return f"info {ref} {what} {item.get(what, st.pick(['flags', 'tracer']))}"
     if r < 0.8:
         what = st.pick(["all", "send", "new", "{tcs_target,id,1}", f"<{st.pick(st.every_name())}>", "on_load",
