@@ -348,6 +348,7 @@ static Result unwind(Run *r, Result res)
     Model *m = r->m;
     if (res.failed)
         return res;
+    bool fresh = false; /* a return_to frame of this pass, right above the continuation (C-472) */
     for (;;) {
         const Frame *f = &r->frames[--r->nframes];
         if (f->kind == FR_RETURN && !res.raised) {
@@ -365,11 +366,17 @@ static Result unwind(Run *r, Result res)
             if (!res.return_to)
                 res.return_to = arena_alloc(m->a, (size_t)m->nsessions * sizeof *res.return_to);
             res.return_to[f->session] = true; /* one return_to, where it is caught */
+            fresh = true;
         } else if (f->kind == FR_RETURN_TO) {
             emit_return_to(r, f, continuation(r, r->nframes - 1),
                            f->chain ? "CALL-RETURN-TO CALL-RETURN-ORDER CALL-RETURN-TO-TAIL"
                                     : "CALL-RETURN-TO CALL-RETURN-ORDER");
         } else {
+            /* before OTP 27 beam_common.c next_catch records only the frame right after a
+             * return_to frame and forgets it at the next one: a continuation reached with no
+             * return_to frame right above it drops those from deeper down (C-472) */
+            if (res.raised && res.return_to && !fresh && release_deviates(m, DEV_RETURN_TO_CLOSEST_CATCH))
+                res.return_to = NULL;
             if (res.raised && f->catches) {
                 /* beam_common.c next_catch marks the sessions whose return_to frames it passes,
                  * then at the catch walks the tracee's tracer refs (c_p->common.tracee.first_ref,
