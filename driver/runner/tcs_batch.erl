@@ -18,7 +18,7 @@
 %% made since the batch began, and the tracer modules (the legacy one and the
 %% trace sessions' recorders) with their NIF libraries (so
 %% that the next job loads its own, with its own answers); the next job starts
-%% once the runtime has released those modules' literals (literals_released/0).  The driver does
+%% once the runtime has released those modules' literals (tcs_runner_lib:literals_released/0).  The driver does
 %% not rely on this alone: a job that crashes or hangs ends the node, and any
 %% case that disagrees in a shared node is replayed in a fresh one.
 -module(tcs_batch).
@@ -41,7 +41,7 @@ run([JobFile | Rest], Index, Sessions) ->
     close_ports(get(tcs_batch_ports)),
     clean(JobFile, Sessions),
     unload_fixtures(),
-    literals_released(),
+    tcs_runner_lib:literals_released(),
     run(Rest, Index + 1, Sessions).
 
 %% A job that raises ends the node, like it does when it runs alone: the
@@ -147,44 +147,6 @@ clear_patterns(What) ->
 unload_fixtures() ->
     [begin code:purge(M), code:delete(M), code:purge(M) end
      || M <- [tcs_late], code:is_loaded(M) =/= false].
-
-%% Waits until the literal area collector has no copy request out.  Purging a module
-%% (the tracer modules in clean/2, tcs_late) hands its literal area to that process,
-%% which goes on after code:purge/1 has returned: it takes erlang:processes() and sends
-%% every process a copy request (erts_literal_area_collector.erl, switch_area/0).  A
-%% scenario process of the next job that gets one while it waits in a receive is
-%% scheduled in and out again: seed 20261211 (fuzz group P3, OTP 25), a second out/in
-%% pair at {erlang,open_port,2} in a shared node only (CONFORMANCE.md C-420; probe
-%% fuzz/probes/open_port_waits.erl, modes before and before_idle).  The collector answers
-%% {get_status, Ref, From} with idle or working (OTP 25 and later); it handles its
-%% messages in order, so the copy_literals of a purge that returned comes first.  The
-%% wait between polls lets this process answer its own copy request.  Bounded (5 s): a
-%% collector that stays busy leaves the run as before, and the driver's replay of a
-%% disagreeing case in a fresh node still stands.
-literals_released() ->
-    Collector = case get(tcs_literal_collector) of
-                    undefined ->
-                        Found = [P || P <- processes(),
-                                      erlang:process_info(P, initial_call) =:=
-                                          {initial_call, {erts_literal_area_collector, start, 0}}],
-                        C = case Found of [One] -> One; _ -> none end,
-                        put(tcs_literal_collector, C),
-                        C;
-                    C -> C
-                end,
-    literals_released(Collector, 5000).
-
-%% A runtime without that collector (another build of OTP): nothing to wait for.
-literals_released(none, _Left) -> ok;
-literals_released(_Collector, Left) when Left =< 0 -> ok;
-literals_released(Collector, Left) ->
-    Ref = make_ref(),
-    Collector ! {get_status, Ref, self()},
-    receive
-        {Ref, idle} -> ok;
-        {Ref, working} -> receive after 1 -> literals_released(Collector, Left - 1) end
-    after 1000 -> ok
-    end.
 
 %% The trace sessions that exist now (none before OTP 27, which has no trace module).
 sessions() ->

@@ -208,6 +208,7 @@ run_step({tracer_unload, recorder}, Names, #{collector := C, tracer := Mod}) ->
     code:purge(Mod),
     Deleted = code:delete(Mod),
     code:purge(Mod),
+    tcs_runner_lib:literals_released(),
     ctl(C, "code:delete(recorder)", {ok, Deleted}, Names),
     {harness, Names};
 run_step({tracer_reload, recorder}, Names, #{collector := C, tracer := Mod}) ->
@@ -229,6 +230,7 @@ run_step({module_unload, Mod}, Names, #{collector := C}) ->
     code:purge(Mod),
     Deleted = code:delete(Mod),
     code:purge(Mod),
+    tcs_runner_lib:literals_released(),  % its copy requests during this step
     ctl(C, ["code:delete(", atom_to_list(Mod), ")"], {ok, Deleted}, Names),
     {harness, Names};
 run_step({reading, Name, Step}, Names, Ctx) ->

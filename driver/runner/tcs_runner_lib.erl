@@ -14,7 +14,8 @@
 %% too, step by step (out_after/2).
 -module(tcs_runner_lib).
 -export([out/1, out/2, out_after/2, ctl/4, canon/2, collect/1, load_recorder/3, hold/1, node_counts/0, count/3,
-         puppet_step/4, after_puppet_step/2, tracer_option/2, recorder_named/2, utf8_output/0]).
+         puppet_step/4, after_puppet_step/2, tracer_option/2, recorder_named/2, utf8_output/0,
+         literals_released/0]).
 
 %% The optional callbacks in the model's bit order (generated: tcsref tags).
 -include("tcs_tags.hrl").
@@ -210,3 +211,46 @@ count_name(N, N, _) -> "_Processes";
 count_name(N, _, N) -> "_Ports";
 count_name(N, Procs, Ports) when N =:= Procs + Ports -> "_ProcessesAndPorts";
 count_name(N, _, _) -> integer_to_list(N).
+
+%% --- purges --------------------------------------------------------------------
+
+%% Waits until the literal area collector has no copy request out.  Purging a module
+%% (the tracer modules in clean/2, tcs_late) hands its literal area to that process,
+%% which goes on after code:purge/1 has returned: it takes erlang:processes() and sends
+%% every process a copy request (erts_literal_area_collector.erl, switch_area/0).  A
+%% scenario process of the next job that gets one while it waits in a receive is
+%% scheduled in and out again: seed 20261211 (fuzz group P3, OTP 25), a second out/in
+%% pair at {erlang,open_port,2} in a shared node only (CONFORMANCE.md C-420; probe
+%% fuzz/probes/open_port_waits.erl, modes before and before_idle).  The collector answers
+%% {get_status, Ref, From} with idle or working (OTP 25 and later); it handles its
+%% messages in order, so the copy_literals of a purge that returned comes first.  The
+%% wait between polls lets this process answer its own copy request.  Bounded (5 s): a
+%% collector that stays busy leaves the run as before, and the driver's replay of a
+%% disagreeing case in a fresh node still stands.  A scenario's own purge (`unload`,
+%% `tracer unload`: tcs_runner) waits too, so that its copy requests come during that
+%% step, not in a later one (fuzz seed 777001: an `unload tcs_late`, then a second
+%% out/in pair at {erlang,open_port,2} and a gc on OTP 29 in 3 runs of 15).
+literals_released() ->
+    Collector = case get(tcs_literal_collector) of
+                    undefined ->
+                        Found = [P || P <- processes(),
+                                      erlang:process_info(P, initial_call) =:=
+                                          {initial_call, {erts_literal_area_collector, start, 0}}],
+                        C = case Found of [One] -> One; _ -> none end,
+                        put(tcs_literal_collector, C),
+                        C;
+                    C -> C
+                end,
+    literals_released(Collector, 5000).
+
+%% A runtime without that collector (another build of OTP): nothing to wait for.
+literals_released(none, _Left) -> ok;
+literals_released(_Collector, Left) when Left =< 0 -> ok;
+literals_released(Collector, Left) ->
+    Ref = make_ref(),
+    Collector ! {get_status, Ref, self()},
+    receive
+        {Ref, idle} -> ok;
+        {Ref, working} -> receive after 1 -> literals_released(Collector, Left - 1) end
+    after 1000 -> ok
+    end.

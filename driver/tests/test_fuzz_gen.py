@@ -27,7 +27,10 @@ def test_same_seed_gives_byte_identical_scenarios(seed: int) -> None:
 #: keep). A seed names its scenarios in FINDINGS.md and in the cases taken from it: a change of the
 #: generator that changes what a seed gives must change this on purpose, and say so.
 PINNED_SEED: Final = 1
-PINNED_SHA256: Final = "c3e4fbba4332541b144de00a2f7c35077c2fc311f7120da5e8ddf89802dcbea9"
+#: Changed on branch fuzzcov (issue 26): more match specs, message pattern options, counters and on_load
+#: counters, bad session items, system monitor info items, port_send to a busy port, return_to with call,
+#: patterns and call flags in the legacy session beside a session's (the rules no campaign had reached).
+PINNED_SHA256: Final = "8437cf97ba90fbdb385002c995c8ac555f4940b7d51c9ed788d18fad5cde089d"
 
 
 def test_seed_gives_the_scenarios_it_always_gave() -> None:
@@ -241,7 +244,7 @@ def test_phash2_arguments_cover_what_the_model_hashes() -> None:
     its hash is the node's)."""
     seen: set[str] = set()
     for seed in NEW_FORM_SEEDS:
-        for i in range(300):
+        for i in range(600):    # the maps are rare since the generator draws more match specs (issue 26)
             for line in gen.scenario(seed, i).body:
                 w = line.split(maxsplit=2)
                 if w[1:2] == ["call"] and w[2].startswith("erlang:phash2("):
@@ -273,6 +276,9 @@ def test_model_accepts_every_scenario_with_the_new_forms(layout: corpus.Layout, 
 def test_explained_rules_and_choice() -> None:
     text = "% tcs stream v1: x\nN enabled(send, <tracer>, <a>) -> trace  % EV-SEND FALLBACK-ENABLED\nI x  % STATUS-PROBE\n"
     assert steer.explained_rules(text) == {"EV-SEND", "FALLBACK-ENABLED", "STATUS-PROBE"}
+    decided = text + "% decided SIGNAL-DEAD SIGNAL-NORMAL\n% a comment  % NOT-A-RULE\n"
+    assert steer.explained_rules(decided) == {"EV-SEND", "FALLBACK-ENABLED", "STATUS-PROBE", "SIGNAL-DEAD",
+                                              "SIGNAL-NORMAL"}
     seen = steer.Coverage()
     seen.add(["EV-SEND", "FALLBACK-ENABLED"])
     assert steer.choose([{"EV-SEND"}, {"PORTS-OPEN"}], seen) == 1

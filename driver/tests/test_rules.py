@@ -5,6 +5,7 @@ import pytest
 
 from conftest import CASES
 from tcs_driver import conformance, corpus, rules
+from tcs_driver.fuzz import steer
 
 CATALOGUE = """
 | ID | statement | source | model |
@@ -73,7 +74,6 @@ def test_every_rule_the_model_cites_is_in_the_catalogue(layout: corpus.Layout) -
     catalogue = rules.catalogue(conformance.text(layout.repo))
     cited: set[str] = set()
     for explained in corpus.model_each(layout, [case.path for case in CASES], "sim", "--explain"):
-        for line in explained.splitlines()[1:]:
-            cited.update(line.rsplit("  % ", 1)[1].split())
+        cited.update(steer.explained_rules(explained))  # each line's rules and the "% decided" ones
     assert cited, "--explain cited no rule"
     assert sorted(cited - set(catalogue)) == []

@@ -26,6 +26,8 @@ void control_line(Model *m, const char *call, const char *result, const char *ru
     buf_free(&why);
 }
 
+void control_decided(Model *m, const char *rules) { stream_decided(m->out, rules); }
+
 void control_step_raised(Model *m, int p, const Term *action, const char *class_, const Term *reason,
                          const char *rules)
 {

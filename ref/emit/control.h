@@ -11,4 +11,9 @@ void control_line(Model *m, const char *call, const char *result, const char *ru
 void control_step_raised(Model *m, int p, const Term *action, const char *class_, const Term *reason,
                          const char *rules);
 
+/* Guarantees: with --explain, a comment line naming rules a step applied where they make nothing
+ * happen (no line of their own: a signal ignored, a callback not asked), so that --explain tells
+ * every rule the model used; the stream's lines are unchanged. */
+void control_decided(Model *m, const char *rules);
+
 #endif

@@ -1,6 +1,7 @@
 /* enabled.c - the enabled protocol: answers, trace_status probe, remove. */
 #include <string.h>
 
+#include "control.h"
 #include "enabled.h"
 
 Tracer enabled_session_tracer(const Model *m, int s)
@@ -32,8 +33,8 @@ Answer enabled_answer(Tracer t, const char *tag)
 
 static const char *tracer_rule(Tracer t)
 {
-    if (t.decl->kind != TRACER_ERL_MSG)
-        return "";
+    if (t.decl->kind != TRACER_ERL_MSG) /* a NIF tracer's state: the runtime never looks at it */
+        return t.state_dead ? " STATUS-DEAD-STATE-NIF" : "";
     return t.state_dead ? " EV-EXAMPLE-TRACER STATUS-DEAD-STATE" : " EV-EXAMPLE-TRACER";
 }
 
@@ -95,8 +96,10 @@ bool enabled_consult(Model *m, int s, int proc, const char *tag, const char *ev_
      * erl_trace.c call_enabled_tracer answers a tag other than trace_status discard when the NIF
      * is gone: the event is dropped and the port keeps its tracer (C-330); a process has been
      * scheduled in before its event, where the trace_status check removed it (enabled_unloaded) */
-    if (m->procs[proc].is_port && s == LEGACY_SESSION && m->tracer_unloaded)
+    if (m->procs[proc].is_port && s == LEGACY_SESSION && m->tracer_unloaded) {
+        control_decided(m, "TRACER-UNLOADED-PORT-KEEPS");
         return false;
+    }
     if (enabled_unloaded(m, s, proc))
         return false;
     Buf rules;

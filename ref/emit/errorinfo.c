@@ -67,6 +67,8 @@ static const Refusal refusals[] = {
     {NULL, "SESSION-TRACEE-BAD", NULL, "2", "ERRINFO-TRACEE", NULL},
     {"process", "SESSION-UNKNOWN-FLAG", "badopt", "4", "ERRINFO-BADOPT", NULL},
     {"function", "CALL-COUNT-NO-MATCH-SPEC", "call_count", "4", "ERRINFO-CALL-COUNT", NULL},
+    /* the same refusal from a session's pattern step (fuzz seed 777001, OTP 27 and 29) */
+    {"function", "CALL-COUNTERS-NO-MATCH-SPEC", "call_count", "4", "ERRINFO-CALL-COUNT", NULL},
     {"function", "SESSION-FUNCTION-BAD-MFA", "none", "2", "ERRINFO-MFA", NULL},
     {"session_create", "SESSION-CREATE-NAME", NULL, "1", "ERRINFO-CREATE-ARGS", NULL},
     {"session_create", "SESSION-CREATE-TRACER", NULL, "2", "ERRINFO-CREATE-ARGS", NULL},

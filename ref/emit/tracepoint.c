@@ -81,6 +81,11 @@ void tracepoint_emit(Model *m, int s, int proc, const Event *ev, const char *ext
     buf_init(&rules);
     /* the rules by which the tracer got attached (none once a return outlives it) */
     buf_printf(&rules, "%s%s%s", ev->rules, ts->origin ? " " : "", ts->origin ? ts->origin : "");
+    if (s != LEGACY_SESSION) /* a session's {Module, State} tracer, by the same protocol */
+        buf_puts(&rules, " SESSION-MODULE-TRACER");
+    bool scheduling = strncmp(ev->tag, "in", 2) == 0 || strncmp(ev->tag, "out", 3) == 0;
+    if (scheduling && (ts->flags & FLAG_BIT(FL_RUNNING_PROCS))) /* scheduled like running */
+        buf_puts(&rules, " RUN-PROCS");
     Event with_origin = *ev;
     with_origin.rules = buf_str(&rules);
     tracepoint_emit_as(m, enabled_proc_tracer(m, s, proc), ts->flags, ts->ts_cleared, proc, &with_origin, extra_rules);
@@ -100,6 +105,12 @@ void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_clear
     buf_init(&body);
     buf_init(&rules);
     buf_printf(&rules, "FALLBACK-CATEGORY FALLBACK-TRACE %s %s", extra_rules, ev->rules);
+    if (tracer.decl->callbacks) /* the NIF table's optional callbacks decide which is called */
+        buf_puts(&rules, " FALLBACK-NIF-TABLE");
+    if (m->procs[proc].is_port)
+        buf_puts(&rules, " PORTS-CATEGORY");
+    if (tracer.state->kind != TK_PID) /* a state of the case's own, passed as it is */
+        buf_puts(&rules, " STATE-ANY-TERM");
     /* TS-CPU: the node's cpu_timestamp flag changes what `timestamp` measures */
     flags |= m->cpu_timestamp ? FLAG_BIT(FL_CPU_TIMESTAMP) : 0;
     Term *opts = opts_build(m->scratch, flags, ts_cleared, ev->extra, ev->ms_result, &rules); /* printed only */

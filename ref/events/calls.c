@@ -155,6 +155,8 @@ static void apply_silent(Run *r, int s, const MsOutcome *o)
 {
     Proc *proc = &r->m->procs[r->p];
     if (!model_attached(&proc->trace[s])) {
+        if (o->silent >= 0)
+            control_decided(r->m, "MS-SILENT-UNTRACED");
         if (s == LEGACY_SESSION && o->silent >= 0)
             proc->untraced_silent = o->silent == 1;
         return;
@@ -205,18 +207,25 @@ static bool process_tracepoint(Run *r, int s, int nsessions, int fn, Term *args,
     if (!run_ms(r, s, pat->ms, args, &o))
         return false;
     apply_silent(r, s, &o);
-    if (ts->flags & FLAG_BIT(FL_SILENT)) /* CALL-SILENT: no event, and no trace frames */
+    bool return_to = ts->flags & FLAG_BIT(FL_RETURN_TO);
+    if (ts->flags & FLAG_BIT(FL_SILENT)) { /* CALL-SILENT: no event, and no trace frames */
+        control_decided(m, "CALL-SILENT");
         return true;
-    if (!o.matched) /* MS-CLAUSE-ORDER: no clause matched */
+    }
+    bool message = o.matched && !ms_message_false(&o); /* MS-CLAUSE-ORDER: no clause matched */
+    if (return_to && !message) /* no call event sent: no return_to either */
+        control_decided(m, "CALL-RETURN-TO-MESSAGE");
+    if (return_to && message && !pat->local) /* a global pattern gives no return_to */
+        control_decided(m, "CALL-RETURN-TO-LOCAL-ONLY");
+    if (!o.matched)
         return true;
-    bool message = !ms_message_false(&o);
     if (message) {
         Term *what = ts->flags & FLAG_BIT(FL_ARITY) ? NULL : args;
         Event ev = {"call", fn_mfa(m, fn, what), NULL, ms_message_result(&o), call_rules(r, kind, &o)};
         tracepoint_emit(m, s, r->p, &ev, "ENABLED-TRACE");
     }
     /* CALL-RETURN-TO: a local pattern whose call event was sent, with flag return_to */
-    if (message && pat->local && (ts->flags & FLAG_BIT(FL_RETURN_TO))) {
+    if (message && pat->local && return_to) {
         Frame *chain = chain_return_to(r, s);
         if (chain)
             chain->chain = true;
@@ -261,7 +270,7 @@ static bool meta_tracepoint(Run *r, int s, int fn, Term *args, Pattern *pat)
     if (!o.matched)
         return true;
     if (!ms_message_false(&o)) {
-        Event ev = {"call", fn_mfa(m, fn, args), NULL, ms_message_result(&o), call_rules(r, "CALL-META CALL-META-ORDER", &o)};
+        Event ev = {"call", fn_mfa(m, fn, args), NULL, ms_message_result(&o), call_rules(r, s == LEGACY_SESSION ? "CALL-META CALL-META-ORDER" : "CALL-META CALL-META-ORDER SESSION-META", &o)};
         meta_emit(m, s, t, r->p, &ev, "ENABLED-TRACE");
     }
     if (o.return_trace || o.exception_trace)
@@ -285,6 +294,8 @@ static bool breakpoint(Run *r, int fn, Term *args, bool global)
         counters_call(r->m, s, r->p, &r->m->sessions[s].pats[fn]);
     int *order;
     int n = order_by_pattern(r->m, fn, global, &order);
+    if (fn == FN_PHASH2 && n > 1) /* each session's pattern on the BIF on its own */
+        control_decided(r->m, "LIB-TARGET-BIF-SESSIONS");
     for (int i = 0; i < n; i++) {
         int s = order[i];
         Pattern *pat = &r->m->sessions[s].pats[fn];
@@ -341,6 +352,7 @@ static Result unwind(Run *r, Result res)
     Model *m = r->m;
     if (res.failed)
         return res;
+    bool fresh = false; /* a return_to frame of this pass, right above the continuation (C-472) */
     for (;;) {
         const Frame *f = &r->frames[--r->nframes];
         if (f->kind == FR_RETURN && !res.raised) {
@@ -351,22 +363,34 @@ static Result unwind(Run *r, Result res)
             Term *cv = term_tuple3(m->a, term_atom(m->a, "error"), res.value, NULL);
             emit_frame(r, f, "exception_from", f->mfa, cv, "CALL-EXCEPTION-FROM MS-EXCEPTION-TRACE",
                        f->meta ? "CALL-META CALL-RETURN-NO-ENABLED" : "CALL-RETURN-NO-ENABLED");
-        } else if (f->kind == FR_RETURN) {
-            continue; /* CALL-EXCEPTION-NO-RETURN: {return_trace} says nothing of an exception */
+        } else if (f->kind == FR_RETURN) { /* {return_trace} says nothing of an exception */
+            control_decided(m, "CALL-EXCEPTION-NO-RETURN");
+            continue;
         } else if (f->kind == FR_RETURN_TO && res.raised) {
             if (!res.return_to)
                 res.return_to = arena_alloc(m->a, (size_t)m->nsessions * sizeof *res.return_to);
             res.return_to[f->session] = true; /* one return_to, where it is caught */
+            fresh = true;
         } else if (f->kind == FR_RETURN_TO) {
             emit_return_to(r, f, continuation(r, r->nframes - 1),
                            f->chain ? "CALL-RETURN-TO CALL-RETURN-ORDER CALL-RETURN-TO-TAIL"
                                     : "CALL-RETURN-TO CALL-RETURN-ORDER");
         } else {
+            /* before OTP 27 beam_common.c next_catch records only the frame right after a
+             * return_to frame and forgets it at the next one: a continuation reached with no
+             * return_to frame right above it drops those from deeper down (C-472) */
+            if (res.raised && res.return_to && !fresh && release_deviates(m, DEV_RETURN_TO_CLOSEST_CATCH))
+                res.return_to = NULL;
             if (res.raised && f->catches) {
-                for (int s = 0; res.return_to && s < m->nsessions; s++)
-                    if (res.return_to[s])
-                        emit_return_to(r, &(Frame){.kind = FR_RETURN_TO, .session = s}, f->mfa,
-                                       "CALL-RETURN-TO CALL-RETURN-TO-EXCEPTION");
+                /* beam_common.c next_catch marks the sessions whose return_to frames it passes,
+                 * then at the catch walks the tracee's tracer refs (c_p->common.tracee.first_ref,
+                 * SESSION-ORDER-PROCESS), not the frames: each marked one's return_to in that order */
+                int *order;
+                int n = res.return_to ? order_by_attach(m, r->p, &order) : 0;
+                for (int i = 0; i < n; i++)
+                    if (res.return_to[order[i]])
+                        emit_return_to(r, &(Frame){.kind = FR_RETURN_TO, .session = order[i]}, f->mfa,
+                                       "CALL-RETURN-TO CALL-RETURN-TO-EXCEPTION SESSION-ORDER-PROCESS");
                 res.return_to = NULL;
             }
             return res;
@@ -488,8 +512,10 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
     case FN_BOTTOM:
         return enter_chain(r, fn, arg);
     case FN_PHASH2: /* a BIF: its value only (LIB-TARGET-BIF) */
+        control_decided(m, "LIB-TARGET-BIF LIB-TARGET-EXACT");
         return value(term_int(m->a, phash2_value(arg)));
     case FN_SEQ: { /* its tail call of seq_loop/3 is local: no pattern of the model's sees it */
+        control_decided(m, "LIB-TARGET-SEQ LIB-TARGET-EXACT");
         bool raised;
         Term *v = libcalls_seq(m->a, arg, args->u.cons.tail->u.cons.head, &raised);
         return (Result){.raised = raised, .value = v};

@@ -4,6 +4,7 @@
  * predict print as placeholders that the driver checks by shape (PROTOCOLS.md section 6). */
 #include <string.h>
 
+#include "control.h"
 #include "counters.h"
 
 static const char *const names[COUNTERS] = {"call_count", "call_time", "call_memory"};
@@ -56,12 +57,20 @@ void counters_call(Model *m, int s, int p, Pattern *pat)
         Counter *c = &pat->counters[k];
         if (c->state != COUNTER_RUNNING)
             continue;
+        /* a counter calls no tracer (CALL-COUNTERS-SILENT), whatever the call (-ANY-CALL), and
+         * each session has its own (-SESSIONS) */
+        control_decided(m, s == LEGACY_SESSION ? "CALL-COUNTERS-ANY-CALL CALL-COUNTERS-SILENT"
+                                               : "CALL-COUNTERS-ANY-CALL CALL-COUNTERS-SILENT CALL-COUNTERS-SESSIONS");
         if (k == COUNTER_COUNT) {
+            if (!traced_call)
+                control_decided(m, "CALL-COUNTERS-ANY-PROCESS");
             c->calls++;
             continue;
         }
-        if (!traced_call)
+        if (!traced_call) {
+            control_decided(m, "CALL-COUNTERS-TRACED-ONLY");
             continue;
+        }
         ProcCalls *pc = c->procs;
         while (pc && pc->proc != p)
             pc = pc->next;

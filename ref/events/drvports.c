@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "control.h"
 #include "drvports.h"
 #include "msgtrace.h"
 #include "ports.h"
@@ -27,6 +28,7 @@ bool drvports_suspend(Model *m, int p, int x, const Step *st, bool via_send)
             sysmsg_monitor(m, s, p, "busy_port", model_id(m, x), "SYSMON-BUSY-PORT SYSMON-MESSAGE");
     /* PORTS-DRIVER-BUSY: port_command/2 to a busy port suspends the caller; nothing reaches the
      * port until it is not busy */
+    control_decided(m, via_send ? "PORTS-DRIVER-BUSY PORTS-DRIVER-BUSY-SEND" : "PORTS-DRIVER-BUSY");
     m->procs[x].suspended = p + 1;
     m->procs[p].suspended = x + 1;
     m->procs[p].pending = st->term;
@@ -90,6 +92,7 @@ static bool resume(Model *m, int x, const Step *st)
         return true;
     Term *mfa = sched_suspended_mfa(m, q);
     m->procs[q].suspended = 0;
+    control_decided(m, "PORTS-DRIVER-RESUME");
     (void)windows_sync(m, q); /* RUN-BLOCKED-SIGNALS: the resumption closes its window, never refuses */
     tracepoint_event(m, q, "in", mfa, NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
     if (m->procs[q].pending_send) /* PORTS-DRIVER-BUSY-SEND: the retried send is traced again */

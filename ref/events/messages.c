@@ -131,6 +131,7 @@ static bool recv_selective(Model *m, int p, const Step *st)
         memmove(pr->mbox + pr->mhead + i, pr->mbox + pr->mhead + i + 1, (pr->mlen - i - 1) * sizeof *pr->mbox);
         pr->mlen--;
         longmsgq_shrank(m, p);
+        control_decided(m, "RECV-SELECTIVE");
         messages_received(m, p, got);
         return true;
     }

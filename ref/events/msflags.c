@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "control.h"
 #include "enabled.h"
 #include "order.h"
 
@@ -44,6 +45,7 @@ static MsEffect trace_flags(void *ctx, const Term *target, FlagSet disable, Flag
          * set_tracee_flags with a nil tracer clears every flag of the target and its tracer,
          * whatever the function asked; in a session the session's tracer is handed on (below) */
         bool was_attached = model_attached(ts);
+        control_decided(m, "MS-TRACE-FLAGS-META");
         if (was_attached)
             model_detach(ts);
         return !changed || was_attached ? MSE_TRUE : MSE_FALSE;

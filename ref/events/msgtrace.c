@@ -8,6 +8,7 @@
  * then); only after that is the tracer's enabled callback asked. */
 #include <string.h>
 
+#include "control.h"
 #include "enabled.h"
 #include "msgtrace.h"
 
@@ -76,10 +77,14 @@ bool msgtrace_event(Model *m, const Step *st, int proc, const char *tag, const T
          * CONFORMANCE.md, expectations/otp25.toml) */
         static const MessagePattern unpatterned; /* on, no match spec: MSGPAT-DEFAULT */
         const MessagePattern *pat = model_message_pattern(&m->sessions[s], send);
+        bool port_unmatched = m->procs[proc].is_port && (!send || pat->ms) && pat->set;
         if (m->procs[proc].is_port && (!send || pat->ms))
             pat = &unpatterned;
-        if (!enabled_live(m, s, proc, tag))
+        if (!enabled_live(m, s, proc, tag)) {
+            if (pat->set && m->procs[proc].alive) /* the pattern traces nothing without the flag */
+                control_decided(m, "MSGPAT-FLAG");
             continue;
+        }
         /* OTP 25's trace_port_send checks no send pattern at all (C-85, its release prediction) */
         if (pat->off && m->procs[proc].is_port && release_deviates(m, DEV_PORT_SEND_PATTERN_IGNORED))
             pat = &unpatterned;
@@ -98,11 +103,24 @@ bool msgtrace_event(Model *m, const Step *st, int proc, const char *tag, const T
                 *flags = o.silent ? *flags | FLAG_BIT(FL_SILENT) : *flags & ~FLAG_BIT(FL_SILENT);
             /* MSGPAT-BEFORE-ENABLED: the match spec decides before the tracer is asked;
              * MSGPAT-SILENT: a silent process's events are dropped, with a match spec only */
-            if (!o.matched || ms_message_false(&o) || (*flags & FLAG_BIT(FL_SILENT)))
+            if (!o.matched || ms_message_false(&o) || (*flags & FLAG_BIT(FL_SILENT))) {
+                control_decided(m, "MSGPAT-BEFORE-ENABLED");
                 continue;
+            }
         }
         bool silent = *flags & FLAG_BIT(FL_SILENT);
-        const char *session = tracepoint_rules(m, s, n, rules, "SESSION-ORDER-PROCESS");
+        Buf why;
+        buf_init(&why);
+        buf_puts(&why, rules);
+        if (port_unmatched)
+            buf_puts(&why, " MSGPAT-PORT-RECEIVE");
+        if (pat->set && strcmp(tag, "send_to_non_existing_process") == 0)
+            buf_puts(&why, " MSGPAT-NONEXIST"); /* through the send pattern like a send */
+        if (pat->ms && strstr(o.rules, "MS-SELF"))
+            buf_puts(&why, " MSGPAT-SELF");
+        const char *base = arena_strndup(m->scratch, buf_str(&why), why.len); /* this event's lines only */
+        buf_free(&why);
+        const char *session = tracepoint_rules(m, s, n, base, "SESSION-ORDER-PROCESS");
         Event ev = {tag, msg, send ? peer : NULL, pat->ms ? ms_message_result(&o) : NULL,
                     event_rules(m, session, pat, send, !peer, silent, pat->ms ? &o : NULL)};
         if (tracepoint_accept(m, s, proc, tag, ev.rules))

@@ -8,6 +8,7 @@
 #include "msgtrace.h"
 #include "order.h"
 #include "portop.h"
+#include "control.h"
 #include "ports.h"
 #include "procs.h"
 #include "races.h"
@@ -160,6 +161,8 @@ static bool command_step(Model *m, int p, const Step *st, bool via_send)
      * is asked (also when it is busy: PORTS-DRIVER-BUSY-SEND) */
     if (via_send && !ports_send_traced(m, st, p, x, st->term))
         return false;
+    if (!via_send) /* port_command/2 is not a send of the caller */
+        control_decided(m, "PORTS-COMMAND-NOT-SEND");
     if (m->procs[x].busy)
         return drvports_suspend(m, p, x, st, via_send);
     return ports_run_command(m, st, p, x, st->term, !via_send);

@@ -42,6 +42,15 @@ static bool spawn_max_heap(Model *m, int q, const Step *st, long long len)
                              "the limit, and more than 1/64 of it) is");
 }
 
+/* How many sessions trace process q. */
+static int sessions_on(const Model *m, int q)
+{
+    int n = 0;
+    for (int s = 0; s < m->nsessions; s++)
+        n += model_attached(&m->procs[q].trace[s]);
+    return n;
+}
+
 bool procs_spawn(Model *m, int p, const Step *st)
 {
     bool linked = st->kind == ST_SPAWN_LINK;
@@ -51,6 +60,13 @@ bool procs_spawn(Model *m, int p, const Step *st)
     Term *mfa = st->term ? st->term
                          : term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
     inherit_spawn(m, p, q, linked); /* the child is created with its flags */
+    for (int s = 0; s < m->nsessions; s++)
+        if (model_attached(&m->procs[p].trace[s]) && model_attached(&m->procs[q].trace[s])) {
+            control_decided(m, "INHERIT-SPAWN-TRACER"); /* the parent's tracer, with its state */
+            break;
+        }
+    if (sessions_on(m, q) > 1) /* the order its sessions are asked in */
+        control_decided(m, "SESSION-ORDER-NEW");
     for (int s = 0; st->term && s < m->nsessions; s++) {
         if (m->procs[q].trace[s].flags & ENTRY_UNMODELLED)
             return model_unsupported(m, st->line, st->term_col,
@@ -61,13 +77,13 @@ bool procs_spawn(Model *m, int p, const Step *st)
             return model_unsupported(m, st->line, st->term_col,
                                      "an entry point {lists,seq,...} while a pattern on lists:seq/2 is set is");
     }
-    tracepoint_event(m, p, "spawn", model_pid(m, q), mfa, "EV-SPAWN");
+    tracepoint_event(m, p, "spawn", model_pid(m, q), mfa, st->term ? "EV-SPAWN PROCS-SPAWN-ENTRY" : "EV-SPAWN");
     if (linked) { /* PROCS-SPAWN-LINK: the parent's link, then the child's side */
         procs_set_link(m, p, q, true);
         tracepoint_event(m, p, "link", model_pid(m, q), NULL, "EV-LINK PROCS-SPAWN-LINK");
     }
     /* PROCS-SPAWNED: the child's own first event, term = its parent */
-    tracepoint_event(m, q, "spawned", model_pid(m, p), mfa, "PROCS-SPAWNED");
+    tracepoint_event(m, q, "spawned", model_pid(m, p), mfa, st->term ? "PROCS-SPAWNED PROCS-SPAWN-ENTRY" : "PROCS-SPAWNED");
     if (linked)
         tracepoint_event(m, q, "getting_linked", model_pid(m, p), NULL, "EV-LINK PROCS-SPAWN-LINK");
     /* RUN-SPAWNED: a child created with running is scheduled in, at last, at its initial
@@ -79,8 +95,11 @@ bool procs_spawn(Model *m, int p, const Step *st)
         return true;
     const Term *args = st->term->u.tuple.el[2]; /* [From, To] */
     long long len = args->u.cons.tail->u.cons.head->u.i - args->u.cons.head->u.i + 1;
-    if (st->max_heap_size) /* PROCS-MAX-HEAP-KILL: killed by its list, or the list fits */
+    control_decided(m, "PROCS-SPAWN-ENTRY");
+    if (st->max_heap_size) { /* PROCS-MAX-HEAP-KILL: killed by its list, or the list fits */
+        control_decided(m, "PROCS-MAX-HEAP-KILL");
         return spawn_max_heap(m, q, st, len);
+    }
     /* PROCS-SPAWN-ENTRY: the entry point returns: the child exits normal */
     return largeheap_list(m, q, len, 0, false) && procs_terminate(m, q, term_atom(m->a, "normal"), NULL, NULL);
 }
@@ -155,7 +174,10 @@ bool procs_link(Model *m, int p, const Step *st, bool link)
         /* the flags reach the other side as a signal before the link (INHERIT-LINK); a blocked
          * process is scheduled to handle them (RUN-BLOCKED-INHERIT) */
         BlockSchedule before = windows_block_schedule(m, q);
+        int had = sessions_on(m, q);
         inherit_link(m, p, q);
+        if (sessions_on(m, q) > had + 1) /* several sessions at once: in the linker's order */
+            control_decided(m, "INHERIT-LINK-ORDER");
         if (!windows_signal_flags(m, q, before))
             return false;
     }
@@ -338,6 +360,8 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
              * killed through the link gets no 'DOWN' */
             if (!d->downed) {
                 d->downed = true;
+                if (d->n > 0 && m->procs[d->who].nwatchers > 0)
+                    control_decided(m, "SIGNAL-LINK-BEFORE-DOWN");
                 if (!signals_down(m, d->who, d->reason))
                     return false;
                 continue;
@@ -390,6 +414,8 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
                 return false;
         }
     }
+    if (len > 1) /* another died of its exit signals: after it had sent all of them */
+        control_decided(m, "SIGNAL-CASCADE-ORDER");
     return true;
 }
 

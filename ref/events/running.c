@@ -10,7 +10,7 @@
 void running_block(Model *m, int p)
 {
     m->procs[p].blocked = true;
-    tracepoint_event(m, p, "out", sched_block_mfa(m), NULL, "RUN-FLAGS RUN-BLOCK");
+    tracepoint_event(m, p, "out", sched_block_mfa(m), NULL, "RUN-FLAGS RUN-BLOCK RUN-HARNESS");
     /* RUN-BLOCKED-SIGNALS: from now on until it is woken (a refusal comes again from
      * windows_after_step, which syncs the actor) */
     (void)windows_sync(m, p);

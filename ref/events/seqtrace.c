@@ -4,6 +4,7 @@
  * for it is set, calls trace(seq_trace, State, Label, SeqTraceInfo, Opts). */
 #include <string.h>
 
+#include "control.h"
 #include "enabled.h"
 #include "release.h"
 #include "seqtrace.h"
@@ -45,12 +46,21 @@ const SeqToken *seqtrace_down_token(const Term *reason)
     return immediate(reason) ? &RUNTIME_MESSAGE : &DOWN_TERM_REASON;
 }
 
-/* The seq_trace output of one transfer: enabled, then (flag set) its trace line. */
-static void seq_output(Model *m, int p, const SeqToken *tok, const char *type, bool flag,
+/* The seq_trace output of one transfer: enabled whatever the token's flags (SEQ-FLAGS), asked
+ * once more when seq_bump asked already (again: SEQ-ENABLED-REPEAT), then (flag set) its trace
+ * line, with the token's time stamps (SEQ-TIMESTAMP). */
+static void seq_output(Model *m, int p, const SeqToken *tok, const char *type, bool flag, bool again,
                        Term *to, const Term *msg, const char *rules)
 {
-    if (enabled_seq_trace(m, p, rules) && flag)
-        tracepoint_seq_trace(m, tok, type, to, msg, rules);
+    Buf asked, traced;
+    buf_init(&asked);
+    buf_init(&traced);
+    buf_printf(&asked, "%s SEQ-FLAGS%s", rules, again ? " SEQ-ENABLED-REPEAT" : "");
+    buf_printf(&traced, "%s%s", rules, tok->stamps ? " SEQ-TIMESTAMP" : "");
+    if (enabled_seq_trace(m, p, buf_str(&asked)) && flag)
+        tracepoint_seq_trace(m, tok, type, to, msg, buf_str(&traced));
+    buf_free(&asked);
+    buf_free(&traced);
 }
 
 /* SEQ-SERIAL: before a send or print the token gets {LastCnt, ++Clock} of the process and
@@ -75,7 +85,7 @@ const SeqToken *seqtrace_send(Model *m, int p, int q, const Term *msg)
         return NULL;
     SeqToken *tok = seq_bump(m, p, "SEQ-ENABLED SEQ-SERIAL SEQ-SEND");
     if (m->seq_tracer)
-        seq_output(m, p, tok, "send", tok->send, model_pid(m, q), msg, "SEQ-ENABLED SEQ-SEND");
+        seq_output(m, p, tok, "send", tok->send, true, model_pid(m, q), msg, "SEQ-ENABLED SEQ-SEND");
     return tok;
 }
 
@@ -90,7 +100,7 @@ const SeqToken *seqtrace_exit_signal(Model *m, int p, int q, const Term *reason)
     SeqToken *tok = seq_bump(m, p, "SEQ-ENABLED SEQ-SERIAL SEQ-EXIT-SIGNAL");
     if (m->seq_tracer) {
         Term *msg = term_tuple3(m->a, term_atom(m->a, "EXIT"), model_pid(m, p), (Term *)reason);
-        seq_output(m, p, tok, "send", tok->send, model_pid(m, q), msg, "SEQ-ENABLED SEQ-EXIT-SIGNAL");
+        seq_output(m, p, tok, "send", tok->send, true, model_pid(m, q), msg, "SEQ-ENABLED SEQ-EXIT-SIGNAL");
     }
     return tok;
 }
@@ -114,8 +124,11 @@ bool seqtrace_exit_received(Model *m, int q)
 void seqtrace_receive(Model *m, int p, const Message *msg)
 {
     Proc *pp = &m->procs[p];
-    if (msg->token == &RUNTIME_MESSAGE)
-        return; /* SEQ-RECEIVE-RUNTIME: no transfer, the token stays */
+    if (msg->token == &RUNTIME_MESSAGE) { /* no transfer, the token stays */
+        if (pp->token)
+            control_decided(m, "SEQ-RECEIVE-RUNTIME");
+        return;
+    }
     if (msg->token == &DOWN_TERM_REASON) {
         /* C-360: only OTP 25 clears it, and only a token held makes the difference */
         if (pp->token && release_deviates(m, DEV_DOWN_TERM_REASON_CLEARS_TOKEN))
@@ -129,7 +142,7 @@ void seqtrace_receive(Model *m, int p, const Message *msg)
     if (pp->seq_clock < msg->token->serial)
         pp->seq_clock = msg->token->serial;
     if (m->seq_tracer)
-        seq_output(m, p, msg->token, "receive", msg->token->receive, model_pid(m, p), msg->msg,
+        seq_output(m, p, msg->token, "receive", msg->token->receive, false, model_pid(m, p), msg->msg,
                    "SEQ-ENABLED SEQ-RECEIVE");
 }
 
@@ -141,8 +154,10 @@ static void set_component(Model *m, int p, const char *key, const Term *value)
     SeqToken *tok = arena_alloc(m->a, sizeof *tok);
     if (pp->token)
         *tok = *pp->token;
-    else
+    else {
         *tok = (SeqToken){.lastcnt = pp->seq_lastcnt, .sender = p};
+        control_decided(m, "SEQ-TOKEN");
+    }
     bool on = term_is_atom(value, "true");
     static const struct { const char *key; Flag stamp; } stamps[] = {
         {"timestamp", FL_TIMESTAMP}, {"monotonic_timestamp", FL_MONOTONIC_TIMESTAMP},
@@ -170,12 +185,17 @@ bool seqtrace_step(Model *m, int p, const Step *st)
         set_component(m, p, st->fn, st->term);
     } else if (st->kind == ST_SEQ_RESET) {
         pp->token = NULL; /* SEQ-TOKEN: the counters of the process stay */
+        control_decided(m, "SEQ-TOKEN");
     } else if (pp->token && (!st->args || st->args->u.i == pp->token->label)) {
         /* seq_print: SEQ-PRINT, a transfer without a receiver; print/2 only under its label
          * (SEQ-PRINT-LABEL), else nothing, not even the serial */
-        SeqToken *tok = seq_bump(m, p, "SEQ-ENABLED SEQ-SERIAL SEQ-PRINT");
+        const char *rules = st->args ? "SEQ-ENABLED SEQ-PRINT SEQ-PRINT-LABEL" : "SEQ-ENABLED SEQ-PRINT";
+        SeqToken *tok = seq_bump(m, p, st->args ? "SEQ-ENABLED SEQ-SERIAL SEQ-PRINT SEQ-PRINT-LABEL"
+                                                : "SEQ-ENABLED SEQ-SERIAL SEQ-PRINT");
         if (m->seq_tracer)
-            seq_output(m, p, tok, "print", tok->print, term_nil(m->a), st->term, "SEQ-ENABLED SEQ-PRINT");
+            seq_output(m, p, tok, "print", tok->print, true, term_nil(m->a), st->term, rules);
+    } else if (pp->token) {
+        control_decided(m, "SEQ-PRINT-LABEL");
     }
     return true;
 }
@@ -195,7 +215,7 @@ void seqtrace_tracer_report(Model *m, int p, const char *receiver)
      * send (SEQ-ENABLED-REPEAT); the send flag is off (seqtrace_report_printable) */
     SeqToken *tok = seq_bump(m, p, "SEQ-ENABLED SEQ-SERIAL SEQ-TRACER-REPORT");
     if (m->seq_tracer)
-        seq_output(m, p, tok, "send", false, NULL, NULL, "SEQ-ENABLED SEQ-TRACER-REPORT");
+        seq_output(m, p, tok, "send", false, true, NULL, NULL, "SEQ-ENABLED SEQ-TRACER-REPORT");
     /* C-410: the report carries the token (enif_send queues it with the sender's token whatever
      * the tracer answered), so the harness process that takes it does a receive transfer
      * (beam_jit_remove_message: seq_trace_output(..., SEQ_TRACE_RECEIVE, ...)), which asks the

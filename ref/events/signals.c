@@ -2,6 +2,7 @@
  * "Exit signals": the SIGNAL-* rules). An exit signal itself is no trace event: what a tracer
  * sees is what the receiver does with it (exits, or gets a message). The signals of links are
  * in procs.c (procs_terminate), which comes here for a receiver that traps exits. */
+#include "control.h"
 #include "messages.h"
 #include "procs.h"
 #include "running.h"
@@ -45,14 +46,18 @@ bool signals_kill(Model *m, int p, const Step *st)
     if (q == p && (!qp->trap_exit || term_is_atom(st->term, "kill")))
         return model_unsupported(m, st->line, st->other_col,
                                  "a process sending itself an exit signal that ends it (not trapping exits, or kill) is");
-    if (!qp->alive) /* SIGNAL-DEAD: exit/2 to a process that is gone does nothing */
+    if (!qp->alive) { /* SIGNAL-DEAD: exit/2 to a process that is gone does nothing */
+        control_decided(m, "SIGNAL-DEAD");
         return true;
+    }
     if (term_is_atom(st->term, "kill")) /* SIGNAL-KILL: untrappable, the reason becomes killed */
         return procs_terminate(m, q, term_atom(m->a, "killed"), "EV-EXIT SIGNAL-KILL", NULL);
     if (qp->trap_exit) /* SIGNAL-TRAP: the signal becomes a message, normal too */
         return signals_trapped(m, q, model_pid(m, p), st->term, "EV-RECEIVE SIGNAL-TRAP");
-    if (term_is_atom(st->term, "normal")) /* SIGNAL-NORMAL: ignored by a process not trapping */
+    if (term_is_atom(st->term, "normal")) { /* SIGNAL-NORMAL: ignored by a process not trapping */
+        control_decided(m, "SIGNAL-NORMAL");
         return true;
+    }
     return procs_terminate(m, q, st->term, "EV-EXIT SIGNAL-EXIT", NULL); /* SIGNAL-EXIT */
 }
 

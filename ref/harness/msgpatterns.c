@@ -55,6 +55,8 @@ const char *msgpatterns_set(Model *m, int s, bool send, const Step *st, Buf *rul
                st->term->kind == TK_NIL ? " MS-EMPTY" : "");
     if (pat->off || pat->ms)
         buf_puts(rules, " MSGPAT-REPLACE"); /* the old match spec (or false) is gone */
+    if (model_message_pattern(&m->sessions[s], !send)->set)
+        buf_puts(rules, " MSGPAT-SEPARATE"); /* the other pattern stays as it is */
     *pat = (MessagePattern){.off = off, .ms = ms ? st->term : NULL, .set = true};
     return "-> 1";
 }

@@ -91,14 +91,23 @@ static bool has_breakpoint(const Pattern *pat)
     return (pat->set && pat->local) || pat->meta || counting;
 }
 
+/* " RULE" added to said unless it is there already. */
+static void say_once(Buf *said, const char *rule)
+{
+    if (!strstr(buf_str(said), rule))
+        buf_printf(said, " %s", rule);
+}
+
 /* Sets (on) or clears one function's pattern; true when it replaced one that was set
  * (CALL-PATTERN-REPLACE). Global tracing and the breakpoint kinds exclude each other
  * (CALL-PATTERN-GLOBAL-EXCLUSIVE); disabling needs the option the trace was set with
- * (CALL-PATTERN-DISABLE). *started tells whether a pause or restart started a stopped counter
- * (CALL-COUNTERS-BREAKPOINT-STARTS); function is false for the on_load pattern, whose pause
- * and restart (refused in a case, counter_restart_allowed) would start nothing. */
+ * (CALL-PATTERN-DISABLE). What it did to counters goes to said: a pause or restart started a
+ * stopped counter (CALL-COUNTERS-BREAKPOINT-STARTS), a counter step met a global pattern
+ * (CALL-COUNTERS-ENDS-GLOBAL) or a local one (CALL-COUNTERS-WITH-LOCAL), a global pattern
+ * stopped counters (CALL-COUNTERS-GLOBAL-OFF); function is false for the on_load pattern, whose
+ * pause and restart (refused in a case, counter_restart_allowed) would start nothing. */
 static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms, bool on, bool function,
-                        bool *started)
+                        Buf *said)
 {
     bool replaced = on && (o->global || o->local || o->meta) && (pat->set || pat->meta);
     /* erts asks for the breakpoint once per counter, but pause and restart neither add nor
@@ -109,12 +118,18 @@ static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms
      * here"; CALL-COUNTERS-ENDS-GLOBAL) */
     for (int k = 0; k < COUNTERS; k++)
         if (o->counters[k]) {
-            *started |= counters_set(m, &pat->counters[k], ms, breakpoint);
+            if (pat->set)
+                say_once(said, pat->local ? "CALL-COUNTERS-WITH-LOCAL" : "CALL-COUNTERS-ENDS-GLOBAL");
+            if (counters_set(m, &pat->counters[k], ms, breakpoint))
+                say_once(said, "CALL-COUNTERS-BREAKPOINT-STARTS");
             pat->set = pat->set && (pat->local || !on);
         }
     if (term_is_atom(ms, "pause") || term_is_atom(ms, "restart"))
         return false; /* the parser allows them with counter options only */
     if (o->global) {
+        for (int k = 0; on && k < COUNTERS; k++)
+            if (pat->counters[k].state != COUNTER_OFF)
+                say_once(said, "CALL-COUNTERS-GLOBAL-OFF");
         if (on)
             *pat = (Pattern){.set = true, .ms = ms};
         else if (pat->set && !pat->local)
@@ -122,6 +137,9 @@ static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms
         return replaced;
     }
     if (o->local) {
+        for (int k = 0; !o->any_counter && k < COUNTERS; k++)
+            if (pat->counters[k].state != COUNTER_OFF)
+                say_once(said, "CALL-COUNTERS-WITH-LOCAL");
         if (on) {
             pat->set = pat->local = true;
             pat->ms = ms;
@@ -143,7 +161,7 @@ static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms
 
 /* The rules of a successful pattern step's ctl line. */
 static void success_rules(Buf *rules, const Step *st, const Options *o, bool on, bool replaced,
-                          bool cleared_local, bool started)
+                          bool cleared_local, const Buf *said)
 {
     buf_puts(rules, "CTL-PATTERN CALL-PATTERN-COUNT");
     if (!st->module)
@@ -162,8 +180,11 @@ static void success_rules(Buf *rules, const Step *st, const Options *o, bool on,
         buf_printf(rules, " CALL-COUNTERS-%s", term_is_atom(st->term, "false") ? "STOP"
                           : term_is_atom(st->term, "pause") ? "PAUSE" : term_is_atom(st->term, "restart")
                           ? "RESTART" : "START");
-    if (started)
-        buf_puts(rules, " CALL-COUNTERS-BREAKPOINT-STARTS");
+    buf_puts(rules, buf_str(said));
+    if (o->any_counter && !st->module)
+        buf_puts(rules, " CALL-COUNTERS-ON-LOAD");
+    if (o->counters[COUNTER_MEMORY])
+        buf_puts(rules, " CALL-COUNTERS-MEMORY-OTP26");
     if (o->global_meta)
         buf_puts(rules, " CALL-PATTERN-GLOBAL-META");
     if (!on)
@@ -206,9 +227,11 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
     } else {
         bool on = !term_is_atom(st->term, "false");
         int n = 0;
-        bool replaced = false, cleared_local = false, started = false;
+        bool replaced = false, cleared_local = false;
+        Buf said;
+        buf_init(&said);
         if (!st->module) {
-            replaced = set_pattern(m, &ses->on_load, &o, st->term, on, false, &started); /* returns 0 (CALL-PATTERN-ON-LOAD) */
+            replaced = set_pattern(m, &ses->on_load, &o, st->term, on, false, &said); /* returns 0 (CALL-PATTERN-ON-LOAD) */
         } else {
             for (int fn = 0; fn < FIXTURE_FNS; fn++) {
                 if (!target_matches(m, st, fn))
@@ -226,7 +249,7 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
                 if (fn == FN_PHASH2) /* erts_set_trace_pattern: ep->is_bif_traced = !!on (C-446) */
                     m->bif_marked = on;
                 Pattern before = ses->pats[fn];
-                replaced |= set_pattern(m, &ses->pats[fn], &o, st->term, on, true, &started);
+                replaced |= set_pattern(m, &ses->pats[fn], &o, st->term, on, true, &said);
                 order_note_pattern(m, &ses->pats[fn], &before);
                 n++;
             }
@@ -237,7 +260,8 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
         }
         else
             buf_printf(result, "-> %d", n);
-        success_rules(rules, st, &o, on, replaced, cleared_local, started);
+        success_rules(rules, st, &o, on, replaced, cleared_local, &said);
+        buf_free(&said);
     }
 }
 

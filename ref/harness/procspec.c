@@ -129,7 +129,20 @@ const char *procspec_apply(Model *m, int s, const Step *st, const Term *state, B
     if (!st->on)
         buf_puts(rules, " FLAGS-OFF");
     if (st->spec == SPEC_PID) { /* CTL-TRACE, PORTS-TRACE: one process or port */
-        set_flags(m, s, model_proc(m, st->actor), set, st->on, "CTL-TRACE", state);
+        int p = model_proc(m, st->actor);
+        const TraceState *ts = &m->procs[p].trace[s];
+        bool had = model_attached(ts) && ts->flags;
+        set_flags(m, s, p, set, st->on, "CTL-TRACE", state);
+        if (m->procs[p].is_port)
+            buf_puts(rules, st->on ? " PORTS-TRACE PORTS-NO-START-PROBE" : " PORTS-TRACE");
+        if (set & FLAG_BIT(FL_SILENT))
+            buf_puts(rules, " FLAGS-SILENT");
+        if (st->on && had && model_attached(ts))
+            buf_puts(rules, " FLAGS-UNION");
+        else if (st->on && !model_attached(ts)) /* the probe answered remove */
+            buf_puts(rules, " STATUS-REMOVE-FLAGS");
+        else if (had && !model_attached(ts))
+            buf_puts(rules, " FLAGS-OFF-EMPTY");
         return "1";
     }
     static const char *const spec_rules[] = {

@@ -582,7 +582,7 @@ static Term *weak_list(Model *m, const int *sessions, int n)
 
 /* Whether a live session is listed by session_info(What) for What an atom: all of them for
  * all; for send and 'receive' those whose pattern is not false; for on_load those with an
- * on_load pattern; for new and new_processes (new_ports) those with defaults for new
+ * on_load pattern, counters included; for new and new_processes (new_ports) those with defaults for new
  * processes (ports). */
 static bool session_affects(const Session *ses, const Term *what)
 {
@@ -590,8 +590,8 @@ static bool session_affects(const Session *ses, const Term *what)
         return !ses->send_pat.off;
     if (term_is_atom(what, "receive"))
         return !ses->receive_pat.off;
-    if (term_is_atom(what, "on_load"))
-        return ses->on_load.set || ses->on_load.meta;
+    if (term_is_atom(what, "on_load")) /* a counter alone counts (fuzz seed 26112026, 27 and 29) */
+        return order_pattern_in_use(&ses->on_load);
     if (term_is_atom(what, "new_ports"))
         return model_attached(&ses->new_ports);
     if (term_is_atom(what, "new") || term_is_atom(what, "new_processes"))

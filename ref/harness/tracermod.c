@@ -159,16 +159,20 @@ bool tracermod_reload(Model *m, const Step *st)
     return true;
 }
 
-void tracermod_settled(Model *m)
+void tracermod_settled(Model *m, int actor)
 {
     if (!m->tracer_unloaded)
         return;
     /* the runner's settle pokes the gate: each puppet waiting in it returns to the emulator,
      * which finds its tracer module gone (C-158); one blocked in a receive or suspended on a
-     * busy port is not woken (it lost its tracer at the unload already: TRACER-UNLOADED-PURGE) */
+     * busy port is not woken (it lost its tracer at the unload already: TRACER-UNLOADED-PURGE),
+     * but the step's actor was scheduled in to leave the gate, also when its step blocked it
+     * (fuzz seed 27112026, 25, 27 and 29: `a recv` after `tracer unload`, C-158) */
     for (int p = 0; p < m->nprocs; p++)
-        if (model_waits_in_gate(&m->procs[p]))
+        if ((p == actor || model_waits_in_gate(&m->procs[p])) && model_attached(&m->procs[p].trace[LEGACY_SESSION])) {
+            control_decided(m, "TRACER-UNLOADED-SETTLE");
             model_detach(&m->procs[p].trace[LEGACY_SESSION]);
+        }
 }
 
 /* TRACER-UNLOADED-PURGE: the last code:purge/1 of `tracer unload` removes the code code:delete/1
@@ -181,8 +185,10 @@ static void purge_schedules(Model *m)
 {
     for (int p = 0; p < m->nprocs; p++) {
         Proc *pp = &m->procs[p];
-        if (pp->alive && !pp->is_port && (pp->blocked || pp->suspended))
+        if (pp->alive && !pp->is_port && (pp->blocked || pp->suspended) && model_attached(&pp->trace[LEGACY_SESSION])) {
+            control_decided(m, "TRACER-UNLOADED-PURGE");
             model_detach(&pp->trace[LEGACY_SESSION]);
+        }
     }
 }
 

@@ -23,8 +23,9 @@ bool tracermod_check(Model *m, const Step *st, bool meta, TracerVerdict *verdict
                      Buf *rules);
 /* Guarantees: after a step the harness settles on (run.c decides which), while the tracer
  * module is gone, every scenario process waiting in the harness's gate has lost its tracer
- * (TRACER-UNLOADED-SETTLE): the settle wakes each. */
-void tracermod_settled(Model *m);
+ * (TRACER-UNLOADED-SETTLE): the settle wakes each; so has the step's actor (-1: none), which
+ * left the gate for its step, blocked or suspended now or not. */
+void tracermod_settled(Model *m, int actor);
 
 /* Guarantees: the effect of `tracer unload`: the legacy tracer module is gone (TRACER-UNLOADED),
  * and every process blocked in a receive or suspended on a busy port has lost its tracer

@@ -96,7 +96,7 @@ static bool run_step(Model *m, const Step *st)
     if (ok && !drvports_consistent(m))
         return false;
     if (ok && harness_settles(st)) {
-        tracermod_settled(m);
+        tracermod_settled(m, step_by_process(st->kind) ? model_proc(m, st->actor) : -1);
         status_settled(m);
     }
     if (ok && !seqtrace_holders_untraced(m))

@@ -54,6 +54,9 @@ static const struct {
                               "a direct call of a BIF is traced by no session once a pattern step on it was off in "
                               "any session or a session was destroyed, until a pattern step on it is on "
                               "(OTP-19840, erlang/otp PR #10349)"},
+    [DEV_RETURN_TO_CLOSEST_CATCH] = {DEVIATION_STREAM, {RELEASE_OPEN, 26}, "C-472",
+                                     "an exception caught gives return_to only when the frame it is caught in "
+                                     "called a return_to-traced function itself"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */

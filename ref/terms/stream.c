@@ -45,6 +45,14 @@ void stream_line(Stream *s, char cls, const char *body, const char *rules)
     spill_if_full(s);
 }
 
+void stream_decided(Stream *s, const char *rules)
+{
+    if (!s->explain)
+        return;
+    buf_printf(&s->text, "%% decided %s\n", rules);
+    spill_if_full(s);
+}
+
 void stream_comment(Stream *s, const char *text)
 {
     buf_printf(&s->text, "%% %s\n", text);

@@ -18,6 +18,9 @@ void stream_init(Stream *s, const char *id, bool explain);
 void stream_bound(Stream *s);
 /* Guarantees: one line "CLASS BODY" (class 'N' or 'I'), plus "  % RULES" when explaining. */
 void stream_line(Stream *s, char cls, const char *body, const char *rules);
+/* Guarantees: when explaining, one comment line "% decided RULES" (the stream's readers skip it):
+ * rules the model applied at this point that write no line of their own; nothing otherwise. */
+void stream_decided(Stream *s, const char *rules);
 /* Guarantees: one comment line "% TEXT" (the stream's readers skip it). */
 void stream_comment(Stream *s, const char *text);
 /* Guarantees: text (whole lines) appended as it is. */

@@ -202,8 +202,9 @@ static void test_plan(int *failures)
 #define RH "case x\nrules A\ndesc \"d\"\notp 25\ntracer recorder\nprocess a b\n" \
            "trace a on call\npattern tcs_target:id/1 []\na call tcs_target:id(0)\n"
 
-/* One round of reload/1 with a busy tracee: its first call, a window of the others around the reload, an
- * either-or of trace_info, the delete; its tracer gone after (TRACER-RELOAD-BUSY, C-281). */
+/* One round of reload/1 with a busy tracee: its first call, a window of the others (calls made in the
+ * state the first left) around the reload, an either-or of trace_info, the delete; its tracer gone after
+ * (TRACER-RELOAD-BUSY, C-281). */
 static void test_reload_busy(int *failures)
 {
     sim(failures, RH "tracer reload while a calls tcs_target:id(1)\ninfo a tracer\n",
@@ -212,9 +213,9 @@ static void test_reload_busy(int *failures)
         "N ctl erlang:trace_pattern({tcs_target,id,1},[],[]) -> 1\n"
         "N enabled(call, <tracer>, <a>) -> trace\n"
         "N trace(call, <tracer>, <a>, {tcs_target,id,[0]}, #{})\n"
-        "A open w1 TRACER-RELOAD-BUSY 0..*: N enabled(call, <tracer>, <a>) -> trace ; "
-        "N trace(call, <tracer>, <a>, {tcs_target,id,[1]}, #{})\n"
         "N enabled(call, <tracer>, <a>) -> trace\n"
+        "N trace(call, <tracer>, <a>, {tcs_target,id,[1]}, #{})\n"
+        "A open w1 TRACER-RELOAD-BUSY 0..*: N enabled(call, <tracer>, <a>) -> trace ; "
         "N trace(call, <tracer>, <a>, {tcs_target,id,[1]}, #{})\n"
         "N ctl code:load_file(recorder) -> {module,recorder}\n"
         "A either w2 TRACER-RELOAD-RACE\n"

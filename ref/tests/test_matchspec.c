@@ -433,7 +433,7 @@ static void test_run_unsupported_and_rules(int *failures)
     run_rules(failures, "[{['$1'],[{'=:=',{self},<a>},{is_atom,'$1'}],[]},{'_',[],[{message,{{{node},{caller},'$$','$_',{const,1}}}},{message,{hd,[]}}]}]",
               "[#{}]", "m=1 msg='EXIT' rt=0 et=0 silent=-1 rules=MS-CLAUSE-ORDER MS-HEAD-VARIABLE MS-GUARD "
               "MS-GUARD-FAIL MS-GUARD-TYPE MS-GUARD-COMPARE MS-GUARD-ARITH MS-SELF MS-NODE MS-CALLER "
-              "MS-DOLLAR-UNDERSCORE MS-DOLLAR-DOLLAR MS-BODY-EXIT MS-BODY-VALUE MS-CONST", true);
+              "MS-DOLLAR-UNDERSCORE MS-DOLLAR-DOLLAR MS-BODY-EXIT MS-BODY-VALUE MS-CONST MS-EVAL-ORDER", true);
     run_rules(failures, "[]", "[1]", "m=1 msg=- rt=0 et=0 silent=-1 rules=MS-EMPTY", true);
     run_rules(failures, "[{'_',[{'orelse',false,true}],[foo]}]", "[1]",
               "m=1 msg=- rt=0 et=0 silent=-1 rules=MS-GUARD MS-GUARD-BOOL MS-BODY-VALUE", true);

@@ -54,6 +54,21 @@ static void test_control_rules(int *failures)
 
 static void test_events(int *failures)
 {
+    /* what decides that nothing happens is told by --explain in a "% decided" comment line: a
+     * dropped send asks no callback (MSGPAT-BEFORE-ENABLED); without --explain the line is not there */
+    static const char *const dropped = H "trace a on send\npattern send [{['_',x],[],[]}]\npattern 'receive' true\n"
+                                         "a send b y";
+    sim_as(failures, dropped, true,
+           "I enabled(trace_status, <tracer>, <a>) -> trace  % STATUS-PROBE\n"
+           "N ctl erlang:trace(<a>,true,[send]) -> 1  % CTL-TRACE\n"
+           "N ctl erlang:trace_pattern(send,[{['_',x],[],[]}],[]) -> 1  % CTL-PATTERN MSGPAT-SET MSGPAT-MATCH-SPEC\n"
+           "N ctl erlang:trace_pattern('receive',true,[]) -> 1  % CTL-PATTERN MSGPAT-SET MSGPAT-TRUE MSGPAT-SEPARATE\n"
+           "% decided MSGPAT-BEFORE-ENABLED\n");
+    sim(failures, dropped,
+        "I enabled(trace_status, <tracer>, <a>) -> trace\n"
+        "N ctl erlang:trace(<a>,true,[send]) -> 1\n"
+        "N ctl erlang:trace_pattern(send,[{['_',x],[],[]}],[]) -> 1\n"
+        "N ctl erlang:trace_pattern('receive',true,[]) -> 1\n");
     /* the default pattern adds no rule; an explicit true names MSGPAT-TRUE */
     sim_as(failures, H "trace a on send\na send b x\npattern send true\na send b y", true,
            "I enabled(trace_status, <tracer>, <a>) -> trace  % STATUS-PROBE\n"

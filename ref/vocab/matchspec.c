@@ -414,7 +414,7 @@ typedef struct {
 typedef enum {
     U_EMPTY, U_CLAUSE_ORDER, U_HEAD_VARIABLE, U_HEAD_MAP, U_GUARD, U_GUARD_FAIL, U_TYPE,
     U_COMPARE, U_ARITH, U_BOOL, U_SELF, U_NODE, U_CALLER, U_DOLLAR_UNDERSCORE, U_DOLLAR_DOLLAR,
-    U_BODY_EXIT, U_BODY_VALUE, U_CONST, U_TRACE_FLAGS, U_DISPLAY, U_PROCESS_DUMP, U_SEQ, U_TCW, U_COUNT
+    U_BODY_EXIT, U_BODY_VALUE, U_CONST, U_TRACE_FLAGS, U_DISPLAY, U_PROCESS_DUMP, U_SEQ, U_TCW, U_EVAL_ORDER, U_COUNT
 } UsedRule;
 
 static const char *const used_rule[U_COUNT] = {
@@ -422,7 +422,7 @@ static const char *const used_rule[U_COUNT] = {
     "MS-GUARD-FAIL", "MS-GUARD-TYPE", "MS-GUARD-COMPARE", "MS-GUARD-ARITH", "MS-GUARD-BOOL",
     "MS-SELF", "MS-NODE", "MS-CALLER", "MS-DOLLAR-UNDERSCORE", "MS-DOLLAR-DOLLAR",
     "MS-BODY-EXIT", "MS-BODY-VALUE", "MS-CONST", "MS-TRACE-FLAGS", "MS-DISPLAY", "MS-PROCESS-DUMP",
-    "MS-SEQ-TRACE", "MS-TCW",
+    "MS-SEQ-TRACE", "MS-TCW", "MS-EVAL-ORDER",
 };
 
 static void use(Run *r, UsedRule u) { r->used |= 1u << u; }
@@ -753,6 +753,8 @@ static Ev is_record(Run *r, Term *const *v, Term **out)
  * last element first"), which the trace flag functions make visible (MS-EVAL-ORDER). */
 static Ev eval_array(Run *r, Term *const *x, size_t n, bool guard, Term **out)
 {
+    if (n > 1)
+        use(r, U_EVAL_ORDER);
     for (size_t i = n; i-- > 0;) {
         Ev e = eval(r, x[i], guard, &out[i]);
         if (e != EV_OK)
@@ -1018,6 +1020,8 @@ static Ev eval(Run *r, const Term *x, bool guard, Term **out)
         size_t m = x->u.map.n;
         Term **k = arena_alloc(r->a, (m + 1) * sizeof(Term *));
         Term **v = arena_alloc(r->a, (m + 1) * sizeof(Term *));
+        if (m > 1)
+            use(r, U_EVAL_ORDER);
         for (size_t i = m; i-- > 0;) { /* MS-EVAL-ORDER: dmc_map, the values last first */
             Ev e = eval(r, x->u.map.key[i], guard, &k[i]);
             if (e == EV_OK)

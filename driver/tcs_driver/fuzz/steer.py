@@ -40,12 +40,14 @@ def corpus_coverage(metas: Iterable[str]) -> Coverage:
 
 
 def explained_rules(explained: str) -> set[str]:
-    """The rule IDs of a stream printed by `tcsref sim --explain` (each line's `% RULE...` suffix)."""
+    """The rule IDs of a stream printed by `tcsref sim --explain`: each line's `% RULE...` suffix, and
+    the `% decided RULE...` lines of the rules the model applied where they write no line."""
     rules: set[str] = set()
     for line in explained.splitlines():
-        if line.startswith("%") or "  % " not in line:
-            continue
-        rules.update(line.rsplit("  % ", 1)[1].split())
+        if line.startswith("% decided "):
+            rules.update(line.split()[2:])
+        elif not line.startswith("%") and "  % " in line:
+            rules.update(line.rsplit("  % ", 1)[1].split())
     return rules
 
 
