@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import importlib.util
 import json
 import os
 import signal
@@ -279,10 +280,27 @@ def cmd_test(args: argparse.Namespace) -> int:
     else:
         say("unit tests of the model (ctest)")
         ctest = subprocess.run(["ctest", "--output-on-failure", "-j", str(os.cpu_count() or 2)], cwd=where.build)
-    say("driver tests and the live corpus (pytest)")
+    side_by_side = pytest_workers(args.pytest_args)
+    say("driver tests and the live corpus (pytest" + (f", {side_by_side[1]} workers side by side)" if side_by_side
+                                                       else ")"))
     pytest = subprocess.run([sys.executable, "-m", "pytest", "-c", str(where.repo / "driver" / "pytest.ini"),
-                             str(where.repo / "driver" / "tests"), *args.pytest_args], cwd=where.repo)
+                             str(where.repo / "driver" / "tests"), *side_by_side, *args.pytest_args], cwd=where.repo)
     return 0 if ctest.returncode == 0 and pytest.returncode == 0 else 1
+
+
+#: pytest's options that already say how to distribute the tests (or that there is nothing to run)
+_DISTRIBUTION_OPTIONS = ("-n", "--numprocesses", "--dist", "-p", "--collect-only", "--co", "--pdb")
+
+
+def pytest_workers(pytest_args: list[str]) -> list[str]:
+    """The pytest-xdist options ./tcs test adds: one worker per core (at most 8: every live test starts nodes of
+    its own), tests that share work kept on one worker (conftest.side_by_side_group); none when pytest-xdist
+    is not installed, when there is one core, or when the arguments already decide (-n, -p, --collect-only)."""
+    workers = min(os.cpu_count() or 1, 8)
+    given = any(arg.split("=", 1)[0] in _DISTRIBUTION_OPTIONS or arg.startswith("-n") for arg in pytest_args)
+    if given or workers < 2 or importlib.util.find_spec("xdist") is None:
+        return []
+    return ["-n", str(workers), "--dist", "loadgroup"]
 
 
 def case_path(where: corpus.Layout, name: str) -> Path:
