@@ -275,16 +275,26 @@ def cmd_merge(args: argparse.Namespace) -> int:
 def cmd_test(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
-    if {"--collect-only", "--co"} & set(args.pytest_args):  # a listing of pytest's tests runs none
-        ctest = subprocess.CompletedProcess([], 0)
-    else:
-        say("unit tests of the model (ctest)")
-        ctest = subprocess.run(["ctest", "--output-on-failure", "-j", str(os.cpu_count() or 2)], cwd=where.build)
+    listing = bool({"--collect-only", "--co"} & set(args.pytest_args))  # a listing of pytest's tests runs none
     side_by_side = pytest_workers(args.pytest_args)
-    say("driver tests and the live corpus (pytest" + (f", {side_by_side[1]} workers side by side)" if side_by_side
-                                                       else ")"))
-    pytest = subprocess.run([sys.executable, "-m", "pytest", "-c", str(where.repo / "driver" / "pytest.ini"),
-                             str(where.repo / "driver" / "tests"), *side_by_side, *args.pytest_args], cwd=where.repo)
+    with tempfile.TemporaryFile("w+") as ctest_output:
+        # ctest runs while pytest starts its workers and collects; its output is shown after pytest's
+        ctest = None if listing else subprocess.Popen(
+            ["ctest", "--output-on-failure", "-j", str(os.cpu_count() or 2)], cwd=where.build,
+            stdout=ctest_output, stderr=subprocess.STDOUT)
+        say(("" if listing else "unit tests of the model (ctest) and, side by side, ") +
+            "driver tests and the live corpus (pytest" +
+            (f", {side_by_side[1]} workers side by side)" if side_by_side else ")"))
+        pytest = subprocess.run([sys.executable, "-m", "pytest", "-c", str(where.repo / "driver" / "pytest.ini"),
+                                 str(where.repo / "driver" / "tests"), *side_by_side, *args.pytest_args],
+                                cwd=where.repo)
+        if ctest is None:
+            return pytest.returncode
+        ctest.wait()
+        ctest_output.seek(0)
+        lines = ctest_output.read().splitlines()
+    say("unit tests of the model (ctest):")
+    print("\n".join(lines if ctest.returncode else [line for line in lines if "tests passed" in line]), flush=True)
     return 0 if ctest.returncode == 0 and pytest.returncode == 0 else 1
 
 
