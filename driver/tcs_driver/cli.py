@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import importlib.util
 import json
 import os
 import signal
@@ -274,15 +275,42 @@ def cmd_merge(args: argparse.Namespace) -> int:
 def cmd_test(args: argparse.Namespace) -> int:
     where = corpus.default_layout()
     build(where)
-    if {"--collect-only", "--co"} & set(args.pytest_args):  # a listing of pytest's tests runs none
-        ctest = subprocess.CompletedProcess([], 0)
-    else:
-        say("unit tests of the model (ctest)")
-        ctest = subprocess.run(["ctest", "--output-on-failure", "-j", str(os.cpu_count() or 2)], cwd=where.build)
-    say("driver tests and the live corpus (pytest)")
-    pytest = subprocess.run([sys.executable, "-m", "pytest", "-c", str(where.repo / "driver" / "pytest.ini"),
-                             str(where.repo / "driver" / "tests"), *args.pytest_args], cwd=where.repo)
+    listing = bool({"--collect-only", "--co"} & set(args.pytest_args))  # a listing of pytest's tests runs none
+    side_by_side = pytest_workers(args.pytest_args)
+    with tempfile.TemporaryFile("w+") as ctest_output:
+        # ctest runs while pytest starts its workers and collects; its output is shown after pytest's
+        ctest = None if listing else subprocess.Popen(
+            ["ctest", "--output-on-failure", "-j", str(os.cpu_count() or 2)], cwd=where.build,
+            stdout=ctest_output, stderr=subprocess.STDOUT)
+        say(("" if listing else "unit tests of the model (ctest) and, side by side, ") +
+            "driver tests and the live corpus (pytest" +
+            (f", {side_by_side[1]} workers side by side)" if side_by_side else ")"))
+        pytest = subprocess.run([sys.executable, "-m", "pytest", "-c", str(where.repo / "driver" / "pytest.ini"),
+                                 str(where.repo / "driver" / "tests"), *side_by_side, *args.pytest_args],
+                                cwd=where.repo)
+        if ctest is None:
+            return pytest.returncode
+        ctest.wait()
+        ctest_output.seek(0)
+        lines = ctest_output.read().splitlines()
+    say("unit tests of the model (ctest):")
+    print("\n".join(lines if ctest.returncode else [line for line in lines if "tests passed" in line]), flush=True)
     return 0 if ctest.returncode == 0 and pytest.returncode == 0 else 1
+
+
+#: pytest's options that already say how to distribute the tests (or that there is nothing to run)
+_DISTRIBUTION_OPTIONS = ("-n", "--numprocesses", "--dist", "-p", "--collect-only", "--co", "--pdb")
+
+
+def pytest_workers(pytest_args: list[str]) -> list[str]:
+    """The pytest-xdist options ./tcs test adds: one worker per core (at most 8: every live test starts nodes of
+    its own), tests that share work kept on one worker (conftest.side_by_side_group); none when pytest-xdist
+    is not installed, when there is one core, or when the arguments already decide (-n, -p, --collect-only)."""
+    workers = min(os.cpu_count() or 1, 8)
+    given = any(arg.split("=", 1)[0] in _DISTRIBUTION_OPTIONS or arg.startswith("-n") for arg in pytest_args)
+    if given or workers < 2 or importlib.util.find_spec("xdist") is None:
+        return []
+    return ["-n", str(workers), "--dist", "loadgroup"]
 
 
 def case_path(where: corpus.Layout, name: str) -> Path:

@@ -45,17 +45,52 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{feature}: cases with feature tag {feature}")
     for release in TEST_RELEASES:
         config.addinivalue_line("markers", f"otp{release}: replayed on OTP {release}")
+    # pytest-xdist's, given here too so that a run without pytest-xdist knows it
+    config.addinivalue_line("markers", "xdist_group(name): tests one pytest-xdist worker runs (--dist loadgroup)")
 
 
 #: The fixtures that start OTP nodes (or provision the roots they run in).
 NODE_FIXTURES = frozenset({"otp_node", "otp_for", "corpus_results"})
 
 
+#: The modules that take longest (a memcheck node takes minutes; validating every bundled tracer, building
+#: the book, the parser's fuzzing, a clean build), started first when the tests run side by side so that
+#: none of them is left alone at the end.
+LONGEST_FIRST = ("test_validate_sanitize.py", "test_validate.py", "test_workshop.py", "test_fuzz_parser.py",
+                 "test_run_command.py")
+
+
+def side_by_side_group(item: pytest.Item) -> str | None:
+    """The work a test shares with others, which one pytest-xdist worker must do for all of them (./tcs test
+    runs with --dist loadgroup): the corpus run per release (corpus_results), the fuzz target's build
+    directory and learned corpus, or a fixture of its module (a validate run, a README command's files).
+    None: the test shares nothing and goes to whichever worker is free."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if "corpus_results" in fixtures:
+        return "corpus_results"
+    if item.get_closest_marker("fuzzing"):
+        return "fuzzing"
+    definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    if any(d.scope == "module" for name in fixtures for d in definitions.get(name, ())):
+        return item.nodeid.split("::")[0]
+    return None
+
+
+def _started_first(item: pytest.Item) -> int:
+    name = item.nodeid.split("::")[0].rsplit("/", 1)[-1]
+    return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Marks `live` every test that starts a node, so that `-m "not live"` is the fast part."""
+    """Marks `live` every test that starts a node, so that `-m "not live"` is the fast part; gives each
+    test its side-by-side group; puts the longest modules first."""
     for item in items:
         if NODE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.live)
+        if group := side_by_side_group(item):
+            item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=_started_first)
 
 
 @pytest.fixture(scope="session")
