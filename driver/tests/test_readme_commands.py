@@ -146,8 +146,17 @@ COMMANDS: dict[str, Spec] = {
     "./tcs validate --sanitize --checks shape": Spec(
         same_as="./tcs validate --module tcs_defect_uninit_read --nif build/nif/tcs_defect_uninit_read.so "
                 "--erl nif_impls/defective/tcs_defect_uninit_read.erl --checks shape --sanitize --otp 27"),
-    "/usr/bin/python3 bench/sanitize.py --otp 27 --samples 3": Spec(
+    "/usr/bin/python3 bench/sanitize.py --otp 27 --samples 3 --memcheck": Spec(
         elsewhere="driver/tests/test_validate_sanitize.py::test_command_follows_the_release: --smc-check"),
+    "/usr/bin/python3 bench/sanitize.py --otp 25,27,29 --samples 5": Spec(
+        run=("/usr/bin/python3 bench/sanitize.py --otp 25 --samples 1",), says=("memory (asan)",), live=True),
+    "./tcs validate --module tcs_defect_heap_overrun --nif build/nif/tcs_defect_heap_overrun.so "
+    "--erl nif_impls/defective/tcs_defect_heap_overrun.erl --checks shape "
+    "--sanitize --src nif_impls/defective/tcs_defect_heap_overrun.c --otp all": Spec(
+        run=("./tcs validate --module tcs_defect_heap_overrun --nif build/nif/tcs_defect_heap_overrun.so "
+             "--erl nif_impls/defective/tcs_defect_heap_overrun.erl --checks shape "
+             "--sanitize --src nif_impls/defective/tcs_defect_heap_overrun.c --otp all",), rc=1,
+        says=("in the tracer's name_sum (tcs_defect_heap_overrun.c:", "memory (OTP 29): fail"), live=True),
 }
 
 

@@ -10,8 +10,9 @@ check ends that check's node only and the other checks still run.  The order:
      by one check, so one defect fails one check;
   3. stress (which leak judges too), alone: it loads every scheduler; then
      cost, alone, so that no other node disturbs the benchmark;
-  4. memory (--sanitize only), alone: its node runs under valgrind memcheck
-     (sanitize.py), many times slower than a plain node.
+  4. memory (--sanitize only), alone: its node loads an ASan+UBSan build of the
+     tracer (asan.py, with --src) or runs under valgrind memcheck (sanitize.py),
+     many times slower than a plain node.
 The direct-call checks go on after a crash or a hang in a fresh node, leaving
 out the callback/tag/tracee that ended the last one, up to MAX_NODES nodes."""
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Callable
 
 from .. import node
 from ..protocol import erlang_string
-from . import jobs, loading, sanitize
+from . import asan, jobs, loading, sanitize
 from .checks import (ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, CheckResult, Limits, Stress, callbacks,
                      looks_like_callback, runtime_callbacks)
 from .inputs import BadInput, Tracer
@@ -143,7 +144,8 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
     if "cost" in wanted:
         results["cost"] = run.cost()
     if SANITIZE_CHECK in wanted:
-        results[SANITIZE_CHECK] = run.memory(SANITIZE_CHECK)
+        results[SANITIZE_CHECK] = (run.memory(SANITIZE_CHECK) if tracer.sanitized is None
+                                   else run.memory_asan(SANITIZE_CHECK, tracer))
     return [results[c] for c in ALL_CHECK_NAMES if c in results]
 
 
@@ -376,6 +378,56 @@ class _Runner:
 
     # --- memory (--sanitize) -------------------------------------------------------
 
+    def memory_asan(self, check: str, tracer: Tracer) -> CheckResult:
+        """The inputs of the direct-call checks on a node that loaded the ASan+UBSan build of the
+        tracer (asan.py), in place of its library."""
+        started = time.monotonic()
+        assert tracer.sanitized is not None and tracer.nif is not None
+        here = self.work.host / "asan"
+        here.mkdir(exist_ok=True)
+        names = frozenset({tracer.nif.name, f"{tracer.module}.so"})
+        for name in names:
+            shutil.copy(tracer.sanitized, here / name)
+        clang = asan.compiler()
+        runtime = asan.runtime(clang) if clang else None
+        assert runtime is not None
+        shutil.copy(runtime, here / runtime.name)
+        log = self.work.host / "asan.log"
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            inside = self.work.node_path(here)
+            ran = jobs.run(self.work, "tcs_validate_calls",
+                           {**self.job, "check": check, "dir": erlang_string(inside),
+                            "sanitize_log": erlang_string(self.work.node_path(log))},
+                           jobs.StepLimit(self.options.limits.callback_s, "per-callback"),
+                           self.options.limits.check_s,
+                           asan.command(self.work.otp, inside, self.work.node_path(here / runtime.name), fd))
+        finally:
+            os.close(fd)
+        text = log.read_text(errors="replace")
+        found = asan.parse(text, names, tracer.sanitized)
+        data = {"errors": len(found.findings), "otp_errors": found.otp_errors, "suppressed": 0,
+                "sanitizer": "asan"}
+        evidence = [line for f in found.findings
+                    for line in [sanitize.describe(f), *(f"    {frame}" for frame in f.stack)]]
+        how = (f"the tracer built from --src with AddressSanitizer and UndefinedBehaviorSanitizer; "
+               f"{found.otp_errors} reports not in the tracer's code left out; reads of uninitialised memory "
+               "are not seen by ASan (--sanitize without --src runs memcheck, which sees them)")
+        if "AddressSanitizer" in text and "ERROR: AddressSanitizer" not in text:
+            evidence.append(f"the sanitizers said: {first_line(text[text.find('AddressSanitizer'):], 300)}")
+        if evidence:
+            return self._result(check, "fail", evidence[0], _shorten(evidence) + [how], started, data=data)
+        if ran.status != "done":
+            line = _incident_line(ran)
+            return self._result(check, "skip", f"not verified: the node with the sanitized tracer ended early, "
+                                f"no error in the tracer's code before: {first_line(line)}",
+                                [f"{line}\n(the inputs after it were not run; crashes and hangs are judged by "
+                                 "the other checks); the node's stderr ended with:\n    "
+                                 + node.tail(text, 6).replace("\n", "\n    "), how], started, data=data)
+        calls = ran.of("NOTE")[-1] if ran.of("NOTE") else "no call"
+        return self._result(check, "pass", f"{calls}: no error in the tracer's library (ASan, UBSan)", [how],
+                            started, data=data)
+
     def memory(self, check: str) -> CheckResult:
         """The inputs of the direct-call checks on a node under valgrind memcheck (sanitize.py)."""
         started = time.monotonic()
@@ -409,7 +461,8 @@ class _Runner:
         if ran.status != "done":
             incomplete.append(f"{_incident_line(ran)}\n(the inputs after it were not run under memcheck; "
                               "crashes and hangs are judged by the other checks)")
-        left_out = (f"left out as OTP's own: {found.otp_errors} distinct errors not in the tracer's code, "
+        left_out = (f"under valgrind memcheck ({MEMCHECK_WHY}); "
+                    f"left out as OTP's own: {found.otp_errors} distinct errors not in the tracer's code, "
                     f"{found.suppressed} occurrences of errors starting in OTP's code (suppressed); time "
                     f"limits under memcheck: {sanitize.SLOWDOWN} times the others")
         if evidence:
@@ -422,6 +475,10 @@ class _Runner:
         calls = ran.of("NOTE")[-1] if ran.of("NOTE") else "no call"
         return self._result(check, "pass", f"{calls}: no error in the tracer's library", [left_out],
                             started, data=data)
+
+
+#: Why the memory check runs under memcheck, not on an ASan build (asan.py).
+MEMCHECK_WHY = "no ASan build: it needs the tracer's sources, --src, and clang"
 
 
 #: The check whose passed inputs a check is limited to (engine order, step 2).

@@ -4,11 +4,10 @@ finds in the tracer's own library: reads of uninitialised memory (a branch,
 an address or a system call that depends on them) and reads or writes
 outside a heap block.
 
-Why valgrind on the real node: the tracer is a NIF library loaded into an
-emulator nobody here compiled, so a sanitizer built into the tracer (ASan,
-MSan) sees little or nothing (MSan needs an instrumented emulator; ASan has
-no uninitialised reads); memcheck sees both, in any library, without its
-sources.  What it costs, and what it cannot see:
+Why valgrind on the real node: it needs no sources, and it sees reads of
+uninitialised memory, which an ASan build of the tracer (asan.py, used when
+the sources are given with --src) cannot see and MemorySanitizer could only
+with the whole emulator instrumented.  What it costs, and what it cannot see:
   - The emulator's JIT writes code that memcheck must re-translate: OTP 26 and
     later run with `+JMsingle true` (one mapping of the JIT's code) and
     `--smc-check=all-non-file`; OTP 25 has no +JMsingle, and its code is
