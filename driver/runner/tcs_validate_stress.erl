@@ -264,11 +264,13 @@ queue_len(Pid) ->
     end.
 
 %% [{Key, Bytes}]: the actions so far, erlang:memory/1 and the RSS (0 where
-%% /proc cannot be read, as in a root without it).
+%% /proc cannot be read, as in a root without it; erlang:memory/0 0 where the
+%% node has no allocators of its own to count, +Mea min, as the race
+%% detector's node: its memory is not judged).
 sample(Actions) ->
-    Memory = erlang:memory(),
+    Memory = try erlang:memory() catch error:notsup -> [] end,
     [{actions, Actions}]
-        ++ [{atom_to_list(K), proplists:get_value(K, Memory)} || K <- [total, processes, system, binary, ets]]
+        ++ [{atom_to_list(K), proplists:get_value(K, Memory, 0)} || K <- [total, processes, system, binary, ets]]
         ++ [{rss, rss()}].
 
 rss() ->

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import corpus, junit, node, provision, shard
-from . import asan, engine, inputs, releases, report, sanitize
+from . import asan, engine, inputs, releases, report, sanitize, tsan
 from .checks import ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, Limits, Stress
 
 
@@ -49,7 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "reads of uninitialised memory")
     parser.add_argument("--src", action="append", default=[], metavar="FILE.c",
                         help="the tracer library's C sources (repeatable; each file's directory is on the "
-                        "include path): --sanitize builds them with ASan and UBSan instead of running memcheck")
+                        "include path): --sanitize builds them with ASan and UBSan for the memory check instead "
+                        "of running memcheck, and with ThreadSanitizer for a second stress node that names "
+                        "racing accesses of the tracer's code")
     parser.add_argument("--json", help="write the report as JSON to this file")
     parser.add_argument("--html", help="write the report as a self-contained HTML page to this file")
     parser.add_argument("--junit", help="write JUnit XML for CI to this file (a testcase per check and release)")
@@ -113,9 +115,7 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
         try:
             tracer = inputs.prepare(args.module, args.nif, args.erl, args.beam, args.state, Path(scratch),
                                     args.app)
-            if SANITIZE_CHECK in options.checks and sources and not asan.unavailable():
-                built = asan.build(sources, corpus.host_include(), Path(scratch) / f"{args.module}.asan.so")
-                tracer = dataclasses.replace(tracer, sanitized=built)
+            tracer = _sanitizer_builds(tracer, sources, options.checks, Path(scratch), say)
             warnings = inputs.state_warnings(tracer.state)
             for warning in warnings:
                 say(f"warning: {warning}")
@@ -138,6 +138,24 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
         junit.write(Path(args.junit), f"tcs validate {tracer.module}", report.junit_cases(done))
         say(f"wrote {args.junit}")
     return 0 if done.verdict == "pass" else 1
+
+
+def _sanitizer_builds(tracer: inputs.Tracer, sources: tuple[Path, ...], checks: tuple[str, ...], scratch: Path,
+                      say: Callable[[str], None]) -> inputs.Tracer:
+    """The tracer with the sanitizers' builds of --src that --sanitize uses: ASan+UBSan for memory, TSan
+    for stress's race detector (each left out, with a warning, when its compiler is missing)."""
+    if not sources:
+        return tracer
+    if SANITIZE_CHECK in checks and not asan.unavailable():
+        tracer = dataclasses.replace(tracer, sanitized=asan.build(sources, corpus.host_include(),
+                                                                  scratch / f"{tracer.module}.asan.so"))
+    if "stress" in checks and SANITIZE_CHECK in checks:
+        if why := tsan.unavailable():
+            say(f"warning: --src: {why}; stress runs without its race detector")
+        else:
+            tracer = dataclasses.replace(tracer, race_build=tsan.build(sources, corpus.host_include(),
+                                                                       scratch / f"{tracer.module}.tsan.so"))
+    return tracer
 
 
 def _sources(given: list[str], nif: str | None) -> tuple[Path, ...]:

@@ -85,14 +85,11 @@ def build(sources: tuple[Path, ...], erts_include: Path, out: Path) -> Path:
 
 def command(otp: node.Otp, library_dir: str, runtime_in_node: str, log_fd: int) -> jobs.Wrap:
     """How to start a node of `otp` with the ASan runtime preloaded, its libraries looked up in
-    library_dir first and its stderr (the sanitizers' reports) written to log_fd.  In a root, the
-    runtime needs /proc (to read its own mappings): the node gets a mount namespace of its own with
-    /proc mounted in the root, as under memcheck."""
-    outer = [] if otp.root is None else ["unshare", "--mount", "--pid", "--fork",
-                                         f"--mount-proc={otp.root / 'proc'}"]
+    library_dir first and its stderr (the sanitizers' reports) written to log_fd (in a root, with
+    /proc, which the runtime reads its own mappings from: jobs.proc_namespace)."""
     before = ["env", f"LD_PRELOAD={runtime_in_node}", f"LD_LIBRARY_PATH={library_dir}",
               f"ASAN_OPTIONS={ASAN_OPTIONS}", f"UBSAN_OPTIONS={UBSAN_OPTIONS}"]
-    return jobs.Wrap(outer, before, ["+Mea", "min"], (), stderr_fd=log_fd)
+    return jobs.Wrap(jobs.proc_namespace(otp), before, ["+Mea", "min"], (), stderr_fd=log_fd)
 
 
 _STEP = re.compile(r"^TCS-STEP ([^\n]*)$", re.M)
@@ -125,7 +122,7 @@ def parse(text: str, tracer_names: frozenset[str], host_library: Path) -> Log:
             others += 1
             continue
         ours = [offset for name, offset in frames if name in tracer_names]
-        names = _symbolize(host_library, ours)
+        names = symbolize(host_library, ours)
         if kind == "asan":
             first, _, rest = match.group(1).partition(" on ")
             access = next((line.strip() for line in body.splitlines() if re.match(r"\s*(READ|WRITE) of size", line)), "")
@@ -140,9 +137,9 @@ def parse(text: str, tracer_names: frozenset[str], host_library: Path) -> Log:
     return Log(tuple(findings), others, 0)
 
 
-def _symbolize(library: Path, offsets: list[int]) -> list[str]:
-    """'function (file:line)' for each offset of the library, by llvm-symbolizer (the library's
-    name and offset when it cannot)."""
+def symbolize(library: Path, offsets: list[int]) -> list[str]:
+    """Guarantees: 'function (file:line)' for each offset of the library (the innermost frame's first,
+    return addresses after it), by llvm-symbolizer; the library's name and offset when it cannot."""
     tool = next((t for t in ("llvm-symbolizer-14", "llvm-symbolizer") if shutil.which(t)), None)
     fallback = [f"{library.name}+{hex(o)}" for o in offsets]
     if tool is None:

@@ -27,7 +27,7 @@ from typing import Callable
 
 from .. import node
 from ..protocol import erlang_string
-from . import asan, jobs, loading, sanitize
+from . import asan, jobs, loading, sanitize, tsan
 from .checks import (ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, CheckResult, Limits, Stress, callbacks,
                      looks_like_callback, runtime_callbacks)
 from .inputs import BadInput, Tracer
@@ -138,6 +138,11 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
             results[check] = outcome[0] if isinstance(outcome, tuple) else outcome
     if "stress" in wanted or "leak" in wanted:
         stressed, leak = run.stress()
+        if tracer.race_build is not None and "stress" in wanted:
+            detecting = time.monotonic()
+            stressed = with_races(stressed, *run.races(tracer))
+            stressed.data["race_detector_s"] = round(time.monotonic() - detecting, 2)
+            stressed.seconds = round(stressed.seconds + stressed.data["race_detector_s"], 2)
         results.update({name: result for name, result in (("stress", stressed), ("leak", leak)) if name in wanted})
     if "latency" in results:
         results["latency"] = with_monitoring(results["latency"], [results.get("live"), results.get("stress")])
@@ -378,33 +383,67 @@ class _Runner:
 
     # --- memory (--sanitize) -------------------------------------------------------
 
+    def library_names(self, tracer: Tracer) -> frozenset[str]:
+        """The file names the tracer's library has in the nodes (engine._validate_on)."""
+        assert tracer.nif is not None
+        return frozenset({tracer.nif.name, f"{tracer.module}.so"})
+
+    def _sanitized(self, kind: str, library: Path, runtime: Path, names: frozenset[str], module: str,
+                   extra: dict[str, object], limit: jobs.StepLimit, node_limit_s: float,
+                   command: Callable[[node.Otp, str, str, int], jobs.Wrap]) -> tuple[jobs.JobRun, str]:
+        """Runs a job on a node that loads `library` (a sanitizer's build of the tracer, under each of
+        `names`, from a directory of its own with the sanitizer's runtime) instead of the tracer's
+        library; the node's stderr, where the sanitizer reports, and the job's STEP lines go to one log
+        (both appending).  Returns the run and the log's text."""
+        here = self.work.host / kind
+        here.mkdir(exist_ok=True)
+        for name in names:
+            shutil.copy(library, here / name)
+        shutil.copy(runtime, here / runtime.name)
+        log = self.work.host / f"{kind}.log"
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            inside = self.work.node_path(here)
+            ran = jobs.run(self.work, module, {**self.job, **extra, "dir": erlang_string(inside),
+                                               "sanitize_log": erlang_string(self.work.node_path(log))},
+                           limit, node_limit_s, command(self.work.otp, inside, self.work.node_path(here / runtime.name), fd))
+        finally:
+            os.close(fd)
+        return ran, log.read_text(errors="replace")
+
+    def races(self, tracer: Tracer) -> tuple[list[tsan.Race], list[str]]:
+        """The stress job once more, on a node that loads the ThreadSanitizer build of the tracer
+        (tsan.py): the races between two accesses of the tracer's code, and notes on the run."""
+        assert tracer.race_build is not None
+        runtime = tsan.runtime()
+        assert runtime is not None
+        seconds = self.options.stress.seconds
+        names = self.library_names(tracer)
+        ran, text = self._sanitized("tsan", tracer.race_build, runtime, names, "tcs_validate_stress",
+                                    {"seconds": seconds},
+                                    jobs.StepLimit(tsan.SLOWDOWN * max(30.0, 3 * seconds + 20),
+                                                   "per-stress-part (under ThreadSanitizer)"),
+                                    tsan.SLOWDOWN * self.options.limits.check_s, tsan.command)
+        races, others = tsan.parse(text, names, tracer.race_build)
+        notes = [f"race detector: the stress traffic again for {seconds:g} s with the tracer built from --src "
+                 f"with ThreadSanitizer; {others} race reports not between two accesses of the tracer's code "
+                 "(the emulator's own, whose synchronisation TSan does not see) left out"]
+        if ran.status != "done":
+            notes.append(f"the race detector's node ended early (races before count): {_incident_line(ran)}")
+        return races, notes
+
     def memory_asan(self, check: str, tracer: Tracer) -> CheckResult:
         """The inputs of the direct-call checks on a node that loaded the ASan+UBSan build of the
         tracer (asan.py), in place of its library."""
         started = time.monotonic()
-        assert tracer.sanitized is not None and tracer.nif is not None
-        here = self.work.host / "asan"
-        here.mkdir(exist_ok=True)
-        names = frozenset({tracer.nif.name, f"{tracer.module}.so"})
-        for name in names:
-            shutil.copy(tracer.sanitized, here / name)
+        assert tracer.sanitized is not None
         clang = asan.compiler()
         runtime = asan.runtime(clang) if clang else None
         assert runtime is not None
-        shutil.copy(runtime, here / runtime.name)
-        log = self.work.host / "asan.log"
-        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        try:
-            inside = self.work.node_path(here)
-            ran = jobs.run(self.work, "tcs_validate_calls",
-                           {**self.job, "check": check, "dir": erlang_string(inside),
-                            "sanitize_log": erlang_string(self.work.node_path(log))},
-                           jobs.StepLimit(self.options.limits.callback_s, "per-callback"),
-                           self.options.limits.check_s,
-                           asan.command(self.work.otp, inside, self.work.node_path(here / runtime.name), fd))
-        finally:
-            os.close(fd)
-        text = log.read_text(errors="replace")
+        names = self.library_names(tracer)
+        ran, text = self._sanitized("asan", tracer.sanitized, runtime, names, "tcs_validate_calls", {"check": check},
+                                    jobs.StepLimit(self.options.limits.callback_s, "per-callback"),
+                                    self.options.limits.check_s, asan.command)
         found = asan.parse(text, names, tracer.sanitized)
         data = {"errors": len(found.findings), "otp_errors": found.otp_errors, "suppressed": 0,
                 "sanitizer": "asan"}
@@ -413,8 +452,6 @@ class _Runner:
         how = (f"the tracer built from --src with AddressSanitizer and UndefinedBehaviorSanitizer; "
                f"{found.otp_errors} reports not in the tracer's code left out; reads of uninitialised memory "
                "are not seen by ASan (--sanitize without --src runs memcheck, which sees them)")
-        if "AddressSanitizer" in text and "ERROR: AddressSanitizer" not in text:
-            evidence.append(f"the sanitizers said: {first_line(text[text.find('AddressSanitizer'):], 300)}")
         if evidence:
             return self._result(check, "fail", evidence[0], _shorten(evidence) + [how], started, data=data)
         if ran.status != "done":
@@ -520,6 +557,21 @@ def nothing_traced(attached: bool, send_answer: str) -> str | None:
 def monitor_lines(ran: jobs.JobRun) -> list[str]:
     """The node's system monitor events: 'PHASE KIND MS WHERE' each."""
     return [d.partition(" ")[2] for d in ran.of("DATA") if d.startswith("monitor ")]
+
+
+def with_races(stressed: CheckResult, races: list[tsan.Race], notes: list[str]) -> CheckResult:
+    """stress judged by the race detector too: a data race between two accesses of the tracer's code
+    fails it, naming both; without one, stress keeps its verdict and says the detector found none."""
+    found = [race.describe() for race in races]
+    stressed.data["races"] = len(found)
+    if found:
+        stressed.summary = found[0] if stressed.status == "pass" else f"{found[0]}; the stress node: {stressed.summary}"
+        stressed.status = "fail"
+        stressed.evidence = _shorten(found) + notes + stressed.evidence
+    else:
+        stressed.summary += "; no data race in the tracer's code (ThreadSanitizer)"
+        stressed.evidence += notes
+    return stressed
 
 
 def with_monitoring(latency: CheckResult, others: list[CheckResult | None]) -> CheckResult:

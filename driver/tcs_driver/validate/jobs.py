@@ -76,6 +76,13 @@ class Wrap:
     stderr_fd: int | None = None   # where the node's stderr goes (default: with its stdout, read as it comes)
 
 
+def proc_namespace(otp: node.Otp) -> list[str]:
+    """Guarantees: the command a wrapped node of `otp` starts under so that the tool in it (valgrind,
+    a sanitizer's runtime) can read /proc: for a root, a mount namespace of its own with /proc mounted
+    in the root (gone when the node ends; the host's mounts are untouched); nothing on the host."""
+    return [] if otp.root is None else ["unshare", "--mount", "--pid", "--fork", f"--mount-proc={otp.root / 'proc'}"]
+
+
 def run(work: Workdir, module: str, job: dict[str, object], step_limit: StepLimit,
         node_limit_s: float, wrap: Wrap | None = None) -> JobRun:
     """Runs `module:main([JobFile])` on a fresh node of work.otp (under wrap's program, if

@@ -108,18 +108,15 @@ def unavailable(otp: node.Otp) -> str | None:
 
 
 def command(otp: node.Otp, log_fd: int, suppression_file: str) -> jobs.Wrap:
-    """How to start a node of `otp` under memcheck, its XML log written to log_fd.  In a root,
-    valgrind needs /proc: the node gets a mount namespace of its own with /proc mounted in the
-    root (gone when the node ends; the host's mounts are untouched)."""
+    """How to start a node of `otp` under memcheck, its XML log written to log_fd (in a root, with
+    /proc: jobs.proc_namespace)."""
     jit = ["+JMsingle", "true"] if otp.release >= 26 else []
     smc = "all-non-file" if otp.release >= 26 else "all"
     valgrind = ["valgrind", "--tool=memcheck", "--trace-children=yes",
                 f"--trace-children-skip={','.join(_SKIP_CHILDREN)}", "--child-silent-after-fork=yes",
                 "--error-limit=no", "--num-callers=16", f"--smc-check={smc}", "--track-origins=yes",
                 f"--suppressions={suppression_file}", "--xml=yes", f"--xml-fd={log_fd}"]
-    outer = [] if otp.root is None else ["unshare", "--mount", "--pid", "--fork",
-                                         f"--mount-proc={otp.root / 'proc'}"]
-    return jobs.Wrap(outer, valgrind, ["+Mea", "min", *jit], (log_fd,))
+    return jobs.Wrap(jobs.proc_namespace(otp), valgrind, ["+Mea", "min", *jit], (log_fd,))
 
 
 _ITEM = re.compile(r"^TCS-STEP ([^\n]*)$|<error>.*?</error>|<suppcounts>.*?</suppcounts>", re.M | re.S)
