@@ -164,6 +164,7 @@ class _Runner:
         self.options = options
         self.progress = progress
         self.otp = work.otp.name
+        self._gc_in_sessions: bool | None = None   # gc_in_sessions(), once per release
 
     def _run(self, module: str, extra: dict[str, object], limit: jobs.StepLimit) -> jobs.JobRun:
         return jobs.run(self.work, module, {**self.job, **extra}, limit, self.options.limits.check_s)
@@ -347,11 +348,21 @@ class _Runner:
 
     # --- stress and leak -----------------------------------------------------------
 
+    def gc_in_sessions(self) -> dict[str, object]:
+        """{"gc_in_sessions": false} on a release where tracing garbage_collection in two sessions of one
+        process crashes the emulator (erlang/otp#11624), as the probe node finds out; else nothing.  The
+        stress job then leaves garbage_collection out of its extra sessions and says why."""
+        if self._gc_in_sessions is None:
+            ran = self._run("tcs_validate_probe", {}, self._action_limit())
+            self._gc_in_sessions = ("gc_in_sessions ok" in ran.of("DATA")
+                                    or "gc_in_sessions none" in ran.of("DATA"))
+        return {} if self._gc_in_sessions else {"gc_in_sessions": "false"}
+
     def stress(self) -> tuple[CheckResult, CheckResult]:
         """One stress node; its run judged twice: stress (crash, hang, garbage) and leak."""
         started = time.monotonic()
         limits = self.options.stress
-        ran = self._run("tcs_validate_stress", {"seconds": limits.seconds},
+        ran = self._run("tcs_validate_stress", {"seconds": limits.seconds, **self.gc_in_sessions()},
                         jobs.StepLimit(max(30.0, 3 * limits.seconds + 20), "per-stress-part"))
         monitor = monitor_lines(ran)
         data: dict[str, object] = {**stress_data(ran.of("DATA")), "monitor": monitor}
@@ -420,7 +431,7 @@ class _Runner:
         seconds = self.options.stress.seconds
         names = self.library_names(tracer)
         ran, text = self._sanitized("tsan", tracer.race_build, runtime, names, "tcs_validate_stress",
-                                    {"seconds": seconds},
+                                    {"seconds": seconds, **self.gc_in_sessions()},
                                     jobs.StepLimit(tsan.SLOWDOWN * max(30.0, 3 * seconds + 20),
                                                    "per-stress-part (under ThreadSanitizer)"),
                                     tsan.SLOWDOWN * self.options.limits.check_s, tsan.command)
