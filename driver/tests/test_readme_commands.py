@@ -148,6 +148,10 @@ COMMANDS: dict[str, Spec] = {
                 "--erl nif_impls/defective/tcs_defect_uninit_read.erl --checks shape --sanitize --otp 27"),
     "/usr/bin/python3 bench/sanitize.py --otp 27 --samples 3 --memcheck": Spec(
         elsewhere="driver/tests/test_validate_sanitize.py::test_command_follows_the_release: --smc-check"),
+    "/usr/bin/python3 bench/validate_matrix.py --reps 10": Spec(
+        run=("/usr/bin/python3 bench/validate_matrix.py --reps 1 --otp 25 --only heap_overrun",),
+        says=("tcs_defect_heap_overrun          sanitize  FAIL memory", "false alarms on the good tracers: 0 of 0"),
+        live=True),
     "/usr/bin/python3 bench/sanitize.py --otp 25,27,29 --samples 5": Spec(
         run=("/usr/bin/python3 bench/sanitize.py --otp 25 --samples 1",), says=("memory (asan)",), live=True),
     "./tcs validate --module tcs_defect_heap_overrun --nif build/nif/tcs_defect_heap_overrun.so "

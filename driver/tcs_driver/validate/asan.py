@@ -69,16 +69,23 @@ def unavailable() -> str | None:
 
 
 def build(sources: tuple[Path, ...], erts_include: Path, out: Path) -> Path:
-    """Compiles the tracer's sources into an ASan+UBSan library `out` against the NIF headers of
-    erts_include (each source's directory on the include path); raises BadInput with the
-    compiler's words when they do not compile.  Needs unavailable() to be None."""
+    """Compiles the tracer's sources into an ASan+UBSan library `out` (compile); needs unavailable()
+    to be None."""
     clang = compiler()
     assert clang is not None
+    return compile_library(clang, FLAGS, sources, erts_include, out, "the sanitized library")
+
+
+def compile_library(compiler_name: str, flags: tuple[str, ...], sources: tuple[Path, ...], erts_include: Path,
+                    out: Path, what: str) -> Path:
+    """Guarantees: `out` is the library the compiler makes of the tracer's sources with `flags`, against
+    the NIF headers of erts_include, each source's directory on the include path; or BadInput with the
+    compiler's words, naming `what` could not be built."""
     dirs = dict.fromkeys(f"-I{s.parent}" for s in sources)
-    done = subprocess.run([clang, *FLAGS, f"-I{erts_include}", *dirs, "-o", str(out), *map(str, sources)],
+    done = subprocess.run([compiler_name, *flags, f"-I{erts_include}", *dirs, "-o", str(out), *map(str, sources)],
                           capture_output=True, text=True)
     if done.returncode != 0:
-        raise BadInput(f"--src: {clang} could not build the sanitized library:\n"
+        raise BadInput(f"--src: {compiler_name} could not build {what}:\n"
                        f"{(done.stdout + done.stderr).strip()[:2000]}")
     return out
 

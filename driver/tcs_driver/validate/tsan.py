@@ -37,7 +37,6 @@ from pathlib import Path, PurePosixPath
 
 from .. import node
 from . import asan, jobs
-from .inputs import BadInput
 
 COMPILER = "gcc"
 RUNTIME = "libtsan.so.2"
@@ -73,14 +72,8 @@ def unavailable() -> str | None:
 
 
 def build(sources: tuple[Path, ...], erts_include: Path, out: Path) -> Path:
-    """Compiles the tracer's sources into a TSan library `out` (as asan.build); raises BadInput."""
-    dirs = dict.fromkeys(f"-I{s.parent}" for s in sources)
-    done = subprocess.run([COMPILER, *FLAGS, f"-I{erts_include}", *dirs, "-o", str(out), *map(str, sources)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        raise BadInput(f"--src: {COMPILER} could not build the ThreadSanitizer library:\n"
-                       f"{(done.stdout + done.stderr).strip()[:2000]}")
-    return out
+    """Compiles the tracer's sources into a TSan library `out` (asan.compile_library); raises BadInput."""
+    return asan.compile_library(COMPILER, FLAGS, sources, erts_include, out, "the ThreadSanitizer library")
 
 
 def command(otp: node.Otp, library_dir: str, runtime_in_node: str, log_fd: int) -> jobs.Wrap:
