@@ -11,9 +11,10 @@
 %%                     {latency_ms, L} in each of 3 calls in a row holds its
 %%                     scheduler too long (after ?SLOW_SHOWN such inputs the
 %%                     rest are not called: each costs that long)
-%%   memory            every input of both families, on a node under valgrind
+%%   memory            every input of both families, with an ASan+UBSan build
+%%                     of the tracer loaded, or on a node under valgrind
 %%                     memcheck (validate --sanitize): the driver judges the
-%%                     errors valgrind found in the tracer's library
+%%                     errors they found in the tracer's library
 %%
 %% Usage: erl -noshell -pa DIR -run tcs_validate_calls main JOB_FILE
 %% The job names the check ({check, Name}) and selects the inputs (see
@@ -72,7 +73,7 @@ check(memory, Ctx) ->
     Call = fun(_Index, Input) -> _ = call(Input, Ctx), called end,
     Calls = each(enabled, Ctx, Call) ++ each(trace, Ctx, Call),
     _ = effects(Ctx),
-    out("NOTE", "~b calls under valgrind memcheck", [length(Calls)]).
+    out("NOTE", "~b calls", [length(Calls)]).
 
 timed(Index, Input, Ctx, LimitUs) ->
     case get(tcs_slow) of

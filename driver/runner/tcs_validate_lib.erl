@@ -46,8 +46,9 @@ read_job(JobFile) ->
     Job.
 
 %% A node under valgrind (validate --sanitize) also appends each STEP line to
-%% valgrind's XML log: both append to one file (O_APPEND), so an error there
-%% lies after the step that ran into it.
+%% valgrind's XML log, one with an ASan build of the tracer to its own stderr
+%% file, where ASan writes: both append to one file (O_APPEND), so an error
+%% there lies after the step that ran into it.
 sanitize_log(none) -> ok;
 sanitize_log(Path) ->
     %% raw: written by this process itself, the one that calls the tracer (tcs_validate_calls)

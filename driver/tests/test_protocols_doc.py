@@ -53,6 +53,18 @@ def test_corpus_job_keys() -> None:
     assert table_keys(section(4)) == re.findall(r"^\{(\w+),", text, re.M)
 
 
+def test_validate_job_keys() -> None:
+    """Every key a validate runner module reads from its job (option/2,3) is in section 4's validate
+    table, and the table has no other."""
+    read: set[str] = set()
+    for module in RUNNER.glob("tcs_validate_*.erl"):
+        text = module.read_text()
+        read |= set(re.findall(r"\boption\(([a-z]\w*)\s*,", text)) - {"list_to_atom"}
+        read |= {f"only_{family}" for family in re.findall(r'"only_" \+\+ atom_to_list', text)
+                 for family in ("enabled", "trace")}
+    assert set(table_keys(section(4), 1)) == read
+
+
 def _doc_markers(nth: int) -> set[str]:
     """The marker kinds of the nth marker table of section 5 (0: corpus nodes, 1: validate nodes)."""
     return set(re.findall(r"^\| `TCS ([A-Z]+(?: END)?)", section(5).split("**Validate nodes**")[nth], re.M))

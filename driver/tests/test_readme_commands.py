@@ -148,8 +148,21 @@ COMMANDS: dict[str, Spec] = {
                 "--erl nif_impls/defective/tcs_defect_uninit_read.erl --checks shape --sanitize --otp 27"),
     "./tcs bench stream": Spec(run=("./tcs bench stream --steps 2000,4000 --runs 1 --shape pingpong",),
                                says=("shape pingpong", "peak MB at 4,000 steps / at 2,000")),
-    "/usr/bin/python3 bench/sanitize.py --otp 27 --samples 3": Spec(
+    "/usr/bin/python3 bench/sanitize.py --otp 27 --samples 3 --memcheck": Spec(
         elsewhere="driver/tests/test_validate_sanitize.py::test_command_follows_the_release: --smc-check"),
+    "/usr/bin/python3 bench/validate_matrix.py --reps 10": Spec(
+        run=("/usr/bin/python3 bench/validate_matrix.py --reps 1 --otp 25 --only heap_overrun",),
+        says=("tcs_defect_heap_overrun          sanitize  FAIL memory", "false alarms on the good tracers: 0 of 0"),
+        live=True),
+    "/usr/bin/python3 bench/sanitize.py --otp 25,27,29 --samples 5": Spec(
+        run=("/usr/bin/python3 bench/sanitize.py --otp 25 --samples 1",), says=("memory (asan)",), live=True),
+    "./tcs validate --module tcs_defect_heap_overrun --nif build/nif/tcs_defect_heap_overrun.so "
+    "--erl nif_impls/defective/tcs_defect_heap_overrun.erl --checks shape "
+    "--sanitize --src nif_impls/defective/tcs_defect_heap_overrun.c --otp all": Spec(
+        run=("./tcs validate --module tcs_defect_heap_overrun --nif build/nif/tcs_defect_heap_overrun.so "
+             "--erl nif_impls/defective/tcs_defect_heap_overrun.erl --checks shape "
+             "--sanitize --src nif_impls/defective/tcs_defect_heap_overrun.c --otp all",), rc=1,
+        says=("in the tracer's name_sum (tcs_defect_heap_overrun.c:", "memory (OTP 29): fail"), live=True),
 }
 
 

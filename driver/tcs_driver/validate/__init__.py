@@ -2,7 +2,7 @@
 reports one verdict per check, with evidence, and an overall verdict.
 
     ./tcs validate --module NAME --nif PATH.so (--erl PATH.erl | --beam PATH.beam)
-                   [--state TERM] [--otp ...] [--json FILE] [--html FILE] [--sanitize]
+                   [--state TERM] [--otp ...] [--json FILE] [--html FILE] [--sanitize [--src FILE.c ...]]
     ./tcs validate --module NAME --app _build/default/lib   (a tracer as it ships)
 
 Exit status: 0 every check passes (or cannot apply, and says why), 1 the
@@ -10,13 +10,14 @@ tracer fails a check, 2 bad input (nothing is written then)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import tempfile
 from pathlib import Path
 from typing import Callable
 
 from .. import corpus, junit, node, provision, shard
-from . import engine, inputs, releases, report, sanitize
+from . import asan, engine, inputs, releases, report, sanitize, tsan
 from .checks import ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, Limits, Stress
 
 
@@ -42,7 +43,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sanitize", action="store_true",
                         help="add the memory check: every direct-call input again, on a node under valgrind "
                         "memcheck, which finds reads of uninitialised memory and outside heap blocks in the "
-                        "tracer's library (slow: minutes per release; installs valgrind into the OTP roots)")
+                        "tracer's library: with --src, on an AddressSanitizer+UndefinedBehaviorSanitizer build "
+                        "of the tracer (seconds per release; needs clang); without, under valgrind memcheck "
+                        "(minutes per release; installs valgrind into the OTP roots), which also finds "
+                        "reads of uninitialised memory")
+    parser.add_argument("--src", action="append", default=[], metavar="FILE.c",
+                        help="the tracer library's C sources (repeatable; each file's directory is on the "
+                        "include path): --sanitize builds them with ASan and UBSan for the memory check instead "
+                        "of running memcheck, and with ThreadSanitizer for a second stress node that names "
+                        "racing accesses of the tracer's code")
     parser.add_argument("--json", help="write the report as JSON to this file")
     parser.add_argument("--html", help="write the report as a self-contained HTML page to this file")
     parser.add_argument("--junit", help="write JUnit XML for CI to this file (a testcase per check and release)")
@@ -93,7 +102,10 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
     try:
         options = _options(args)
         otps = releases.available(args.otp, say)
-        if SANITIZE_CHECK in options.checks:
+        sources = _sources(args.src, args.nif)
+        if SANITIZE_CHECK in options.checks and (not sources or asan.unavailable()):
+            if sources:
+                say(f"warning: --src: {asan.unavailable()}; the memory check runs under valgrind memcheck")
             for otp in otps:
                 sanitize.install(otp, say)
     except (inputs.BadInput, releases.Unavailable, node.NoErlang, provision.ProvisionError) as why:
@@ -103,6 +115,7 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
         try:
             tracer = inputs.prepare(args.module, args.nif, args.erl, args.beam, args.state, Path(scratch),
                                     args.app)
+            tracer = _sanitizer_builds(tracer, sources, options.checks, Path(scratch), say)
             warnings = inputs.state_warnings(tracer.state)
             for warning in warnings:
                 say(f"warning: {warning}")
@@ -125,6 +138,34 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
         junit.write(Path(args.junit), f"tcs validate {tracer.module}", report.junit_cases(done))
         say(f"wrote {args.junit}")
     return 0 if done.verdict == "pass" else 1
+
+
+def _sanitizer_builds(tracer: inputs.Tracer, sources: tuple[Path, ...], checks: tuple[str, ...], scratch: Path,
+                      say: Callable[[str], None]) -> inputs.Tracer:
+    """The tracer with the sanitizers' builds of --src that --sanitize uses: ASan+UBSan for memory, TSan
+    for stress's race detector (each left out, with a warning, when its compiler is missing)."""
+    if not sources:
+        return tracer
+    if SANITIZE_CHECK in checks and not asan.unavailable():
+        tracer = dataclasses.replace(tracer, sanitized=asan.build(sources, corpus.host_include(),
+                                                                  scratch / f"{tracer.module}.asan.so"))
+    if "stress" in checks and SANITIZE_CHECK in checks:
+        if why := tsan.unavailable():
+            say(f"warning: --src: {why}; stress runs without its race detector")
+        else:
+            tracer = dataclasses.replace(tracer, race_build=tsan.build(sources, corpus.host_include(),
+                                                                       scratch / f"{tracer.module}.tsan.so"))
+    return tracer
+
+
+def _sources(given: list[str], nif: str | None) -> tuple[Path, ...]:
+    """The --src files, checked: they exist, and --nif names the library they stand in for."""
+    if given and nif is None:
+        raise inputs.BadInput("--src needs --nif: the sanitized build stands in for that library")
+    missing = [s for s in given if not Path(s).is_file()]
+    if missing:
+        raise inputs.BadInput(f"--src {missing[0]}: no such file")
+    return tuple(Path(s).resolve() for s in given)
 
 
 def _options(args: argparse.Namespace) -> engine.Options:

@@ -46,7 +46,8 @@ CHECKS: tuple[Check, ...] = (
     Check("cost", "medians from one benchmark run: time per enabled call, per trace call, and "
           "per traced send against an untraced send and the built-in process tracer; fails when "
           "a traced send costs more than --budget times the built-in tracer's"),
-    Check("memory", "(--sanitize only) on a node under valgrind memcheck, every input of "
+    Check("memory", "(--sanitize only) with an ASan+UBSan build of the tracer (--src), or on a node under "
+          "valgrind memcheck, every input of "
           "enabled_answers and trace_accepts: no callback reads uninitialised memory or outside "
           "a heap block (enif_alloc, malloc); errors are reported with the input and the "
           "tracer's function"),

@@ -10,8 +10,9 @@ check ends that check's node only and the other checks still run.  The order:
      by one check, so one defect fails one check;
   3. stress (which leak judges too), alone: it loads every scheduler; then
      cost, alone, so that no other node disturbs the benchmark;
-  4. memory (--sanitize only), alone: its node runs under valgrind memcheck
-     (sanitize.py), many times slower than a plain node.
+  4. memory (--sanitize only), alone: its node loads an ASan+UBSan build of the
+     tracer (asan.py, with --src) or runs under valgrind memcheck (sanitize.py),
+     many times slower than a plain node.
 The direct-call checks go on after a crash or a hang in a fresh node, leaving
 out the callback/tag/tracee that ended the last one, up to MAX_NODES nodes."""
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Callable
 
 from .. import node
 from ..protocol import erlang_string
-from . import jobs, loading, sanitize
+from . import asan, jobs, loading, sanitize, tsan
 from .checks import (ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_CHECK, Bench, CheckResult, Limits, Stress, callbacks,
                      looks_like_callback, runtime_callbacks)
 from .inputs import BadInput, Tracer
@@ -137,13 +138,19 @@ def _validate_on(work: Workdir, tracer: Tracer, runner_beams: Path, options: Opt
             results[check] = outcome[0] if isinstance(outcome, tuple) else outcome
     if "stress" in wanted or "leak" in wanted:
         stressed, leak = run.stress()
+        if tracer.race_build is not None and "stress" in wanted:
+            detecting = time.monotonic()
+            stressed = with_races(stressed, *run.races(tracer))
+            stressed.data["race_detector_s"] = round(time.monotonic() - detecting, 2)
+            stressed.seconds = round(stressed.seconds + stressed.data["race_detector_s"], 2)
         results.update({name: result for name, result in (("stress", stressed), ("leak", leak)) if name in wanted})
     if "latency" in results:
         results["latency"] = with_monitoring(results["latency"], [results.get("live"), results.get("stress")])
     if "cost" in wanted:
         results["cost"] = run.cost()
     if SANITIZE_CHECK in wanted:
-        results[SANITIZE_CHECK] = run.memory(SANITIZE_CHECK)
+        results[SANITIZE_CHECK] = (run.memory(SANITIZE_CHECK) if tracer.sanitized is None
+                                   else run.memory_asan(SANITIZE_CHECK, tracer))
     return [results[c] for c in ALL_CHECK_NAMES if c in results]
 
 
@@ -157,6 +164,7 @@ class _Runner:
         self.options = options
         self.progress = progress
         self.otp = work.otp.name
+        self._gc_in_sessions: bool | None = None   # gc_in_sessions(), once per release
 
     def _run(self, module: str, extra: dict[str, object], limit: jobs.StepLimit) -> jobs.JobRun:
         return jobs.run(self.work, module, {**self.job, **extra}, limit, self.options.limits.check_s)
@@ -340,11 +348,21 @@ class _Runner:
 
     # --- stress and leak -----------------------------------------------------------
 
+    def gc_in_sessions(self) -> dict[str, object]:
+        """{"gc_in_sessions": false} on a release where tracing garbage_collection in two sessions of one
+        process crashes the emulator (erlang/otp#11624), as the probe node finds out; else nothing.  The
+        stress job then leaves garbage_collection out of its extra sessions and says why."""
+        if self._gc_in_sessions is None:
+            ran = self._run("tcs_validate_probe", {}, self._action_limit())
+            self._gc_in_sessions = ("gc_in_sessions ok" in ran.of("DATA")
+                                    or "gc_in_sessions none" in ran.of("DATA"))
+        return {} if self._gc_in_sessions else {"gc_in_sessions": "false"}
+
     def stress(self) -> tuple[CheckResult, CheckResult]:
         """One stress node; its run judged twice: stress (crash, hang, garbage) and leak."""
         started = time.monotonic()
         limits = self.options.stress
-        ran = self._run("tcs_validate_stress", {"seconds": limits.seconds},
+        ran = self._run("tcs_validate_stress", {"seconds": limits.seconds, **self.gc_in_sessions()},
                         jobs.StepLimit(max(30.0, 3 * limits.seconds + 20), "per-stress-part"))
         monitor = monitor_lines(ran)
         data: dict[str, object] = {**stress_data(ran.of("DATA")), "monitor": monitor}
@@ -375,6 +393,88 @@ class _Runner:
         return stressed, self._result("leak", status, summary, evidence, started, data=data)
 
     # --- memory (--sanitize) -------------------------------------------------------
+
+    def library_names(self, tracer: Tracer) -> frozenset[str]:
+        """The file names the tracer's library has in the nodes (engine._validate_on)."""
+        assert tracer.nif is not None
+        return frozenset({tracer.nif.name, f"{tracer.module}.so"})
+
+    def _sanitized(self, kind: str, library: Path, runtime: Path, names: frozenset[str], module: str,
+                   extra: dict[str, object], limit: jobs.StepLimit, node_limit_s: float,
+                   command: Callable[[node.Otp, str, str, int], jobs.Wrap]) -> tuple[jobs.JobRun, str]:
+        """Runs a job on a node that loads `library` (a sanitizer's build of the tracer, under each of
+        `names`, from a directory of its own with the sanitizer's runtime) instead of the tracer's
+        library; the node's stderr, where the sanitizer reports, and the job's STEP lines go to one log
+        (both appending).  Returns the run and the log's text."""
+        here = self.work.host / kind
+        here.mkdir(exist_ok=True)
+        for name in names:
+            shutil.copy(library, here / name)
+        shutil.copy(runtime, here / runtime.name)
+        log = self.work.host / f"{kind}.log"
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            inside = self.work.node_path(here)
+            ran = jobs.run(self.work, module, {**self.job, **extra, "dir": erlang_string(inside),
+                                               "sanitize_log": erlang_string(self.work.node_path(log))},
+                           limit, node_limit_s, command(self.work.otp, inside, self.work.node_path(here / runtime.name), fd))
+        finally:
+            os.close(fd)
+        return ran, log.read_text(errors="replace")
+
+    def races(self, tracer: Tracer) -> tuple[list[tsan.Race], list[str]]:
+        """The stress job once more, on a node that loads the ThreadSanitizer build of the tracer
+        (tsan.py): the races between two accesses of the tracer's code, and notes on the run."""
+        assert tracer.race_build is not None
+        runtime = tsan.runtime()
+        assert runtime is not None
+        seconds = self.options.stress.seconds
+        names = self.library_names(tracer)
+        ran, text = self._sanitized("tsan", tracer.race_build, runtime, names, "tcs_validate_stress",
+                                    {"seconds": seconds, **self.gc_in_sessions()},
+                                    jobs.StepLimit(tsan.SLOWDOWN * max(30.0, 3 * seconds + 20),
+                                                   "per-stress-part (under ThreadSanitizer)"),
+                                    tsan.SLOWDOWN * self.options.limits.check_s, tsan.command)
+        races, others = tsan.parse(text, names, tracer.race_build)
+        notes = [f"race detector: the stress traffic again for {seconds:g} s with the tracer built from --src "
+                 f"with ThreadSanitizer; {others} race reports not between two accesses of the tracer's code "
+                 "(the emulator's own, whose synchronisation TSan does not see) left out"]
+        if ran.status != "done":
+            notes.append(f"the race detector's node ended early (races before count): {_incident_line(ran)}")
+        return races, notes
+
+    def memory_asan(self, check: str, tracer: Tracer) -> CheckResult:
+        """The inputs of the direct-call checks on a node that loaded the ASan+UBSan build of the
+        tracer (asan.py), in place of its library."""
+        started = time.monotonic()
+        assert tracer.sanitized is not None
+        clang = asan.compiler()
+        runtime = asan.runtime(clang) if clang else None
+        assert runtime is not None
+        names = self.library_names(tracer)
+        ran, text = self._sanitized("asan", tracer.sanitized, runtime, names, "tcs_validate_calls", {"check": check},
+                                    jobs.StepLimit(self.options.limits.callback_s, "per-callback"),
+                                    self.options.limits.check_s, asan.command)
+        found = asan.parse(text, names, tracer.sanitized)
+        data = {"errors": len(found.findings), "otp_errors": found.otp_errors, "suppressed": 0,
+                "sanitizer": "asan"}
+        evidence = [line for f in found.findings
+                    for line in [sanitize.describe(f), *(f"    {frame}" for frame in f.stack)]]
+        how = (f"the tracer built from --src with AddressSanitizer and UndefinedBehaviorSanitizer; "
+               f"{found.otp_errors} reports not in the tracer's code left out; reads of uninitialised memory "
+               "are not seen by ASan (--sanitize without --src runs memcheck, which sees them)")
+        if evidence:
+            return self._result(check, "fail", evidence[0], _shorten(evidence) + [how], started, data=data)
+        if ran.status != "done":
+            line = _incident_line(ran)
+            return self._result(check, "skip", f"not verified: the node with the sanitized tracer ended early, "
+                                f"no error in the tracer's code before: {first_line(line)}",
+                                [f"{line}\n(the inputs after it were not run; crashes and hangs are judged by "
+                                 "the other checks); the node's stderr ended with:\n    "
+                                 + node.tail(text, 6).replace("\n", "\n    "), how], started, data=data)
+        calls = ran.of("NOTE")[-1] if ran.of("NOTE") else "no call"
+        return self._result(check, "pass", f"{calls}: no error in the tracer's library (ASan, UBSan)", [how],
+                            started, data=data)
 
     def memory(self, check: str) -> CheckResult:
         """The inputs of the direct-call checks on a node under valgrind memcheck (sanitize.py)."""
@@ -409,7 +509,8 @@ class _Runner:
         if ran.status != "done":
             incomplete.append(f"{_incident_line(ran)}\n(the inputs after it were not run under memcheck; "
                               "crashes and hangs are judged by the other checks)")
-        left_out = (f"left out as OTP's own: {found.otp_errors} distinct errors not in the tracer's code, "
+        left_out = (f"under valgrind memcheck ({MEMCHECK_WHY}); "
+                    f"left out as OTP's own: {found.otp_errors} distinct errors not in the tracer's code, "
                     f"{found.suppressed} occurrences of errors starting in OTP's code (suppressed); time "
                     f"limits under memcheck: {sanitize.SLOWDOWN} times the others")
         if evidence:
@@ -422,6 +523,10 @@ class _Runner:
         calls = ran.of("NOTE")[-1] if ran.of("NOTE") else "no call"
         return self._result(check, "pass", f"{calls}: no error in the tracer's library", [left_out],
                             started, data=data)
+
+
+#: Why the memory check runs under memcheck, not on an ASan build (asan.py).
+MEMCHECK_WHY = "no ASan build: it needs the tracer's sources, --src, and clang"
 
 
 #: The check whose passed inputs a check is limited to (engine order, step 2).
@@ -463,6 +568,21 @@ def nothing_traced(attached: bool, send_answer: str) -> str | None:
 def monitor_lines(ran: jobs.JobRun) -> list[str]:
     """The node's system monitor events: 'PHASE KIND MS WHERE' each."""
     return [d.partition(" ")[2] for d in ran.of("DATA") if d.startswith("monitor ")]
+
+
+def with_races(stressed: CheckResult, races: list[tsan.Race], notes: list[str]) -> CheckResult:
+    """stress judged by the race detector too: a data race between two accesses of the tracer's code
+    fails it, naming both; without one, stress keeps its verdict and says the detector found none."""
+    found = [race.describe() for race in races]
+    stressed.data["races"] = len(found)
+    if found:
+        stressed.summary = found[0] if stressed.status == "pass" else f"{found[0]}; the stress node: {stressed.summary}"
+        stressed.status = "fail"
+        stressed.evidence = _shorten(found) + notes + stressed.evidence
+    else:
+        stressed.summary += "; no data race in the tracer's code (ThreadSanitizer)"
+        stressed.evidence += notes
+    return stressed
 
 
 def with_monitoring(latency: CheckResult, others: list[CheckResult | None]) -> CheckResult:

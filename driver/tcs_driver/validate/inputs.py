@@ -32,6 +32,8 @@ class Tracer:
     given_as: str        # the --erl or --beam path, as the user wrote it (or the beam found in an --app)
     state: str | None    # the --state term text; None: a process of the harness
     apps: tuple[Path, ...] = ()   # OTP application directories, each with ebin/
+    sanitized: Path | None = None  # an ASan+UBSan build of the library from --src (asan.py), for --sanitize
+    race_build: Path | None = None  # a ThreadSanitizer build of the library from --src (tsan.py), for stress
 
     def beam_app(self) -> Path | None:
         """The application directory the beam lies in (its ebin/), if any."""

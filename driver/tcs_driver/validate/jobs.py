@@ -67,11 +67,20 @@ POLL_S = 0.01
 
 @dataclass(frozen=True)
 class Wrap:
-    """A program the node runs under (valgrind, for validate --sanitize)."""
+    """A program the node runs under (valgrind, or env with a sanitizer's runtime preloaded, for
+    validate --sanitize)."""
     outer: list[str]           # a command before the whole command line (before chroot for a root)
     before: list[str]          # the program and its arguments, before erl (inside a root for a root)
     emulator_flags: list[str]  # flags for erl
     pass_fds: tuple[int, ...]  # file descriptors the program writes to
+    stderr_fd: int | None = None   # where the node's stderr goes (default: with its stdout, read as it comes)
+
+
+def proc_namespace(otp: node.Otp) -> list[str]:
+    """Guarantees: the command a wrapped node of `otp` starts under so that the tool in it (valgrind,
+    a sanitizer's runtime) can read /proc: for a root, a mount namespace of its own with /proc mounted
+    in the root (gone when the node ends; the host's mounts are untouched); nothing on the host."""
+    return [] if otp.root is None else ["unshare", "--mount", "--pid", "--fork", f"--mount-proc={otp.root / 'proc'}"]
 
 
 def run(work: Workdir, module: str, job: dict[str, object], step_limit: StepLimit,
@@ -91,8 +100,9 @@ def run(work: Workdir, module: str, job: dict[str, object], step_limit: StepLimi
     # A tracer library named without a directory is looked up on the loader
     # path (Clarification C-4); no crash dumps: the STEP lines say more.
     env = dict(os.environ, LD_LIBRARY_PATH=work.node_path(work.tracer_dir), ERL_CRASH_DUMP_SECONDS="0")
+    stderr = subprocess.STDOUT if wrap.stderr_fd is None else wrap.stderr_fd
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, cwd=work.host, env=env, start_new_session=True,
+                            stderr=stderr, cwd=work.host, env=env, start_new_session=True,
                             pass_fds=wrap.pass_fds)
     assert proc.stdout is not None
     printed: list[bytes] = []

@@ -4,11 +4,10 @@ finds in the tracer's own library: reads of uninitialised memory (a branch,
 an address or a system call that depends on them) and reads or writes
 outside a heap block.
 
-Why valgrind on the real node: the tracer is a NIF library loaded into an
-emulator nobody here compiled, so a sanitizer built into the tracer (ASan,
-MSan) sees little or nothing (MSan needs an instrumented emulator; ASan has
-no uninitialised reads); memcheck sees both, in any library, without its
-sources.  What it costs, and what it cannot see:
+Why valgrind on the real node: it needs no sources, and it sees reads of
+uninitialised memory, which an ASan build of the tracer (asan.py, used when
+the sources are given with --src) cannot see and MemorySanitizer could only
+with the whole emulator instrumented.  What it costs, and what it cannot see:
   - The emulator's JIT writes code that memcheck must re-translate: OTP 26 and
     later run with `+JMsingle true` (one mapping of the JIT's code) and
     `--smc-check=all-non-file`; OTP 25 has no +JMsingle, and its code is
@@ -109,18 +108,15 @@ def unavailable(otp: node.Otp) -> str | None:
 
 
 def command(otp: node.Otp, log_fd: int, suppression_file: str) -> jobs.Wrap:
-    """How to start a node of `otp` under memcheck, its XML log written to log_fd.  In a root,
-    valgrind needs /proc: the node gets a mount namespace of its own with /proc mounted in the
-    root (gone when the node ends; the host's mounts are untouched)."""
+    """How to start a node of `otp` under memcheck, its XML log written to log_fd (in a root, with
+    /proc: jobs.proc_namespace)."""
     jit = ["+JMsingle", "true"] if otp.release >= 26 else []
     smc = "all-non-file" if otp.release >= 26 else "all"
     valgrind = ["valgrind", "--tool=memcheck", "--trace-children=yes",
                 f"--trace-children-skip={','.join(_SKIP_CHILDREN)}", "--child-silent-after-fork=yes",
                 "--error-limit=no", "--num-callers=16", f"--smc-check={smc}", "--track-origins=yes",
                 f"--suppressions={suppression_file}", "--xml=yes", f"--xml-fd={log_fd}"]
-    outer = [] if otp.root is None else ["unshare", "--mount", "--pid", "--fork",
-                                         f"--mount-proc={otp.root / 'proc'}"]
-    return jobs.Wrap(outer, valgrind, ["+Mea", "min", *jit], (log_fd,))
+    return jobs.Wrap(jobs.proc_namespace(otp), valgrind, ["+Mea", "min", *jit], (log_fd,))
 
 
 _ITEM = re.compile(r"^TCS-STEP ([^\n]*)$|<error>.*?</error>|<suppcounts>.*?</suppcounts>", re.M | re.S)
