@@ -25,6 +25,12 @@ loop(Gate) ->
             tcs_gate:finish(Gate, suspending),
             _ = perform(Step),
             loop(Gate);
+        {spin, M, F, Args, Calls} ->
+            %% `A loop M:F(Args)`: the step is answered at once, the loop runs
+            %% until the harness's `A idle` (tcs_busy:stop/2)
+            tcs_gate:finish(Gate, {ok, spinning}),
+            tcs_busy:spin(M, F, Args, Calls),
+            loop(Gate);
         Step -> tcs_gate:finish(Gate, perform(Step)), loop(Gate)
     end.
 

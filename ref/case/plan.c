@@ -181,6 +181,12 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         call_fields(out, st);
         buf_puts(out, "}");
         break;
+    case ST_LOOP: /* {loop, A, {M, F, Args}} */
+        atom(out, st->actor);
+        buf_puts(out, ", {");
+        call_fields(out, st);
+        buf_puts(out, "}");
+        break;
     case ST_CALL: /* {call, A, M, F, Args}, or {call, A, M, F, Args, direct} */
         atom(out, st->actor);
         buf_puts(out, ", ");
@@ -243,6 +249,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         term_print(out, st->term, PRINT_PLAN);
         break;
     case ST_SEQ_RESET:
+    case ST_IDLE: /* {idle, A} */
         atom(out, st->actor);
         break;
     case ST_SEQ_TRACER: /* the system seq tracer is the scenario's tracer */

@@ -1668,6 +1668,13 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         return false;
     case ST_CALL:
         return parse_call_step(p, st);
+    case ST_LOOP: /* its loop calls through erlang:apply/3 (tcs_busy:spin/4) */
+        if (!parse_call_step(p, st))
+            return false;
+        return !st->direct || fail(p, at, "a busy loop calls through apply/3: 'direct' is not supported "
+                                          "by model v1");
+    case ST_IDLE:
+        return true;
     case ST_SEND:
         return proc_arg(p, &st->other, &st->other_col) && term_arg(p, &st->term, &st->term_col) &&
                (!next_word_is(p, "times") || times_count(p));
@@ -1737,7 +1744,7 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
         return false;
     if ((st->kind == ST_LINK || st->kind == ST_UNLINK) && strcmp(st->other, actor) == 0)
         return fail(p, (size_t)st->other_col - 1, "linking a process to itself is not supported by model v1");
-    return st->kind == ST_CALL || end_of_statement(p); /* a call's arguments end it */
+    return st->kind == ST_CALL || st->kind == ST_LOOP || end_of_statement(p); /* a call's arguments end it */
 }
 
 /* A line that is no step: why. */

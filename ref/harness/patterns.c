@@ -6,6 +6,7 @@
 #include "control.h"
 #include "counters.h"
 #include "order.h"
+#include "busyloop.h"
 #include "patterns.h"
 #include "release.h"
 #include "steptext.h"
@@ -109,6 +110,9 @@ static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms
      * here"; CALL-COUNTERS-ENDS-GLOBAL) */
     for (int k = 0; k < COUNTERS; k++)
         if (o->counters[k]) {
+            /* a call_time or call_memory counter reset under a busy loop (erlang/otp#8835) */
+            if (k != COUNTER_COUNT && pat->counters[k].state != COUNTER_OFF && !term_is_atom(ms, "pause"))
+                busyloop_counter_reset(m);
             *started |= counters_set(m, &pat->counters[k], ms, breakpoint);
             pat->set = pat->set && (pat->local || !on);
         }

@@ -54,6 +54,11 @@ static const struct {
                               "a direct call of a BIF is traced by no session once a pattern step on it was off in "
                               "any session or a session was destroyed, until a pattern step on it is on "
                               "(OTP-19840, erlang/otp PR #10349)"},
+    /* a race: the process must be inside the function at the reset (otp_bugs/gh8835.erl) */
+    [DEV_COUNTER_RESET_BUSY_MAY_CRASH] = {DEVIATION_MAY_CRASH, {25, 25}, "C-448",
+                                          "the node may crash (SIGSEGV or SIGFPE) once the call_time or "
+                                          "call_memory counters of a function are reset while a process loops "
+                                          "through it (erlang/otp#8835), or not crash"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */
@@ -73,8 +78,10 @@ bool release_deviates(Model *m, Deviation d)
 {
     if (!release_range_covers(deviations[d].releases, m->release))
         return false;
+    int step = m->step ? (int)(m->step - m->sc->steps) + 1 : 0;
     if (m->deviated_at[d] == 0)
-        m->deviated_at[d] = m->step ? (int)(m->step - m->sc->steps) + 1 : 0;
+        m->deviated_at[d] = step;
+    m->deviated_last[d] = step;
     m->crashed |= deviations[d].kind == DEVIATION_CRASH;
     return true;
 }
@@ -194,8 +201,12 @@ bool release_note(const Model *m, Deviation d, Buf *note)
 {
     if (m->deviated_at[d] == 0)
         return false;
-    buf_printf(note, "otp %d follows %s at step %d: %s", m->release, deviations[d].clarification,
-               m->deviated_at[d], deviations[d].what);
+    bool range = deviations[d].kind == DEVIATION_MAY_CRASH && m->deviated_last[d] > m->deviated_at[d];
+    buf_printf(note, "otp %d follows %s at step%s %d", m->release, deviations[d].clarification, range ? "s" : "",
+               m->deviated_at[d]);
+    if (range)
+        buf_printf(note, "-%d", m->deviated_last[d]);
+    buf_printf(note, ": %s", deviations[d].what);
     return true;
 }
 
