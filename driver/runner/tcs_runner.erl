@@ -259,6 +259,7 @@ action({unlink, Who, Other}, Names) -> {Who, {unlink, maps:get(Other, Names)}};
 action({recv, Who, Timeout}, _) -> {Who, {recv, Timeout}}; % Timeout or {match, T}
 action({call, Who, M, F, Args}, _) -> {Who, {call, M, F, Args}};
 action({call, Who, M, F, Args, direct}, _) -> {Who, {call_direct, M, F, Args}};
+action({call, Who, M, F, Args, 'fun'}, _) -> {Who, {call_fun, M, F, Args}};
 action({register, Who, Name}, _) -> {Who, {register, Name}};
 action({unregister, Who, Name}, _) -> {Who, {unregister, Name}};
 action({exit, Who, Reason}, _) -> {Who, {exit, Reason}};

@@ -1034,18 +1034,19 @@ static bool library_call_args(Parser *p, int fn, Term *const *args, size_t at)
     return true;
 }
 
-/* The call's path after its arguments: none, apply/3 with the values known at run time; `direct`,
- * a remote call compiled in the fixture's code (tcs_direct): the only path on which OTP-19840
- * shows (cases/README.md "Call paths"). */
+/* The call's path after its arguments (CallPath): none, apply/3; `direct`; `fun`. */
 static bool call_path(Parser *p, Step *st)
 {
     if (at_end(p))
         return true;
     size_t at;
     const char *w = word(p, &at);
-    if (!w || strcmp(w, "direct") != 0)
-        return fail(p, at, "expected 'direct' or the end of the line after the call");
-    st->direct = true;
+    if (w && strcmp(w, "direct") == 0)
+        st->path = CALL_DIRECT;
+    else if (w && strcmp(w, "fun") == 0)
+        st->path = CALL_FUN;
+    else
+        return fail(p, at, "expected 'direct', 'fun' or the end of the line after the call");
     return end_of_statement(p);
 }
 
@@ -1671,8 +1672,8 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
     case ST_LOOP: /* its loop calls through erlang:apply/3 (tcs_busy:spin/4) */
         if (!parse_call_step(p, st))
             return false;
-        return !st->direct || fail(p, at, "a busy loop calls through apply/3: 'direct' is not supported "
-                                          "by model v1");
+        return st->path == CALL_APPLY || fail(p, at, "a busy loop calls through apply/3: another path is not "
+                                                      "supported by model v1");
     case ST_IDLE:
         return true;
     case ST_SEND:
