@@ -1,14 +1,17 @@
 %% A scenario process busy calling a traced function while the harness does
 %% something else: `tracer reload while A calls M:F(Args)` (cases/README.md,
 %% TRACER-RELOAD-BUSY), as the tracee of tracer_SUITE's reload/1 runs
-%% reload_loop/0 all through the test.
+%% reload_loop/0 all through the test; and `A loop M:F(Args)` ... `A idle`
+%% (CALL-BUSY-LOOP), a loop without a pause that runs across the steps
+%% between, as the callers of trace_call_time_SUITE's loop_aaa_bbb/0 do while
+%% the test resets the counters under them (erlang/otp#8835).
 %%
 %% The process and the harness share an atomics array Calls: element 1 is the
 %% stop flag the harness sets, element 2 the number of calls made so far.
 %% Neither waits in a receive for the other, so the loop makes no message
 %% events (the model refuses a tracee traced for more than call).
 -module(tcs_busy).
--export([round/4, loop/4]).
+-export([round/4, loop/4, start/3, stop/2, spin/4, spinning/0]).
 
 -define(STOP, 1).
 -define(CALLS, 2).
@@ -63,4 +66,48 @@ calls_past(Calls, N, Deadline, _) ->
     case erlang:monotonic_time(millisecond) > Deadline of
         true -> timeout;
         false -> receive after 1 -> ok end, calls_past(Calls, N, Deadline, atomics:get(Calls, ?CALLS))
+    end.
+
+%% start(Pid, {M, F, Args}, Ctx): `A loop M:F(Args)`: Pid calls M:F(Args) over
+%% and over, with no pause, until stop/2; ok once it has made a call (the model's
+%% certain first call), or timeout.  The puppet answers its step at once
+%% (spinning), so the gate is free for the steps of other processes meanwhile.
+-spec start(pid(), {module(), atom(), list()}, map()) -> ok | timeout.
+start(Pid, {M, F, Args}, #{gate := Gate, timeout := Timeout}) ->
+    Calls = atomics:new(2, []),
+    ok = tcs_gate:give(Gate, Pid, {spin, M, F, Args, Calls}),
+    case tcs_gate:await_result(Gate, Timeout) of
+        {ok, {ok, spinning}} ->
+            put({tcs_busy, Pid}, Calls),
+            calls_past(Calls, 0, Timeout);
+        _ -> timeout
+    end.
+
+%% stop(Pid, Ctx): `A idle`: the loop stops after a call that began after every
+%% step before this one (the model's certain last call: the call under way when
+%% the step begins may have begun before the step before it ended), and Pid is
+%% back in its gate.  ok, or timeout.
+-spec stop(pid(), map()) -> ok | timeout.
+stop(Pid, #{gate := Gate, timeout := Timeout}) ->
+    Calls = erase({tcs_busy, Pid}),
+    Done = calls_past(Calls, atomics:get(Calls, ?CALLS) + 1, Timeout),
+    atomics:put(Calls, ?STOP, 1),
+    case {Done, tcs_gate:await_waiting(Gate, Pid, Timeout * 1000)} of
+        {ok, true} -> ok;
+        _ -> timeout
+    end.
+
+%% The pids whose loops run (the runner's settle leaves them be: they never wait).
+-spec spinning() -> [pid()].
+spinning() -> [Pid || {{tcs_busy, Pid}, _} <- get()].
+
+%% The loop of `A loop`: a call, counted, and the stop flag read, with no pause
+%% (a process in a traced function most of the time, as #8835 needs).
+-spec spin(module(), atom(), list(), atomics:atomics_ref()) -> stopped.
+spin(M, F, Args, Calls) ->
+    _ = erlang:apply(M, F, Args),
+    atomics:add(Calls, ?CALLS, 1),
+    case atomics:get(Calls, ?STOP) of
+        0 -> spin(M, F, Args, Calls);
+        _ -> stopped
     end.

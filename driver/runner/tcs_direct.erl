@@ -6,7 +6,7 @@
 %% same lines for both). Keep the clauses in step with ref/vocab/fixture.c's exported
 %% functions (module_info/0,1 aside, which no call step names).
 -module(tcs_direct).
--export([call/3]).
+-export([call/3, call_fun/3]).
 
 call(tcs_target, id, [X]) -> tcs_target:id(X);
 call(tcs_target, twice, [X]) -> tcs_target:twice(X);
@@ -21,3 +21,8 @@ call(tcs_target, bottom, [X]) -> tcs_target:bottom(X);
 call(tcs_late, id, [X]) -> tcs_late:id(X);
 call(erlang, phash2, [X]) -> erlang:phash2(X);
 call(lists, seq, [From, To]) -> lists:seq(From, To).
+
+%% The fun call path (`call ... fun`): a fun of the function made at run time, an external fun
+%% as `fun M:F/A` is, called in a tail call; one clause per arity the fixture has.
+call_fun(M, F, [X]) -> (erlang:make_fun(M, F, 1))(X);
+call_fun(M, F, [X, Y]) -> (erlang:make_fun(M, F, 2))(X, Y).

@@ -25,6 +25,12 @@ loop(Gate) ->
             tcs_gate:finish(Gate, suspending),
             _ = perform(Step),
             loop(Gate);
+        {spin, M, F, Args, Calls} ->
+            %% `A loop M:F(Args)`: the step is answered at once, the loop runs
+            %% until the harness's `A idle` (tcs_busy:stop/2)
+            tcs_gate:finish(Gate, {ok, spinning}),
+            tcs_busy:spin(M, F, Args, Calls),
+            loop(Gate);
         Step -> tcs_gate:finish(Gate, perform(Step)), loop(Gate)
     end.
 
@@ -45,6 +51,7 @@ act({recv, {match, T}}) -> receive Msg when Msg =:= T -> Msg end;
 act({recv, Ms}) -> receive Msg -> Msg after Ms -> timeout end;
 act({call, M, F, Args}) -> erlang:apply(M, F, Args);
 act({call_direct, M, F, Args}) -> tcs_direct:call(M, F, Args);
+act({call_fun, M, F, Args}) -> tcs_direct:call_fun(M, F, Args);
 act({spawn, Name}) -> spawn(tcs_puppet, run, [Name]);
 act({spawn_link, Name}) -> spawn_link(tcs_puppet, run, [Name]);
 act({spawn, M, F, Args}) -> spawn(M, F, Args);

@@ -224,6 +224,18 @@ run_step({tracer_reload_busy, recorder, Who, Call}, Names, Ctx) ->
         ok -> {harness, Names};
         timeout -> timeout
     end;
+run_step({loop, Who, Call}, Names, Ctx) ->
+    %% `A loop M:F(Args)`: A loops through its calls until `A idle`, across the
+    %% steps between (CALL-BUSY-LOOP)
+    case tcs_busy:start(maps:get(Who, Names), Call, Ctx) of
+        ok -> {harness, Names};
+        timeout -> timeout
+    end;
+run_step({idle, Who}, Names, Ctx) ->
+    case tcs_busy:stop(maps:get(Who, Names), Ctx) of
+        ok -> {harness, Names};
+        timeout -> timeout
+    end;
 run_step({module_unload, Mod}, Names, #{collector := C}) ->
     %% as trace_session_SUITE's on_load/1 (delete + purge): the module's next call
     %% loads it again; the purge before drops old code a delete would refuse
@@ -266,6 +278,7 @@ action({unlink, Who, Other}, Names) -> {Who, {unlink, maps:get(Other, Names)}};
 action({recv, Who, Timeout}, _) -> {Who, {recv, Timeout}}; % Timeout or {match, T}
 action({call, Who, M, F, Args}, _) -> {Who, {call, M, F, Args}};
 action({call, Who, M, F, Args, direct}, _) -> {Who, {call_direct, M, F, Args}};
+action({call, Who, M, F, Args, 'fun'}, _) -> {Who, {call_fun, M, F, Args}};
 action({register, Who, Name}, _) -> {Who, {register, Name}};
 action({unregister, Who, Name}, _) -> {Who, {unregister, Name}};
 action({exit, Who, Reason}, _) -> {Who, {exit, Reason}};
@@ -305,7 +318,8 @@ resolve(T, _) -> T.
 settle(Names) ->
     Gate = persistent_term:get(tcs_gate),
     Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, N =/= meta, is_pid(P)],
-    settle(Gate, Puppets -- get(tcs_dead_puppets)).
+    %% a busy loop never waits in the gate (tcs_busy): it is settled at its `idle`
+    settle(Gate, Puppets -- (get(tcs_dead_puppets) ++ tcs_busy:spinning())).
 
 settle(Gate, Alive) ->
     ok = tcs_gate:poke(Gate),

@@ -42,8 +42,8 @@ KINDS: Final[tuple[str, ...]] = ("stream", "crash", "may-crash")
 #: its range, was seen live; for a release strictly inside a range (a 26 or 28 given with `--otp
 #: PATH`) it is inferred from the range, and the reports say so.
 MATRIX: Final[tuple[int, ...]] = (25, 27, 29)
-#: The signals a predicted crash ends with (C-92: SIGSEGV or SIGABRT, seen live).
-CRASH_SIGNALS: Final[frozenset[int]] = frozenset({6, 11})
+#: The signals a predicted crash ends with (C-92: SIGSEGV or SIGABRT; C-448: SIGFPE or SIGSEGV; seen live).
+CRASH_SIGNALS: Final[frozenset[int]] = frozenset({6, 8, 11})
 #: The marks around PROTOCOLS.md's list of release predictions, generated from `tcsref deviations`.
 BEGIN: Final[str] = ("<!-- generated from `tcsref deviations` by "
                      "`PYTHONPATH=driver /usr/bin/python3 -m tcs_driver.release`: do not edit -->")

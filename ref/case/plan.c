@@ -181,12 +181,18 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         call_fields(out, st);
         buf_puts(out, "}");
         break;
-    case ST_CALL: /* {call, A, M, F, Args}, or {call, A, M, F, Args, direct} */
+    case ST_LOOP: /* {loop, A, {M, F, Args}} */
+        atom(out, st->actor);
+        buf_puts(out, ", {");
+        call_fields(out, st);
+        buf_puts(out, "}");
+        break;
+    case ST_CALL: /* {call, A, M, F, Args}, or {call, A, M, F, Args, direct | 'fun'} */
         atom(out, st->actor);
         buf_puts(out, ", ");
         call_fields(out, st);
-        if (st->direct)
-            buf_puts(out, ", direct");
+        if (st->path != CALL_APPLY)
+            buf_puts(out, st->path == CALL_DIRECT ? ", direct" : ", 'fun'");
         break;
     case ST_PORT_CONTROL: /* {port_control, P, X, busy | not_busy | {timer, N}} */
         atom(out, st->actor);
@@ -243,6 +249,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         term_print(out, st->term, PRINT_PLAN);
         break;
     case ST_SEQ_RESET:
+    case ST_IDLE: /* {idle, A} */
         atom(out, st->actor);
         break;
     case ST_SEQ_TRACER: /* the system seq tracer is the scenario's tracer */

@@ -1040,18 +1040,19 @@ static bool library_call_args(Parser *p, int fn, Term *const *args, size_t at)
     return true;
 }
 
-/* The call's path after its arguments: none, apply/3 with the values known at run time; `direct`,
- * a remote call compiled in the fixture's code (tcs_direct): the only path on which OTP-19840
- * shows (cases/README.md "Call paths"). */
+/* The call's path after its arguments (CallPath): none, apply/3; `direct`; `fun`. */
 static bool call_path(Parser *p, Step *st)
 {
     if (at_end(p))
         return true;
     size_t at;
     const char *w = word(p, &at);
-    if (!w || strcmp(w, "direct") != 0)
-        return fail(p, at, "expected 'direct' or the end of the line after the call");
-    st->direct = true;
+    if (w && strcmp(w, "direct") == 0)
+        st->path = CALL_DIRECT;
+    else if (w && strcmp(w, "fun") == 0)
+        st->path = CALL_FUN;
+    else
+        return fail(p, at, "expected 'direct', 'fun' or the end of the line after the call");
     return end_of_statement(p);
 }
 
@@ -1697,6 +1698,13 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         return false;
     case ST_CALL:
         return parse_call_step(p, st);
+    case ST_LOOP: /* its loop calls through erlang:apply/3 (tcs_busy:spin/4) */
+        if (!parse_call_step(p, st))
+            return false;
+        return st->path == CALL_APPLY || fail(p, at, "a busy loop calls through apply/3: another path is not "
+                                                      "supported by model v1");
+    case ST_IDLE:
+        return true;
     case ST_SEND:
         return proc_arg(p, &st->other, &st->other_col) && term_arg(p, &st->term, &st->term_col) &&
                (!next_word_is(p, "times") || times_count(p));
@@ -1766,7 +1774,7 @@ static bool parse_actor_step(Parser *p, Step *st, const char *actor, size_t acto
         return false;
     if ((st->kind == ST_LINK || st->kind == ST_UNLINK) && strcmp(st->other, actor) == 0)
         return fail(p, (size_t)st->other_col - 1, "linking a process to itself is not supported by model v1");
-    return st->kind == ST_CALL || end_of_statement(p); /* a call's arguments end it */
+    return st->kind == ST_CALL || st->kind == ST_LOOP || end_of_statement(p); /* a call's arguments end it */
 }
 
 /* A line that is no step: why. */

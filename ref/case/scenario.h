@@ -34,6 +34,11 @@ enum { MAX_STEP_FLAGS = 32 };
 /* One step; which fields are set depends on kind (see cases/README.md "Steps"). The lists of
  * flags and options (MAX_STEP_FLAGS items each) are allocated for the steps that have them
  * only: a long scenario's steps are mostly sends and receives. */
+/* How a call step reaches its function (cases/README.md "Call paths"): erlang:apply/3 with values
+ * known at run time; a remote call compiled in tcs_direct (the only path on which OTP-19840
+ * shows); a call of a fun of the function made at run time (an external fun, as `fun M:F/A`). */
+typedef enum { CALL_APPLY, CALL_DIRECT, CALL_FUN } CallPath;
+
 typedef struct Step {
     StepKind kind;
     int line, col;             /* position of the step's first token */
@@ -79,7 +84,7 @@ typedef struct Step {
                                 * (trace_pattern raises badarg), else NULL */
     const char *ms_otp26;      /* pattern: the first function MS calls that OTP 26 added to the
                                 * language ("name/arity": OTP 25 refuses it, C-12), else NULL */
-    bool direct;               /* call: made by a remote call compiled in tcs_direct, not apply/3 */
+    CallPath path;             /* call: how the harness reaches the function (cases/README.md "Call paths") */
     Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL;
                                   apply: the arguments after the session, as a list */
     bool has_timeout;          /* recv after N */

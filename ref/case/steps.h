@@ -60,7 +60,10 @@
     X(ST_RELATION, "relation", "relation", BY_HARNESS, false, false, readings_relation)               \
     /* tracer reload while A calls M:F(Args): the tracer module reloaded while A calls */             \
     X(ST_TRACER_RELOAD_BUSY, "tracer_reload_busy", "tracer reload while", BY_HARNESS, false, false,   \
-      busyreload_step)
+      busyreload_step)                                                                                \
+    /* A loop M:F(Args) ... A idle: A calls M:F(Args) over and over across the steps between */      \
+    X(ST_LOOP, "loop", "loop", BY_PROCESS, false, false, busyloop_start)                              \
+    X(ST_IDLE, "idle", "idle", BY_PROCESS, false, false, busyloop_stop)
 
 /* X(OP, PLAN, KEYWORD), one row per SessionOp, in its order: the trace session steps
  * (cases/README.md "Trace sessions"), one call of module trace each, planned as

@@ -288,7 +288,7 @@ static bool breakpoint(Run *r, int fn, Term *args, bool global)
     /* OTP 27 calls a BIF called directly (a remote call compiled in tcs_direct, not apply/3)
      * without its export entry unless the entry is marked is_bif_traced, a mark any session's
      * pattern step sets or clears for all (C-446, OTP-19840) */
-    if (fn == FN_PHASH2 && r->st->direct && !r->m->bif_marked && release_deviates(r->m, DEV_BIF_MARK_CLEARED))
+    if (fn == FN_PHASH2 && r->st->path == CALL_DIRECT && !r->m->bif_marked && release_deviates(r->m, DEV_BIF_MARK_CLEARED))
         return true;
     for (int s = 0; s < r->m->nsessions; s++) /* silent: the counters call no tracer */
         counters_call(r->m, s, r->p, &r->m->sessions[s].pats[fn]);
@@ -532,7 +532,7 @@ bool calls_step(Model *m, int p, const Step *st)
      * a frame (OTP's ops.tab: "call_ext_only Ar=u Bif=u$is_bif => allocate u Ar | call_bif Bif |
      * deallocate_return u"), so a direct call of one returns to tcs_direct:call/3 */
     FixtureModule mod = (FixtureModule)fixture_module(st->module);
-    bool bif = st->direct && fixture_fn(mod, st->fn, term_list_length(st->args)) == FN_PHASH2;
+    bool bif = st->path == CALL_DIRECT && fixture_fn(mod, st->fn, term_list_length(st->args)) == FN_PHASH2;
     const char *caller_mod = bif ? "tcs_direct" : "tcs_puppet", *caller_fn = bif ? "call" : "perform";
     return calls_step_from(m, p, st, term_tuple3(m->a, term_atom(m->a, caller_mod), term_atom(m->a, caller_fn),
                                                  term_int(m->a, bif ? 3 : 1)));
@@ -546,9 +546,9 @@ bool calls_step_from(Model *m, int p, const Step *st, const Term *caller)
         return model_unsupported(m, st->line, st->col, "a call of a library target after a '_':'_'/'_' pattern "
                                  "(it reaches the functions the target calls, which differ per release: "
                                  "LIB-TARGET-EXACT) is");
-    if (st->direct && m->all_modules_pattern)
-        return model_unsupported(m, st->line, st->col, "a direct call after a '_':'_'/'_' pattern (it reaches "
-                                 "tcs_direct:call/3, the harness's code) is");
+    if (st->path != CALL_APPLY && m->all_modules_pattern)
+        return model_unsupported(m, st->line, st->col, "a direct or fun call after a '_':'_'/'_' pattern (it "
+                                 "reaches tcs_direct, the harness's code, and erlang:make_fun/3) is");
     if (!m->loaded[mod] && !codeload_begin(m, p, mod, st, &load)) /* the first call loads the module */
         return false;
     Run *r = arena_alloc(m->a, sizeof *r);
@@ -563,7 +563,9 @@ bool calls_step_from(Model *m, int p, const Step *st, const Term *caller)
         return false;
     codeload_end(m, &load);
     if (res.raised) { /* CALL-EXCEPTION-RAISED: the harness reports the step's exception */
-        Term *action[] = {term_atom(m->a, st->direct ? "call_direct" : "call"), term_atom(m->a, st->module),
+        static const char *const actions[] = {[CALL_APPLY] = "call", [CALL_DIRECT] = "call_direct",
+                                              [CALL_FUN] = "call_fun"};
+        Term *action[] = {term_atom(m->a, actions[st->path]), term_atom(m->a, st->module),
                           term_atom(m->a, st->fn), st->args};
         control_step_raised(m, p, term_tuple(m->a, 4, action), "error", res.value, "CALL-EXCEPTION-RAISED");
     }

@@ -26,15 +26,15 @@ bool counters_set(Model *m, Counter *c, const Term *ms, bool breakpoint)
          * a start does (CALL-COUNTERS-BREAKPOINT-STARTS, C-401) */
         if (!breakpoint)
             return false;
-        *c = (Counter){COUNTER_RUNNING, 0, NULL, ++m->counter_epochs, 0};
+        *c = (Counter){COUNTER_RUNNING, 0, NULL, ++m->counter_epochs, 0, false};
         return true;
     }
     if (term_is_atom(ms, "false"))
-        *c = (Counter){COUNTER_OFF, 0, NULL, 0, 0};
+        *c = (Counter){COUNTER_OFF, 0, NULL, 0, 0, false};
     else if (pause)
         c->state = COUNTER_PAUSED;
     else /* true, [], a match spec; restart of a running or paused one */
-        *c = (Counter){COUNTER_RUNNING, 0, NULL, ++m->counter_epochs, 0};
+        *c = (Counter){COUNTER_RUNNING, 0, NULL, ++m->counter_epochs, 0, false};
     return false;
 }
 
@@ -125,4 +125,14 @@ Term *counters_value(Model *m, const Counter *c, CounterKind k, bool on_load)
         el[j] = entry;
     }
     return term_list(m->a, n, el);
+}
+
+const char *counters_uncounted(const Pattern *pat, const char *item)
+{
+    bool all = strcmp(item, "all") == 0;
+    const char *what = NULL;
+    for (int k = 0; pat && k < COUNTERS; k++)
+        if (pat->counters[k].uncounted && (all || strcmp(item, names[k]) == 0))
+            what = "a counter that counted a busy loop's calls (as many as the scheduler let it make) is";
+    return what;
 }

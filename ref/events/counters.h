@@ -26,4 +26,9 @@ void counters_call(Model *m, int s, int p, Pattern *pat);
  * of the printed pids; for on_load true (CALL-COUNTERS-INFO). */
 Term *counters_value(Model *m, const Counter *c, CounterKind k, bool on_load);
 
+/* Guarantees: when item (call_count, call_time, call_memory or all) of pat's trace information
+ * holds a count a busy loop made (Counter.uncounted: CALL-BUSY-LOOP), the refusal's "what ... is"
+ * (model_unsupported); else NULL. */
+const char *counters_uncounted(const Pattern *pat, const char *item);
+
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "control.h"
+#include "counters.h"
 #include "fninfo.h"
 #include "readings.h"
 #include "sessions.h"
@@ -14,6 +15,9 @@ bool fninfo_step(Model *m, const Step *st)
     FixtureModule mod = (FixtureModule)fixture_module(mfa->u.tuple.el[0]->u.name);
     int fn = m->loaded[mod] ? fixture_fn(mod, mfa->u.tuple.el[1]->u.name, mfa->u.tuple.el[2]->u.i) : -1;
     const Pattern *pat = fn < 0 ? NULL : &m->sessions[LEGACY_SESSION].pats[fn];
+    const char *uncounted = counters_uncounted(pat, st->item);
+    if (uncounted)
+        return model_unsupported(m, st->line, st->term_col, uncounted);
     Buf call, result;
     buf_init(&call);
     buf_init(&result);

@@ -6,6 +6,7 @@
 #include "control.h"
 #include "counters.h"
 #include "order.h"
+#include "busyloop.h"
 #include "patterns.h"
 #include "release.h"
 #include "steptext.h"
@@ -120,6 +121,9 @@ static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms
         if (o->counters[k]) {
             if (pat->set)
                 say_once(said, pat->local ? "CALL-COUNTERS-WITH-LOCAL" : "CALL-COUNTERS-ENDS-GLOBAL");
+            /* a call_time or call_memory counter reset under a busy loop (erlang/otp#8835) */
+            if (k != COUNTER_COUNT && pat->counters[k].state != COUNTER_OFF && !term_is_atom(ms, "pause"))
+                busyloop_counter_reset(m);
             if (counters_set(m, &pat->counters[k], ms, breakpoint))
                 say_once(said, "CALL-COUNTERS-BREAKPOINT-STARTS");
             pat->set = pat->set && (pat->local || !on);

@@ -553,6 +553,11 @@ static bool info_step(Model *m, const Step *st)
         result = strcmp(it, "match_spec") == 0 ? item(m, "match_spec", ms) : NULL;
     } else if (fixture_mfa(m, what, &fi)) {
         read = fi < 0 ? NULL : &m->sessions[s].pats[fi];
+        const char *uncounted = counters_uncounted(read, it);
+        if (uncounted) {
+            buf_free(&call);
+            return model_unsupported(m, st->line, st->term_col, uncounted);
+        }
         result = sessions_info_function(m, s, read, it);
         rule = sessions_meta_none(m, s, read, it) ? "SESSION-INFO STATUS-INFO-META-NONE" : rule;
     } else {

@@ -73,6 +73,10 @@ static const RaceRow RACE_ROWS[RACE_COUNT] = {
                       "either-or: in and out named by the operation (immediate), or with 0 and the reply (port "
                       "task) (C-165)",
                       NULL},
+    [RACE_BUSY_LOOP] = {"CALL-BUSY-LOOP", -1, "call", NULL, RACE_ASK_NONE,
+                        "the lines of one call of a busy loop, as its call's trace stood at some step while the "
+                        "loop ran (C-447)",
+                        NULL},
 };
 
 const RaceRow *races_row(Race r)

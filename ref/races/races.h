@@ -37,6 +37,7 @@ typedef enum Race {
     RACE_RELOAD_BUSY,
     RACE_RELOAD_TRACE_INFO,
     RACE_PORT_OP,
+    RACE_BUSY_LOOP,
     RACE_COUNT
 } Race;
 

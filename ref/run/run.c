@@ -1,6 +1,7 @@
 /* run.c - runs a scenario's steps in file order; which concern handles each step. */
 #include <stdlib.h>
 
+#include "busyloop.h"
 #include "busyreload.h"
 #include "calls.h"
 #include "drvports.h"
@@ -74,6 +75,9 @@ static bool actor_step(Model *m, const Step *st)
         return model_unsupported(m, st->line, st->actor_col, "a step by a process suspended on a busy port is");
     if (!seqtrace_allows(m, p, st->kind))
         return model_unsupported(m, st->line, st->col, "this step by a process holding a seq_trace token is");
+    const char *looping = busyloop_refuses(m, p, st);
+    if (looping)
+        return model_unsupported(m, st->line, st->actor_col, looping);
     return handlers[st->kind].by_process(m, p, st);
 }
 
@@ -102,7 +106,8 @@ static bool run_step(Model *m, const Step *st)
     if (ok && !seqtrace_holders_untraced(m))
         return model_unsupported(m, st->line, st->col,
                                  "tracing a process that holds a seq_trace token (C-65) is");
-    return ok && (m->crashed || windows_after_step(m, st, was_unloaded && !m->tracer_unloaded));
+    return ok && (m->crashed || (windows_after_step(m, st, was_unloaded && !m->tracer_unloaded) &&
+                                 busyloop_after_step(m, st)));
 }
 
 bool run_scenario(Arena *a, const Scenario *sc, Stream *out, Err *err)
@@ -179,11 +184,14 @@ static bool run_end(Run *r, bool ok, RunFacts *facts)
     Model *m = r->m;
     release_gc_range_close(m);
     if (ok) /* a crash too: the stream stays well formed */
+        ok = busyloop_end(m, run_goes_on(r));
+    if (ok)
         windows_close_all(m);
     if (ok)
         release_notes(m, m->out);
     if (facts) {
         facts->gc_two_sessions = m->gc_two_sessions_seen;
+        facts->counter_reset_busy = m->loop_counter_reset_seen;
         facts->crashed = m->crashed;
     }
     for (int p = 0; p < m->nprocs; p++) /* the copies in the mailboxes are not the arena's */
@@ -253,7 +261,8 @@ bool run_scenario_may_crash(Arena *a, const Scenario *sc, bool *may_crash, Err *
 {
     RunFacts facts = {0};
     bool ok = run_for_facts(a, sc, 0, &facts, err);
-    *may_crash = ok && facts.gc_two_sessions; /* C-92 at a collection the runtime starts */
+    /* C-92 at a collection the runtime starts; #8835 under a busy loop (C-448) */
+    *may_crash = ok && (facts.gc_two_sessions || facts.counter_reset_busy);
     for (int r = release_next_crashing(0); ok && !*may_crash && r > 0; r = release_next_crashing(r)) {
         ok = run_for_facts(a, sc, r, &facts, err);
         *may_crash = ok && facts.crashed;

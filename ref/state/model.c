@@ -175,7 +175,7 @@ void model_load_module(Model *m, FixtureModule mod)
             pat->meta_ms = def->meta_ms;
             for (int k = 0; k < COUNTERS; k++) /* counting from zero (CALL-COUNTERS-ON-LOAD) */
                 pat->counters[k] = (Counter){def->counters[k].state, 0, NULL,
-                                             def->counters[k].state == COUNTER_OFF ? 0 : ++m->counter_epochs, 0};
+                                             def->counters[k].state == COUNTER_OFF ? 0 : ++m->counter_epochs, 0, false};
             order_note_pattern(m, pat, &before);
         }
     }

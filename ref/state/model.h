@@ -47,6 +47,8 @@ typedef struct Message { Term *msg; const SeqToken *token; } Message;
  * runtime-started minor and major collections, scheduling while blocked in a receive, and the one
  * schedule in which a blocked process handles flags passed to it by a signal. */
 typedef enum { WIN_GC_MINOR, WIN_GC_MAJOR, WIN_BLOCKED, WIN_SIGNAL_FLAGS, WINDOW_KINDS } WindowKind;
+/* The windows one busy loop may hold at once: one per template its call has had (busyloop.c). */
+enum { LOOP_WINDOWS = 8 };
 
 /* One open allowance window: its id (0: none open) and its template as the A line spells it. */
 typedef struct OpenWindow { unsigned id; const char *tpl; } OpenWindow;
@@ -90,6 +92,12 @@ typedef struct Proc {
     bool untraced_silent; /* a match spec's {silent,true} ran in it while the legacy session did not
                            * trace it: nothing on the documents' terms (MS-SILENT-UNTRACED), OTP 25's
                            * stray flag (C-150, C-415, ref/state/release.c) */
+    const Step *looping; /* process: the `busy` step whose loop of calls it runs, or NULL
+                          * (ref/harness/busyloop.c) */
+    unsigned loop_windows[LOOP_WINDOWS]; /* process: the windows of its loop's calls, one per
+                                          * template the loop's call had while it ran */
+    const char *loop_templates[LOOP_WINDOWS];
+    int nloop_windows;
 } Proc;
 
 /* The counters a pattern can keep (call_count, call_time, call_memory: CALL-COUNTERS*). */
@@ -107,6 +115,8 @@ typedef struct {
     ProcCalls *procs;
     unsigned epoch;   /* which start from zero this is (Model.counter_epochs when it began) */
     long long grew;   /* call_memory: the calls counted that allocate (CALL-COUNTERS-RELATION) */
+    bool uncounted;   /* a busy loop called the function while it ran: its counts are the
+                       * scheduler's (CALL-BUSY-LOOP) */
 } Counter;
 
 /* A named counter reading (`info ... call_time as NAME`): what a relation can tell of it. */
@@ -204,6 +214,7 @@ typedef enum {
     DEV_MS_FUNCTION_BEFORE_OTP26,
     DEV_BIF_MARK_CLEARED,
     DEV_RETURN_TO_CLOSEST_CATCH,
+    DEV_COUNTER_RESET_BUSY_MAY_CRASH,
     DEV_COUNT
 } Deviation;
 
@@ -246,6 +257,7 @@ typedef struct Model {
     long long tcw;      /* the node's trace control word (MS-TCW), 0 when a case starts */
     int release;        /* 0: the documents; N: the prediction for OTP N (ref/state/release.c) */
     int deviated_at[DEV_COUNT]; /* per deviation of that release, the first step it applied at (from 1) */
+    int deviated_last[DEV_COUNT]; /* ... and the last (a DEVIATION_MAY_CRASH's note names the range) */
     bool crashed;       /* that release's node crashes at the current step: the run ends there */
     int gc_range_from;  /* C-92 at a collection the runtime starts: the first step of the open range
                          * of steps at which the release's node may crash (0: none open) */
@@ -257,6 +269,11 @@ typedef struct Model {
     bool gc_two_sessions_seen; /* at some step, a process's collections were traced by two sessions
                                 * or more (any release: the plan asks for lines step by step) */
     unsigned counter_epochs; /* counters started from zero so far (Counter.epoch) */
+    bool loop_counter_reset; /* a call_time or call_memory counter was reset while a busy loop ran,
+                              * which goes on (erlang/otp#8835, ref/harness/busyloop.c) */
+    bool loop_counter_reset_seen; /* ... at some step (any release: the plan asks for lines step by step) */
+    int loop_last_line, loop_last_col; /* the last step run while a loop ran: where a case that
+                                        * ends without its idle is refused */
     Reading *readings;  /* in the arena, grown by doubling: the named counter readings so far */
     int nreadings;
     size_t readings_cap;

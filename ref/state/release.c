@@ -57,6 +57,11 @@ static const struct {
     [DEV_RETURN_TO_CLOSEST_CATCH] = {DEVIATION_STREAM, {RELEASE_OPEN, 26}, "C-472",
                                      "an exception caught gives return_to only when the frame it is caught in "
                                      "called a return_to-traced function itself"},
+    /* a race: the process must be inside the function at the reset (otp_bugs/gh8835.erl) */
+    [DEV_COUNTER_RESET_BUSY_MAY_CRASH] = {DEVIATION_MAY_CRASH, {25, 25}, "C-448",
+                                          "the node may crash (SIGSEGV or SIGFPE) once the call_time or "
+                                          "call_memory counters of a function are reset while a process loops "
+                                          "through it (erlang/otp#8835), or not crash"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */
@@ -78,6 +83,7 @@ bool release_deviates(Model *m, Deviation d)
         return false;
     if (m->deviated_at[d] == 0)
         m->deviated_at[d] = m->step_no;
+    m->deviated_last[d] = m->step_no;
     m->crashed |= deviations[d].kind == DEVIATION_CRASH;
     return true;
 }
@@ -197,8 +203,12 @@ bool release_note(const Model *m, Deviation d, Buf *note)
 {
     if (m->deviated_at[d] == 0)
         return false;
-    buf_printf(note, "otp %d follows %s at step %d: %s", m->release, deviations[d].clarification,
-               m->deviated_at[d], deviations[d].what);
+    bool range = deviations[d].kind == DEVIATION_MAY_CRASH && m->deviated_last[d] > m->deviated_at[d];
+    buf_printf(note, "otp %d follows %s at step%s %d", m->release, deviations[d].clarification, range ? "s" : "",
+               m->deviated_at[d]);
+    if (range)
+        buf_printf(note, "-%d", m->deviated_last[d]);
+    buf_printf(note, ": %s", deviations[d].what);
     return true;
 }
 

@@ -25,7 +25,7 @@ enum { RELEASE_OPEN = 0 };
 /* Guarantees: true when release (from 1) is in range; false for release 0 (the documents). */
 bool release_range_covers(ReleaseRange range, int release);
 /* Guarantees: true when m predicts a release that deviates by d (only the releases d's range
- * names); the first step where d applied is kept for release_note; when d is a DEVIATION_CRASH,
+ * names); the first and the last step where d applied are kept for release_note; when d is a DEVIATION_CRASH,
  * m->crashed is set: the run ends at this step. */
 bool release_deviates(Model *m, Deviation d);
 /* Guarantees: the smallest release greater than after at which a DEVIATION_CRASH applies, among
@@ -62,7 +62,8 @@ bool release_stray_silent(const Model *m, int p);
  * older (C-12, the deviation applies at this step), else NULL. */
 const char *release_ms_invalid(Model *m, const Step *st);
 /* Guarantees: false when d did not apply; else true, and note holds (appended) "otp N follows
- * C-n at step S: WHAT" (PROTOCOLS.md, "Release predictions"). */
+ * C-n at step S: WHAT", or "at steps S-L" for a DEVIATION_MAY_CRASH that applied up to a later
+ * step L (PROTOCOLS.md, "Release predictions"). */
 bool release_note(const Model *m, Deviation d, Buf *note);
 
 #endif

@@ -208,7 +208,7 @@ static void test_step_errors(int *failures)
     parse(failures, H "a call tcs_target:id(1 2)", "7:24: expected ',' or ')' in the argument list");
     parse(failures, H "a call tcs_target:id(1", "7:23: expected ',' or ')' in the argument list");
     parse(failures, H "a call tcs_target:id(1,", "7:24: expected a term, found end of line");
-    parse(failures, H "a call tcs_target:twice(1) x", "7:28: expected 'direct' or the end of the line after the call");
+    parse(failures, H "a call tcs_target:twice(1) x", "7:28: expected 'direct', 'fun' or the end of the line after the call");
     parse(failures, H "a call bogus:id(1)", "7:8: module 'bogus' is not supported by model v1 (tcs_target, tcs_late, or "
           "the library targets erlang:phash2/1 and lists:seq/2)");
     parse(failures, H "a call (1)", "7:8: expected Module:Function");
@@ -506,14 +506,14 @@ static void test_call_paths(int *failures)
     Scenario sc;
     Err e = {0};
     const char *text = H "a call tcs_target:id(9)\na call erlang:phash2(\"S1\") direct\n"
-                         "b call lists:seq(1,2) direct % a comment\n";
+                         "b call lists:seq(1,2) fun % a comment\n";
     CHECK(scenario_parse(&a, "f.tcs", text, &sc, &e));
     CHECK(sc.nsteps == 3);
     if (sc.nsteps == 3)
-        CHECK(!sc.steps[0].direct && sc.steps[1].direct && sc.steps[2].direct);
+        CHECK(sc.steps[0].path == CALL_APPLY && sc.steps[1].path == CALL_DIRECT && sc.steps[2].path == CALL_FUN);
     arena_free(&a);
-    parse(failures, H "a call tcs_target:id(9) indirect", "7:25: expected 'direct' or the end of the line after the call");
-    parse(failures, H "a call tcs_target:id(9) apply", "7:25: expected 'direct' or the end of the line after the call");
+    parse(failures, H "a call tcs_target:id(9) indirect", "7:25: expected 'direct', 'fun' or the end of the line after the call");
+    parse(failures, H "a call tcs_target:id(9) apply", "7:25: expected 'direct', 'fun' or the end of the line after the call");
     parse(failures, H "a call tcs_target:id(9) direct direct", "7:32: unexpected text after the statement");
 }
 
