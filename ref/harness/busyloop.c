@@ -62,7 +62,7 @@ static const char *unsupported_loop(const Model *m, int p, const Step *st)
 static bool open_window(Model *m, int p)
 {
     Proc *pr = &m->procs[p];
-    const char *tpl = allow_capture(m, p, fire_call, pr->looping);
+    const char *tpl = races_template(m, p, fire_call, pr->looping);
     if (!tpl)
         return true;
     for (int i = 0; i < pr->nloop_windows; i++)

@@ -89,9 +89,11 @@ unsigned races_open(Model *m, Race r, unsigned after, const char *tpl)
     return allow_open(m, races_row(r)->rule, races_row(r)->limit, after, tpl);
 }
 
+const char *races_template(Model *m, int p, AllowFire fire, const void *arg) { return allow_capture(m, p, fire, arg); }
+
 unsigned races_window(Model *m, Race r, int p, AllowFire fire, const void *arg)
 {
-    const char *tpl = allow_capture(m, p, fire, arg);
+    const char *tpl = races_template(m, p, fire, arg);
     return tpl ? races_open(m, r, 0, tpl) : 0;
 }
 

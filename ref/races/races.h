@@ -58,6 +58,10 @@ const RaceRow *races_row(Race r);
 /* Guarantees: a window of race r for up to its limit instances of tpl ("A open ..."), after
  * window after (0: none); returns its id. */
 unsigned races_open(Model *m, Race r, unsigned after, const char *tpl);
+/* Guarantees: the template races_window would open for what fire(m, p, arg) writes, which is not
+ * written, in the step's scratch (allow_capture); NULL when that is no line. For a race that
+ * opens a window only for a template none of its open ones has (RACE_BUSY_LOOP). */
+const char *races_template(Model *m, int p, AllowFire fire, const void *arg);
 /* Guarantees: a window of race r for up to its limit instances of what fire(m, p, arg) writes
  * (allow_capture), which is not written; its id, 0 (no window) when that is no line. */
 unsigned races_window(Model *m, Race r, int p, AllowFire fire, const void *arg);
