@@ -322,6 +322,10 @@ settle(Names) ->
     settle(Gate, Puppets -- (get(tcs_dead_puppets) ++ tcs_busy:spinning())).
 
 settle(Gate, Alive) ->
+    %% a puppet killed in the gate's dirty NIF has its exit signal handled
+    %% there (RUN-KILLED-DIRTY-OUT) before the poke lets it out: woken first,
+    %% it would be scheduled in untraced and exit without in_exiting
+    [erlang:process_info(P, message_queue_len) || P <- Alive, tcs_gate:waiting(Gate, P)],
     ok = tcs_gate:poke(Gate),
     [erlang:process_info(P, message_queue_len) || P <- Alive],
     Dead = [P || P <- Alive, not is_process_alive(P)],
