@@ -39,8 +39,11 @@ extra_shapes(_, _) -> [].
 
 %% match_spec_result is set when a match specification's result is not true
 %% (erl_trace.c send_to_tracer_nif_raw: `if (pam_result != am_true)`); only
-%% call, send and receive trace run match specifications.
-has_match_spec_result(Tag) -> lists:member(Tag, [call, send, 'receive']).
+%% call, send and receive trace run match specifications, and a send to a
+%% process that does not exist runs the send pattern too (erl_trace.c
+%% trace_send(): the same pam_result for send_to_non_existing_process; live:
+%% the case msgpat_nonexist).
+has_match_spec_result(Tag) -> lists:member(Tag, [call, send, send_to_non_existing_process, 'receive']).
 
 %% erl_process.h erts_get_scheduler_id(): esdp->no on a normal scheduler,
 %% 0 on a dirty scheduler and on a thread that is no scheduler.
