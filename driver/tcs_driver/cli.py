@@ -286,7 +286,8 @@ def cmd_test(args: argparse.Namespace) -> int:
             "driver tests and the live corpus (pytest" +
             (f", {side_by_side[1]} workers side by side)" if side_by_side else ")"))
         pytest = subprocess.run([sys.executable, "-m", "pytest", "-c", str(where.repo / "driver" / "pytest.ini"),
-                                 str(where.repo / "driver" / "tests"), *side_by_side, *args.pytest_args],
+                                 *side_by_side, *pytest_targets(args.pytest_args, Path.cwd(),
+                                                                where.repo / "driver" / "tests")],
                                 cwd=where.repo)
         if ctest is None:
             return pytest.returncode
@@ -296,6 +297,27 @@ def cmd_test(args: argparse.Namespace) -> int:
     say("unit tests of the model (ctest):")
     print("\n".join(lines if ctest.returncode else [line for line in lines if "tests passed" in line]), flush=True)
     return 0 if ctest.returncode == 0 and pytest.returncode == 0 else 1
+
+
+#: pytest's options whose value is the next argument, which is never a test path
+_VALUED_OPTIONS = ("-k", "-m", "-o", "-p", "-n", "-c", "--dist", "--deselect", "--ignore", "--junitxml",
+                   "--basetemp", "--rootdir", "--maxfail", "--durations", "--tb")
+
+
+def pytest_targets(pytest_args: list[str], cwd: Path, default: Path) -> list[str]:
+    """pytest's arguments with the tests to run: the test paths given (a file, a directory, FILE::TEST), made
+    absolute from cwd, since pytest runs in the repository; the default directory only when none is given (it
+    and a file in it would run the whole suite)."""
+    targets: list[str] = []
+    named = False
+    for before, arg in zip([None, *pytest_args], pytest_args):
+        path, sep, test = arg.partition("::")
+        if not arg.startswith("-") and before not in _VALUED_OPTIONS and (cwd / path).exists():
+            targets.append(str((cwd / path).resolve()) + sep + test)
+            named = True
+        else:
+            targets.append(arg)
+    return targets if named else [str(default), *targets]
 
 
 #: pytest's options that already say how to distribute the tests (or that there is nothing to run)

@@ -27,3 +27,20 @@ def test_workers_are_added_unless_the_arguments_decide(given: list[str], cores: 
     pytest.importorskip("xdist")
     monkeypatch.setattr(cli.os, "cpu_count", lambda: cores)
     assert cli.pytest_workers(given) == added
+
+
+@pytest.mark.parametrize("given, expected", [
+    pytest.param([], ["DEFAULT"], id="none-given"),
+    pytest.param(["-k", "fallback"], ["DEFAULT", "-k", "fallback"], id="keyword-only"),
+    pytest.param(["driver/tests/t.py"], ["REPO/driver/tests/t.py"], id="a-file"),
+    pytest.param(["./driver/tests/t.py::test_x", "-q"], ["REPO/driver/tests/t.py::test_x", "-q"], id="a-test"),
+    pytest.param(["-k", "driver"], ["DEFAULT", "-k", "driver"], id="keyword-naming-a-directory"),
+    pytest.param(["driver/tests/missing.py"], ["DEFAULT", "driver/tests/missing.py"], id="not-a-path"),
+])
+def test_a_test_path_given_replaces_the_whole_suite(given: list[str], expected: list[str], tmp_path) -> None:
+    (tmp_path / "driver" / "tests").mkdir(parents=True)
+    (tmp_path / "driver" / "tests" / "t.py").write_text("")
+    default = tmp_path / "default"
+    names = {"DEFAULT": str(default)}
+    want = [names.get(a, a.replace("REPO", str(tmp_path))) for a in expected]
+    assert cli.pytest_targets(given, tmp_path, default) == want
