@@ -213,3 +213,20 @@ def test_command_follows_the_release(release: int, smc: str, jit: list[str]) -> 
 def test_command_in_a_root_mounts_proc_in_a_namespace_of_its_own(tmp_path: Path) -> None:
     wrap = sanitize.command(node.Otp("29", ["chroot", str(tmp_path), "erl"], tmp_path), 5, "/s.supp")
     assert wrap.outer == ["unshare", "--mount", "--pid", "--fork", f"--mount-proc={tmp_path / 'proc'}"]
+
+
+def _invalid(what: str, aux: str) -> str:
+    return _error("InvalidRead", (f"{WORK}/tracer/t.so", "keep_books"), ("/beam.smp", "call_nif")).replace(
+        "InvalidRead happened", what).replace("</stack></error>", f"</stack><auxwhat>{aux}</auxwhat></error>")
+
+
+@pytest.mark.parametrize("what, aux, blamed", [
+    # tcs_good_threaded on OTP 25, once: entry 2 of its live array of 3 counters
+    ("Invalid read of size 8", "Address 0x4f0 is 16 bytes inside a block of size 24 alloc'd", False),
+    ("Invalid read of size 8", "Address 0x4f0 is 20 bytes inside a block of size 24 alloc'd", True),
+    ("Invalid read of size 1", "Address 0x4f0 is 0 bytes after a block of size 24 alloc'd", True),
+    ("Invalid read of size 8", "Address 0x4f0 is 16 bytes inside a block of size 24 free'd", True),
+], ids=["inside-a-live-block", "straddling-its-end", "past-its-end", "inside-a-freed-block"])
+def test_an_invalid_access_inside_a_live_block_is_not_blamed(what: str, aux: str, blamed: bool) -> None:
+    log = sanitize.parse("TCS-STEP t1 trace/send x\n" + _invalid(what, aux), WORK)
+    assert (len(log.findings), log.in_bounds) == ((1, 0) if blamed else (0, 1))

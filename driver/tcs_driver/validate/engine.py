@@ -502,7 +502,8 @@ class _Runner:
             line = f"valgrind wrote no memcheck log: {_incident_line(ran)}"
             return self._result(check, "fail", line, [line], started)
         found = sanitize.parse(text, PurePosixPath(self.work.node_path(self.work.host)))
-        data = {"errors": len(found.findings), "otp_errors": found.otp_errors, "suppressed": found.suppressed}
+        data = {"errors": len(found.findings), "otp_errors": found.otp_errors, "suppressed": found.suppressed,
+                "in_bounds": found.in_bounds}
         evidence = [line for f in found.findings
                     for line in [sanitize.describe(f), *(f"    {frame}" for frame in f.stack)]]
         incomplete = []
@@ -511,7 +512,9 @@ class _Runner:
                               "crashes and hangs are judged by the other checks)")
         left_out = (f"under valgrind memcheck ({MEMCHECK_WHY}); "
                     f"left out as OTP's own: {found.otp_errors} distinct errors not in the tracer's code, "
-                    f"{found.suppressed} occurrences of errors starting in OTP's code (suppressed); time "
+                    f"{found.suppressed} occurrences of errors starting in OTP's code (suppressed), "
+                    f"{found.in_bounds} accesses called invalid that lie wholly inside a live heap block "
+                    "(memcheck lost the block's addressability, OTP 25's JIT mappings); time "
                     f"limits under memcheck: {sanitize.SLOWDOWN} times the others")
         if evidence:
             return self._result(check, "fail", evidence[0], _shorten(evidence) + incomplete + [left_out], started,
