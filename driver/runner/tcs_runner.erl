@@ -245,6 +245,12 @@ run_step({module_unload, Mod}, Names, #{collector := C}) ->
     tcs_runner_lib:literals_released(),  % its copy requests during this step
     ctl(C, ["code:delete(", atom_to_list(Mod), ")"], {ok, Deleted}, Names),
     {harness, Names};
+run_step({module_load, Mod}, Names, #{collector := C}) ->
+    %% a new version from the beam on the code path, as trace_pattern/3 users meet it in code
+    %% upgrades: the current version becomes old (CALL-RELOAD-NEW-INSTANCE), or, with old code
+    %% left by the last load, {error,not_purged} (CALL-RELOAD-NOT-PURGED)
+    ctl(C, ["code:load_file(", atom_to_list(Mod), ")"], {ok, code:load_file(Mod)}, Names),
+    {harness, Names};
 run_step({reading, Name, Step}, Names, Ctx) ->
     %% a named call_time or call_memory reading: its answer is kept for the
     %% relation steps that name it (its control line as the step's own)

@@ -129,6 +129,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, "recorder");
         break;
     case ST_MODULE_UNLOAD:
+    case ST_MODULE_LOAD:
         atom(out, st->module);
         break;
     case ST_SYSTEM_MONITOR: /* erlang:system_monitor/0, no argument */

@@ -1007,14 +1007,14 @@ static bool module_fn(Parser *p, Step *st, size_t *fn_at)
     return true;
 }
 
-/* unload MODULE: only tcs_late, which a call loads again; the runner loads tcs_target
- * before the first step and needs it there. */
-static bool parse_unload_step(Parser *p, Step *st)
+/* unload MODULE, load MODULE: only tcs_late, which a call loads again; the runner loads
+ * tcs_target before the first step and needs it there, as the node's next cases do. */
+static bool parse_module_step(Parser *p, Step *st, const char *kw)
 {
     size_t at;
     const char *m = ident(p, &at);
     if (!m || strcmp(m, "tcs_late") != 0)
-        return fail(p, at, "'unload' takes the module tcs_late (the one a call loads)");
+        return fail(p, at, "'%s' takes the module tcs_late (the one a call loads)", kw);
     st->module = m;
     return end_of_statement(p);
 }
@@ -1689,7 +1689,8 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
     case ST_SYSTEM_MONITOR: /* the harness reads erlang:system_monitor() (SYSMON-LEGACY-APART) */
         return end_of_statement(p);
     case ST_MODULE_UNLOAD: /* a fixture module deleted and purged (CALL-PATTERN-MODULE-DELETED) */
-        return parse_unload_step(p, st);
+    case ST_MODULE_LOAD:   /* or a new version of it loaded (CALL-RELOAD-NEW-INSTANCE) */
+        return parse_module_step(p, st, kw);
     case ST_TRACER_EXIT: /* the tracer state process exits (STATUS-DEAD-STATE) */
         st->actor = kw;
         st->actor_col = st->col;

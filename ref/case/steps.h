@@ -55,6 +55,7 @@
     X(ST_TRACER_UNLOAD, "tracer_unload", "tracer unload", BY_HARNESS, false, false, tracermod_unload) \
     X(ST_TRACER_RELOAD, "tracer_reload", "tracer reload", BY_HARNESS, false, false, tracermod_reload) \
     X(ST_MODULE_UNLOAD, "module_unload", "unload", BY_HARNESS, false, false, fixturecode_unload)      \
+    X(ST_MODULE_LOAD, "module_load", "load", BY_HARNESS, false, false, fixturecode_load)              \
     X(ST_PORT_CONTROL, "port_control", "port_control", BY_PROCESS, true, true, drvports_control)      \
     X(ST_SYSTEM_MONITOR, "system_monitor", "system_monitor", BY_HARNESS, false, false, run_sysmon)    \
     X(ST_RELATION, "relation", "relation", BY_HARNESS, false, false, readings_relation)               \

@@ -145,13 +145,35 @@ MessagePattern *model_message_pattern(Session *ses, bool send)
     return send ? &ses->send_pat : &ses->receive_pat;
 }
 
-void model_unload_module(Model *m, FixtureModule mod)
+bool model_module_patterned(const Model *m, FixtureModule mod)
 {
-    m->loaded[mod] = false;
+    for (int s = 0; s < m->nsessions; s++)
+        for (int fn = 0; fn < FIXTURE_FNS; fn++) {
+            const Pattern *pat = &m->sessions[s].pats[fn];
+            if (fixture_fn_info(fn)->module != mod)
+                continue;
+            if (pat->set || pat->meta)
+                return true;
+            for (int k = 0; k < COUNTERS; k++)
+                if (pat->counters[k].state != COUNTER_OFF)
+                    return true;
+        }
+    return false;
+}
+
+void model_clear_module_patterns(Model *m, FixtureModule mod)
+{
     for (int s = 0; s < m->nsessions; s++)
         for (int fn = 0; fn < FIXTURE_FNS; fn++)
             if (fixture_fn_info(fn)->module == mod)
                 m->sessions[s].pats[fn] = (Pattern){0};
+}
+
+void model_unload_module(Model *m, FixtureModule mod)
+{
+    m->loaded[mod] = false;
+    m->old_code[mod] = false;
+    model_clear_module_patterns(m, mod);
 }
 
 void model_load_module(Model *m, FixtureModule mod)

@@ -215,6 +215,7 @@ typedef enum {
     DEV_BIF_MARK_CLEARED,
     DEV_RETURN_TO_CLOSEST_CATCH,
     DEV_COUNTER_RESET_BUSY_MAY_CRASH,
+    DEV_NOT_PURGED_CLEARS_PATTERNS,
     DEV_COUNT
 } Deviation;
 
@@ -235,6 +236,8 @@ typedef struct Model {
     int nsessions;
     bool loaded[FIXTURE_MODULES]; /* which fixture modules the node has loaded */
     bool loaded_once[FIXTURE_MODULES]; /* ... or had loaded at some step of the case */
+    bool old_code[FIXTURE_MODULES]; /* ... and keeps the version a `load` made old, not purged since
+                                     * (CALL-RELOAD-NOT-PURGED) */
     bool all_modules_pattern; /* a '_':'_'/'_' pattern was set: it reaches library functions the
                                * model does not know (lists:seq/2's seq_loop/3), LIB-TARGET-EXACT */
     bool bif_marked;    /* erlang:phash2/1's export entry marked is_bif_traced as OTP 27 keeps the
@@ -329,8 +332,13 @@ MessagePattern *model_message_pattern(Session *ses, bool send);
 /* Guarantees: module mod is loaded; its functions get each session's on_load pattern, with
  * a new place in the order where that sets them (SESSION-ORDER-CALL). */
 void model_load_module(Model *m, FixtureModule mod);
-/* Guarantees: module mod is not loaded, and no session has a pattern on its functions
- * (CALL-PATTERN-MODULE-DELETED). */
+/* Guarantees: true when some session has a pattern (call, meta or counter) on a function of
+ * module mod. */
+bool model_module_patterned(const Model *m, FixtureModule mod);
+/* Guarantees: no session has a pattern on the functions of module mod (CALL-RELOAD-NEW-INSTANCE). */
+void model_clear_module_patterns(Model *m, FixtureModule mod);
+/* Guarantees: module mod is not loaded and has no old code, and no session has a pattern on its
+ * functions (CALL-PATTERN-MODULE-DELETED). */
 void model_unload_module(Model *m, FixtureModule mod);
 
 #endif

@@ -62,6 +62,9 @@ static const struct {
                                           "the node may crash (SIGSEGV or SIGFPE) once the call_time or "
                                           "call_memory counters of a function are reset while a process loops "
                                           "through it (erlang/otp#8835), or not crash"},
+    [DEV_NOT_PURGED_CLEARS_PATTERNS] = {DEVIATION_STREAM, {RELEASE_OPEN, 25}, "C-480",
+                                        "a load of a new version refused with not_purged clears every trace "
+                                        "pattern of the module's current version (OTP-18979)"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */

@@ -363,9 +363,14 @@ def _counter_pattern(st: FuzzState, target: str) -> str:
 def _pattern_step(st: FuzzState, session: str | None = None) -> str:
     """A legacy pattern (session None), or the arguments of a session's, as a `pattern` line."""
     r = st.rng.random()
-    if r < 0.12 and st.late_loaded:  # deleted and purged: its next call loads it again
-        st.late_loaded = False
-        return "unload tcs_late"
+    if r < 0.12 and st.late_loaded:
+        # a new version loaded over it (CALL-RELOAD-NEW-INSTANCE; a second is not_purged:
+        # CALL-RELOAD-NOT-PURGED), or deleted and purged: its next call loads it again
+        st.late_loaded = r < 0.04
+        return "load tcs_late" if st.late_loaded else "unload tcs_late"
+    if r < 0.02:   # loaded by the harness before any call (no old code)
+        st.late_loaded = True
+        return "load tcs_late"
     if session in (None, "legacy"):
         meta_ok = not st.trace_call
     else:   # a session with tracer undefined has no tracer to be the meta tracer
@@ -1021,7 +1026,7 @@ def _session_step(st: FuzzState) -> str | None:
         return _session_trace_step(st, ref, kind)
     if r < 0.55:
         line = _pattern_step(st, _session_of(ref))
-        if line.startswith("unload "):
+        if line.startswith(("unload ", "load ")):
             return line
         # the same function pattern in the legacy session too, sometimes: one call traced in two
         # sessions (SESSION-ORDER-CALL, LIB-TARGET-BIF-SESSIONS)
