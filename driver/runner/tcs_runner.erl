@@ -188,6 +188,8 @@ run_step({pattern, Target, MS, Opts}, Names, #{collector := C, tracer := Mod}) -
     {ok, Names1};
 run_step({Spawn, Who, Child}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, Child}, Names, Ctx), Names);
+run_step({Spawn, Who, Child, {options, Opts}}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
+    spawned(Child, puppet_step(Who, {Spawn, Child, Opts}, Names, Ctx), Names);
 run_step({Spawn, Who, Child, {M, F, Args}}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, M, F, Args}, Names, Ctx), Names);
 run_step({Spawn, Who, Child, {M, F, Args}, MaxHeap}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
