@@ -334,25 +334,35 @@ static void test_long_terms(int *failures)
     arena_free(&a);
 }
 
+/* Long terms written in a few characters (cases/README.md "Terms"), printed so when long, as
+ * calls in the stream and as the runner's markers in the plan. */
+static void test_long_term_prints(int *failures)
+{
+    static const struct { const char *src; PrintStyle style; const char *want; } cases[] = {
+        {"binary:copy(<<7>>, 1024)", PRINT_CANON, "binary:copy(<<7>>,1024)"},
+        {"{x, binary:copy(<<0>>, 10485760)}", PRINT_PLAN, "{x, {'$tcs_binary_copy', 0, 10485760}}"},
+        {"binary:copy(<<7>>, 3)", PRINT_CANON, "<<7,7,7>>"},
+        {"<<0:8192>>", PRINT_CANON, "binary:copy(<<0>>,1024)"},
+        {"lists:duplicate(3, {a, <b>})", PRINT_CANON, "[{a,<b>},{a,<b>},{a,<b>}]"},
+        {"lists:duplicate(0, x)", PRINT_CANON, "[]"},
+        {"lists:duplicate(1024, [])", PRINT_CANON, "lists:duplicate(1024,[])"},
+        {"lists:duplicate(655360, <b>)", PRINT_PLAN, "{'$tcs_duplicate', 655360, {'$tcs_pid', b}}"},
+        {"lists:duplicate(1024, binary:copy(<<1>>, 1024))", PRINT_CANON,
+         "lists:duplicate(1024,binary:copy(<<1>>,1024))"},
+        {"[8, 9 | lists:duplicate(1024, 9)]", PRINT_CANON, "[8|lists:duplicate(1025,9)]"},
+        {"[8 | lists:duplicate(1024, 9)]", PRINT_PLAN, "[8|{'$tcs_duplicate', 1024, 9}]"},
+        {"lists:duplicate ( 2 , 0 )", PRINT_CANON, "lists"}, /* a call has no blank before '(' */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        roundtrip(failures, cases[i].src, cases[i].style, cases[i].want);
+}
+
 int main(void)
 {
     int n = 0, *failures = &n;
     test_limits(failures);
     test_long_terms(failures);
-    /* long terms written in a few characters (cases/README.md "Terms"), printed so when long */
-    roundtrip(failures, "binary:copy(<<7>>, 1024)", PRINT_CANON, "binary:copy(<<7>>,1024)");
-    roundtrip(failures, "{x, binary:copy(<<0>>, 10485760)}", PRINT_PLAN, "{x, {'$tcs_binary_copy', 0, 10485760}}");
-    roundtrip(failures, "binary:copy(<<7>>, 3)", PRINT_CANON, "<<7,7,7>>");
-    roundtrip(failures, "<<0:8192>>", PRINT_CANON, "binary:copy(<<0>>,1024)");
-    roundtrip(failures, "lists:duplicate(3, {a, <b>})", PRINT_CANON, "[{a,<b>},{a,<b>},{a,<b>}]");
-    roundtrip(failures, "lists:duplicate(0, x)", PRINT_CANON, "[]");
-    roundtrip(failures, "lists:duplicate(1024, [])", PRINT_CANON, "lists:duplicate(1024,[])");
-    roundtrip(failures, "lists:duplicate(655360, <b>)", PRINT_PLAN, "{'$tcs_duplicate', 655360, {'$tcs_pid', b}}");
-    roundtrip(failures, "lists:duplicate(1024, binary:copy(<<1>>, 1024))", PRINT_CANON,
-              "lists:duplicate(1024,binary:copy(<<1>>,1024))");
-    roundtrip(failures, "[8, 9 | lists:duplicate(1024, 9)]", PRINT_CANON, "[8|lists:duplicate(1025,9)]");
-    roundtrip(failures, "[8 | lists:duplicate(1024, 9)]", PRINT_PLAN, "[8|{'$tcs_duplicate', 1024, 9}]");
-    roundtrip(failures, "lists:duplicate ( 2 , 0 )", PRINT_CANON, "lists");  /* a call has no blank before '(' */
+    test_long_term_prints(failures);
     /* printer: atoms */
     roundtrip(failures, "ok", PRINT_CANON, "ok");
     roundtrip(failures, "'receive'", PRINT_CANON, "'receive'");
