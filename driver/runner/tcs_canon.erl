@@ -4,6 +4,11 @@
 -module(tcs_canon).
 -export([term/2, constant_fun/1]).
 
+%% The last run of this many equal elements of a proper list prints as
+%% lists:duplicate(N,T), and a binary this long of one byte as binary:copy(<<B>>,N)
+%% (ref/terms/term.h, TERM_LONG).
+-define(LONG, 1024).
+
 %% constant_fun(Body): the fun a case writes as `fun() -> Body end` (the
 %% plan's {'$tcs_fun', Body}).  Made here, so that term/2 knows it again in
 %% whatever the tracer got: two funs of this expression with the same Body
@@ -38,16 +43,35 @@ term(T, _) when is_integer(T) -> integer_to_list(T);
 term(T, _) when is_atom(T) -> atom(T);
 term(T, Names) when is_tuple(T) -> ["{", seq(tuple_to_list(T), Names), "}"];
 term([], _) -> "[]";
-term(T, Names) when is_list(T) -> ["[", list(T, Names), "]"];
+term([H | T] = L, Names) ->
+    case run(T, 1, 0, H, 1) of
+        {0, N, E} -> duplicate(N, E, Names);
+        {Before, N, E} -> ["[", seq(lists:sublist(L, Before), Names), "|", duplicate(N, E, Names), "]"];
+        none -> ["[", list(L, Names), "]"]
+    end;
 term(T, Names) when is_map(T) ->
     Pairs = [[term(K, Names), "=>", term(V, Names)] || {K, V} <- lists:sort(maps:to_list(T))],
     ["#{", lists:join(",", Pairs), "}"];
+term(<<B, Rest/binary>> = T, _) when byte_size(T) >= ?LONG, Rest =:= binary_part(T, 0, byte_size(Rest)) ->
+    %% every byte equals the first iff the bytes equal themselves shifted by one
+    ["binary:copy(<<", integer_to_list(B), ">>,", integer_to_list(byte_size(T)), ")"];
 term(T, _) when is_binary(T) ->
     ["<<", lists:join(",", [integer_to_list(B) || <<B>> <= T]), ">>"];
 term(T, _) -> io_lib:format("~w", [T]).
 
 written_fun(true, Body, Names) -> ["fun()->", term(Body, Names), " end"];
 written_fun(false, _, _) -> "#Fun<?>".
+
+%% run(Tail, I, Start, E, N): the last run of equal elements of a proper list,
+%% {Start, N, E} (N elements E from the one at 0-based index Start), when it is
+%% ?LONG long or longer; else none.  I is the index of Tail's first element,
+%% and the run so far is N elements E from Start.
+run([E | T], I, Start, E, N) -> run(T, I + 1, Start, E, N + 1);
+run([H | T], I, _, _, _) -> run(T, I + 1, I, H, 1);
+run([], _, Start, E, N) when N >= ?LONG -> {Start, N, E};
+run(_, _, _, _, _) -> none.
+
+duplicate(N, E, Names) -> ["lists:duplicate(", integer_to_list(N), ",", term(E, Names), ")"].
 
 seq(Items, Names) -> lists:join(",", [term(I, Names) || I <- Items]).
 

@@ -54,6 +54,8 @@ act({call_direct, M, F, Args}) -> tcs_direct:call(M, F, Args);
 act({call_fun, M, F, Args}) -> tcs_direct:call_fun(M, F, Args);
 act({spawn, Name}) -> spawn(tcs_puppet, run, [Name]);
 act({spawn_link, Name}) -> spawn_link(tcs_puppet, run, [Name]);
+act({spawn, Name, Opts}) -> spawn_opt(tcs_puppet, run, [Name], Opts);
+act({spawn_link, Name, Opts}) -> spawn_opt(tcs_puppet, run, [Name], [link | Opts]);
 act({spawn, M, F, Args}) -> spawn(M, F, Args);
 act({spawn_link, M, F, Args}) -> spawn_link(M, F, Args);
 act({spawn, M, F, Args, MaxHeap}) -> spawn_opt(M, F, Args, [max_heap(MaxHeap)]);

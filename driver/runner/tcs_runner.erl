@@ -188,6 +188,8 @@ run_step({pattern, Target, MS, Opts}, Names, #{collector := C, tracer := Mod}) -
     {ok, Names1};
 run_step({Spawn, Who, Child}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, Child}, Names, Ctx), Names);
+run_step({Spawn, Who, Child, {options, Opts}}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
+    spawned(Child, puppet_step(Who, {Spawn, Child, Opts}, Names, Ctx), Names);
 run_step({Spawn, Who, Child, {M, F, Args}}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, M, F, Args}, Names, Ctx), Names);
 run_step({Spawn, Who, Child, {M, F, Args}, MaxHeap}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
@@ -303,10 +305,13 @@ outcome(Fun) ->
     end.
 
 %% Replace {'$tcs_pid', Name} and the acting names by real pids, and make the
-%% funs ({'$tcs_fun', Body}) and fresh references ({'$tcs_ref'}) a case wrote.
+%% funs ({'$tcs_fun', Body}), fresh references ({'$tcs_ref'}) and long terms
+%% ({'$tcs_duplicate', N, T}, {'$tcs_binary_copy', B, N}) a case wrote.
 resolve({'$tcs_pid', Name}, Names) -> maps:get(Name, Names);
 resolve({'$tcs_fun', Body}, Names) -> tcs_canon:constant_fun(resolve(Body, Names));
 resolve({'$tcs_ref'}, _) -> make_ref();
+resolve({'$tcs_duplicate', N, T}, Names) -> lists:duplicate(N, resolve(T, Names));
+resolve({'$tcs_binary_copy', B, N}, _) -> binary:copy(<<B>>, N);
 resolve({'$tcs_atomics'}, _) -> tcs_foreign:atomics_ref();
 resolve({'$tcs_external', pid}, _) -> tcs_foreign:external_pid();
 resolve({'$tcs_external', port}, _) -> tcs_foreign:external_port();

@@ -148,6 +148,8 @@ COMMANDS: dict[str, Spec] = {
                 "--erl nif_impls/defective/tcs_defect_uninit_read.erl --checks shape --sanitize --otp 27"),
     "./tcs bench stream": Spec(run=("./tcs bench stream --steps 2000,4000 --runs 1 --shape pingpong",),
                                says=("shape pingpong", "peak MB at 4,000 steps / at 2,000")),
+    "/usr/bin/python3 bench/bigterm.py --live 25,27,29": Spec(
+        run=("/usr/bin/python3 bench/bigterm.py --runs 1",), says=("tcsref    list_duplicate", "load average after")),
     "/usr/bin/python3 bench/sanitize.py --otp 27 --samples 3 --memcheck": Spec(
         elsewhere="driver/tests/test_validate_sanitize.py::test_command_follows_the_release: --smc-check"),
     "/usr/bin/python3 bench/validate_matrix.py --reps 10": Spec(

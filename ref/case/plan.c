@@ -222,6 +222,11 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         }
         if (st->max_heap_size) /* and its max_heap_size */
             buf_printf(out, ", %lld", st->max_heap_size);
+        if (st->spawn_opts) { /* a scenario process spawned with spawn_opt/4 */
+            buf_puts(out, ", {options, ");
+            term_print(out, st->spawn_opts, PRINT_PLAN);
+            buf_puts(out, "}");
+        }
         break;
     case ST_REGISTER:
     case ST_UNREGISTER:

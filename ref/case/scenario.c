@@ -1577,11 +1577,51 @@ static bool recv_args(Parser *p, Step *st)
     return true;
 }
 
-/* spawn|spawn_link NEW [{lists,seq,[From,To]} [max_heap_size N]] */
+/* One option of `spawn Q options [...]`: those of spawn_opt/4 that change no event of the
+ * child's (PROCS-SPAWN-OPTS), with the values erlang:spawn_opt/4 takes. */
+static bool spawn_option(Parser *p, size_t at, const Term *o)
+{
+    static const char *const sizes[] = {"min_heap_size", "min_bin_vheap_size", "fullsweep_after"};
+    const Term *key = o->kind == TK_TUPLE && o->u.tuple.n == 2 ? o->u.tuple.el[0] : NULL;
+    const Term *val = key ? o->u.tuple.el[1] : NULL;
+    if (!key || key->kind != TK_ATOM)
+        return fail(p, at, "a spawn option is a pair {Name, Value}");
+    if (strcmp(key->u.name, "message_queue_data") == 0)
+        return term_is_atom(val, "off_heap") || term_is_atom(val, "on_heap") ||
+               fail(p, at, "{message_queue_data, D} takes off_heap or on_heap");
+    if (strcmp(key->u.name, "priority") == 0)
+        return term_is_atom(val, "low") || term_is_atom(val, "normal") || term_is_atom(val, "high") ||
+               term_is_atom(val, "max") || fail(p, at, "{priority, P} takes low, normal, high or max");
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (strcmp(key->u.name, sizes[i]) == 0)
+            return (val->kind == TK_INT && val->u.i >= 0) ||
+                   fail(p, at, "{%s, N} takes an integer N >= 0", sizes[i]);
+    return fail(p, at, "spawn option '%s' is not supported by model v1 (message_queue_data, priority, "
+                "min_heap_size, min_bin_vheap_size, fullsweep_after)", key->u.name);
+}
+
+/* The list of `spawn Q options [...]` (the word read). */
+static bool spawn_options_arg(Parser *p, Step *st)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (!term_arg(p, &st->spawn_opts, NULL))
+        return false;
+    if (term_list_length(st->spawn_opts) < 1)
+        return fail(p, at, "the options of a spawn are a non-empty proper list");
+    for (const Term *o = st->spawn_opts; o->kind == TK_CONS; o = o->u.cons.tail)
+        if (!spawn_option(p, at, o->u.cons.head))
+            return false;
+    return true;
+}
+
+/* spawn|spawn_link NEW [options [Opt...] | {lists,seq,[From,To]} [max_heap_size N]] */
 static bool spawn_args(Parser *p, Step *st, const char *verb)
 {
     if (!new_name_arg(p, "process", verb, &st->other, &st->other_col))
         return false;
+    if (next_word_is(p, "options")) /* spawn_opt/4 of a scenario process */
+        return spawn_options_arg(p, st);
     if (!at_end(p) && !spawn_entry_arg(p, st)) /* an entry point {M,F,Args} (E6) */
         return false;
     if (st->term && next_word_is(p, "max_heap_size")) { /* spawn_opt with max_heap_size */

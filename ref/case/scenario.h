@@ -91,6 +91,7 @@ typedef struct Step {
     bool driver;               /* open_port: the suite's linked-in driver tcs_drv, not cat;
                                   port_control: item is busy, not_busy or timer (timeout: N ms) */
     long long max_heap_size;   /* spawn with an entry point: its max_heap_size in words, 0: none */
+    Term *spawn_opts;          /* spawn of a scenario process: the options of spawn_opt/4, or NULL */
     long long timeout;
     SessionOp sop;             /* session steps: which call */
     int session;               /* session steps: index in Scenario.sessions, or SESSION_LEGACY */

@@ -77,13 +77,22 @@ bool procs_spawn(Model *m, int p, const Step *st)
             return model_unsupported(m, st->line, st->term_col,
                                      "an entry point {lists,seq,...} while a pattern on lists:seq/2 is set is");
     }
-    tracepoint_event(m, p, "spawn", model_pid(m, q), mfa, st->term ? "EV-SPAWN PROCS-SPAWN-ENTRY" : "EV-SPAWN");
+    /* PROCS-SPAWN-OPTS: spawn_opt/4's options are in neither event, which carry the entry point
+     * alone (erl_trace.c, trace_proc_spawn: "{trace, ParentPid, spawn, ChildPid, {Mod, Func,
+     * Args}}"); a fullsweep_after bounds its minor collections (gc_step) */
+    for (const Term *o = st->spawn_opts; o && o->kind == TK_CONS; o = o->u.cons.tail)
+        m->procs[q].fullsweep_after |= term_is_atom(o->u.cons.head->u.tuple.el[0], "fullsweep_after");
+    const char *spawn_rules = st->term ? "EV-SPAWN PROCS-SPAWN-ENTRY" : st->spawn_opts ? "EV-SPAWN PROCS-SPAWN-OPTS"
+                                                                                   : "EV-SPAWN";
+    tracepoint_event(m, p, "spawn", model_pid(m, q), mfa, spawn_rules);
     if (linked) { /* PROCS-SPAWN-LINK: the parent's link, then the child's side */
         procs_set_link(m, p, q, true);
         tracepoint_event(m, p, "link", model_pid(m, q), NULL, "EV-LINK PROCS-SPAWN-LINK");
     }
     /* PROCS-SPAWNED: the child's own first event, term = its parent */
-    tracepoint_event(m, q, "spawned", model_pid(m, p), mfa, st->term ? "PROCS-SPAWNED PROCS-SPAWN-ENTRY" : "PROCS-SPAWNED");
+    tracepoint_event(m, q, "spawned", model_pid(m, p), mfa,
+                     st->term ? "PROCS-SPAWNED PROCS-SPAWN-ENTRY" : st->spawn_opts ? "PROCS-SPAWNED PROCS-SPAWN-OPTS"
+                                                                                 : "PROCS-SPAWNED");
     if (linked)
         tracepoint_event(m, q, "getting_linked", model_pid(m, p), NULL, "EV-LINK PROCS-SPAWN-LINK");
     /* RUN-SPAWNED: a child created with running is scheduled in, at last, at its initial

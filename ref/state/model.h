@@ -85,6 +85,8 @@ typedef struct Proc {
     int nwatchers;
     size_t watchers_cap;
     const char *last_traced; /* the tag of p's last trace line, or NULL (ref/events/gc.c) */
+    bool fullsweep_after; /* process: spawned with {fullsweep_after, N}, which makes a minor
+                           * collection major once N minors have passed (ref/events/gc.c) */
     OpenWindow windows[WINDOW_KINDS]; /* its open allowance windows (ref/races/windows.c) */
     bool windowed;      /* it is in Model.windowed */
     const SeqToken *token;           /* seq_trace token or NULL (ref/events/seqtrace.c) */

@@ -89,9 +89,10 @@ const Term *term_find_opaque(const Term *t)
                 found = term_find_opaque(t->u.map.val[i]);
         }
         return found;
-    case TK_CONS:
-        found = term_find_opaque(t->u.cons.head);
-        return found ? found : term_find_opaque(t->u.cons.tail);
+    case TK_CONS: /* along the tail, not down it: a list may be a million cells long */
+        for (; !found && t->kind == TK_CONS; t = t->u.cons.tail)
+            found = term_find_opaque(t->u.cons.head);
+        return found ? found : term_find_opaque(t);
     default:
         return NULL;
     }
@@ -178,8 +179,10 @@ static size_t clone_size(const Term *t)
     case TK_PORT:
     case TK_PLACEHOLDER:
         return n + aligned(strlen(t->u.name) + 1);
-    case TK_CONS:
-        return n + clone_size(t->u.cons.head) + clone_size(t->u.cons.tail);
+    case TK_CONS: /* along the tail (see term_find_opaque) */
+        for (; t->kind == TK_CONS; t = t->u.cons.tail)
+            n += aligned(sizeof *t) + clone_size(t->u.cons.head);
+        return n - aligned(sizeof *t) + clone_size(t);
     case TK_TUPLE:
         n += aligned(terms_bytes(t->u.tuple.n));
         for (size_t i = 0; i < t->u.tuple.n; i++)
@@ -221,9 +224,17 @@ static Term *clone_into(const Term *t, char **next)
         c->u.name = memcpy(clone_take(next, len), t->u.name, len);
         break;
     }
-    case TK_CONS:
-        c->u.cons.head = clone_into(t->u.cons.head, next);
-        c->u.cons.tail = clone_into(t->u.cons.tail, next);
+    case TK_CONS: /* along the tail (see term_find_opaque) */
+        for (Term *cell = c;; cell = cell->u.cons.tail) {
+            cell->u.cons.head = clone_into(t->u.cons.head, next);
+            t = t->u.cons.tail;
+            if (t->kind != TK_CONS) {
+                cell->u.cons.tail = clone_into(t, next);
+                break;
+            }
+            cell->u.cons.tail = clone_take(next, sizeof *c);
+            *cell->u.cons.tail = *t;
+        }
         break;
     case TK_TUPLE:
         c->u.tuple.el = clone_take(next, terms_bytes(t->u.tuple.n));
@@ -271,6 +282,80 @@ Term *term_list(Arena *a, size_t n, Term *const *el)
     return t;
 }
 
+Term *term_duplicate(Arena *a, size_t n, Term *el)
+{
+    Term *t = term_nil(a);
+    while (n-- > 0)
+        t = term_cons(a, el, t);
+    return t;
+}
+
+Term *term_bin_copy(Arena *a, size_t n, unsigned char byte)
+{
+    Term *t = mk(a, TK_BIN);
+    t->u.bin.n = n;
+    t->u.bin.bytes = arena_alloc(a, n ? n : 1);
+    memset(t->u.bin.bytes, byte, n);
+    return t;
+}
+
+/* bytes + more, or cap + 1 when that passes cap. */
+static size_t add_capped(size_t bytes, size_t more, size_t cap)
+{
+    return more > cap - bytes ? cap + 1 : bytes + more;
+}
+
+size_t term_bytes(const Term *t, size_t cap)
+{
+    size_t n = 0;
+    switch (t->kind) {
+    case TK_CONS:
+        for (; n <= cap && t->kind == TK_CONS; t = t->u.cons.tail)
+            n = add_capped(n, 16 + term_bytes(t->u.cons.head, cap), cap);
+        return n;
+    case TK_TUPLE:
+        n = 8 * (t->u.tuple.n + 1);
+        for (size_t i = 0; n <= cap && i < t->u.tuple.n; i++)
+            n = add_capped(n, term_bytes(t->u.tuple.el[i], cap), cap);
+        return n;
+    case TK_MAP:
+        n = 16 * (t->u.map.n + 1);
+        for (size_t i = 0; n <= cap && i < t->u.map.n; i++)
+            n = add_capped(n, term_bytes(t->u.map.key[i], cap) + term_bytes(t->u.map.val[i], cap), cap);
+        return n;
+    case TK_BIN:
+        return t->u.bin.n;
+    case TK_FUN:
+        return term_bytes(t->u.fun_body, cap);
+    default: /* one word, counted in what holds it */
+        return 0;
+    }
+}
+
+const Term *term_duplicate_run(const Term *t, size_t *n)
+{
+    const Term *run = t;
+    size_t len = 0;
+    for (; t->kind == TK_CONS; t = t->u.cons.tail, len++)
+        if (term_compare(t->u.cons.head, run->u.cons.head) != 0) {
+            run = t;
+            len = 0;
+        }
+    if (t->kind != TK_NIL || len < TERM_LONG)
+        return NULL;
+    *n = len;
+    return run;
+}
+
+size_t term_bin_copy_length(const Term *t, unsigned char *byte)
+{
+    if (t->kind != TK_BIN || t->u.bin.n < TERM_LONG)
+        return 0;
+    *byte = t->u.bin.bytes[0];
+    /* every byte equals the first iff the bytes equal themselves shifted by one */
+    return memcmp(t->u.bin.bytes, t->u.bin.bytes + 1, t->u.bin.n - 1) == 0 ? t->u.bin.n : 0;
+}
+
 bool term_is_atom(const Term *t, const char *name)
 {
     return t && t->kind == TK_ATOM && strcmp(t->u.name, name) == 0;
@@ -288,6 +373,15 @@ static int cmp3(long long a, long long b) { return (a > b) - (a < b); }
 
 int term_compare(const Term *a, const Term *b)
 {
+    while (a != b && a->kind == TK_CONS && b->kind == TK_CONS) { /* along the tails */
+        int c = term_compare(a->u.cons.head, b->u.cons.head);
+        if (c)
+            return c;
+        a = a->u.cons.tail;
+        b = b->u.cons.tail;
+    }
+    if (a == b) /* one term, e.g. the shared element of lists:duplicate/2 */
+        return 0;
     if (a->kind != b->kind)
         return cmp3(a->kind, b->kind);
     switch (a->kind) {
@@ -330,10 +424,8 @@ int term_compare(const Term *a, const Term *b)
         return cmp3((long long)(a > b), (long long)(a < b));
     case TK_FUN:
         return term_compare(a->u.fun_body, b->u.fun_body);
-    case TK_CONS: {
-        int c = term_compare(a->u.cons.head, b->u.cons.head);
-        return c ? c : term_compare(a->u.cons.tail, b->u.cons.tail);
-    }
+    case TK_CONS: /* compared along the tails above */
+        return 0;
     case TK_BIN: {
         size_t n = a->u.bin.n < b->u.bin.n ? a->u.bin.n : b->u.bin.n;
         int c = n ? memcmp(a->u.bin.bytes, b->u.bin.bytes, n) : 0;

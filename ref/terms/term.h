@@ -74,6 +74,27 @@ Term *term_bin(Arena *a, size_t n, const unsigned char *bytes);
 /* Guarantees: the proper list of the n elements. */
 Term *term_list(Arena *a, size_t n, Term *const *el);
 
+/* Long terms a case writes in a few characters (cases/README.md "Terms"): lists:duplicate(N, T)
+ * and binary:copy(<<B>>, N). A list or binary of at least TERM_LONG elements or bytes, all
+ * equal, prints so too (PROTOCOLS.md section 6), and a term may take TERM_MAX_BYTES at most. */
+enum { TERM_LONG = 1024 };
+#define TERM_MAX_BYTES ((size_t)16 << 20)
+/* Guarantees: the list of n elements each el (shared, not copied): lists:duplicate(n, el). */
+Term *term_duplicate(Arena *a, size_t n, Term *el);
+/* Guarantees: a binary of n bytes each byte: binary:copy(<<byte>>, n). */
+Term *term_bin_copy(Arena *a, size_t n, unsigned char byte);
+/* Guarantees: the bytes t takes on a 64-bit node as cases/README.md "Terms" counts them (16 a
+ * list cell, 8 a tuple element and 8 its header, 16 a map pair and 16 its header, a binary its
+ * bytes), or a number above cap once they pass cap (the walk stops there). */
+size_t term_bytes(const Term *t, size_t cap);
+/* Guarantees: the cell of t where its last run of equal elements starts, with *n its length,
+ * when t is a proper list whose last TERM_LONG elements or more are equal (the run as long as
+ * it goes); else NULL. */
+const Term *term_duplicate_run(const Term *t, size_t *n);
+/* Guarantees: the size of t, with *byte its byte, when t is a binary of TERM_LONG bytes or
+ * more, all equal; else 0. */
+size_t term_bin_copy_length(const Term *t, unsigned char *byte);
+
 /* Guarantees: a copy of t, deep, in one block of malloc'd memory that free() of the copy
  * releases: a term that outlives the memory t is in, for as long as it is wanted (a message
  * waiting in a mailbox). */

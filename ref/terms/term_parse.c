@@ -14,7 +14,8 @@ typedef struct {
     PidCheck check;
     const void *ctx;
     Err *err;
-    int depth;       /* lists, tuples and maps open around the term being parsed */
+    int depth;       /* lists, tuples, maps and constructors open around the term being parsed */
+    size_t built;    /* the bytes of what lists:duplicate/2 and binary:copy/2 made so far */
 } P;
 
 /* How deep terms may nest (cases/README.md "Terms"): the parser and every printer of a
@@ -215,6 +216,66 @@ static bool parse_fun(P *p, size_t start, Term **out)
     return true;
 }
 
+/* One argument of a constructor, a term nested one level deeper (see parse_term). */
+static bool parse_nested(P *p, Term **out)
+{
+    skip_ws(p);
+    if (p->depth == MAX_TERM_DEPTH)
+        return fail_at(p, p->i, "nesting too deep (terms may nest %d levels)", MAX_TERM_DEPTH);
+    p->depth++;
+    bool ok = parse_term(p, out);
+    p->depth--;
+    return ok;
+}
+
+/* The count N of lists:duplicate(N, T) or binary:copy(<<B>>, N), its column at. */
+static bool count_arg(P *p, size_t at, const Term *t, size_t *n)
+{
+    if (t->kind != TK_INT || t->u.i < 0)
+        return fail_at(p, at, "the count of lists:duplicate(N, T) or binary:copy(<<B>>, N) is an integer N >= 0");
+    *n = (size_t)t->u.i;
+    return true;
+}
+
+/* What a constructor adds: n times each bytes; refused past TERM_MAX_BYTES for the whole term. */
+static bool may_build(P *p, size_t at, size_t n, size_t each)
+{
+    if (each && n > (TERM_MAX_BYTES - p->built) / each)
+        return fail_at(p, at, "a term may take at most %zu bytes (cases/README.md \"Terms\"): this one takes more",
+                       TERM_MAX_BYTES);
+    p->built += n * each;
+    return true;
+}
+
+/* `lists:duplicate(N, T)` and `binary:copy(<<B>>, N)`, the cursor after the '(' (cases/README.md
+ * "Terms"): long terms written in a few characters, built here as any other term. */
+static bool parse_constructor(P *p, size_t start, bool list, Term **out)
+{
+    Term *first, *second;
+    size_t at_first, at_second, n = 0;
+    skip_ws(p);
+    at_first = p->i;
+    if (!parse_nested(p, &first) || !expect(p, ','))
+        return false;
+    skip_ws(p);
+    at_second = p->i;
+    if (!parse_nested(p, &second) || !expect(p, ')'))
+        return false;
+    if (list) {
+        if (!count_arg(p, at_first, first, &n) ||
+            !may_build(p, start, n, 16 + term_bytes(second, TERM_MAX_BYTES)))
+            return false;
+        *out = term_duplicate(p->a, n, second);
+        return true;
+    }
+    if (first->kind != TK_BIN || first->u.bin.n != 1)
+        return fail_at(p, at_first, "binary:copy(<<B>>, N) copies a binary of one byte in model v1");
+    if (!count_arg(p, at_second, second, &n) || !may_build(p, start, n, 1))
+        return false;
+    *out = term_bin_copy(p->a, n, first->u.bin.bytes[0]);
+    return true;
+}
+
 static bool parse_word_atom(P *p, Term **out)
 {
     size_t start = p->i;
@@ -236,6 +297,15 @@ static bool parse_word_atom(P *p, Term **out)
         p->i += sizeof atomics_call - 1;
         *out = term_atomics(p->a);
         return true;
+    }
+    static const char duplicate_call[] = ":duplicate(", copy_call[] = ":copy(";
+    if (strcmp(name, "lists") == 0 && strncmp(p->s + p->i, duplicate_call, sizeof duplicate_call - 1) == 0) {
+        p->i += sizeof duplicate_call - 1;
+        return parse_constructor(p, start, true, out);
+    }
+    if (strcmp(name, "binary") == 0 && strncmp(p->s + p->i, copy_call, sizeof copy_call - 1) == 0) {
+        p->i += sizeof copy_call - 1;
+        return parse_constructor(p, start, false, out);
     }
     bool ext_pid = strcmp(name, "external_pid") == 0, ext_port = strcmp(name, "external_port") == 0;
     if ((ext_pid || ext_port) && strncmp(p->s + p->i, "()", 2) == 0) {
@@ -489,7 +559,7 @@ static bool parse_term(P *p, Term **out)
 bool term_parse(Arena *a, const char *text, size_t *pos, int line, PidCheck check,
                 const void *ctx, Term **out, Err *err)
 {
-    P p = {a, text, *pos, line, check, ctx, err, 0};
+    P p = {a, text, *pos, line, check, ctx, err, 0, 0};
     if (!parse_term(&p, out))
         return false;
     *pos = p.i;

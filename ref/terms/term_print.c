@@ -40,6 +40,43 @@ void term_print_atom(Buf *out, const char *name)
     buf_puts(out, "'");
 }
 
+/* A list's last run of TERM_LONG equal elements or more, as lists:duplicate(N,T) (PROTOCOLS.md
+ * section 6 "Terms"; the runner makes the plan's {'$tcs_duplicate', N, T}), the elements before
+ * it, if any, printed as a list with it as its tail; false, printing nothing, for another term. */
+static bool print_duplicate(Buf *out, const Term *t, PrintStyle style)
+{
+    size_t n;
+    const Term *run = term_duplicate_run(t, &n);
+    if (!run)
+        return false;
+    bool prefix = run != t;
+    if (prefix) {
+        buf_puts(out, "[");
+        for (; t != run; t = t->u.cons.tail) {
+            term_print(out, t->u.cons.head, style);
+            buf_puts(out, t->u.cons.tail == run ? "|" : style == PRINT_PLAN ? ", " : ",");
+        }
+    }
+    buf_printf(out, style == PRINT_PLAN ? "{'$tcs_duplicate', %zu, " : "lists:duplicate(%zu,", n);
+    term_print(out, run->u.cons.head, style);
+    buf_puts(out, style == PRINT_PLAN ? "}" : ")");
+    if (prefix)
+        buf_puts(out, "]");
+    return true;
+}
+
+/* A long binary of one byte, as binary:copy(<<B>>,N) (the plan's {'$tcs_binary_copy', B, N}). */
+static bool print_bin_copy(Buf *out, const Term *t, PrintStyle style)
+{
+    unsigned char byte;
+    size_t n = term_bin_copy_length(t, &byte);
+    if (!n)
+        return false;
+    buf_printf(out, style == PRINT_PLAN ? "{'$tcs_binary_copy', %u, %zu}" : "binary:copy(<<%u>>,%zu)",
+               (unsigned)byte, n);
+    return true;
+}
+
 void term_print(Buf *out, const Term *t, PrintStyle style)
 {
     const char *sep = style == PRINT_PLAN ? ", " : ",";
@@ -103,6 +140,8 @@ void term_print(Buf *out, const Term *t, PrintStyle style)
         buf_puts(out, "[]");
         return;
     case TK_CONS:
+        if (print_duplicate(out, t, style))
+            return;
         buf_puts(out, "[");
         for (;;) {
             term_print(out, t->u.cons.head, style);
@@ -119,6 +158,8 @@ void term_print(Buf *out, const Term *t, PrintStyle style)
         buf_puts(out, "]");
         return;
     case TK_BIN:
+        if (print_bin_copy(out, t, style))
+            return;
         buf_puts(out, "<<");
         for (size_t i = 0; i < t->u.bin.n; i++)
             buf_printf(out, "%s%u", i ? sep : "", (unsigned)t->u.bin.bytes[i]);

@@ -1,4 +1,6 @@
 /* test_term.c - term parser (good inputs, errors with line/col) and canonical printer. */
+#include <stdlib.h>
+
 #include "check.h"
 #include "term.h"
 
@@ -62,6 +64,17 @@ static void test_errors(int *failures)
         {"  <c>", 3, "unknown process <c>"},
         {"#{a := 1}", 5, "expected '=>'"},
         {"$a", 1, "character literals"},
+        {"lists:duplicate(-1, x)", 17, "an integer N >= 0"},
+        {"lists:duplicate(x, 1)", 17, "an integer N >= 0"},
+        {"lists:duplicate(3)", 18, "expected ','"},
+        {"{lists:duplicate(1048577, 0)}", 2, "at most 16777216 bytes"},
+        {"[lists:duplicate(900000, 0), lists:duplicate(200000, 0)]", 30, "at most 16777216 bytes"},
+        {"lists:duplicate(65536, lists:duplicate(65536, 0))", 1, "at most 16777216 bytes"},
+        {"binary:copy(<<1,2>>, 3)", 13, "a binary of one byte"},
+        {"binary:copy(a, 3)", 13, "a binary of one byte"},
+        {"binary:copy(<<1>>, -3)", 20, "an integer N >= 0"},
+        {"binary:copy(<<1>>, 16777217)", 1, "at most 16777216 bytes"},
+        {"binary:copy(<<1>>, 2", 21, "expected ')'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Arena a;
@@ -279,10 +292,77 @@ static void test_compare_same_kind(int *failures)
     arena_free(&a);
 }
 
+/* Long terms: a million cells compared, cloned, searched and printed along their tails (no
+ * stack depth per cell), the uniform ones printed compactly from their values alone. */
+static void test_long_terms(int *failures)
+{
+    Arena a;
+    arena_init(&a);
+    size_t pos = 0;
+    Err err = {0};
+    Term *t, *u;
+    CHECK(term_parse(&a, "lists:duplicate(1048575, 7)", &pos, 1, NULL, NULL, &t, &err));
+    CHECK(term_list_length(t) == 1048575);
+    Term *copy = term_clone(t);
+    CHECK(term_compare(t, copy) == 0);
+    CHECK(term_find_opaque(copy) == NULL);
+    Buf out;
+    buf_init(&out);
+    term_print(&out, copy, PRINT_CANON);
+    CHECK_STR(buf_str(&out), "lists:duplicate(1048575,7)");
+    free(copy);
+    pos = 0; /* the last element differs: printed in full, and ordered by it */
+    CHECK(term_parse(&a, "lists:duplicate(2000, [7, 8])", &pos, 1, NULL, NULL, &u, &err));
+    Term *last = u;
+    while (last->u.cons.tail->kind == TK_CONS)
+        last = last->u.cons.tail;
+    last->u.cons.head = term_int(&a, 6);
+    CHECK(term_compare(t, u) < 0 && term_compare(u, t) > 0);
+    buf_free(&out);
+    buf_init(&out);
+    term_print(&out, u, PRINT_CANON);
+    CHECK(out.len == strlen("[6]") + 6 * 1999 && strncmp(buf_str(&out), "[[7,8],[7,8],", 13) == 0);
+    buf_free(&out);
+    pos = 0; /* a run shorter than TERM_LONG: printed in full */
+    CHECK(term_parse(&a, "[8 | lists:duplicate(1023, 9)]", &pos, 1, NULL, NULL, &u, &err));
+    buf_init(&out);
+    term_print(&out, u, PRINT_CANON);
+    CHECK(out.len == strlen("[8]") + 2 * 1023 && strncmp(buf_str(&out), "[8,9,9,", 7) == 0);
+    buf_free(&out);
+    CHECK(term_bytes(t, TERM_MAX_BYTES) == 16 * 1048575);
+    CHECK(term_bytes(t, 1000) > 1000);
+    arena_free(&a);
+}
+
+/* Long terms written in a few characters (cases/README.md "Terms"), printed so when long, as
+ * calls in the stream and as the runner's markers in the plan. */
+static void test_long_term_prints(int *failures)
+{
+    static const struct { const char *src; PrintStyle style; const char *want; } cases[] = {
+        {"binary:copy(<<7>>, 1024)", PRINT_CANON, "binary:copy(<<7>>,1024)"},
+        {"{x, binary:copy(<<0>>, 10485760)}", PRINT_PLAN, "{x, {'$tcs_binary_copy', 0, 10485760}}"},
+        {"binary:copy(<<7>>, 3)", PRINT_CANON, "<<7,7,7>>"},
+        {"<<0:8192>>", PRINT_CANON, "binary:copy(<<0>>,1024)"},
+        {"lists:duplicate(3, {a, <b>})", PRINT_CANON, "[{a,<b>},{a,<b>},{a,<b>}]"},
+        {"lists:duplicate(0, x)", PRINT_CANON, "[]"},
+        {"lists:duplicate(1024, [])", PRINT_CANON, "lists:duplicate(1024,[])"},
+        {"lists:duplicate(655360, <b>)", PRINT_PLAN, "{'$tcs_duplicate', 655360, {'$tcs_pid', b}}"},
+        {"lists:duplicate(1024, binary:copy(<<1>>, 1024))", PRINT_CANON,
+         "lists:duplicate(1024,binary:copy(<<1>>,1024))"},
+        {"[8, 9 | lists:duplicate(1024, 9)]", PRINT_CANON, "[8|lists:duplicate(1025,9)]"},
+        {"[8 | lists:duplicate(1024, 9)]", PRINT_PLAN, "[8|{'$tcs_duplicate', 1024, 9}]"},
+        {"lists:duplicate ( 2 , 0 )", PRINT_CANON, "lists"}, /* a call has no blank before '(' */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        roundtrip(failures, cases[i].src, cases[i].style, cases[i].want);
+}
+
 int main(void)
 {
     int n = 0, *failures = &n;
     test_limits(failures);
+    test_long_terms(failures);
+    test_long_term_prints(failures);
     /* printer: atoms */
     roundtrip(failures, "ok", PRINT_CANON, "ok");
     roundtrip(failures, "'receive'", PRINT_CANON, "'receive'");

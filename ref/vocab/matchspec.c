@@ -201,9 +201,10 @@ static void check_pattern(Check *c, const Term *p)
         for (size_t i = 0; i < p->u.tuple.n; i++)
             check_pattern(c, p->u.tuple.el[i]);
         return;
-    case TK_CONS:
-        check_pattern(c, p->u.cons.head);
-        check_pattern(c, p->u.cons.tail);
+    case TK_CONS: /* along the tail, not down it: a list may be a million cells long */
+        for (; p->kind == TK_CONS; p = p->u.cons.tail)
+            check_pattern(c, p->u.cons.head);
+        check_pattern(c, p);
         return;
     case TK_MAP:
         for (size_t i = 0; i < p->u.map.n; i++) {
@@ -324,9 +325,10 @@ static void check_expr(Check *c, const Term *x, bool guard, bool top)
         return;
     }
     switch (x->kind) {
-    case TK_CONS:
-        check_expr(c, x->u.cons.head, guard, false);
-        check_expr(c, x->u.cons.tail, guard, false);
+    case TK_CONS: /* along the tail (see check_pattern) */
+        for (; x->kind == TK_CONS; x = x->u.cons.tail)
+            check_expr(c, x->u.cons.head, guard, false);
+        check_expr(c, x, guard, false);
         return;
     case TK_MAP:
         for (size_t i = 0; i < x->u.map.n; i++) {
@@ -458,9 +460,11 @@ static bool match(Run *r, const Term *p, const Term *t)
             if (!match(r, p->u.tuple.el[i], t->u.tuple.el[i]))
                 return false;
         return true;
-    case TK_CONS:
-        return t->kind == TK_CONS && match(r, p->u.cons.head, t->u.cons.head) &&
-               match(r, p->u.cons.tail, t->u.cons.tail);
+    case TK_CONS: /* along the tails (see check_pattern) */
+        for (; p->kind == TK_CONS; p = p->u.cons.tail, t = t->u.cons.tail)
+            if (t->kind != TK_CONS || !match(r, p->u.cons.head, t->u.cons.head))
+                return false;
+        return match(r, p, t);
     case TK_MAP:
         use(r, U_HEAD_MAP);
         if (t->kind != TK_MAP)
@@ -1007,14 +1011,18 @@ static Ev eval(Run *r, const Term *x, bool guard, Term **out)
             *out = (Term *)x;
         }
         return EV_OK;
-    case TK_CONS: {
-        Term *h, *t;
-        Ev e = eval(r, x->u.cons.head, guard, &h);
-        if (e == EV_OK)
-            e = eval(r, x->u.cons.tail, guard, &t);
-        if (e == EV_OK)
-            *out = term_cons(r->a, h, t);
-        return e;
+    case TK_CONS: { /* the heads in order, then the tail, each cell built as its head is known */
+        Term **end = out;
+        Ev e = EV_OK;
+        for (; e == EV_OK && x->kind == TK_CONS; x = x->u.cons.tail) {
+            Term *h;
+            e = eval(r, x->u.cons.head, guard, &h);
+            if (e == EV_OK) {
+                *end = term_cons(r->a, h, NULL);
+                end = &(*end)->u.cons.tail;
+            }
+        }
+        return e == EV_OK ? eval(r, x, guard, end) : e;
     }
     case TK_MAP: {
         size_t m = x->u.map.n;
