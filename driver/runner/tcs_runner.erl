@@ -236,6 +236,21 @@ run_step({idle, Who}, Names, Ctx) ->
         ok -> {harness, Names};
         timeout -> timeout
     end;
+run_step({wait, Who, Ms, Sender, Msg}, Names, #{timeout := Timeout} = Ctx) ->
+    %% `A wait MS while B sends T` (RECV-TIMED-WAIT): B sends once A waits, and A is asked
+    %% nothing until it is back in the gate: a question makes OTP 25 handle A's messages, and
+    %% trace their receipt, before the wait ends (C-490)
+    Waiter = maps:get(Who, Names),
+    case puppet_step(Who, {wait, Ms}, Names, Ctx) of
+        {done, waiting} ->
+            tcs_settle:until_blocked(Waiter),
+            Sent = puppet_step(Sender, {send, Waiter, Msg}, Names, Ctx),
+            case Sent =/= timeout andalso tcs_settle:until_in_gate(Waiter, Ms + Timeout) of
+                true -> {ok, Names};
+                false -> timeout
+            end;
+        Other -> after_puppet_step(Other, Names)
+    end;
 run_step({module_unload, Mod}, Names, #{collector := C}) ->
     %% as trace_session_SUITE's on_load/1 (delete + purge): the module's next call
     %% loads it again; the purge before drops old code a delete would refuse

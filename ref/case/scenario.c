@@ -1539,7 +1539,7 @@ static bool process_step(const char *verb, StepKind *kind)
     return false;
 }
 
-enum { MAX_REPEAT = 10000, MIN_MAX_HEAP_SIZE = 1000 };
+enum { MAX_REPEAT = 10000, MIN_MAX_HEAP_SIZE = 1000, MAX_WAIT_MS = 5000 };
 
 /* `times N` after a send or a receive: the step done N times in a row, as N steps of their own
  * (a queue that grows to N messages, or N messages taken). */
@@ -1575,6 +1575,28 @@ static bool recv_args(Parser *p, Step *st)
     if (st->timeout < 0)
         return fail(p, at, "timeout must not be negative");
     return true;
+}
+
+/* wait MS while B sends T: a receive with no clause on messages, `receive after MS -> ok end`
+ * (MS from 1 to 5000: the step stays well within the watchdog's limit), while process B sends the waiting process T */
+static bool wait_args(Parser *p, Step *st)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (!int_arg(p, "the wait's milliseconds", &st->timeout))
+        return false;
+    if (st->timeout < 1 || st->timeout > MAX_WAIT_MS)
+        return fail(p, at, "the wait must be 1 to %d ms", MAX_WAIT_MS);
+    st->has_timeout = true;
+    const char *w = word(p, &at);
+    if (!w || strcmp(w, "while") != 0)
+        return fail(p, at, "expected 'while B sends T' after the wait's milliseconds");
+    if (!proc_arg(p, &st->other, &st->other_col))
+        return false;
+    w = word(p, &at);
+    if (!w || strcmp(w, "sends") != 0)
+        return fail(p, at, "expected 'sends T' after the sending process");
+    return term_arg(p, &st->term, &st->term_col);
 }
 
 /* spawn|spawn_link NEW [{lists,seq,[From,To]} [max_heap_size N]] */
@@ -1705,6 +1727,8 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
                                                       "supported by model v1");
     case ST_IDLE:
         return true;
+    case ST_WAIT:
+        return wait_args(p, st);
     case ST_SEND:
         return proc_arg(p, &st->other, &st->other_col) && term_arg(p, &st->term, &st->term_col) &&
                (!next_word_is(p, "times") || times_count(p));

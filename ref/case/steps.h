@@ -63,7 +63,9 @@
       busyreload_step)                                                                                \
     /* A loop M:F(Args) ... A idle: A calls M:F(Args) over and over across the steps between */      \
     X(ST_LOOP, "loop", "loop", BY_PROCESS, false, false, busyloop_start)                              \
-    X(ST_IDLE, "idle", "idle", BY_PROCESS, false, false, busyloop_stop)
+    X(ST_IDLE, "idle", "idle", BY_PROCESS, false, false, busyloop_stop)                              \
+    /* A wait MS while B sends T: A waits in a receive with no clause, B sends it T meanwhile */      \
+    X(ST_WAIT, "wait", "wait", BY_PROCESS, true, true, messages_timed_wait)
 
 /* X(OP, PLAN, KEYWORD), one row per SessionOp, in its order: the trace session steps
  * (cases/README.md "Trace sessions"), one call of module trace each, planned as

@@ -62,6 +62,10 @@ static const struct {
                                           "the node may crash (SIGSEGV or SIGFPE) once the call_time or "
                                           "call_memory counters of a function are reset while a process loops "
                                           "through it (erlang/otp#8835), or not crash"},
+    [DEV_TIMED_WAIT_RECEIVE_LATE] = {DEVIATION_STREAM, {25, 25}, "C-490",
+                                     "the 'receive' event of a message that reaches a process waiting in a "
+                                     "receive with no clause on messages comes only when the wait ends, after "
+                                     "its timeout event (OTP-19527, erlang/otp PR #9577)"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */
