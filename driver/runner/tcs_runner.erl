@@ -251,6 +251,14 @@ run_step({wait, Who, Ms, Sender, Msg}, Names, #{timeout := Timeout} = Ctx) ->
             end;
         Other -> after_puppet_step(Other, Names)
     end;
+run_step({Op, Who}, Names, #{collector := C}) when Op =:= suspend; Op =:= resume ->
+    %% `suspend A`, `resume A`: erlang:suspend_process/1, resume_process/1 from the harness
+    %% (SUSPEND-*); the settle after it asks A its message_queue_len like any puppet (C-491)
+    Pid = maps:get(Who, Names),
+    Bif = list_to_atom(atom_to_list(Op) ++ "_process"),
+    ctl(C, ["erlang:", atom_to_list(Bif), "(", canon(Pid, Names), ")"],
+        outcome(fun() -> erlang:Bif(Pid) end), Names),
+    {ok, Names};
 run_step({module_unload, Mod}, Names, #{collector := C}) ->
     %% as trace_session_SUITE's on_load/1 (delete + purge): the module's next call
     %% loads it again; the purge before drops old code a delete would refuse

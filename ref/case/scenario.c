@@ -1729,6 +1729,9 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         return true;
     case ST_WAIT:
         return wait_args(p, st);
+    case ST_SUSPEND: /* erlang:suspend_process(A), from the harness */
+    case ST_RESUME:  /* erlang:resume_process(A) */
+        return proc_arg(p, &st->actor, &st->actor_col) && end_of_statement(p);
     case ST_SEND:
         return proc_arg(p, &st->other, &st->other_col) && term_arg(p, &st->term, &st->term_col) &&
                (!next_word_is(p, "times") || times_count(p));

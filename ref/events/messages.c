@@ -53,6 +53,12 @@ static void messages_received(Model *m, int p, Message got)
     free(got.msg);
 }
 
+void messages_wake_blocked(Model *m, int p)
+{
+    running_wake(m, p);
+    messages_received(m, p, messages_take(m, p));
+}
+
 void messages_drop(Model *m, int p)
 {
     Proc *pr = &m->procs[p];
@@ -64,7 +70,7 @@ void messages_drop(Model *m, int p)
 bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
                       const char *rules)
 {
-    bool wakes = m->procs[p].blocked;
+    bool wakes = m->procs[p].blocked && !m->procs[p].suspends; /* RUN-SUSPENDED: it stays until resumed */
     if (wakes) /* RUN-WAKE: scheduled in before it handles the message */
         running_wake(m, p);
     if (m->procs[p].link_woken) { /* RUN-WAKE-LINK-DOWN: already in, its receive completes */

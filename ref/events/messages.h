@@ -14,6 +14,9 @@ bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqT
  * for this message), which completes the receive; for woken false, as for a p not blocked. */
 bool messages_deliver_woken(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
                             const char *rules, bool woken);
+/* Guarantees: p, blocked in a receive with a message in its mailbox (it came while p was
+ * suspended), is woken and takes the oldest (RUN-WAKE; its 'receive' event was at delivery). */
+void messages_wake_blocked(Model *m, int p);
 /* Guarantees: p's mailbox empty, the memory of the messages it held freed (an exit, the end of
  * a run). */
 void messages_drop(Model *m, int p);
