@@ -259,6 +259,11 @@ run_step({Op, Who}, Names, #{collector := C}) when Op =:= suspend; Op =:= resume
     ctl(C, ["erlang:", atom_to_list(Bif), "(", canon(Pid, Names), ")"],
         outcome(fun() -> erlang:Bif(Pid) end), Names),
     {ok, Names};
+run_step({status, Who}, Names, #{collector := C}) ->
+    %% `status A`: process_info(A, status), read by the harness (SUSPEND-STATUS)
+    Pid = maps:get(Who, Names),
+    ctl(C, ["erlang:process_info(", canon(Pid, Names), ",status)"], {ok, erlang:process_info(Pid, status)}, Names),
+    {harness, Names};
 run_step({module_unload, Mod}, Names, #{collector := C}) ->
     %% as trace_session_SUITE's on_load/1 (delete + purge): the module's next call
     %% loads it again; the purge before drops old code a delete would refuse

@@ -258,6 +258,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
     case ST_SEQ_RESET:
     case ST_SUSPEND: /* {suspend, A} */
     case ST_RESUME:  /* {resume, A} */
+    case ST_STATUS:  /* {status, A} */
     case ST_IDLE: /* {idle, A} */
         atom(out, st->actor);
         break;

@@ -59,6 +59,30 @@ bool suspend_resume(Model *m, const Step *st)
     return true;
 }
 
+bool suspend_status(Model *m, const Step *st)
+{
+    int p = model_proc(m, st->actor);
+    const Proc *pr = &m->procs[p];
+    /* a process at its gate runs a dirty NIF: its status is running, not where it waits (C-491) */
+    if (pr->alive && (!pr->blocked || pr->suspended))
+        return model_unsupported(m, st->line, st->actor_col,
+                                 "a status of a process not blocked in a receive (at the harness's gate it runs a "
+                                 "dirty NIF: C-491) is");
+    Buf call;
+    buf_init(&call);
+    buf_puts(&call, "erlang:process_info(");
+    term_print(&call, model_pid(m, p), PRINT_CANON);
+    buf_puts(&call, ",status)");
+    const char *answer = !pr->alive     ? "-> undefined"
+                         : pr->suspends ? "-> {status,suspended}"
+                                        : "-> {status,waiting}";
+    control_line(m, buf_str(&call), answer,
+                 !pr->alive ? "SUSPEND-STATUS SUSPEND-DEAD" : pr->suspends ? "SUSPEND-STATUS SUSPEND-PROCESS"
+                                                                           : "SUSPEND-STATUS RUN-BLOCK");
+    buf_free(&call);
+    return true;
+}
+
 /* True iff the harness holds some process suspended. */
 static bool any_suspended(const Model *m)
 {
