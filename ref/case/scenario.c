@@ -1541,17 +1541,23 @@ static bool process_step(const char *verb, StepKind *kind)
 
 enum { MAX_REPEAT = 10000, MIN_MAX_HEAP_SIZE = 1000, MAX_WAIT_MS = 5000 };
 
+/* An integer argument (what it is: what) from lo to hi into out. */
+static bool int_in_range(Parser *p, const char *what, long long lo, long long hi, long long *out)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (!int_arg(p, what, out))
+        return false;
+    if (*out < lo || *out > hi)
+        return fail(p, at, "%s must be %lld to %lld", what, lo, hi);
+    return true;
+}
+
 /* `times N` after a send or a receive: the step done N times in a row, as N steps of their own
  * (a queue that grows to N messages, or N messages taken). */
 static bool times_count(Parser *p)
 {
-    skip_ws(p);
-    size_t at = p->i;
-    if (!int_arg(p, "the count", &p->repeat))
-        return false;
-    if (p->repeat < 1 || p->repeat > MAX_REPEAT)
-        return fail(p, at, "the count must be 1 to %d", MAX_REPEAT);
-    return true;
+    return int_in_range(p, "the count", 1, MAX_REPEAT, &p->repeat);
 }
 
 /* recv [after N | match T | times N] */
@@ -1578,16 +1584,14 @@ static bool recv_args(Parser *p, Step *st)
 }
 
 /* wait MS while B sends T: a receive with no clause on messages, `receive after MS -> ok end`
- * (MS from 1 to 5000: the step stays well within the watchdog's limit), while process B sends the waiting process T */
+ * (MS from 1 to 5000: the step stays well within the watchdog's limit), while process B sends
+ * the waiting process T */
 static bool wait_args(Parser *p, Step *st)
 {
-    skip_ws(p);
-    size_t at = p->i;
-    if (!int_arg(p, "the wait's milliseconds", &st->timeout))
+    if (!int_in_range(p, "the wait's milliseconds", 1, MAX_WAIT_MS, &st->timeout))
         return false;
-    if (st->timeout < 1 || st->timeout > MAX_WAIT_MS)
-        return fail(p, at, "the wait must be 1 to %d ms", MAX_WAIT_MS);
     st->has_timeout = true;
+    size_t at;
     const char *w = word(p, &at);
     if (!w || strcmp(w, "while") != 0)
         return fail(p, at, "expected 'while B sends T' after the wait's milliseconds");
