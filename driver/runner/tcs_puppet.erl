@@ -25,6 +25,12 @@ loop(Gate) ->
             tcs_gate:finish(Gate, suspending),
             _ = perform(Step),
             loop(Gate);
+        {wait, Ms} ->
+            %% `A wait MS while B sends T`: the step is answered before the wait, so that the
+            %% harness has B send while A waits in a receive with no clause on messages
+            tcs_gate:finish(Gate, waiting),
+            receive after Ms -> ok end,
+            loop(Gate);
         {spin, M, F, Args, Calls} ->
             %% `A loop M:F(Args)`: the step is answered at once, the loop runs
             %% until the harness's `A idle` (tcs_busy:stop/2)

@@ -238,6 +238,34 @@ run_step({idle, Who}, Names, Ctx) ->
         ok -> {harness, Names};
         timeout -> timeout
     end;
+run_step({wait, Who, Ms, Sender, Msg}, Names, #{timeout := Timeout} = Ctx) ->
+    %% `A wait MS while B sends T` (RECV-TIMED-WAIT): B sends once A waits, and A is asked
+    %% nothing until it is back in the gate: a question makes OTP 25 handle A's messages, and
+    %% trace their receipt, before the wait ends (C-490)
+    Waiter = maps:get(Who, Names),
+    case puppet_step(Who, {wait, Ms}, Names, Ctx) of
+        {done, waiting} ->
+            tcs_settle:until_blocked(Waiter),
+            Sent = puppet_step(Sender, {send, Waiter, Msg}, Names, Ctx),
+            case Sent =/= timeout andalso tcs_settle:until_in_gate(Waiter, Ms + Timeout) of
+                true -> {ok, Names};
+                false -> timeout
+            end;
+        Other -> after_puppet_step(Other, Names)
+    end;
+run_step({Op, Who}, Names, #{collector := C}) when Op =:= suspend; Op =:= resume ->
+    %% `suspend A`, `resume A`: erlang:suspend_process/1, resume_process/1 from the harness
+    %% (SUSPEND-*); the settle after it asks A its message_queue_len like any puppet (C-491)
+    Pid = maps:get(Who, Names),
+    Bif = list_to_atom(atom_to_list(Op) ++ "_process"),
+    ctl(C, ["erlang:", atom_to_list(Bif), "(", canon(Pid, Names), ")"],
+        outcome(fun() -> erlang:Bif(Pid) end), Names),
+    {ok, Names};
+run_step({status, Who}, Names, #{collector := C}) ->
+    %% `status A`: process_info(A, status), read by the harness (SUSPEND-STATUS)
+    Pid = maps:get(Who, Names),
+    ctl(C, ["erlang:process_info(", canon(Pid, Names), ",status)"], {ok, erlang:process_info(Pid, status)}, Names),
+    {harness, Names};
 run_step({module_unload, Mod}, Names, #{collector := C}) ->
     %% as trace_session_SUITE's on_load/1 (delete + purge): the module's next call
     %% loads it again; the purge before drops old code a delete would refuse

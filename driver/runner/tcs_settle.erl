@@ -14,7 +14,7 @@
 %% handful whatever its tracer's pace, and the wait outlasts what is left of
 %% its way by less than that way took.
 -module(tcs_settle).
--export([until_blocked/1, until_idle/1, trace_delivered/0]).
+-export([until_blocked/1, until_idle/1, until_in_gate/2, trace_delivered/0]).
 
 -define(FIRST_WAIT_US, 1000).
 
@@ -50,6 +50,12 @@ idle(Gate, Pid, Us) ->
         true -> ok;
         false -> tcs_gate:await_waiting(Gate, Pid, Us), idle(Gate, Pid, 2 * Us)
     end.
+
+%% until_in_gate(Pid, Ms): true once Pid waits in the gate again, false when it does not within
+%% Ms milliseconds.  Pid is asked nothing (a question is a signal it would handle).
+until_in_gate(Pid, Ms) ->
+    Gate = persistent_term:get(tcs_gate),
+    tcs_gate:waiting(Gate, Pid) orelse tcs_gate:await_waiting(Gate, Pid, Ms * 1000).
 
 %% trace_delivered(): returns once every scheduler has finished the trace
 %% calls it was making (erlang:trace_delivered(all) answers after each has

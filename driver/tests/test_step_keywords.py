@@ -41,6 +41,7 @@ SHARED: dict[str, str] = {
     "tracer": "the tracer, its declaration and its state process <tracer>",
     "unlink": "trace tag unlink",
     "unregister": "trace tag unregister",
+    "while": "the word before what runs meanwhile, in `A wait MS while B sends T` as in `tracer reload while`",
 }
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)

@@ -164,6 +164,13 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, ", ");
         term_print(out, st->term, PRINT_PLAN);
         break;
+    case ST_WAIT: /* {wait, A, Ms, B, T} */
+        atom(out, st->actor);
+        buf_printf(out, ", %lld, ", st->timeout);
+        atom(out, st->other);
+        buf_puts(out, ", ");
+        term_print(out, st->term, PRINT_PLAN);
+        break;
     case ST_RECV:
         atom(out, st->actor);
         if (st->term) { /* {recv, P, {match, T}}: a selective receive */
@@ -255,6 +262,9 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         term_print(out, st->term, PRINT_PLAN);
         break;
     case ST_SEQ_RESET:
+    case ST_SUSPEND: /* {suspend, A} */
+    case ST_RESUME:  /* {resume, A} */
+    case ST_STATUS:  /* {status, A} */
     case ST_IDLE: /* {idle, A} */
         atom(out, st->actor);
         break;

@@ -1539,19 +1539,25 @@ static bool process_step(const char *verb, StepKind *kind)
     return false;
 }
 
-enum { MAX_REPEAT = 10000, MIN_MAX_HEAP_SIZE = 1000 };
+enum { MAX_REPEAT = 10000, MIN_MAX_HEAP_SIZE = 1000, MAX_WAIT_MS = 5000 };
+
+/* An integer argument (what it is: what) from lo to hi into out. */
+static bool int_in_range(Parser *p, const char *what, long long lo, long long hi, long long *out)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    if (!int_arg(p, what, out))
+        return false;
+    if (*out < lo || *out > hi)
+        return fail(p, at, "%s must be %lld to %lld", what, lo, hi);
+    return true;
+}
 
 /* `times N` after a send or a receive: the step done N times in a row, as N steps of their own
  * (a queue that grows to N messages, or N messages taken). */
 static bool times_count(Parser *p)
 {
-    skip_ws(p);
-    size_t at = p->i;
-    if (!int_arg(p, "the count", &p->repeat))
-        return false;
-    if (p->repeat < 1 || p->repeat > MAX_REPEAT)
-        return fail(p, at, "the count must be 1 to %d", MAX_REPEAT);
-    return true;
+    return int_in_range(p, "the count", 1, MAX_REPEAT, &p->repeat);
 }
 
 /* recv [after N | match T | times N] */
@@ -1613,6 +1619,26 @@ static bool spawn_options_arg(Parser *p, Step *st)
         if (!spawn_option(p, at, o->u.cons.head))
             return false;
     return true;
+}
+
+/* wait MS while B sends T: a receive with no clause on messages, `receive after MS -> ok end`
+ * (MS from 1 to 5000: the step stays well within the watchdog's limit), while process B sends
+ * the waiting process T */
+static bool wait_args(Parser *p, Step *st)
+{
+    if (!int_in_range(p, "the wait's milliseconds", 1, MAX_WAIT_MS, &st->timeout))
+        return false;
+    st->has_timeout = true;
+    size_t at;
+    const char *w = word(p, &at);
+    if (!w || strcmp(w, "while") != 0)
+        return fail(p, at, "expected 'while B sends T' after the wait's milliseconds");
+    if (!proc_arg(p, &st->other, &st->other_col))
+        return false;
+    w = word(p, &at);
+    if (!w || strcmp(w, "sends") != 0)
+        return fail(p, at, "expected 'sends T' after the sending process");
+    return term_arg(p, &st->term, &st->term_col);
 }
 
 /* spawn|spawn_link NEW [options [Opt...] | {lists,seq,[From,To]} [max_heap_size N]] */
@@ -1746,6 +1772,12 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
                                                       "supported by model v1");
     case ST_IDLE:
         return true;
+    case ST_WAIT:
+        return wait_args(p, st);
+    case ST_SUSPEND: /* erlang:suspend_process(A), from the harness */
+    case ST_RESUME:  /* erlang:resume_process(A) */
+    case ST_STATUS:  /* process_info(A, status) */
+        return proc_arg(p, &st->actor, &st->actor_col) && end_of_statement(p);
     case ST_SEND:
         return proc_arg(p, &st->other, &st->other_col) && term_arg(p, &st->term, &st->term_col) &&
                (!next_word_is(p, "times") || times_count(p));

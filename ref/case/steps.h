@@ -64,7 +64,14 @@
       busyreload_step)                                                                                \
     /* A loop M:F(Args) ... A idle: A calls M:F(Args) over and over across the steps between */      \
     X(ST_LOOP, "loop", "loop", BY_PROCESS, false, false, busyloop_start)                              \
-    X(ST_IDLE, "idle", "idle", BY_PROCESS, false, false, busyloop_stop)
+    X(ST_IDLE, "idle", "idle", BY_PROCESS, false, false, busyloop_stop)                              \
+    /* A wait MS while B sends T: A waits in a receive with no clause, B sends it T meanwhile */      \
+    X(ST_WAIT, "wait", "wait", BY_PROCESS, true, true, messages_timed_wait)                          \
+    /* suspend A, resume A: erlang:suspend_process/1 and resume_process/1 of a blocked process */     \
+    X(ST_SUSPEND, "suspend", "suspend", BY_HARNESS, true, false, suspend_step)                         \
+    X(ST_RESUME, "resume", "resume", BY_HARNESS, true, false, suspend_resume)                          \
+    /* status A: process_info(A, status) of a blocked or suspended process, read by the harness */    \
+    X(ST_STATUS, "status", "status", BY_HARNESS, false, false, suspend_status)
 
 /* X(OP, PLAN, KEYWORD), one row per SessionOp, in its order: the trace session steps
  * (cases/README.md "Trace sessions"), one call of module trace each, planned as

@@ -3,11 +3,14 @@
 #include <string.h>
 
 #include "control.h"
+#include "enabled.h"
 #include "longmsgq.h"
 #include "messages.h"
 #include "msgtrace.h"
 #include "races.h"
+#include "release.h"
 #include "running.h"
+#include "sched.h"
 #include "seqtrace.h"
 #include "windows.h"
 
@@ -50,6 +53,12 @@ static void messages_received(Model *m, int p, Message got)
     free(got.msg);
 }
 
+void messages_wake_blocked(Model *m, int p)
+{
+    running_wake(m, p);
+    messages_received(m, p, messages_take(m, p));
+}
+
 void messages_drop(Model *m, int p)
 {
     Proc *pr = &m->procs[p];
@@ -61,7 +70,7 @@ void messages_drop(Model *m, int p)
 bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
                       const char *rules)
 {
-    bool wakes = m->procs[p].blocked;
+    bool wakes = m->procs[p].blocked && !m->procs[p].suspends; /* RUN-SUSPENDED: it stays until resumed */
     if (wakes) /* RUN-WAKE: scheduled in before it handles the message */
         running_wake(m, p);
     if (m->procs[p].link_woken) { /* RUN-WAKE-LINK-DOWN: already in, its receive completes */
@@ -154,4 +163,58 @@ bool messages_recv(Model *m, int p, const Step *st)
     if (st->timeout > 0) /* RUN-TIMEOUT: it waits, scheduled out and back in when the timer fires */
         running_timed_wait(m, p);
     return msgtrace_event(m, st, p, "receive", term_atom(m->scratch, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
+}
+
+/* A wait shorter than this could end before the sender's step is done, even on a loaded node. */
+enum { MIN_TIMED_WAIT_MS = 1000 };
+
+/* Why model v1 refuses `P wait MS while Q sends T` (col: where), or NULL: the send must come
+ * while the timer runs, from a process that can send; the scheduling of the wait is left out. */
+static const char *timed_wait_refusal(const Model *m, int p, int q, const Step *st, int *col)
+{
+    const Proc *sender = &m->procs[q];
+    const char *what = NULL;
+    if (q == p)
+        what = "a process sending to itself while it waits is";
+    else if (!sender->alive || sender->blocked || sender->suspended || sender->looping)
+        what = "a send while a process waits, by a process that cannot act (dead, blocked, suspended or looping), is";
+    else if (!seqtrace_allows(m, q, st->kind))
+        what = "a send while a process waits, by a process holding a seq_trace token, is";
+    *col = what ? st->other_col : st->col;
+    if (what)
+        return what;
+    if (st->timeout < MIN_TIMED_WAIT_MS)
+        what = "a timed wait shorter than 1000 ms (the send might come after its timer) is";
+    else if (sched_traced(m, p))
+        what = "a timed wait of a process traced for running (how often the message wakes it) is";
+    return what;
+}
+
+/* True iff some session traces p's receives: the release C-490 names then moves their events. */
+static bool receives_traced(const Model *m, int p)
+{
+    for (int s = 0; s < m->nsessions; s++)
+        if (enabled_live(m, s, p, "receive"))
+            return true;
+    return false;
+}
+
+bool messages_timed_wait(Model *m, int p, const Step *st)
+{
+    int q = model_proc(m, st->other), col;
+    const char *refused = timed_wait_refusal(m, p, q, st, &col);
+    if (refused)
+        return model_unsupported(m, st->line, col, refused);
+    /* RECV-TIMED-WAIT: the message is received when it arrives, though no clause takes it; on
+     * OTP 25 its 'receive' event waits for the end of the wait (OTP-19527, C-490) */
+    bool late = receives_traced(m, p) && release_deviates(m, DEV_TIMED_WAIT_RECEIVE_LATE);
+    if (!msgtrace_event(m, st, q, "send", st->term, model_pid(m, p), "EV-SEND"))
+        return false;
+    const SeqToken *token = seqtrace_send(m, q, p, st->term);
+    if (!late && !messages_deliver(m, p, st->term, model_pid(m, q), token, "EV-RECEIVE RECV-TIMED-WAIT"))
+        return false;
+    if (!msgtrace_event(m, st, p, "receive", term_atom(m->scratch, "timeout"), NULL,
+                        "EV-RECEIVE-TIMEOUT RECV-TIMED-WAIT"))
+        return false;
+    return !late || messages_deliver(m, p, st->term, model_pid(m, q), token, "EV-RECEIVE RECV-TIMED-WAIT");
 }

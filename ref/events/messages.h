@@ -14,6 +14,9 @@ bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqT
  * for this message), which completes the receive; for woken false, as for a p not blocked. */
 bool messages_deliver_woken(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
                             const char *rules, bool woken);
+/* Guarantees: p, blocked in a receive with a message in its mailbox (it came while p was
+ * suspended), is woken and takes the oldest (RUN-WAKE; its 'receive' event was at delivery). */
+void messages_wake_blocked(Model *m, int p);
 /* Guarantees: p's mailbox empty, the memory of the messages it held freed (an exit, the end of
  * a run). */
 void messages_drop(Model *m, int p);
@@ -24,5 +27,9 @@ bool messages_send(Model *m, int p, const Step *st);
 bool messages_send_name(Model *m, int p, const Step *st);
 /* Guarantees: the lines and mailbox effect of `P recv [after N]`. */
 bool messages_recv(Model *m, int p, const Step *st);
+/* Guarantees: the lines and mailbox effect of `P wait MS while Q sends T` (RECV-TIMED-WAIT): Q's
+ * send, P's 'receive' of T when it arrives (on the release C-490 names, after the wait's timeout),
+ * then its timeout; T stays in P's mailbox. False with err set for what model v1 refuses. */
+bool messages_timed_wait(Model *m, int p, const Step *st);
 
 #endif

@@ -76,6 +76,8 @@ typedef struct Proc {
     const Term *pending; /* process suspended on a busy port: the data of its port_command */
     bool pending_send;  /* process suspended on a busy port: sending the command with ! (port_send) */
     bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/events/running.c) */
+    int suspends;       /* process: how often the harness suspended it and has not resumed it
+                         * (erlang:suspend_process/1 nests, ref/harness/suspend.c) */
     bool link_woken;    /* process: woken in its receive by an ignored link exit signal, whose
                          * sender's 'DOWN' completes that receive (RUN-WAKE-LINK-DOWN, procs.c) */
     unsigned link_woken_wait; /* its window for one wait between the two (0: none) */
@@ -218,6 +220,7 @@ typedef enum {
     DEV_RETURN_TO_CLOSEST_CATCH,
     DEV_COUNTER_RESET_BUSY_MAY_CRASH,
     DEV_NOT_PURGED_CLEARS_PATTERNS,
+    DEV_TIMED_WAIT_RECEIVE_LATE,
     DEV_COUNT
 } Deviation;
 

@@ -65,6 +65,10 @@ static const struct {
     [DEV_NOT_PURGED_CLEARS_PATTERNS] = {DEVIATION_STREAM, {RELEASE_OPEN, 25}, "C-480",
                                         "a load of a new version refused with not_purged clears every trace "
                                         "pattern of the module's current version (OTP-18979)"},
+    [DEV_TIMED_WAIT_RECEIVE_LATE] = {DEVIATION_STREAM, {25, 25}, "C-490",
+                                     "the 'receive' event of a message that reaches a process waiting in a "
+                                     "receive with no clause on messages comes only when the wait ends, after "
+                                     "its timeout event (OTP-19527, erlang/otp PR #9577)"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */

@@ -233,6 +233,14 @@ static void test_step_errors(int *failures)
     parse(failures, H "a recv times 0", "7:14: the count must be 1 to 10000");
     parse(failures, H "a recv times 10001", "7:14: the count must be 1 to 10000");
     parse(failures, H "a recv times x", "7:14: the count must be an integer");
+    parse(failures, H "a wait 0 while b sends x", "7:8: the wait's milliseconds must be 1 to 5000");
+    parse(failures, H "a wait 5001 while b sends x", "7:8: the wait's milliseconds must be 1 to 5000");
+    parse(failures, H "a wait 2000 until b sends x", "7:13: expected 'while B sends T' after the wait's milliseconds");
+    parse(failures, H "a wait 2000 while c sends x", "7:19: undeclared process 'c'");
+    parse(failures, H "a wait 2000 while b gives x", "7:21: expected 'sends T' after the sending process");
+    parse(failures, H "a wait 2000 while b sends", "7:26: expected a term, found end of line");
+    parse(failures, H "suspend", "7:8: expected a process name, found end of line");
+    parse(failures, H "status a b", "7:10: unexpected text after the statement");
     parse(failures, H "a send b hi times", "7:18: expected a term, found end of line");
     parse(failures, H "a send b hi times 3 x", "7:21: unexpected text after the statement");
     parse(failures, H "a spawn", "7:8: expected the name of the new process");
