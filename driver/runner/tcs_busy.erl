@@ -7,14 +7,19 @@
 %% the test resets the counters under them (erlang/otp#8835).
 %%
 %% The process and the harness share an atomics array Calls: element 1 is the
-%% stop flag the harness sets, element 2 the number of calls made so far.
+%% stop flag the harness sets, element 2 the number of calls made so far,
+%% element 3 (`loop` only) the number of steps the harness has begun.
 %% Neither waits in a receive for the other, so the loop makes no message
 %% events (the model refuses a tracee traced for more than call).
 -module(tcs_busy).
--export([round/4, loop/4, start/3, stop/2, spin/4, spinning/0]).
+-export([round/4, loop/4, start/3, stop/2, spin/4, spinning/0, step_begins/0]).
 
 -define(STOP, 1).
 -define(CALLS, 2).
+-define(STEPS, 3).
+%% The calls `A loop` makes with no pause after each step the harness begins;
+%% then one a millisecond until the next (see spin/6).
+-define(BURST, 5000).
 
 %% round(Pid, {M, F, Args}, Ctx, Inner): Pid loops calling M:F(Args); Inner runs
 %% once it has made a call, and after Inner Pid makes at least one more call
@@ -74,7 +79,7 @@ calls_past(Calls, N, Deadline, _) ->
 %% (spinning), so the gate is free for the steps of other processes meanwhile.
 -spec start(pid(), {module(), atom(), list()}, map()) -> ok | timeout.
 start(Pid, {M, F, Args}, #{gate := Gate, timeout := Timeout}) ->
-    Calls = atomics:new(2, []),
+    Calls = atomics:new(3, []),
     ok = tcs_gate:give(Gate, Pid, {spin, M, F, Args, Calls}),
     case tcs_gate:await_result(Gate, Timeout) of
         {ok, {ok, spinning}} ->
@@ -101,13 +106,29 @@ stop(Pid, #{gate := Gate, timeout := Timeout}) ->
 -spec spinning() -> [pid()].
 spinning() -> [Pid || {{tcs_busy, Pid}, _} <- get()].
 
+%% step_begins(): each running loop is told that the harness begins a step.
+-spec step_begins() -> ok.
+step_begins() ->
+    _ = [atomics:add(Calls, ?STEPS, 1) || {{tcs_busy, _}, Calls} <- get()],
+    ok.
+
 %% The loop of `A loop`: a call, counted, and the stop flag read, with no pause
-%% (a process in a traced function most of the time, as #8835 needs).
+%% (a process in a traced function most of the time, as #8835 needs) for
+%% ?BURST calls after each step the harness begins, then a call a millisecond
+%% until the next step (a receive with no message: no event for a tracee traced
+%% for call only).  Without the pause the number of calls, each an event, grew
+%% with the time the steps took: on a loaded machine a case's stream reached
+%% hundreds of thousands of lines and its node its time limit.
 -spec spin(module(), atom(), list(), atomics:atomics_ref()) -> stopped.
 spin(M, F, Args, Calls) ->
+    spin(M, F, Args, Calls, atomics:get(Calls, ?STEPS), 0).
+
+spin(M, F, Args, Calls, Seen, Burst) ->
     _ = erlang:apply(M, F, Args),
     atomics:add(Calls, ?CALLS, 1),
-    case atomics:get(Calls, ?STOP) of
-        0 -> spin(M, F, Args, Calls);
+    case {atomics:get(Calls, ?STOP), atomics:get(Calls, ?STEPS)} of
+        {0, Seen} when Burst < ?BURST -> spin(M, F, Args, Calls, Seen, Burst + 1);
+        {0, Seen} -> receive after 1 -> ok end, spin(M, F, Args, Calls, Seen, Burst);
+        {0, Steps} -> spin(M, F, Args, Calls, Steps, 1);
         _ -> stopped
     end.

@@ -148,6 +148,7 @@ run_steps([], Names, Ctx, Last) ->
 run_steps([{step, N, Step} | Rest], Names, Ctx, _) ->
     Watched = tcs_watchdog:arm(Ctx, N, Names),
     step_marker(N, Names, Ctx),
+    tcs_busy:step_begins(),
     Ran = run_step(resolve(Step, Names), Names, Ctx),
     case Ran of
         {ok, Names1} -> settle(Names1);
