@@ -250,6 +250,16 @@ def test_fullsweep_restorations_yield_each_choice_first_ones_first() -> None:
         == [live(text.split("enabled(gc_minor")[0])]
 
 
+def test_fullsweep_restorations_restore_beyond_the_deficit_last() -> None:
+    """C-473: with a normative major as many as the golden stream requires, the live stream as it is comes
+    first, then each choice of one fullsweep-shaped pair, the first first; never more than required."""
+    text = "ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + GC_MAJOR + (GC_MINOR + GC_MAJOR) * 2
+    streams = list(fullsweep_restorations(parse_stream(GC_GOLDEN, "golden"), live(text)))
+    restored = [[i for i, ln in enumerate(s) if ln.tag == "gc_major_start" and ln.kind == "trace" and ln.cls == "N"]
+                for s in streams]
+    assert restored == [[2], [2, 10], [2, 18]]
+
+
 def test_fullsweep_restorations_are_bounded() -> None:
     """C-350: 15 requested majors among 30 fullsweep-shaped pairs have C(30,15) choices; at most
     MAX_FULLSWEEP_CHOICES are tried, made one by one (none is made before it is asked for)."""
@@ -309,12 +319,17 @@ A close w2
         pytest.param(GC_MINOR + GC_MAJOR + GC_SEND + GC_MAJOR, True, id="runtime-fullsweep-then-requested-major"),
         pytest.param(GC_MINOR + GC_MAJOR + GC_SEND + GC_MINOR, False, id="requested-major-missing"),
         pytest.param(GC_MINOR + GC_MAJOR + GC_MINOR + GC_MAJOR + GC_SEND, False, id="majors-before-the-request"),
+        pytest.param(GC_MAJOR + GC_SEND + GC_MINOR + GC_MAJOR, True, id="runtime-major-then-requested-major-after-runtime-minor"),
+        pytest.param(GC_MAJOR + GC_SEND + GC_MINOR, False, id="runtime-major-then-requested-major-missing"),
+        pytest.param(GC_MAJOR + GC_MINOR + GC_MAJOR + GC_SEND, False, id="runtime-major-and-fullsweep-before-the-request"),
     ],
 )
 def test_the_requested_major_may_be_a_later_fullsweep_shaped_one(live_text: str, agree: bool) -> None:
     """Fuzz W9 (seed 20261203): b's runtime collection was a minor with a fullsweep, then, after its sends,
     the requested major came right after another runtime minor; both majors have the fullsweep's shape. The
     one the golden stream requires is whichever makes the lines agree, not the first (C-265); a requested
-    major that did not come after the step's lines is still missing."""
+    major that did not come after the step's lines is still missing. Seed 27112026 group U2 (C-473): a
+    normative major the runtime started (GC-RUNTIME) does not stand for the requested one, which may be
+    fullsweep-shaped all the same."""
     text = "ctl erlang:trace(<b>,true,[garbage_collection,send]) -> 1\n" + live_text
     assert compare(parse_stream(GC_BOTH_WINDOWS_GOLDEN, "golden"), live(text)).agree is agree

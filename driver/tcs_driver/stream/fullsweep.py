@@ -22,37 +22,44 @@ def fullsweep_restorations(golden: list[Line], live: list[Line]) -> Iterator[lis
     (GC-RUNTIME) has the shape of a fullsweep added to a minor and is classified so, yet it is the
     collection the step asked for (C-265). Which of several such pairs is the requested one only their
     place among the process's other lines tells (an added fullsweep may come earlier, C-350), so every
-    choice is yielded, that of the earliest pairs (C-265's) first, at most MAX_FULLSWEEP_CHOICES. A
-    restored pair's gc_major_end and both enabled lines go with it; live itself when nothing is to be
-    restored."""
+    choice is yielded, that of the earliest pairs (C-265's) first. A normative live major may be one
+    the runtime started, which a GC-RUNTIME window admits, and not a requested one (C-473): after those
+    choices come those restoring one more pair, and so on up to as many as the golden stream requires,
+    at most MAX_FULLSWEEP_CHOICES in all. A restored pair's gc_major_end and both enabled lines go with
+    it; live itself when nothing is to be restored."""
     def majors(lines: list[Line]) -> dict[tuple[str, str | None], int]:
         counts: dict[tuple[str, str | None], int] = {}
         for ln in lines:
             if ln.kind == "trace" and ln.cls == "N" and ln.tag == "gc_major_start":
                 counts[(ln.group, ln.state)] = counts.get((ln.group, ln.state), 0) + 1
         return counts
-    live_majors = majors(live)
-    deficit = {key: n - live_majors.get(key, 0) for key, n in majors(golden).items()}
-    candidates: dict[tuple[str, str | None], list[int]] = {}  # the informative gc_major_starts of each deficit
+    live_majors, required = majors(live), majors(golden)
+    candidates: dict[tuple[str, str | None], list[int]] = {}  # each process and tracer's informative gc_major_starts
     for i, ln in enumerate(live):
-        key = (ln.group, ln.state)
-        if ln.kind == "trace" and ln.tag == "gc_major_start" and ln.cls == "I" and deficit.get(key, 0) > 0:
-            candidates.setdefault(key, []).append(i)
-    wanted = [(starts, min(deficit[key], len(starts))) for key, starts in candidates.items()]
-    for picked in itertools.islice(_choices(wanted), MAX_FULLSWEEP_CHOICES):
+        if ln.kind == "trace" and ln.tag == "gc_major_start" and ln.cls == "I" and required.get((ln.group, ln.state)):
+            candidates.setdefault((ln.group, ln.state), []).append(i)
+    # per process and tracer: its candidates, how many of them it lacks and how many it may take
+    wanted = [(starts, min(max(0, required[key] - live_majors.get(key, 0)), len(starts)),
+               min(required[key], len(starts))) for key, starts in candidates.items()]
+    beyond = sum(most - least for _, least, most in wanted)
+    chosen = itertools.chain.from_iterable(_choices(wanted, extra) for extra in range(beyond + 1))
+    for picked in itertools.islice(chosen, MAX_FULLSWEEP_CHOICES):
         yield _restore_fullsweeps(live, frozenset(picked))
 
 
-def _choices(wanted: list[tuple[list[int], int]]) -> Iterator[tuple[int, ...]]:
-    """Yield, lazily (there may be very many), each way of taking so many of each list of indexes:
-    one of each list's combinations, the earliest first."""
+def _choices(wanted: list[tuple[list[int], int, int]], extra: int) -> Iterator[tuple[int, ...]]:
+    """Yield, lazily (there may be very many), each way of taking of each list of indexes at least its
+    least and at most its most many, extra more than the leasts in all: of each list's numbers of
+    indexes the smaller first, of each number its combinations, the earliest first."""
     if not wanted:
-        yield ()
+        if extra == 0:
+            yield ()
         return
-    (indexes, taken), rest = wanted[0], wanted[1:]
-    for head in itertools.combinations(indexes, taken):
-        for tail in _choices(rest):
-            yield head + tail
+    (indexes, least, most), rest = wanted[0], wanted[1:]
+    for more in range(min(extra, most - least) + 1):
+        for head in itertools.combinations(indexes, least + more):
+            for tail in _choices(rest, extra - more):
+                yield head + tail
 
 
 def _restore_fullsweeps(live: list[Line], starts: frozenset[int]) -> list[Line]:
