@@ -19,6 +19,10 @@ call(tcs_target, top, [X]) -> tcs_target:top(X);
 call(tcs_target, middle, [X]) -> tcs_target:middle(X);
 call(tcs_target, bottom, [X]) -> tcs_target:bottom(X);
 call(tcs_late, id, [X]) -> tcs_late:id(X);
+call(tcs_nif, id, [X]) -> tcs_nif:id(X);
+call(tcs_nif, check, [X]) -> tcs_nif:check(X);
+call(tcs_nif, dirty_cpu, [X]) -> tcs_nif:dirty_cpu(X);
+call(tcs_nif, dirty_io, [X]) -> tcs_nif:dirty_io(X);
 call(erlang, phash2, [X]) -> erlang:phash2(X);
 call(lists, seq, [From, To]) -> lists:seq(From, To).
 

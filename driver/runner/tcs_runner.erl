@@ -91,7 +91,7 @@ run(JobFile, Watcher) ->
 %% got its lines.  Measured by listing code:all_loaded() before and after
 %% each step over the corpus on 27 and 29 (fuzz/FINDINGS.md, P1).
 load_modules() ->
-    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_direct, tcs_puppet, tcs_canon, tcs_patterns, timer,
+    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_nif, tcs_direct, tcs_puppet, tcs_canon, tcs_patterns, timer,
                                                   tcs_settle, tcs_ports, tcs_seq, tcs_busy, tcs_readings, tcs_watchdog,
                                                   tcs_foreign | library_modules()]],
     ok.
@@ -105,11 +105,13 @@ library_modules() ->
     [string, unicode_util, io_lib_pretty, epp, erl_erts_errors, erl_kernel_errors, erl_ddll, erl_bits,
      seq_trace, filelib].
 
-%% An earlier job in the same node (tcs_batch) may have loaded the gate already.
+%% The gate, and the NIF fixture's library beside it (tcs_nif); an earlier job in the same
+%% node (tcs_batch) may have loaded them already.
 load_gate(SoPath) ->
-    case tcs_gate:load(SoPath) of
-        ok -> ok;
-        {error, {reload, _}} -> ok
+    Loaded = [tcs_gate:load(SoPath), tcs_nif:load(filename:join(filename:dirname(SoPath), "tcs_nif"))],
+    case [R || R <- Loaded, R =/= ok, element(1, element(2, R)) =/= reload] of
+        [] -> ok;
+        Failed -> {error, Failed}
     end.
 
 %% --- the tracer ------------------------------------------------------------

@@ -272,6 +272,7 @@ def _run_node(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, step_tim
     with otp.workspace() as ws:
         gate = ws.place(gate_so.with_suffix(".so")).with_suffix("")
         ws.place(gate_so.with_name("tcs_drv.so"))  # the suite's driver, loaded from the gate's directory
+        ws.place(gate_so.with_name("tcs_nif.so"))  # the NIF fixture's library, likewise
         job_files, lib_dirs = [], []
         for number, job in enumerate(jobs, 1):
             plan = ws.write(f"plan-{number}.terms", job.plan)

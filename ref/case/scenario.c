@@ -832,7 +832,7 @@ static bool parse_function_info_step(Parser *p, Step *st)
         (fixture_module_is_library((FixtureModule)mod) &&
          fixture_fn((FixtureModule)mod, t->u.tuple.el[1]->u.name, t->u.tuple.el[2]->u.i) < 0))
         return fail(p, (size_t)st->term_col - 1, "expected {Module,Function,Arity} of a fixture module "
-                                                 "(tcs_target or tcs_late) or a library target "
+                                                 "(tcs_target, tcs_late or tcs_nif) or a library target "
                                                  "({erlang,phash2,1} or {lists,seq,2})");
     return function_item_arg(p, st, &st->item);
 }
@@ -882,7 +882,7 @@ static bool pattern_target(Parser *p, Step *st)
         return true;
     }
     if (strcmp(st->module, "_") != 0 && fixture_module(st->module) < 0)
-        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late, '_', or the "
+        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, '_', or the "
                     "library targets erlang:phash2/1 and lists:seq/2)", st->module);
     size_t module_at = at;
     if (p->s[p->i] != ':')
@@ -995,7 +995,7 @@ static bool module_fn(Parser *p, Step *st, size_t *fn_at)
     if (!m)
         return fail(p, at, "expected Module:Function");
     if (fixture_module(m) < 0)
-        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late, or the library "
+        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, or the library "
                     "targets erlang:phash2/1 and lists:seq/2)", m);
     st->module = m;
     if (p->s[p->i] != ':')
@@ -1087,7 +1087,7 @@ static bool parse_call_step(Parser *p, Step *st)
         }
     }
     int fn = fixture_fn(fixture_module(st->module), st->fn, (long long)n);
-    if (fn < 0 || !fixture_fn_info(fn)->exported || strcmp(st->fn, "module_info") == 0)
+    if (fn < 0 || !fixture_fn_info(fn)->exported || fixture_fn_is_harness(fn))
         return fail(p, fn_at, "%s:%s/%zu is not supported by model v1 (see cases/README.md, "
                     "\"The traced functions\")", st->module, st->fn, n);
     st->args = term_list(p->a, n, args);

@@ -113,7 +113,7 @@ void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_clear
         buf_puts(&rules, " STATE-ANY-TERM");
     /* TS-CPU: the node's cpu_timestamp flag changes what `timestamp` measures */
     flags |= m->cpu_timestamp ? FLAG_BIT(FL_CPU_TIMESTAMP) : 0;
-    Term *opts = opts_build(m->scratch, flags, ts_cleared, ev->extra, ev->ms_result, &rules); /* printed only */
+    Term *opts = opts_build(m->scratch, flags, ts_cleared, ev->extra, ev->ms_result, m->on_dirty_scheduler, &rules); /* printed only */
     buf_printf(&body, "%s(", dispatch_trace(tracer.decl->callbacks, c));
     term_print_atom(&body, ev->tag);
     buf_puts(&body, ", ");
@@ -192,7 +192,7 @@ void tracepoint_seq_trace(Model *m, const SeqToken *tok, const char *type, Term 
     buf_init(&body);
     buf_init(&r);
     buf_printf(&r, "%s SEQ-TRACE", rules);
-    Term *opts = opts_build(m->a, tok->stamps, 0, NULL, NULL, &r);
+    Term *opts = opts_build(m->a, tok->stamps, 0, NULL, NULL, false, &r);
     buf_puts(&body, "trace(seq_trace, ");
     term_print(&body, m->sessions[LEGACY_SESSION].state_term, PRINT_CANON);
     buf_printf(&body, ", %lld, ", tok->label);

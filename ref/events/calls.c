@@ -18,6 +18,7 @@
 #include "libcalls.h"
 #include "phash2.h"
 #include "release.h"
+#include "running.h"
 #include "msflags.h"
 #include "order.h"
 #include "seqtrace.h"
@@ -482,6 +483,12 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
     Term *args = fn == FN_SEQ ? r->st->args : term_list(m->a, 1, &arg);
     if (!breakpoint(r, fn, args, global))
         return (Result){.failed = true};
+    if (fixture_fn_info(fn)->module == MOD_NIF) /* a NIF is traced as the function it replaces */
+        control_decided(m, "CALL-NIF-TARGET");
+    if (fixture_fn_is_dirty(fn)) { /* its argument, on a dirty scheduler */
+        running_dirty_nif(m, r->p, fn_mfa(m, fn, NULL));
+        return value(arg);
+    }
     Result x;
     switch (fn) {
     case FN_TWICE: { /* {id(X), id(X)} */
@@ -501,6 +508,7 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
         x = call_at(r, FN_DEEP, false, FN_INNER, arg, false);
         return x.failed ? x : value(term_tuple(m->a, 1, &x.value));
     case FN_CHECK: /* ok for ok, else erlang:error(X) */
+    case FN_NIF_CHECK: /* the NIF: ok for ok, else enif_raise_exception(X) */
         return term_is_atom(arg, "ok") ? value(arg) : (Result){.raised = true, .value = arg};
     case FN_RELAY: /* [check(X)] */
         x = call_at(r, FN_RELAY, false, FN_CHECK, arg, false);
@@ -520,7 +528,7 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
         Term *v = libcalls_seq(m->a, arg, args->u.cons.tail->u.cons.head, &raised);
         return (Result){.raised = raised, .value = v};
     }
-    default: /* tcs_target:id/1 and tcs_late:id/1 */
+    default: /* tcs_target:id/1, tcs_late:id/1 and the NIF tcs_nif:id/1 */
         return value(arg);
     }
 }

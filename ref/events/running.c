@@ -35,6 +35,19 @@ void running_timed_wait(Model *m, int p)
     tracepoint_event(m, p, "in", mfa, NULL, "RUN-FLAGS RUN-TIMEOUT");
 }
 
+void running_dirty_nif(Model *m, int p, const Term *mfa)
+{
+    /* RUN-DIRTY-NIF: the call of a dirty NIF reschedules the process to a dirty scheduler
+     * (erl_nif.c schedule_dirty_nif: out where the NIF is, in there on the dirty one, whose
+     * scheduler_id is 0); the dirty scheduler then schedules it out at
+     * {erts_internal,dirty_nif_finalizer,1}, and a normal one in there to return: that pair is
+     * the same as the gate's own dirty NIF makes, informative (RUN-HARNESS), so not written */
+    tracepoint_event(m, p, "out", mfa, NULL, "RUN-FLAGS RUN-DIRTY-NIF");
+    m->on_dirty_scheduler = true;
+    tracepoint_event(m, p, "in", mfa, NULL, "RUN-FLAGS RUN-DIRTY-NIF");
+    m->on_dirty_scheduler = false;
+}
+
 void running_killed(Model *m, int p)
 {
     /* RUN-KILLED: the exit signal reaches the process in the gate's dirty NIF; it is

@@ -12,6 +12,9 @@ void running_wake(Model *m, int p);
 /* Guarantees: p waits in a receive with a timeout N > 0 on an empty mailbox until the timer fires:
  * its scheduled-out then scheduled-in line, both at {tcs_puppet,act,1} (RUN-TIMEOUT). */
 void running_timed_wait(Model *m, int p);
+/* Guarantees: p calls the dirty NIF mfa: scheduled out of its scheduler there, and in there on the
+ * dirty scheduler (RUN-DIRTY-NIF); its way back is the harness's (RUN-HARNESS). */
+void running_dirty_nif(Model *m, int p, const Term *mfa);
 /* Guarantees: the scheduling line of p, killed by a signal while not blocked, scheduled in
  * to exit (RUN-KILLED). */
 void running_killed(Model *m, int p);

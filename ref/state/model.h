@@ -256,6 +256,7 @@ typedef struct Model {
     int step_no;        /* its number in the case, from 1 (0: before the first) */
     unsigned clock;     /* counts attach, pattern and create events, for their order */
     bool cpu_timestamp; /* the node-wide cpu_timestamp flag (TS-CPU) */
+    bool on_dirty_scheduler; /* the tracepoint being written happens on a dirty scheduler (RUN-DIRTY-NIF) */
     unsigned nwindows;  /* allowance windows opened so far: the next one is w<nwindows + 1> */
     int *windowed;      /* in the arena: the processes that may have an open window (grown by doubling) */
     int nwindowed;

@@ -45,7 +45,7 @@ static void opts(int *failures, FlagSet flags, FlagSet cleared, bool extra, bool
     buf_init(&out);
     buf_init(&rules);
     Term *t = opts_build(&a, flags, cleared, extra ? term_pid(&a, "b") : NULL,
-                         msr ? term_atom(&a, "hi") : NULL, &rules);
+                         msr ? term_atom(&a, "hi") : NULL, false, &rules);
     term_print(&out, t, PRINT_CANON);
     CHECK_STR(buf_str(&out), want);
     CHECK(strstr(buf_str(&rules), "OPTS-ONLY-SET") != NULL);

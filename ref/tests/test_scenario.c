@@ -157,7 +157,7 @@ static void test_step_errors(int *failures)
           "7:9: only the exact target lists:seq/2 of module 'lists' is supported by model v1 (a wildcard or "
           "another function of a library module matches differently per release)");
     parse(failures, H "pattern bogus:id/1 true global",
-          "7:9: module 'bogus' is not supported by model v1 (tcs_target, tcs_late, '_', or the library targets "
+          "7:9: module 'bogus' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, '_', or the library targets "
           "erlang:phash2/1 and lists:seq/2)");
     parse(failures, H "pattern tcs_target/1 true global", "7:19: expected ':' after the module name");
     parse(failures, H "pattern on_load", "7:16: expected a term, found end of line");
@@ -177,10 +177,10 @@ static void test_step_errors(int *failures)
           "7:25: 'restart' with options other than call_count, call_time and call_memory (undefined in 003, "
           "function/4) is not supported by model v1");
     parse(failures, H "info {tcs_target,id} call_count",
-          "7:6: expected {Module,Function,Arity} of a fixture module (tcs_target or tcs_late) or a library "
+          "7:6: expected {Module,Function,Arity} of a fixture module (tcs_target, tcs_late or tcs_nif) or a library "
           "target ({erlang,phash2,1} or {lists,seq,2})");
     parse(failures, H "info {tcs_target,id,x} call_count",
-          "7:6: expected {Module,Function,Arity} of a fixture module (tcs_target or tcs_late) or a library "
+          "7:6: expected {Module,Function,Arity} of a fixture module (tcs_target, tcs_late or tcs_nif) or a library "
           "target ({erlang,phash2,1} or {lists,seq,2})");
     parse(failures, H "info {tcs_target,id,1}", "7:23: expected a function's item: traced, match_spec, meta, "
           "meta_match_spec, call_count, call_time, call_memory or all");
@@ -209,7 +209,7 @@ static void test_step_errors(int *failures)
     parse(failures, H "a call tcs_target:id(1", "7:23: expected ',' or ')' in the argument list");
     parse(failures, H "a call tcs_target:id(1,", "7:24: expected a term, found end of line");
     parse(failures, H "a call tcs_target:twice(1) x", "7:28: expected 'direct', 'fun' or the end of the line after the call");
-    parse(failures, H "a call bogus:id(1)", "7:8: module 'bogus' is not supported by model v1 (tcs_target, tcs_late, or "
+    parse(failures, H "a call bogus:id(1)", "7:8: module 'bogus' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, or "
           "the library targets erlang:phash2/1 and lists:seq/2)");
     parse(failures, H "a call (1)", "7:8: expected Module:Function");
     parse(failures, H "a call tcs_target id(1)", "7:18: expected ':' after the module name");

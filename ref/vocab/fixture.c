@@ -3,7 +3,8 @@
 
 #include <string.h>
 
-static const char *const module_names[FIXTURE_MODULES] = {"tcs_target", "tcs_late", "erlang", "lists"};
+static const char *const module_names[FIXTURE_MODULES] = {"tcs_target", "tcs_late", "tcs_nif", "erlang",
+                                                                 "lists"};
 
 static const FixtureFnInfo fns[FIXTURE_FNS] = {
     [FN_ID] = {MOD_TARGET, "id", 1, true},
@@ -22,6 +23,14 @@ static const FixtureFnInfo fns[FIXTURE_FNS] = {
     [FN_LATE_ID] = {MOD_LATE, "id", 1, true},
     [FN_LATE_INFO0] = {MOD_LATE, "module_info", 0, true},
     [FN_LATE_INFO1] = {MOD_LATE, "module_info", 1, true},
+    /* NIFs (driver/runner/tcs_nif.c) but load/1 and module_info/0,1 */
+    [FN_NIF_LOAD] = {MOD_NIF, "load", 1, true},
+    [FN_NIF_ID] = {MOD_NIF, "id", 1, true},
+    [FN_NIF_CHECK] = {MOD_NIF, "check", 1, true},
+    [FN_NIF_DIRTY_CPU] = {MOD_NIF, "dirty_cpu", 1, true},
+    [FN_NIF_DIRTY_IO] = {MOD_NIF, "dirty_io", 1, true},
+    [FN_NIF_INFO0] = {MOD_NIF, "module_info", 0, true},
+    [FN_NIF_INFO1] = {MOD_NIF, "module_info", 1, true},
     [FN_PHASH2] = {MOD_ERLANG, "phash2", 1, true}, /* a BIF: traced on its export entry */
     [FN_SEQ] = {MOD_LISTS, "seq", 2, true},
 };
@@ -39,6 +48,10 @@ int fixture_module(const char *name)
 bool fixture_module_is_library(FixtureModule m) { return m == MOD_ERLANG || m == MOD_LISTS; }
 
 const FixtureFnInfo *fixture_fn_info(int fn) { return &fns[fn]; }
+
+bool fixture_fn_is_dirty(int fn) { return fn == FN_NIF_DIRTY_CPU || fn == FN_NIF_DIRTY_IO; }
+
+bool fixture_fn_is_harness(int fn) { return fn == FN_NIF_LOAD || strcmp(fns[fn].name, "module_info") == 0; }
 
 int fixture_fn(FixtureModule m, const char *name, long long arity)
 {

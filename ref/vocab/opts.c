@@ -2,7 +2,7 @@
 #include "opts.h"
 
 Term *opts_build(Arena *a, FlagSet flags, FlagSet ts_cleared, const Term *extra,
-                 const Term *ms_result, Buf *rules)
+                 const Term *ms_result, bool dirty, Buf *rules)
 {
     Term *keys[4], *vals[4];
     size_t n = 0;
@@ -19,8 +19,9 @@ Term *opts_build(Arena *a, FlagSet flags, FlagSet ts_cleared, const Term *extra,
     }
     if (flags & FLAG_BIT(FL_SCHEDULER_ID)) { /* OPTS-SCHEDULER-ID, value not deterministic */
         keys[n] = term_atom(a, "scheduler_id");
-        vals[n++] = term_placeholder(a, "_SchedulerId");
-        buf_puts(rules, " OPTS-SCHEDULER-ID");
+        /* a dirty scheduler has no scheduler id: 0 (erts_get_scheduler_id(), OPTS-SCHEDULER-ID-DIRTY) */
+        vals[n++] = dirty ? term_int(a, 0) : term_placeholder(a, "_SchedulerId");
+        buf_puts(rules, dirty ? " OPTS-SCHEDULER-ID OPTS-SCHEDULER-ID-DIRTY" : " OPTS-SCHEDULER-ID");
     }
     const char *kind = flags_timestamp_kind(flags);
     if (kind) { /* TS-KIND, TS-PRECEDENCE, TS-REMEMBERED */

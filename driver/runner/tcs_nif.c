@@ -1,0 +1,36 @@
+/*
+ * tcs_nif: the fixture module whose functions are NIFs (cases/README.md "The traced functions";
+ * ref/vocab/fixture.c, ref/events/calls.c): trace_nif_SUITE's targets, and dirty work in a
+ * traced process.  Each returns its argument, or raises it (check/1); dirty_cpu/1 and
+ * dirty_io/1 run on a dirty CPU or I/O scheduler, so a process traced for running is scheduled
+ * out of its scheduler and in on the dirty one around the call (RUN-DIRTY-NIF).
+ */
+#include <erl_nif.h>
+#include <string.h>
+
+/* id/1, dirty_cpu/1, dirty_io/1: the argument. */
+static ERL_NIF_TERM nif_id(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
+{
+    (void)env;
+    (void)argc;
+    return argv[0];
+}
+
+/* check(ok) -> ok; check(X) raises error:X, as tcs_target:check/1 does. */
+static ERL_NIF_TERM nif_check(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
+{
+    char atom[3];
+    (void)argc;
+    if (enif_get_atom(env, argv[0], atom, sizeof atom, ERL_NIF_LATIN1) > 0 && strcmp(atom, "ok") == 0)
+        return argv[0];
+    return enif_raise_exception(env, argv[0]);
+}
+
+static ErlNifFunc nif_funcs[] = {
+    {"id", 1, nif_id, 0},
+    {"check", 1, nif_check, 0},
+    {"dirty_cpu", 1, nif_id, ERL_NIF_DIRTY_JOB_CPU_BOUND},
+    {"dirty_io", 1, nif_id, ERL_NIF_DIRTY_JOB_IO_BOUND},
+};
+
+ERL_NIF_INIT(tcs_nif, nif_funcs, NULL, NULL, NULL, NULL)
