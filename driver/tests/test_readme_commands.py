@@ -77,6 +77,8 @@ COMMANDS: dict[str, Spec] = {
     "./tcs coverage": Spec(not_run="a coverage build, ctest and every case three times through the instrumented "
                                    "model: about 3 minutes of wall time, half a minute of CPU (issue 23); not here"),
     "./tcs test -k fallback": Spec(run=("./tcs test -k fallback --collect-only -q",), says=("fallback",)),
+    "./tcs test driver/tests/test_diff.py": Spec(
+        run=("./tcs test driver/tests/test_diff.py --collect-only -q",), says=("test_diff.py::",)),
     './tcs test -m "not live and not fuzzing"': Spec(
         run=('./tcs test -m "not live and not fuzzing" --collect-only -q',), says=("test_reftree.py",)),
     "./tcs validate --module M --nif M.so --erl M.erl": Spec(
