@@ -36,6 +36,10 @@ def depths(s: str, col0: int = 0) -> list[int | None]:
     return _scan(s, col0)[0]
 
 
+# the characters at which _scan has something to decide; every other one takes the depth it finds
+_SIGNIFICANT: Final = re.compile(r"""['"<>={}\[\]()]""")
+
+
 def _scan(s: str, col0: int = 0) -> tuple[list[int | None], list[str]]:
     """Return per-character depths (None inside tokens) and the pid tokens in order; raise on imbalance."""
     out: list[int | None] = [None] * len(s)
@@ -43,6 +47,13 @@ def _scan(s: str, col0: int = 0) -> tuple[list[int | None], list[str]]:
     stack: list[tuple[str, int]] = []
     i = 0
     while i < len(s):
+        m = _SIGNIFICANT.search(s, i)
+        j = m.start() if m else len(s)
+        if j > i:  # a run of ordinary characters, all at the current depth
+            out[i:j] = [len(stack)] * (j - i)
+            i = j
+            if m is None:
+                break
         c = s[i]
         if c in "'\"":
             i = _quoted_end(s, i, col0)
@@ -58,11 +69,11 @@ def _scan(s: str, col0: int = 0) -> tuple[list[int | None], list[str]]:
             i += 2
             continue
         if c == "<":
-            m = _PID.match(s, i)
-            if m is None:
+            pid = _PID.match(s, i)
+            if pid is None:
                 raise StreamError(f"col {col0 + i + 1}: '<' is neither a pid <name> nor '<<'")
-            pids.append(m.group(0))
-            i = m.end()
+            pids.append(pid.group(0))
+            i = pid.end()
             continue
         if s.startswith("=>", i):
             i += 2
@@ -76,7 +87,7 @@ def _scan(s: str, col0: int = 0) -> tuple[list[int | None], list[str]]:
                 raise StreamError(f"col {col0 + i + 1}: unbalanced '{c}' (expected {want})")
             stack.pop()
             out[i] = len(stack)
-        else:
+        else:  # a '>' or '=' that opens no token
             out[i] = len(stack)
         i += 1
     if stack:
