@@ -15,8 +15,9 @@
 %%
 %% Memory over time: a warm-up of a quarter of the time, then the rest; after
 %% each, the workers pause, every queue is drained and every process collected
-%% (quiescence), and the node's memory is sampled: erlang:memory/1 and the
-%% RSS of the OS process.  Growth between the two samples over the events of
+%% (quiescence), and the node's memory is sampled: erlang:memory/1, the bytes
+%% malloc has in use (tcs_validate_heap, when the job names it) and the RSS of
+%% the OS process.  Growth between the two samples over the events of
 %% the second part is what the driver judges (leak).  Events per action are
 %% counted beforehand with the built-in tracer on one worker.
 %%
@@ -40,6 +41,7 @@ main([JobFile]) ->
     Job = tcs_validate_lib:read_job(JobFile),
     Seconds = tcs_validate_lib:option(seconds, Job, 4),
     persistent_term:put(tcs_gc_in_sessions, tcs_validate_lib:option(gc_in_sessions, Job, true)),
+    persistent_term:put(tcs_heap_nif, load_heap_nif(tcs_validate_lib:option(heap_nif, Job, none))),
     Module = tcs_validate_lib:option(module, Job),
     Checker = spawn(fun() -> checker(#{reports => 0, garbage => 0, shown => [], workers => []}) end),
     {ok, State} = tcs_validate_lib:parse_state(tcs_validate_lib:option(state, Job, default), Checker),
@@ -275,7 +277,19 @@ sample(Actions) ->
     Memory = try erlang:memory() catch error:notsup -> [] end,
     [{actions, Actions}]
         ++ [{atom_to_list(K), proplists:get_value(K, Memory, 0)} || K <- [total, processes, system, binary, ets]]
-        ++ [{rss, rss()}].
+        ++ [{malloc, malloc_in_use()}, {rss, rss()}].
+
+load_heap_nif(none) -> false;
+load_heap_nif(SoPath) -> tcs_validate_heap:load(filename:rootname(SoPath)) =:= ok.
+
+%% malloc's bytes in use (tcs_validate_heap), 0 where the job names no heap NIF or the C
+%% library cannot tell: a tracer's malloc leak shows in neither erlang:memory/0 nor,
+%% below hundreds of megabytes, the RSS.
+malloc_in_use() ->
+    case persistent_term:get(tcs_heap_nif, false) andalso tcs_validate_heap:malloc_in_use() of
+        Bytes when is_integer(Bytes) -> Bytes;
+        _ -> 0
+    end.
 
 rss() ->
     case file:read_file("/proc/" ++ os:getpid() ++ "/statm") of

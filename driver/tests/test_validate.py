@@ -26,7 +26,8 @@ from tcs_driver.validate.checks import (ALL_CHECK_NAMES, CHECK_NAMES, SANITIZE_C
 LAYOUT = corpus.default_layout()
 #: Default time limits (a loaded CI machine must not look like a hang); the
 #: benchmark small, run once.
-QUICK = engine.Options(bench=Bench(1, 500, 500, budget=1000.0), parallel=2, stress=Stress(seconds=2.0))
+QUICK = engine.Options(bench=Bench(1, 500, 500, budget=1000.0), parallel=2, stress=Stress(seconds=2.0),
+                       heap_nif=LAYOUT.nifs / "tcs_validate_heap.so")
 RECORDER = "recorder"
 NAMES = [b.module for b in bundled.good(LAYOUT) + bundled.defective(LAYOUT)] + [RECORDER]
 
@@ -150,6 +151,8 @@ def test_each_runtime_defect_class_is_named_in_its_verdict(verdicts) -> None:
     assert unsafe.startswith(("crash in stress", "garbage in a report")) and "schedulers at once" in unsafe, unsafe
     leak = _check(verdicts, "tcs_defect_leak", "leak").summary
     assert re.search(r"memory grows with events: erlang:memory\(system\) .*: \+\d+ bytes per event", leak), leak
+    malloc_leak = _check(verdicts, "tcs_defect_malloc_leak", "leak").summary
+    assert re.search(r"memory grows with events: malloc .*: \+\d+ bytes per event", malloc_leak), malloc_leak
     stall = _check(verdicts, "tcs_defect_stall", "latency").summary
     assert stall.startswith("trace(") and re.search(r"held its scheduler (4\d|5\d)\.\d ms", stall), stall
     assert _check(verdicts, "tcs_defect_stall", "cost").summary.startswith("over budget: ")
@@ -161,7 +164,7 @@ def test_stress_and_leak_measure_on_good_tracers(verdicts) -> None:
         stress = _check(verdicts, name, "stress", status="pass")
         assert stress.data["reports"] > 0 and stress.data["schedulers"] >= 1, stress.data
         leak = _check(verdicts, name, "leak", status="pass")
-        assert "bytes per event" in leak.summary, leak.summary
+        assert "bytes per event" in leak.summary and "malloc " in leak.summary, leak.summary
 
 
 @pytest.mark.live

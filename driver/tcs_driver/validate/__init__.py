@@ -121,6 +121,7 @@ def main(args: argparse.Namespace, layout: corpus.Layout, say: Callable[[str], N
                 say(f"warning: {warning}")
             say(f"validating {tracer.module} on OTP {', '.join(o.name for o in otps)}, "
                 "each check in nodes of its own")
+            options = dataclasses.replace(options, heap_nif=layout.nifs / "tcs_validate_heap.so")
             results = engine.validate(tracer, otps, lambda otp: corpus.runner_beams(layout, otp), options, say)
         except inputs.BadInput as why:
             say(f"bad input: {why}")

@@ -102,6 +102,8 @@ class Stress:
     latency_ms: float = 10.0
     leak_bytes_per_event: float = 16.0
     leak_floor_bytes: int = 4 << 20
+    malloc_bytes_per_event: float = 16.0
+    malloc_floor_bytes: int = 4 << 20
     rss_bytes_per_event: float = 512.0
     rss_floor_bytes: int = 128 << 20
     min_events: int = 20000

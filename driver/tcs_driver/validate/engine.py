@@ -62,6 +62,7 @@ class Options:
     bench: Bench = Bench()
     parallel: int = 2
     stress: Stress = Stress()
+    heap_nif: Path | None = None               # tcs_validate_heap.so: malloc's count for leak (None: not read)
 
 
 @dataclass(frozen=True)
@@ -358,11 +359,20 @@ class _Runner:
                                     or "gc_in_sessions none" in ran.of("DATA"))
         return {} if self._gc_in_sessions else {"gc_in_sessions": "false"}
 
+    def heap_nif(self) -> dict[str, object]:
+        """The stress job's option naming the NIF that reads malloc's count, copied where the node reads it."""
+        if self.options.heap_nif is None:
+            return {}
+        copy = self.work.beams / self.options.heap_nif.name
+        if not copy.exists():
+            shutil.copy(self.options.heap_nif, copy)
+        return {"heap_nif": erlang_string(self.work.node_path(copy))}
+
     def stress(self) -> tuple[CheckResult, CheckResult]:
         """One stress node; its run judged twice: stress (crash, hang, garbage) and leak."""
         started = time.monotonic()
         limits = self.options.stress
-        ran = self._run("tcs_validate_stress", {"seconds": limits.seconds, **self.gc_in_sessions()},
+        ran = self._run("tcs_validate_stress", {"seconds": limits.seconds, **self.gc_in_sessions(), **self.heap_nif()},
                         jobs.StepLimit(max(30.0, 3 * limits.seconds + 20), "per-stress-part"))
         monitor = monitor_lines(ran)
         data: dict[str, object] = {**stress_data(ran.of("DATA")), "monitor": monitor}
@@ -641,6 +651,8 @@ def judge_leak(d: dict, limits: Stress) -> tuple[str, str, list[str]]:
     failing: list[str] = []
     for label, key, per_event, floor in (("erlang:memory(system)", "system", limits.leak_bytes_per_event,
                                           limits.leak_floor_bytes),
+                                         ("malloc", "malloc", limits.malloc_bytes_per_event,
+                                          limits.malloc_floor_bytes),
                                          ("RSS", "rss", limits.rss_bytes_per_event, limits.rss_floor_bytes)):
         if not d.get(f"before_{key}"):
             figures.append(f"{label}: not readable here")
