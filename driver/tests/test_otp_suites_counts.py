@@ -81,3 +81,24 @@ def test_the_total_row_is_the_sum_of_the_suites() -> None:
     [total] = [_cells(line) for line in text.splitlines() if line.startswith("| **all twelve**")]
     sums = [sum(c[k] for c in summary_table(text).values()) for k in ("tests",) + STATUSES]
     assert [int(c.strip("*")) for c in total[1:]] == sums
+
+
+def section_counts(text: str) -> dict[str, list[int]]:
+    """The counts table under each "### Counts (suite)" heading: tests, covered, partly, not expressible."""
+    found: dict[str, list[int]] = {}
+    lines = text.splitlines()
+    for at, line in enumerate(lines):
+        heading = re.match(r"### Counts \((\w+_SUITE)\)", line)
+        if heading:
+            row = next(l for l in lines[at + 1:] if re.match(r"\| \d", l))
+            found[heading.group(1)] = [int(c) for c in _cells(row)]
+    return found
+
+
+def test_each_section_counts_table_agrees() -> None:
+    text = DOC.read_text()
+    summary = summary_table(text)
+    sections = section_counts(text)
+    assert sections, "no section counts table found"
+    for suite, numbers in sections.items():
+        assert numbers == [summary[suite][k] for k in ("tests",) + STATUSES[:3]], suite
