@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
-from . import badcalls, busyreload
+from . import badcalls, busyreload, runtime
 from .state import FuzzState, Port
 
 #: The optional callbacks of erl_tracer (cases/README.md "Tracer").
@@ -235,6 +235,8 @@ class Scenario:
 def _term(st: FuzzState, depth: int = 0, pids: bool = True) -> str:
     """A small compact term: atoms, integers, binaries, strings, tuples, lists, maps, and (with pids) pids
     of the scenario."""
+    if (long := runtime.long_term(st, lambda: _term(st, depth + 1, pids))) is not None:
+        return long
     r = st.rng.random()
     if r < 0.3 or depth > 1:
         return st.pick(ATOMS)
@@ -393,6 +395,7 @@ def _pattern_step(st: FuzzState, session: str | None = None) -> str:
     # processes (the puppet's gate, open_port/2), which no scenario describes; '_':id/1 is badarg
     target = st.pick([f"tcs_target:{fn}/{arity}", f"tcs_target:{fn}/'_'", "tcs_target:'_'/'_'",
                       "tcs_late:id/1", "'_':id/1", *LIBRARY_TARGETS])
+    target = runtime.nif_target(st, target)
     if target in LIBRARY_TARGETS:
         st.features.add("library_targets")
         # a child spawned at {lists,seq,...} would enter the pattern's function (LIB-TARGET-EXACT)
@@ -619,22 +622,24 @@ def _call(st: FuzzState, actor: _Actor) -> str | None:
         if p in st.seq_group:
             return None   # a pattern could trace a process of the seq_trace group (C-65)
         _mark_traced(st, [p], ["all"])
+    if (nif := runtime.nif_call(st, p, lambda: _term(st))) is not None:
+        return nif + runtime.call_path(st)
     if st.rng.random() < (0.45 if st.lib_patterned else 0.1):   # calls the patterns see, mostly
-        return _library_call(st, p)
+        return _library_call(st, p) + runtime.call_path(st)
     if not st.late_loaded and st.rng.random() < 0.15 and p not in st.traced_sr and not holder:
         st.late_loaded = True
-        return f"{p} call tcs_late:id({_term(st)})"
+        return f"{p} call tcs_late:id({_term(st)})" + runtime.call_path(st)
     fn, _ = st.pick(TARGET_FUNCTIONS)
     arg = "ok" if fn == "check" and st.rng.random() < 0.5 else _term(st)
     if fn in ("top", "middle", "bottom"):
         arg = _chain_script(st, fn)
-    return f"{p} call tcs_target:{fn}({arg})"
+    return f"{p} call tcs_target:{fn}({arg})" + runtime.call_path(st)
 
 
 def _gc(st: FuzzState, actor: _Actor) -> str | None:
     """`P gc [minor|major]`: never a major collection right after a minor one of P's (GC-MINOR-FULLSWEEP)."""
     p = actor.who
-    minor = st.rng.random() < 0.4
+    minor = st.rng.random() < 0.4 and p not in st.fullsweep   # refused with fullsweep_after
     if not minor and p in st.last_minor_gc:
         minor = True
     (st.last_minor_gc.add if minor else st.last_minor_gc.discard)(p)
@@ -687,7 +692,7 @@ def _spawn(st: FuzzState, actor: _Actor) -> str | None:
         st.traced.add(child)
     if st.new_sr or p in st.traced_sr:
         st.traced_sr.add(child)
-    return f"{p} {how} {child}"
+    return f"{p} {how} {child}" + runtime.spawn_options(st, child)
 
 
 def _link_or_unlink(st: FuzzState, actor: _Actor, kind: str) -> str | None:
@@ -921,7 +926,7 @@ def _function_item(st: FuzzState) -> str:
 
 def _info_step(st: FuzzState) -> str:
     if st.rng.random() < 0.35:
-        return f"info {st.pick(INFO_FUNCTIONS)} {_function_item(st)}"
+        return f"info {runtime.nif_info(st, st.pick(INFO_FUNCTIONS))} {_function_item(st)}"
     who = st.pick(st.every_name() + ["new", "new_processes"])
     return f"info {who} {st.pick(['flags', 'tracer'])}"
 
@@ -1180,7 +1185,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     The candidates of one index (variants) share the case id; the campaign keeps one (steer.choose)."""
     rng = random.Random(f"tcs-fuzz-{seed}-{index}-{variant}")
     with_sessions = rng.random() < 0.25
-    st = FuzzState(rng, with_sessions)
+    st = FuzzState(rng, with_sessions, random.Random(f"tcs-fuzz-runtime-{seed}-{index}-{variant}"))
     body, _ = _declarations(st, with_sessions)
     # drawn apart, so that the scenarios of a seed stay as they were but for the named tracer
     side = random.Random(f"tcs-fuzz-step-state-{seed}-{index}-{variant}")
@@ -1206,6 +1211,8 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
             steps.append(badcalls.apply_step(st, extra))
         elif not with_sessions and extra.random() < BUSY_RELOAD_CHANCE and busyreload.possible(st):
             steps += busyreload.round_steps(st, extra)
+        steps += runtime.wait_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
+        steps += runtime.suspend_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
         line = _STEPS[rng.choices(kinds, weights)[0]].write(st)
         if line is not None:
             steps.append(line)

@@ -29,6 +29,9 @@ class FuzzState:
     """What the generator knows about the scenario so far."""
     rng: random.Random
     sessions_allowed: bool
+    # the stream of the forms of issue 25 (fuzz/runtime.py), apart from rng so that a scenario without
+    # them is the one its seed gave before they were written
+    xr: random.Random = field(default_factory=lambda: random.Random(0))
     alive: list[str] = field(default_factory=list)
     dead: set[str] = field(default_factory=set)
     blocked: set[str] = field(default_factory=set)
@@ -49,6 +52,7 @@ class FuzzState:
     new_traced: bool = False
     late_loaded: bool = False
     last_minor_gc: set[str] = field(default_factory=set)
+    fullsweep: set[str] = field(default_factory=set)               # spawned with fullsweep_after: no minor gc
     sessions: dict[str, str] = field(default_factory=dict)         # name -> tracer kind
     created: set[str] = field(default_factory=set)
     dropped: set[str] = field(default_factory=set)
