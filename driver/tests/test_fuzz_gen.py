@@ -31,8 +31,9 @@ PINNED_SEED: Final = 1
 #: traced one or before its first call (CALL-RELOAD-NEW-INSTANCE, CALL-RELOAD-NOT-PURGED), drawn in
 #: place of some `unload tcs_late` steps and of some message patterns.
 #: Changed on branch gen (issues 25, 26): the forms of fuzz/runtime.py (timed waits, suspend/resume/status,
-#: spawn options, NIF targets, the call paths direct and fun, long terms), drawn from a stream of their own.
-PINNED_SHA256: Final = "415f7f95443ae35474be214969d53db1e2f26e741f3c51728c22bf5c0cf5648a"
+#: spawn options, NIF targets, the call paths direct and fun, long terms), drawn from a stream of their own;
+#: busy loops (fuzz/busyloop.py, a stream of their own) and `tracer exit` of a tracer process.
+PINNED_SHA256: Final = "d67bbbfe20b28050e3e31f447a305c0cbf41878c94843c14eecbb7e4c1b95fe7"
 
 
 def test_seed_gives_the_scenarios_it_always_gave() -> None:

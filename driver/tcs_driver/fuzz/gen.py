@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
-from . import badcalls, busyreload, runtime
+from . import badcalls, busyloop, busyreload, runtime
 from .state import FuzzState, Port
 
 #: The optional callbacks of erl_tracer (cases/README.md "Tracer").
@@ -198,6 +198,9 @@ EXIT_REASONS: Final[tuple[str, ...]] = ("normal", "kill", "die", "boom", "{shutd
 #: in one without, of a busy reload round (C-281) where the scenario allows one.
 APPLY_CHANCE: Final[float] = 0.05
 BUSY_RELOAD_CHANCE: Final[float] = 0.03
+#: The chance, at each step of a scenario without sessions, of a busy loop block (C-447) where the
+#: scenario allows one.
+BUSY_LOOP_CHANCE: Final[float] = 0.01
 #: trace:system/3 settings the steps of a scenario do not reach, and refused ones (SYSMON-*). Not
 #: long_message_queue {10,11}, the lowest the model takes: a harness process (the collector of a meta
 #: pattern's reports) reached it (fuzz seed 26112026, OTP 29).
@@ -1146,17 +1149,36 @@ def _legacy_trace_step(st: FuzzState) -> str | None:
     """A legacy `trace` step (_trace_step); erlang:trace/3 loads the tracer module it is given, the
     recorder unless another is named (TRACER-LOAD-ON-DEMAND)."""
     line = _trace_step(st)
+    if line and _names_dead_tracer(st, line):
+        return None
     if line and " on " in line and not any(t in line for t in BAD_TRACERS) and st.tracer_module == "unloaded":
         st.tracer_module = "loaded"
     return line
 
 
 def _tracer_exit_step(st: FuzzState) -> str | None:
-    """`tracer exit REASON`, once; not modelled with a tracer process."""
-    if st.tracer_gone or st.legacy_process:
+    """`tracer exit REASON`, once; a tracer process only in a case without sessions, which then names
+    it no more (STATUS-DEAD-PROCESS: _names_dead_tracer). Now and then the defaults for new processes
+    are read next, which finds their tracer gone (PROCS-NEW-READ)."""
+    if st.tracer_gone or (st.legacy_process and st.sessions):
         return None
     st.tracer_gone = True
+    if st.new_traced and st.rng.random() < 0.5:
+        st.then.append(f"info {st.pick(['new', 'new_processes'])} {st.pick(['flags', 'tracer'])}")
     return f"tracer exit {st.pick(['kill', 'normal', 'boom'])}"
+
+
+def _names_dead_tracer(st: FuzzState, line: str) -> bool:
+    """Whether a legacy step names the tracer process after it exited (a `trace ... on` step or a
+    meta pattern), which the model leaves out: the harness has no second tracer process."""
+    words = line.split()
+    return st.legacy_process and st.tracer_gone and (" on " in line or (words[0] == "pattern" and "meta" in words))
+
+
+def _legacy_pattern_step(st: FuzzState) -> str | None:
+    """A legacy pattern step (_pattern_step), but none naming a tracer process that has exited."""
+    line = _pattern_step(st)
+    return None if _names_dead_tracer(st, line) else line
 
 
 @dataclass(frozen=True)
@@ -1170,7 +1192,7 @@ class _StepKind:
 #: gives the scenarios it always gave); `session` only in a scenario with sessions.
 _STEPS: Final[dict[str, _StepKind]] = {
     "trace": _StepKind(5, _legacy_trace_step),
-    "pattern": _StepKind(2, _pattern_step),
+    "pattern": _StepKind(2, _legacy_pattern_step),
     "process": _StepKind(12, _process_step),
     "info": _StepKind(1, _info_step),
     "tracer_exit": _StepKind(0.15, _tracer_exit_step),
@@ -1204,6 +1226,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     # the steps of issue 11's follow-up (apply, the busy reload) are drawn from a stream of their own,
     # so that a scenario without them is the one this seed gave before they existed
     extra = random.Random(f"tcs-fuzz-extra-{seed}-{index}-{variant}")
+    loop = random.Random(f"tcs-fuzz-loop-{seed}-{index}-{variant}")
     tries = 0
     while len(steps) < goal and tries < goal * 6:
         tries += 1
@@ -1211,6 +1234,8 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
             steps.append(badcalls.apply_step(st, extra))
         elif not with_sessions and extra.random() < BUSY_RELOAD_CHANCE and busyreload.possible(st):
             steps += busyreload.round_steps(st, extra)
+        elif not with_sessions and loop.random() < BUSY_LOOP_CHANCE and busyloop.possible(st):
+            steps += busyloop.block_steps(st, loop)
         steps += runtime.wait_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
         steps += runtime.suspend_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
         line = _STEPS[rng.choices(kinds, weights)[0]].write(st)
