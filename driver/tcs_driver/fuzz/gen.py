@@ -35,8 +35,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
-from . import badcalls, busyloop, busyreload, runtime
-from .state import FuzzState, Port
+from . import badcalls, blocks, busyloop, busyreload, runtime
+from .state import PORT_NAMES, SPAWN_NAMES, FuzzState, Port
 
 #: The optional callbacks of erl_tracer (cases/README.md "Tracer").
 OPTIONAL_CALLBACKS: Final[tuple[str, ...]] = tuple(
@@ -182,8 +182,6 @@ SEQ_COMPONENTS: Final[tuple[str, ...]] = (
 ATOMS: Final[tuple[str, ...]] = ("hello", "ok", "ping", "x", "'hello world'", "stop", "normal")
 #: Registered names no OTP node has already (`logger` is the logger's process).
 NAMES: Final[tuple[str, ...]] = ("alpha", "beta", "gamma")
-SPAWN_NAMES: Final[tuple[str, ...]] = ("e", "f", "g", "h")
-PORT_NAMES: Final[tuple[str, ...]] = ("x", "y")
 SESSION_NAMES: Final[tuple[str, ...]] = ("sa", "sb", "sp")
 #: Tracer states of the case's own (STATE-ANY-TERM): OTP's tracer_SUITE passes the first.
 TRACER_STATES: Final[tuple[str, ...]] = (
@@ -1238,6 +1236,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
             steps += busyloop.block_steps(st, loop)
         steps += runtime.wait_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
         steps += runtime.suspend_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
+        steps += blocks.block_steps(st, lambda p, t: _deliver(st, p, False, t))
         line = _STEPS[rng.choices(kinds, weights)[0]].write(st)
         if line is not None:
             steps.append(line)

@@ -6,9 +6,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
+
+#: The names of spawned processes and of ports, in the order they are given (FuzzState.fresh).
+SPAWN_NAMES: Final[tuple[str, ...]] = ("e", "f", "g", "h")
+PORT_NAMES: Final[tuple[str, ...]] = ("x", "y")
 
 
 @dataclass
@@ -53,6 +57,7 @@ class FuzzState:
     late_loaded: bool = False
     last_minor_gc: set[str] = field(default_factory=set)
     fullsweep: set[str] = field(default_factory=set)               # spawned with fullsweep_after: no minor gc
+    readings: int = 0                                              # counter readings named so far (r1, r2, ...)
     sessions: dict[str, str] = field(default_factory=dict)         # name -> tracer kind
     created: set[str] = field(default_factory=set)
     dropped: set[str] = field(default_factory=set)
