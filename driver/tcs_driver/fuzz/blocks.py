@@ -153,7 +153,7 @@ def _busy_port(st: FuzzState, deliver: Deliver) -> list[str]:
     if len(who) < 2 or (x := st.fresh(PORT_NAMES)) is None:
         return []
     owner = st.xr.choice(who)
-    senders = [q for q in who if q != owner and q not in st.traced]
+    senders = [q for q in who if q != owner]
     if not senders:
         return []
     st.ports[x] = Port(owner, linked={owner}, driver=True)

@@ -518,10 +518,12 @@ def _library_call(st: FuzzState, p: str) -> str:
 def _suspend(st: FuzzState, p: str, x: str, data: str) -> list[str]:
     """p's port_command to the busy driver port x, which suspends p (PORTS-DRIVER-BUSY), and another
     process clearing the busy state at the next step, which resumes p and runs its command, whose echo
-    reaches the owner (PORTS-DRIVER-RESUME): the two lines, or none when p may be traced (the model
-    refuses a suspended process traced for scheduling, C-187) or no other process can clear the state."""
+    reaches the owner (PORTS-DRIVER-RESUME): the two lines, or none when no other process can clear the
+    state; a p that may be traced (for running: RUN-SUSPENDED-BUSY-PORT) only now and then (st.xr), so that
+    the scenarios of a seed mostly stay as they were."""
     clearers = [r for r in st.free() if r != p and r not in st.token and r not in st.seq_group]
-    if p in st.traced or not clearers:
+    # a traced one now and then: scheduled out and in at its command (RUN-SUSPENDED-BUSY-PORT)
+    if (p in st.traced and st.xr.random() >= runtime.TRACED_SUSPEND_CHANCE) or not clearers:
         return []
     st.ports[x].busy = False
     _deliver(st, st.ports[x].owner, False)
@@ -606,7 +608,8 @@ def _recv(st: FuzzState, actor: _Actor) -> str | None:
         if box.pop(0)[1]:
             st.token.add(p)
         return f"{p} recv" + (" after 0" if st.rng.random() < 0.2 else "")
-    if st.rng.random() < 0.4 and p not in st.traced:
+    # a traced process too, now and then: traced for running, scheduled out and in at the wait (RUN-TIMEOUT)
+    if st.rng.random() < 0.4 and (p not in st.traced or st.xr.random() < runtime.TRACED_TIMEOUT_CHANCE):
         return f"{p} recv after {st.pick([0, 0, 5])}"
     if st.rng.random() < 0.5:
         return f"{p} recv after 0"

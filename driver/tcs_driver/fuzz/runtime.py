@@ -36,6 +36,9 @@ NIF_PATTERN_CHANCE: Final[float] = 0.1
 SPAWN_OPTIONS_CHANCE: Final[float] = 0.3
 LONG_TERM_CHANCE: Final[float] = 0.03
 WAIT_CHANCE: Final[float] = 0.006
+#: The chances that a process that may be traced waits with a timeout, or is suspended on a busy port.
+TRACED_TIMEOUT_CHANCE: Final[float] = 0.3
+TRACED_SUSPEND_CHANCE: Final[float] = 0.3
 SUSPEND_CHANCE: Final[float] = 0.08
 
 
