@@ -7,7 +7,11 @@ the steps the rule needs one after the other, in a state that allows them, and u
 - `session_order`: one call traced in a session and in the legacy session (SESSION-ORDER-CALL);
 - `option_taken`: a tracer named for a process another tracer traces, badarg (TRACER-OPTION-TAKEN);
 - `link_order`: a link passing two sessions on at once (INHERIT-LINK-ORDER);
+- `holder_exit`: a token holder linked to a process exits, its exit signal carrying the token
+  (SEQ-EXIT-SIGNAL);
 - `reload_not_purged`: `load tcs_late` until a load finds old code (CALL-RELOAD-NOT-PURGED);
+- `head_map`: a call whose map argument a map head matches (MS-HEAD-MAP);
+- `silent_send`: a send spec's `{silent,Bool}` run by the send it matches (MSGPAT-SILENT-ACTION);
 - `sysmon`: a session's system monitor set to a limit the next steps reach, then cleared
   (SYSMON-LONG-MSGQ, SYSMON-LARGE-HEAP, SYSMON-BUSY-PORT, SYSMON-MESSAGE).
 
@@ -106,6 +110,53 @@ def link_order(st: FuzzState, deliver: Deliver) -> list[str]:
     return [f"trace {s} {p} on set_on_link procs", f"trace {p} on set_on_link procs", f"{p} link {q}"]
 
 
+def head_map(st: FuzzState, deliver: Deliver) -> list[str]:
+    who = _actors(st)
+    if not who or not _legacy_on(st):
+        return []
+    p = st.xr.choice(who)
+    st.traced.add(p)
+    key = st.xr.choice(["k", "k", "j"])      # a map without the head's key does not match
+    return [f"trace {p} on call", "pattern tcs_target:id/1 [{[#{k=>'$1'}],[],[{message,'$1'}]}]",
+            f"{p} call tcs_target:id(#{{{key}=>{st.xr.randrange(10)}}})"]
+
+
+def silent_send(st: FuzzState, deliver: Deliver) -> list[str]:
+    who = _actors(st)
+    if not who or not _legacy_on(st):
+        return []
+    p = st.xr.choice(who)
+    to = st.xr.choice([q for q in st.every_name() if q not in st.seq_group] or [p])
+    st.traced.add(p)
+    st.traced_sr.add(p)
+    deliver(to, "hello")
+    return [f"trace {p} on send", f"pattern send [{{['_',hello],[],[{{silent,{st.xr.choice(['true', 'false'])}}}]}}]",
+            f"{p} send {to} hello"]
+
+
+def holder_exit(st: FuzzState, deliver: Deliver) -> list[str]:
+    """P, never traced, with no links, monitors or ports, links to Q, never traced, takes a token and
+    exits normal: Q (not trapping exits) lives on, and both stay in the seq_trace group (C-65)."""
+    if not st.seq_tracer:
+        return []
+    untraced = [p for p in _actors(st) if p not in st.traced and not any(p in pair for pair in st.monitors)
+                and not any(p in link for link in st.links)]
+    holders = [p for p in untraced if not any(port.owner == p and port.open for port in st.ports.values())]
+    if not holders:
+        return []
+    p = st.xr.choice(holders)
+    others = [q for q in untraced if q != p and q not in st.trapping]
+    if not others:
+        return []
+    q = st.xr.choice(others)
+    st.seq_group |= {p, q}
+    st.alive.remove(p)
+    st.dead.add(p)
+    st.names = {n: o for n, o in st.names.items() if o != p}
+    return [f"{p} link {q}", f"{p} seq_token {st.xr.choice(['label 7', 'send true'])}",
+            f"{p} exit normal"]
+
+
 def reload_not_purged(st: FuzzState, deliver: Deliver) -> list[str]:
     loads = 2 if st.late_loaded else 3
     st.late_loaded = True
@@ -113,17 +164,21 @@ def reload_not_purged(st: FuzzState, deliver: Deliver) -> list[str]:
 
 
 def sysmon(st: FuzzState, deliver: Deliver) -> list[str]:
-    sessions = _sessions(st, ("process",))
-    if not st.system or not sessions:
+    sessions = [s for s, kind in st.sessions.items() if kind == "process" and s not in st.dropped
+                and s not in st.destroyed]
+    if not sessions:
         return []
-    s = st.xr.choice(sessions)
+    s = st.xr.choice(sorted(sessions))
     kind = st.xr.choice(["long_message_queue", "large_heap", "busy_port"])
     lines = {"long_message_queue": _long_queue, "large_heap": _large_heap, "busy_port": _busy_port}[kind](st, deliver)
     if not lines:
         return []
+    create = [] if s in st.created else [f"create {s}"]
+    st.created.add(s)
+    st.system = True     # the case needs trace:system/3 (OTP 28), whether or not it drew other settings
     setting = {"long_message_queue": f"{{{LONG_QUEUE[0]},{LONG_QUEUE[1]}}}", "large_heap": "1000000",
                "busy_port": "true"}[kind]
-    return [f"system {s} {kind} {setting}", *lines, f"system {s} {kind} false"]
+    return [*create, f"system {s} {kind} {setting}", *lines, f"system {s} {kind} false"]
 
 
 def _long_queue(st: FuzzState, deliver: Deliver) -> list[str]:
@@ -166,7 +221,8 @@ def _busy_port(st: FuzzState, deliver: Deliver) -> list[str]:
 
 #: The blocks, drawn alike.
 BLOCKS: Final[tuple[Callable[[FuzzState, Deliver], list[str]], ...]] = (
-    relation, session_order, option_taken, link_order, reload_not_purged, sysmon)
+    relation, session_order, option_taken, link_order, head_map, silent_send, holder_exit, reload_not_purged,
+    sysmon)
 
 
 def block_steps(st: FuzzState, deliver: Deliver) -> list[str]:
