@@ -236,7 +236,7 @@ class Scenario:
 def _term(st: FuzzState, depth: int = 0, pids: bool = True) -> str:
     """A small compact term: atoms, integers, binaries, strings, tuples, lists, maps, and (with pids) pids
     of the scenario."""
-    if (long := runtime.long_term(st, lambda: _term(st, depth + 1, pids))) is not None:
+    if depth == 0 and (long := runtime.long_term(st, lambda: _term(st, depth + 1, pids))) is not None:
         return long
     r = st.rng.random()
     if r < 0.3 or depth > 1:

@@ -39,7 +39,7 @@ WAIT_CHANCE: Final[float] = 0.006
 #: The chances that a process that may be traced waits with a timeout, or is suspended on a busy port.
 TRACED_TIMEOUT_CHANCE: Final[float] = 0.3
 TRACED_SUSPEND_CHANCE: Final[float] = 0.3
-SUSPEND_CHANCE: Final[float] = 0.08
+SUSPEND_CHANCE: Final[float] = 0.05
 
 
 def call_path(st: FuzzState) -> str:

@@ -57,6 +57,7 @@ class FuzzState:
     late_loaded: bool = False
     last_minor_gc: set[str] = field(default_factory=set)
     fullsweep: set[str] = field(default_factory=set)               # spawned with fullsweep_after: no minor gc
+    looped: bool = False                                           # a busy loop was written (one per case)
     readings: int = 0                                              # counter readings named so far (r1, r2, ...)
     sessions: dict[str, str] = field(default_factory=dict)         # name -> tracer kind
     created: set[str] = field(default_factory=set)
