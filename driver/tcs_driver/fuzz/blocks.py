@@ -141,14 +141,10 @@ def holder_exit(st: FuzzState, deliver: Deliver) -> list[str]:
         return []
     untraced = [p for p in _actors(st) if p not in st.traced and not any(p in pair for pair in st.monitors)
                 and not any(p in link for link in st.links)]
-    holders = [p for p in untraced if not any(port.owner == p and port.open for port in st.ports.values())]
-    if not holders:
+    p = st.draw([p for p in untraced if not any(port.owner == p and port.open for port in st.ports.values())])
+    q = None if p is None else st.draw([q for q in untraced if q != p and q not in st.trapping])
+    if p is None or q is None:
         return []
-    p = st.xr.choice(holders)
-    others = [q for q in untraced if q != p and q not in st.trapping]
-    if not others:
-        return []
-    q = st.xr.choice(others)
     st.seq_group |= {p, q}
     st.alive.remove(p)
     st.dead.add(p)

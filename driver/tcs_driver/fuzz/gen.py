@@ -25,6 +25,9 @@ step) and a session trace step's error_info forms (`how TERM`, `flags TERM`, `'n
 Calls of module trace that raise (`apply trace:FN(ARGS)`, C-280) and busy reload rounds (`tracer reload
 while A calls M:F(Args)`, C-281) are in `badcalls` and `busyreload`, drawn from a random stream of their
 own, so that a scenario without them is byte for byte the one its seed gave before they were written.
+The forms of issues 25 and 26 are drawn from streams of their own too: timed waits, suspend/resume/status,
+spawn options, NIF targets, the call paths and long terms (`runtime`), busy loops (`busyloop`), and short
+blocks of steps for rules a random order reaches too rarely (`blocks`).
 Steps a release lacks raise the header's `otp` (`call_memory` and `info ... all` need 26, sessions 27,
 `trace:system/3` 28), so that older releases skip the scenario with the reason.
 """

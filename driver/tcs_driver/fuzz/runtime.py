@@ -96,13 +96,10 @@ def wait_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str, s
     if st.xr.random() >= WAIT_CHANCE:
         return []
     free = st.free()
-    waiters = [p for p in free if p not in st.token
-               and (p not in st.traced or (not st.sessions and p not in st.seq_group))]
-    if not waiters:
-        return []
-    p = st.xr.choice(waiters)
+    p = st.draw([p for p in free if p not in st.token
+                  and (p not in st.traced or (not st.sessions and p not in st.seq_group))])
     senders = [q for q in free if q != p and q not in st.token]
-    if not senders:
+    if p is None or not senders:
         return []
     lines = [f"trace {p} off running running_procs"] if p in st.traced else []
     msg = term()

@@ -94,6 +94,10 @@ class FuzzState:
         """One of items, drawn with the scenario's random stream."""
         return items[self.rng.randrange(len(items))]
 
+    def draw(self, items: Sequence[T]) -> T | None:
+        """One of items, drawn with the second stream (xr), None when there are none."""
+        return self.xr.choice(items) if items else None
+
     def fresh(self, names: tuple[str, ...]) -> str | None:
         """The first of `names` not given yet (now given), None when every one is."""
         name = next((n for n in names if n not in self.used), None)
