@@ -474,7 +474,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     """Differential fuzzing of the model against live OTP (tcs_driver/fuzz)."""
     where = corpus.default_layout()
     build(where)
-    return fuzz_command.main(args, where, select_otps(args.otp), say, write_report)
+    # --model-only: the model alone (reach of the generator), no release provisioned or run
+    return fuzz_command.main(args, where, [] if args.model_only else select_otps(args.otp), say, write_report)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -1,6 +1,7 @@
 """The fuzz generator: reproducible, valid for the model, reaching the whole language; steering; shrinking."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections import Counter
@@ -30,7 +31,12 @@ PINNED_SEED: Final = 1
 #: Changed on branch reload (issue 25): `load tcs_late`, a new version of the module loaded over the
 #: traced one or before its first call (CALL-RELOAD-NEW-INSTANCE, CALL-RELOAD-NOT-PURGED), drawn in
 #: place of some `unload tcs_late` steps and of some message patterns.
-PINNED_SHA256: Final = "19230f79ebb33ff83ed35b56fcc9f6949f54333ff1e51ad0e8a189c529fd0027"
+#: Changed on branch gen (issues 25, 26): the forms of fuzz/runtime.py (timed waits, suspend/resume/status,
+#: spawn options, NIF targets, the call paths direct and fun, long terms), drawn from a stream of their own;
+#: busy loops (fuzz/busyloop.py, a stream of their own) and `tracer exit` of a tracer process;
+#: the blocks of fuzz/blocks.py (rules a random order of steps reaches too rarely), traced processes
+#: waiting with a timeout or suspended on a busy port now and then, one busy loop per case.
+PINNED_SHA256: Final = "cb723287cf239c4d46becda683690aebe161aeb84a0822da0a8d99edb11931ca"
 
 
 def test_seed_gives_the_scenarios_it_always_gave() -> None:
@@ -91,7 +97,9 @@ def test_generator_reaches_every_step_kind() -> None:
     assert wanted - words == set()
 
 
-def _lines(count: int = 800) -> list[tuple[gen.Scenario, str]]:
+def _lines(count: int = 1000) -> list[tuple[gen.Scenario, str]]:
+    """The lines of seed 5's first scenarios (1000 since the blocks of fuzz/blocks.py: each written
+    block ends a scenario's draws of single steps sooner)."""
     return [(s, line) for s in (gen.scenario(5, i) for i in range(count)) for line in s.body]
 
 
@@ -102,8 +110,9 @@ def test_generator_writes_call_counters_and_function_info() -> None:
     counters = {(w[2], o) for _, ln in lines if (w := ln.split())[0] == "pattern" and len(w) > 3
                 for o in w[3:] if o in gen.COUNTER_OPTIONS}
     assert counters >= {(ms, o) for ms in ("true", "false", "pause", "restart") for o in gen.COUNTER_OPTIONS}
-    items = {ln.split()[-1] for _, ln in lines if ln.startswith("info {")}
-    session_items = {ln.split()[-1] for _, ln in lines if ln.startswith("info ") and " {" in ln}
+    # the item, before a reading's name (`... call_time as r1`)
+    items = {ln.split(" as ")[0].split()[-1] for _, ln in lines if ln.startswith("info {")}
+    session_items = {ln.split(" as ")[0].split()[-1] for _, ln in lines if ln.startswith("info ") and " {" in ln}
     assert items == session_items == set(gen.FUNCTION_ITEMS)
     for s, ln in lines:
         if "call_memory" in ln.split() or (ln.startswith("info ") and ln.endswith(" all") and "{" in ln):
@@ -426,3 +435,54 @@ def test_model_answers_every_apply_and_busy_reload_it_is_given(layout: corpus.La
             assert status == 0, err
             rules |= steer.explained_rules(out)
     assert APPLY_RULES - rules == set()
+
+
+#: The forms of issues 25 and 26 the generator writes (fuzz/runtime.py, fuzz/busyloop.py, fuzz/blocks.py,
+#: tracer exit of a tracer process), each as a pattern one line of a scenario matches.
+NEW_RUNTIME_FORMS: Final[dict[str, str]] = {
+    "timed wait": r"^[a-h] wait \d{4} while [a-h] sends ",
+    "suspend": r"^suspend [a-h]$", "resume": r"^resume [a-h]$", "status": r"^status [a-h]$",
+    "spawn options": r"^[a-h] spawn(_link)? [e-h] options \[\{",
+    "fullsweep_after": r" options \[.*\{fullsweep_after,",
+    "lists:duplicate": r"lists:duplicate\(\d+,", "binary:copy": r"binary:copy\(<<\d+>>,\d+\)",
+    "long term printed as its constructor": r"(lists:duplicate|binary:copy)\(.*\b10[0-9]{2}\b",
+    "NIF call": r"^[a-h] call tcs_nif:(id|check)\(", "dirty NIF call": r"^[a-h] call tcs_nif:dirty_(cpu|io)\(",
+    "NIF pattern": r"^pattern (\w+ )?tcs_nif:", "direct call": r"^[a-h] call \S+ direct$",
+    "fun call": r"^[a-h] call \S+ fun$", "busy loop": r"^[a-h] loop tcs_target:id\(", "idle": r"^[a-h] idle$",
+    "relation": r"^relation r\d+ (>=|<|=<|>|=:=) r\d+$", "reading": r"^info \{tcs_target,id,1\} call_\w+ as r\d+$",
+    "tracer option taken": r"^trace [a-h] on call \{tracer,recorder,(other|\[taken\])\}$",
+    "system monitor reached": r"^system s\w (long_message_queue \{20,40\}|large_heap 1000000|busy_port true)$",
+    "loads until not_purged": r"^load tcs_late$",
+}
+RUNTIME_SEED: Final = 3
+
+
+@functools.cache
+def _runtime_scenarios(count: int = 800) -> tuple[gen.Scenario, ...]:
+    return tuple(gen.scenario(RUNTIME_SEED, i) for i in range(count))
+
+
+@pytest.mark.parametrize("form", sorted(NEW_RUNTIME_FORMS), ids=lambda f: f.replace(" ", "_"))
+def test_generator_writes_each_form_of_issues_25_and_26(form: str) -> None:
+    pattern = re.compile(NEW_RUNTIME_FORMS[form])
+    assert any(pattern.search(line) for s in _runtime_scenarios() for line in s.body), form
+
+
+def test_generator_ends_a_tracer_process_and_names_it_no_more() -> None:
+    """`tracer exit` with `tracer process`, after which no legacy step turns flags on or sets a meta pattern
+    (the model refuses a step naming the dead tracer process)."""
+    ended = [s for s in _runtime_scenarios() if "tracer process" in s.body
+             and any(line.startswith("tracer exit ") for line in s.body)]
+    assert ended
+    for s in ended:
+        after = s.body[next(i for i, line in enumerate(s.body) if line.startswith("tracer exit ")):]
+        assert not [line for line in after if (line.startswith("trace ") and " on " in line)
+                    or (line.startswith("pattern ") and " meta" in line)], s.text()
+
+
+def test_model_accepts_every_scenario_with_the_forms_of_issues_25_and_26(layout: corpus.Layout,
+                                                                         tmp_path: Path) -> None:
+    patterns = [re.compile(p) for p in NEW_RUNTIME_FORMS.values()]
+    chosen = [s for s in _runtime_scenarios(300) if any(p.search(line) for p in patterns for line in s.body)]
+    assert len(chosen) > 100
+    assert _refusals(layout, tmp_path, chosen) == []

@@ -112,6 +112,9 @@ COMMANDS: dict[str, Spec] = {
     "./tcs fuzz --seed 7 --count 500 --otp 25,27,29 --json f.json --html f.html --out found/": Spec(
         run=("./tcs fuzz --seed 7 --count 2 --otp 25,27,29 --json f.json --html f.html --out found/",),
         says=("agree",), writes=("f.json", "f.html"), live=True),
+    "./tcs fuzz --seed 7 --count 5000 --model-only": Spec(
+        run=("./tcs fuzz --seed 7 --count 20 --model-only",), says=("the model only", "refused by the model: 0",
+                                                                      "rules of the corpus reached: ")),
     "./tcs fuzz --minutes 10 --otp all": Spec(run=("./tcs fuzz --minutes 0.05 --otp all",), says=("agree",),
                                               live=True, fuzzing=True),  # one round: 100 scenarios a release
     "./tcs run --otp 25 --cases 'fallback_*' --shard 1/2 --json shard1.json": Spec(

@@ -405,6 +405,8 @@ bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by,
             bool wakes = !from_port && m->procs[q].blocked && !m->procs[q].link_woken && watches(m, q, who);
             if (wakes)
                 running_wake(m, q);
+            if (token)
+                seqtrace_exit_ignored(m, q);
             tracepoint_event(m, q, "getting_unlinked", model_id(m, who), NULL,
                              from_port ? "EV-LINK EV-EXIT-UNLINKED PORTS-CLOSED-LINKS" : "EV-LINK EV-EXIT-UNLINKED");
             if (wakes) {

@@ -121,6 +121,15 @@ bool seqtrace_exit_received(Model *m, int q)
     return true;
 }
 
+void seqtrace_exit_ignored(Model *m, int q)
+{
+    /* C-520: q handles the signal, with its token, before it finds it has nothing to do: the seq
+     * tracer is asked about q, nothing is traced whatever the token's flags, and q's own sends
+     * carry no token afterwards (seen live on 25, 27, 29: seq_exit_signal_normal_ignored) */
+    if (m->seq_tracer)
+        enabled_seq_trace(m, q, "SEQ-ENABLED SEQ-EXIT-SIGNAL");
+}
+
 void seqtrace_receive(Model *m, int p, const Message *msg)
 {
     Proc *pp = &m->procs[p];

@@ -15,6 +15,9 @@ const SeqToken *seqtrace_exit_signal(Model *m, int p, int q, const Term *reason)
 /* Guarantees: the seq_trace lines of process q, not trapping exits, killed by a dying token
  * holder's exit signal (SEQ-EXIT-SIGNAL); false (refused) when q has other links or monitors. */
 bool seqtrace_exit_received(Model *m, int q);
+/* Guarantees: a token holder's exit signal that q (not trapping exits) ignores, a normal one, asks
+ * the seq tracer about q and traces nothing (SEQ-EXIT-SIGNAL, C-520). */
+void seqtrace_exit_ignored(Model *m, int q);
 /* Guarantees: what a message the runtime queues (a port's data) carries for a token: its
  * receipt leaves the receiver's token (SEQ-RECEIVE-RUNTIME). */
 const SeqToken *seqtrace_runtime_token(void);

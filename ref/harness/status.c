@@ -104,6 +104,7 @@ bool status_tracer_exit(Model *m, const Step *st)
      * and at every trace_info (erl_tracer's enabled answers remove), and so does a read of the
      * defaults for new processes and ports: no step can tell that from dropping it now. The
      * sessions created with tracer undefined name the same process (SESSION-UNDEFINED-TRACER). */
+    control_decided(m, "STATUS-DEAD-PROCESS");
     for (int s = 0; s < m->nsessions; s++) {
         Session *ses = &m->sessions[s];
         if (s != LEGACY_SESSION && !ses->tracer_undefined)

@@ -36,12 +36,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shrink-seconds", type=float, default=90.0,
                    help="time budget for shrinking each group (default 90)")
     p.add_argument("--strict", action="store_true", help="compare informative lines too")
+    p.add_argument("--model-only", action="store_true",
+                   help="generate and check the scenarios with the model alone, no live node (--otp is "
+                   "ignored): the report's reach, the rules no scenario reached, and the model's refusals")
 
 
 def exit_status(result: campaign.Campaign) -> int:
-    """0 when every scenario agreed or differed in a documented way and none was lost, else 1."""
+    """0 when every scenario agreed or differed in a documented way, the model took every one and none
+    was lost, else 1."""
     bad = {"disagree", "refused", "crash", "timeout"}
-    return 1 if result.lost or any(o.status in bad or o.polluted for o in result.outcomes) else 0
+    refused = any(g.refused for g in result.generated)     # also where no release ran (--model-only)
+    return 1 if result.lost or refused or any(o.status in bad or o.polluted for o in result.outcomes) else 0
 
 
 def main(args: argparse.Namespace, where: corpus.Layout, otps: list[node.Otp],

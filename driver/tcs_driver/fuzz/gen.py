@@ -25,6 +25,9 @@ step) and a session trace step's error_info forms (`how TERM`, `flags TERM`, `'n
 Calls of module trace that raise (`apply trace:FN(ARGS)`, C-280) and busy reload rounds (`tracer reload
 while A calls M:F(Args)`, C-281) are in `badcalls` and `busyreload`, drawn from a random stream of their
 own, so that a scenario without them is byte for byte the one its seed gave before they were written.
+The forms of issues 25 and 26 are drawn from streams of their own too: timed waits, suspend/resume/status,
+spawn options, NIF targets, the call paths and long terms (`runtime`), busy loops (`busyloop`), and short
+blocks of steps for rules a random order reaches too rarely (`blocks`).
 Steps a release lacks raise the header's `otp` (`call_memory` and `info ... all` need 26, sessions 27,
 `trace:system/3` 28), so that older releases skip the scenario with the reason.
 """
@@ -35,8 +38,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
-from . import badcalls, busyreload
-from .state import FuzzState, Port
+from . import badcalls, blocks, busyloop, busyreload, runtime
+from .state import PORT_NAMES, SPAWN_NAMES, FuzzState, Port
 
 #: The optional callbacks of erl_tracer (cases/README.md "Tracer").
 OPTIONAL_CALLBACKS: Final[tuple[str, ...]] = tuple(
@@ -182,8 +185,6 @@ SEQ_COMPONENTS: Final[tuple[str, ...]] = (
 ATOMS: Final[tuple[str, ...]] = ("hello", "ok", "ping", "x", "'hello world'", "stop", "normal")
 #: Registered names no OTP node has already (`logger` is the logger's process).
 NAMES: Final[tuple[str, ...]] = ("alpha", "beta", "gamma")
-SPAWN_NAMES: Final[tuple[str, ...]] = ("e", "f", "g", "h")
-PORT_NAMES: Final[tuple[str, ...]] = ("x", "y")
 SESSION_NAMES: Final[tuple[str, ...]] = ("sa", "sb", "sp")
 #: Tracer states of the case's own (STATE-ANY-TERM): OTP's tracer_SUITE passes the first.
 TRACER_STATES: Final[tuple[str, ...]] = (
@@ -198,6 +199,9 @@ EXIT_REASONS: Final[tuple[str, ...]] = ("normal", "kill", "die", "boom", "{shutd
 #: in one without, of a busy reload round (C-281) where the scenario allows one.
 APPLY_CHANCE: Final[float] = 0.05
 BUSY_RELOAD_CHANCE: Final[float] = 0.03
+#: The chance, at each step of a scenario without sessions, of a busy loop block (C-447) where the
+#: scenario allows one.
+BUSY_LOOP_CHANCE: Final[float] = 0.01
 #: trace:system/3 settings the steps of a scenario do not reach, and refused ones (SYSMON-*). Not
 #: long_message_queue {10,11}, the lowest the model takes: a harness process (the collector of a meta
 #: pattern's reports) reached it (fuzz seed 26112026, OTP 29).
@@ -235,6 +239,8 @@ class Scenario:
 def _term(st: FuzzState, depth: int = 0, pids: bool = True) -> str:
     """A small compact term: atoms, integers, binaries, strings, tuples, lists, maps, and (with pids) pids
     of the scenario."""
+    if depth == 0 and (long := runtime.long_term(st, lambda: _term(st, depth + 1, pids))) is not None:
+        return long
     r = st.rng.random()
     if r < 0.3 or depth > 1:
         return st.pick(ATOMS)
@@ -393,6 +399,7 @@ def _pattern_step(st: FuzzState, session: str | None = None) -> str:
     # processes (the puppet's gate, open_port/2), which no scenario describes; '_':id/1 is badarg
     target = st.pick([f"tcs_target:{fn}/{arity}", f"tcs_target:{fn}/'_'", "tcs_target:'_'/'_'",
                       "tcs_late:id/1", "'_':id/1", *LIBRARY_TARGETS])
+    target = runtime.nif_target(st, target)
     if target in LIBRARY_TARGETS:
         st.features.add("library_targets")
         # a child spawned at {lists,seq,...} would enter the pattern's function (LIB-TARGET-EXACT)
@@ -514,10 +521,12 @@ def _library_call(st: FuzzState, p: str) -> str:
 def _suspend(st: FuzzState, p: str, x: str, data: str) -> list[str]:
     """p's port_command to the busy driver port x, which suspends p (PORTS-DRIVER-BUSY), and another
     process clearing the busy state at the next step, which resumes p and runs its command, whose echo
-    reaches the owner (PORTS-DRIVER-RESUME): the two lines, or none when p may be traced (the model
-    refuses a suspended process traced for scheduling, C-187) or no other process can clear the state."""
+    reaches the owner (PORTS-DRIVER-RESUME): the two lines, or none when no other process can clear the
+    state; a p that may be traced (for running: RUN-SUSPENDED-BUSY-PORT) only now and then (st.xr), so that
+    the scenarios of a seed mostly stay as they were."""
     clearers = [r for r in st.free() if r != p and r not in st.token and r not in st.seq_group]
-    if p in st.traced or not clearers:
+    # a traced one now and then: scheduled out and in at its command (RUN-SUSPENDED-BUSY-PORT)
+    if (p in st.traced and st.xr.random() >= runtime.TRACED_SUSPEND_CHANCE) or not clearers:
         return []
     st.ports[x].busy = False
     _deliver(st, st.ports[x].owner, False)
@@ -602,7 +611,8 @@ def _recv(st: FuzzState, actor: _Actor) -> str | None:
         if box.pop(0)[1]:
             st.token.add(p)
         return f"{p} recv" + (" after 0" if st.rng.random() < 0.2 else "")
-    if st.rng.random() < 0.4 and p not in st.traced:
+    # a traced process too, now and then: traced for running, scheduled out and in at the wait (RUN-TIMEOUT)
+    if st.rng.random() < 0.4 and (p not in st.traced or st.xr.random() < runtime.TRACED_TIMEOUT_CHANCE):
         return f"{p} recv after {st.pick([0, 0, 5])}"
     if st.rng.random() < 0.5:
         return f"{p} recv after 0"
@@ -619,22 +629,24 @@ def _call(st: FuzzState, actor: _Actor) -> str | None:
         if p in st.seq_group:
             return None   # a pattern could trace a process of the seq_trace group (C-65)
         _mark_traced(st, [p], ["all"])
+    if (nif := runtime.nif_call(st, p, lambda: _term(st))) is not None:
+        return nif + runtime.call_path(st)
     if st.rng.random() < (0.45 if st.lib_patterned else 0.1):   # calls the patterns see, mostly
-        return _library_call(st, p)
+        return _library_call(st, p) + runtime.call_path(st)
     if not st.late_loaded and st.rng.random() < 0.15 and p not in st.traced_sr and not holder:
         st.late_loaded = True
-        return f"{p} call tcs_late:id({_term(st)})"
+        return f"{p} call tcs_late:id({_term(st)})" + runtime.call_path(st)
     fn, _ = st.pick(TARGET_FUNCTIONS)
     arg = "ok" if fn == "check" and st.rng.random() < 0.5 else _term(st)
     if fn in ("top", "middle", "bottom"):
         arg = _chain_script(st, fn)
-    return f"{p} call tcs_target:{fn}({arg})"
+    return f"{p} call tcs_target:{fn}({arg})" + runtime.call_path(st)
 
 
 def _gc(st: FuzzState, actor: _Actor) -> str | None:
     """`P gc [minor|major]`: never a major collection right after a minor one of P's (GC-MINOR-FULLSWEEP)."""
     p = actor.who
-    minor = st.rng.random() < 0.4
+    minor = st.rng.random() < 0.4 and p not in st.fullsweep   # refused with fullsweep_after
     if not minor and p in st.last_minor_gc:
         minor = True
     (st.last_minor_gc.add if minor else st.last_minor_gc.discard)(p)
@@ -687,7 +699,7 @@ def _spawn(st: FuzzState, actor: _Actor) -> str | None:
         st.traced.add(child)
     if st.new_sr or p in st.traced_sr:
         st.traced_sr.add(child)
-    return f"{p} {how} {child}"
+    return f"{p} {how} {child}" + runtime.spawn_options(st, child)
 
 
 def _link_or_unlink(st: FuzzState, actor: _Actor, kind: str) -> str | None:
@@ -921,7 +933,7 @@ def _function_item(st: FuzzState) -> str:
 
 def _info_step(st: FuzzState) -> str:
     if st.rng.random() < 0.35:
-        return f"info {st.pick(INFO_FUNCTIONS)} {_function_item(st)}"
+        return f"info {runtime.nif_info(st, st.pick(INFO_FUNCTIONS))} {_function_item(st)}"
     who = st.pick(st.every_name() + ["new", "new_processes"])
     return f"info {who} {st.pick(['flags', 'tracer'])}"
 
@@ -1141,17 +1153,36 @@ def _legacy_trace_step(st: FuzzState) -> str | None:
     """A legacy `trace` step (_trace_step); erlang:trace/3 loads the tracer module it is given, the
     recorder unless another is named (TRACER-LOAD-ON-DEMAND)."""
     line = _trace_step(st)
+    if line and _names_dead_tracer(st, line):
+        return None
     if line and " on " in line and not any(t in line for t in BAD_TRACERS) and st.tracer_module == "unloaded":
         st.tracer_module = "loaded"
     return line
 
 
 def _tracer_exit_step(st: FuzzState) -> str | None:
-    """`tracer exit REASON`, once; not modelled with a tracer process."""
-    if st.tracer_gone or st.legacy_process:
+    """`tracer exit REASON`, once; a tracer process only in a case without sessions, which then names
+    it no more (STATUS-DEAD-PROCESS: _names_dead_tracer). Now and then the defaults for new processes
+    are read next, which finds their tracer gone (PROCS-NEW-READ)."""
+    if st.tracer_gone or (st.legacy_process and st.sessions):
         return None
     st.tracer_gone = True
+    if st.new_traced and st.rng.random() < 0.5:
+        st.then.append(f"info {st.pick(['new', 'new_processes'])} {st.pick(['flags', 'tracer'])}")
     return f"tracer exit {st.pick(['kill', 'normal', 'boom'])}"
+
+
+def _names_dead_tracer(st: FuzzState, line: str) -> bool:
+    """Whether a legacy step names the tracer process after it exited (a `trace ... on` step or a
+    meta pattern), which the model leaves out: the harness has no second tracer process."""
+    words = line.split()
+    return st.legacy_process and st.tracer_gone and (" on " in line or (words[0] == "pattern" and "meta" in words))
+
+
+def _legacy_pattern_step(st: FuzzState) -> str | None:
+    """A legacy pattern step (_pattern_step), but none naming a tracer process that has exited."""
+    line = _pattern_step(st)
+    return None if _names_dead_tracer(st, line) else line
 
 
 @dataclass(frozen=True)
@@ -1165,7 +1196,7 @@ class _StepKind:
 #: gives the scenarios it always gave); `session` only in a scenario with sessions.
 _STEPS: Final[dict[str, _StepKind]] = {
     "trace": _StepKind(5, _legacy_trace_step),
-    "pattern": _StepKind(2, _pattern_step),
+    "pattern": _StepKind(2, _legacy_pattern_step),
     "process": _StepKind(12, _process_step),
     "info": _StepKind(1, _info_step),
     "tracer_exit": _StepKind(0.15, _tracer_exit_step),
@@ -1180,7 +1211,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     The candidates of one index (variants) share the case id; the campaign keeps one (steer.choose)."""
     rng = random.Random(f"tcs-fuzz-{seed}-{index}-{variant}")
     with_sessions = rng.random() < 0.25
-    st = FuzzState(rng, with_sessions)
+    st = FuzzState(rng, with_sessions, random.Random(f"tcs-fuzz-runtime-{seed}-{index}-{variant}"))
     body, _ = _declarations(st, with_sessions)
     # drawn apart, so that the scenarios of a seed stay as they were but for the named tracer
     side = random.Random(f"tcs-fuzz-step-state-{seed}-{index}-{variant}")
@@ -1199,6 +1230,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     # the steps of issue 11's follow-up (apply, the busy reload) are drawn from a stream of their own,
     # so that a scenario without them is the one this seed gave before they existed
     extra = random.Random(f"tcs-fuzz-extra-{seed}-{index}-{variant}")
+    loop = random.Random(f"tcs-fuzz-loop-{seed}-{index}-{variant}")
     tries = 0
     while len(steps) < goal and tries < goal * 6:
         tries += 1
@@ -1206,6 +1238,11 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
             steps.append(badcalls.apply_step(st, extra))
         elif not with_sessions and extra.random() < BUSY_RELOAD_CHANCE and busyreload.possible(st):
             steps += busyreload.round_steps(st, extra)
+        elif not with_sessions and loop.random() < BUSY_LOOP_CHANCE and busyloop.possible(st):
+            steps += busyloop.block_steps(st, loop)
+        steps += runtime.wait_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
+        steps += runtime.suspend_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
+        steps += blocks.block_steps(st, lambda p, t: _deliver(st, p, False, t))
         line = _STEPS[rng.choices(kinds, weights)[0]].write(st)
         if line is not None:
             steps.append(line)

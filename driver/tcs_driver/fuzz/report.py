@@ -121,7 +121,10 @@ def junit_cases(result: cp.Campaign) -> list[junit.Case]:
 
 def render_text(result: cp.Campaign) -> str:
     """The summary a terminal shows."""
-    out = [f"fuzz seed {result.seed}: {len(result.generated)} scenario(s), OTP {', '.join(result.otps)}"]
+    where = f"OTP {', '.join(result.otps)}" if result.otps else "the model only"
+    out = [f"fuzz seed {result.seed}: {len(result.generated)} scenario(s), {where}"]
+    if not result.otps:
+        out.append(f"refused by the model: {sum(1 for g in result.generated if g.refused)}")
     speed = throughput(result)
     for otp, row in counts(result).items():
         out.append(f"OTP {otp}: " + ", ".join(f"{n} {s}" for s, n in row.items())
@@ -134,6 +137,9 @@ def render_text(result: cp.Campaign) -> str:
     out.append(f"coverage: {len(result.fuzz_cover.rules)} rules, {len(result.fuzz_cover.pairs)} rule pairs "
                f"({len(set(result.fuzz_cover.pairs) - set(result.corpus_cover.pairs))} pairs no case names together)")
     unreached = steer.unreached(result.corpus_cover, result.fuzz_cover)
+    named = len(result.corpus_cover.rules)
+    out.append(f"rules of the corpus reached: {named - len(unreached)} of {named}"
+               + (f" ({100 * (named - len(unreached)) / named:.1f} %)" if named else ""))
     out.append(f"rules of the corpus no scenario reached: {len(unreached)}"
                + (f" ({' '.join(unreached)})" if unreached else ""))
     for number, g in enumerate(result.groups, 1):

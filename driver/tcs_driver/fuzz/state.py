@@ -6,9 +6,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
+
+#: The names of spawned processes and of ports, in the order they are given (FuzzState.fresh).
+SPAWN_NAMES: Final[tuple[str, ...]] = ("e", "f", "g", "h")
+PORT_NAMES: Final[tuple[str, ...]] = ("x", "y")
 
 
 @dataclass
@@ -29,6 +33,9 @@ class FuzzState:
     """What the generator knows about the scenario so far."""
     rng: random.Random
     sessions_allowed: bool
+    # the stream of the forms of issue 25 (fuzz/runtime.py), apart from rng so that a scenario without
+    # them is the one its seed gave before they were written
+    xr: random.Random = field(default_factory=lambda: random.Random(0))
     alive: list[str] = field(default_factory=list)
     dead: set[str] = field(default_factory=set)
     blocked: set[str] = field(default_factory=set)
@@ -49,6 +56,9 @@ class FuzzState:
     new_traced: bool = False
     late_loaded: bool = False
     last_minor_gc: set[str] = field(default_factory=set)
+    fullsweep: set[str] = field(default_factory=set)               # spawned with fullsweep_after: no minor gc
+    looped: bool = False                                           # a busy loop was written (one per case)
+    readings: int = 0                                              # counter readings named so far (r1, r2, ...)
     sessions: dict[str, str] = field(default_factory=dict)         # name -> tracer kind
     created: set[str] = field(default_factory=set)
     dropped: set[str] = field(default_factory=set)
@@ -83,6 +93,10 @@ class FuzzState:
     def pick(self, items: Sequence[T]) -> T:
         """One of items, drawn with the scenario's random stream."""
         return items[self.rng.randrange(len(items))]
+
+    def draw(self, items: Sequence[T]) -> T | None:
+        """One of items, drawn with the second stream (xr), None when there are none."""
+        return self.xr.choice(items) if items else None
 
     def fresh(self, names: tuple[str, ...]) -> str | None:
         """The first of `names` not given yet (now given), None when every one is."""

@@ -1,0 +1,228 @@
+"""Short blocks of steps the generator writes together, for rules that a random order of single steps
+reaches too rarely for a campaign to see (issue 26: the fuzzer reaches the rules): each block writes
+the steps the rule needs one after the other, in a state that allows them, and updates the state.
+
+- `relation`: two call_time (call_memory) readings of one counter with calls or none between, and a
+  relation the model can decide (CALL-COUNTERS-RELATION);
+- `session_order`: one call traced in a session and in the legacy session (SESSION-ORDER-CALL);
+- `option_taken`: a tracer named for a process another tracer traces, badarg (TRACER-OPTION-TAKEN);
+- `link_order`: a link passing two sessions on at once (INHERIT-LINK-ORDER);
+- `holder_exit`: a token holder linked to a process exits, its exit signal carrying the token
+  (SEQ-EXIT-SIGNAL);
+- `reload_not_purged`: `load tcs_late` until a load finds old code (CALL-RELOAD-NOT-PURGED);
+- `head_map`: a call whose map argument a map head matches (MS-HEAD-MAP);
+- `silent_send`: a send spec's `{silent,Bool}` run by the send it matches (MSGPAT-SILENT-ACTION);
+- `sysmon`: a session's system monitor set to a limit the next steps reach, then cleared
+  (SYSMON-LONG-MSGQ, SYSMON-LARGE-HEAP, SYSMON-BUSY-PORT, SYSMON-MESSAGE).
+
+Drawn with the scenario's second stream (st.xr).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from .state import PORT_NAMES, SPAWN_NAMES, FuzzState, Port
+
+#: The chance, at each step, of a block (which then writes only where the scenario allows it).
+BLOCK_CHANCE: Final[float] = 0.02
+#: The long_message_queue limits of a block: above what the harness's own processes reach.
+LONG_QUEUE: Final[tuple[int, int]] = (20, 40)
+
+Deliver = Callable[[str, str | None], None]
+
+
+def _actors(st: FuzzState) -> list[str]:
+    """Processes that can act and may be traced: free, outside the seq_trace group, no token."""
+    return [p for p in st.free() if p not in st.seq_group and p not in st.token]
+
+
+def _sessions(st: FuzzState, kinds: tuple[str, ...]) -> list[str]:
+    """The created sessions of these tracer kinds still in use."""
+    return sorted(s for s in st.created if st.sessions.get(s) in kinds and s not in st.dropped
+                  and s not in st.destroyed)
+
+
+def _legacy_on(st: FuzzState) -> bool:
+    """Whether a legacy `trace P on ...` naming no tracer is possible: the tracer lives and the
+    scenario's legacy steps name no state of their own."""
+    return not st.tracer_gone and not st.step_state
+
+
+def relation(st: FuzzState, deliver: Deliver) -> list[str]:
+    who = _actors(st)
+    if not who:
+        return []
+    p = st.xr.choice(who)
+    kind = st.xr.choice(["call_time", "call_time", "call_memory"])
+    if kind == "call_memory":
+        st.needs(26, "call_memory")
+    st.counted.add("id")
+    first, second = f"r{st.readings + 1}", f"r{st.readings + 2}"
+    st.readings += 2
+    calls = st.xr.choice([0, 1, 2])
+    if st.flag_functions:
+        st.traced.add(p)
+        st.traced_sr.add(p)
+    lines = [f"pattern tcs_target:id/1 true {kind}", f"info {{tcs_target,id,1}} {kind} as {first}"]
+    lines += [f"{p} call tcs_target:id({st.xr.randrange(10)})"] * calls
+    lines.append(f"info {{tcs_target,id,1}} {kind} as {second}")
+    # with no call between the readings are equal; a call adds time, none or some: >= holds, < not
+    pairs = [(second, "=:=", first)] if calls == 0 else [(second, ">=", first), (second, "<", first),
+                                                          (first, "=<", second), (first, ">", second)]
+    return lines + ["relation {} {} {}".format(*st.xr.choice(pairs))]
+
+
+def session_order(st: FuzzState, deliver: Deliver) -> list[str]:
+    sessions, who = _sessions(st, ("recorder", "process")), _actors(st)
+    if not sessions or not who or not _legacy_on(st):
+        return []
+    s, p = st.xr.choice(sessions), st.xr.choice(who)
+    st.traced.add(p)
+    how = st.xr.choice(["true", "[]"])
+    return [f"trace {s} {p} on call", f"trace {p} on call", f"pattern {s} tcs_target:id/1 {how}",
+            f"pattern tcs_target:id/1 {how}" + st.xr.choice(["", " local"]),
+            f"{p} call tcs_target:id({st.xr.randrange(10)})"]
+
+
+def option_taken(st: FuzzState, deliver: Deliver) -> list[str]:
+    who = _actors(st)
+    if not st.recorder or not who or not _legacy_on(st):
+        return []
+    p = st.xr.choice(who)
+    st.traced.add(p)
+    st.traced_sr.add(p)
+    return [f"trace {p} on send", f"trace {p} on call {{tracer,recorder,{st.xr.choice(['other', '[taken]'])}}}"]
+
+
+def link_order(st: FuzzState, deliver: Deliver) -> list[str]:
+    sessions, who = _sessions(st, ("recorder", "process")), _actors(st)
+    untraced = [q for q in who if q not in st.traced and not st.new_traced]
+    if not sessions or not untraced or not _legacy_on(st):
+        return []
+    q = st.xr.choice(untraced)
+    linkers = [p for p in who if p != q and frozenset({p, q}) not in st.links]
+    if not linkers:
+        return []
+    p, s = st.xr.choice(linkers), st.xr.choice(sessions)
+    st.links.add(frozenset({p, q}))
+    st.traced |= {p, q}
+    return [f"trace {s} {p} on set_on_link procs", f"trace {p} on set_on_link procs", f"{p} link {q}"]
+
+
+def head_map(st: FuzzState, deliver: Deliver) -> list[str]:
+    who = _actors(st)
+    if not who or not _legacy_on(st):
+        return []
+    p = st.xr.choice(who)
+    st.traced.add(p)
+    key = st.xr.choice(["k", "k", "j"])      # a map without the head's key does not match
+    return [f"trace {p} on call", "pattern tcs_target:id/1 [{[#{k=>'$1'}],[],[{message,'$1'}]}]",
+            f"{p} call tcs_target:id(#{{{key}=>{st.xr.randrange(10)}}})"]
+
+
+def silent_send(st: FuzzState, deliver: Deliver) -> list[str]:
+    who = _actors(st)
+    if not who or not _legacy_on(st):
+        return []
+    p = st.xr.choice(who)
+    to = st.xr.choice([q for q in st.every_name() if q not in st.seq_group] or [p])
+    st.traced.add(p)
+    st.traced_sr.add(p)
+    deliver(to, "hello")
+    return [f"trace {p} on send", f"pattern send [{{['_',hello],[],[{{silent,{st.xr.choice(['true', 'false'])}}}]}}]",
+            f"{p} send {to} hello"]
+
+
+def holder_exit(st: FuzzState, deliver: Deliver) -> list[str]:
+    """P, never traced, with no links, monitors or ports, links to Q, never traced, takes a token and
+    exits normal: Q (not trapping exits) lives on, and both stay in the seq_trace group (C-65)."""
+    if not st.seq_tracer:
+        return []
+    untraced = [p for p in _actors(st) if p not in st.traced and not any(p in pair for pair in st.monitors)
+                and not any(p in link for link in st.links)]
+    p = st.draw([p for p in untraced if not any(port.owner == p and port.open for port in st.ports.values())])
+    q = None if p is None else st.draw([q for q in untraced if q != p and q not in st.trapping])
+    if p is None or q is None:
+        return []
+    st.seq_group |= {p, q}
+    st.alive.remove(p)
+    st.dead.add(p)
+    st.names = {n: o for n, o in st.names.items() if o != p}
+    return [f"{p} link {q}", f"{p} seq_token {st.xr.choice(['label 7', 'send true'])}",
+            f"{p} exit normal"]
+
+
+def reload_not_purged(st: FuzzState, deliver: Deliver) -> list[str]:
+    loads = 2 if st.late_loaded else 3
+    st.late_loaded = True
+    return ["load tcs_late"] * loads
+
+
+def sysmon(st: FuzzState, deliver: Deliver) -> list[str]:
+    sessions = [s for s, kind in st.sessions.items() if kind == "process" and s not in st.dropped
+                and s not in st.destroyed]
+    if not sessions:
+        return []
+    s = st.xr.choice(sorted(sessions))
+    kind = st.xr.choice(["long_message_queue", "large_heap", "busy_port"])
+    lines = {"long_message_queue": _long_queue, "large_heap": _large_heap, "busy_port": _busy_port}[kind](st, deliver)
+    if not lines:
+        return []
+    create = [] if s in st.created else [f"create {s}"]
+    st.created.add(s)
+    st.system = True     # the case needs trace:system/3 (OTP 28), whether or not it drew other settings
+    setting = {"long_message_queue": f"{{{LONG_QUEUE[0]},{LONG_QUEUE[1]}}}", "large_heap": "1000000",
+               "busy_port": "true"}[kind]
+    return [*create, f"system {s} {kind} {setting}", *lines, f"system {s} {kind} false"]
+
+
+def _long_queue(st: FuzzState, deliver: Deliver) -> list[str]:
+    """A process with an empty mailbox sends itself enough messages to reach the limit, then takes them."""
+    who = [p for p in _actors(st) if not st.mailbox.get(p)]
+    if not who:
+        return []
+    p = st.xr.choice(who)
+    n = LONG_QUEUE[1] + st.xr.randrange(0, 5)
+    return [f"{p} send {p} hello times {n}", f"{p} recv times {n}"]
+
+
+def _large_heap(st: FuzzState, deliver: Deliver) -> list[str]:
+    """A child building a list of two million elements (its heap past a million words), ending normal;
+    as `P spawn C ENTRY` of the generator, only where no flags can pass to the child."""
+    who = [p for p in _actors(st) if p not in st.traced]
+    if not who or st.new_traced or st.seq_patterned or (child := st.fresh(SPAWN_NAMES)) is None:
+        return []
+    st.dead.add(child)
+    return [f"{st.xr.choice(who)} spawn {child} {{lists,seq,[1,2000000]}}"]
+
+
+def _busy_port(st: FuzzState, deliver: Deliver) -> list[str]:
+    """A driver port made busy, a process suspended sending to it, the port not busy again: the command
+    runs and its echo reaches the owner."""
+    who = _actors(st)
+    if len(who) < 2 or (x := st.fresh(PORT_NAMES)) is None:
+        return []
+    owner = st.xr.choice(who)
+    senders = [q for q in who if q != owner]
+    if not senders:
+        return []
+    st.ports[x] = Port(owner, linked={owner}, driver=True)
+    st.links.add(frozenset({owner, x}))
+    st.features.add("driver")
+    deliver(owner, None)
+    return [f"{owner} open_port {x} driver", f"{owner} port_control {x} busy",
+            f"{st.xr.choice(senders)} port_command {x} <<\"b\">>", f"{owner} port_control {x} not_busy"]
+
+
+#: The blocks, drawn alike.
+BLOCKS: Final[tuple[Callable[[FuzzState, Deliver], list[str]], ...]] = (
+    relation, session_order, option_taken, link_order, head_map, silent_send, holder_exit, reload_not_purged,
+    sysmon)
+
+
+def block_steps(st: FuzzState, deliver: Deliver) -> list[str]:
+    """Now and then the steps of one block, else none."""
+    if st.xr.random() >= BLOCK_CHANCE:
+        return []
+    return st.xr.choice(BLOCKS)(st, deliver)

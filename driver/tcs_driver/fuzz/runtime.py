@@ -1,0 +1,143 @@
+"""The runtime's other conditions for the generator (issue 25, cases/README.md "Steps"): a timed wait
+(`P wait MS while Q sends T`, RECV-TIMED-WAIT), the harness suspending a blocked process (`suspend P`,
+`resume P`, `status P`, SUSPEND-*, RUN-SUSPENDED), spawn_opt options (PROCS-SPAWN-OPTS), NIF functions
+as call targets and dirty NIFs (CALL-NIF-TARGET, RUN-DIRTY-NIF), the call paths `direct` and `fun`,
+and long terms (`lists:duplicate(N,T)`, `binary:copy(<<B>>,N)`).
+
+Every draw here is made with the scenario's second stream (st.xr), so that a scenario without these
+forms is byte for byte the one its seed gave before they were written.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from .state import FuzzState
+
+#: The NIFs of tcs_nif a call step may name (cases/README.md "NIF targets").
+NIF_FUNCTIONS: Final[tuple[str, ...]] = ("id", "check", "dirty_cpu", "dirty_io")
+NIF_TARGETS: Final[tuple[str, ...]] = tuple(f"tcs_nif:{fn}/1" for fn in NIF_FUNCTIONS) + ("tcs_nif:'_'/'_'",)
+NIF_INFO_FUNCTIONS: Final[tuple[str, ...]] = tuple(f"{{tcs_nif,{fn},1}}" for fn in NIF_FUNCTIONS)
+#: The spawn_opt options the language takes (PROCS-SPAWN-OPTS), each with its values.
+SPAWN_OPTIONS: Final[dict[str, tuple[str, ...]]] = {
+    "message_queue_data": ("off_heap", "on_heap"),
+    "priority": ("low", "normal", "high"),
+    "min_heap_size": ("0", "233", "1000"),
+    "min_bin_vheap_size": ("46422", "100000"),
+    "fullsweep_after": ("0", "10"),
+}
+#: How many elements a long term of the generator has: small (the campaign runs many), and now and then
+#: past 1023, where the stream prints it as the constructor (PROTOCOLS.md section 6, "Terms").
+LONG_COUNTS: Final[tuple[int, ...]] = (0, 1, 3, 7, 1024, 1100)
+#: The chances, at a step or a call, of each form.
+CALL_PATH_CHANCE: Final[float] = 0.15
+NIF_CALL_CHANCE: Final[float] = 0.12
+NIF_PATTERN_CHANCE: Final[float] = 0.1
+SPAWN_OPTIONS_CHANCE: Final[float] = 0.3
+LONG_TERM_CHANCE: Final[float] = 0.03
+WAIT_CHANCE: Final[float] = 0.006
+#: The chances that a process that may be traced waits with a timeout, or is suspended on a busy port.
+TRACED_TIMEOUT_CHANCE: Final[float] = 0.3
+TRACED_SUSPEND_CHANCE: Final[float] = 0.3
+SUSPEND_CHANCE: Final[float] = 0.05
+
+
+def call_path(st: FuzzState) -> str:
+    """The path a call step takes: apply/3 (no word), a compiled remote call or a fun (Call paths)."""
+    r = st.xr.random()
+    return "" if r >= CALL_PATH_CHANCE else " direct" if r < CALL_PATH_CHANCE / 2 else " fun"
+
+
+def nif_call(st: FuzzState, p: str, term: Callable[[], str]) -> str | None:
+    """Now and then a call of a NIF of tcs_nif (CALL-NIF-TARGET; the dirty ones RUN-DIRTY-NIF), else None."""
+    if st.xr.random() >= NIF_CALL_CHANCE:
+        return None
+    fn = st.xr.choice(NIF_FUNCTIONS)
+    arg = "ok" if fn == "check" and st.xr.random() < 0.5 else term()
+    return f"{p} call tcs_nif:{fn}({arg})"
+
+
+def nif_target(st: FuzzState, target: str) -> str:
+    """A pattern's target, now and then a NIF's in its place."""
+    return st.xr.choice(NIF_TARGETS) if st.xr.random() < NIF_PATTERN_CHANCE else target
+
+
+def nif_info(st: FuzzState, function: str) -> str:
+    """An `info {M,F,A}` step's function, now and then a NIF's in its place."""
+    return st.xr.choice(NIF_INFO_FUNCTIONS) if st.xr.random() < NIF_PATTERN_CHANCE else function
+
+
+def spawn_options(st: FuzzState, child: str) -> str:
+    """Now and then ` options [...]` for a spawned scenario process (PROCS-SPAWN-OPTS), else nothing; a
+    child with fullsweep_after takes no minor collection (the model refuses it: st.fullsweep)."""
+    if st.xr.random() >= SPAWN_OPTIONS_CHANCE:
+        return ""
+    names = st.xr.sample(sorted(SPAWN_OPTIONS), st.xr.randrange(1, 3))
+    if "fullsweep_after" in names:
+        st.fullsweep.add(child)
+    return " options [" + ",".join(f"{{{n},{st.xr.choice(SPAWN_OPTIONS[n])}}}" for n in names) + "]"
+
+
+def long_term(st: FuzzState, element: Callable[[], str]) -> str | None:
+    """Now and then a long term written by its constructor (lists:duplicate/2 of an element, or
+    binary:copy/2 of one byte), else None."""
+    if st.xr.random() >= LONG_TERM_CHANCE:
+        return None
+    n = st.xr.choice(LONG_COUNTS)
+    if st.xr.random() < 0.5:
+        return f"binary:copy(<<{st.xr.randrange(256)}>>,{n})"
+    return f"lists:duplicate({n},{element()})"
+
+
+def wait_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str, str], None]) -> list[str]:
+    """Now and then `P wait MS while Q sends T` (RECV-TIMED-WAIT): P a process at its gate not traced
+    for running (the model refuses that: `trace P off running running_procs` first where P may be traced, in a case
+    without sessions), Q another that can act and holds no token; T stays in P's mailbox. Else none."""
+    if st.xr.random() >= WAIT_CHANCE:
+        return []
+    free = st.free()
+    p = st.draw([p for p in free if p not in st.token
+                  and (p not in st.traced or (not st.sessions and p not in st.seq_group))])
+    senders = [q for q in free if q != p and q not in st.token]
+    if p is None or not senders:
+        return []
+    lines = [f"trace {p} off running running_procs"] if p in st.traced else []
+    msg = term()
+    deliver(p, msg)
+    return lines + [f"{p} wait {st.xr.choice([1000, 1000, 1200])} while {st.xr.choice(senders)} sends {msg}"]
+
+
+def suspend_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str, str], None]) -> list[str]:
+    """Now and then the harness suspends a process blocked in a receive and resumes it (SUSPEND-PROCESS,
+    SUSPEND-RESUME), once or nested (SUSPEND-NESTED), asking its status between (SUSPEND-STATUS), with
+    a message sent to it meanwhile (RUN-SUSPENDED: taken at the last resume); or asks about a dead
+    process (SUSPEND-DEAD) or resumes one never suspended (SUSPEND-RESUME-NOT-SUSPENDED). The steps of
+    a block come together: the model refuses trace, session, info and tracer steps, links and monitors
+    while a process is suspended. Else none."""
+    if st.xr.random() >= SUSPEND_CHANCE:
+        return []
+    blocked = sorted(st.blocked & set(st.alive))
+    if not blocked:
+        dead = sorted(st.dead)
+        if dead and st.xr.random() < 0.5:
+            return [f"{st.xr.choice(['suspend', 'resume', 'status'])} {st.xr.choice(dead)}"]
+        if st.blocked:
+            return []
+        # SUSPEND-RESUME-NOT-SUSPENDED: a process at its gate, never suspended
+        return [f"resume {st.xr.choice(st.alive)}"] if st.alive and st.xr.random() < 0.3 else []
+    p = st.xr.choice(blocked)
+    depth = st.xr.choice([1, 1, 2])
+    lines = [f"suspend {p}"] * depth
+    if st.xr.random() < 0.5:
+        lines.append(f"status {p}")
+    senders = [q for q in st.free() if q != p and q not in st.token]
+    sent = senders and st.xr.random() < 0.6
+    if sent:
+        msg = term()
+        lines.append(f"{st.xr.choice(senders)} send {p} {msg}")
+    lines += [f"resume {p}"] * depth
+    if st.xr.random() < 0.3:
+        lines.append(f"status {p}" if not sent else f"resume {p}")
+    if sent:
+        deliver(p, msg)
+    return lines
