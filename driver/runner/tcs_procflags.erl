@@ -2,7 +2,7 @@
 %% erlang:trace/3 on a process spec (all, existing, new, ...), erlang:trace_info/2,
 %% and the tracer state process exiting.  tcs_runner dispatches them here.
 -module(tcs_procflags).
--export([start_state/1, run_step/3, sync_tracer_port/2]).
+-export([start_state/1, run_step/3, sync_tracer_port/2, close_tracer_port/1]).
 
 %% What the harness writes to the tracer port to know that cat has handed back
 %% everything written before it: no trace message begins so (the external
@@ -58,6 +58,17 @@ sync_tracer_port(#{tracer_port := Port}, #{state := State, timeout := Timeout}) 
         false -> ok
     end;
 sync_tracer_port(_Names, _Ctx) -> ok.
+
+%% close_tracer_port(Names): the tracer port closed once the case's lines are
+%% printed, before the batch kills the case's processes and with them the
+%% port's owner.  Killed together, the traced processes and the owner crashed
+%% OTP 27 and 29 nodes now and then (signal 11 after the case's END, in a node
+%% shared by cases: C-502); closed first, the port is dead before any tracee's
+%% last events, which then write nothing (PORT-TRACER-DEAD).
+close_tracer_port(#{tracer_port := Port}) ->
+    catch erlang:port_close(Port),
+    ok;
+close_tracer_port(_Names) -> ok.
 
 %% run_step(Step, Names, Ctx) -> {ok | harness, Names}: each is a call by the
 %% harness; erlang:trace/3 is settled like the trace step of a pid.

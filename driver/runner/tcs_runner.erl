@@ -74,6 +74,7 @@ run(JobFile, Watcher) ->
     {Names, Watched} = run_steps([S || {step, _, _} = S <- Plan], Names0, Ctx, 0),
     print_records([{Name, collected(Pid)} || {Name, Pid} <- States], Names),
     tcs_watchdog:disarm(Watched),
+    tcs_procflags:close_tracer_port(Names),
     out("END").
 
 %% Load every module the scenario processes run before they start: a
