@@ -49,6 +49,7 @@ typedef struct {
     bool stepped;       /* a step was read: `tracer port` must come before any */
     bool tracer_port;   /* a `tracer port` step was read: the legacy tracer is a port (PORT-TRACER) */
     bool seq_tracer;    /* a `seq_trace tracer` step was read */
+    bool seq_stamps;    /* a `seq_token` step gave a token a time stamp */
 } Parser;
 
 enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
@@ -1487,9 +1488,9 @@ static const char *dead_process_tracer(const Parser *p, const Step *st)
     return what;
 }
 
-/* What the model does not do with a legacy tracer that is a process ({tracer, <tracer>}):
- * scheduler ids in its messages (fuzz group J5: `all` brings them too), the seq_trace system
- * tracer, and the steps dead_process_tracer names. */
+/* What the model does not do with a legacy tracer that is a process ({tracer, <tracer>}) or the
+ * tracer port: scheduler ids in its messages (fuzz group J5: `all` brings them too), ending it once
+ * it is the seq_trace system tracer, and the steps dead_process_tracer names. */
 static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
 {
     if (p->sc->tracer.kind != TRACER_PROCESS)
@@ -1499,12 +1500,10 @@ static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
         if (st->flags[i] == FL_SCHEDULER_ID || st->flags[i] == FL_ALL) /* a positive integer, ambiguous in
                                                                            * the message's shape; `all` holds it */
             what = "scheduler ids in a tracer process's messages (flag scheduler_id, or all, which holds it) are";
-    if (st->kind == ST_SEQ_TRACER && !what && !p->tracer_port)
-        what = "the seq_trace system tracer with tracer process is";
     if (p->tracer_port && names_meta(st))
         what = "a meta pattern with the tracer port ({meta, Port}) is";
-    if (p->tracer_port && st->kind == ST_TRACER_EXIT && p->seq_tracer)
-        what = "closing the tracer port once it is the seq_trace system tracer is";
+    if (st->kind == ST_TRACER_EXIT && p->seq_tracer)
+        what = "ending the tracer process or port once it is the seq_trace system tracer is";
     return what ? fail(p, at, "%s not supported by model v1", what) : true;
 }
 
@@ -1743,13 +1742,17 @@ static bool seq_token_args(Parser *p, Step *st)
     return true;
 }
 
-/* A token's time stamp would end the tracer port's {seq_trace, Label, Info, Ts}, a shape the
- * stream's placeholders do not cover (model v1). */
+/* A token's time stamp would end the {seq_trace, Label, Info, Ts} of a tracer process or port that
+ * is the system seq tracer, a shape the stream's placeholders do not cover (model v1): refused at
+ * whichever of the two comes second, the token or `seq_trace tracer`. */
 static bool seq_stamps_allowed(Parser *p, const Step *st, size_t at)
 {
-    if (!p->tracer_port || strstr(st->fn, "timestamp") == NULL || !term_is_atom(st->term, "true"))
+    if (st->kind == ST_SEQ_TOKEN)
+        p->seq_stamps |= strstr(st->fn, "timestamp") != NULL && term_is_atom(st->term, "true");
+    if (p->sc->tracer.kind != TRACER_PROCESS || !p->seq_stamps || !p->seq_tracer)
         return true;
-    return fail(p, at, "a seq_trace token with time stamps and the tracer port is not supported by model v1");
+    return fail(p, at, "a seq_trace token with time stamps and a tracer process or port as the system seq "
+                       "tracer is not supported by model v1");
 }
 
 /* seq_print [LABEL] T: seq_trace:print/1, or print/2 with the label first */
@@ -1775,7 +1778,7 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         return parse_trace_step(p, st, false) && end_of_statement(p) && process_tracer_allows(p, st, at);
     case ST_SEQ_TRACER:
         p->seq_tracer = true;
-        return end_of_statement(p) && process_tracer_allows(p, st, at);
+        return end_of_statement(p) && process_tracer_allows(p, st, at) && seq_stamps_allowed(p, st, at);
     case ST_TRACER_PORT:
         return tracer_port_args(p, at);
     case ST_PATTERN:

@@ -184,8 +184,9 @@ void tracepoint_event(Model *m, int proc, const char *tag, const Term *term, con
     tracepoint_fire(m, proc, &ev);
 }
 
-/* The msg line of the seq tracer that is a port (PORT-TRACER-SEQ): erl_tracer's
- * {seq_trace, Label, SeqTraceInfo} (a token without time stamps: the parser refuses them). */
+/* The msg line of the seq tracer that is a process or a port (SEQ-TRACER-PROCESS, PORT-TRACER-SEQ):
+ * erl_tracer's {seq_trace, Label, SeqTraceInfo} (a token without time stamps: the parser refuses
+ * them, SEQ-TRACER-PROCESS). */
 static void port_seq_message(Model *m, const SeqToken *tok, Term *info, const char *rules)
 {
     Term *el[3] = {term_atom(m->a, "seq_trace"), term_int(m->a, tok->label), info};
@@ -210,7 +211,8 @@ void tracepoint_seq_trace(Model *m, const SeqToken *tok, const char *type, Term 
     buf_init(&r);
     buf_printf(&r, "%s SEQ-TRACE", rules);
     if (m->sessions[LEGACY_SESSION].tracer->kind == TRACER_PROCESS) {
-        buf_puts(&r, " PORT-TRACER-SEQ PORT-TRACER-MESSAGE");
+        bool port = m->sessions[LEGACY_SESSION].state_term->kind == TK_PORT;
+        buf_puts(&r, port ? " PORT-TRACER-SEQ PORT-TRACER-MESSAGE" : " SEQ-TRACER-PROCESS");
         port_seq_message(m, tok, term_tuple(m->a, 5, el), buf_str(&r));
         buf_free(&body);
         buf_free(&r);
