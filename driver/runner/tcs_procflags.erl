@@ -2,7 +2,12 @@
 %% erlang:trace/3 on a process spec (all, existing, new, ...), erlang:trace_info/2,
 %% and the tracer state process exiting.  tcs_runner dispatches them here.
 -module(tcs_procflags).
--export([start_state/1, run_step/3]).
+-export([start_state/1, run_step/3, sync_tracer_port/2, close_tracer_port/1]).
+
+%% What the harness writes to the tracer port to know that cat has handed back
+%% everything written before it: no trace message begins so (the external
+%% term format begins with 131).
+-define(SYNC, <<"tcs sync">>).
 
 %% start_state(Collector): a tracer state process (<tracer>, or the meta
 %% tracer's <meta>).  It hands every message it gets (the example tracer's
@@ -14,8 +19,56 @@ start_state(Collector) ->
 forward(Collector) ->
     receive
         {'$tcs_exit', Reason} -> exit(Reason);
+        {'$tcs_open_tracer_port', From} ->
+            %% `tracer port` (PORT-TRACER): cat echoes each command whole ({packet, 4}), so
+            %% what the runtime writes to the port comes back here as {Port, {data, Bytes}},
+            %% handed to the collector like any message; the port closes when this exits
+            Port = open_port({spawn, "cat"}, [binary, {packet, 4}]),
+            put(tcs_tracer_port, Port),
+            From ! {'$tcs_tracer_port', Port},
+            forward(Collector);
+        {'$tcs_sync_tracer_port', From} ->
+            Port = get(tcs_tracer_port),
+            true = port_command(Port, ?SYNC),
+            synced(Collector, Port),
+            From ! '$tcs_tracer_port_synced',
+            forward(Collector);
         Msg -> Collector ! Msg, forward(Collector)
     end.
+
+%% The echoes before the harness's marker, handed on in order.
+synced(Collector, Port) ->
+    receive
+        {Port, {data, ?SYNC}} -> ok;
+        Msg -> Collector ! Msg, synced(Collector, Port)
+    end.
+
+%% sync_tracer_port(Names, Ctx): once a `tracer port` step has opened the tracer
+%% port, returns when the tracer state process has got back every trace message
+%% the runtime wrote to it before: cat hands them back asynchronously, and the
+%% state process that owns the port may be ended by a later step (`tracer exit`)
+%% with echoes on their way.  The runtime's writes for the events so far are
+%% queued on the port before the marker (tcs_settle:trace_delivered/0).
+sync_tracer_port(#{tracer_port := Port}, #{state := State, timeout := Timeout}) ->
+    case erlang:port_info(Port, id) =/= undefined andalso is_process_alive(State) of
+        true ->
+            tcs_settle:trace_delivered(),
+            State ! {'$tcs_sync_tracer_port', self()},
+            receive '$tcs_tracer_port_synced' -> ok after Timeout -> timeout end;
+        false -> ok
+    end;
+sync_tracer_port(_Names, _Ctx) -> ok.
+
+%% close_tracer_port(Names): the tracer port closed once the case's lines are
+%% printed, before the batch kills the case's processes and with them the
+%% port's owner.  Killed together, the traced processes and the owner crashed
+%% OTP 27 and 29 nodes now and then (signal 11 after the case's END, in a node
+%% shared by cases: C-502); closed first, the port is dead before any tracee's
+%% last events, which then write nothing (PORT-TRACER-DEAD).
+close_tracer_port(#{tracer_port := Port}) ->
+    catch erlang:port_close(Port),
+    ok;
+close_tracer_port(_Names) -> ok.
 
 %% run_step(Step, Names, Ctx) -> {ok | harness, Names}: each is a call by the
 %% harness; erlang:trace/3 is settled like the trace step of a pid.
@@ -23,7 +76,10 @@ run_step({trace_spec, Spec, How, Flags}, Names,
          #{collector := C, tracer := Mod, tracer_state := State} = Ctx) ->
     %% a case that names the tracer ({tracer, recorder, S}) gets no other (TRACER-OPTION)
     Named = [F || F <- Flags, is_tuple(F), tuple_size(F) > 0, element(1, F) =:= tracer],
-    TracerFlags = case How of true when Named =:= [] -> [tcs_runner_lib:tracer_option(Mod, State)]; _ -> [] end,
+    TracerFlags = case How of
+                      true when Named =:= [] -> [tcs_runner_lib:tracer_option(Mod, tcs_runner_lib:tracer(State, Names))];
+                      _ -> []
+                  end,
     Real = [tcs_runner_lib:recorder_named(F, Mod) || F <- Flags],
     Spread = How andalso lists:member(Spec, [all, processes, existing, existing_processes]),
     Shield = case Spread of
@@ -64,6 +120,12 @@ run_step({info, Who, Item}, Names, #{collector := C, tracer := Mod}) ->
     tcs_runner_lib:ctl(C, ["erlang:trace_info(", tcs_runner_lib:canon(Target, Names), ",", atom_to_list(Item), ")"],
                    {ok, Value}, Names),
     {harness, Names};
+run_step({port_tracer, Name}, Names, #{collector := C, state := State}) ->
+    State ! {'$tcs_open_tracer_port', self()},
+    Port = receive {'$tcs_tracer_port', P} -> P end,
+    Names1 = Names#{Name => Port},
+    tcs_runner_lib:ctl(C, "erlang:open_port({spawn,\"cat\"},[binary,{packet,4}])", {ok, Port}, Names1),
+    {harness, Names1};
 run_step({tracer_exit, Reason}, Names, #{state := State}) ->
     Ref = erlang:monitor(process, State),
     State ! {'$tcs_exit', Reason},

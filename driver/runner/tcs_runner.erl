@@ -79,6 +79,7 @@ run(JobFile, Watcher) ->
     Records = [{Name, collected(Pid)} || {Name, Pid} <- States],
     tcs_watchdog:disarm(Watched),
     print_records(Records, Names),
+    tcs_procflags:close_tracer_port(Names),
     out("END").
 
 %% Load every module the scenario processes run before they start: a
@@ -161,6 +162,10 @@ run_steps([{step, N, Step} | Rest], Names, Ctx, _) ->
         {ok, Names1} -> settle(Names1);
         _ -> ok
     end,
+    case Ran of
+        {_, Names3} -> tcs_procflags:sync_tracer_port(Names3, Ctx);
+        timeout -> ok
+    end,
     tcs_watchdog:disarm(Watched),
     case Ran of
         {ok, Names2} -> run_steps(Rest, Names2, Ctx, N);
@@ -178,14 +183,17 @@ run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod, trace
     Target = maps:get(Who, Names),
     %% a case that names a tracer ({tracer, recorder, S}, {tracer, lists, []}...) gets no other
     Named = [F || F <- Flags, is_tuple(F), tuple_size(F) > 0, element(1, F) =:= tracer],
-    TracerFlags = case How of true when Named =:= [] -> [tcs_runner_lib:tracer_option(Mod, State)]; _ -> [] end,
+    TracerFlags = case How of
+                      true when Named =:= [] -> [tcs_runner_lib:tracer_option(Mod, tcs_runner_lib:tracer(State, Names))];
+                      _ -> []
+                  end,
     Real = [tcs_runner_lib:recorder_named(F, Mod) || F <- Flags],
     Outcome = outcome(fun() -> erlang:trace(Target, How, Real ++ TracerFlags) end),
     ctl(C, ["erlang:trace(", canon(Target, Names), ",", atom_to_list(How), ",",
             canon(Flags, Names), ")"], Outcome, Names),
     {ok, Names};
 run_step(Step, Names, Ctx) when element(1, Step) =:= trace_spec; element(1, Step) =:= info;
-                                element(1, Step) =:= tracer_exit ->
+                                element(1, Step) =:= tracer_exit; element(1, Step) =:= port_tracer ->
     tcs_procflags:run_step(Step, Names, Ctx);
 run_step({session, Step}, Names, Ctx) ->
     tcs_sessions:run_step(Step, Names, Ctx);
@@ -431,7 +439,20 @@ order(Arrived, _) -> Arrived.
 
 item_line(_, {tcs_rec, _, _, _, _} = Rec, Names) -> io_lib:format("~ts", [callback_line(Rec, Names)]);
 item_line(_, {ctl, _, Body}, _) -> io_lib:format("~ts", [Body]);
+item_line(_, {Port, {data, Bytes}}, #{tracer_port := Port} = Names) ->
+    io_lib:format("msg(~ts, ~ts)", [canon(Port, Names), canon(port_output(Bytes), Names)]);
 item_line(State, Msg, Names) -> io_lib:format("msg(<~s>, ~ts)", [State, canon(sizes_hidden(Msg), Names)]).
+
+%% What the runtime wrote to the tracer port, one command, which cat hands back
+%% whole (PORT-TRACER-MESSAGE): printed as the term it encodes when it is exactly
+%% one term in the external format, every byte used; else as the bytes themselves,
+%% which no model line matches.
+port_output(Bytes) ->
+    try binary_to_term(Bytes, [used]) of
+        {Term, Used} when Used =:= byte_size(Bytes) -> sizes_hidden(Term);
+        _ -> Bytes
+    catch error:badarg -> Bytes
+    end.
 
 %% A system monitor message's sizes and times no model predicts: they print as _Info.
 sizes_hidden({monitor, Who, Event, Info}) when is_list(Info) ->

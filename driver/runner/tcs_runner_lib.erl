@@ -14,7 +14,7 @@
 %% too, step by step (out_after/2).
 -module(tcs_runner_lib).
 -export([out/1, out/2, out_after/2, ctl/4, canon/2, collect/1, load_recorder/3, hold/1, node_counts/0, count/3,
-         puppet_step/4, after_puppet_step/2, tracer_option/2, recorder_named/2, utf8_output/0,
+         puppet_step/4, after_puppet_step/2, tracer_option/2, tracer/2, recorder_named/2, utf8_output/0,
          literals_released/0]).
 
 %% The optional callbacks in the model's bit order (generated: tcsref tags).
@@ -112,6 +112,10 @@ collect(Acc) ->
 %% process (`tracer process`) or a tracer module with its state.
 tracer_option(process, State) -> {tracer, State};
 tracer_option(Mod, State) -> {tracer, Mod, State}.
+
+%% The legacy tracer's state as it stands: the port of a `tracer port` step once
+%% it has run (PORT-TRACER), else the state the case began with.
+tracer(State, Names) -> maps:get(tracer_port, Names, State).
 
 %% recorder_named(Option, Module): a tracer the case names, {tracer | meta, recorder,
 %% State}, is the case's tracer module (TRACER-OPTION); any other option stays as written.

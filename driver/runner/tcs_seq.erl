@@ -10,8 +10,13 @@
 %% tracer answers anything but `trace` to its trace_status probe
 %% (SEQ-TRACER-PROBE): that is a control line the model predicts, and the
 %% scenario goes on.
-tracer(Names, #{collector := C, tracer := Mod, tracer_state := State}) ->
-    Result = try {ok, seq_trace:set_system_tracer({Mod, State})}
+tracer(Names, #{collector := C, tracer := Mod, tracer_state := State0}) ->
+    State = tcs_runner_lib:tracer(State0, Names),
+    Tracer = case Mod of
+                 process -> State;  % the tracer port (PORT-TRACER-SEQ)
+                 _ -> {Mod, State}
+             end,
+    Result = try {ok, seq_trace:set_system_tracer(Tracer)}
              catch Class:Reason -> {raised, Class, Reason}
              end,
     tcs_runner_lib:ctl(C, ["seq_trace:set_system_tracer(", tcs_runner_lib:canon(State, Names), ")"],

@@ -57,7 +57,7 @@ states(#{states := States}) -> States.
 %% The scenario's own processes and ports among Names: not the harness's tracer
 %% state processes (<tracer>, <meta>, the sessions').
 scenario(Names, Sessions) ->
-    Harness = [tracer, meta | [Name || {Name, _} <- states(Sessions)]],
+    Harness = [tracer, meta, tracer_port | [Name || {Name, _} <- states(Sessions)]],
     [Id || {Name, Id} <- maps:to_list(Names), not lists:member(Name, Harness)].
 
 %% --- steps -------------------------------------------------------------------

@@ -36,7 +36,12 @@ PINNED_SEED: Final = 1
 #: busy loops (fuzz/busyloop.py, a stream of their own) and `tracer exit` of a tracer process;
 #: the blocks of fuzz/blocks.py (rules a random order of steps reaches too rarely), traced processes
 #: waiting with a timeout or suspended on a busy port now and then, one busy loop per case.
-PINNED_SHA256: Final = "cb723287cf239c4d46becda683690aebe161aeb84a0822da0a8d99edb11931ca"
+#: Changed on branch porttracer (issue 25): half the scenarios with a tracer process and no sessions
+#: begin with `tracer port` (drawn from a stream of their own, PORT-TRACER), and may then have the port
+#: as seq tracer (`seq_trace tracer`) and tokens without time stamps; the others are as they were.
+#: Changed when gen and porttracer met: no `tracer exit` once the tracer port is the seq tracer too
+#: (the model refuses to end it then).
+PINNED_SHA256: Final = "2c6d9ed7de5532c39a323f4f0e5bcc5e55b2e600ea4d22dc64f79f7264d9dd88"
 
 
 def test_seed_gives_the_scenarios_it_always_gave() -> None:
@@ -93,7 +98,7 @@ def test_generator_reaches_every_step_kind() -> None:
               "trace all", "trace existing", "trace new", "trace new_ports", "create", "destroy", "drop",
               "session_info", "delivered", "callbacks", "answer", "session", "erl_msg_tracer",
               "kill", "trap_exit", "monitor", "send_name", "tracer unload", "tracer reload", "system", "unload", "load",
-              "tracer process", "weak(legacy)", "apply"}
+              "tracer process", "tracer port", "weak(legacy)", "apply"}
     assert wanted - words == set()
 
 

@@ -28,6 +28,7 @@ SHARED: dict[str, str] = {
     "monitor": "erlang:monitor/2 and the system monitor's messages",
     "open_port": "erlang:open_port/2, where a process waits",
     "port_command": "erlang:port_command/2, where a process waits",
+    "port": "trace:port/4, the port specs port(all) and port(new), a tracee that is a port",
     "port_control": "erlang:port_control/3",
     "process": "trace:process/4 and the tracer kind process",
     "recv": "trace:recv/3",

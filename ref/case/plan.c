@@ -271,6 +271,9 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
     case ST_SEQ_TRACER: /* the system seq tracer is the scenario's tracer */
         buf_puts(out, "tracer");
         break;
+    case ST_TRACER_PORT: /* {port_tracer, Name}: the name the port gets among the case's names */
+        buf_puts(out, "tracer_port");
+        break;
     case ST_SESSION:
         session_step(out, sc, st);
         break;

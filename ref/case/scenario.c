@@ -46,6 +46,10 @@ typedef struct {
     StrMap readings;  /* the names of the counter readings taken so far (`... as NAME`) */
     StrMap *words;    /* the words read so far, each kept once: a long scenario repeats a few */
     bool tracer_exited; /* a `tracer exit` step was read (STATUS-DEAD-PROCESS): steps are not kept */
+    bool stepped;       /* a step was read: `tracer port` must come before any */
+    bool tracer_port;   /* a `tracer port` step was read: the legacy tracer is a port (PORT-TRACER) */
+    bool seq_tracer;    /* a `seq_trace tracer` step was read */
+    bool seq_stamps;    /* a `seq_token` step gave a token a time stamp */
 } Parser;
 
 enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
@@ -328,6 +332,8 @@ static bool new_name_arg(Parser *p, const char *what, const char *verb, const ch
     if (strcmp(w, "tracer") == 0 || strcmp(w, "meta") == 0 || known(p, w) || session_index(p, w) >= 0)
         return fail(p, at, "%s '%s' already exists (%s needs a new name)",
                     is_port_name(p, w) ? "port" : "process", w, verb);
+    if (p->tracer_port && strcmp(w, "tracer_port") == 0)
+        return fail(p, at, "'tracer_port' names the tracer port (%s needs a new name)", verb);
     if (spec_lookup(w) != SPEC_PID)
         return fail(p, at, "'%s' is reserved for the process spec of erlang:trace/3", w);
     if (step_word(w))
@@ -1482,9 +1488,9 @@ static const char *dead_process_tracer(const Parser *p, const Step *st)
     return what;
 }
 
-/* What the model does not do with a legacy tracer that is a process ({tracer, <tracer>}):
- * scheduler ids in its messages (fuzz group J5: `all` brings them too), the seq_trace system
- * tracer, and the steps dead_process_tracer names. */
+/* What the model does not do with a legacy tracer that is a process ({tracer, <tracer>}) or the
+ * tracer port: scheduler ids in its messages (fuzz group J5: `all` brings them too), ending it once
+ * it is the seq_trace system tracer, and the steps dead_process_tracer names. */
 static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
 {
     if (p->sc->tracer.kind != TRACER_PROCESS)
@@ -1494,9 +1500,28 @@ static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
         if (st->flags[i] == FL_SCHEDULER_ID || st->flags[i] == FL_ALL) /* a positive integer, ambiguous in
                                                                            * the message's shape; `all` holds it */
             what = "scheduler ids in a tracer process's messages (flag scheduler_id, or all, which holds it) are";
-    if (st->kind == ST_SEQ_TRACER && !what)
-        what = "the seq_trace system tracer with tracer process is";
+    if (p->tracer_port && names_meta(st))
+        what = "a meta pattern with the tracer port ({meta, Port}) is";
+    if (st->kind == ST_TRACER_EXIT && p->seq_tracer)
+        what = "ending the tracer process or port once it is the seq_trace system tracer is";
     return what ? fail(p, at, "%s not supported by model v1", what) : true;
+}
+
+/* `tracer port` (PORT-TRACER): the harness opens a port and the legacy tracer process becomes
+ * it, for every step after; so it needs `tracer process`, comes first, once, and in a case
+ * without sessions (a session with tracer undefined would name the process). */
+static bool tracer_port_args(Parser *p, size_t at)
+{
+    if (p->sc->tracer.kind != TRACER_PROCESS)
+        return fail(p, at, "'tracer port' needs 'tracer process' (the port takes the tracer process's place)");
+    if (p->stepped)
+        return fail(p, at, "'tracer port' must be the case's first step");
+    if (p->nsessions > 0)
+        return fail(p, at, "'tracer port' in a case with trace sessions is not supported by model v1");
+    if (known(p, "tracer_port")) /* the harness names the port so (<port:tracer_port>) */
+        return fail(p, at, "'tracer port' names its port tracer_port, a process of the case here");
+    p->tracer_port = true;
+    return end_of_statement(p);
 }
 
 /* The harness's step the line begins with (kw read): the row of the step table whose keyword's
@@ -1717,6 +1742,19 @@ static bool seq_token_args(Parser *p, Step *st)
     return true;
 }
 
+/* A token's time stamp would end the {seq_trace, Label, Info, Ts} of a tracer process or port that
+ * is the system seq tracer, a shape the stream's placeholders do not cover (model v1): refused at
+ * whichever of the two comes second, the token or `seq_trace tracer`. */
+static bool seq_stamps_allowed(Parser *p, const Step *st, size_t at)
+{
+    if (st->kind == ST_SEQ_TOKEN)
+        p->seq_stamps |= strstr(st->fn, "timestamp") != NULL && term_is_atom(st->term, "true");
+    if (p->sc->tracer.kind != TRACER_PROCESS || !p->seq_stamps || !p->seq_tracer)
+        return true;
+    return fail(p, at, "a seq_trace token with time stamps and a tracer process or port as the system seq "
+                       "tracer is not supported by model v1");
+}
+
 /* seq_print [LABEL] T: seq_trace:print/1, or print/2 with the label first */
 static bool seq_print_args(Parser *p, Step *st)
 {
@@ -1739,7 +1777,10 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
     case ST_TRACE:
         return parse_trace_step(p, st, false) && end_of_statement(p) && process_tracer_allows(p, st, at);
     case ST_SEQ_TRACER:
-        return end_of_statement(p) && process_tracer_allows(p, st, at);
+        p->seq_tracer = true;
+        return end_of_statement(p) && process_tracer_allows(p, st, at) && seq_stamps_allowed(p, st, at);
+    case ST_TRACER_PORT:
+        return tracer_port_args(p, at);
     case ST_PATTERN:
         return parse_pattern_step(p, st, false) && process_tracer_allows(p, st, at);
     case ST_INFO:
@@ -1811,7 +1852,7 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         return true;
     }
     case ST_SEQ_TOKEN:
-        return seq_token_args(p, st);
+        return seq_token_args(p, st) && seq_stamps_allowed(p, st, at);
     case ST_SEQ_PRINT:
         return seq_print_args(p, st);
     case ST_SEQ_RESET:
@@ -2264,6 +2305,7 @@ ReadResult scenario_next(ScenarioReader *r, const Step **st)
         return id_is_stem(r) ? READ_END : READ_ERROR;
     r->repeats = p->repeat - 1;
     p->tracer_exited |= r->step.kind == ST_TRACER_EXIT;
+    p->stepped = true;
     *st = &r->step;
     return READ_STEP;
 }

@@ -153,6 +153,8 @@ Answer enabled_ask(Model *m, Tracer tracer, int proc, const char *tag, const cha
  * the legacy session's tracer, asked with enabled/3 (SEQ-ENABLED). */
 static bool seq_trace_line(Model *m, const Buf *tracee, const char *rules)
 {
+    if (m->sessions[LEGACY_SESSION].tracer->kind == TRACER_PROCESS) /* a process or port: no callbacks */
+        return true;
     Answer ans = enabled_answer(enabled_session_tracer(m, LEGACY_SESSION), "seq_trace");
     Buf body;
     buf_init(&body);

@@ -60,7 +60,8 @@ static void process_tracer_message(Model *m, const Term *state, const char *trac
     buf_puts(&body, ", ");
     term_print(&body, term_tuple(m->a, n, el), PRINT_CANON);
     buf_puts(&body, ")");
-    buf_printf(&rules, "%s%s %s %s", tracer_rule, kind ? " TS-PROCESS-MESSAGE" : "", extra_rules, ev->rules);
+    buf_printf(&rules, "%s%s%s %s %s", tracer_rule, state->kind == TK_PORT ? " PORT-TRACER-MESSAGE" : "",
+               kind ? " TS-PROCESS-MESSAGE" : "", extra_rules, ev->rules);
     stream_line(m->out, 'N', buf_str(&body), buf_str(&rules));
     buf_free(&body);
     buf_free(&rules);
@@ -183,6 +184,23 @@ void tracepoint_event(Model *m, int proc, const char *tag, const Term *term, con
     tracepoint_fire(m, proc, &ev);
 }
 
+/* The msg line of the seq tracer that is a process or a port (SEQ-TRACER-PROCESS, PORT-TRACER-SEQ):
+ * erl_tracer's {seq_trace, Label, SeqTraceInfo} (a token without time stamps: the parser refuses
+ * them, SEQ-TRACER-PROCESS). */
+static void port_seq_message(Model *m, const SeqToken *tok, Term *info, const char *rules)
+{
+    Term *el[3] = {term_atom(m->a, "seq_trace"), term_int(m->a, tok->label), info};
+    Buf body;
+    buf_init(&body);
+    buf_puts(&body, "msg(");
+    term_print(&body, m->sessions[LEGACY_SESSION].state_term, PRINT_CANON);
+    buf_puts(&body, ", ");
+    term_print(&body, term_tuple(m->a, 3, el), PRINT_CANON);
+    buf_puts(&body, ")");
+    stream_line(m->out, 'N', buf_str(&body), rules);
+    buf_free(&body);
+}
+
 void tracepoint_seq_trace(Model *m, const SeqToken *tok, const char *type, Term *to, const Term *msg,
                           const char *rules)
 {
@@ -192,6 +210,14 @@ void tracepoint_seq_trace(Model *m, const SeqToken *tok, const char *type, Term 
     buf_init(&body);
     buf_init(&r);
     buf_printf(&r, "%s SEQ-TRACE", rules);
+    if (m->sessions[LEGACY_SESSION].tracer->kind == TRACER_PROCESS) {
+        bool port = m->sessions[LEGACY_SESSION].state_term->kind == TK_PORT;
+        buf_puts(&r, port ? " PORT-TRACER-SEQ PORT-TRACER-MESSAGE" : " SEQ-TRACER-PROCESS");
+        port_seq_message(m, tok, term_tuple(m->a, 5, el), buf_str(&r));
+        buf_free(&body);
+        buf_free(&r);
+        return;
+    }
     Term *opts = opts_build(m->a, tok->stamps, 0, NULL, NULL, false, &r);
     buf_puts(&body, "trace(seq_trace, ");
     term_print(&body, m->sessions[LEGACY_SESSION].state_term, PRINT_CANON);

@@ -100,6 +100,10 @@ bool status_tracer_exit(Model *m, const Step *st)
     legacy->state_dead = true;
     if (legacy->tracer->kind != TRACER_PROCESS)
         return true;
+    /* PORT-TRACER-DEAD: the tracer port closes with its owner, the state process; erl_tracer's
+     * enabled/3 answers remove for a port that is not alive, as for a dead process */
+    if (legacy->state_term->kind == TK_PORT)
+        control_decided(m, "PORT-TRACER-DEAD");
     /* STATUS-DEAD-PROCESS: the runtime drops a dead tracer process at its tracees' next event
      * and at every trace_info (erl_tracer's enabled answers remove), and so does a read of the
      * defaults for new processes and ports: no step can tell that from dropping it now. The

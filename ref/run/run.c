@@ -10,6 +10,7 @@
 #include "model.h"
 #include "msgpatterns.h"
 #include "patterns.h"
+#include "porttracer.h"
 #include "ports.h"
 #include "procs.h"
 #include "procspec.h"

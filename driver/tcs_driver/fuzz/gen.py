@@ -198,6 +198,9 @@ EXIT_REASONS: Final[tuple[str, ...]] = ("normal", "kill", "die", "boom", "{shutd
 #: The chance, at each step of a scenario with sessions, of an `apply` step before it (C-280), and,
 #: in one without, of a busy reload round (C-281) where the scenario allows one.
 APPLY_CHANCE: Final[float] = 0.05
+#: How often a scenario with a tracer process and no sessions makes a port the tracer (`tracer port`,
+#: PORT-TRACER): then it may have a seq tracer too, the port (PORT-TRACER-SEQ).
+TRACER_PORT_CHANCE: Final[float] = 0.5
 BUSY_RELOAD_CHANCE: Final[float] = 0.03
 #: The chance, at each step of a scenario without sessions, of a busy loop block (C-447) where the
 #: scenario allows one.
@@ -378,7 +381,7 @@ def _pattern_step(st: FuzzState, session: str | None = None) -> str:
         st.late_loaded = True
         return "load tcs_late"
     if session in (None, "legacy"):
-        meta_ok = not st.trace_call
+        meta_ok = not st.trace_call and not st.tracer_port   # {meta, Port} is not modelled
     else:   # a session with tracer undefined has no tracer to be the meta tracer
         meta_ok = st.sessions.get(session) != "undefined" and session not in st.no_meta
     opts = st.pick([[], ["global"], ["local"], ["bad_option"]]
@@ -839,7 +842,8 @@ def _seq_token(st: FuzzState, actor: _Actor) -> str | None:
     if p in st.traced or _entangled(st, p):
         return None
     st.seq_group.add(p)
-    comp = st.pick(("label",) * 3 + SEQ_COMPONENTS)
+    # a time stamp would end the tracer port's seq_trace messages, which are not modelled so
+    comp = st.pick(("label",) * 3 + tuple(c for c in SEQ_COMPONENTS if not (st.tracer_port and "timestamp" in c)))
     value = str(st.rng.randrange(0, 50)) if comp == "label" else st.pick(["true", "true", "false"])
     st.seq_traced_flag |= comp in ("send", "'receive'") and value == "true"
     st.token.add(p)
@@ -1166,6 +1170,8 @@ def _tracer_exit_step(st: FuzzState) -> str | None:
     are read next, which finds their tracer gone (PROCS-NEW-READ)."""
     if st.tracer_gone or (st.legacy_process and st.sessions):
         return None
+    if st.seq_tracer and st.tracer_port:  # the port is the seq_trace system tracer too: not modelled
+        return None
     st.tracer_gone = True
     if st.new_traced and st.rng.random() < 0.5:
         st.then.append(f"info {st.pick(['new', 'new_processes'])} {st.pick(['flags', 'tracer'])}")
@@ -1220,7 +1226,13 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     st.alive = ["a", "b", "c", "d"][:rng.randrange(2, 5)]
     body.append("process " + " ".join(st.alive))
     steps: list[str] = []
-    if rng.random() < 0.25 and not st.legacy_process:   # not modelled with a tracer process
+    # drawn apart too: a port in the tracer process's place (PORT-TRACER), the case's first step
+    if (st.legacy_process and not with_sessions
+            and random.Random(f"tcs-fuzz-tracer-port-{seed}-{index}-{variant}").random() < TRACER_PORT_CHANCE):
+        st.tracer_port = True
+        steps.append("tracer port")
+    # not modelled with a tracer process, but with the port in its place
+    if rng.random() < 0.25 and (not st.legacy_process or st.tracer_port):
         st.seq_tracer = True
         steps.append("seq_trace tracer")
     st.system = with_sessions and rng.random() < 0.2

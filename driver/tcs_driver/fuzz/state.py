@@ -71,6 +71,7 @@ class FuzzState:
     meta: bool = False                                             # a meta pattern may be set
     seq_traced_flag: bool = False                                  # a token may have the send or 'receive' flag
     legacy_process: bool = False                                   # the legacy tracer is a process
+    tracer_port: bool = False                                      # ... replaced by the harness's port (tracer port)
     destroyed: set[str] = field(default_factory=set)               # sessions destroyed (by a destroy step)
     tracer_module: str = "loaded"                                  # the recorder module: loaded, old (code kept), unloaded
     counted: set[str] = field(default_factory=set)                 # fixture functions with counters ('*': all)
