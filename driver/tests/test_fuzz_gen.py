@@ -35,8 +35,9 @@ PINNED_SEED: Final = 1
 #: spawn options, NIF targets, the call paths direct and fun, long terms), drawn from a stream of their own;
 #: busy loops (fuzz/busyloop.py, a stream of their own) and `tracer exit` of a tracer process;
 #: the blocks of fuzz/blocks.py (rules a random order of steps reaches too rarely), traced processes
-#: waiting with a timeout or suspended on a busy port now and then, one busy loop per case.
-PINNED_SHA256: Final = "cb723287cf239c4d46becda683690aebe161aeb84a0822da0a8d99edb11931ca"
+#: waiting with a timeout or suspended on a busy port now and then, one busy loop per case; the blocks
+#: of a call chain with return_to and of a BIF in two sessions.
+PINNED_SHA256: Final = "6b8b7399fabd92df4297d0f82a5efea2c20049d78780bcab5a4ee86bbbd7eb1c"
 
 
 def test_seed_gives_the_scenarios_it_always_gave() -> None:
@@ -453,6 +454,8 @@ NEW_RUNTIME_FORMS: Final[dict[str, str]] = {
     "tracer option taken": r"^trace [a-h] on call \{tracer,recorder,(other|\[taken\])\}$",
     "system monitor reached": r"^system s\w (long_message_queue \{20,40\}|large_heap 1000000|busy_port true)$",
     "loads until not_purged": r"^load tcs_late$",
+    "return_to chain": r"^[a-h] call tcs_target:top\(\[\{'catch',\w+\},\{tail,",
+    "BIF in two sessions": r"^pattern s\w erlang:phash2/1 (true|\[\]) local$",
 }
 RUNTIME_SEED: Final = 3
 
