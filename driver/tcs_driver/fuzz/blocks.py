@@ -5,6 +5,8 @@ the steps the rule needs one after the other, in a state that allows them, and u
 - `relation`: two call_time (call_memory) readings of one counter with calls or none between, and a
   relation the model can decide (CALL-COUNTERS-RELATION);
 - `session_order`: one call traced in a session and in the legacy session (SESSION-ORDER-CALL);
+- `return_to_chain`: a call chain with tail calls and exceptions traced with return_to
+  (CALL-RETURN-TO-TAIL);
 - `option_taken`: a tracer named for a process another tracer traces, badarg (TRACER-OPTION-TAKEN);
 - `link_order`: a link passing two sessions on at once (INHERIT-LINK-ORDER);
 - `holder_exit`: a token holder linked to a process exits, its exit signal carrying the token
@@ -22,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from .state import PORT_NAMES, SPAWN_NAMES, FuzzState, Port
+from .state import CHAIN_SHAPES, PORT_NAMES, SPAWN_NAMES, FuzzState, Port
 
 #: The chance, at each step, of a block (which then writes only where the scenario allows it).
 BLOCK_CHANCE: Final[float] = 0.02
@@ -74,15 +76,36 @@ def relation(st: FuzzState, deliver: Deliver) -> list[str]:
 
 
 def session_order(st: FuzzState, deliver: Deliver) -> list[str]:
+    """The function tcs_target:id/1, or the BIF erlang:phash2/1 with a global pattern in one session and
+    a local one in the other (LIB-TARGET-BIF-SESSIONS)."""
     sessions, who = _sessions(st, ("recorder", "process")), _actors(st)
     if not sessions or not who or not _legacy_on(st):
         return []
     s, p = st.xr.choice(sessions), st.xr.choice(who)
     st.traced.add(p)
     how = st.xr.choice(["true", "[]"])
-    return [f"trace {s} {p} on call", f"trace {p} on call", f"pattern {s} tcs_target:id/1 {how}",
-            f"pattern tcs_target:id/1 {how}" + st.xr.choice(["", " local"]),
-            f"{p} call tcs_target:id({st.xr.randrange(10)})"]
+    fn, first, second = st.xr.choice([("tcs_target:id", "", st.xr.choice(["", " local"])),
+                                      ("erlang:phash2", " local", " global")])
+    if fn == "erlang:phash2":
+        st.features.add("library_targets")
+        st.lib_patterned = True
+    return [f"trace {s} {p} on call", f"trace {p} on call", f"pattern {s} {fn}/1 {how}{first}",
+            f"pattern {fn}/1 {how}{second}", f"{p} call {fn}({st.xr.randrange(10)})"]
+
+
+def return_to_chain(st: FuzzState, deliver: Deliver) -> list[str]:
+    """trace_session_SUITE's return_to/1 chain, its calls traced with return_to under local patterns:
+    return_to after a tail call (CALL-RETURN-TO-TAIL) and after an exception (CALL-RETURN-TO-EXCEPTION)."""
+    who = _actors(st)
+    if not who or not _legacy_on(st):
+        return []
+    p = st.xr.choice(who)
+    st.traced.add(p)
+    how, shape = st.xr.choice(["local", "extern"]), st.xr.choice(CHAIN_SHAPES)
+    inner, end = st.xr.choice(["local", "extern"]), st.xr.choice(["return", "exception"])
+    script = f"[{{'catch',{how}}},{{{shape},{inner}}},{end}]"
+    return [f"trace {p} on call return_to", *(f"pattern tcs_target:{fn}/1 true local" for fn in ("middle", "bottom")),
+            f"{p} call tcs_target:top({script})"]
 
 
 def option_taken(st: FuzzState, deliver: Deliver) -> list[str]:
@@ -217,8 +240,8 @@ def _busy_port(st: FuzzState, deliver: Deliver) -> list[str]:
 
 #: The blocks, drawn alike.
 BLOCKS: Final[tuple[Callable[[FuzzState, Deliver], list[str]], ...]] = (
-    relation, session_order, option_taken, link_order, head_map, silent_send, holder_exit, reload_not_purged,
-    sysmon)
+    relation, session_order, return_to_chain, option_taken, link_order, head_map, silent_send, holder_exit,
+    reload_not_purged, sysmon)
 
 
 def block_steps(st: FuzzState, deliver: Deliver) -> list[str]:

@@ -30,8 +30,9 @@ def possible(st: FuzzState) -> bool:
     binary and a fun in each of the loop's records, their collection past the step limit at load 14);
     never where every legacy trace step names a tracer state of its own (st.step_state): the
     block's `trace A on call` names none."""
-    return (st.recorder and not st.looped and not st.own_state and not st.step_state and not st.tracer_gone and not st.sessions
-            and not st.meta and st.tracer_module == "loaded" and not st.flag_functions and not ({"id", "*"} & st.counted))
+    return (st.recorder and not st.looped and not st.own_state and not st.step_state and not st.tracer_gone
+            and not st.sessions and not st.meta and st.tracer_module == "loaded" and not st.flag_functions
+            and not ({"id", "*"} & st.counted))
 
 
 def block_steps(st: FuzzState, xr: random.Random) -> list[str]:

@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from . import badcalls, blocks, busyloop, busyreload, runtime
-from .state import PORT_NAMES, SPAWN_NAMES, FuzzState, Port
+from .state import CHAIN_SHAPES, PORT_NAMES, SPAWN_NAMES, FuzzState, Port
 
 #: The optional callbacks of erl_tracer (cases/README.md "Tracer").
 OPTIONAL_CALLBACKS: Final[tuple[str, ...]] = tuple(
@@ -83,9 +83,6 @@ SPECS: Final[tuple[str, ...]] = ("all", "processes", "existing", "existing_proce
 TARGET_FUNCTIONS: Final[tuple[tuple[str, int], ...]] = (
     ("id", 1), ("twice", 1), ("tail", 1), ("deep", 1), ("check", 1), ("relay", 1), ("catcher", 1),
     ("top", 1), ("middle", 1), ("bottom", 1))
-#: The call chain top/1 -> middle/1 -> bottom/1 (trace_session_SUITE's return_to/1): each
-#: takes the script of the calls below it.
-CHAIN_SHAPES: Final[tuple[str, ...]] = ("body", "'catch'", "tail")
 CALL_MATCH_SPECS: Final[tuple[str, ...]] = (
     "true", "false", "[]",
     "[{'_',[],[{return_trace}]}]",

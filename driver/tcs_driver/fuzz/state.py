@@ -13,6 +13,9 @@ T = TypeVar("T")
 #: The names of spawned processes and of ports, in the order they are given (FuzzState.fresh).
 SPAWN_NAMES: Final[tuple[str, ...]] = ("e", "f", "g", "h")
 PORT_NAMES: Final[tuple[str, ...]] = ("x", "y")
+#: The call chain top/1 -> middle/1 -> bottom/1 (trace_session_SUITE's return_to/1): each
+#: takes the script of the calls below it.
+CHAIN_SHAPES: Final[tuple[str, ...]] = ("body", "'catch'", "tail")
 
 
 @dataclass
