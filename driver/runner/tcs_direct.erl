@@ -23,6 +23,10 @@ call(tcs_nif, id, [X]) -> tcs_nif:id(X);
 call(tcs_nif, check, [X]) -> tcs_nif:check(X);
 call(tcs_nif, dirty_cpu, [X]) -> tcs_nif:dirty_cpu(X);
 call(tcs_nif, dirty_io, [X]) -> tcs_nif:dirty_io(X);
+call(tcs_shapes, loop, [N]) -> tcs_shapes:loop(N);
+call(tcs_shapes, bs_sum_a, [Bin, Acc]) -> tcs_shapes:bs_sum_a(Bin, Acc);
+call(tcs_shapes, bs_sum_b, [Acc, Bin]) -> tcs_shapes:bs_sum_b(Acc, Bin);
+call(tcs_shapes, bs_sum_c, [Bits, Acc]) -> tcs_shapes:bs_sum_c(Bits, Acc);
 call(erlang, phash2, [X]) -> erlang:phash2(X);
 call(lists, seq, [From, To]) -> lists:seq(From, To).
 
