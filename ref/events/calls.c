@@ -17,6 +17,7 @@
 #include "counters.h"
 #include "enabled.h"
 #include "libcalls.h"
+#include "messages.h"
 #include "phash2.h"
 #include "release.h"
 #include "running.h"
@@ -550,7 +551,7 @@ static Result enter_bs_sum(Run *r, int fn, Term *args)
 static Result enter(Run *r, int fn, Term *args, bool global)
 {
     Model *m = r->m;
-    Term *arg = args->u.cons.head;
+    Term *arg = args->kind == TK_CONS ? args->u.cons.head : NULL; /* receive_message/0 has none */
     if (!breakpoint(r, fn, args, global))
         return (Result){.failed = true};
     if (fixture_fn_info(fn)->module == MOD_NIF) /* a NIF is traced as the function it replaces */
@@ -595,6 +596,12 @@ static Result enter(Run *r, int fn, Term *args, bool global)
     case FN_BS_SUM_B:
     case FN_BS_SUM_C:
         return enter_bs_sum(r, fn, args);
+    case FN_RECEIVE_MESSAGE: /* receive Msg -> Msg end, a message already in the mailbox */
+        if (m->procs[r->p].mlen == 0)
+            return refused(r, "tcs_shapes:receive_message/0 with no message in the mailbox (the call step would "
+                           "wait in the traced function) is");
+        control_decided(m, "CALL-RECEIVE-IN-TRACED");
+        return value(messages_take_value(m, r->p));
     case FN_PHASH2: /* a BIF: its value only (LIB-TARGET-BIF) */
         control_decided(m, "LIB-TARGET-BIF LIB-TARGET-EXACT");
         return value(term_int(m->a, phash2_value(arg)));
