@@ -514,8 +514,8 @@ static Result enter_loop(Run *r, Term *arg)
 }
 
 /* bs_sum_a(<<H,T/binary>>, Acc) -> bs_sum_a(T, H + Acc); bs_sum_a(<<>>, Acc) -> Acc; bs_sum_b
- * the same with its arguments the other way round: each a local tail call on the rest,
- * unrolled. */
+ * the same with its arguments the other way round; bs_sum_c four bits at a time, of <<>> only:
+ * each a local tail call on the rest, unrolled. */
 static Result enter_bs_sum(Run *r, int fn, Term *args)
 {
     Model *m = r->m;
