@@ -52,12 +52,23 @@ term([H | T] = L, Names) ->
 term(T, Names) when is_map(T) ->
     Pairs = [[term(K, Names), "=>", term(V, Names)] || {K, V} <- lists:sort(maps:to_list(T))],
     ["#{", lists:join(",", Pairs), "}"];
-term(<<B, Rest/binary>> = T, _) when byte_size(T) >= ?LONG, Rest =:= binary_part(T, 0, byte_size(Rest)) ->
-    %% every byte equals the first iff the bytes equal themselves shifted by one
-    ["binary:copy(<<", integer_to_list(B), ">>,", integer_to_list(byte_size(T)), ")"];
-term(T, _) when is_binary(T) ->
-    ["<<", lists:join(",", [integer_to_list(B) || <<B>> <= T]), ">>"];
+term(T, _) when is_binary(T) -> binary(T);
 term(T, _) -> io_lib:format("~w", [T]).
+
+%% A binary is read by BIFs only, never matched with the bit syntax: on OTP 27 and 29 the
+%% argument a call trace event makes of a match context (a function tail-called with the rest
+%% of the binary it matches) changes when the process that holds it matches it (C-540), and
+%% the stream is to show what the runtime handed over.
+binary(T) when byte_size(T) >= ?LONG ->
+    N = byte_size(T),
+    %% every byte equals the first iff the bytes equal themselves shifted by one
+    case binary:part(T, 1, N - 1) =:= binary:part(T, 0, N - 1) of
+        true -> ["binary:copy(<<", integer_to_list(binary:first(T)), ">>,", integer_to_list(N), ")"];
+        false -> bytes(T)
+    end;
+binary(T) -> bytes(T).
+
+bytes(T) -> ["<<", lists:join(",", [integer_to_list(B) || B <- binary_to_list(T)]), ">>"].
 
 written_fun(true, Body, Names) -> ["fun()->", term(Body, Names), " end"];
 written_fun(false, _, _) -> "#Fun<?>".

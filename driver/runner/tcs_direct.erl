@@ -23,10 +23,16 @@ call(tcs_nif, id, [X]) -> tcs_nif:id(X);
 call(tcs_nif, check, [X]) -> tcs_nif:check(X);
 call(tcs_nif, dirty_cpu, [X]) -> tcs_nif:dirty_cpu(X);
 call(tcs_nif, dirty_io, [X]) -> tcs_nif:dirty_io(X);
+call(tcs_shapes, loop, [N]) -> tcs_shapes:loop(N);
+call(tcs_shapes, bs_sum_a, [Bin, Acc]) -> tcs_shapes:bs_sum_a(Bin, Acc);
+call(tcs_shapes, bs_sum_b, [Acc, Bin]) -> tcs_shapes:bs_sum_b(Acc, Bin);
+call(tcs_shapes, bs_sum_c, [Bits, Acc]) -> tcs_shapes:bs_sum_c(Bits, Acc);
+call(tcs_shapes, receive_message, []) -> tcs_shapes:receive_message();
 call(erlang, phash2, [X]) -> erlang:phash2(X);
 call(lists, seq, [From, To]) -> lists:seq(From, To).
 
 %% The fun call path (`call ... fun`): a fun of the function made at run time, an external fun
 %% as `fun M:F/A` is, called in a tail call; one clause per arity the fixture has.
+call_fun(M, F, []) -> (erlang:make_fun(M, F, 0))();
 call_fun(M, F, [X]) -> (erlang:make_fun(M, F, 1))(X);
 call_fun(M, F, [X, Y]) -> (erlang:make_fun(M, F, 2))(X, Y).

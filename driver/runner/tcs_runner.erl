@@ -97,7 +97,7 @@ run(JobFile, Watcher) ->
 %% got its lines.  Measured by listing code:all_loaded() before and after
 %% each step over the corpus on 27 and 29 (fuzz/FINDINGS.md, P1).
 load_modules() ->
-    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_nif, tcs_direct, tcs_puppet, tcs_canon, tcs_patterns, timer,
+    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_nif, tcs_shapes, tcs_direct, tcs_puppet, tcs_canon, tcs_patterns, timer,
                                                   tcs_settle, tcs_ports, tcs_seq, tcs_busy, tcs_readings, tcs_watchdog,
                                                   tcs_foreign | library_modules()]],
     ok.

@@ -16,7 +16,7 @@ RUNNER = REPO / "driver" / "runner"
 LAYERS = ["tcs_batch", "tcs_runner",
           "tcs_patterns", "tcs_procflags", "tcs_sessions", "tcs_ports", "tcs_seq", "tcs_readings", "tcs_watchdog",
           "tcs_runner_lib", "tcs_settle", "tcs_puppet", "tcs_direct", "tcs_busy", "tcs_gate", "tcs_canon", "tcs_foreign", "tcs_target",
-          "tcs_late", "tcs_nif"]
+          "tcs_late", "tcs_nif", "tcs_shapes"]
 
 
 def calls(module: str) -> set[str]:

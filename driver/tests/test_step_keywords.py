@@ -25,6 +25,7 @@ SHARED: dict[str, str] = {
     "kill": "the exit reason kill",
     "link": "trace tag link",
     "load": "the fixture NIF module's function tcs_nif:load/1 (its library's loader)",
+    "loop": "the fixture function tcs_shapes:loop/1 (a recursion N deep)",
     "monitor": "erlang:monitor/2 and the system monitor's messages",
     "open_port": "erlang:open_port/2, where a process waits",
     "port_command": "erlang:port_command/2, where a process waits",

@@ -888,8 +888,8 @@ static bool pattern_target(Parser *p, Step *st)
         return true;
     }
     if (strcmp(st->module, "_") != 0 && fixture_module(st->module) < 0)
-        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, '_', or the "
-                    "library targets erlang:phash2/1 and lists:seq/2)", st->module);
+        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, tcs_shapes, '_', "
+                    "or the library targets erlang:phash2/1 and lists:seq/2)", st->module);
     size_t module_at = at;
     if (p->s[p->i] != ':')
         return fail(p, p->i, "expected ':' after the module name");
@@ -1001,8 +1001,8 @@ static bool module_fn(Parser *p, Step *st, size_t *fn_at)
     if (!m)
         return fail(p, at, "expected Module:Function");
     if (fixture_module(m) < 0)
-        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, or the library "
-                    "targets erlang:phash2/1 and lists:seq/2)", m);
+        return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, tcs_shapes, or "
+                    "the library targets erlang:phash2/1 and lists:seq/2)", m);
     st->module = m;
     if (p->s[p->i] != ':')
         return fail(p, p->i, "expected ':' after the module name");

@@ -7,6 +7,7 @@
  * frames a breakpoint pushes for {return_trace}/{exception_trace} and for return_to. A
  * function's return runs the trace frames down to the continuation; an exception drops them,
  * reporting exception_from for {exception_trace} frames and one return_to where it is caught. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 #include "counters.h"
 #include "enabled.h"
 #include "libcalls.h"
+#include "messages.h"
 #include "phash2.h"
 #include "release.h"
 #include "running.h"
@@ -401,16 +403,19 @@ static Result unwind(Run *r, Result res)
 
 /* ---- the fixture functions ----------------------------------------------------------------- */
 
-static Result enter(Run *r, int fn, Term *arg, bool global);
+static Result enter(Run *r, int fn, Term *args, bool global);
 
 static Result value(Term *v) { return (Result){.value = v}; }
+
+/* The argument list [X] of a function of arity 1. */
+static Term *one(Model *m, Term *x) { return term_list(m->a, 1, &x); }
 
 /* A non-tail call of callee from caller (local, or through the export entry when global),
  * inside a try when catches. */
 static Result call_at(Run *r, int caller, bool catches, int callee, Term *arg, bool global)
 {
     push(r, (Frame){.kind = FR_CONT, .mfa = fn_mfa(r->m, caller, NULL), .catches = catches});
-    return unwind(r, enter(r, callee, arg, global));
+    return unwind(r, enter(r, callee, one(r->m, arg), global));
 }
 
 /* try ... catch error:R -> {caught, R} end around a call's result. */
@@ -435,14 +440,21 @@ static bool script_head(const Term *arg, const char **shape, bool *global, Term 
     return true;
 }
 
+/* A call the model does not follow: failed, with err set to what it is. */
+static Result refused(Run *r, const char *what)
+{
+    model_unsupported(r->m, r->st->line, r->st->col, what);
+    return (Result){.failed = true};
+}
+
 /* An argument no clause of fn matches: the model does not follow function_clause. */
 static Result no_clause(Run *r, int fn)
 {
-    char what[128];
-    snprintf(what, sizeof what, "tcs_target:%s/1 with an argument no clause of it matches (see "
-             "cases/README.md, \"The traced functions\") is", fixture_fn_info(fn)->name);
-    model_unsupported(r->m, r->st->line, r->st->col, what);
-    return (Result){.failed = true};
+    const FixtureFnInfo *f = fixture_fn_info(fn);
+    char what[160];
+    snprintf(what, sizeof what, "%s:%s/%d with an argument no clause of it matches (see cases/README.md, "
+             "\"The traced functions\") is", fixture_module_name(f->module), f->name, f->arity);
+    return refused(r, what);
 }
 
 /* top/1, middle/1 and bottom/1: the chain of trace_session_SUITE's return_to/1. */
@@ -465,7 +477,7 @@ static Result enter_chain(Run *r, int fn, Term *arg)
     if (fn == FN_TOP) /* try middle(Rest) catch error:R -> {caught, R} end */
         return catches ? caught(r->m, call_at(r, FN_TOP, true, FN_MIDDLE, rest, global)) : no_clause(r, fn);
     if (strcmp(shape, "tail") == 0) /* bottom(Rest), a tail call */
-        return enter(r, FN_BOTTOM, rest, global);
+        return enter(r, FN_BOTTOM, one(r->m, rest), global);
     if (catches) /* try bottom(Rest) catch error:R -> {caught, R} end */
         return caught(r->m, call_at(r, FN_MIDDLE, true, FN_BOTTOM, rest, global));
     if (strcmp(shape, "body") != 0)
@@ -474,13 +486,72 @@ static Result enter_chain(Run *r, int fn, Term *arg)
     return x.raised || x.failed ? x : value(term_tuple(r->m->a, 1, &x.value));
 }
 
-/* Enters fn with its argument (through the export entry when global) and runs its body as
- * driver/runner/tcs_target.erl and tcs_late.erl define it; failed if the model cannot. */
-static Result enter(Run *r, int fn, Term *arg, bool global)
+/* What the model runs of tcs_shapes: loop/1 as deep (the live stack and the stream grow with
+ * it), bs_sum_a/2 and bs_sum_b/2 of a binary as long (the stream grows as its square). */
+enum { LOOP_MAX_DEPTH = 1 << 20, BS_SUM_MAX_BYTES = 1024 };
+
+/* loop(0) -> 0; loop(N) -> loop(N - 1) + 1: N local non-tail calls, each returning its own N;
+ * unrolled, since a recursion of the model's own as deep would overflow its stack. */
+static Result enter_loop(Run *r, Term *arg)
 {
     Model *m = r->m;
-    /* every fixture function takes one argument; lists:seq/2 is called by the step only */
-    Term *args = fn == FN_SEQ ? r->st->args : term_list(m->a, 1, &arg);
+    if (arg->kind != TK_INT || arg->u.i < 0 || arg->u.i > LOOP_MAX_DEPTH)
+        return refused(r, "tcs_shapes:loop/1 of anything but an integer from 0 to 1048576 (a negative one "
+                       "recurses for ever) is");
+    control_decided(m, "CALL-DEEP-RECURSION");
+    const Term *caller = fn_mfa(m, FN_LOOP, NULL);
+    for (long long k = arg->u.i - 1; k >= 0; k--) {
+        push(r, (Frame){.kind = FR_CONT, .mfa = caller});
+        if (!breakpoint(r, FN_LOOP, one(m, term_int(m->a, k)), false))
+            return (Result){.failed = true};
+    }
+    Result x = value(term_int(m->a, 0));
+    for (long long k = 1; k <= arg->u.i; k++) {
+        unwind(r, x); /* loop(k - 1)'s value reaches loop(k), which adds 1 */
+        x = value(term_int(m->a, k));
+    }
+    return x;
+}
+
+/* bs_sum_a(<<H,T/binary>>, Acc) -> bs_sum_a(T, H + Acc); bs_sum_a(<<>>, Acc) -> Acc; bs_sum_b
+ * the same with its arguments the other way round; bs_sum_c four bits at a time, of <<>> only:
+ * each a local tail call on the rest, unrolled. */
+static Result enter_bs_sum(Run *r, int fn, Term *args)
+{
+    Model *m = r->m;
+    int bin_at = fn == FN_BS_SUM_B; /* which argument is the binary */
+    for (;;) {
+        Term *a[2] = {args->u.cons.head, args->u.cons.tail->u.cons.head};
+        const Term *bin = a[bin_at], *acc = a[1 - bin_at];
+        if (bin->kind != TK_BIN)
+            return no_clause(r, fn);
+        if (bin->u.bin.n == 0)
+            return value(a[1 - bin_at]);
+        if (fn == FN_BS_SUM_C) /* <<H:4,T/bits>>: T is a bitstring */
+            return refused(r, "tcs_shapes:bs_sum_c/2 of a binary that is not empty (the rest after 4 bits is "
+                           "a bitstring, which no term of the model is) is");
+        if (bin->u.bin.n > BS_SUM_MAX_BYTES)
+            return refused(r, "tcs_shapes:bs_sum_a/2 or bs_sum_b/2 of a binary longer than 1024 bytes (each "
+                           "call's line holds the rest: the stream grows as the square of its length) is");
+        if (acc->kind != TK_INT || acc->u.i > LLONG_MAX - 255)
+            return refused(r, "tcs_shapes:bs_sum_a/2 or bs_sum_b/2 with an accumulator that is no integer "
+                           "below 2^63 - 255 (H + Acc raises badarith, or passes 64 bits) is");
+        control_decided(m, "CALL-MATCH-CONTEXT-ARG"); /* the rest is a match context: C-540 */
+        a[bin_at] = term_bin(m->a, bin->u.bin.n - 1, bin->u.bin.bytes + 1);
+        a[1 - bin_at] = term_int(m->a, acc->u.i + bin->u.bin.bytes[0]);
+        args = term_list(m->a, 2, a);
+        if (!breakpoint(r, fn, args, false))
+            return (Result){.failed = true};
+    }
+}
+
+/* Enters fn with its arguments (through the export entry when global) and runs its body as
+ * driver/runner/tcs_target.erl, tcs_late.erl and tcs_shapes.erl define it; failed if the model
+ * cannot. */
+static Result enter(Run *r, int fn, Term *args, bool global)
+{
+    Model *m = r->m;
+    Term *arg = args->kind == TK_CONS ? args->u.cons.head : NULL; /* receive_message/0 has none */
     if (!breakpoint(r, fn, args, global))
         return (Result){.failed = true};
     if (fixture_fn_info(fn)->module == MOD_NIF) /* a NIF is traced as the function it replaces */
@@ -503,7 +574,7 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
     }
     case FN_TAIL: /* id(X), a tail call */
     case FN_INNER:
-        return enter(r, FN_ID, arg, false);
+        return enter(r, FN_ID, one(m, arg), false);
     case FN_DEEP: /* {inner(X)} */
         x = call_at(r, FN_DEEP, false, FN_INNER, arg, false);
         return x.failed ? x : value(term_tuple(m->a, 1, &x.value));
@@ -519,6 +590,18 @@ static Result enter(Run *r, int fn, Term *arg, bool global)
     case FN_MIDDLE:
     case FN_BOTTOM:
         return enter_chain(r, fn, arg);
+    case FN_LOOP:
+        return enter_loop(r, arg);
+    case FN_BS_SUM_A:
+    case FN_BS_SUM_B:
+    case FN_BS_SUM_C:
+        return enter_bs_sum(r, fn, args);
+    case FN_RECEIVE_MESSAGE: /* receive Msg -> Msg end, a message already in the mailbox */
+        if (m->procs[r->p].mlen == 0)
+            return refused(r, "tcs_shapes:receive_message/0 with no message in the mailbox (the call step would "
+                           "wait in the traced function) is");
+        control_decided(m, "CALL-RECEIVE-IN-TRACED");
+        return value(messages_take_value(m, r->p));
     case FN_PHASH2: /* a BIF: its value only (LIB-TARGET-BIF) */
         control_decided(m, "LIB-TARGET-BIF LIB-TARGET-EXACT");
         return value(term_int(m->a, phash2_value(arg)));
@@ -566,7 +649,7 @@ bool calls_step_from(Model *m, int p, const Step *st, const Term *caller)
     r->st = st;
     push(r, (Frame){.kind = FR_CONT, .mfa = caller, .catches = true});
     int fn = fixture_fn(mod, st->fn, term_list_length(st->args));
-    Result res = unwind(r, enter(r, fn, st->args->u.cons.head, true));
+    Result res = unwind(r, enter(r, fn, st->args, true));
     if (res.failed)
         return false;
     codeload_end(m, &load);

@@ -38,12 +38,21 @@ bool counters_set(Model *m, Counter *c, const Term *ms, bool breakpoint)
     return false;
 }
 
-/* True iff the step's call allocates on the heap for sure: lists:seq(From, To) with To >= From
- * builds a list (LIB-TARGET-SEQ); of other calls the model does not say. */
-static bool call_allocates(const Model *m)
+/* True iff the call process p makes allocates on the heap for sure: lists:seq(From, To) with
+ * To >= From builds a list (LIB-TARGET-SEQ); tcs_shapes:receive_message/0 takes a message that is
+ * a tuple, a list, a map or a binary, whose words count to it (CALL-RECEIVE-IN-TRACED); of other
+ * calls the model does not say. */
+static bool call_allocates(const Model *m, int p)
 {
     const Step *st = m->step;
-    if (!st || st->kind != ST_CALL || strcmp(st->module, "lists") != 0 || strcmp(st->fn, "seq") != 0)
+    if (!st || st->kind != ST_CALL)
+        return false;
+    const Proc *pr = &m->procs[p];
+    if (strcmp(st->module, "tcs_shapes") == 0 && strcmp(st->fn, "receive_message") == 0 && pr->mlen > 0) {
+        TermKind k = pr->mbox[pr->mhead].msg->kind;
+        return k == TK_TUPLE || k == TK_CONS || k == TK_MAP || k == TK_BIN;
+    }
+    if (strcmp(st->module, "lists") != 0 || strcmp(st->fn, "seq") != 0)
         return false;
     const Term *args = st->args, *from = args->u.cons.head, *to = args->u.cons.tail->u.cons.head;
     return from->kind == TK_INT && to->kind == TK_INT && to->u.i >= from->u.i;
@@ -80,7 +89,7 @@ void counters_call(Model *m, int s, int p, Pattern *pat)
             c->procs = pc;
         }
         pc->calls++;
-        if (k == COUNTER_MEMORY && call_allocates(m))
+        if (k == COUNTER_MEMORY && call_allocates(m, p))
             c->grew++;
     }
 }

@@ -53,6 +53,14 @@ static void messages_received(Model *m, int p, Message got)
     free(got.msg);
 }
 
+Term *messages_take_value(Model *m, int p)
+{
+    Message got = messages_take(m, p);
+    Term *value = term_clone_in(m->a, got.msg);
+    messages_received(m, p, got);
+    return value;
+}
+
 void messages_wake_blocked(Model *m, int p)
 {
     running_wake(m, p);

@@ -17,6 +17,9 @@ bool messages_deliver_woken(Model *m, int p, Term *msg, const Term *sender, cons
 /* Guarantees: p, blocked in a receive with a message in its mailbox (it came while p was
  * suspended), is woken and takes the oldest (RUN-WAKE; its 'receive' event was at delivery). */
 void messages_wake_blocked(Model *m, int p);
+/* Guarantees: the oldest message of p's non-empty mailbox taken and handled (its seq_trace token
+ * passed on), its value returned (in the arena): a receive in a traced function. */
+Term *messages_take_value(Model *m, int p);
 /* Guarantees: p's mailbox empty, the memory of the messages it held freed (an exit, the end of
  * a run). */
 void messages_drop(Model *m, int p);

@@ -2,9 +2,11 @@
  * EV-REGISTER and EV-EXIT rules). */
 #include <string.h>
 
+#include "calls.h"
 #include "control.h"
 #include "inherit.h"
 #include "largeheap.h"
+#include "libcalls.h"
 #include "messages.h"
 #include "order.h"
 #include "ports.h"
@@ -19,10 +21,11 @@
 #include "windows.h"
 
 /* The flags under which a child running an entry point (not a scenario process) would show
- * what model v1 does not know of it: its calls, messages, scheduling and collections. */
+ * what model v1 does not know of it: its messages, scheduling and collections (its call of the
+ * entry point is modelled: PROCS-SPAWN-ENTRY-CALL). */
 #define ENTRY_UNMODELLED                                                                         \
-    (FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RECEIVE) | FLAG_BIT(FL_CALL) | FLAG_BIT(FL_RUNNING) |      \
-     FLAG_BIT(FL_EXITING) | FLAG_BIT(FL_RUNNING_PROCS) | FLAG_BIT(FL_GARBAGE_COLLECTION))
+    (FLAG_BIT(FL_SEND) | FLAG_BIT(FL_RECEIVE) | FLAG_BIT(FL_RUNNING) | FLAG_BIT(FL_EXITING) |   \
+     FLAG_BIT(FL_RUNNING_PROCS) | FLAG_BIT(FL_GARBAGE_COLLECTION))
 
 /* PROCS-MAX-HEAP-KILL: a child running {lists,seq,[From,To]} spawned with max_heap_size Max.
  * Its list of L elements is 2L words of live data when done: with L >= Max some collection
@@ -51,6 +54,19 @@ static int sessions_on(const Model *m, int q)
     return n;
 }
 
+/* Whether anything sees a spawned child's call of its entry point {lists,seq,[From,To]}: a
+ * pattern on lists:seq/2 (a meta one or a counter in any process; the child enters it through its
+ * export entry, erts's erl_create_process), or the child traced for calls, whose local tail call
+ * of seq_loop/3 a '_':'_'/'_' pattern would see (refused where the call is run). */
+static bool entry_call_seen(const Model *m, int q)
+{
+    for (int s = 0; s < m->nsessions; s++)
+        if (order_pattern_in_use(&m->sessions[s].pats[FN_SEQ]) ||
+            (m->procs[q].trace[s].flags & FLAG_BIT(FL_CALL) && m->all_modules_pattern))
+            return true;
+    return false;
+}
+
 bool procs_spawn(Model *m, int p, const Step *st)
 {
     bool linked = st->kind == ST_SPAWN_LINK;
@@ -70,12 +86,7 @@ bool procs_spawn(Model *m, int p, const Step *st)
     for (int s = 0; st->term && s < m->nsessions; s++) {
         if (m->procs[q].trace[s].flags & ENTRY_UNMODELLED)
             return model_unsupported(m, st->line, st->term_col,
-                                     "an entry point traced for calls, messages, scheduling or garbage collection is");
-        /* the child enters lists:seq/2 through its export entry: counters and meta patterns on
-         * it would see the call, and a local one its seq_loop/3 (LIB-TARGET-SEQ) */
-        if (order_pattern_in_use(&m->sessions[s].pats[FN_SEQ]))
-            return model_unsupported(m, st->line, st->term_col,
-                                     "an entry point {lists,seq,...} while a pattern on lists:seq/2 is set is");
+                                     "an entry point traced for messages, scheduling or garbage collection is");
     }
     /* PROCS-SPAWN-OPTS: spawn_opt/4's options are in neither event, which carry the entry point
      * alone (erl_trace.c, trace_proc_spawn: "{trace, ParentPid, spawn, ChildPid, {Mod, Func,
@@ -105,6 +116,20 @@ bool procs_spawn(Model *m, int p, const Step *st)
     const Term *args = st->term->u.tuple.el[2]; /* [From, To] */
     long long len = args->u.cons.tail->u.cons.head->u.i - args->u.cons.head->u.i + 1;
     control_decided(m, "PROCS-SPAWN-ENTRY");
+    bool called = entry_call_seen(m, q);
+    if (called && (st->max_heap_size || len > LIBCALLS_SEQ_MAX))
+        return model_unsupported(m, st->line, st->term_col, "an entry point whose call is traced, with max_heap_size "
+                                 "or of a list longer than 1000 elements, is");
+    if (called) { /* PROCS-SPAWN-ENTRY-CALL: the child's call of lists:seq/2, with nothing to return to */
+        Step call = *st;
+        call.module = "lists";
+        call.fn = "seq";
+        call.args = st->term->u.tuple.el[2];
+        call.path = CALL_APPLY;
+        control_decided(m, "PROCS-SPAWN-ENTRY-CALL");
+        if (!calls_step_from(m, q, &call, term_atom(m->a, "undefined")))
+            return false;
+    }
     if (st->max_heap_size) { /* PROCS-MAX-HEAP-KILL: killed by its list, or the list fits */
         control_decided(m, "PROCS-MAX-HEAP-KILL");
         return spawn_max_heap(m, q, st, len);

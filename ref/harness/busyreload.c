@@ -48,6 +48,8 @@ static const char *unsupported_round(const Model *m, int p, const Step *st)
         what = "a busy tracee that is no idle process of the case is";
     else if ((pr->trace[LEGACY_SESSION].flags & ~FLAG_BIT(FL_CALL)) != 0)
         what = "a busy tracee traced for more than call (its loop would be seen otherwise too) is";
+    else if (mod == MOD_SHAPES) /* each call several calls deep, or a receive */
+        what = "a busy loop of a tcs_shapes function is";
     else if (!m->loaded[mod] || m->all_modules_pattern)
         what = "a busy loop that loads its module, or under a '_':'_'/'_' pattern, is";
     else if (pat->meta || pat->counters[COUNTER_COUNT].state || pat->counters[COUNTER_TIME].state ||

@@ -93,8 +93,9 @@ bool model_init(Model *m, Arena *a, const Scenario *sc, Stream *out, Err *err)
     m->sessions[LEGACY_SESSION].life = LIFE_ALIVE; /* SESSION-LEGACY: always there */
     m->nsessions = 1;
     m->sessions[LEGACY_SESSION].state_term = sc->tracer.state ? sc->tracer.state : term_pid(a, "tracer");
-    m->loaded[MOD_TARGET] = m->loaded[MOD_NIF] = true; /* the runner loads them before the first step; tcs_late is
-                                   * loaded by its first call (CALL-PATTERN-ON-LOAD) */
+    /* the runner loads them before the first step; tcs_late is loaded by its first call
+     * (CALL-PATTERN-ON-LOAD) */
+    m->loaded[MOD_TARGET] = m->loaded[MOD_NIF] = m->loaded[MOD_SHAPES] = true;
     m->loaded[MOD_ERLANG] = m->loaded[MOD_LISTS] = true; /* preloaded, and loaded at boot (LIB-TARGET) */
     for (size_t i = 0; i < sc->nsessions; i++) {
         /* SESSION-UNDEFINED-TRACER: the messages go to the process the trace steps name,

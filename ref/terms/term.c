@@ -274,6 +274,12 @@ Term *term_clone(const Term *t)
     return clone_into(t, &next); /* at block: free() of it releases the whole */
 }
 
+Term *term_clone_in(Arena *a, const Term *t)
+{
+    char *next = arena_alloc(a, clone_size(t));
+    return clone_into(t, &next);
+}
+
 Term *term_list(Arena *a, size_t n, Term *const *el)
 {
     Term *t = term_nil(a);

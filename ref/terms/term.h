@@ -99,6 +99,8 @@ size_t term_bin_copy_length(const Term *t, unsigned char *byte);
  * releases: a term that outlives the memory t is in, for as long as it is wanted (a message
  * waiting in a mailbox). */
 Term *term_clone(const Term *t);
+/* Guarantees: a deep copy of t in the arena (a message taken from a mailbox, kept as a value). */
+Term *term_clone_in(Arena *a, const Term *t);
 
 /* Guarantees: <0, 0, >0 as a is less, equal, greater than b in Erlang term order. */
 int term_compare(const Term *a, const Term *b);

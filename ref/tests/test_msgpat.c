@@ -19,7 +19,7 @@ static void test_parse(int *failures)
         "PARSE 7:25: 'restart' without call_count, call_time or call_memory (undefined in 003, function/4) "
         "is not supported by model v1");
     sim(failures, H "pattern send:id/1 true",
-        "PARSE 7:9: module 'send' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, '_', or the library "
+        "PARSE 7:9: module 'send' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, tcs_shapes, '_', or the library "
         "targets erlang:phash2/1 and lists:seq/2)");
     /* valid for send but not run by the model; refused (badarg) for 'receive' */
     sim(failures, H "pattern send [{'_',[],[{set_seq_token,label,1}]}]",

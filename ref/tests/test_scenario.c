@@ -157,8 +157,8 @@ static void test_step_errors(int *failures)
           "7:9: only the exact target lists:seq/2 of module 'lists' is supported by model v1 (a wildcard or "
           "another function of a library module matches differently per release)");
     parse(failures, H "pattern bogus:id/1 true global",
-          "7:9: module 'bogus' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, '_', or the library targets "
-          "erlang:phash2/1 and lists:seq/2)");
+          "7:9: module 'bogus' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, tcs_shapes, '_', or the "
+          "library targets erlang:phash2/1 and lists:seq/2)");
     parse(failures, H "pattern tcs_target/1 true global", "7:19: expected ':' after the module name");
     parse(failures, H "pattern on_load", "7:16: expected a term, found end of line");
     parse(failures, H "pattern tcs_target:/1 true global", "7:20: unexpected character '/' in term");
@@ -209,8 +209,8 @@ static void test_step_errors(int *failures)
     parse(failures, H "a call tcs_target:id(1", "7:23: expected ',' or ')' in the argument list");
     parse(failures, H "a call tcs_target:id(1,", "7:24: expected a term, found end of line");
     parse(failures, H "a call tcs_target:twice(1) x", "7:28: expected 'direct', 'fun' or the end of the line after the call");
-    parse(failures, H "a call bogus:id(1)", "7:8: module 'bogus' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, or "
-          "the library targets erlang:phash2/1 and lists:seq/2)");
+    parse(failures, H "a call bogus:id(1)", "7:8: module 'bogus' is not supported by model v1 (tcs_target, tcs_late, "
+          "tcs_nif, tcs_shapes, or the library targets erlang:phash2/1 and lists:seq/2)");
     parse(failures, H "a call (1)", "7:8: expected Module:Function");
     parse(failures, H "a call tcs_target id(1)", "7:18: expected ':' after the module name");
     parse(failures, H "a call tcs_target:(1)", "7:19: expected a function name");

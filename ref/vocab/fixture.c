@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-static const char *const module_names[FIXTURE_MODULES] = {"tcs_target", "tcs_late", "tcs_nif", "erlang",
+static const char *const module_names[FIXTURE_MODULES] = {"tcs_target", "tcs_late", "tcs_nif", "tcs_shapes", "erlang",
                                                                  "lists"};
 
 static const FixtureFnInfo fns[FIXTURE_FNS] = {
@@ -31,6 +31,14 @@ static const FixtureFnInfo fns[FIXTURE_FNS] = {
     [FN_NIF_DIRTY_IO] = {MOD_NIF, "dirty_io", 1, true},
     [FN_NIF_INFO0] = {MOD_NIF, "module_info", 0, true},
     [FN_NIF_INFO1] = {MOD_NIF, "module_info", 1, true},
+    /* the code shapes of OTP's stack_grow/1, bit_syntax/1 and trace_call_memory_SUITE's receive */
+    [FN_LOOP] = {MOD_SHAPES, "loop", 1, true},
+    [FN_BS_SUM_A] = {MOD_SHAPES, "bs_sum_a", 2, true},
+    [FN_BS_SUM_B] = {MOD_SHAPES, "bs_sum_b", 2, true},
+    [FN_BS_SUM_C] = {MOD_SHAPES, "bs_sum_c", 2, true},
+    [FN_RECEIVE_MESSAGE] = {MOD_SHAPES, "receive_message", 0, true},
+    [FN_SHAPES_INFO0] = {MOD_SHAPES, "module_info", 0, true},
+    [FN_SHAPES_INFO1] = {MOD_SHAPES, "module_info", 1, true},
     [FN_PHASH2] = {MOD_ERLANG, "phash2", 1, true}, /* a BIF: traced on its export entry */
     [FN_SEQ] = {MOD_LISTS, "seq", 2, true},
 };

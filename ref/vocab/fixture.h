@@ -1,11 +1,11 @@
 /* fixture.h - the modules whose calls scenarios trace (cases/README.md "The traced
- * functions"; driver/runner/tcs_target.erl, tcs_late.erl and tcs_nif.erl): their functions as
+ * functions"; driver/runner/tcs_target.erl, tcs_late.erl, tcs_nif.erl and tcs_shapes.erl): their functions as
  * erlang:trace_pattern/3 counts them. What the functions do is in ref/events/calls.c. */
 #ifndef TCS_FIXTURE_H
 #define TCS_FIXTURE_H
 #include <stdbool.h>
 
-typedef enum { MOD_TARGET, MOD_LATE, MOD_NIF, MOD_ERLANG, MOD_LISTS, FIXTURE_MODULES } FixtureModule;
+typedef enum { MOD_TARGET, MOD_LATE, MOD_NIF, MOD_SHAPES, MOD_ERLANG, MOD_LISTS, FIXTURE_MODULES } FixtureModule;
 
 /* Every function of the fixture modules, module_info/0,1 included (the compiler adds them),
  * then the library targets. */
@@ -13,6 +13,7 @@ typedef enum {
     FN_ID, FN_TWICE, FN_TAIL, FN_DEEP, FN_INNER, FN_CHECK, FN_RELAY, FN_CATCHER,
     FN_TOP, FN_MIDDLE, FN_BOTTOM, FN_TARGET_INFO0, FN_TARGET_INFO1, FN_LATE_ID, FN_LATE_INFO0, FN_LATE_INFO1,
     FN_NIF_LOAD, FN_NIF_ID, FN_NIF_CHECK, FN_NIF_DIRTY_CPU, FN_NIF_DIRTY_IO, FN_NIF_INFO0, FN_NIF_INFO1,
+    FN_LOOP, FN_BS_SUM_A, FN_BS_SUM_B, FN_BS_SUM_C, FN_RECEIVE_MESSAGE, FN_SHAPES_INFO0, FN_SHAPES_INFO1,
     FN_PHASH2, FN_SEQ, FIXTURE_FNS
 } FixtureFn;
 
