@@ -95,10 +95,12 @@ bool msgtrace_event(Model *m, const Step *st, int proc, const char *tag, const T
         if (pat->ms) {
             MsFlagsCtx ctx;
             MsCall call = {ms_args(m, send, msg, peer), model_id(m, proc), NULL, m->procs[proc].token != NULL,
-                           msflags_hooks(&ctx, m, s, proc), &m->tcw};
+                           msflags_hooks(&ctx, m, s, proc), &m->tcw, release_has(m, DEV_MS_MAP_KEY_TWICE)};
             o = ms_run(m->a, pat->ms, &call);
             if (o.unsupported)
                 return model_unsupported(m, st->line, st->col, o.unsupported);
+            if (o.keys_collided)
+                release_deviates(m, DEV_MS_MAP_KEY_TWICE);
             if (o.silent >= 0) /* MSGPAT-SILENT-ACTION: only a send spec can run {silent,Bool} */
                 *flags = o.silent ? *flags | FLAG_BIT(FL_SILENT) : *flags & ~FLAG_BIT(FL_SILENT);
             /* MSGPAT-BEFORE-ENABLED: the match spec decides before the tracer is asked;

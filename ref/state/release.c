@@ -69,6 +69,9 @@ static const struct {
                                      "the 'receive' event of a message that reaches a process waiting in a "
                                      "receive with no clause on messages comes only when the wait ends, after "
                                      "its timeout event (OTP-19527, erlang/otp PR #9577)"},
+    [DEV_MS_MAP_KEY_TWICE] = {DEVIATION_STREAM, {25, 29}, "C-445",
+                              "a map of 32 keys or fewer built in a match spec whose keys turn out equal is "
+                              "sorted by erts_usort_flatmap, which can keep a key twice and lose others"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */
@@ -82,6 +85,11 @@ bool release_range_covers(ReleaseRange range, int release)
 {
     return release > 0 && (range.first == RELEASE_OPEN || release >= range.first) &&
            (range.last == RELEASE_OPEN || release <= range.last);
+}
+
+bool release_has(const Model *m, Deviation d)
+{
+    return release_range_covers(deviations[d].releases, m->release);
 }
 
 bool release_deviates(Model *m, Deviation d)

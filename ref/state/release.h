@@ -24,6 +24,9 @@ enum { RELEASE_OPEN = 0 };
 
 /* Guarantees: true when release (from 1) is in range; false for release 0 (the documents). */
 bool release_range_covers(ReleaseRange range, int release);
+/* Guarantees: true when m predicts a release that d names; marks nothing (release_deviates does,
+ * where d applies). */
+bool release_has(const Model *m, Deviation d);
 /* Guarantees: true when m predicts a release that deviates by d (only the releases d's range
  * names); the first and the last step where d applied are kept for release_note; when d is a DEVIATION_CRASH,
  * m->crashed is set: the run ends at this step. */

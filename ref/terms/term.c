@@ -149,6 +149,29 @@ Term *term_map(Arena *a, size_t n, Term *const *keys, Term *const *vals)
     return t;
 }
 
+Term *term_map_with_duplicates(Arena *a, size_t n, Term *const *keys, Term *const *vals)
+{
+    Term *t = mk(a, TK_MAP);
+    Term **k = arena_alloc(a, (n ? n : 1) * sizeof(Term *));
+    Term **v = arena_alloc(a, (n ? n : 1) * sizeof(Term *));
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        for (; j > 0; j--) {
+            int c = term_compare(k[j - 1], keys[i]);
+            if (c < 0 || (c == 0 && term_compare(v[j - 1], vals[i]) <= 0))
+                break;
+            k[j] = k[j - 1];
+            v[j] = v[j - 1];
+        }
+        k[j] = keys[i];
+        v[j] = vals[i];
+    }
+    t->u.map.n = n;
+    t->u.map.key = k;
+    t->u.map.val = v;
+    return t;
+}
+
 Term *term_bin(Arena *a, size_t n, const unsigned char *bytes)
 {
     Term *t = mk(a, TK_BIN);

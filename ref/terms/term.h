@@ -25,7 +25,7 @@ struct Term {
         const char *name;                      /* TK_ATOM (UTF-8), TK_PID/TK_PORT (scenario name), TK_PLACEHOLDER */
         struct { Term *head, *tail; } cons;    /* TK_CONS */
         struct { size_t n; Term **el; } tuple; /* TK_TUPLE */
-        struct { size_t n; Term **key, **val; } map; /* TK_MAP, keys sorted, unique */
+        struct { size_t n; Term **key, **val; } map; /* TK_MAP, keys sorted, unique (but C-445's) */
         struct { size_t n; unsigned char *bytes; } bin; /* TK_BIN */
         const struct Term *fun_body;           /* TK_FUN: what the fun returns */
     } u;
@@ -69,6 +69,9 @@ Term *term_tuple(Arena *a, size_t n, Term *const *el);
 Term *term_tuple3(Arena *a, Term *x, Term *y, Term *z);
 /* Guarantees: a map with keys sorted in term order; a later duplicate key wins. */
 Term *term_map(Arena *a, size_t n, Term *const *keys, Term *const *vals);
+/* Guarantees: a map of exactly the n pairs given, a key given twice kept twice (a map OTP built
+ * wrongly, C-445), the pairs sorted by key, then by value, as the runner prints such a map. */
+Term *term_map_with_duplicates(Arena *a, size_t n, Term *const *keys, Term *const *vals);
 /* Guarantees: a binary holding a copy of the n bytes. */
 Term *term_bin(Arena *a, size_t n, const unsigned char *bytes);
 /* Guarantees: the proper list of the n elements. */

@@ -140,8 +140,9 @@ static void test_expressions(int *failures)
 }
 
 /* "m=M msg=X rt=R et=E silent=S" (or "unsupported: why") for ms_run on args, called by <a>
- * from {tcs_target,twice,1}; rules=... when want_rules. */
-static void run_rules(int *failures, const char *ms, const char *args, const char *want, bool want_rules)
+ * from {tcs_target,twice,1}, " collided" added when a map's keys collided; rules=... when
+ * want_rules; faulty: the release builds maps as OTP 25 to 29 do (C-445). */
+static void run_as(int *failures, const char *ms, const char *args, const char *want, bool want_rules, bool faulty)
 {
     Arena a;
     arena_init(&a);
@@ -154,7 +155,7 @@ static void run_rules(int *failures, const char *ms, const char *args, const cha
         arena_free(&a);
         return;
     }
-    MsCall call = {parse(&a, args), parse(&a, "<a>"), parse(&a, "{tcs_target,twice,1}"), false, NULL, NULL};
+    MsCall call = {parse(&a, args), parse(&a, "<a>"), parse(&a, "{tcs_target,twice,1}"), false, NULL, NULL, faulty};
     MsOutcome o = ms_run(&a, m, &call);
     Buf b;
     buf_init(&b);
@@ -166,7 +167,8 @@ static void run_rules(int *failures, const char *ms, const char *args, const cha
             term_print(&b, o.message, PRINT_CANON);
         else
             buf_puts(&b, "-");
-        buf_printf(&b, " rt=%d et=%d silent=%d", o.return_trace, o.exception_trace, o.silent);
+        buf_printf(&b, " rt=%d et=%d silent=%d%s", o.return_trace, o.exception_trace, o.silent,
+                   o.keys_collided ? " collided" : "");
     }
     if (want_rules)
         buf_printf(&b, " rules=%s", o.rules);
@@ -175,6 +177,11 @@ static void run_rules(int *failures, const char *ms, const char *args, const cha
     CHECK_STR(buf_str(&b), want);
     buf_free(&b);
     arena_free(&a);
+}
+
+static void run_rules(int *failures, const char *ms, const char *args, const char *want, bool want_rules)
+{
+    run_as(failures, ms, args, want, want_rules, false);
 }
 
 static void run(int *failures, const char *ms, const char *args, const char *want)
@@ -404,12 +411,53 @@ static void test_run_bodies(int *failures)
     run(failures, "[{['$1'],[],[{silent,{'==','$1',1}}]}]", "[1]", "m=1 msg=- rt=0 et=0 silent=1");
 }
 
+/* A map built from keys that turn out equal: the last value of a key, as the documents and
+ * OTP's match_spec_SUITE maps/1 say; as OTP 25 to 29 build it (erts_usort_flatmap, C-445), what
+ * erlang:match_spec_test/3 answered (the result's maps:to_list/1, sorted) on 25.2.3, 27.3.4.1 and
+ * 29.1.2 alike, except the two rows of atoms, which are 25's: 27 and 29 compare two atoms by their
+ * index in the atom table. The last row has no equal keys. */
+static void test_run_faulty_map_usort(int *failures)
+{
+    static const struct {
+        const char *map, *args, *documents, *otp;
+    } cases[] = {
+        {"#{'$1'=>a,'$2'=>b,'$3'=>c}", "[1,2,1]", "#{1=>c,2=>b}", "#{1=>c,1=>c} collided"},
+        {"#{'$1'=>a,'$2'=>b,'$3'=>c}", "[1,1,2]", "#{1=>b,2=>c}", "#{1=>b,2=>c} collided"},
+        {"#{'$1'=>a,'$2'=>b,'$3'=>c}", "[2,1,1]", "#{1=>c,2=>a}", "#{1=>c,1=>c} collided"},
+        {"#{'$1'=>a,'$2'=>b,'$3'=>c,'$4'=>d}", "[1,2,3,1]", "#{1=>d,2=>b,3=>c}", "#{1=>d,1=>d,2=>b} collided"},
+        {"#{'$1'=>a,'$2'=>b,'$3'=>c,'$4'=>d}", "[1,2,1,2]", "#{1=>c,2=>d}", "#{1=>c,2=>b} collided"},
+        {"#{'$1'=>a,'$2'=>b,'$3'=>c,'$4'=>d}", "[3,3,3,3]", "#{3=>d}", "#{3=>d} collided"},
+        {"#{'$1'=>a,'$2'=>b,'$3'=>c,'$4'=>d,'$5'=>e}", "[5,1,5,2,1]", "#{1=>e,2=>d,5=>c}", "#{1=>e,1=>e,2=>d} collided"},
+        {"#{'$1'=>a,'$2'=>b,7=>c}", "[7,7,0]", "#{7=>b}", "#{7=>b} collided"},
+        {"#{'$1'=>a,'$2'=>b,'$3'=>c}", "[zz,aa,zz]", "#{aa=>b,zz=>c}", "#{aa=>b,zz=>c} collided"},
+        {"#{'$1'=>a,'$2'=>b,'$3'=>c}", "[aa,zz,aa]", "#{aa=>c,zz=>b}", "#{aa=>c,aa=>c} collided"},
+        {"#{'$1'=>a,'$2'=>b,'$3'=>c}", "[3,2,1]", "#{1=>c,2=>b,3=>a}", "#{1=>c,2=>b,3=>a}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char head[40] = "[", ms[200], documents[100], otp[100];
+        int nvars = 0;
+        for (const char *c = cases[i].args; *c; c++) /* one variable per argument */
+            if (*c == ',' || *c == ']') {
+                nvars++;
+                snprintf(head + strlen(head), sizeof head - strlen(head), "%s'$%d'", nvars > 1 ? "," : "", nvars);
+            }
+        snprintf(ms, sizeof ms, "[{%s],[],[{message,%s}]}]", head, cases[i].map);
+        snprintf(documents, sizeof documents, "m=1 msg=%s rt=0 et=0 silent=-1", cases[i].documents);
+        char *otp_map = strtok(strcpy(otp, cases[i].otp), " ");
+        const char *collided = strtok(NULL, " ");
+        char want[100];
+        snprintf(want, sizeof want, "m=1 msg=%s rt=0 et=0 silent=-1%s", otp_map, collided ? " collided" : "");
+        run_as(failures, ms, cases[i].args, documents, false, false);
+        run_as(failures, ms, cases[i].args, want, false, true);
+    }
+}
+
 /* {caller} when the model does not know where the call returns to. */
 static void test_run_no_caller(int *failures)
 {
     Arena a;
     arena_init(&a);
-    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, false, NULL, NULL};
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, false, NULL, NULL, false};
     MsOutcome o = ms_run(&a, parse(&a, "[{'_',[],[{message,{caller}}]}]"), &call);
     CHECK(o.matched && term_is_atom(o.message, "undefined"));
     arena_free(&a);
@@ -511,7 +559,7 @@ static void run_effects(int *failures, const char *expr, bool token, const char 
     buf_init(&f.log);
     MsHooks hooks = {&f, fake_trace_flags};
     long long tcw = 7;
-    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, token, &hooks, &tcw};
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, token, &hooks, &tcw, false};
     MsOutcome o = ms_run(&a, m, &call);
     Buf b;
     buf_init(&b);
@@ -586,6 +634,7 @@ int main(void)
     test_run_guards(failures);
     test_run_bifs(failures);
     test_run_bodies(failures);
+    test_run_faulty_map_usort(failures);
     test_run_no_caller(failures);
     test_run_unsupported_and_rules(failures);
     test_run_process_functions(failures);

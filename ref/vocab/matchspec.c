@@ -410,6 +410,7 @@ typedef struct {
     int nvars;
     unsigned used;            /* bit per UsedRule */
     const char *unsupported;
+    bool keys_collided;       /* a map built had keys that turned out equal (MsOutcome) */
 } Run;
 
 /* The rules behind an outcome, in catalogue order. */
@@ -990,6 +991,41 @@ static Ev eval_call(Run *r, const Term *x, bool guard, Term **out)
     return bif2(r, name, vs[0], vs[1], out);
 }
 
+/* The map erts builds of m keys and values (matchMkFlatMap: in the order of the spec's map,
+ * whose keys are sorted) with erts_usort_flatmap of OTP 25 to 29 (erl_map.c): an insertion
+ * sort that drops the earlier of two equal keys by moving the entries after it down one place,
+ * but moves only as many as follow the entry being inserted, not as many as follow the equal
+ * one, so that an entry in between is doubled and the last ones are lost (C-445). The keys
+ * compare in term order, atoms by name (OTP 26 and later compare two atoms by their index in
+ * the atom table, which no document fixes: the model takes the order of their names). */
+static Term *faulty_flatmap(Run *r, size_t m, Term **k, Term **v)
+{
+    size_t size = m;
+    bool collided = false;
+    for (size_t i = 1; i < size; i++) {
+        for (size_t j = i; j > 0; j--) {
+            int c = term_compare(k[j], k[j - 1]);
+            if (c > 0)
+                break;
+            if (c == 0) {
+                collided = true;
+                memmove(k + j - 1, k + j, (size - i) * sizeof *k);
+                memmove(v + j - 1, v + j, (size - i) * sizeof *v);
+                size--;
+                i--;
+                break;
+            }
+            Term *key = k[j], *val = v[j];
+            k[j] = k[j - 1];
+            v[j] = v[j - 1];
+            k[j - 1] = key;
+            v[j - 1] = val;
+        }
+    }
+    r->keys_collided |= collided;
+    return collided ? term_map_with_duplicates(r->a, size, k, v) : term_map(r->a, size, k, v);
+}
+
 /* Evaluates a guard or body expression. In a body (guard false), a failing function call
  * gives the atom 'EXIT' in its place instead of failing (MS-BODY-EXIT). */
 static Ev eval(Run *r, const Term *x, bool guard, Term **out)
@@ -1037,7 +1073,8 @@ static Ev eval(Run *r, const Term *x, bool guard, Term **out)
             if (e != EV_OK)
                 return e;
         }
-        *out = term_map(r->a, m, k, v);
+        *out = r->call->faulty_map_usort && m <= MS_FLATMAP_MAX ? faulty_flatmap(r, m, k, v)
+                                                                 : term_map(r->a, m, k, v);
         return EV_OK;
     }
     case TK_TUPLE: {
@@ -1146,6 +1183,7 @@ MsOutcome ms_run(Arena *a, const Term *ms, const MsCall *call)
     }
     if (e == EV_UNSUPPORTED)
         o.unsupported = r->unsupported;
+    o.keys_collided = r->keys_collided;
     Buf b;
     buf_init(&b);
     for (int u = 0; u < U_COUNT; u++)

@@ -52,7 +52,13 @@ typedef struct MsCall {
     bool seq_token;     /* the calling process holds a seq_trace token ({is_seq_trace}) */
     const MsHooks *hooks; /* the trace flag functions; NULL: the model cannot run them here */
     long long *tcw;     /* the node's trace control word: get_tcw reads it, set_tcw writes it */
+    bool faulty_map_usort; /* the release builds a map of MS_FLATMAP_MAX keys or fewer as OTP 25 to 29's
+                            * erts_usort_flatmap does, which can keep a key twice (C-445) */
 } MsCall;
+
+/* The most keys a map built in a match spec has for erts to build it as a flatmap
+ * (MAP_SMALL_MAP_LIMIT, erl_map.h): a larger one is built otherwise (matchMkHashMap). */
+enum { MS_FLATMAP_MAX = 32 };
 
 /* What running a match specification on a call gives. */
 typedef struct MsOutcome {
@@ -61,6 +67,7 @@ typedef struct MsOutcome {
     bool return_trace;    /* {return_trace} ran */
     bool exception_trace; /* {exception_trace} ran */
     int silent;           /* -1: no {silent,Bool} with a boolean ran; else the last Bool */
+    bool keys_collided;   /* a map built had keys that turned out equal, and faulty_map_usort built it */
     const char *rules;    /* the MS-* rules behind the outcome, for --explain */
     const char *unsupported; /* non-NULL: what the model cannot compute ("... is", to be
                               * followed by "not supported by model v1") */
