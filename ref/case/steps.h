@@ -71,7 +71,9 @@
     X(ST_SUSPEND, "suspend", "suspend", BY_HARNESS, true, false, suspend_step)                         \
     X(ST_RESUME, "resume", "resume", BY_HARNESS, true, false, suspend_resume)                          \
     /* status A: process_info(A, status) of a blocked or suspended process, read by the harness */    \
-    X(ST_STATUS, "status", "status", BY_HARNESS, false, false, suspend_status)
+    X(ST_STATUS, "status", "status", BY_HARNESS, false, false, suspend_status)                       \
+    /* peer R: a second node started with module peer, and a process R there (DIST-*) */            \
+    X(ST_PEER, "peer", "peer", BY_HARNESS, true, false, peer_start)
 
 /* X(OP, PLAN, KEYWORD), one row per SessionOp, in its order: the trace session steps
  * (cases/README.md "Trace sessions"), one call of module trace each, planned as
