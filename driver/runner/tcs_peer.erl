@@ -3,9 +3,10 @@
 %% there that does the steps the harness hands it (remote/1).  Names are of long form on
 %% 127.0.0.1: the Debian roots of OTP 27 and 29 have no /etc/hosts, so no host name resolves
 %% there, and an address needs no resolution.  The peer node ends with the job (its control
-%% process is one of the job's, killed with it: tcs_batch); tcs_batch stops the distribution.
+%% process is one of the job's) and the distribution after it (stop/0, and tcs_batch for a job that
+%% did not finish).
 -module(tcs_peer).
--export([start/1, step/3, remote/1]).
+-export([start/1, step/3, stop/0, remote/1]).
 
 -define(EPMD_TRIES, 50).
 
@@ -56,12 +57,26 @@ start_peer() ->
     Args = ["-setcookie", atom_to_list(cookie()), "-kernel", "inet_dist_use_interface", "{127,0,0,1}"],
     case peer:start(#{name => peer:random_name("tcs_peer"), host => "127.0.0.1", longnames => true,
                       args => Args}) of
-        {ok, _Peer, Node} ->
+        {ok, Peer, Node} ->
             {Mod, Bin, File} = code:get_object_code(?MODULE),
             {module, Mod} = erpc:call(Node, code, load_binary, [Mod, File, Bin]),
             put(tcs_peer_node, Node),
+            put(tcs_peer, Peer),
             {ok, Node};
         {error, Why} -> {error, io_lib:format("the peer node did not start: ~p", [Why])}
+    end.
+
+%% stop(): the case's peer node stopped and the distribution with it, by the job itself, after
+%% its last step: what the distribution started is gone before the job's processes are killed
+%% (tcs_batch), a kill that once took the distribution's supervisor, and the kernel, with it on
+%% OTP 29 (3 of 8 runs of dist_send_remote).
+stop() ->
+    case erase(tcs_peer) of
+        undefined -> ok;
+        Peer ->
+            erase(tcs_peer_node),
+            ok = peer:stop(Peer),
+            ok = net_kernel:stop()
     end.
 
 %% step(Pid, Action, Timeout): the remote process Pid does Action; ok once it has, or timeout.

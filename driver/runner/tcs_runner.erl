@@ -73,6 +73,7 @@ run(JobFile, Watcher) ->
     settle(Names0),
     {Names, Watched} = run_steps([S || {step, _, _} = S <- Plan], Names0, Ctx, 0),
     print_records([{Name, collected(Pid)} || {Name, Pid} <- States], Names),
+    tcs_peer:stop(),
     tcs_watchdog:disarm(Watched),
     out("END").
 
