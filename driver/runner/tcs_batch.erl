@@ -117,6 +117,9 @@ clean(JobFile, Sessions) ->
     seq_trace:set_system_tracer(false),
     %% the trace control word, which match specs read and write (get_tcw, set_tcw)
     erlang:system_flag(trace_control_word, 0),
+    %% a case's peer node ended with its processes; the node is made distributed only for
+    %% the cases that need it (tcs_peer)
+    _ = net_kernel:stop(),
     [catch trace:session_destroy(S) || S <- sessions() -- Sessions],
     {ok, Job} = file:consult(JobFile),
     %% the legacy tracer module and the recorders of the job's trace sessions

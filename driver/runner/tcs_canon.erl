@@ -19,11 +19,12 @@ constant_fun(Body) -> fun() -> Body end.
 %% term(Term, Names): Term as canonical text; Names maps pids and ports to
 %% scenario names.  References differ on every run: they print as _Ref.
 -spec term(term(), #{pid() | port() => atom()}) -> iolist().
-term(T, _) when is_pid(T), node(T) =/= node() -> "<ext:pid>";
 term(T, _) when is_port(T), node(T) =/= node() -> "<ext:port>";
 term(T, Names) when is_pid(T) ->
+    %% a process of the case's peer node is named like a local one (DIST-PEER)
     case Names of
         #{T := Name} -> ["<", atom_to_list(Name), ">"];
+        #{} when node(T) =/= node() -> "<ext:pid>";
         #{} -> "<?>"
     end;
 term({'$tcs_placeholder', Text}, _) -> Text;   % a value printed as a name: _Id

@@ -77,6 +77,7 @@ run(JobFile, Watcher) ->
     %% a timeout in the shared node at io:put_chars, agreeing alone); the node's wall time
     %% still bounds it.
     Records = [{Name, collected(Pid)} || {Name, Pid} <- States],
+    tcs_peer:stop(),
     tcs_watchdog:disarm(Watched),
     print_records(Records, Names),
     tcs_procflags:close_tracer_port(Names),
@@ -97,7 +98,7 @@ run(JobFile, Watcher) ->
 %% got its lines.  Measured by listing code:all_loaded() before and after
 %% each step over the corpus on 27 and 29 (fuzz/FINDINGS.md, P1).
 load_modules() ->
-    [{module, M} = code:ensure_loaded(M) || M <- [tcs_target, tcs_nif, tcs_shapes, tcs_direct, tcs_puppet, tcs_canon, tcs_patterns, timer,
+    [{module, M} = code:ensure_loaded(M) || M <- [tcs_peer, tcs_target, tcs_nif, tcs_shapes, tcs_direct, tcs_puppet, tcs_canon, tcs_patterns, timer,
                                                   tcs_settle, tcs_ports, tcs_seq, tcs_busy, tcs_readings, tcs_watchdog,
                                                   tcs_foreign | library_modules()]],
     ok.
@@ -277,6 +278,21 @@ run_step({Op, Who}, Names, #{collector := C}) when Op =:= suspend; Op =:= resume
     ctl(C, ["erlang:", atom_to_list(Bif), "(", canon(Pid, Names), ")"],
         outcome(fun() -> erlang:Bif(Pid) end), Names),
     {ok, Names};
+run_step({peer, Name}, Names, #{collector := C}) ->
+    %% `peer R`: a process R on the case's peer node (DIST-PEER); a node that cannot be had
+    %% shows as the step's raise, saying why
+    case tcs_peer:start(Name) of
+        {ok, Pid} -> {ok, Names#{Name => Pid}};
+        {error, Why} ->
+            ctl(C, ["peer:start(", atom_to_list(Name), ")"], {raised, error, list_to_atom(lists:sublist(lists:flatten(Why), 255))}, Names),
+            {ok, Names}
+    end;
+run_step({send, Who, To, Msg}, Names, #{timeout := Timeout}) when node(map_get(Who, Names)) =/= node() ->
+    %% a send by the process on the peer node (DIST-RECEIVE)
+    case tcs_peer:step(maps:get(Who, Names), {send, maps:get(To, Names), Msg}, Timeout) of
+        ok -> {ok, Names};
+        timeout -> timeout
+    end;
 run_step({status, Who}, Names, #{collector := C}) ->
     %% `status A`: process_info(A, status), read by the harness (SUSPEND-STATUS)
     Pid = maps:get(Who, Names),
@@ -372,7 +388,7 @@ resolve(T, _) -> T.
 %% died during the step itself, so that the ports closing with it are awaited.
 settle(Names) ->
     Gate = persistent_term:get(tcs_gate),
-    Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, N =/= meta, is_pid(P)],
+    Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, N =/= meta, is_pid(P), node(P) =:= node()],
     %% a busy loop never waits in the gate (tcs_busy): it is settled at its `idle`
     settle(Gate, Puppets -- (get(tcs_dead_puppets) ++ tcs_busy:spinning())).
 

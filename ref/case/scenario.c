@@ -1815,6 +1815,8 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         return true;
     case ST_WAIT:
         return wait_args(p, st);
+    case ST_PEER: /* a second node, and a new process there */
+        return new_name_arg(p, "process", kw, &st->actor, &st->actor_col) && end_of_statement(p);
     case ST_SUSPEND: /* erlang:suspend_process(A), from the harness */
     case ST_RESUME:  /* erlang:resume_process(A) */
     case ST_STATUS:  /* process_info(A, status) */

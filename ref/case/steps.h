@@ -73,7 +73,9 @@
     /* status A: process_info(A, status) of a blocked or suspended process, read by the harness */    \
     X(ST_STATUS, "status", "status", BY_HARNESS, false, false, suspend_status)                         \
     /* tracer port: the harness opens a port that becomes the legacy tracer (PORT-TRACER) */          \
-    X(ST_TRACER_PORT, "port_tracer", "tracer port", BY_HARNESS, false, false, porttracer_step)
+    X(ST_TRACER_PORT, "port_tracer", "tracer port", BY_HARNESS, false, false, porttracer_step)           \
+    /* peer R: a second node started with module peer, and a process R there (DIST-*) */              \
+    X(ST_PEER, "peer", "peer", BY_HARNESS, true, false, peer_start)
 
 /* X(OP, PLAN, KEYWORD), one row per SessionOp, in its order: the trace session steps
  * (cases/README.md "Trace sessions"), one call of module trace each, planned as

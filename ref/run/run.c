@@ -28,6 +28,7 @@
 #include "fixturecode.h"
 #include "readings.h"
 #include "suspend.h"
+#include "peer.h"
 #include "sysmon.h"
 
 /* The handlers the step table names that are no module's own function: a module's function
@@ -99,6 +100,8 @@ static bool run_step(Model *m, const Step *st)
     m->step = st;
     bool was_unloaded = m->tracer_unloaded; /* the module may come back in this step (C-390) */
     const char *refused = suspend_refuses(m, st);
+    if (!refused)
+        refused = peer_refuses(m, st);
     if (refused)
         return model_unsupported(m, st->line, st->col, refused);
     bool ok = step_by_process(st->kind) ? actor_step(m, st) : handlers[st->kind].by_harness(m, st);

@@ -76,6 +76,7 @@ typedef struct Proc {
     const Term *pending; /* process suspended on a busy port: the data of its port_command */
     bool pending_send;  /* process suspended on a busy port: sending the command with ! (port_send) */
     bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/events/running.c) */
+    bool remote;        /* process: on the peer node a `peer` step started (ref/harness/peer.c) */
     int suspends;       /* process: how often the harness suspended it and has not resumed it
                          * (erlang:suspend_process/1 nests, ref/harness/suspend.c) */
     bool link_woken;    /* process: woken in its receive by an ignored link exit signal, whose
@@ -231,10 +232,11 @@ typedef struct Model {
     Arena *scratch;     /* the temporaries of the step being run (orders of sessions): emptied after
                          * each step, so a long scenario's memory does not grow with its steps */
     const Scenario *sc;
+    bool spec_stepped;          /* a process spec or session step ran (ref/harness/peer.c) */
     Stream *out;
     Err *err;
     Proc *procs;        /* in the arena, grown by doubling: a Proc pointer lasts until the next
-                         * model_add_proc (only spawn and open_port add one) */
+                         * model_add_proc (spawn, open_port and peer add one) */
     int nprocs;
     size_t procs_cap;
     StrMap proc_index;  /* a process's or port's name -> its index in procs */

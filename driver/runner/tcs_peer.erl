@@ -1,0 +1,96 @@
+%% A second node (`peer R`, DIST-*): the runner's node becomes distributed, on loopback only,
+%% when a case first needs it, a peer node starts (module peer, OTP 25+), and R is a process
+%% there that does the steps the harness hands it (remote/1).  Names are of long form on
+%% 127.0.0.1: the Debian roots of OTP 27 and 29 have no /etc/hosts, so no host name resolves
+%% there, and an address needs no resolution.  The peer node ends with the job (its control
+%% process is one of the job's) and the distribution after it (stop/0, and tcs_batch for a job that
+%% did not finish).
+-module(tcs_peer).
+-export([start/1, step/3, stop/0, remote/1]).
+
+-define(EPMD_TRIES, 50).
+
+%% start(Name): {ok, Pid} of a new process on the case's peer node (started at the first call),
+%% or {error, Why} in plain words.
+start(Name) ->
+    case peer_node() of
+        {ok, Node} -> {ok, spawn(Node, ?MODULE, remote, [Name])};
+        {error, _} = Failed -> Failed
+    end.
+
+peer_node() ->
+    case get(tcs_peer_node) of
+        undefined ->
+            case distributed() of
+                ok -> start_peer();
+                {error, _} = Failed -> Failed
+            end;
+        Node -> {ok, Node}
+    end.
+
+distributed() ->
+    case node() of
+        nonode@nohost ->
+            ok = epmd(?EPMD_TRIES),
+            ok = application:set_env(kernel, inet_dist_use_interface, {127, 0, 0, 1}),
+            Name = list_to_atom("tcs_" ++ os:getpid() ++ "@127.0.0.1"),
+            case net_kernel:start(Name, #{name_domain => longnames}) of
+                {ok, _} -> erlang:set_cookie(cookie()), ok;
+                {error, Why} -> {error, io_lib:format("the node could not become distributed: ~p", [Why])}
+            end;
+        _ -> ok
+    end.
+
+%% epmd answering on loopback, started if it is not (it daemonizes: asked until it answers).
+epmd(0) -> ok;
+epmd(Tries) ->
+    case erl_epmd:names({127, 0, 0, 1}) of
+        {ok, _} -> ok;
+        _ ->
+            Tries =:= ?EPMD_TRIES andalso os:cmd("epmd -address 127.0.0.1 -daemon"),
+            receive after 100 -> epmd(Tries - 1) end
+    end.
+
+cookie() -> list_to_atom("tcs_" ++ os:getpid()).
+
+start_peer() ->
+    Args = ["-setcookie", atom_to_list(cookie()), "-kernel", "inet_dist_use_interface", "{127,0,0,1}"],
+    case peer:start(#{name => peer:random_name("tcs_peer"), host => "127.0.0.1", longnames => true,
+                      args => Args}) of
+        {ok, Peer, Node} ->
+            {Mod, Bin, File} = code:get_object_code(?MODULE),
+            {module, Mod} = erpc:call(Node, code, load_binary, [Mod, File, Bin]),
+            put(tcs_peer_node, Node),
+            put(tcs_peer, Peer),
+            {ok, Node};
+        {error, Why} -> {error, io_lib:format("the peer node did not start: ~p", [Why])}
+    end.
+
+%% stop(): the case's peer node stopped and the distribution with it, by the job itself, after
+%% its last step: what the distribution started is gone before the job's processes are killed
+%% (tcs_batch), a kill that once took the distribution's supervisor, and the kernel, with it on
+%% OTP 29 (3 of 8 runs of dist_send_remote).
+stop() ->
+    case erase(tcs_peer) of
+        undefined -> ok;
+        Peer ->
+            erase(tcs_peer_node),
+            ok = peer:stop(Peer),
+            ok = net_kernel:stop()
+    end.
+
+%% step(Pid, Action, Timeout): the remote process Pid does Action; ok once it has, or timeout.
+%% Its answer comes over the connection that carried what it sent, after it.
+step(Pid, Action, Timeout) ->
+    Ref = make_ref(),
+    Pid ! {tcs_peer_step, self(), Ref, Action},
+    receive {Ref, done} -> ok after Timeout -> timeout end.
+
+%% The body of a process on the peer node: it does exactly what a step says.
+remote(_Name) ->
+    receive
+        {tcs_peer_step, From, Ref, {send, To, Msg}} ->
+            To ! Msg,
+            From ! {Ref, done},
+            remote(_Name)
+    end.
