@@ -277,6 +277,13 @@ run_step({Op, Who}, Names, #{collector := C}) when Op =:= suspend; Op =:= resume
     ctl(C, ["erlang:", atom_to_list(Bif), "(", canon(Pid, Names), ")"],
         outcome(fun() -> erlang:Bif(Pid) end), Names),
     {ok, Names};
+run_step({suspend, Who, Opts}, Names, #{collector := C}) ->
+    %% `suspend A Opts`: erlang:suspend_process/2 from the harness (SUSPEND-UNLESS-SUSPENDING,
+    %% SUSPEND-OPTS-BADARG); the model refuses the asynchronous options (C-550)
+    Pid = maps:get(Who, Names),
+    ctl(C, ["erlang:suspend_process(", canon(Pid, Names), ",", canon(Opts, Names), ")"],
+        outcome(fun() -> erlang:suspend_process(Pid, Opts) end), Names),
+    {ok, Names};
 run_step({status, Who}, Names, #{collector := C}) ->
     %% `status A`: process_info(A, status), read by the harness (SUSPEND-STATUS)
     Pid = maps:get(Who, Names),
