@@ -262,8 +262,14 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         term_print(out, st->term, PRINT_PLAN);
         break;
     case ST_SEQ_RESET:
+    case ST_SUSPEND: /* {suspend, A}, or {suspend, A, Opts} */
+        atom(out, st->actor);
+        if (st->term) {
+            buf_puts(out, ", ");
+            term_print(out, st->term, PRINT_PLAN);
+        }
+        break;
     case ST_PEER:    /* {peer, R} */
-    case ST_SUSPEND: /* {suspend, A} */
     case ST_RESUME:  /* {resume, A} */
     case ST_STATUS:  /* {status, A} */
     case ST_IDLE: /* {idle, A} */

@@ -1817,9 +1817,11 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         return wait_args(p, st);
     case ST_PEER: /* a second node, and a new process there */
         return new_name_arg(p, "process", kw, &st->actor, &st->actor_col) && end_of_statement(p);
-    case ST_SUSPEND: /* erlang:suspend_process(A), from the harness */
-    case ST_RESUME:  /* erlang:resume_process(A) */
-    case ST_STATUS:  /* process_info(A, status) */
+    case ST_SUSPEND: /* erlang:suspend_process(A), or suspend_process(A, Opts) with an option list */
+        return proc_arg(p, &st->actor, &st->actor_col) &&
+               (at_end(p) || (term_arg(p, &st->term, &st->term_col) && end_of_statement(p)));
+    case ST_RESUME: /* erlang:resume_process(A) */
+    case ST_STATUS: /* process_info(A, status) */
         return proc_arg(p, &st->actor, &st->actor_col) && end_of_statement(p);
     case ST_SEND:
         return proc_arg(p, &st->other, &st->other_col) && term_arg(p, &st->term, &st->term_col) &&

@@ -67,7 +67,7 @@
     X(ST_IDLE, "idle", "idle", BY_PROCESS, false, false, busyloop_stop)                              \
     /* A wait MS while B sends T: A waits in a receive with no clause, B sends it T meanwhile */      \
     X(ST_WAIT, "wait", "wait", BY_PROCESS, true, true, messages_timed_wait)                          \
-    /* suspend A, resume A: erlang:suspend_process/1 and resume_process/1 of a blocked process */     \
+    /* suspend A [Opts], resume A: erlang:suspend_process/1,2 and resume_process/1 of a blocked one */ \
     X(ST_SUSPEND, "suspend", "suspend", BY_HARNESS, true, false, suspend_step)                         \
     X(ST_RESUME, "resume", "resume", BY_HARNESS, true, false, suspend_resume)                          \
     /* status A: process_info(A, status) of a blocked or suspended process, read by the harness */    \

@@ -25,12 +25,64 @@ static void bif_line(Model *m, const char *bif, int p, bool done, const char *ru
     buf_free(&call);
 }
 
+/* The option list of `suspend A Opts`: true when it is a proper list of unless_suspending only
+ * (*unless says whether it holds one); false, with *valid false, when it is no proper list of
+ * documented options (badarg, SUSPEND-OPTS-BADARG); false, with *valid true, when it holds
+ * asynchronous, whose suspension lands at a time the harness cannot observe (C-550). */
+static bool suspend_opts(const Term *opts, bool *unless, bool *valid)
+{
+    *unless = false;
+    *valid = false;
+    for (; opts->kind == TK_CONS; opts = opts->u.cons.tail) {
+        const Term *o = opts->u.cons.head;
+        if (term_is_atom(o, "unless_suspending"))
+            *unless = true;
+        else if (term_is_atom(o, "asynchronous") ||
+                 (o->kind == TK_TUPLE && o->u.tuple.n == 2 && term_is_atom(o->u.tuple.el[0], "asynchronous")))
+            return (*valid = true, false);
+        else
+            return false;
+    }
+    *valid = opts->kind == TK_NIL;
+    return *valid;
+}
+
+/* "erlang:suspend_process(<a>,Opts)" and its answer. */
+static void opts_line(Model *m, int p, const Term *opts, const char *answer, const char *rules)
+{
+    Buf call;
+    buf_init(&call);
+    buf_puts(&call, "erlang:suspend_process(");
+    term_print(&call, model_pid(m, p), PRINT_CANON);
+    buf_puts(&call, ",");
+    term_print(&call, opts, PRINT_CANON);
+    buf_puts(&call, ")");
+    control_line(m, buf_str(&call), answer, rules);
+    buf_free(&call);
+}
+
 bool suspend_step(Model *m, const Step *st)
 {
     int p = model_proc(m, st->actor);
     Proc *pr = &m->procs[p];
+    bool unless = false, valid = true;
+    if (st->term && !suspend_opts(st->term, &unless, &valid)) {
+        if (valid)
+            return model_unsupported(m, st->line, st->term_col,
+                                     "an asynchronous suspend (its suspension lands at a time the harness cannot "
+                                     "observe: C-550) is");
+        opts_line(m, p, st->term, "raises error:badarg", "SUSPEND-OPTS-BADARG");
+        return true;
+    }
     if (!pr->alive) { /* SUSPEND-DEAD */
-        bif_line(m, "suspend_process", p, false, "SUSPEND-DEAD");
+        if (st->term)
+            opts_line(m, p, st->term, "raises error:badarg", "SUSPEND-DEAD");
+        else
+            bif_line(m, "suspend_process", p, false, "SUSPEND-DEAD");
+        return true;
+    }
+    if (unless && pr->suspends) { /* SUSPEND-UNLESS-SUSPENDING: the harness suspends it already */
+        opts_line(m, p, st->term, "-> false", "SUSPEND-UNLESS-SUSPENDING");
         return true;
     }
     /* a process at its gate runs the gate's dirty NIF: OTP 25 and 27 raise internal_error in the
@@ -40,7 +92,11 @@ bool suspend_step(Model *m, const Step *st)
                                  "a suspend of a process not blocked in a receive (one at the harness's gate runs "
                                  "a dirty NIF, which OTP 25 to 29 do not suspend: C-491) is");
     pr->suspends++; /* SUSPEND-PROCESS: suspended where it waits, not scheduled (RUN-SUSPENDED) */
-    bif_line(m, "suspend_process", p, true, "SUSPEND-PROCESS RUN-SUSPENDED");
+    if (st->term)
+        opts_line(m, p, st->term, "-> true",
+                  unless ? "SUSPEND-UNLESS-SUSPENDING SUSPEND-PROCESS RUN-SUSPENDED" : "SUSPEND-PROCESS RUN-SUSPENDED");
+    else
+        bif_line(m, "suspend_process", p, true, "SUSPEND-PROCESS RUN-SUSPENDED");
     return true;
 }
 
