@@ -259,13 +259,20 @@ run_step({wait, Who, Ms, Sender, Msg}, Names, #{timeout := Timeout} = Ctx) ->
     %% `A wait MS while B sends T` (RECV-TIMED-WAIT): B sends once A waits, and A is asked
     %% nothing until it is back in the gate: a question makes OTP 25 handle A's messages, and
     %% trace their receipt, before the wait ends (C-490)
+    %% The wait's timer starts after A has the step, so a message sent (and so in A's signal
+    %% queue) less than MS after Asked arrives before the timer fires.  A send later than that,
+    %% on a machine too slow for the step, may arrive after it: LATE says so, and the step ends
+    %% as a timeout rather than as a difference the scenario does not make.
     Waiter = maps:get(Who, Names),
+    Asked = erlang:monotonic_time(millisecond),
     case puppet_step(Who, {wait, Ms}, Names, Ctx) of
         {done, waiting} ->
             tcs_settle:until_blocked(Waiter),
             Sent = puppet_step(Sender, {send, Waiter, Msg}, Names, Ctx),
-            case Sent =/= timeout andalso tcs_settle:until_in_gate(Waiter, Ms + Timeout) of
+            Elapsed = erlang:monotonic_time(millisecond) - Asked,
+            case Sent =/= timeout andalso Elapsed < Ms andalso tcs_settle:until_in_gate(Waiter, Ms + Timeout) of
                 true -> {ok, Names};
+                false when Sent =/= timeout, Elapsed >= Ms -> out("LATE ~p ~p", [Ms, Elapsed]), timeout;
                 false -> timeout
             end;
         Other -> after_puppet_step(Other, Names)

@@ -358,6 +358,12 @@ def _follow(proc: subprocess.Popen[str], count: int, step_timeout_ms: int,
         if how == "killed":
             return NodeRun("timeout", found, release, f"node killed after {wall_timeout_s:.0f}s "
                            f"(last step started: {step})\n{tail(text)}", shared)
+        if "LATE" in markers:  # a timed wait's message sent too late (tcs_runner, RECV-TIMED-WAIT)
+            waited, sent = markers["LATE"].split()
+            return NodeRun("timeout", found, release,
+                           f"step {markers.get('TIMEOUT', step)}: the message was sent {sent} ms after the wait of "
+                           f"{waited} ms was asked for, so it may have arrived after the wait's timeout: the "
+                           "machine was too slow for this step", shared)
         if "TIMEOUT" in markers:
             return NodeRun("timeout", found, release,
                            f"step {markers['TIMEOUT']} did not finish within {step_timeout_ms} ms", shared)

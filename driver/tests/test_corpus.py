@@ -178,6 +178,23 @@ def test_a_step_that_overruns_says_which_process_is_stuck_where(layout: corpus.L
     assert [name for name in stuck if name in ("a", "b", "gate", "run")] == ["a", "b", "gate", "run"], ran.detail
 
 
+@pytest.mark.live
+def test_a_timed_wait_whose_message_is_sent_too_late_is_a_timeout_that_says_so(layout: corpus.Layout, otp_node,
+                                                                                 tmp_path: Path) -> None:
+    """`a wait 2000 while b sends hello` with b traced for send: a tracer that takes 1.2 s per enabled call
+    (b's trace_status, then its send) holds b's send past the wait's 2000 ms, so the message may reach a after its timeout fired, and the
+    stream would differ for a reason the scenario does not give. The runner says so (LATE) and the job
+    ends as a timeout naming the step, not as a difference."""
+    otp, _, include = otp_node
+    job = slow_recorder_job(layout, include, tmp_path, "recv_timed_wait", 1_200_000)
+    [ran] = node.run_jobs(otp, [job], corpus.runner_beams(layout, otp), layout.nifs / "tcs_gate")
+    assert ran.status == "timeout", ran.detail
+    assert re.fullmatch(r"step 3: the message was sent (\d+) ms after the wait of 2000 ms was asked for, so it may "
+                        r"have arrived after the wait's timeout: the machine was too slow for this step",
+                        ran.detail), ran.detail
+    assert int(ran.detail.split()[6]) >= 2000, ran.detail
+
+
 @pytest.fixture
 def crashing_model(tmp_path: Path) -> corpus.Layout:
     """A build whose tcsref dies of SIGSEGV whatever it is asked."""

@@ -92,7 +92,10 @@ def long_term(st: FuzzState, element: Callable[[], str]) -> str | None:
 def wait_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str, str], None]) -> list[str]:
     """Now and then `P wait MS while Q sends T` (RECV-TIMED-WAIT): P a process at its gate not traced
     for running (the model refuses that: `trace P off running running_procs` first where P may be traced, in a case
-    without sessions), Q another that can act and holds no token; T stays in P's mailbox. Else none."""
+    without sessions), Q another that can act and holds no token; T stays in P's mailbox. Else none.
+    MS is 250 or 300: Q's send takes a few milliseconds (16 at most seen at a load of 12), and one too
+    late for MS ends the scenario as a timeout that says so (`TCS LATE`), not as a difference; a second
+    a wait took half of a campaign's node time."""
     if st.xr.random() >= WAIT_CHANCE:
         return []
     free = st.free()
@@ -104,7 +107,7 @@ def wait_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str, s
     lines = [f"trace {p} off running running_procs"] if p in st.traced else []
     msg = term()
     deliver(p, msg)
-    return lines + [f"{p} wait {st.xr.choice([1000, 1000, 1200])} while {st.xr.choice(senders)} sends {msg}"]
+    return lines + [f"{p} wait {st.xr.choice([250, 250, 300])} while {st.xr.choice(senders)} sends {msg}"]
 
 
 def suspend_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str, str], None]) -> list[str]:
