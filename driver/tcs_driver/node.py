@@ -9,6 +9,7 @@ it run in a fresh node."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import itertools
 import os
@@ -121,6 +122,13 @@ class NoErlang(Exception):
 
 def probe_local() -> tuple[Otp, int, Path]:
     """The host's erl: how to start it, its OTP release, its NIF header directory."""
+    return _probe_erl_on(os.environ.get("PATH", ""))
+
+
+@functools.lru_cache(maxsize=4)
+def _probe_erl_on(path: str) -> tuple[Otp, int, Path]:
+    """probe_local for one PATH, asked once per process (a node started to answer it: about a second, taken
+    twice by every `./tcs run`); a failure is not kept, it raises again."""
     probe = 'io:format("~s ~s", [erlang:system_info(otp_release), code:root_dir()]), halt().'
     try:
         done = subprocess.run(["erl", "-noshell", "-noinput", "-eval", probe],
