@@ -29,6 +29,28 @@ static bool distributed(const Model *m)
     return false;
 }
 
+/* True iff a process holds a seq_trace token. */
+static bool token_held(const Model *m)
+{
+    for (int p = 0; p < m->nprocs; p++)
+        if (m->procs[p].token)
+            return true;
+    return false;
+}
+
+/* True iff name is a process on the peer node that has exited. */
+static bool remote_dead(const Model *m, const char *name)
+{
+    return remote(m, name) && !m->procs[model_proc(m, name)].alive;
+}
+
+/* The steps across the two nodes model v1 knows (DIST-LINK, DIST-EXIT): messages both ways;
+ * links and unlinks both ways; R's exit, and an exit signal either way. */
+static bool across(StepKind kind)
+{
+    return kind == ST_SEND || kind == ST_LINK || kind == ST_UNLINK || kind == ST_KILL || kind == ST_EXIT;
+}
+
 const char *peer_refuses(Model *m, const Step *st)
 {
     /* a distributed node runs processes of its own (net_kernel, the connections' handlers),
@@ -37,11 +59,20 @@ const char *peer_refuses(Model *m, const Step *st)
     m->spec_stepped |= spec;
     if ((spec && distributed(m)) || (st->kind == ST_PEER && m->spec_stepped))
         return "a process spec or a session step in a case with a peer node is";
+    /* a token crossing to the peer node is traced there, by its own seq tracer */
+    if ((st->kind == ST_SEQ_TOKEN && distributed(m)) || (st->kind == ST_PEER && token_held(m)))
+        return "a seq_trace token in a case with a peer node is";
     if (st->kind == ST_PEER)
         return NULL;
-    if (remote(m, st->actor) && st->kind != ST_SEND)
-        return "a step by or on a process of the peer node other than its send is";
-    if (remote(m, st->other) && st->kind != ST_SEND)
-        return "a step on a process of the peer node other than a send to it is";
+    if (remote(m, st->actor) && !across(st->kind))
+        return "a step by or on a process of the peer node other than its send, link, unlink, kill or exit is";
+    if (remote(m, st->other) && !across(st->kind))
+        return "a step on a process of the peer node other than a send, link, unlink or kill is";
+    /* link/1 and exit/2 towards a process that is gone behave otherwise across nodes (no noproc
+     * raise: an exit signal comes later), which model v1 does not follow */
+    bool touches = st->kind != ST_SEND && (remote(m, st->actor) || remote(m, st->other));
+    if (touches && (remote_dead(m, st->actor) || remote_dead(m, st->other) ||
+                    (st->other && !m->procs[model_proc(m, st->other)].alive)))
+        return "a link, unlink or exit signal across nodes with a process that has exited is";
     return NULL;
 }
