@@ -112,6 +112,8 @@ bool messages_send(Model *m, int p, const Step *st)
         return msgtrace_event(m, st, p, "send_to_non_existing_process", st->term, model_pid(m, q), "EV-SEND-NONEXIST");
     if (!msgtrace_event(m, st, p, "send", st->term, model_pid(m, q), "EV-SEND"))
         return false;
+    if (m->procs[q].remote && m->procs[p].token) /* DIST-SEQ-SEND: traced here, by its sender */
+        control_decided(m, "DIST-SEQ-SEND");
     const SeqToken *token = seqtrace_send(m, p, q, st->term);
     return messages_deliver(m, q, st->term, model_pid(m, p), token, "EV-RECEIVE");
 }

@@ -375,8 +375,7 @@ static bool watches(const Model *m, int w, int q)
     return false;
 }
 
-/* True iff process p is linked to a process of the peer node. */
-static bool linked_across(const Model *m, int p)
+bool procs_linked_across(const Model *m, int p)
 {
     for (int i = 0; i < m->procs[p].nlinks; i++)
         if (m->procs[m->procs[p].links[i]].remote)
@@ -394,7 +393,7 @@ static bool linked_across(const Model *m, int p)
  * first one's signal first (SIGNAL-CASCADE-ORDER, C-211). */
 bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by, const char *port_rules)
 {
-    if (m->procs[p].remote || linked_across(m, p)) /* DIST-EXIT: its signals cross as local ones do */
+    if (m->procs[p].remote || procs_linked_across(m, p)) /* DIST-EXIT: its signals cross as local ones do */
         control_decided(m, "DIST-EXIT");
     size_t len = 0, cap = 0, head = 0;
     Dying *queue = dying_push(m, NULL, &len, &cap, p, reason, killed_by, port_rules);

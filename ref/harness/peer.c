@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "peer.h"
+#include "procs.h"
 
 bool peer_start(Model *m, const Step *st)
 {
@@ -29,13 +30,11 @@ static bool distributed(const Model *m)
     return false;
 }
 
-/* True iff a process holds a seq_trace token. */
-static bool token_held(const Model *m)
+/* True iff name is a process that holds a seq_trace token. */
+static bool holds_token(const Model *m, const char *name)
 {
-    for (int p = 0; p < m->nprocs; p++)
-        if (m->procs[p].token)
-            return true;
-    return false;
+    int p = name ? model_proc(m, name) : -1;
+    return p >= 0 && m->procs[p].token;
 }
 
 /* True iff name is a process on the peer node that has exited. */
@@ -59,11 +58,13 @@ const char *peer_refuses(Model *m, const Step *st)
     m->spec_stepped |= spec;
     if ((spec && distributed(m)) || (st->kind == ST_PEER && m->spec_stepped))
         return "a process spec or a session step in a case with a peer node is";
-    /* a token crossing to the peer node is traced there, by its own seq tracer */
-    if ((st->kind == ST_SEQ_TOKEN && distributed(m)) || (st->kind == ST_PEER && token_held(m)))
-        return "a seq_trace token in a case with a peer node is";
     if (st->kind == ST_PEER)
         return NULL;
+    /* DIST-SEQ-SEND: a token holder's message to the peer node is traced here, by its sender;
+     * what the token does there (its receipt, the exit signals that carry it back) is traced
+     * by the peer node's own seq tracer, which the case does not record */
+    if (st->kind == ST_SEQ_TOKEN && procs_linked_across(m, model_proc(m, st->actor)))
+        return "a seq_trace token for a process linked to one on the peer node is";
     if (remote(m, st->actor) && !across(st->kind))
         return "a step by or on a process of the peer node other than its send, link, unlink, kill or exit is";
     if (remote(m, st->other) && !across(st->kind))
@@ -71,6 +72,8 @@ const char *peer_refuses(Model *m, const Step *st)
     /* link/1 and exit/2 towards a process that is gone behave otherwise across nodes (no noproc
      * raise: an exit signal comes later), which model v1 does not follow */
     bool touches = st->kind != ST_SEND && (remote(m, st->actor) || remote(m, st->other));
+    if (touches && (holds_token(m, st->actor) || holds_token(m, st->other)))
+        return "a link, unlink or exit signal across nodes by or to a seq_trace token holder is";
     if (touches && (remote_dead(m, st->actor) || remote_dead(m, st->other) ||
                     (st->other && !m->procs[model_proc(m, st->other)].alive)))
         return "a link, unlink or exit signal across nodes with a process that has exited is";
