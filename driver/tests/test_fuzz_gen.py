@@ -11,7 +11,7 @@ from typing import Final
 import pytest
 
 from tcs_driver import corpus
-from tcs_driver.fuzz import campaign, gen, report, shrink, steer
+from tcs_driver.fuzz import campaign, dist, gen, report, shrink, steer
 
 SEEDS = [1, 7, 20261123]
 
@@ -42,7 +42,10 @@ PINNED_SEED: Final = 1
 #: as seq tracer (`seq_trace tracer`) and tokens without time stamps; the others are as they were.
 #: Changed when gen and porttracer met: no `tracer exit` once the tracer port is the seq tracer too
 #: (the model refuses to end it then).
-PINNED_SHA256: Final = "b1d90d9a2dd254eaf4073adc56b3dd2f6561347c65c22a76fbbbecde39ea5b36"
+#: Changed on branch peerlinks (issues 25, 26): about one scenario in 70 (no session, no process spec, no
+#: meta pattern on a library target) ends with `peer r` and steps across the two nodes (fuzz/dist.py, a
+#: stream of its own: links, exit signals, messages, r's exit); the others are as they were.
+PINNED_SHA256: Final = "ca36742c15c4fb97a9a7814b9c588671bfac4fcddbfc22fdba25f8b4f2a9d234"
 
 
 def test_seed_gives_the_scenarios_it_always_gave() -> None:
@@ -494,3 +497,17 @@ def test_model_accepts_every_scenario_with_the_forms_of_issues_25_and_26(layout:
     chosen = [s for s in _runtime_scenarios(300) if any(p.search(line) for p in patterns for line in s.body)]
     assert len(chosen) > 100
     assert _refusals(layout, tmp_path, chosen) == []
+
+
+def test_generator_writes_steps_across_nodes(layout: corpus.Layout, tmp_path: Path) -> None:
+    """fuzz/dist.py: scenarios that end with `peer r` have links, unlinks, exit signals and messages both
+    ways and r's exit (DIST-*), never in a scenario with sessions, a process spec or a meta pattern on a
+    library target; the model takes every one."""
+    ends = [s for s in (gen.scenario(5, i) for i in range(3000)) if "peer r" in s.body]
+    assert ends and all("dist" in s.features and not any(dist.HARNESS_TRACED.match(ln) for ln in s.body)
+                        for s in ends)
+    across = {(w[0] == "r", w[1]) for s in ends for ln in s.body[s.body.index("peer r") + 1:]
+              if len(w := ln.split()) > 2}
+    assert across >= {(False, "link"), (False, "unlink"), (False, "send"), (False, "kill"),
+                      (True, "link"), (True, "unlink"), (True, "send"), (True, "kill"), (True, "exit")}
+    assert _refusals(layout, tmp_path, ends) == []
