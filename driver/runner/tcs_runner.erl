@@ -299,6 +299,13 @@ run_step(Step, Names, #{timeout := Timeout}) when is_tuple(Step), tuple_size(Ste
         ok -> {ok, Names};
         timeout -> timeout
     end;
+run_step({suspend, Who, Opts}, Names, #{collector := C}) ->
+    %% `suspend A Opts`: erlang:suspend_process/2 from the harness (SUSPEND-UNLESS-SUSPENDING,
+    %% SUSPEND-OPTS-BADARG); the model refuses the asynchronous options (C-550)
+    Pid = maps:get(Who, Names),
+    ctl(C, ["erlang:suspend_process(", canon(Pid, Names), ",", canon(Opts, Names), ")"],
+        outcome(fun() -> erlang:suspend_process(Pid, Opts) end), Names),
+    {ok, Names};
 run_step({status, Who}, Names, #{collector := C}) ->
     %% `status A`: process_info(A, status), read by the harness (SUSPEND-STATUS)
     Pid = maps:get(Who, Names),
