@@ -78,6 +78,10 @@ const char *peer_refuses(Model *m, const Step *st)
     /* DIST-SEQ-SEND: a token holder's message to the peer node is traced here, by its sender;
      * what the token does there (its receipt, the exit signals that carry it back) is traced
      * by the peer node's own seq tracer, which the case does not record */
+    /* the harness knows a remote exit signal handled once the link is gone from the local side's
+     * links, which a suspended process may not show until it is resumed */
+    if (st->kind == ST_SUSPEND && procs_linked_across(m, model_proc(m, st->actor)))
+        return "suspending a process linked to one on the peer node is";
     if (st->kind == ST_SEQ_TOKEN && procs_linked_across(m, model_proc(m, st->actor)))
         return "a seq_trace token for a process linked to one on the peer node is";
     if (remote(m, st->actor) && !across(st->kind))
