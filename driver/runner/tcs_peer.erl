@@ -6,7 +6,7 @@
 %% process is one of the job's) and the distribution after it (stop/0, and tcs_batch for a job that
 %% did not finish).
 -module(tcs_peer).
--export([start/1, step/3, stop/0, remote/1]).
+-export([start/1, step/3, sync/2, stop/0, remote/1]).
 
 -define(EPMD_TRIES, 50).
 
@@ -14,7 +14,11 @@
 %% or {error, Why} in plain words.
 start(Name) ->
     case peer_node() of
-        {ok, Node} -> {ok, spawn(Node, ?MODULE, remote, [Name])};
+        {ok, Node} ->
+            %% watched: its death is a step's end (exit) or found by sync/2
+            Pid = spawn(Node, ?MODULE, remote, [Name]),
+            erlang:monitor(process, Pid),
+            {ok, Pid};
         {error, _} = Failed -> Failed
     end.
 
@@ -36,7 +40,9 @@ distributed() ->
             Name = list_to_atom("tcs_" ++ os:getpid() ++ "@127.0.0.1"),
             case net_kernel:start(Name, #{name_domain => longnames}) of
                 {ok, _} -> erlang:set_cookie(cookie()), ok;
-                {error, Why} -> {error, io_lib:format("the node could not become distributed: ~p", [Why])}
+                {error, Why} ->
+                    {error, io_lib:format("no peer node: this node could not become distributed on 127.0.0.1 "
+                                          "(epmd, or a port to listen on, unavailable): ~0p", [Why])}
             end;
         _ -> ok
     end.
@@ -63,7 +69,7 @@ start_peer() ->
             put(tcs_peer_node, Node),
             put(tcs_peer, Peer),
             {ok, Node};
-        {error, Why} -> {error, io_lib:format("the peer node did not start: ~p", [Why])}
+        {error, Why} -> {error, io_lib:format("no peer node: peer:start/1 failed: ~0p", [Why])}
     end.
 
 %% stop(): the case's peer node stopped and the distribution with it, by the job itself, after
@@ -79,18 +85,75 @@ stop() ->
             ok = net_kernel:stop()
     end.
 
-%% step(Pid, Action, Timeout): the remote process Pid does Action; ok once it has, or timeout.
-%% Its answer comes over the connection that carried what it sent, after it.
+%% step(Pid, Action, Timeout): the remote process Pid does Action; ok once it has (for its
+%% exit: once it is gone), or timeout.  Its answer comes over the connection that carried the
+%% signals it sent, after them.
+step(Pid, {exit, _} = Action, Timeout) ->
+    Pid ! {tcs_peer_step, self(), make_ref(), Action},
+    receive {'DOWN', _, process, Pid, _} -> gone(Pid), ok after Timeout -> timeout end;
 step(Pid, Action, Timeout) ->
     Ref = make_ref(),
     Pid ! {tcs_peer_step, self(), Ref, Action},
     receive {Ref, done} -> ok after Timeout -> timeout end.
 
-%% The body of a process on the peer node: it does exactly what a step says.
-remote(_Name) ->
+%% sync(Remotes, Locals): true iff a process of Remotes has died since the last call; then each
+%% of the local processes Locals has handled the exit signal the dead one sent it (DIST-EXIT).
+%% A remote process answers a ping after the signals that reached it before (one connection
+%% carries them in order: the exit signal of a local process that died in the step, exit/2 of
+%% a local step), or its 'DOWN' comes instead.  A local process linked to a dead one has handled
+%% its exit signal once the link is gone from its links (or it is gone): asked, not timed.
+sync(Remotes, Locals) ->
+    [ping(R) || R <- Remotes, not lists:member(R, dead() ++ get_list(tcs_peer_gone))],
+    Gone = get_list(tcs_peer_gone),
+    put(tcs_peer_gone, []),
+    put(tcs_peer_dead, Gone ++ dead()),
+    [unlinked(P, R, 1) || R <- Gone, P <- Locals],
+    Gone =/= [].
+
+ping(Pid) ->
+    Ref = make_ref(),
+    Pid ! {tcs_peer_ping, self(), Ref},
     receive
-        {tcs_peer_step, From, Ref, {send, To, Msg}} ->
-            To ! Msg,
-            From ! {Ref, done},
-            remote(_Name)
+        {Ref, pong} -> ok;
+        {'DOWN', _, process, Pid, _} -> gone(Pid)
     end.
+
+gone(Pid) -> put(tcs_peer_gone, [Pid | get_list(tcs_peer_gone)]).
+
+dead() -> get_list(tcs_peer_dead).
+
+get_list(Key) ->
+    case get(Key) of
+        undefined -> [];
+        List -> List
+    end.
+
+%% Waits, twice as long each time (from 1 ms), until Local is no longer linked to Remote.
+unlinked(Local, Remote, Ms) ->
+    case erlang:process_info(Local, links) of
+        {links, Links} ->
+            case lists:member(Remote, Links) of
+                true -> receive after Ms -> unlinked(Local, Remote, 2 * Ms) end;
+                false -> ok
+            end;
+        undefined -> ok
+    end.
+
+%% The body of a process on the peer node: it does exactly what a step says, and answers the
+%% harness's ping.  It never traps exits: a message sent to it stays in its mailbox.
+remote(Name) ->
+    receive
+        {tcs_peer_step, From, Ref, Action} ->
+            act(Action),
+            From ! {Ref, done},
+            remote(Name);
+        {tcs_peer_ping, From, Ref} ->
+            From ! {Ref, pong},
+            remote(Name)
+    end.
+
+act({send, To, Msg}) -> To ! Msg;
+act({link, Pid}) -> link(Pid);
+act({unlink, Pid}) -> unlink(Pid);
+act({kill, Pid, Reason}) -> exit(Pid, Reason);
+act({exit, Reason}) -> exit(Reason).

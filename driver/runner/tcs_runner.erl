@@ -164,6 +164,7 @@ run_steps([{step, N, Step} | Rest], Names, Ctx, _) ->
         _ -> ok
     end,
     case Ran of
+        {skip, _} -> ok;
         {_, Names3} -> tcs_procflags:sync_tracer_port(Names3, Ctx);
         timeout -> ok
     end,
@@ -175,6 +176,10 @@ run_steps([{step, N, Step} | Rest], Names, Ctx, _) ->
             %% woken (a woken process would be scheduled, which `running`
             %% tracing would see).
             run_steps(Rest, Names2, Ctx, N);
+        {skip, Why} ->
+            %% the case cannot run here (no peer node): no later step runs
+            out("SKIP ~ts", [Why]),
+            {Names, none};
         timeout ->
             out("TIMEOUT ~p", [N]),
             {Names, none}
@@ -285,18 +290,19 @@ run_step({Op, Who}, Names, #{collector := C}) when Op =:= suspend; Op =:= resume
     ctl(C, ["erlang:", atom_to_list(Bif), "(", canon(Pid, Names), ")"],
         outcome(fun() -> erlang:Bif(Pid) end), Names),
     {ok, Names};
-run_step({peer, Name}, Names, #{collector := C}) ->
+run_step({peer, Name}, Names, _Ctx) ->
     %% `peer R`: a process R on the case's peer node (DIST-PEER); a node that cannot be had
-    %% shows as the step's raise, saying why
+    %% skips the case, saying why
     case tcs_peer:start(Name) of
         {ok, Pid} -> {ok, Names#{Name => Pid}};
-        {error, Why} ->
-            ctl(C, ["peer:start(", atom_to_list(Name), ")"], {raised, error, list_to_atom(lists:sublist(lists:flatten(Why), 255))}, Names),
-            {ok, Names}
+        {error, Why} -> {skip, Why}
     end;
-run_step({send, Who, To, Msg}, Names, #{timeout := Timeout}) when node(map_get(Who, Names)) =/= node() ->
-    %% a send by the process on the peer node (DIST-RECEIVE)
-    case tcs_peer:step(maps:get(Who, Names), {send, maps:get(To, Names), Msg}, Timeout) of
+run_step(Step, Names, #{timeout := Timeout}) when is_tuple(Step), tuple_size(Step) >= 2,
+                                                  is_pid(map_get(element(2, Step), Names)),
+                                                  node(map_get(element(2, Step), Names)) =/= node() ->
+    %% a step of the process on the peer node (DIST-RECEIVE, DIST-LINK, DIST-EXIT)
+    {Who, Action} = action(Step, Names),
+    case tcs_peer:step(maps:get(Who, Names), Action, Timeout) of
         ok -> {ok, Names};
         timeout -> timeout
     end;
@@ -402,9 +408,15 @@ resolve(T, _) -> T.
 %% died during the step itself, so that the ports closing with it are awaited.
 settle(Names) ->
     Gate = persistent_term:get(tcs_gate),
-    Puppets = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, N =/= meta, is_pid(P), node(P) =:= node()],
+    Pids = [P || {N, P} <- maps:to_list(Names), N =/= ?TRACER_NAME, N =/= meta, is_pid(P)],
+    {Puppets, Remotes} = lists:partition(fun(P) -> node(P) =:= node() end, Pids),
     %% a busy loop never waits in the gate (tcs_busy): it is settled at its `idle`
-    settle(Gate, Puppets -- (get(tcs_dead_puppets) ++ tcs_busy:spinning())).
+    settle(Gate, Puppets -- (get(tcs_dead_puppets) ++ tcs_busy:spinning())),
+    %% a process of the peer node that died sent exit signals back: settled again after them
+    case Remotes =/= [] andalso tcs_peer:sync(Remotes, Puppets -- get(tcs_dead_puppets)) of
+        true -> settle(Names);
+        false -> ok
+    end.
 
 settle(Gate, Alive) ->
     %% a puppet killed in the gate's dirty NIF has its exit signal handled

@@ -109,7 +109,7 @@ class Job:
 @dataclass
 class NodeRun:
     """What one live run produced."""
-    status: str               # done | crash | timeout (| lost: only inside this module, see run_jobs)
+    status: str               # done | crash | timeout | skip (| lost: only inside this module, see run_jobs)
     lines: list[str] = field(default_factory=list)   # stream bodies, no class
     otp_release: str = ""
     detail: str = ""
@@ -156,7 +156,7 @@ def job_terms(plan: PurePosixPath, gate_so: PurePosixPath, tracer_module: str,
 
 
 def parse_output(out: str) -> tuple[list[str], dict[str, str]]:
-    """The stream bodies and the protocol markers (END, TIMEOUT, OTP, STEP)."""
+    """The stream bodies and the protocol markers (END, TIMEOUT, SKIP, OTP, STEP)."""
     lines: list[str] = []
     markers: dict[str, str] = {}
     for raw in out.splitlines():
@@ -386,6 +386,8 @@ def _follow(proc: subprocess.Popen[str], count: int, step_timeout_ms: int,
         if how == "killed":
             return NodeRun("timeout", found, release, f"node killed after {wall_timeout_s:.0f}s "
                            f"(last step started: {step})\n{tail(text)}", shared)
+        if "SKIP" in markers and "END" in markers:  # the job could not run here (a peer node: DIST-PEER)
+            return NodeRun("skip", found, release, markers["SKIP"], shared)
         if "LATE" in markers:  # a timed wait's message sent too late (tcs_runner, RECV-TIMED-WAIT)
             waited, sent = markers["LATE"].split()
             return NodeRun("timeout", found, release,

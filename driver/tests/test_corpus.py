@@ -3,7 +3,9 @@ stream (and the release's expectations); the golden files are fresh and reproduc
 input and crashing tracers are handled as the README promises."""
 from __future__ import annotations
 
+import dataclasses
 import re
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -317,3 +319,20 @@ def test_a_port_unlinked_from_its_owner_does_not_outlive_its_job(layout: corpus.
     first, second = node.run_jobs(otp, [leaves, takes], layout.beams, layout.nifs / "tcs_gate")
     assert (first.status, second.status, second.shared) == ("done", "done", True), second.detail
     assert not [line for line in second.lines if "raises" in line], second.lines
+
+
+def test_peer_case_skips_when_the_node_cannot_be_distributed(layout: corpus.Layout, otp_node) -> None:
+    """A `peer R` case on a node whose distribution cannot listen (its only port taken) is a `skip` that
+    says why, not a failure (DIST-PEER, PROTOCOLS.md `TCS SKIP`)."""
+    otp, _, include = otp_node
+    case = next(c for c in CASES if c.id == "dist_link_remote")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        blocked = dataclasses.replace(otp, erl=[*otp.erl, "-kernel", "inet_dist_listen_min", port,
+                                                "inet_dist_listen_max", port])
+        ran = node.run_alone(blocked, corpus.job(layout, case, include), layout.beams, layout.nifs / "tcs_gate")
+    result = corpus.judged(layout, case, blocked, ran, None, strict=False)
+    assert (ran.status, result.status) == ("skip", "skip"), ran.detail
+    assert result.detail.startswith("no peer node: this node could not become distributed"), result.detail

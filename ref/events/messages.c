@@ -106,10 +106,21 @@ bool messages_send(Model *m, int p, const Step *st)
 {
     int q = model_proc(m, st->other);
     /* each tracepoint goes through the session's send or 'receive' pattern (msgtrace.c) */
+    if (!m->procs[q].alive && m->procs[q].remote) { /* DIST-SEND-DEAD: this node cannot know */
+        if (!msgtrace_event(m, st, p, "send", st->term, model_pid(m, q), "EV-SEND DIST-SEND DIST-SEND-DEAD"))
+            return false;
+        /* the token goes with it as with any message to the other node (fuzz seed 4242, scenario 1648) */
+        if (m->procs[p].token)
+            control_decided(m, "DIST-SEQ-SEND");
+        seqtrace_send(m, p, q, st->term);
+        return true;
+    }
     if (!m->procs[q].alive)
         return msgtrace_event(m, st, p, "send_to_non_existing_process", st->term, model_pid(m, q), "EV-SEND-NONEXIST");
     if (!msgtrace_event(m, st, p, "send", st->term, model_pid(m, q), "EV-SEND"))
         return false;
+    if (m->procs[q].remote && m->procs[p].token) /* DIST-SEQ-SEND: traced here, by its sender */
+        control_decided(m, "DIST-SEQ-SEND");
     const SeqToken *token = seqtrace_send(m, p, q, st->term);
     return messages_deliver(m, q, st->term, model_pid(m, p), token, "EV-RECEIVE");
 }

@@ -180,6 +180,8 @@ bool procs_link(Model *m, int p, const Step *st, bool link)
         procs_set_link(m, p, q, link);
         return ports_link(m, p, q, link);
     }
+    if (pp->remote || qp->remote) /* DIST-LINK: the events of the side on this node, as a local link's */
+        control_decided(m, "DIST-LINK");
     /* the caller's event comes first, whatever the other side is */
     tracepoint_event(m, p, link ? "link" : "unlink", model_pid(m, q), NULL,
                      link == linked || !qp->alive ? "EV-LINK PROCS-LINK-ONE-SIDED" : "EV-LINK");
@@ -204,7 +206,9 @@ bool procs_link(Model *m, int p, const Step *st, bool link)
     if (link == linked) /* already linked, or not linked: nothing reaches the other side */
         return true;
     procs_set_link(m, p, q, link);
-    if (link) {
+    /* DIST-LINK-NO-INHERIT: trace flags stay on their node; a process of the peer node neither
+     * gets set_on_link's flags nor has any to give */
+    if (link && !pp->remote && !qp->remote) {
         /* the flags reach the other side as a signal before the link (INHERIT-LINK); a blocked
          * process is scheduled to handle them (RUN-BLOCKED-INHERIT) */
         BlockSchedule before = windows_block_schedule(m, q);
@@ -371,6 +375,14 @@ static bool watches(const Model *m, int w, int q)
     return false;
 }
 
+bool procs_linked_across(const Model *m, int p)
+{
+    for (int i = 0; i < m->procs[p].nlinks; i++)
+        if (m->procs[m->procs[p].links[i]].remote)
+            return true;
+    return false;
+}
+
 /* Each process linked to one that exits dies too with the same reason, or, when the reason is
  * normal, survives and gets unlinked; one that traps exits gets unlinked and the exit signal as
  * a message (SIGNAL-TRAP-LINK); a linked port gets the exit signal (ports.c). The processes
@@ -381,6 +393,8 @@ static bool watches(const Model *m, int w, int q)
  * first one's signal first (SIGNAL-CASCADE-ORDER, C-211). */
 bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by, const char *port_rules)
 {
+    if (m->procs[p].remote || procs_linked_across(m, p)) /* DIST-EXIT: its signals cross as local ones do */
+        control_decided(m, "DIST-EXIT");
     size_t len = 0, cap = 0, head = 0;
     Dying *queue = dying_push(m, NULL, &len, &cap, p, reason, killed_by, port_rules);
     if (!queue)

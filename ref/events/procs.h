@@ -18,6 +18,8 @@ bool procs_exit(Model *m, int p, const Step *st);
  * what it was linked to, depth first, however long the chain of links (no recursion); false
  * with err set if the model cannot run what a linked port or a trapping process receives. */
 bool procs_terminate(Model *m, int p, const Term *reason, const char *killed_by, const char *port_rules);
+/* Guarantees: true iff process p is linked to a process on the peer node (DIST-LINK). */
+bool procs_linked_across(const Model *m, int p);
 /* Guarantees: p and q are linked (linked true) or not, both ways, without events. */
 void procs_set_link(Model *m, int p, int q, bool linked);
 

@@ -46,6 +46,8 @@ bool signals_kill(Model *m, int p, const Step *st)
     if (q == p && (!qp->trap_exit || term_is_atom(st->term, "kill")))
         return model_unsupported(m, st->line, st->other_col,
                                  "a process sending itself an exit signal that ends it (not trapping exits, or kill) is");
+    if (qp->remote || m->procs[p].remote) /* DIST-EXIT: an exit signal across nodes, as a local one */
+        control_decided(m, "DIST-EXIT");
     if (!qp->alive) { /* SIGNAL-DEAD: exit/2 to a process that is gone does nothing */
         control_decided(m, "SIGNAL-DEAD");
         return true;

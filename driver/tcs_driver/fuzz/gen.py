@@ -26,8 +26,9 @@ Calls of module trace that raise (`apply trace:FN(ARGS)`, C-280) and busy reload
 while A calls M:F(Args)`, C-281) are in `badcalls` and `busyreload`, drawn from a random stream of their
 own, so that a scenario without them is byte for byte the one its seed gave before they were written.
 The forms of issues 25 and 26 are drawn from streams of their own too: timed waits, suspend/resume/status,
-spawn options, NIF targets, the call paths and long terms (`runtime`), busy loops (`busyloop`), and short
-blocks of steps for rules a random order reaches too rarely (`blocks`).
+spawn options, NIF targets, the call paths and long terms (`runtime`), busy loops (`busyloop`), short
+blocks of steps for rules a random order reaches too rarely (`blocks`), and a peer node with links, exit
+signals and messages across the two nodes at the end of a scenario (`dist`).
 Steps a release lacks raise the header's `otp` (`call_memory` and `info ... all` need 26, sessions 27,
 `trace:system/3` 28), so that older releases skip the scenario with the reason.
 """
@@ -38,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
-from . import badcalls, blocks, busyloop, busyreload, runtime
+from . import badcalls, blocks, busyloop, busyreload, dist, runtime
 from .state import CHAIN_SHAPES, PORT_NAMES, SPAWN_NAMES, FuzzState, Port
 
 #: The optional callbacks of erl_tracer (cases/README.md "Tracer").
@@ -1257,10 +1258,15 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
             steps.append(line)
             steps += st.then
             st.then.clear()
+    # a peer node at the end (issues 25, 26), drawn from a stream of its own too
+    ends = random.Random(f"tcs-fuzz-dist-{seed}-{index}-{variant}")
+    if ends.random() < dist.DIST_CHANCE and dist.possible(with_sessions, steps):
+        steps += dist.block_steps(st, ends, lambda: _term(st), lambda p, t: _deliver(st, p, False, t),
+                                  lambda p, normal: _die(st, p, normal))
     if with_sessions:
         st.needs(27, "sessions")
     if st.system:
         st.needs(28, "system_monitor")
-    features = tuple(f for f in ("sessions", "system_monitor", "call_memory", "library_targets", "driver")
+    features = tuple(f for f in ("sessions", "system_monitor", "call_memory", "library_targets", "driver", "dist")
                      if f in st.features)
     return Scenario(f"fuzz_{seed}_{index}", st.otp, features, tuple(body + steps))

@@ -1,0 +1,110 @@
+"""Steps across two nodes (`peer R`, DIST-*: issues 25 and 26), written at the end of a scenario from a
+random stream of their own: a process on a peer node sends to local processes and is sent to, links
+and unlinks them and is linked and unlinked by them, sends them exit signals and gets theirs, and exits
+or is killed, its exit signal reaching its local links (DIST-LINK, DIST-EXIT, DIST-SEND-DEAD,
+DIST-SEQ-SEND).
+
+At the end, so that no step after the block needs to know the remote process. Only in a scenario with
+no session, no process spec and no meta pattern on a library target (the model refuses them with a peer
+node: a distributed node runs processes of its own, which call erlang:phash2/1), and never with a process of the seq_trace group or a token holder on the other
+side of a link or an exit signal (the token would cross: DIST-SEQ-SEND). A token holder's sends to
+the remote process are written: they are its send events here.
+"""
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import Final
+
+from .state import FuzzState
+
+#: The chance that a scenario ends with steps across nodes: each starts a peer node, a second or two live.
+DIST_CHANCE: Final[float] = 0.03
+#: The remote process's name: no declared, spawned or port name (state.SPAWN_NAMES, PORT_NAMES).
+REMOTE: Final[str] = "r"
+#: The reasons of the remote process's exit and of exit signals across nodes.
+REASONS: Final[tuple[str, ...]] = ("normal", "kill", "die", "{shutdown,x}")
+#: A legacy trace step of a process spec (cases/README.md, SPEC), and a meta pattern on a library
+#: target, which the distribution's own processes would call (the model refuses both with a peer node).
+HARNESS_TRACED: Final[re.Pattern[str]] = re.compile(
+    r"trace (all|processes|existing|existing_processes|new|new_processes|new_ports) "
+    r"|pattern (erlang:phash2/1|lists:seq/2) .*(\smeta\b|\{meta,)")
+
+Deliver = Callable[[str, str | None], None]
+Die = Callable[[str, bool], None]
+
+
+def possible(with_sessions: bool, steps: list[str]) -> bool:
+    """Whether a peer node may join the scenario written so far: no session, no process spec, no meta
+    pattern on a library target."""
+    return not with_sessions and not any(HARNESS_TRACED.match(s) for s in steps)
+
+
+def _linkable(st: FuzzState) -> list[str]:
+    """Local processes a link or exit signal across nodes may touch: alive, no token, no seq_trace group."""
+    return [p for p in st.alive if p != REMOTE and p not in st.seq_group and p not in st.token]
+
+
+def _signal(st: FuzzState, to: str, reason: str, deliver: Deliver, die: Die) -> None:
+    """An exit signal to `to` (SIGNAL-*): kill kills, a trapping process gets a message, normal is
+    ignored by one that does not trap, any other reason kills."""
+    if reason == "kill":
+        die(to, False)
+    elif to in st.trapping:
+        deliver(to, None)
+    elif reason != "normal":
+        die(to, False)
+
+
+def _step(st: FuzzState, rng: random.Random, term: Callable[[], str], deliver: Deliver, die: Die) -> str | None:
+    """One step by or on the remote process, or None when the one drawn cannot be written now."""
+    alive = REMOTE in st.alive
+    kind = rng.choice(("link", "unlink", "remote_link", "remote_unlink", "send", "remote_send",
+                       "kill", "remote_kill", "remote_exit"))
+    actors = [p for p in st.free() if p != REMOTE]
+    linkable = _linkable(st)
+    if kind == "send" and actors:      # DIST-SEND, DIST-SEND-DEAD, DIST-SEQ-SEND
+        return f"{rng.choice(actors)} send {REMOTE} {term()}"
+    if not alive:
+        return None
+    local_actors = [p for p in actors if p in linkable]
+    if kind in ("link", "unlink") and local_actors:
+        p = rng.choice(local_actors)
+        (st.links.add if kind == "link" else st.links.discard)(frozenset({p, REMOTE}))
+        return f"{p} {kind} {REMOTE}"
+    if kind in ("remote_link", "remote_unlink") and linkable:
+        q = rng.choice(linkable)
+        (st.links.add if kind == "remote_link" else st.links.discard)(frozenset({q, REMOTE}))
+        return f"{REMOTE} {kind.removeprefix('remote_')} {q}"
+    if kind == "remote_send" and linkable:
+        q, message = rng.choice(linkable), term()
+        deliver(q, message)
+        return f"{REMOTE} send {q} {message}"
+    if kind == "kill" and local_actors:
+        p, reason = rng.choice(local_actors), rng.choice(REASONS)
+        _signal(st, REMOTE, reason, deliver, die)
+        return f"{p} kill {REMOTE} {reason}"
+    if kind == "remote_kill" and linkable:
+        q, reason = rng.choice(linkable), rng.choice(REASONS)
+        _signal(st, q, reason, deliver, die)
+        return f"{REMOTE} kill {q} {reason}"
+    if kind == "remote_exit":
+        reason = rng.choice(REASONS)
+        die(REMOTE, reason == "normal")
+        return f"{REMOTE} exit {reason}"
+    return None
+
+
+def block_steps(st: FuzzState, rng: random.Random, term: Callable[[], str], deliver: Deliver,
+                die: Die) -> list[str]:
+    """`peer r` and a few steps across the two nodes; the state follows them (the remote process is one
+    of st.alive while it lives, so that a local death reaches it through its links, and its through
+    theirs: `die`)."""
+    st.alive.append(REMOTE)
+    st.features.add("dist")
+    lines = [f"peer {REMOTE}"]
+    for _ in range(rng.randrange(2, 8)):
+        if (line := _step(st, rng, term, deliver, die)) is not None:
+            lines.append(line)
+    return lines
