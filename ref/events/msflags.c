@@ -30,17 +30,43 @@ static int named_process(const Model *m, const Term *id)
     return -1;
 }
 
-static MsEffect trace_flags(void *ctx, const Term *target, FlagSet disable, FlagSet enable, bool changed,
-                            const char **why)
+/* The tracer a {tracer, ...} item of trace/2,3 names, as the legacy session holds it: true when
+ * it is the case's tracer process (or port) itself, the one tracer the model has for it
+ * (MS-TRACE-FLAGS-TRACER); any other tracer leaves *why set. */
+static bool names_own_tracer(const Model *m, int s, const Term *item, const char **why)
+{
+    const Session *ses = &m->sessions[s];
+    if (s != LEGACY_SESSION) {
+        *why = "a {tracer, ...} item in trace/2,3 of a trace session's match spec is";
+        return false;
+    }
+    if (ses->tracer->kind != TRACER_PROCESS || item->u.tuple.n != 2 ||
+        term_compare(item->u.tuple.el[1], ses->state_term) != 0) {
+        *why = "a {tracer, ...} item in trace/2,3 of a match spec naming another tracer than the case's "
+               "tracer process is";
+        return false;
+    }
+    return true;
+}
+
+static MsEffect trace_flags(void *ctx, const MsTraceChange *ch, const char **why)
 {
     MsFlagsCtx *c = ctx;
     Model *m = c->m;
-    (void)why;
-    int t = target ? named_process(m, target) : c->p;
+    if (ch->tracer && !names_own_tracer(m, c->s, ch->tracer, why))
+        return MSE_UNSUPPORTED;
+    int t = ch->target ? named_process(m, ch->target) : c->p;
     if (t < 0)
         return MSE_FAIL;
     TraceState *ts = &m->procs[t].trace[c->s];
-    if (c->s == LEGACY_SESSION && !model_attached(&m->procs[c->p].trace[c->s])) {
+    if (ch->tracer) {
+        /* MS-TRACE-FLAGS-TRACER: the item's tracer replaces the caller's (erts_trace_flags), and
+         * set_match_trace hands it on if erts_is_tracer_enabled says it lives: a tracer process
+         * that has exited fails the function, the target unchanged */
+        control_decided(m, "MS-TRACE-FLAGS-TRACER");
+        if (m->sessions[c->s].state_dead)
+            return MSE_FAIL;
+    } else if (c->s == LEGACY_SESSION && !model_attached(&m->procs[c->p].trace[c->s])) {
         /* MS-TRACE-FLAGS-META: a legacy meta pattern's caller without a tracer hands on none:
          * set_tracee_flags with a nil tracer clears every flag of the target and its tracer,
          * whatever the function asked; in a session the session's tracer is handed on (below) */
@@ -48,18 +74,18 @@ static MsEffect trace_flags(void *ctx, const Term *target, FlagSet disable, Flag
         control_decided(m, "MS-TRACE-FLAGS-META");
         if (was_attached)
             model_detach(ts);
-        return !changed || was_attached ? MSE_TRUE : MSE_FALSE;
+        return !ch->changed || was_attached ? MSE_TRUE : MSE_FALSE;
     }
-    if (changed && enabled_probe(m, c->s, t) == ANS_REMOVE)
+    if (ch->changed && enabled_probe(m, c->s, t) == ANS_REMOVE)
         return MSE_FAIL; /* set_match_trace: the tracer is no longer enabled */
     FlagSet before = ts->flags;
     bool was_attached = model_attached(ts);
     /* (Flags & ~Disable) | Enable: enabling first, the flags only empty when Enable is */
-    if (enable)
-        order_set_flags(m, ts, enable, true, ANS_TRACE, "MS-TRACE-FLAGS");
-    if (was_attached && (disable & ~enable))
-        order_set_flags(m, ts, disable & ~enable, false, ANS_TRACE, NULL);
-    if (!changed)
+    if (ch->enable)
+        order_set_flags(m, ts, ch->enable, true, ANS_TRACE, "MS-TRACE-FLAGS");
+    if (was_attached && (ch->disable & ~ch->enable))
+        order_set_flags(m, ts, ch->disable & ~ch->enable, false, ANS_TRACE, NULL);
+    if (!ch->changed)
         return MSE_TRUE;
     return ts->flags != before || model_attached(ts) != was_attached ? MSE_TRUE : MSE_FALSE;
 }

@@ -526,16 +526,21 @@ static void test_dialects(int *failures)
  * <gone> fails, 'same' changes nothing, 'unknown' is beyond the model, any other changes. */
 typedef struct { Buf log; } FakeFlags;
 
-static MsEffect fake_trace_flags(void *ctx, const Term *target, FlagSet disable, FlagSet enable, bool changed,
-                                 const char **why)
+static MsEffect fake_trace_flags(void *ctx, const MsTraceChange *ch, const char **why)
 {
     FakeFlags *f = ctx;
+    const Term *target = ch->target;
     buf_puts(&f->log, "(");
     if (target)
         term_print(&f->log, target, PRINT_CANON);
     else
         buf_puts(&f->log, "self");
-    buf_printf(&f->log, " -%#x +%#x%s)", disable, enable, changed ? " changed?" : "");
+    buf_printf(&f->log, " -%#x +%#x%s", ch->disable, ch->enable, ch->changed ? " changed?" : "");
+    if (ch->tracer) {
+        buf_puts(&f->log, " ");
+        term_print(&f->log, ch->tracer, PRINT_CANON);
+    }
+    buf_puts(&f->log, ")");
     if (target && target->kind == TK_PID && strcmp(target->u.name, "gone") == 0)
         return MSE_FAIL;
     if (target && term_is_atom(target, "unknown")) {
@@ -592,8 +597,13 @@ static void test_run_process_functions(int *failures)
     run_effects(failures, "{trace,[cpu_timestamp],[]}", false, "'EXIT' ");
     run_effects(failures, "{trace,[send|x],[]}", false, "'EXIT' ");
     run_effects(failures, "{trace,[],[nonflag]}", false, "'EXIT' ");
-    run_effects(failures, "{trace,[],[{{tracer,<b>}}]}", false,
-                "unsupported: a {tracer, ...} item in trace/2,3 of a match spec (another tracer) is ");
+    /* MS-TRACE-FLAGS-TRACER: the last tracer item of Disable ++ Enable; another tuple fails */
+    run_effects(failures, "{trace,[],[{{tracer,<b>}}]}", false, "true (self -0 +0 changed? {tracer,<b>})");
+    run_effects(failures, "{trace,[{{tracer,<b>}}],[send,{{tracer,m,s}}]}", false,
+                "true (self -0 +0x1 changed? {tracer,m,s})");
+    run_effects(failures, "{trace,[],[{{tracer,x}}]}", false, "'EXIT' ");
+    run_effects(failures, "{trace,[],[{{tracer,1,s}}]}", false, "'EXIT' ");
+    run_effects(failures, "{trace,[],[{{silent,true}}]}", false, "'EXIT' ");
     run_effects(failures, "{enable_trace,unknown,send}", false, "unsupported: this target is (unknown -0 +0x1)");
     run_effects(failures, "{{{display,x},{is_seq_trace},{get_seq_token}}}", false, "{true,false,[]} ");
     run_effects(failures, "{is_seq_trace}", true, "true ");

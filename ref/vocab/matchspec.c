@@ -796,9 +796,23 @@ static FlagSet flag_bits(const Term *t)
     return flags_expand(f);
 }
 
+/* Whether item is a tracer term erts_term_to_tracer(am_tracer, Item) accepts: {tracer, Pid} or
+ * {tracer, Port} (the tracer process or port), {tracer, Module, State} with an atom Module. */
+static bool is_tracer_item(const Term *item)
+{
+    if (item->kind != TK_TUPLE || item->u.tuple.n < 2 || !term_is_atom(item->u.tuple.el[0], "tracer"))
+        return false;
+    const Term *x = item->u.tuple.el[1];
+    if (item->u.tuple.n == 2)
+        return (x->kind == TK_PID || x->kind == TK_PORT) && !term_is_external(x);
+    return item->u.tuple.n == 3 && x->kind == TK_ATOM;
+}
+
 /* The flags of a list given to trace/2,3 (erts_trace_flags); EV_FAIL for a list that is
- * improper or holds anything else, EV_UNSUPPORTED for a {tracer, ...} item. */
-static Ev flag_list(Run *r, const Term *l, FlagSet *out)
+ * improper or holds anything else. A tracer item replaces the tracer found so far in *tracer
+ * (MS-TRACE-FLAGS-TRACER): any other tuple is no tracer term (erts_term_to_tracer gives
+ * THE_NON_VALUE), and the list fails. */
+static Ev flag_list(const Term *l, FlagSet *out, const Term **tracer)
 {
     *out = 0;
     if (term_list_length(l) < 0)
@@ -806,8 +820,10 @@ static Ev flag_list(Run *r, const Term *l, FlagSet *out)
     for (; l->kind == TK_CONS; l = l->u.cons.tail) {
         const Term *item = l->u.cons.head;
         if (item->kind == TK_TUPLE) {
-            r->unsupported = "a {tracer, ...} item in trace/2,3 of a match spec (another tracer) is";
-            return EV_UNSUPPORTED;
+            if (!is_tracer_item(item))
+                return EV_FAIL;
+            *tracer = item;
+            continue;
         }
         FlagSet bits = flag_bits(item);
         if (!bits)
@@ -822,15 +838,16 @@ static Ev flag_list(Run *r, const Term *l, FlagSet *out)
 static Ev trace_flags(Run *r, const char *name, Term *const *v, size_t n, Term **out)
 {
     use(r, U_TRACE_FLAGS);
-    const Term *target = NULL;
+    const Term *target = NULL, *tracer = NULL;
     FlagSet disable = 0, enable = 0;
     bool trace = strcmp(name, "trace") == 0;
     if (trace) {
         if (n == 3)
             target = v[0];
-        Ev e = flag_list(r, v[n - 2], &disable);
+        /* matchTrace2/3: the Disable list is read first, then Enable, into one tracer */
+        Ev e = flag_list(v[n - 2], &disable, &tracer);
         if (e == EV_OK)
-            e = flag_list(r, v[n - 1], &enable);
+            e = flag_list(v[n - 1], &enable, &tracer);
         if (e != EV_OK)
             return e;
     } else {
@@ -848,7 +865,8 @@ static Ev trace_flags(Run *r, const char *name, Term *const *v, size_t n, Term *
         return EV_UNSUPPORTED;
     }
     const char *why = NULL;
-    switch (r->call->hooks->trace_flags(r->call->hooks->ctx, target, disable, enable, trace, &why)) {
+    const MsTraceChange change = {target, tracer, disable, enable, trace};
+    switch (r->call->hooks->trace_flags(r->call->hooks->ctx, &change, &why)) {
     case MSE_TRUE: *out = boolean(r, true); return EV_OK;
     case MSE_FALSE: *out = boolean(r, false); return EV_OK;
     case MSE_FAIL: return EV_FAIL;
