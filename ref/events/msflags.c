@@ -30,43 +30,53 @@ static int named_process(const Model *m, const Term *id)
     return -1;
 }
 
-/* The tracer a {tracer, ...} item of trace/2,3 names, as the legacy session holds it: true when
- * it is the case's tracer process (or port) itself, the one tracer the model has for it
- * (MS-TRACE-FLAGS-TRACER); any other tracer leaves *why set. */
-static bool names_own_tracer(const Model *m, int s, const Term *item, const char **why)
+/* What a {tracer, ...} item of trace/2,3 does in session s (MS-TRACE-FLAGS-TRACER). */
+typedef enum {
+    ITEM_HANDED_ON,  /* it names the case's tracer process, which the target takes over */
+    ITEM_FAILS,      /* a session created with a tracer takes no other: the function fails */
+    ITEM_UNSUPPORTED /* another tracer of the legacy session (*why set) */
+} ItemVerdict;
+
+/* The legacy session, and a session created with tracer undefined, hand on the tracer the item
+ * names; the model has one for them, the case's tracer process (or its port). A session created
+ * with a tracer fails the function whatever the item names, its own tracer too (003: "the
+ * tracer is always the tracer specified when the session was created"; live on 27 and 29). */
+static ItemVerdict tracer_item(const Model *m, int s, const Term *item, const char **why)
 {
     const Session *ses = &m->sessions[s];
-    if (s != LEGACY_SESSION) {
-        *why = "a {tracer, ...} item in trace/2,3 of a trace session's match spec is";
-        return false;
-    }
+    if (s != LEGACY_SESSION && !ses->tracer_undefined)
+        return ITEM_FAILS;
     if (ses->tracer->kind != TRACER_PROCESS || item->u.tuple.n != 2 ||
         term_compare(item->u.tuple.el[1], ses->state_term) != 0) {
         *why = "a {tracer, ...} item in trace/2,3 of a match spec naming another tracer than the case's "
                "tracer process is";
-        return false;
+        return ITEM_UNSUPPORTED;
     }
-    return true;
+    return ITEM_HANDED_ON;
 }
 
 static MsEffect trace_flags(void *ctx, const MsTraceChange *ch, const char **why)
 {
     MsFlagsCtx *c = ctx;
     Model *m = c->m;
-    if (ch->tracer && !names_own_tracer(m, c->s, ch->tracer, why))
-        return MSE_UNSUPPORTED;
+    if (ch->tracer) {
+        /* MS-TRACE-FLAGS-TRACER: the item's tracer replaces the caller's (erts_trace_flags), and
+         * set_match_trace hands it on if erts_is_tracer_enabled says it lives (a tracer process
+         * has no probe to show): one that has exited fails the function, the target unchanged */
+        control_decided(m, "MS-TRACE-FLAGS-TRACER");
+        switch (tracer_item(m, c->s, ch->tracer, why)) {
+        case ITEM_UNSUPPORTED: return MSE_UNSUPPORTED;
+        case ITEM_FAILS: return MSE_FAIL;
+        case ITEM_HANDED_ON: break;
+        }
+        if (m->sessions[LEGACY_SESSION].state_dead) /* an undefined session's tracer is <tracer> too */
+            return MSE_FAIL;
+    }
     int t = ch->target ? named_process(m, ch->target) : c->p;
     if (t < 0)
         return MSE_FAIL;
     TraceState *ts = &m->procs[t].trace[c->s];
-    if (ch->tracer) {
-        /* MS-TRACE-FLAGS-TRACER: the item's tracer replaces the caller's (erts_trace_flags), and
-         * set_match_trace hands it on if erts_is_tracer_enabled says it lives: a tracer process
-         * that has exited fails the function, the target unchanged */
-        control_decided(m, "MS-TRACE-FLAGS-TRACER");
-        if (m->sessions[c->s].state_dead)
-            return MSE_FAIL;
-    } else if (c->s == LEGACY_SESSION && !model_attached(&m->procs[c->p].trace[c->s])) {
+    if (!ch->tracer && c->s == LEGACY_SESSION && !model_attached(&m->procs[c->p].trace[c->s])) {
         /* MS-TRACE-FLAGS-META: a legacy meta pattern's caller without a tracer hands on none:
          * set_tracee_flags with a nil tracer clears every flag of the target and its tracer,
          * whatever the function asked; in a session the session's tracer is handed on (below) */
@@ -76,7 +86,7 @@ static MsEffect trace_flags(void *ctx, const MsTraceChange *ch, const char **why
             model_detach(ts);
         return !ch->changed || was_attached ? MSE_TRUE : MSE_FALSE;
     }
-    if (ch->changed && enabled_probe(m, c->s, t) == ANS_REMOVE)
+    if (!ch->tracer && ch->changed && enabled_probe(m, c->s, t) == ANS_REMOVE)
         return MSE_FAIL; /* set_match_trace: the tracer is no longer enabled */
     FlagSet before = ts->flags;
     bool was_attached = model_attached(ts);
