@@ -15,6 +15,7 @@
 #include "control.h"
 #include "enabled.h"
 #include "order.h"
+#include "seqtrace.h"
 
 /* The process a match spec names by pid or registered name, or -1 (no live process). */
 static int named_process(const Model *m, const Term *id)
@@ -100,9 +101,26 @@ static MsEffect trace_flags(void *ctx, const MsTraceChange *ch, const char **why
     return ts->flags != before || model_attached(ts) != was_attached ? MSE_TRUE : MSE_FALSE;
 }
 
+/* MS-SET-SEQ-TOKEN: set_seq_token is seq_trace:set_token/2 done by the calling process; the
+ * token's form as erts holds it (MS-SEQ-TRACE). */
+static MsEffect seq_token(void *ctx, const char *component, const Term *value, Term **token, const char **why)
+{
+    MsFlagsCtx *c = ctx;
+    if (component) {
+        control_decided(c->m, "MS-SET-SEQ-TOKEN");
+        seqtrace_set_component(c->m, c->p, component, value);
+    }
+    bool stated;
+    *token = seqtrace_token_form(c->m, c->p, &stated);
+    if (stated)
+        return MSE_TRUE;
+    *why = "the value of {get_seq_token} with a token that has a time stamp flag is";
+    return MSE_UNSUPPORTED;
+}
+
 const MsHooks *msflags_hooks(MsFlagsCtx *ctx, Model *m, int s, int p)
 {
-    *ctx = (MsFlagsCtx){m, s, p, {NULL, trace_flags}};
+    *ctx = (MsFlagsCtx){m, s, p, {NULL, trace_flags, seq_token}};
     ctx->hooks.ctx = ctx;
     return &ctx->hooks;
 }

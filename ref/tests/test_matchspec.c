@@ -101,7 +101,15 @@ static void test_expressions(int *failures)
     validate(failures, "[{'_',[],[{current_stacktrace}]}]", "UNSUPPORTED: match spec function current_stacktrace/0 is not supported by model v1");
     validate(failures, "[{'_',[],[{message,{current_stacktrace,a}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate(failures, "[{'_',[],[{message,{set_seq_token,yxa,true}}]}]", "OK"); /* raises: 'EXIT' */
-    validate(failures, "[{'_',[],[{message,{set_seq_token,label,1}}]}]", "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
+    /* MS-SET-SEQ-TOKEN: literal label, send, 'receive', print with a literal value; serial, time
+     * stamp flags, other values and a send spec stay refused */
+    validate(failures, "[{'_',[],[{message,{set_seq_token,label,1}}]}]", "OK");
+    validate(failures, "[{'_',[],[{set_seq_token,'receive',false}]}]", "OK");
+    validate(failures, "[{'_',[],[{set_seq_token,serial,{0,1}}]}]", "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
+    validate(failures, "[{'_',[],[{set_seq_token,timestamp,true}]}]", "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
+    validate(failures, "[{'_',[],[{set_seq_token,label,-1}]}]", "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
+    validate(failures, "[{['$1'],[],[{set_seq_token,print,'$1'}]}]", "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
+    validate_as(failures, MS_FOR_SEND, "[{'_',[],[{set_seq_token,label,1}]}]", "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
     validate(failures, "[{['$1'],[],[{message,{current_stacktrace,'$1'}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate(failures, "[{'_',[],[{message,{current_stacktrace,576460752303423488}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate(failures, "[{'_',[],[{message,{current_stacktrace,3}}]}]", "UNSUPPORTED: match spec function current_stacktrace/1 is not supported by model v1");
@@ -115,7 +123,7 @@ static void test_expressions(int *failures)
     /* the first of several problems is reported; invalid wins over unsupported, whichever
      * comes first */
     validate(failures, "[{x,[],[]},{'_',[],[{message,'$1'}]}]", "INVALID MS-HEAD");
-    validate(failures, "[{'_',[],[{set_seq_token,label,1},{caller_line}]}]",
+    validate(failures, "[{'_',[],[{set_seq_token,serial,{0,1}},{caller_line}]}]",
              "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
     validate(failures, "[{'_',[],[{display,x}]},{'_',[],[{message,{tag,1}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate(failures, "[{{a},[],[]},{x,[],[]}]", "INVALID MS-HEAD");
@@ -562,7 +570,7 @@ static void run_effects(int *failures, const char *expr, bool token, const char 
     CHECK(ms_validate(m).check == MS_OK);
     FakeFlags f;
     buf_init(&f.log);
-    MsHooks hooks = {&f, fake_trace_flags};
+    MsHooks hooks = {&f, fake_trace_flags, NULL};
     long long tcw = 7;
     MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, token, &hooks, &tcw, false};
     MsOutcome o = ms_run(&a, m, &call);

@@ -49,6 +49,11 @@ typedef struct MsTraceChange {
 typedef struct MsHooks {
     void *ctx;
     MsEffect (*trace_flags)(void *ctx, const MsTraceChange *change, const char **why);
+    /* The calling process's seq_trace token (MS-SEQ-TRACE), after setting its component to value
+     * when component is not NULL (set_seq_token, MS-SET-SEQ-TOKEN): MSE_TRUE with *token its
+     * internal form {Flags, Label, Serial, From, LastCnt}, or NULL when it holds none;
+     * MSE_UNSUPPORTED (with *why) for a token whose form the model cannot state. */
+    MsEffect (*seq_token)(void *ctx, const char *component, const Term *value, Term **token, const char **why);
 } MsHooks;
 
 /* What a match specification can see of the call it runs on. */
