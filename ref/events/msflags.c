@@ -35,22 +35,22 @@ static int named_process(const Model *m, const Term *id)
 typedef enum {
     ITEM_HANDED_ON,  /* it names the case's tracer process, which the target takes over */
     ITEM_FAILS,      /* a session created with a tracer takes no other: the function fails */
-    ITEM_UNSUPPORTED /* another tracer of the legacy session (*why set) */
+    ITEM_UNSUPPORTED /* another tracer of the legacy session (*what set) */
 } ItemVerdict;
 
 /* The legacy session, and a session created with tracer undefined, hand on the tracer the item
  * names; the model has one for them, the case's tracer process (or its port). A session created
  * with a tracer fails the function whatever the item names, its own tracer too (003: "the
  * tracer is always the tracer specified when the session was created"; live on 27 and 29). */
-static ItemVerdict tracer_item(const Model *m, int s, const Term *item, const char **why)
+static ItemVerdict tracer_item(const Model *m, int s, const Term *item, const char **what)
 {
     const Session *ses = &m->sessions[s];
     if (s != LEGACY_SESSION && !ses->tracer_undefined)
         return ITEM_FAILS;
     if (ses->tracer->kind != TRACER_PROCESS || item->u.tuple.n != 2 ||
         term_compare(item->u.tuple.el[1], ses->state_term) != 0) {
-        *why = "a {tracer, ...} item in trace/2,3 of a match spec naming another tracer than the case's "
-               "tracer process is";
+        *what = "a {tracer, ...} item in trace/2,3 of a match spec naming another tracer than the case's "
+                "tracer process is";
         return ITEM_UNSUPPORTED;
     }
     return ITEM_HANDED_ON;
@@ -103,7 +103,7 @@ static MsEffect trace_flags(void *ctx, const MsTraceChange *ch, const char **why
 
 /* MS-SET-SEQ-TOKEN: set_seq_token is seq_trace:set_token/2 done by the calling process; the
  * token's form as erts holds it (MS-SEQ-TRACE). */
-static MsEffect seq_token(void *ctx, const char *component, const Term *value, Term **token, const char **why)
+static MsEffect seq_token(void *ctx, const char *component, const Term *value, Term **token, const char **what)
 {
     MsFlagsCtx *c = ctx;
     if (component) {
@@ -114,7 +114,7 @@ static MsEffect seq_token(void *ctx, const char *component, const Term *value, T
     *token = seqtrace_token_form(c->m, c->p, &stated);
     if (stated)
         return MSE_TRUE;
-    *why = "the value of {get_seq_token} with a token that has a time stamp flag is";
+    *what = "the value of {get_seq_token} with a token that has a time stamp flag is";
     return MSE_UNSUPPORTED;
 }
 

@@ -903,17 +903,17 @@ static Ev seq_token_fn(Run *r, const char *name, Term *const *v, Term **out)
     if (set && !is_seq_component(v[0]->u.name)) /* is_bad_seq_component: set_token/2 raises */
         return EV_FAIL;
     Term *token = NULL;
-    const char *why = "the value of {get_seq_token} with a token (its internal form) is";
+    const char *what = "the value of {get_seq_token} with a token (its internal form) is";
     MsEffect e = r->call->hooks && r->call->hooks->seq_token
                      ? r->call->hooks->seq_token(r->call->hooks->ctx, set ? v[0]->u.name : NULL, set ? v[1] : NULL,
-                                                 &token, &why)
+                                                 &token, &what)
                      : (r->call->seq_token ? MSE_UNSUPPORTED : MSE_TRUE);
     if (name[0] == 'i') {
         *out = boolean(r, e == MSE_UNSUPPORTED || token);
         return EV_OK;
     }
     if (e == MSE_UNSUPPORTED) {
-        r->unsupported = why;
+        r->unsupported = what;
         return EV_UNSUPPORTED;
     }
     *out = set ? boolean(r, true) : token ? token : term_nil(r->a);
