@@ -606,12 +606,15 @@ static void test_run_process_functions(int *failures)
     run_effects(failures, "{trace,[send|x],[]}", false, "'EXIT' ");
     run_effects(failures, "{trace,[],[nonflag]}", false, "'EXIT' ");
     /* MS-TRACE-FLAGS-TRACER: the last tracer item of Disable ++ Enable; another tuple fails */
-    run_effects(failures, "{trace,[],[{{tracer,<b>}}]}", false, "true (self -0 +0 changed? {tracer,<b>})");
-    run_effects(failures, "{trace,[{{tracer,<b>}}],[send,{{tracer,m,s}}]}", false,
-                "true (self -0 +0x1 changed? {tracer,m,s})");
-    run_effects(failures, "{trace,[],[{{tracer,x}}]}", false, "'EXIT' ");
-    run_effects(failures, "{trace,[],[{{tracer,1,s}}]}", false, "'EXIT' ");
-    run_effects(failures, "{trace,[],[{{silent,true}}]}", false, "'EXIT' ");
+    static const char *const tracer_items[][2] = {
+        {"{trace,[],[{{tracer,<b>}}]}", "true (self -0 +0 changed? {tracer,<b>})"},
+        {"{trace,[{{tracer,<b>}}],[send,{{tracer,m,s}}]}", "true (self -0 +0x1 changed? {tracer,m,s})"},
+        {"{trace,[],[{{tracer,x}}]}", "'EXIT' "},
+        {"{trace,[],[{{tracer,1,s}}]}", "'EXIT' "},
+        {"{trace,[],[{{silent,true}}]}", "'EXIT' "},
+    };
+    for (size_t i = 0; i < sizeof tracer_items / sizeof tracer_items[0]; i++)
+        run_effects(failures, tracer_items[i][0], false, tracer_items[i][1]);
     run_effects(failures, "{enable_trace,unknown,send}", false, "unsupported: this target is (unknown -0 +0x1)");
     run_effects(failures, "{{{display,x},{is_seq_trace},{get_seq_token}}}", false, "{true,false,[]} ");
     run_effects(failures, "{is_seq_trace}", true, "true ");
