@@ -2,7 +2,7 @@
 %% erlang:trace/3 on a process spec (all, existing, new, ...), erlang:trace_info/2,
 %% and the tracer state process exiting.  tcs_runner dispatches them here.
 -module(tcs_procflags).
--export([start_state/1, run_step/3, sync_tracer_port/2, close_tracer_port/1]).
+-export([start_state/1, start_meta_state/1, run_step/3, sync_tracer_port/2, close_tracer_port/1]).
 
 %% What the harness writes to the tracer port to know that cat has handed back
 %% everything written before it: no trace message begins so (the external
@@ -15,6 +15,19 @@
 %% says so.
 start_state(Collector) ->
     spawn(fun() -> forward(Collector) end).
+
+%% start_meta_state(Collector): the meta tracer's state process <meta>.  Named
+%% as a meta tracer process of its own ({meta, <meta>}, CALL-META-PROCESS), it
+%% gets trace messages, which it hands on marked as its own, printed
+%% msg(<meta>, ...) (tcs_runner's item_line/3).
+start_meta_state(Collector) ->
+    spawn(fun() -> forward_as(meta, Collector) end).
+
+forward_as(Name, Collector) ->
+    receive
+        {'$tcs_exit', Reason} -> exit(Reason);
+        Msg -> Collector ! {'$tcs_via', Name, Msg}, forward_as(Name, Collector)
+    end.
 
 forward(Collector) ->
     receive

@@ -47,7 +47,7 @@ run(JobFile, Watcher) ->
     %% The meta tracer's state is started now, with the tracer's: a harness
     %% process started by a later step would be born traced after a
     %% `trace new ...` step, and its events would reach the tracer.
-    Meta = tcs_procflags:start_state(Collector),
+    Meta = tcs_procflags:start_meta_state(Collector),
     Names0 = maps:from_list([{?TRACER_NAME, State}, {meta, Meta} | tcs_sessions:states(Sessions)] ++
                             [{N, start_puppet(N)} || N <- Declared]),
     %% What the legacy tracer module gets as its state: the case's term
@@ -491,6 +491,7 @@ item_line(_, {tcs_rec, _, _, _, _} = Rec, Names) -> io_lib:format("~ts", [callba
 item_line(_, {ctl, _, Body}, _) -> io_lib:format("~ts", [Body]);
 item_line(_, {Port, {data, Bytes}}, #{tracer_port := Port} = Names) ->
     io_lib:format("msg(~ts, ~ts)", [canon(Port, Names), canon(port_output(Bytes), Names)]);
+item_line(_, {'$tcs_via', State, Msg}, Names) -> item_line(State, Msg, Names);
 item_line(State, Msg, Names) -> io_lib:format("msg(<~s>, ~ts)", [State, canon(sizes_hidden(Msg), Names)]).
 
 %% What the runtime wrote to the tracer port, one command, which cat hands back

@@ -43,6 +43,8 @@ typedef struct {
     SessionPhase *phase; /* indexed like sessions */
     size_t nsessions, sessions_cap;
     long long repeat; /* how often the step being parsed is done: its `times N`, else 1 */
+    bool meta_option; /* parsing a legacy pattern step's options: <meta> names the harness's second
+                       * tracer process, a meta tracer ({meta, <meta>}, CALL-META-PROCESS) */
     StrMap readings;  /* the names of the counter readings taken so far (`... as NAME`) */
     StrMap *words;    /* the words read so far, each kept once: a long scenario repeats a few */
     bool tracer_exited; /* a `tracer exit` step was read (STATUS-DEAD-PROCESS): steps are not kept */
@@ -223,7 +225,9 @@ static int session_index(const Parser *p, const char *name)
  * process of the legacy tracer or of a session. */
 static bool known_process(const void *ctx, const char *name)
 {
-    return (known(ctx, name) && !is_port_name(ctx, name)) || session_index(ctx, name) >= 0;
+    const Parser *p = ctx;
+    return (known(ctx, name) && !is_port_name(ctx, name)) || session_index(ctx, name) >= 0 ||
+           (p->meta_option && strcmp(name, "meta") == 0);
 }
 
 /* A term where funs and make_ref() may appear: a tracer state, a tracer option. */
@@ -954,7 +958,10 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
     while (!at_end(p)) {
         size_t at = p->i;
         Term *t;
-        if (!(session ? term_arg(p, &t, NULL) : opaque_term_arg(p, &t, NULL)))
+        p->meta_option = !session;
+        bool parsed = session ? term_arg(p, &t, NULL) : opaque_term_arg(p, &t, NULL);
+        p->meta_option = false;
+        if (!parsed)
             return false;
         if (st->nopts == MAX_STEP_FLAGS || nall == MAX_STEP_FLAGS)
             return fail(p, at, "too many options");

@@ -105,7 +105,9 @@ static Tracer meta_tracer(const Model *m, int s, TracerDecl *decl, const Term *m
 {
     *decl = *m->sessions[s].tracer;
     decl->callbacks = 0;
-    if (s != LEGACY_SESSION || decl->kind == TRACER_PROCESS) /* a tracer process: {meta, <tracer>} */
+    /* a tracer process: {meta, <tracer>} for `meta`; {meta, <meta>} names the harness's second
+     * state process, which no step ends (CALL-META-PROCESS) */
+    if (s != LEGACY_SESSION || (decl->kind == TRACER_PROCESS && !meta_state))
         return (Tracer){decl, m->sessions[s].state_term, m->sessions[s].state_dead};
     return (Tracer){decl, meta_state ? meta_state : term_pid(m->a, "meta"), false};
 }

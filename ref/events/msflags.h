@@ -1,5 +1,6 @@
 /* msflags.h - what the trace flag functions of a match spec (enable_trace/1,2,
- * disable_trace/1,2, trace/2,3) do to the processes of the model (MS-TRACE-FLAGS). */
+ * disable_trace/1,2, trace/2,3) and its seq_trace functions do to the processes of the model
+ * (MS-TRACE-FLAGS, MS-SET-SEQ-TOKEN). */
 #ifndef TCS_MSFLAGS_H
 #define TCS_MSFLAGS_H
 #include "matchspec.h"

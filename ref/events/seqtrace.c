@@ -155,9 +155,7 @@ void seqtrace_receive(Model *m, int p, const Message *msg)
                    "SEQ-ENABLED SEQ-RECEIVE");
 }
 
-/* seq_trace:set_token(Key, Value) on a process without a token starts one: flags off,
- * label 0, serial 0 (SEQ-TOKEN). */
-static void set_component(Model *m, int p, const char *key, const Term *value)
+void seqtrace_set_component(Model *m, int p, const char *key, const Term *value)
 {
     Proc *pp = &m->procs[p];
     SeqToken *tok = arena_alloc(m->a, sizeof *tok);
@@ -187,11 +185,25 @@ static void set_component(Model *m, int p, const char *key, const Term *value)
     m->seq_tokens = true;
 }
 
+Term *seqtrace_token_form(Model *m, int p, bool *stated)
+{
+    const SeqToken *tok = m->procs[p].token;
+    *stated = !tok || !tok->stamps;
+    if (!tok || tok->stamps)
+        return NULL;
+    /* erts's token tuple: the flag bits SEQ_TRACE_SEND 1, SEQ_TRACE_RECEIVE 2, SEQ_TRACE_PRINT 4
+     * (erl_process.h), the label, the serial, the last sender, the Previous counter */
+    Term *el[5] = {term_int(m->a, (tok->send ? 1 : 0) | (tok->receive ? 2 : 0) | (tok->print ? 4 : 0)),
+                   term_int(m->a, tok->label), term_int(m->a, tok->serial), model_pid(m, tok->sender),
+                   term_int(m->a, tok->lastcnt)};
+    return term_tuple(m->a, 5, el);
+}
+
 bool seqtrace_step(Model *m, int p, const Step *st)
 {
     Proc *pp = &m->procs[p];
     if (st->kind == ST_SEQ_TOKEN) {
-        set_component(m, p, st->fn, st->term);
+        seqtrace_set_component(m, p, st->fn, st->term);
     } else if (st->kind == ST_SEQ_RESET) {
         pp->token = NULL; /* SEQ-TOKEN: the counters of the process stay */
         control_decided(m, "SEQ-TOKEN");
@@ -246,13 +258,21 @@ bool seqtrace_allows(const Model *m, int p, StepKind kind)
     return !m->procs[p].token || !passing[kind];
 }
 
+/* Whether session s's tracer is a tracer process: OTP's erl_tracer behind it sends with no
+ * message environment, so its messages carry no token (C-65, SEQ-TRACER-REPORT), and tracing a
+ * token holder adds nothing to the sequential trace. */
+static bool sends_without_token(const Model *m, int s)
+{
+    return m->sessions[s].tracer->kind == TRACER_PROCESS && m->sessions[s].state_term->kind == TK_PID;
+}
+
 bool seqtrace_holders_untraced(const Model *m)
 {
     if (!m->seq_tokens)
         return true;
     for (int p = 0; p < m->nprocs; p++)
         for (int s = 0; s < m->nsessions && m->procs[p].token && m->procs[p].alive; s++)
-            if (m->procs[p].trace[s].attached && m->procs[p].trace[s].flags)
+            if (m->procs[p].trace[s].attached && m->procs[p].trace[s].flags && !sends_without_token(m, s))
                 return false;
     return true;
 }

@@ -5,6 +5,13 @@
 
 #include "model.h"
 
+/* Guarantees: seq_trace:set_token(key, value) done by p: a process without a token starts one,
+ * flags off, label 0, serial 0 (SEQ-TOKEN); value as set_token/2 takes it for key. */
+void seqtrace_set_component(Model *m, int p, const char *key, const Term *value);
+/* Guarantees: p's token as erts holds it, {Flags, Label, Serial, From, LastCnt}, or NULL with
+ * *stated true when p holds none; NULL with *stated false for a token with a time stamp flag,
+ * whose flag bits the model does not state. */
+Term *seqtrace_token_form(Model *m, int p, bool *stated);
 /* Guarantees: the effect of `P seq_token K V` / `P seq_reset`, and the lines of `P seq_print T`. */
 bool seqtrace_step(Model *m, int p, const Step *st);
 /* Guarantees: the seq_trace lines of p sending msg to q; the token the message carries. */
@@ -41,8 +48,9 @@ bool seqtrace_report_printable(const Model *m, int p);
  * collector, which the recorder never reports about) also its receipt there, one receive
  * transfer (SEQ-TRACER-REPORT-RECEIPT, C-410). */
 void seqtrace_tracer_report(Model *m, int p, const char *receiver);
-/* Guarantees: false iff a live process holds a token and is traced: its trace callbacks would
- * pass the token on with the tracer's own messages (C-65), which the model leaves out. */
+/* Guarantees: false iff a live process holds a token and is traced by a tracer module: its
+ * trace callbacks would pass the token on with the tracer's own messages (C-65), which the
+ * model leaves out; a tracer process's messages carry none. */
 bool seqtrace_holders_untraced(const Model *m);
 
 #endif

@@ -18,7 +18,8 @@ typedef struct {
     bool counters[COUNTERS]; /* call_count, call_time, call_memory (CALL-COUNTERS-*) */
     bool any_counter;
     bool global_meta;   /* global and {meta,...} both given: accepted as meta (C-8) */
-    const Term *meta_state; /* {meta, recorder, State}: State (TRACER-OPTION); NULL: <meta> */
+    const Term *meta_state; /* {meta, recorder, State}: State (TRACER-OPTION), {meta, <meta>}: <meta>;
+                             * NULL: <meta>, or <tracer> for a tracer process */
     const char *bad;    /* the rule that makes the options a badarg, or NULL */
 } Options;
 
@@ -36,7 +37,7 @@ static Options read_options(const Step *st)
         const char *opt = st->opts[i];
         if (!opt) { /* {meta, recorder, State}: tracermod_check accepted it */
             o.meta = true;
-            o.meta_state = st->tracer_opt->u.tuple.el[2];
+            o.meta_state = st->tracer_opt->u.tuple.el[st->tracer_opt->u.tuple.n - 1]; /* or {meta, <meta>} */
         } else if (strcmp(opt, "meta") == 0 && !(meta_atom && global))
             o.meta = true;
         else if (strcmp(opt, "local") == 0 && !global)

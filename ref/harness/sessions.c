@@ -455,8 +455,11 @@ static Term *meta_item(Model *m, int s, const Pattern *pat)
         return item(m, "meta", term_atom(m->a, "false"));
     if (pat->meta_nil) /* STATUS-DEAD-PROCESS: a call found the meta tracer process dead */
         return item(m, "meta", term_nil(m->a));
-    if (s != LEGACY_SESSION || m->sessions[s].tracer->kind == TRACER_PROCESS)
+    bool process = m->sessions[s].tracer->kind == TRACER_PROCESS;
+    if (s != LEGACY_SESSION || (process && !pat->meta_state))
         return item(m, "meta", tracer_term(m, s));
+    if (process) /* {meta, <meta>} */
+        return item(m, "meta", (Term *)pat->meta_state);
     Term *state = pat->meta_state ? (Term *)pat->meta_state : term_pid(m->a, "meta");
     const char *mod = m->sessions[s].tracer->kind == TRACER_ERL_MSG ? "erl_msg_tracer" : "tcs_recorder";
     return item(m, "meta", term_tuple3(m->a, term_atom(m->a, mod), state, NULL));

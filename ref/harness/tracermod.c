@@ -80,6 +80,14 @@ static void load_on_demand(Model *m, const Term *state)
     m->tracer_unloaded = false;
 }
 
+/* Whether o is {meta, <meta>} in a case whose tracer is a process: the harness's second tracer
+ * state process as a meta tracer process of its own (CALL-META-PROCESS), which no step ends. */
+static bool harness_meta_process(const Model *m, const Term *o)
+{
+    const Term *x = o->u.tuple.n == 2 ? o->u.tuple.el[1] : NULL;
+    return x && x->kind == TK_PID && strcmp(x->u.name, "meta") == 0 && m->sc->tracer.kind == TRACER_PROCESS;
+}
+
 /* The verdict of erts on the options with key tracer (meta): every one must name a tracer;
  * *state is the one that does. */
 static bool options_verdict(Model *m, const Step *st, bool meta, TracerVerdict *verdict, const Term **state,
@@ -93,6 +101,12 @@ static bool options_verdict(Model *m, const Step *st, bool meta, TracerVerdict *
         if (!is_option(o, key))
             continue;
         bool recorder = o->u.tuple.n == 3 && term_is_atom(o->u.tuple.el[1], "recorder");
+        if (meta && harness_meta_process(m, o)) { /* CALL-META-PROCESS: {meta, <meta>} */
+            if (named++ && term_compare(*state, o->u.tuple.el[1]) != 0)
+                return model_unsupported(m, st->line, st->col, "this tracer option is");
+            *state = o->u.tuple.el[1];
+            continue;
+        }
         if (o->u.tuple.n == 2 && o->u.tuple.el[1]->kind == TK_PID)
             return model_unsupported(m, st->line, st->col, "a tracer process in erlang:trace/3 or "
                                      "erlang:trace_pattern/3 is");

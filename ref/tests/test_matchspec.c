@@ -101,7 +101,15 @@ static void test_expressions(int *failures)
     validate(failures, "[{'_',[],[{current_stacktrace}]}]", "UNSUPPORTED: match spec function current_stacktrace/0 is not supported by model v1");
     validate(failures, "[{'_',[],[{message,{current_stacktrace,a}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate(failures, "[{'_',[],[{message,{set_seq_token,yxa,true}}]}]", "OK"); /* raises: 'EXIT' */
-    validate(failures, "[{'_',[],[{message,{set_seq_token,label,1}}]}]", "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
+    /* MS-SET-SEQ-TOKEN: literal label, send, 'receive', print with a literal value; serial, time
+     * stamp flags, other values and a send spec stay refused */
+    validate(failures, "[{'_',[],[{message,{set_seq_token,label,1}}]}]", "OK");
+    validate(failures, "[{'_',[],[{set_seq_token,'receive',false}]}]", "OK");
+    validate(failures, "[{'_',[],[{set_seq_token,serial,{0,1}}]}]", "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
+    validate(failures, "[{'_',[],[{set_seq_token,timestamp,true}]}]", "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
+    validate(failures, "[{'_',[],[{set_seq_token,label,-1}]}]", "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
+    validate(failures, "[{['$1'],[],[{set_seq_token,print,'$1'}]}]", "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
+    validate_as(failures, MS_FOR_SEND, "[{'_',[],[{set_seq_token,label,1}]}]", "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
     validate(failures, "[{['$1'],[],[{message,{current_stacktrace,'$1'}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate(failures, "[{'_',[],[{message,{current_stacktrace,576460752303423488}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate(failures, "[{'_',[],[{message,{current_stacktrace,3}}]}]", "UNSUPPORTED: match spec function current_stacktrace/1 is not supported by model v1");
@@ -115,7 +123,7 @@ static void test_expressions(int *failures)
     /* the first of several problems is reported; invalid wins over unsupported, whichever
      * comes first */
     validate(failures, "[{x,[],[]},{'_',[],[{message,'$1'}]}]", "INVALID MS-HEAD");
-    validate(failures, "[{'_',[],[{set_seq_token,label,1},{caller_line}]}]",
+    validate(failures, "[{'_',[],[{set_seq_token,serial,{0,1}},{caller_line}]}]",
              "UNSUPPORTED: match spec function set_seq_token/2 is not supported by model v1");
     validate(failures, "[{'_',[],[{display,x}]},{'_',[],[{message,{tag,1}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate(failures, "[{{a},[],[]},{x,[],[]}]", "INVALID MS-HEAD");
@@ -526,16 +534,21 @@ static void test_dialects(int *failures)
  * <gone> fails, 'same' changes nothing, 'unknown' is beyond the model, any other changes. */
 typedef struct { Buf log; } FakeFlags;
 
-static MsEffect fake_trace_flags(void *ctx, const Term *target, FlagSet disable, FlagSet enable, bool changed,
-                                 const char **why)
+static MsEffect fake_trace_flags(void *ctx, const MsTraceChange *ch, const char **why)
 {
     FakeFlags *f = ctx;
+    const Term *target = ch->target;
     buf_puts(&f->log, "(");
     if (target)
         term_print(&f->log, target, PRINT_CANON);
     else
         buf_puts(&f->log, "self");
-    buf_printf(&f->log, " -%#x +%#x%s)", disable, enable, changed ? " changed?" : "");
+    buf_printf(&f->log, " -%#x +%#x%s", ch->disable, ch->enable, ch->changed ? " changed?" : "");
+    if (ch->tracer) {
+        buf_puts(&f->log, " ");
+        term_print(&f->log, ch->tracer, PRINT_CANON);
+    }
+    buf_puts(&f->log, ")");
     if (target && target->kind == TK_PID && strcmp(target->u.name, "gone") == 0)
         return MSE_FAIL;
     if (target && term_is_atom(target, "unknown")) {
@@ -557,7 +570,7 @@ static void run_effects(int *failures, const char *expr, bool token, const char 
     CHECK(ms_validate(m).check == MS_OK);
     FakeFlags f;
     buf_init(&f.log);
-    MsHooks hooks = {&f, fake_trace_flags};
+    MsHooks hooks = {&f, fake_trace_flags, NULL};
     long long tcw = 7;
     MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, token, &hooks, &tcw, false};
     MsOutcome o = ms_run(&a, m, &call);
@@ -592,8 +605,16 @@ static void test_run_process_functions(int *failures)
     run_effects(failures, "{trace,[cpu_timestamp],[]}", false, "'EXIT' ");
     run_effects(failures, "{trace,[send|x],[]}", false, "'EXIT' ");
     run_effects(failures, "{trace,[],[nonflag]}", false, "'EXIT' ");
-    run_effects(failures, "{trace,[],[{{tracer,<b>}}]}", false,
-                "unsupported: a {tracer, ...} item in trace/2,3 of a match spec (another tracer) is ");
+    /* MS-TRACE-FLAGS-TRACER: the last tracer item of Disable ++ Enable; another tuple fails */
+    static const char *const tracer_items[][2] = {
+        {"{trace,[],[{{tracer,<b>}}]}", "true (self -0 +0 changed? {tracer,<b>})"},
+        {"{trace,[{{tracer,<b>}}],[send,{{tracer,m,s}}]}", "true (self -0 +0x1 changed? {tracer,m,s})"},
+        {"{trace,[],[{{tracer,x}}]}", "'EXIT' "},
+        {"{trace,[],[{{tracer,1,s}}]}", "'EXIT' "},
+        {"{trace,[],[{{silent,true}}]}", "'EXIT' "},
+    };
+    for (size_t i = 0; i < sizeof tracer_items / sizeof tracer_items[0]; i++)
+        run_effects(failures, tracer_items[i][0], false, tracer_items[i][1]);
     run_effects(failures, "{enable_trace,unknown,send}", false, "unsupported: this target is (unknown -0 +0x1)");
     run_effects(failures, "{{{display,x},{is_seq_trace},{get_seq_token}}}", false, "{true,false,[]} ");
     run_effects(failures, "{is_seq_trace}", true, "true ");

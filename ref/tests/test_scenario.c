@@ -120,6 +120,9 @@ static void test_step_errors(int *failures)
     parse(failures, H "trace all on send {tracer,recorder,[]}", "OK");
     parse(failures, H "pattern tcs_target:id/1 [] {meta,recorder,fun() -> x end}", "OK");
     parse(failures, H "pattern tcs_target:id/1 [] {local,x}", "7:28: a trace_pattern option must be an atom");
+    /* <meta> only in a legacy pattern's options ({meta, <meta>}, CALL-META-PROCESS) */
+    parse(failures, H "pattern tcs_target:id/1 [] {meta,<meta>}", "OK");
+    parse(failures, H "a send b <meta>", "7:10: unknown process <meta> (not declared or not yet spawned)");
     parse(failures, H "a call tcs_target:id(make_ref())", "7:22: a fun or make_ref() may appear only in a tracer "
                                                          "state or a tracer option (model v1)");
     parse(failures, H "tracer unload\ntracer reload", "OK");

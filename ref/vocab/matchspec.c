@@ -51,9 +51,9 @@ typedef struct {
 
 /* Every function erts' match spec compiler knows for call tracing: OTP 25's, and what OTP 26
  * added (the last rows; C-12): guard BIFs, and current_stacktrace, whose value (the caller's
- * stack) no model knows (refused, C-86). Floats ('/', float/1),
- * set_seq_token and caller_line are valid but not modelled;
- * process_dump only where its value is dropped, get_seq_token only without a token. */
+ * stack) no model knows (refused, C-86). Floats ('/', float/1) and caller_line are valid but
+ * not modelled; set_seq_token only as is_modelled_seq_set says, process_dump only where its
+ * value is dropped, get_seq_token only with a token the hook can state. */
 static const MsFn ms_fns[] = {
     {"is_atom", 1, F_GUARD, true, false}, {"is_float", 1, F_GUARD, true, false},
     {"is_integer", 1, F_GUARD, true, false}, {"is_list", 1, F_GUARD, true, false},
@@ -258,17 +258,36 @@ static bool is_small_depth(const Term *depth)
 /* {set_seq_token, Component, Value} with a literal atom Component that names no part of a
  * token: seq_trace:set_token/2 raises for it (erts_seq_trace: badarg), so the call gives
  * 'EXIT' and no token is set (erlang/otp match_spec_SUITE faulty_seq_trace/1; live:
- * otp_ms_faulty_seq_trace); a real component stays refused (C-86). */
-static bool is_bad_seq_component(const char *name, const Term *x)
+ * otp_ms_faulty_seq_trace); a real component is run as is_modelled_seq_set says. */
+static bool is_seq_component(const char *atom)
 {
     static const char *const components[] = {"label", "serial", "send", "receive", "print", "timestamp",
                                              "monotonic_timestamp", "strict_monotonic_timestamp"};
-    if (strcmp(name, "set_seq_token") != 0 || x->u.tuple.el[1]->kind != TK_ATOM)
-        return false;
     for (size_t i = 0; i < sizeof components / sizeof components[0]; i++)
-        if (strcmp(x->u.tuple.el[1]->u.name, components[i]) == 0)
-            return false;
-    return true;
+        if (strcmp(atom, components[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool is_bad_seq_component(const char *name, const Term *x)
+{
+    return strcmp(name, "set_seq_token") == 0 && x->u.tuple.el[1]->kind == TK_ATOM &&
+           !is_seq_component(x->u.tuple.el[1]->u.name);
+}
+
+/* {set_seq_token, Component, Value} in a call spec that the model runs (MS-SET-SEQ-TOKEN): a
+ * literal label, send, 'receive' or print, with a literal value set_token/2 takes for it (a
+ * label a non-negative integer, a flag true or false); serial, the time stamp flags and any
+ * other value stay refused. */
+static bool is_modelled_seq_set(const Check *c, const char *name, const Term *x)
+{
+    if (strcmp(name, "set_seq_token") != 0 || c->dialect != MS_FOR_CALL)
+        return false;
+    const Term *k = x->u.tuple.el[1], *v = x->u.tuple.el[2];
+    if (term_is_atom(k, "label"))
+        return v->kind == TK_INT && v->u.i >= 0;
+    return (term_is_atom(k, "send") || term_is_atom(k, "receive") || term_is_atom(k, "print")) &&
+           (term_is_atom(v, "true") || term_is_atom(v, "false"));
 }
 
 static void check_call(Check *c, const Term *x, bool guard, bool top)
@@ -302,7 +321,7 @@ static void check_call(Check *c, const Term *x, bool guard, bool top)
         invalid(c, "MS-UNKNOWN-FUNCTION", "the depth of {current_stacktrace, Depth} must be a small non-negative integer");
         return;
     }
-    if (!fn->supported && !is_bad_seq_component(name, x)) {
+    if (!fn->supported && !is_bad_seq_component(name, x) && !is_modelled_seq_set(c, name, x)) {
         unsupported(c, "match spec function %s/%zu is not supported by model v1", name, arity);
         return;
     }
@@ -796,9 +815,23 @@ static FlagSet flag_bits(const Term *t)
     return flags_expand(f);
 }
 
+/* Whether item is a tracer term erts_term_to_tracer(am_tracer, Item) accepts: {tracer, Pid} or
+ * {tracer, Port} (the tracer process or port), {tracer, Module, State} with an atom Module. */
+static bool is_tracer_item(const Term *item)
+{
+    if (item->kind != TK_TUPLE || item->u.tuple.n < 2 || !term_is_atom(item->u.tuple.el[0], "tracer"))
+        return false;
+    const Term *x = item->u.tuple.el[1];
+    if (item->u.tuple.n == 2)
+        return (x->kind == TK_PID || x->kind == TK_PORT) && !term_is_external(x);
+    return item->u.tuple.n == 3 && x->kind == TK_ATOM;
+}
+
 /* The flags of a list given to trace/2,3 (erts_trace_flags); EV_FAIL for a list that is
- * improper or holds anything else, EV_UNSUPPORTED for a {tracer, ...} item. */
-static Ev flag_list(Run *r, const Term *l, FlagSet *out)
+ * improper or holds anything else. A tracer item replaces the tracer found so far in *tracer
+ * (MS-TRACE-FLAGS-TRACER): any other tuple is no tracer term (erts_term_to_tracer gives
+ * THE_NON_VALUE), and the list fails. */
+static Ev flag_list(const Term *l, FlagSet *out, const Term **tracer)
 {
     *out = 0;
     if (term_list_length(l) < 0)
@@ -806,8 +839,10 @@ static Ev flag_list(Run *r, const Term *l, FlagSet *out)
     for (; l->kind == TK_CONS; l = l->u.cons.tail) {
         const Term *item = l->u.cons.head;
         if (item->kind == TK_TUPLE) {
-            r->unsupported = "a {tracer, ...} item in trace/2,3 of a match spec (another tracer) is";
-            return EV_UNSUPPORTED;
+            if (!is_tracer_item(item))
+                return EV_FAIL;
+            *tracer = item;
+            continue;
         }
         FlagSet bits = flag_bits(item);
         if (!bits)
@@ -822,15 +857,16 @@ static Ev flag_list(Run *r, const Term *l, FlagSet *out)
 static Ev trace_flags(Run *r, const char *name, Term *const *v, size_t n, Term **out)
 {
     use(r, U_TRACE_FLAGS);
-    const Term *target = NULL;
+    const Term *target = NULL, *tracer = NULL;
     FlagSet disable = 0, enable = 0;
     bool trace = strcmp(name, "trace") == 0;
     if (trace) {
         if (n == 3)
             target = v[0];
-        Ev e = flag_list(r, v[n - 2], &disable);
+        /* matchTrace2/3: the Disable list is read first, then Enable, into one tracer */
+        Ev e = flag_list(v[n - 2], &disable, &tracer);
         if (e == EV_OK)
-            e = flag_list(r, v[n - 1], &enable);
+            e = flag_list(v[n - 1], &enable, &tracer);
         if (e != EV_OK)
             return e;
     } else {
@@ -848,12 +884,40 @@ static Ev trace_flags(Run *r, const char *name, Term *const *v, size_t n, Term *
         return EV_UNSUPPORTED;
     }
     const char *why = NULL;
-    switch (r->call->hooks->trace_flags(r->call->hooks->ctx, target, disable, enable, trace, &why)) {
+    const MsTraceChange change = {target, tracer, disable, enable, trace};
+    switch (r->call->hooks->trace_flags(r->call->hooks->ctx, &change, &why)) {
     case MSE_TRUE: *out = boolean(r, true); return EV_OK;
     case MSE_FALSE: *out = boolean(r, false); return EV_OK;
     case MSE_FAIL: return EV_FAIL;
     default: r->unsupported = why; return EV_UNSUPPORTED;
     }
+}
+
+/* is_seq_trace, get_seq_token and set_seq_token (MS-SEQ-TRACE, MS-SET-SEQ-TOKEN): the token as
+ * the hook tells it (set first for set_seq_token, whose value is true: erts_seq_trace without a
+ * result to build), or as the call says when no hook can (a token holder: no form to state). */
+static Ev seq_token_fn(Run *r, const char *name, Term *const *v, Term **out)
+{
+    use(r, U_SEQ);
+    bool set = name[0] == 's';
+    if (set && !is_seq_component(v[0]->u.name)) /* is_bad_seq_component: set_token/2 raises */
+        return EV_FAIL;
+    Term *token = NULL;
+    const char *what = "the value of {get_seq_token} with a token (its internal form) is";
+    MsEffect e = r->call->hooks && r->call->hooks->seq_token
+                     ? r->call->hooks->seq_token(r->call->hooks->ctx, set ? v[0]->u.name : NULL, set ? v[1] : NULL,
+                                                 &token, &what)
+                     : (r->call->seq_token ? MSE_UNSUPPORTED : MSE_TRUE);
+    if (name[0] == 'i') {
+        *out = boolean(r, e == MSE_UNSUPPORTED || token);
+        return EV_OK;
+    }
+    if (e == MSE_UNSUPPORTED) {
+        r->unsupported = what;
+        return EV_UNSUPPORTED;
+    }
+    *out = set ? boolean(r, true) : token ? token : term_nil(r->a);
+    return EV_OK;
 }
 
 static bool is_process_fn(const char *name)
@@ -882,20 +946,8 @@ static Ev process_fn(Run *r, const char *name, Term *const *v, size_t n, Term **
         r->unsupported = "the value of {process_dump} (a text the documents leave undefined) is";
         return EV_UNSUPPORTED;
     }
-    if (strcmp(name, "is_seq_trace") == 0 || strcmp(name, "get_seq_token") == 0) {
-        use(r, U_SEQ);
-        if (name[0] == 'i') {
-            *out = boolean(r, r->call->seq_token);
-        } else if (r->call->seq_token) {
-            r->unsupported = "the value of {get_seq_token} with a token (its internal form) is";
-            return EV_UNSUPPORTED;
-        } else {
-            *out = term_nil(r->a);
-        }
-        return EV_OK;
-    }
-    if (strcmp(name, "set_seq_token") == 0) /* a component no token has (is_bad_seq_component) */
-        return EV_FAIL;
+    if (strcmp(name, "is_seq_trace") == 0 || strcmp(name, "get_seq_token") == 0 || strcmp(name, "set_seq_token") == 0)
+        return seq_token_fn(r, name, v, out);
     if (strcmp(name, "get_tcw") == 0 || strcmp(name, "set_tcw") == 0) {
         use(r, U_TCW);
         if (!r->call->tcw) {

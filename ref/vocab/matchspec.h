@@ -33,15 +33,27 @@ typedef enum {
     MSE_UNSUPPORTED, /* the model cannot say (the hook has set the reason) */
 } MsEffect;
 
-/* The model's side of enable_trace/1,2, disable_trace/1,2 and trace/2,3: changes the trace
- * flags of target (NULL: the calling process; else the pid or registered name given), with
- * the calling process's tracer; changed says whether the value reports a change (trace/2,3,
- * which also checks the tracer first: set_match_trace in erl_db_util.c). On MSE_UNSUPPORTED,
- * *why is what the model cannot do ("... is"). */
+/* What one trace flag function of a match spec asks for (MS-TRACE-FLAGS). */
+typedef struct MsTraceChange {
+    const Term *target;  /* NULL: the calling process; else the pid or registered name given */
+    const Term *tracer;  /* trace/2,3: the last {tracer, ...} item of its lists, or NULL: the
+                          * caller's tracer (MS-TRACE-FLAGS-TRACER) */
+    FlagSet disable, enable;
+    bool changed;        /* the value reports a change (trace/2,3, which also checks the tracer
+                          * first: set_match_trace in erl_db_util.c) */
+} MsTraceChange;
+
+/* The model's side of enable_trace/1,2, disable_trace/1,2 and trace/2,3 on evaluated
+ * arguments: changes the trace flags of the target with the calling process's tracer (or the
+ * one the change names). On MSE_UNSUPPORTED, *why is what the model cannot do ("... is"). */
 typedef struct MsHooks {
     void *ctx;
-    MsEffect (*trace_flags)(void *ctx, const Term *target, FlagSet disable, FlagSet enable, bool changed,
-                            const char **why);
+    MsEffect (*trace_flags)(void *ctx, const MsTraceChange *change, const char **why);
+    /* The calling process's seq_trace token (MS-SEQ-TRACE), after setting its component to value
+     * when component is not NULL (set_seq_token, MS-SET-SEQ-TOKEN): MSE_TRUE with *token its
+     * internal form {Flags, Label, Serial, From, LastCnt}, or NULL when it holds none;
+     * MSE_UNSUPPORTED (with *why) for a token whose form the model cannot state. */
+    MsEffect (*seq_token)(void *ctx, const char *component, const Term *value, Term **token, const char **why);
 } MsHooks;
 
 /* What a match specification can see of the call it runs on. */
