@@ -6,7 +6,9 @@
  * stands. What the scheduler decides is an allowed set (CALL-BUSY-LOOP, C-447): how many calls
  * A makes meanwhile, each traced whole as its trace stood at one of the steps it ran across,
  * a window per such template; and the counts of the counters the loop passes (Counter.uncounted:
- * a reading is refused). */
+ * a reading is refused). A loop of a dirty NIF (OTP-19034's loop, C-590) is traced for call only
+ * too: traced for running, it is scheduled out and in on its way back from each dirty scheduler,
+ * at tcs_busy:spin/6 (seen live on 25), lines of the loop's code no window states. */
 #include <string.h>
 
 #include "busyloop.h"
@@ -36,10 +38,12 @@ static const char *unsupported_loop(const Model *m, int p, const Step *st)
 {
     const Proc *pr = &m->procs[p];
     const char *what = NULL;
+    int fn = loop_fn(st);
     /* a call that reaches more functions is traced function by function as each pattern stands
      * when the call reaches it: a step between mixes them, which no template of a whole call states */
-    if (loop_fn(st) != FN_ID)
-        what = "a busy loop of another function than tcs_target:id/1 is";
+    if (fn != FN_ID && !fixture_fn_is_dirty(fn))
+        what = "a busy loop of another function than tcs_target:id/1 or the dirty NIFs tcs_nif:dirty_cpu/1 and "
+               "dirty_io/1 is";
     else if (!pr->alive || pr->blocked || pr->suspended)
         what = "a busy loop of a process that is not idle at its gate, or ended by another step than its idle, is";
     else if (m->all_modules_pattern)
@@ -48,7 +52,7 @@ static const char *unsupported_loop(const Model *m, int p, const Step *st)
         what = "a busy loop while the tracer module is unloaded or its old code is kept is";
     for (int s = 0; !what && s < m->nsessions; s++) {
         const TraceState *ts = &pr->trace[s];
-        const Pattern *pat = &m->sessions[s].pats[FN_ID];
+        const Pattern *pat = &m->sessions[s].pats[fn];
         if (model_attached(ts) && (ts->flags & ~FLAG_BIT(FL_CALL)) != 0)
             what = "a busy process traced for more than call (its way back to its gate would be seen too) is";
         else if (pat->meta || (pat->ms && !term_is_atom(pat->ms, "true") && pat->ms->kind != TK_NIL))
@@ -87,23 +91,30 @@ static void mark_uncounted(Model *m, const Step *busy)
         }
 }
 
-/* Whether some process runs a loop. */
-static bool any_loop(const Model *m)
+/* Whether some process runs a loop (of a dirty NIF, when dirty). */
+static bool any_loop(const Model *m, bool dirty)
 {
     for (int p = 0; p < m->nprocs; p++)
-        if (m->procs[p].looping)
+        if (m->procs[p].looping && (!dirty || fixture_fn_is_dirty(loop_fn(m->procs[p].looping))))
             return true;
     return false;
 }
 
-/* #8835 on OTP 25: from the step that reset the counter on, the node may crash while a loop runs
- * (the step of the loop's idle too, during which it runs). */
-static void predict_reset_crash(Model *m)
+/* #8835 and OTP-19034 on OTP 25: from the step that reset the counter (that traced a process spec)
+ * on, the node may crash while a loop runs (the step of the loop's idle too, during which it runs). */
+static void predict_if(Model *m, bool cause, Deviation d)
 {
-    if (!m->loop_counter_reset)
+    if (!cause)
         return;
-    m->loop_counter_reset_seen = true;
-    release_deviates(m, DEV_COUNTER_RESET_BUSY_MAY_CRASH);
+    m->loop_crash_seen = true;
+    release_deviates(m, d);
+}
+
+/* Every prediction a loop running now makes. */
+static void predict_crash(Model *m)
+{
+    predict_if(m, m->loop_counter_reset, DEV_COUNTER_RESET_BUSY_MAY_CRASH);
+    predict_if(m, m->loop_spec_dirty, DEV_SPEC_DIRTY_BUSY_MAY_CRASH);
 }
 
 bool busyloop_start(Model *m, int p, const Step *st)
@@ -133,7 +144,7 @@ bool busyloop_stop(Model *m, int p, const Step *st)
         return model_unsupported(m, st->line, st->actor_col, "idle of a process that runs no busy loop is");
     const Step *busy = pr->looping;
     mark_uncounted(m, busy);
-    predict_reset_crash(m);
+    predict_crash(m);
     bool ok = loop_call(m, p, busy);
     close_windows(m, pr);
     pr->looping = NULL;
@@ -150,7 +161,12 @@ const char *busyloop_refuses(const Model *m, int p, const Step *st)
 
 void busyloop_counter_reset(Model *m)
 {
-    m->loop_counter_reset |= any_loop(m);
+    m->loop_counter_reset |= any_loop(m, false);
+}
+
+void busyloop_spec_trace(Model *m)
+{
+    m->loop_spec_dirty |= any_loop(m, true);
 }
 
 bool busyloop_after_step(Model *m, const Step *st)
@@ -171,10 +187,10 @@ bool busyloop_after_step(Model *m, const Step *st)
     if (looping) {
         m->loop_last_line = st->line;
         m->loop_last_col = st->col;
-        predict_reset_crash(m);
+        predict_crash(m);
     }
     else
-        m->loop_counter_reset = false;
+        m->loop_counter_reset = m->loop_spec_dirty = false;
     return true;
 }
 

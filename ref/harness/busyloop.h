@@ -1,6 +1,6 @@
 /* busyloop.h - a process busy in a loop of calls across the steps between `A loop M:F(Args)`
  * and `A idle`, while the harness changes patterns, counters and sessions under it
- * (CALL-BUSY-LOOP, C-447; erlang/otp#8835, C-448). */
+ * (CALL-BUSY-LOOP, C-447; erlang/otp#8835, C-448; OTP-19034, C-590). */
 #ifndef TCS_BUSYLOOP_H
 #define TCS_BUSYLOOP_H
 #include <stdbool.h>
@@ -26,6 +26,9 @@ bool busyloop_after_step(Model *m, const Step *st);
 /* Guarantees: a reset (restart, true, [] or false) of a running call_time or call_memory counter,
  * made now, noted for the #8835 prediction when some loop runs (C-448). */
 void busyloop_counter_reset(Model *m);
+/* Guarantees: erlang:trace/3 on a process spec (all, processes, existing), made now, noted for the
+ * OTP-19034 prediction when some loop of a dirty NIF runs (C-590). */
+void busyloop_spec_trace(Model *m);
 /* Guarantees: false with the model's error when every step ran and a loop still runs (a case
  * must end its loops with idle); else every window of every loop closed (a run that stopped
  * early, at a crash, leaves its loops running). */

@@ -2,6 +2,7 @@
  * processes it names (a pid, all, existing, new, ...), the flags it sets or clears on each,
  * what it returns, and when it raises badarg; the step's ctl line (CONFORMANCE.md section 2,
  * "Process trace flags and process specs", CTL-TRACE). */
+#include "busyloop.h"
 #include "control.h"
 #include "enabled.h"
 #include "order.h"
@@ -285,6 +286,9 @@ bool procspec_step(Model *m, const Step *st)
             /* a crash (ref/state/release.c): the run ends here, no result, no ctl line */
         } else { /* the trace_status probe happens during the call, before its result (STATUS-PROBE) */
             result = procspec_apply(m, LEGACY_SESSION, st, state, &rules);
+            if (st->spec == SPEC_ALL || st->spec == SPEC_PROCESSES || st->spec == SPEC_EXISTING ||
+                st->spec == SPEC_EXISTING_PROCESSES) /* the specs OTP-19034 names */
+                busyloop_spec_trace(m);
         }
     }
     if (!m->crashed) {

@@ -20,8 +20,9 @@ bool run_scenario_for(Arena *a, const Scenario *sc, int release, Stream *out, Er
 typedef struct {
     bool gc_two_sessions; /* at some step a process's collections were traced by two sessions or more:
                            * the node of a release C-92 names may crash then */
-    bool counter_reset_busy; /* at some step a call_time or call_memory counter was reset while a busy
-                              * loop ran: the node of a release C-448 names may crash then */
+    bool busy_may_crash; /* at some step a busy loop ran under what may crash the node of a release: a
+                          * call_time or call_memory counter reset (C-448), erlang:trace/3 on a process
+                          * spec under a loop of a dirty NIF (C-590) */
     bool crashed;         /* the release's node is predicted to crash at some step: the run ended there */
 } RunFacts;
 

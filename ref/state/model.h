@@ -223,6 +223,7 @@ typedef enum {
     DEV_NOT_PURGED_CLEARS_PATTERNS,
     DEV_TIMED_WAIT_RECEIVE_LATE,
     DEV_MS_MAP_KEY_TWICE,
+    DEV_SPEC_DIRTY_BUSY_MAY_CRASH,
     DEV_COUNT
 } Deviation;
 
@@ -283,7 +284,9 @@ typedef struct Model {
     unsigned counter_epochs; /* counters started from zero so far (Counter.epoch) */
     bool loop_counter_reset; /* a call_time or call_memory counter was reset while a busy loop ran,
                               * which goes on (erlang/otp#8835, ref/harness/busyloop.c) */
-    bool loop_counter_reset_seen; /* ... at some step (any release: the plan asks for lines step by step) */
+    bool loop_spec_dirty; /* erlang:trace/3 on a process spec ran while a busy loop of a dirty NIF ran,
+                           * which goes on (OTP-19034, ref/harness/busyloop.c) */
+    bool loop_crash_seen; /* either at some step (any release: the plan asks for lines step by step) */
     int loop_last_line, loop_last_col; /* the last step run while a loop ran: where a case that
                                         * ends without its idle is refused */
     Reading *readings;  /* in the arena, grown by doubling: the named counter readings so far */

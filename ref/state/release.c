@@ -72,6 +72,11 @@ static const struct {
     [DEV_MS_MAP_KEY_TWICE] = {DEVIATION_STREAM, {25, 29}, "C-445",
                               "a map of 32 keys or fewer built in a match spec whose keys turn out equal is "
                               "sorted by erts_usort_flatmap, which can keep a key twice and lose others"},
+    /* a race: the process must be on the dirty scheduler as the call changes its flags (otp_bugs/pr8286.erl) */
+    [DEV_SPEC_DIRTY_BUSY_MAY_CRASH] = {DEVIATION_MAY_CRASH, {25, 25}, "C-590",
+                                       "the node may crash (SIGSEGV) once erlang:trace/3 on all, processes or "
+                                       "existing changes trace flags while a process loops through a dirty NIF "
+                                       "(OTP-19034, erlang/otp PR #8286), or not crash"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */

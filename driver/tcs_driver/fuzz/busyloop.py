@@ -1,10 +1,11 @@
 """`A loop tcs_target:id(X)` ... `A idle` for the generator: a process busy in a loop of traced calls
 while the harness changes the function's pattern and others call it (cases/README.md "Steps"; the
-model is ref/harness/busyloop.c, CALL-BUSY-LOOP, C-447).
+model is ref/harness/busyloop.c, CALL-BUSY-LOOP, C-447); one loop in four of a dirty NIF,
+`tcs_nif:dirty_cpu/1` or `dirty_io/1`, each call a trip to a dirty scheduler (C-590).
 
 The model states a loop only where its windows can bound it, and refuses the rest
 (conformance/refusals.md): A an idle process of the case traced by the legacy recorder for `call`
-and nothing else, looping on tcs_target:id/1 with a pattern of `true` or `[]` (no match spec, no
+and nothing else, looping on tcs_target:id/1 (or a dirty NIF) with a pattern of `true` or `[]` (no match spec, no
 meta pattern, no counters to read), the tracer module loaded with no old code, no step of A before
 its `idle`, and the case not ending inside the loop. The generator writes the block with the steps
 that make it so: A's flags cleared and set to `call`, the pattern set, then one to three steps of
@@ -20,6 +21,8 @@ from .state import FuzzState
 #: The patterns of id/1 a step under the loop sets: each a way the loop's call is traced or not.
 LOOP_PATTERNS: Final[tuple[str, ...]] = ("[]", "true", "false", "[] local", "true global", "false local")
 LOOP_ARGS: Final[tuple[str, ...]] = ("1", "ok", "{x,2}", "[]")
+#: The dirty NIFs a loop calls one time in four (else tcs_target:id/1).
+LOOP_NIFS: Final[tuple[str, ...]] = ("dirty_cpu", "dirty_io")
 
 
 def possible(st: FuzzState) -> bool:
@@ -32,7 +35,7 @@ def possible(st: FuzzState) -> bool:
     block's `trace A on call` names none."""
     return (st.recorder and not st.looped and not st.own_state and not st.step_state and not st.tracer_gone
             and not st.sessions and not st.meta and st.tracer_module == "loaded" and not st.flag_functions
-            and not ({"id", "*"} & st.counted))
+            and not ({"id", "dirty_cpu", "dirty_io", "*"} & st.counted))
 
 
 def block_steps(st: FuzzState, xr: random.Random) -> list[str]:
@@ -42,15 +45,16 @@ def block_steps(st: FuzzState, xr: random.Random) -> list[str]:
         return []
     a = xr.choice(who)
     callers = [q for q in who if q != a]
+    fn = f"tcs_nif:{xr.choice(LOOP_NIFS)}" if xr.random() < 0.25 else "tcs_target:id"
     lines = [f"trace {a} off all"] if a in st.traced else []
     lines.append(f"trace {a} on call")
-    lines.append(f"pattern tcs_target:id/1 {xr.choice(LOOP_PATTERNS[:2])}")
-    lines.append(f"{a} loop tcs_target:id({xr.choice(LOOP_ARGS)})")
+    lines.append(f"pattern {fn}/1 {xr.choice(LOOP_PATTERNS[:2])}")
+    lines.append(f"{a} loop {fn}({xr.choice(LOOP_ARGS)})")
     for _ in range(xr.randrange(1, 4)):
         if callers and xr.random() < 0.4:
-            lines.append(f"{xr.choice(callers)} call tcs_target:id({xr.randrange(2, 10)})")
+            lines.append(f"{xr.choice(callers)} call {fn}({xr.randrange(2, 10)})")
         else:
-            lines.append(f"pattern tcs_target:id/1 {xr.choice(LOOP_PATTERNS)}")
+            lines.append(f"pattern {fn}/1 {xr.choice(LOOP_PATTERNS)}")
     lines.append(f"{a} idle")
     st.traced.add(a)
     st.looped = True
