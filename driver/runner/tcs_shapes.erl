@@ -10,7 +10,7 @@
 %% themselves.
 -module(tcs_shapes).
 -export([loop/1, bs_sum_a/2, bs_sum_b/2, bs_sum_c/2, receive_message/0]).
-
+-file("tcs_shapes.erl", 13). % the file and line numbers of {caller_line}, however erlc is called
 %% N non-tail local calls deep; each returns its own N.
 loop(0) -> 0;
 loop(N) -> loop(N - 1) + 1.

@@ -33,6 +33,7 @@ typedef struct {
     FrameKind kind;
     const Term *mfa;  /* FR_CONT: the function execution resumes in; FR_RETURN: the traced one */
     bool catches;     /* FR_CONT: the call sits in a try that catches errors */
+    int line;         /* FR_CONT: the call's line in the fixture's source; 0: the harness's code */
     int session;      /* FR_RETURN_TO, FR_RETURN */
     const char *session_rules; /* FR_RETURN: the session rules of its call (SESSION-ORDER-CALL) */
     bool meta;        /* FR_RETURN: pushed for the meta tracer */
@@ -74,14 +75,20 @@ static void push(Run *r, Frame f)
     r->frames[r->nframes++] = f;
 }
 
-/* The function the running code returns to: the nearest continuation (MS-CALLER; 001: "we
- * can only say where we're going to return to"). */
-static const Term *continuation(const Run *r, int from)
+/* Where the running code returns to: the nearest continuation (MS-CALLER; 001: "we can only
+ * say where we're going to return to"). */
+static const Frame *continuation_frame(const Run *r, int from)
 {
     int i = from;
     while (r->frames[i].kind != FR_CONT)
         i--;
-    return r->frames[i].mfa;
+    return &r->frames[i];
+}
+
+/* The function the running code returns to. */
+static const Term *continuation(const Run *r, int from)
+{
+    return continuation_frame(r, from)->mfa;
 }
 
 /* The return_to frame of session s among the trace frames above the nearest continuation,
@@ -145,8 +152,10 @@ static void meta_emit(Model *m, int s, Tracer t, int p, const Event *ev, const c
 static bool run_ms(Run *r, int s, const Term *ms, Term *args, MsOutcome *o)
 {
     MsFlagsCtx ctx;
-    MsCall call = {args, model_pid(r->m, r->p), continuation(r, r->nframes - 1), r->m->procs[r->p].token != NULL,
-                   msflags_hooks(&ctx, r->m, s, r->p), &r->m->tcw, release_has(r->m, DEV_MS_MAP_KEY_TWICE)};
+    const Frame *back = continuation_frame(r, r->nframes - 1);
+    MsCall call = {args, model_pid(r->m, r->p), back->mfa, r->m->procs[r->p].token != NULL,
+                   msflags_hooks(&ctx, r->m, s, r->p), &r->m->tcw, release_has(r->m, DEV_MS_MAP_KEY_TWICE),
+                   back->line};
     *o = ms_run(r->m->a, ms, &call);
     if (o->unsupported)
         return model_unsupported(r->m, r->st->line, r->st->col, o->unsupported);
@@ -418,7 +427,8 @@ static Term *one(Model *m, Term *x) { return term_list(m->a, 1, &x); }
  * inside a try when catches. */
 static Result call_at(Run *r, int caller, bool catches, int callee, Term *arg, bool global)
 {
-    push(r, (Frame){.kind = FR_CONT, .mfa = fn_mfa(r->m, caller, NULL), .catches = catches});
+    push(r, (Frame){.kind = FR_CONT, .mfa = fn_mfa(r->m, caller, NULL), .catches = catches,
+                    .line = fixture_call_line(caller, callee, catches, global)});
     return unwind(r, enter(r, callee, one(r->m, arg), global));
 }
 
@@ -504,8 +514,9 @@ static Result enter_loop(Run *r, Term *arg)
                        "recurses for ever) is");
     control_decided(m, "CALL-DEEP-RECURSION");
     const Term *caller = fn_mfa(m, FN_LOOP, NULL);
+    int line = fixture_call_line(FN_LOOP, FN_LOOP, false, false);
     for (long long k = arg->u.i - 1; k >= 0; k--) {
-        push(r, (Frame){.kind = FR_CONT, .mfa = caller});
+        push(r, (Frame){.kind = FR_CONT, .mfa = caller, .line = line});
         if (!breakpoint(r, FN_LOOP, one(m, term_int(m->a, k)), false))
             return (Result){.failed = true};
     }

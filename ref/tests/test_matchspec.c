@@ -128,8 +128,10 @@ static void test_expressions(int *failures)
     validate(failures, "[{'_',[],[{display,x}]},{'_',[],[{message,{tag,1}}]}]", "INVALID MS-UNKNOWN-FUNCTION");
     validate(failures, "[{{a},[],[]},{x,[],[]}]", "INVALID MS-HEAD");
     /* valid, but not modelled */
-    validate(failures, "[{'_',[],[{caller_line}]}]",
-             "UNSUPPORTED: match spec function caller_line/0 is not supported by model v1");
+    validate(failures, "[{'_',[],[{message,{float,1}}]}]",
+             "UNSUPPORTED: match spec function float/1 is not supported by model v1");
+    /* valid; modelled where the caller is a fixture function (MS-CALLER-LINE) */
+    validate(failures, "[{'_',[],[{caller_line}]}]", "OK");
     /* valid and modelled (MS-TRACE-FLAGS, MS-DISPLAY, MS-PROCESS-DUMP, MS-SEQ-TRACE) */
     validate(failures, "[{'_',[{is_seq_trace}],[{display,x},{process_dump},{message,{get_seq_token}}]}]", "OK");
     validate(failures, "[{'_',[],[{enable_trace,send},{disable_trace,<b>,call},{trace,[call],[send]},"
@@ -163,7 +165,7 @@ static void run_as(int *failures, const char *ms, const char *args, const char *
         arena_free(&a);
         return;
     }
-    MsCall call = {parse(&a, args), parse(&a, "<a>"), parse(&a, "{tcs_target,twice,1}"), false, NULL, NULL, faulty};
+    MsCall call = {parse(&a, args), parse(&a, "<a>"), parse(&a, "{tcs_target,twice,1}"), false, NULL, NULL, faulty, 11};
     MsOutcome o = ms_run(&a, m, &call);
     Buf b;
     buf_init(&b);
@@ -400,6 +402,7 @@ static void test_run_bodies(int *failures)
     message(failures, "{self}", "[]", "<a>");
     message(failures, "{node}", "[]", "nonode@nohost");
     message(failures, "{caller}", "[]", "{tcs_target,twice,1}");
+    message(failures, "{caller_line}", "[]", "{tcs_target,twice,1,{[116,99,115,95,116,97,114,103,101,116,46,101,114,108],11}}");
     /* a failing call in a body gives 'EXIT' in its place, and the clause still matches */
     message(failures, "[{'+',a,1}]", "[]", "['EXIT']");
     message(failures, "{{{'+',a,1}}}", "[]", "{'EXIT'}");
@@ -460,14 +463,20 @@ static void test_run_faulty_map_usort(int *failures)
     }
 }
 
-/* {caller} when the model does not know where the call returns to. */
+/* {caller} and {caller_line} when the model does not know where the call returns to; and
+ * {caller_line} of a caller in the harness's code, whose file and line it does not know. */
 static void test_run_no_caller(int *failures)
 {
     Arena a;
     arena_init(&a);
-    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, false, NULL, NULL, false};
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, false, NULL, NULL, false, 0};
     MsOutcome o = ms_run(&a, parse(&a, "[{'_',[],[{message,{caller}}]}]"), &call);
     CHECK(o.matched && term_is_atom(o.message, "undefined"));
+    o = ms_run(&a, parse(&a, "[{'_',[],[{message,{caller_line}}]}]"), &call);
+    CHECK(o.matched && term_is_atom(o.message, "undefined"));
+    call.caller = parse(&a, "{tcs_puppet,perform,1}");
+    o = ms_run(&a, parse(&a, "[{'_',[],[{message,{caller_line}}]}]"), &call);
+    CHECK(o.unsupported && strstr(o.unsupported, "the harness's own code"));
     arena_free(&a);
 }
 
@@ -572,7 +581,7 @@ static void run_effects(int *failures, const char *expr, bool token, const char 
     buf_init(&f.log);
     MsHooks hooks = {&f, fake_trace_flags, NULL};
     long long tcw = 7;
-    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, token, &hooks, &tcw, false};
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, token, &hooks, &tcw, false, 0};
     MsOutcome o = ms_run(&a, m, &call);
     Buf b;
     buf_init(&b);

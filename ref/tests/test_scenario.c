@@ -190,8 +190,8 @@ static void test_step_errors(int *failures)
     parse(failures, H "info {tcs_target,id,1} call_memory",
           "7:24: 'call_memory' of a function needs 'otp 26' or later (call_memory is new in OTP 26)");
     parse(failures, H "info {tcs_target,id,1} call_count extra", "7:35: unexpected text after the statement");
-    parse(failures, H "pattern tcs_target:id/1 [{'_',[],[{caller_line}]}] local",
-          "7:25: match spec function caller_line/0 is not supported by model v1");
+    parse(failures, H "pattern tcs_target:id/1 [{'_',[],[{float,1}]}] local",
+          "7:25: match spec function float/1 is not supported by model v1");
     parse(failures, "case x\nrules R-1\ndesc \"d\"\notp 25\ntracer recorder\ncallbacks trace_call\nprocess a\n"
           "pattern tcs_target:id/1 true meta",
           "8:30: option 'meta' with a tracer that has trace_call/5 is not supported by model v1: OTP 25 "

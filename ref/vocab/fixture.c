@@ -68,3 +68,30 @@ int fixture_fn(FixtureModule m, const char *name, long long arity)
             return f;
     return -1;
 }
+
+/* The non-tail calls between fixture functions, and the source line of each (MS-CALLER-LINE);
+ * driver/tests/test_caller_line.py checks them against the fixture sources. */
+typedef struct {
+    int caller, callee;
+    bool in_try, global;
+    int line;
+} CallSite;
+
+static const CallSite call_sites[] = {
+    {FN_TWICE, FN_ID, false, false, 11},        {FN_DEEP, FN_INNER, false, false, 15},
+    {FN_RELAY, FN_CHECK, false, false, 23},     {FN_CATCHER, FN_RELAY, true, false, 26},
+    {FN_TOP, FN_MIDDLE, true, false, 34},       {FN_TOP, FN_MIDDLE, true, true, 35},
+    {FN_MIDDLE, FN_BOTTOM, false, false, 37},   {FN_MIDDLE, FN_BOTTOM, false, true, 38},
+    {FN_MIDDLE, FN_BOTTOM, true, false, 39},    {FN_MIDDLE, FN_BOTTOM, true, true, 40},
+    {FN_LOOP, FN_LOOP, false, false, 16},
+};
+
+int fixture_call_line(int caller, int callee, bool in_try, bool global)
+{
+    for (size_t i = 0; i < sizeof call_sites / sizeof call_sites[0]; i++) {
+        const CallSite *c = &call_sites[i];
+        if (c->caller == caller && c->callee == callee && c->in_try == in_try && c->global == global)
+            return c->line;
+    }
+    return 0;
+}

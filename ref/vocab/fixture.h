@@ -40,5 +40,10 @@ bool fixture_fn_is_dirty(int fn);
 bool fixture_fn_is_harness(int fn);
 /* Guarantees: the function name/arity of module m, or -1. */
 int fixture_fn(FixtureModule m, const char *name, long long arity);
+/* Guarantees: the source line of the non-tail call of callee in caller's body (inside a try
+ * when in_try, through the export entry when global), as {caller_line} gives it: the fixture
+ * modules name their own file with -file("M.erl", N) on line N (driver/runner/tcs_target.erl,
+ * tcs_shapes.erl), so these are the lines of the source; 0 when there is no such call. */
+int fixture_call_line(int caller, int callee, bool in_try, bool global);
 
 #endif

@@ -51,9 +51,10 @@ typedef struct {
 
 /* Every function erts' match spec compiler knows for call tracing: OTP 25's, and what OTP 26
  * added (the last rows; C-12): guard BIFs, and current_stacktrace, whose value (the caller's
- * stack) no model knows (refused, C-86). Floats ('/', float/1) and caller_line are valid but
- * not modelled; set_seq_token only as is_modelled_seq_set says, process_dump only where its
- * value is dropped, get_seq_token only with a token the hook can state. */
+ * stack) no model knows (refused, C-86). Floats ('/', float/1) are valid but not modelled;
+ * caller_line only for a caller of the fixture's own (C-570), set_seq_token only as
+ * is_modelled_seq_set says, process_dump only where its value is dropped, get_seq_token only
+ * with a token the hook can state. */
 static const MsFn ms_fns[] = {
     {"is_atom", 1, F_GUARD, true, false}, {"is_float", 1, F_GUARD, true, false},
     {"is_integer", 1, F_GUARD, true, false}, {"is_list", 1, F_GUARD, true, false},
@@ -85,7 +86,7 @@ static const MsFn ms_fns[] = {
     {"exception_trace", 0, F_BODY, true, false}, {"silent", 1, F_BODY, true, false},
     {"caller", 0, F_BODY, true, false},
     {"display", 1, F_BODY, true, false}, {"process_dump", 0, F_BODY, true, false},
-    {"caller_line", 0, F_BODY, false, false}, {"enable_trace", 1, F_BODY, true, false},
+    {"caller_line", 0, F_BODY, true, false}, {"enable_trace", 1, F_BODY, true, false},
     {"enable_trace", 2, F_BODY, true, false}, {"disable_trace", 1, F_BODY, true, false},
     {"disable_trace", 2, F_BODY, true, false}, {"trace", 2, F_BODY, true, false},
     {"trace", 3, F_BODY, true, false}, {"set_seq_token", 2, F_BODY, false, false},
@@ -435,14 +436,14 @@ typedef struct {
 /* The rules behind an outcome, in catalogue order. */
 typedef enum {
     U_EMPTY, U_CLAUSE_ORDER, U_HEAD_VARIABLE, U_HEAD_MAP, U_GUARD, U_GUARD_FAIL, U_TYPE,
-    U_COMPARE, U_ARITH, U_BOOL, U_SELF, U_NODE, U_CALLER, U_DOLLAR_UNDERSCORE, U_DOLLAR_DOLLAR,
+    U_COMPARE, U_ARITH, U_BOOL, U_SELF, U_NODE, U_CALLER, U_CALLER_LINE, U_DOLLAR_UNDERSCORE, U_DOLLAR_DOLLAR,
     U_BODY_EXIT, U_BODY_VALUE, U_CONST, U_TRACE_FLAGS, U_DISPLAY, U_PROCESS_DUMP, U_SEQ, U_TCW, U_EVAL_ORDER, U_COUNT
 } UsedRule;
 
 static const char *const used_rule[U_COUNT] = {
     "MS-EMPTY", "MS-CLAUSE-ORDER", "MS-HEAD-VARIABLE", "MS-HEAD-MAP", "MS-GUARD",
     "MS-GUARD-FAIL", "MS-GUARD-TYPE", "MS-GUARD-COMPARE", "MS-GUARD-ARITH", "MS-GUARD-BOOL",
-    "MS-SELF", "MS-NODE", "MS-CALLER", "MS-DOLLAR-UNDERSCORE", "MS-DOLLAR-DOLLAR",
+    "MS-SELF", "MS-NODE", "MS-CALLER", "MS-CALLER-LINE", "MS-DOLLAR-UNDERSCORE", "MS-DOLLAR-DOLLAR",
     "MS-BODY-EXIT", "MS-BODY-VALUE", "MS-CONST", "MS-TRACE-FLAGS", "MS-DISPLAY", "MS-PROCESS-DUMP",
     "MS-SEQ-TRACE", "MS-TCW", "MS-EVAL-ORDER",
 };
@@ -966,6 +967,31 @@ static Ev process_fn(Run *r, const char *name, Term *const *v, size_t n, Term **
     return trace_flags(r, name, v, n, out); /* enable_trace, disable_trace, trace */
 }
 
+/* {caller_line}: {M,F,A,{File,Line}} of the caller, undefined without one (MS-CALLER-LINE). */
+static Ev caller_line(Run *r, Term **out)
+{
+    use(r, U_CALLER_LINE);
+    const Term *caller = r->call->caller;
+    if (!caller || caller->kind != TK_TUPLE) { /* none, or a spawned child's entry point's undefined */
+        *out = atom(r, "undefined");
+        return EV_OK;
+    }
+    if (!r->call->caller_line) {
+        r->unsupported = "the value of {caller_line} in a function called from the harness's own code (its file "
+                         "and line are in no document: call it from a fixture function, C-570) is";
+        return EV_UNSUPPORTED;
+    }
+    const char *module = caller->u.tuple.el[0]->u.name, *ext = ".erl";
+    size_t n = strlen(module), len = n + strlen(ext);
+    Term **chars = arena_alloc(r->a, len * sizeof *chars); /* the file name, a string */
+    for (size_t i = 0; i < len; i++)
+        chars[i] = integer(r, (unsigned char)(i < n ? module[i] : ext[i - n]));
+    Term *location[2] = {term_list(r->a, len, chars), integer(r, r->call->caller_line)};
+    Term *el[4] = {caller->u.tuple.el[0], caller->u.tuple.el[1], caller->u.tuple.el[2], term_tuple(r->a, 2, location)};
+    *out = term_tuple(r->a, 4, el);
+    return EV_OK;
+}
+
 /* A call {F, Arg...} of a supported function; guard says which context it runs in. */
 static Ev eval_call(Run *r, const Term *x, bool guard, Term **out)
 {
@@ -987,6 +1013,8 @@ static Ev eval_call(Run *r, const Term *x, bool guard, Term **out)
         *out = r->call->caller ? (Term *)r->call->caller : atom(r, "undefined");
         return EV_OK;
     }
+    if (strcmp(name, "caller_line") == 0)
+        return caller_line(r, out);
     if (is_process_fn(name)) {
         Term *v[3];
         Ev e = eval_array(r, argx, n, guard, v);

@@ -66,6 +66,8 @@ typedef struct MsCall {
     long long *tcw;     /* the node's trace control word: get_tcw reads it, set_tcw writes it */
     bool faulty_map_usort; /* the release builds a map of MS_FLATMAP_MAX keys or fewer as OTP 25 to 29's
                             * erts_usort_flatmap does, which can keep a key twice (C-445) */
+    int caller_line;    /* the line of that call in M's source, whose file is "M.erl" (the fixture
+                         * modules pin it with -file); 0: the caller is the harness's own code */
 } MsCall;
 
 /* The most keys a map built in a match spec has for erts to build it as a flatmap
