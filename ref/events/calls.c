@@ -144,7 +144,7 @@ static bool run_ms(Run *r, int s, const Term *ms, Term *args, MsOutcome *o)
 {
     MsFlagsCtx ctx;
     MsCall call = {args, model_pid(r->m, r->p), continuation(r, r->nframes - 1), r->m->procs[r->p].token != NULL,
-                   msflags_hooks(&ctx, r->m, s, r->p), &r->m->tcw, release_has(r->m, DEV_MS_MAP_KEY_TWICE)};
+                   msflags_hooks(&ctx, r->m, s, r->p), &r->m->tcw, release_has(r->m, DEV_MS_MAP_KEY_TWICE), NULL};
     *o = ms_run(r->m->a, ms, &call);
     if (o->unsupported)
         return model_unsupported(r->m, r->st->line, r->st->col, o->unsupported);

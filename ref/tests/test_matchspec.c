@@ -155,7 +155,7 @@ static void run_as(int *failures, const char *ms, const char *args, const char *
         arena_free(&a);
         return;
     }
-    MsCall call = {parse(&a, args), parse(&a, "<a>"), parse(&a, "{tcs_target,twice,1}"), false, NULL, NULL, faulty};
+    MsCall call = {parse(&a, args), parse(&a, "<a>"), parse(&a, "{tcs_target,twice,1}"), false, NULL, NULL, faulty, NULL};
     MsOutcome o = ms_run(&a, m, &call);
     Buf b;
     buf_init(&b);
@@ -457,7 +457,7 @@ static void test_run_no_caller(int *failures)
 {
     Arena a;
     arena_init(&a);
-    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, false, NULL, NULL, false};
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, false, NULL, NULL, false, NULL};
     MsOutcome o = ms_run(&a, parse(&a, "[{'_',[],[{message,{caller}}]}]"), &call);
     CHECK(o.matched && term_is_atom(o.message, "undefined"));
     arena_free(&a);
@@ -559,7 +559,7 @@ static void run_effects(int *failures, const char *expr, bool token, const char 
     buf_init(&f.log);
     MsHooks hooks = {&f, fake_trace_flags};
     long long tcw = 7;
-    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, token, &hooks, &tcw, false};
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, token, &hooks, &tcw, false, NULL};
     MsOutcome o = ms_run(&a, m, &call);
     Buf b;
     buf_init(&b);

@@ -54,6 +54,10 @@ typedef struct MsCall {
     long long *tcw;     /* the node's trace control word: get_tcw reads it, set_tcw writes it */
     bool faulty_map_usort; /* the release builds a map of MS_FLATMAP_MAX keys or fewer as OTP 25 to 29's
                             * erts_usort_flatmap does, which can keep a key twice (C-445) */
+    const Term *test_seq_info; /* NULL for a traced event; for erlang:match_spec_test/3 (MS-TEST-NO-EFFECT)
+                                * the list of {Component, Value} that seq_trace_info/1 gives the caller:
+                                * set_seq_token gives its component's Value ('EXIT' for no component)
+                                * and set_tcw the word as it stands, and neither changes anything */
 } MsCall;
 
 /* The most keys a map built in a match spec has for erts to build it as a flatmap
@@ -75,7 +79,13 @@ typedef struct MsOutcome {
 
 /* What a match specification is for: erts compiles the specs of call, send and receive
  * tracing in different dialects, which refuse different functions (erl_db_util.c). */
-typedef enum { MS_FOR_CALL, MS_FOR_SEND, MS_FOR_RECEIVE } MsDialect;
+typedef enum {
+    MS_FOR_CALL,
+    MS_FOR_SEND,
+    MS_FOR_RECEIVE,
+    MS_FOR_TEST /* erlang:match_spec_test(Args, MS, trace): the call dialect, whose set_seq_token the model
+                 * runs there (it changes nothing) and whose trace flag functions it refuses (C-560) */
+} MsDialect;
 
 /* Guarantees: MS_OK iff ms is true, false, [] or a list of {Head,Guards,Body} clauses that
  * erlang:trace_pattern/3 accepts for a function and the model can evaluate; MS_INVALID (with
