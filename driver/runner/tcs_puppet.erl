@@ -73,6 +73,7 @@ act({unregister, Name}) -> unregister(Name);
 act({kill, Pid, Reason}) -> exit(Pid, Reason);
 act({monitor, Pid}) -> erlang:monitor(process, Pid);
 act({trap_exit, Bool}) -> process_flag(trap_exit, Bool);
+act({match_spec_test, Args, MS, Type}) -> erlang:match_spec_test(Args, MS, Type);
 act({busy, M, F, Args, Calls}) -> tcs_busy:loop(M, F, Args, Calls).
 
 %% Killed when its heap passes Words; the runtime's error report goes to the logger.

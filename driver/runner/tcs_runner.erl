@@ -349,6 +349,17 @@ run_step({system_monitor, legacy}, Names, #{collector := C}) ->
     %% monitor, which no session's trace:system/3 sets
     ctl(C, "erlang:system_monitor()", {ok, erlang:system_monitor()}, Names),
     {harness, Names};
+run_step({ms_test, Who, Args, MS}, Names, #{collector := C} = Ctx) ->
+    %% `A ms_test Args MS`: A evaluates erlang:match_spec_test(Args, MS, trace), whose
+    %% answer is the step's control line (MS-TEST-RESULT); a raise is puppet_step's line
+    Action = {match_spec_test, Args, MS, trace},
+    case puppet_step(Who, Action, Names, Ctx) of
+        {done, {ok, Answer}} ->
+            ctl(C, ["<", atom_to_list(Who), "> erlang:match_spec_test(", canon(Args, Names), ",", canon(MS, Names),
+                    ",trace)"], {ok, Answer}, Names),
+            {ok, Names};
+        Other -> after_puppet_step(Other, Names)
+    end;
 run_step(Step, Names, Ctx) ->
     {Who, Action} = action(Step, Names),
     after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).

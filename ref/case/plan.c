@@ -253,6 +253,13 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
             atom(out, st->other);
         }
         break;
+    case ST_MS_TEST: /* {ms_test, A, Args, MS} */
+        atom(out, st->actor);
+        buf_puts(out, ", ");
+        term_print(out, st->args, PRINT_PLAN);
+        buf_puts(out, ", ");
+        term_print(out, st->term, PRINT_PLAN);
+        break;
     case ST_SEQ_TOKEN:
     case ST_SEND_NAME:
         atom(out, st->actor);

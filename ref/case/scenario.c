@@ -1775,6 +1775,33 @@ static bool seq_print_args(Parser *p, Step *st)
     return term_arg(p, &st->term, &st->term_col);
 }
 
+/* ms_test ARGS MS: erlang:match_spec_test(ARGS, MS, trace), ARGS a proper list and MS a list of
+ * clauses the model runs in the test's dialect (MS-TEST-RESULT) */
+static bool ms_test_args(Parser *p, Step *st)
+{
+    int args_col;
+    if (!term_arg(p, &st->args, &args_col))
+        return false;
+    if (term_list_length(st->args) < 0)
+        return fail(p, (size_t)args_col - 1, "the arguments of match_spec_test must be a proper list");
+    if (at_end(p))
+        return fail(p, p->i, "expected a match spec after the arguments");
+    if (!term_arg(p, &st->term, &st->term_col))
+        return false;
+    size_t at = (size_t)st->term_col - 1;
+    MsVerdict v = ms_validate_for(st->term, MS_FOR_TEST);
+    if (st->term->kind != TK_CONS || v.check == MS_INVALID)
+        return fail(p, at, "%s in match_spec_test (it gives {error, Texts}, whose texts no document fixes) is not "
+                           "supported by model v1",
+                    st->term->kind != TK_CONS ? "a match spec that is no non-empty list" : "an invalid match spec");
+    if (v.check == MS_UNSUPPORTED)
+        return fail(p, at, "%s", v.msg);
+    if (v.otp26[0])
+        return fail(p, at, "%s in match_spec_test (OTP 25 gives {error, Texts}: C-12) is not supported by model v1",
+                    v.otp26);
+    return true;
+}
+
 /* The arguments of a step, its keyword read (kw, at: its first word; a process's step: the verb
  * after the process's name) and st->kind set (cases/README.md "Steps"): a harness's step and a
  * call to the end of the line, a process's other steps up to what parse_actor_step checks. */
@@ -1874,6 +1901,8 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         return atom_arg(p, "a registered name", &st->fn, &at) && term_arg(p, &st->term, &st->term_col);
     case ST_MONITOR: /* erlang:monitor(process, Q) */
         return proc_arg(p, &st->other, &st->other_col);
+    case ST_MS_TEST: /* erlang:match_spec_test(Args, MS, trace) */
+        return ms_test_args(p, st);
     case ST_TRAP_EXIT: /* process_flag(trap_exit, Bool) */
         if (!term_arg(p, &st->term, &st->term_col))
             return false;

@@ -75,7 +75,9 @@
     /* tracer port: the harness opens a port that becomes the legacy tracer (PORT-TRACER) */          \
     X(ST_TRACER_PORT, "port_tracer", "tracer port", BY_HARNESS, false, false, porttracer_step)           \
     /* peer R: a second node started with module peer, and a process R there (DIST-*) */              \
-    X(ST_PEER, "peer", "peer", BY_HARNESS, true, false, peer_start)
+    X(ST_PEER, "peer", "peer", BY_HARNESS, true, false, peer_start)                                \
+    /* A ms_test Args MS: A evaluates erlang:match_spec_test(Args, MS, trace) (MS-TEST-*) */          \
+    X(ST_MS_TEST, "ms_test", "ms_test", BY_PROCESS, true, false, mstest_step)
 
 /* X(OP, PLAN, KEYWORD), one row per SessionOp, in its order: the trace session steps
  * (cases/README.md "Trace sessions"), one call of module trace each, planned as

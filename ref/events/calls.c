@@ -155,7 +155,7 @@ static bool run_ms(Run *r, int s, const Term *ms, Term *args, MsOutcome *o)
     const Frame *back = continuation_frame(r, r->nframes - 1);
     MsCall call = {args, model_pid(r->m, r->p), back->mfa, r->m->procs[r->p].token != NULL,
                    msflags_hooks(&ctx, r->m, s, r->p), &r->m->tcw, release_has(r->m, DEV_MS_MAP_KEY_TWICE),
-                   back->line};
+                   back->line, NULL};
     *o = ms_run(r->m->a, ms, &call);
     if (o->unsupported)
         return model_unsupported(r->m, r->st->line, r->st->col, o->unsupported);

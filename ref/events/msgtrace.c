@@ -95,7 +95,7 @@ bool msgtrace_event(Model *m, const Step *st, int proc, const char *tag, const T
         if (pat->ms) {
             MsFlagsCtx ctx;
             MsCall call = {ms_args(m, send, msg, peer), model_id(m, proc), NULL, m->procs[proc].token != NULL,
-                           msflags_hooks(&ctx, m, s, proc), &m->tcw, release_has(m, DEV_MS_MAP_KEY_TWICE), 0};
+                           msflags_hooks(&ctx, m, s, proc), &m->tcw, release_has(m, DEV_MS_MAP_KEY_TWICE), 0, NULL};
             o = ms_run(m->a, pat->ms, &call);
             if (o.unsupported)
                 return model_unsupported(m, st->line, st->col, o.unsupported);

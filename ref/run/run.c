@@ -9,6 +9,7 @@
 #include "messages.h"
 #include "model.h"
 #include "msgpatterns.h"
+#include "mstest.h"
 #include "patterns.h"
 #include "porttracer.h"
 #include "ports.h"

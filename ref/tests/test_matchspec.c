@@ -165,7 +165,7 @@ static void run_as(int *failures, const char *ms, const char *args, const char *
         arena_free(&a);
         return;
     }
-    MsCall call = {parse(&a, args), parse(&a, "<a>"), parse(&a, "{tcs_target,twice,1}"), false, NULL, NULL, faulty, 11};
+    MsCall call = {parse(&a, args), parse(&a, "<a>"), parse(&a, "{tcs_target,twice,1}"), false, NULL, NULL, faulty, 11, NULL};
     MsOutcome o = ms_run(&a, m, &call);
     Buf b;
     buf_init(&b);
@@ -469,7 +469,7 @@ static void test_run_no_caller(int *failures)
 {
     Arena a;
     arena_init(&a);
-    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, false, NULL, NULL, false, 0};
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, false, NULL, NULL, false, 0, NULL};
     MsOutcome o = ms_run(&a, parse(&a, "[{'_',[],[{message,{caller}}]}]"), &call);
     CHECK(o.matched && term_is_atom(o.message, "undefined"));
     o = ms_run(&a, parse(&a, "[{'_',[],[{message,{caller_line}}]}]"), &call);
@@ -581,7 +581,7 @@ static void run_effects(int *failures, const char *expr, bool token, const char 
     buf_init(&f.log);
     MsHooks hooks = {&f, fake_trace_flags, NULL};
     long long tcw = 7;
-    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, token, &hooks, &tcw, false, 0};
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, token, &hooks, &tcw, false, 0, NULL};
     MsOutcome o = ms_run(&a, m, &call);
     Buf b;
     buf_init(&b);
@@ -640,6 +640,51 @@ static void test_run_process_functions(int *failures)
         "unsupported: a trace flag function in this match spec is");
 }
 
+/* The message of [{'_',[],[{message,Expr}]}] run as erlang:match_spec_test/3 runs it (MS_FOR_TEST:
+ * MS-TEST-NO-EFFECT), the word 7 before and after: "MSG tcw=N", or "unsupported: why". */
+static void run_test_dialect(int *failures, const char *expr, const char *want)
+{
+    Arena a;
+    arena_init(&a);
+    char ms[400];
+    snprintf(ms, sizeof ms, "[{'_',[],[{message,%s}]}]", expr);
+    Term *m = parse(&a, ms);
+    MsVerdict v = ms_validate_for(m, MS_FOR_TEST);
+    long long tcw = 7;
+    MsCall call = {parse(&a, "[]"), parse(&a, "<a>"), NULL, false, NULL, &tcw, false, 0,
+                   parse(&a, "[{label,[]},{send,{send,false}}]")};
+    Buf b;
+    buf_init(&b);
+    if (v.check != MS_OK) {
+        buf_printf(&b, "unsupported: %s", v.msg);
+    } else {
+        MsOutcome o = ms_run(&a, m, &call);
+        term_print(&b, o.message, PRINT_CANON);
+        buf_printf(&b, " tcw=%lld", tcw);
+    }
+    CHECK_STR(buf_str(&b), want);
+    buf_free(&b);
+    arena_free(&a);
+}
+
+/* erlang:match_spec_test/3's set_seq_token and set_tcw give what is and set nothing (C-561); its
+ * trace flag functions are refused (C-560); the call dialect keeps refusing set_seq_token. */
+static void test_run_test_dialect(int *failures)
+{
+    run_test_dialect(failures, "{set_seq_token,label,1}", "[] tcw=7");
+    run_test_dialect(failures, "{set_seq_token,send,true}", "{send,false} tcw=7");
+    run_test_dialect(failures, "{set_seq_token,yxa,true}", "'EXIT' tcw=7");
+    run_test_dialect(failures, "{{{get_tcw},{set_tcw,9},{set_tcw,-1}}}", "{7,7,'EXIT'} tcw=7");
+    run_test_dialect(failures, "{enable_trace,send}",
+                     "unsupported: enable_trace/1 in erlang:match_spec_test/3 (it crashes OTP 27 and 29: C-560) is "
+                     "not supported by model v1");
+    Arena a;
+    arena_init(&a);
+    /* outside a test, a component the model does not set in a call spec stays refused (C-86) */
+    CHECK(ms_validate(parse(&a, "[{'_',[],[{set_seq_token,timestamp,true}]}]")).check == MS_UNSUPPORTED);
+    arena_free(&a);
+}
+
 static void test_message_outcome(int *failures)
 {
     Arena a;
@@ -669,6 +714,7 @@ int main(void)
     test_run_unsupported_and_rules(failures);
     test_run_process_functions(failures);
     test_dialects(failures);
+    test_run_test_dialect(failures);
     test_message_outcome(failures);
     if (n)
         fprintf(stderr, "%d failure(s)\n", n);

@@ -68,6 +68,10 @@ typedef struct MsCall {
                             * erts_usort_flatmap does, which can keep a key twice (C-445) */
     int caller_line;    /* the line of that call in M's source, whose file is "M.erl" (the fixture
                          * modules pin it with -file); 0: the caller is the harness's own code */
+    const Term *test_seq_info; /* NULL for a traced event; for erlang:match_spec_test/3 (MS-TEST-NO-EFFECT)
+                                * the list of {Component, Value} that seq_trace_info/1 gives the caller:
+                                * set_seq_token gives its component's Value ('EXIT' for no component)
+                                * and set_tcw the word as it stands, and neither changes anything */
 } MsCall;
 
 /* The most keys a map built in a match spec has for erts to build it as a flatmap
@@ -89,7 +93,13 @@ typedef struct MsOutcome {
 
 /* What a match specification is for: erts compiles the specs of call, send and receive
  * tracing in different dialects, which refuse different functions (erl_db_util.c). */
-typedef enum { MS_FOR_CALL, MS_FOR_SEND, MS_FOR_RECEIVE } MsDialect;
+typedef enum {
+    MS_FOR_CALL,
+    MS_FOR_SEND,
+    MS_FOR_RECEIVE,
+    MS_FOR_TEST /* erlang:match_spec_test(Args, MS, trace): the call dialect, whose set_seq_token the model
+                 * runs there (it changes nothing) and whose trace flag functions it refuses (C-560) */
+} MsDialect;
 
 /* Guarantees: MS_OK iff ms is true, false, [] or a list of {Head,Guards,Body} clauses that
  * erlang:trace_pattern/3 accepts for a function and the model can evaluate; MS_INVALID (with

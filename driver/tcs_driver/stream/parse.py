@@ -60,22 +60,25 @@ def _parse(body: str, where: str, cls: str, col0: int) -> Line:
 
 
 # PROTOCOLS.md section 6: a harness call is M:F(Args) or receive(); a scenario process's
-# step that raised is <P> Step(Args).
+# step that raised is <P> Step(Args); a call whose answer is a scenario process's step
+# (`A ms_test Args MS`) is <P> M:F(Args).
 _HARNESS_CALL: Final = re.compile(r"[^\s(<]+:[^\s(]+\(.*\)|receive\(\)")
 _STEP_CALL: Final = re.compile(r"<[a-z][a-zA-Z0-9_]*> [a-z][a-zA-Z0-9_]*\(.*\)")
+_PROCESS_CALL: Final = re.compile(r"<[a-z][a-zA-Z0-9_]*> [^\s(<]+:[^\s(]+\(.*\)")
 
 
 def _parse_ctl(body: str, cls: str, depth: list[int | None], col0: int) -> Line:
-    """Return the Line for a 'ctl CALL -> TERM', 'ctl CALL raises CLASS:REASON' (CALL is M:F(Args)
-    or receive()) or 'ctl <P> Step(Args) raises CLASS:REASON' body."""
+    """Return the Line for a 'ctl CALL -> TERM', 'ctl CALL raises CLASS:REASON' (CALL is M:F(Args),
+    receive() or <P> M:F(Args)) or 'ctl <P> Step(Args) raises CLASS:REASON' body."""
     arrow = find_top(body, " -> ", depth)
     raises = find_top(body, " raises ", depth)
     cut = min(x for x in (arrow, raises, len(body)) if x != -1)
     call = body[4:cut]
     if cut == len(body):
         raise StreamError(f"col {col0 + 1}: ctl line without ' -> TERM' or ' raises CLASS:REASON'")
-    if _HARNESS_CALL.fullmatch(call) is None and (cut == arrow or _STEP_CALL.fullmatch(call) is None):
-        shapes = "M:F(Args) or receive()" + ("" if cut == arrow else " or <P> Step(Args)")
+    known = _HARNESS_CALL.fullmatch(call) or _PROCESS_CALL.fullmatch(call)
+    if known is None and (cut == arrow or _STEP_CALL.fullmatch(call) is None):
+        shapes = "M:F(Args), receive() or <P> M:F(Args)" + ("" if cut == arrow else " or <P> Step(Args)")
         raise StreamError(f"col {col0 + 5}: ctl call {call!r} is not {shapes}")
     if cut == arrow:
         result = body[arrow + 4 :]
