@@ -30,7 +30,6 @@ run(JobFile, Watcher) ->
     Gate = tcs_gate:new(),
     persistent_term:put(tcs_gate, Gate),
     put(tcs_dead_puppets, []),
-    put(tcs_lines_written, 0),
     Collector = spawn(fun() -> tcs_runner_lib:collect([]) end),
     %% The legacy tracer's state is a process of its own, so that a scenario
     %% can make it exit while the collector goes on: it hands what it receives
@@ -453,7 +452,7 @@ collected(Collector) ->
     Collector ! {collected, self()},
     receive {records, Records} -> Records end.
 
-%% ... and what it kept so far, while it goes on.
+%% ... and what it got since the last peek, while it goes on.
 peek(Collector) ->
     Collector ! {'$tcs_peek', self()},
     receive {records, Records} -> Records end.
@@ -466,10 +465,7 @@ step_marker(N, _Names, #{step_lines := []}) ->
     out("STEP ~p", [N]);
 step_marker(N, Names, #{step_lines := States}) ->
     tcs_settle:trace_delivered(),
-    Lines = record_lines([{Name, peek(Pid)} || {Name, Pid} <- States], Names),
-    Written = get(tcs_lines_written),
-    put(tcs_lines_written, length(Lines)),
-    out_after(lists:nthtail(Written, Lines), io_lib:format("STEP ~p", [N])).
+    out_after(record_lines([{Name, peek(Pid)} || {Name, Pid} <- States], Names), io_lib:format("STEP ~p", [N])).
 
 %% What every tracer state process received, in one order: callback records
 %% by the recorder's sequence number (the order in which the runtime called
