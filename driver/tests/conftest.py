@@ -147,35 +147,15 @@ def run_probe(layout: corpus.Layout, otp_for) -> Callable[[str, str, int], subpr
     return run
 
 
-def _releases_asked(items: list[pytest.Item]) -> list[str]:
-    """The releases whose corpus run the selected tests read: those their ids name, all for a test naming none."""
-    asked: set[str] = set()
-    for item in items:
-        if "corpus_results" in getattr(item, "fixturenames", ()):
-            named = [r for r in TEST_RELEASES if f"otp{r}" in item.nodeid]
-            asked.update(named or TEST_RELEASES)
-    return [r for r in TEST_RELEASES if r in asked]
-
-
 @pytest.fixture(scope="session")
-def corpus_results(request: pytest.FixtureRequest, layout: corpus.Layout, otp_node,
-                   otp_for) -> Callable[[str], dict[str, CaseResult]]:
-    """The whole corpus run once per release (several cases per node, as ./tcs run does), by case id; the
-    first call runs every release the selected tests ask for, their nodes side by side (corpus.run_matrix)."""
+def corpus_results(layout: corpus.Layout, otp_node, otp_for) -> Callable[[str], dict[str, CaseResult]]:
+    """The whole corpus run once per release (several cases per node, as ./tcs run does), by case id."""
     _, _, include = otp_node
     runs: dict[str, dict[str, CaseResult]] = {}
 
     def results_on(release: str) -> dict[str, CaseResult]:
         if release not in runs:
-            otps = {release: otp_for(release)}  # a release that cannot run skips (or fails) its own tests only
-            for other in _releases_asked(request.session.items):
-                if other not in runs and other not in otps:
-                    try:
-                        otps[other] = otp_for(other)
-                    except (pytest.skip.Exception, provision.ProvisionError):
-                        pass
-            for result in corpus.run_matrix(layout, CASES, list(otps.values()), include):
-                runs.setdefault(result.otp, {})[result.case] = result
+            runs[release] = {r.case: r for r in corpus.run_cases(layout, CASES, otp_for(release), include)}
         return runs[release]
 
     return results_on
