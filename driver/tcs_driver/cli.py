@@ -125,16 +125,15 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
     if not cases:
         return
     width = len(str(len(cases)))
-    mode = "one node per case" if fresh_nodes else "several per node"
-    started = time.monotonic()
-    try:
-        # every release's nodes at once; results come release after release
-        with contextlib.closing(corpus.run_matrix(where, cases, otps, include, strict=strict,
-                                                  per_node=1 if fresh_nodes else 0)) as runs:
-            for otp in otps:
-                where_runs = f"in {otp.root}" if otp.root else f"{otp.erl[0]}" if "@" in otp.name else "on the host"
-                say(f"OTP {otp.name} ({where_runs}): {len(cases)} case(s), {mode}")
-                for number, result in zip(range(1, len(cases) + 1), runs):
+    for otp in otps:
+        where_runs = f"in {otp.root}" if otp.root else f"{otp.erl[0]}" if "@" in otp.name else "on the host"
+        say(f"OTP {otp.name} ({where_runs}): {len(cases)} case(s), "
+            + ("one node per case" if fresh_nodes else "several per node"))
+        started = time.monotonic()
+        try:
+            with contextlib.closing(corpus.run_cases(where, cases, otp, include, strict=strict,
+                                                     per_node=1 if fresh_nodes else 0)) as runs:
+                for number, result in enumerate(runs, 1):
                     with interrupt_deferred():
                         results.append(result)
                         print(f"[{number:>{width}}/{len(cases)}] OTP {otp.name} {result.case:<48} "
@@ -142,10 +141,10 @@ def run_corpus(where: corpus.Layout, pattern: str, otps: list[node.Otp], strict:
                                                        if result.shared_run else ""), flush=True)
                     if result.status not in ("pass", "skip", "deviation"):
                         print("    " + result.detail.replace("\n", "\n    "), flush=True)
-                say(f"OTP {otp.name}: done {time.monotonic() - started:.1f}s after the start")
-    except (corpus.ModelError, recorder.BuildError, expectations.ExpectationError) as why:
-        say(str(why))
-        sys.exit(2)
+        except (corpus.ModelError, recorder.BuildError, expectations.ExpectationError) as why:
+            say(str(why))
+            sys.exit(2)
+        say(f"OTP {otp.name}: {time.monotonic() - started:.1f}s")
 
 
 def cmd_run(args: argparse.Namespace) -> int:

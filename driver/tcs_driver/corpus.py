@@ -374,38 +374,27 @@ def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Pa
     A case that disagrees (beyond its documented expectation) in a node shared with earlier cases is replayed in a
     fresh node, and that run is its result: what an earlier case left behind
     never decides one."""
-    return run_matrix(layout, cases, [otp], erts_include, strict=strict, per_node=per_node, workers=workers)
-
-
-def run_matrix(layout: Layout, cases: list[Case], otps: list[node.Otp], erts_include: Path,
-               *, strict: bool = False, per_node: int = 0, workers: int = WORKERS) -> Iterator[CaseResult]:
-    """run_cases on each release, the releases' nodes all started at once (`workers` per release: on two
-    cores the nodes of one release left a third of the CPU idle, waiting on each other); yields every
-    result of the first release, in the cases' order, then those of the next."""
+    expected = expectations.load(expectations.path_for(layout.expectations, str(otp.release)))
+    beams = runner_beams(layout, otp)
     gate = layout.nifs / "tcs_gate"
-    runnable = {otp.name: [c for c in cases if skip_reason(c, otp.release) is None] for otp in otps}
-    planned = list({c.path: c for rs in runnable.values() for c in rs}.values())
-    plans = dict(zip((c.id for c in planned), model_each(layout, [c.path for c in planned], "plan")))
-    jobs = {otp.name: {c.id: job(layout, c, erts_include, plans[c.id]) for c in runnable[otp.name]} for otp in otps}
-    batches = [node.Batch(otp, list(jobs[otp.name].values()), runner_beams(layout, otp)) for otp in otps]
-    # closed explicitly: a run interrupted between two cases (Ctrl-C) kills its nodes at once
-    with contextlib.closing(node.run_batches_side_by_side(batches, gate, per_node=per_node,
-                                                          workers=workers)) as runs:
-        for batch in batches:
-            otp = batch.otp
-            expected = expectations.load(expectations.path_for(layout.expectations, str(otp.release)))
-            for case in cases:
-                reason = skip_reason(case, otp.release)
-                if reason is not None:
-                    yield CaseResult(case.id, "skip", case.rules, otp.name, reason)
-                    continue
+    runnable = [c for c in cases if skip_reason(c, otp.release) is None]
+    plans = model_each(layout, [c.path for c in runnable], "plan")
+    jobs = {c.id: job(layout, c, erts_include, plan) for c, plan in zip(runnable, plans)}
+    # closed explicitly: a run interrupted between two cases (Ctrl-C) kills its node at once
+    with contextlib.closing(node.run_jobs_side_by_side(otp, list(jobs.values()), beams, gate,
+                                                            per_node=per_node, workers=workers)) as runs:
+        for case in cases:
+            reason = skip_reason(case, otp.release)
+            if reason is not None:
+                result = CaseResult(case.id, "skip", case.rules, otp.name, reason)
+            else:
                 ran = next(runs)
                 result = judged(layout, case, otp, ran, expected.get(case.id), strict=strict)
                 if result.status not in ("pass", "deviation") and ran.shared:
-                    alone = node.run_alone(otp, jobs[otp.name][case.id], batch.beam_dir, gate)
+                    alone = node.run_alone(otp, jobs[case.id], beams, gate)
                     shared, result = result, judged(layout, case, otp, alone, expected.get(case.id), strict=strict)
                     result.rerun_alone, result.shared_run = True, shared
-                yield result
+            yield result
 
 
 def run_case(layout: Layout, case: Case, otp: node.Otp, erts_include: Path,

@@ -224,35 +224,17 @@ def run_jobs_side_by_side(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Pa
         yield from run_jobs(otp, jobs, beam_dir, gate_so, step_timeout_ms=step_timeout_ms,
                             wall_timeout_s=wall_timeout_s, per_node=per_node)
         return
-    yield from run_batches_side_by_side([Batch(otp, jobs, beam_dir)], gate_so, workers=workers,
-                                        step_timeout_ms=step_timeout_ms, wall_timeout_s=wall_timeout_s,
-                                        per_node=per_node)
-
-
-@dataclass(frozen=True)
-class Batch:
-    """The jobs for the nodes of one release, and the runner's beams for it."""
-    otp: Otp
-    jobs: list[Job]
-    beam_dir: Path
-
-
-def run_batches_side_by_side(batches: list[Batch], gate_so: Path, *, workers: int = 2, step_timeout_ms: int = 5000,
-                             wall_timeout_s: float = 60.0, per_node: int = 0) -> Iterator[NodeRun]:
-    """Each batch's jobs on `workers` nodes of its release (job i goes to node i mod workers), the nodes of
-    every batch started at once; yields one result per job, batch after batch and in the jobs' order, each
-    as soon as it and those before it are in. Closed early, it kills every node still running."""
-    plan = [(b, [b.jobs[i::workers] for i in range(max(1, min(workers, len(b.jobs))))]) for b in batches]
-    results = [[queue.Queue[NodeRun | BaseException]() for _ in chunks] for _, chunks in plan]
+    chunks = [jobs[i::workers] for i in range(workers)]
+    results: list[queue.Queue[NodeRun | BaseException]] = [queue.Queue() for _ in chunks]
     stop = threading.Event()
     running: set[subprocess.Popen[str]] = set()
 
-    def work(batch: Batch, chunk: list[Job], out: queue.Queue[NodeRun | BaseException]) -> None:
+    def work(chunk: list[Job], out: queue.Queue[NodeRun | BaseException]) -> None:
         try:
             # closed when the caller stops early: the node is killed after its current job
-            with contextlib.closing(run_jobs(batch.otp, chunk, batch.beam_dir, gate_so,
-                                             step_timeout_ms=step_timeout_ms, wall_timeout_s=wall_timeout_s,
-                                             per_node=per_node, running=running)) as runs:
+            with contextlib.closing(run_jobs(otp, chunk, beam_dir, gate_so, step_timeout_ms=step_timeout_ms,
+                                             wall_timeout_s=wall_timeout_s, per_node=per_node,
+                                             running=running)) as runs:
                 for ran in runs:
                     if stop.is_set():
                         return
@@ -260,17 +242,15 @@ def run_batches_side_by_side(batches: list[Batch], gate_so: Path, *, workers: in
         except BaseException as why:  # handed to the caller, which raises it
             out.put(why)
 
-    threads = [threading.Thread(target=work, args=(batch, chunk, out), daemon=True)
-               for (batch, chunks), outs in zip(plan, results) for chunk, out in zip(chunks, outs)]
+    threads = [threading.Thread(target=work, args=(c, q), daemon=True) for c, q in zip(chunks, results)]
     for t in threads:
         t.start()
     try:
-        for (batch, chunks), outs in zip(plan, results):
-            for number in range(len(batch.jobs)):
-                got = outs[number % len(chunks)].get()
-                if isinstance(got, BaseException):
-                    raise got
-                yield got
+        for number in range(len(jobs)):
+            got = results[number % workers].get()
+            if isinstance(got, BaseException):
+                raise got
+            yield got
     finally:
         stop.set()
         _end_nodes(running, threads)
