@@ -25,6 +25,9 @@
 -export([main/1]).
 
 main(JobFiles) ->
+    %% for tcs_runner_lib:literals_released/0's wait for thread progress (it logs a
+    %% warning once, before the first job)
+    _ = erts_debug:set_internal_state(available_internal_state, true),
     Sessions = sessions(),
     %% loaded before the first job, so that no job counts them as fixtures it
     %% loaded (unload_fixtures/1): each job would purge and reload them

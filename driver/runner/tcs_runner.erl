@@ -47,6 +47,9 @@ run(JobFile, Watcher) ->
     %% process started by a later step would be born traced after a
     %% `trace new ...` step, and its events would reach the tracer.
     Meta = tcs_procflags:start_meta_state(Collector),
+    %% the areas of this job's persistent_term updates (gate, answers) released before
+    %% any scenario process exists to get a copy request
+    tcs_runner_lib:literals_released(),
     Names0 = maps:from_list([{?TRACER_NAME, State}, {meta, Meta} | tcs_sessions:states(Sessions)] ++
                             [{N, start_puppet(N)} || N <- Declared]),
     %% What the legacy tracer module gets as its state: the case's term

@@ -241,7 +241,17 @@ count_name(N, _, _) -> integer_to_list(N).
 %% `tracer unload`: tcs_runner) waits too, so that its copy requests come during that
 %% step, not in a later one (fuzz seed 777001: an `unload tcs_late`, then a second
 %% out/in pair at {erlang,open_port,2} and a gc on OTP 29 in 3 runs of 15).
+%%
+%% A persistent_term update (each job puts its gate and its recorder's answers) hands its
+%% old value's area to the collector only after thread progress, so a status question
+%% sent at once can come first; the wait begins with thread progress (erts_debug's
+%% internal state, enabled once by tcs_batch:main/1).  A scenario process in a dirty NIF
+%% that gets the copy request is scheduled out and in at the NIF on a normal scheduler:
+%% run_dirty_nif_io's extra pair at {tcs_nif,dirty_io,1} in a shared node (OTP 27, twice
+%% in two sessions); a probe of twenty updates while a traced process called a dirty NIF
+%% 3,000 times gave 1 to 4 such pairs a run, none without the updates.
 literals_released() ->
+    thread_progress(),
     Collector = case get(tcs_literal_collector) of
                     undefined ->
                         Found = [P || P <- processes(),
@@ -253,6 +263,13 @@ literals_released() ->
                     C -> C
                 end,
     literals_released(Collector, 5000).
+
+%% Twice: the area is handed over by a job scheduled at the first.  A node where the
+%% internal state is not enabled (a job run by hand) waits for none.
+thread_progress() ->
+    try [ok = erts_debug:set_internal_state(wait, thread_progress) || _ <- [1, 2]], ok
+    catch error:_ -> ok
+    end.
 
 %% A runtime without that collector (another build of OTP): nothing to wait for.
 literals_released(none, _Left) -> ok;
