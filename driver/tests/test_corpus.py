@@ -268,9 +268,10 @@ def test_hanging_step_is_a_timeout_and_the_run_goes_on(layout: corpus.Layout, ot
 
 
 def test_batched_node_runs_many_jobs(layout: corpus.Layout, otp_node) -> None:
-    """Node reuse is real: a batch of cases gives one shared run after the first."""
+    """Node reuse is real: a batch of cases gives one shared run after the first. The cases are five
+    that end their node on no release (the first five by id came to hold one that may crash OTP 25)."""
     otp, _, include = otp_node
-    jobs = [corpus.job(layout, c, include) for c in CASES[:5]]
+    jobs = [corpus.job(layout, c, include) for c in [c for c in CASES if c.id.startswith("fallback_")][:5]]
     runs = list(node.run_jobs(otp, jobs, layout.beams, layout.nifs / "tcs_gate"))
     assert [r.shared for r in runs] == [False, True, True, True, True]
     fresh = list(node.run_jobs(otp, jobs, layout.beams, layout.nifs / "tcs_gate", per_node=1))
