@@ -333,3 +333,16 @@ def test_the_requested_major_may_be_a_later_fullsweep_shaped_one(live_text: str,
     fullsweep-shaped all the same."""
     text = "ctl erlang:trace(<b>,true,[garbage_collection,send]) -> 1\n" + live_text
     assert compare(parse_stream(GC_BOTH_WINDOWS_GOLDEN, "golden"), live(text)).agree is agree
+
+
+def test_streams_too_long_for_difflib_still_diff_truly_and_fast() -> None:
+    """A node that crashed early in a case another release ran to 50,000 lines: the diff keeps the common
+    first and last lines and replaces what is between (difflib would take minutes)."""
+    from tcs_driver import diff
+    common = [f"trace(call, <tracer>, <a>, {{tcs_target,id,[{i % 7}]}}, #{{}})" for i in range(4000)]
+    golden = parse_live_stream("\n".join(common + common[:1000]), "golden")
+    live = parse_live_stream("\n".join(common[:2500]), "live")
+    assert len(golden) * len(live) > diff.DIFFLIB_PAIRS
+    lines = diff.diff_lines(golden, live)
+    assert [x[0] for x in lines] == [" "] * 2500 + ["-"] * 2500
+    assert lines[2500] == "-" + golden[2500].text()
