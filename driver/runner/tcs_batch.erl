@@ -53,24 +53,33 @@ run([JobFile | Rest], Index, Sessions) ->
 %% been reported: the driver sees the TIMEOUT marker.
 run_isolated(JobFile) ->
     Leader = spawn(fun() -> forward_io(group_leader()) end),
-    Self = self(),
+    Watcher = tcs_watchdog:watcher(self()),
     {Job, Ref} = spawn_monitor(fun() ->
                                        group_leader(Leader, self()),
-                                       tcs_runner:run(JobFile, Self)
+                                       tcs_runner:run(JobFile, Watcher)
                                end),
+    await_job(JobFile, Job, Ref, Leader, Watcher),
+    kill_group(Leader),
+    exit(Leader, kill).
+
+%% A timer whose step has ended (the step ended as it fired, or its
+%% cancellation was lost: tcs_watchdog) is dropped at once, so that none
+%% stays in this process's mailbox, which the node's `long_message_queue`
+%% monitoring sees like any other.
+await_job(JobFile, Job, Ref, Leader, Watcher) ->
     receive
         {'DOWN', Ref, process, Job, normal} -> ok;
         {'DOWN', Ref, process, Job, Reason} ->
             io:format("job ~s failed: ~p~n", [JobFile, Reason]),
             halt(3);
-        {timeout, _, {tcs_overrun, Job, Step, Names}} ->
-            tcs_watchdog:report(Job, Step, Names, group_members(Leader)),
-            halt(3)
-    end,
-    kill_group(Leader),
-    exit(Leader, kill),
-    %% the overrun of a step that ended as its timer fired
-    receive {timeout, _, {tcs_overrun, Job, _, _}} -> ok after 0 -> ok end.
+        {timeout, _, Overrun} ->
+            case tcs_watchdog:overrun(Watcher, Overrun) of
+                {Job, Step, Names} ->
+                    tcs_watchdog:report(Job, Step, Names, group_members(Leader)),
+                    halt(3);
+                _ -> await_job(JobFile, Job, Ref, Leader, Watcher)
+            end
+    end.
 
 %% An I/O request names its sender, and the real group leader answers it there.
 forward_io(Real) ->

@@ -18,8 +18,8 @@ main([JobFile]) ->
     run(JobFile, none),
     halt(0).
 
-%% run(JobFile, Watcher): Watcher (a pid, or none) is sent tcs_watchdog's
-%% message when a step takes more than twice the step timeout.
+%% run(JobFile, Watcher): Watcher (tcs_watchdog:watcher/1, or none) is told
+%% when a step takes more than twice the step timeout.
 run(JobFile, Watcher) ->
     tcs_runner_lib:utf8_output(),
     out("OTP ~s", [erlang:system_info(otp_release)]),
@@ -64,10 +64,7 @@ run(JobFile, Watcher) ->
             sessions => Sessions,
             drivers => filename:dirname(proplists:get_value(gate_so, Job)),  % tcs_drv.so (tcs_ports)
             timeout => proplists:get_value(step_timeout_ms, Job, 5000),
-            watch => case Watcher of
-                         none -> none;
-                         _ -> {Watcher, 2 * proplists:get_value(step_timeout_ms, Job, 5000)}
-                     end,
+            watch => tcs_watchdog:watch(Watcher, 2 * proplists:get_value(step_timeout_ms, Job, 5000)),
             %% {step_lines, true}: the model says a node may crash in some step (C-92)
             step_lines => case lists:member({step_lines, true}, Plan) of true -> States; false -> [] end},
     %% Each step is settled after it runs; after a timed-out step nothing is
@@ -80,7 +77,7 @@ run(JobFile, Watcher) ->
     %% still bounds it.
     Records = [{Name, collected(Pid)} || {Name, Pid} <- States],
     tcs_peer:stop(),
-    tcs_watchdog:disarm(Watched),
+    tcs_watchdog:disarm(Ctx, Watched),
     print_records(Records, Names),
     tcs_procflags:close_tracer_port(Names),
     out("END").
@@ -170,7 +167,7 @@ run_steps([{step, N, Step} | Rest], Names, Ctx, _) ->
         {_, Names3} -> tcs_procflags:sync_tracer_port(Names3, Ctx);
         timeout -> ok
     end,
-    tcs_watchdog:disarm(Watched),
+    tcs_watchdog:disarm(Ctx, Watched),
     case Ran of
         {ok, Names2} -> run_steps(Rest, Names2, Ctx, N);
         {harness, Names2} ->

@@ -1,28 +1,64 @@
 %% A step that overruns says where it is stuck.  A hang used to end only
 %% when the driver killed the node at its wall-clock limit, with nothing but
 %% the last STEP marker as evidence.  Now the runner arms a timer for each
-%% step (arm/3, disarm/1), sent to the process that waits for the job
+%% step (arm/3, disarm/2), sent to the process that waits for the job
 %% (tcs_batch); when it fires, that process reports what every process of
 %% the job is doing (report/4: status, mailbox, stack), what the gate holds
 %% and the run queues, as STUCK markers, then the step's TIMEOUT.
 %%
 %% A timer, not a watching process: nothing is sent and nothing is
 %% scheduled while the job keeps to its limit, so a scenario sees no event of
-%% it (a message or a wake-up would be one under `trace all`).
+%% it (a message or a wake-up would be one under `trace all`).  The timer is
+%% cancelled asynchronously (a synchronous cancel may suspend the runner,
+%% which `running` tracing would see), so the watcher trusts a timer's message
+%% only if that arming is still the current one (overrun/2): on OTP 29.1.2
+%% timers the runner had cancelled fired anyway, at their limit (not
+%% explained yet; about 600 of the 810 of
+%% busy_dirty_trace_all_otp19034, and one to three in 25 other cases of a
+%% whole-corpus run; none on 25 and 27), and their messages, kept in the
+%% batch's mailbox, made it long enough for a `long_message_queue` monitor
+%% message about it in a later case (otp_sess_system_monitor_info,
+%% sysmon_long_msgq_crossings: an extra line in a shared node).
 -module(tcs_watchdog).
--export([arm/3, disarm/1, report/4]).
+-export([watcher/1, watch/2, arm/3, disarm/2, overrun/2, report/4]).
 
 -import(tcs_runner_lib, [out/2]).
 
-%% arm(Ctx, Step, Names): a timer for step Step, which sends the watcher
-%% {tcs_overrun, Runner, Step, Names} after LimitMs (the Ctx's watch); none
-%% without a watcher.  The collector is named too.
-arm(#{watch := none}, _Step, _Names) -> none;
-arm(#{watch := {Watcher, LimitMs}, collector := Collector}, Step, Names) ->
-    erlang:start_timer(LimitMs, Watcher, {tcs_overrun, self(), Step, Names#{'(collector)' => Collector}}).
+%% watcher(Pid): Pid as the watcher of a job (tcs_runner:run/2), with the
+%% job's armings: how many so far, and the current one (0: none).
+watcher(Pid) -> {Pid, atomics:new(2, [])}.
 
-disarm(none) -> ok;
-disarm(Timer) -> erlang:cancel_timer(Timer, [{async, true}, {info, false}]).
+%% watch(Watcher, LimitMs): what the job's Ctx holds: a step is reported to
+%% Watcher (or none) when it takes more than LimitMs.
+watch(none, _) -> none;
+watch({Pid, Armings}, LimitMs) -> {Pid, LimitMs, Armings}.
+
+%% arm(Ctx, Step, Names): a timer for step Step, which sends the watcher
+%% {tcs_overrun, Runner, Step, Names, Arming} after LimitMs (the Ctx's watch),
+%% and makes it the current arming; none without a watcher.  The collector is
+%% named too.
+arm(#{watch := none}, _Step, _Names) -> none;
+arm(#{watch := {Watcher, LimitMs, Armings}, collector := Collector}, Step, Names) ->
+    Arming = atomics:add_get(Armings, 1, 1),
+    atomics:put(Armings, 2, Arming),
+    erlang:start_timer(LimitMs, Watcher, {tcs_overrun, self(), Step, Names#{'(collector)' => Collector},
+                                          {Armings, Arming}}).
+
+%% disarm(Ctx, Timer): no arming is current, and the timer is cancelled.
+disarm(_, none) -> ok;
+disarm(#{watch := {_, _, Armings}}, Timer) ->
+    atomics:put(Armings, 2, 0),
+    erlang:cancel_timer(Timer, [{async, true}, {info, false}]).
+
+%% overrun(Watcher, Message): {Runner, Step, Names} when Message is the timer
+%% of the current arming of Watcher's job; stale for the timer of an arming
+%% since disarmed (its cancellation lost), or of an earlier job.
+overrun({_, Armings}, {tcs_overrun, Runner, Step, Names, {Armings, Arming}}) ->
+    case atomics:get(Armings, 2) of
+        Arming -> {Runner, Step, Names};
+        _ -> stale
+    end;
+overrun(_, _) -> stale.
 
 %% report(Runner, Step, Names, Members): one STUCK line per process of the
 %% job (the runner, then Members, each by its scenario name where it has
