@@ -46,14 +46,36 @@ forward(Collector) ->
             synced(Collector, Port),
             From ! '$tcs_tracer_port_synced',
             forward(Collector);
-        Msg -> Collector ! Msg, forward(Collector)
+        Msg -> hand_on(Collector, Msg), forward(Collector)
     end.
 
 %% The echoes before the harness's marker, handed on in order.
 synced(Collector, Port) ->
     receive
         {Port, {data, ?SYNC}} -> ok;
-        Msg -> Collector ! Msg, synced(Collector, Port)
+        Msg -> hand_on(Collector, Msg), synced(Collector, Port)
+    end.
+
+%% What the runtime wrote to the tracer port is decoded as it comes back, while
+%% the node has the name its pids were written with: a case's peer node names
+%% the node (DIST-PEER) until the job ends, and decoded at the end, after the
+%% peer had stopped, they were other nodes' pids (fuzz seed 2026112903, 633,
+%% OTP 29: <ext:pid> for the exits of two scenario processes).
+hand_on(Collector, {Port, {data, Bytes}} = Msg) ->
+    case get(tcs_tracer_port) of
+        Port -> Collector ! {Port, {written, port_output(Bytes)}};
+        _ -> Collector ! Msg
+    end;
+hand_on(Collector, Msg) -> Collector ! Msg.
+
+%% One command of the runtime's, which cat hands back whole (PORT-TRACER-MESSAGE):
+%% the term it encodes when it is exactly one term in the external format, every
+%% byte used; else the bytes themselves, which no model line matches.
+port_output(Bytes) ->
+    try binary_to_term(Bytes, [used]) of
+        {Term, Used} when Used =:= byte_size(Bytes) -> Term;
+        _ -> Bytes
+    catch error:badarg -> Bytes
     end.
 
 %% sync_tracer_port(Names, Ctx): once a `tracer port` step has opened the tracer
