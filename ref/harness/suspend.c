@@ -4,8 +4,11 @@
  * handles its signals (the harness's settle asks it its message_queue_len after every step,
  * C-491), and it runs again, to take the message, only once no suspender holds it: each suspender
  * resumes its own suspends, and a suspender's exit lifts all of them (SUSPEND-SUSPENDER-EXIT). */
+#include "busyloop.h"
 #include "control.h"
 #include "messages.h"
+#include "races.h"
+#include "release.h"
 #include "suspend.h"
 
 /* The suspender the harness is in a Proc's suspenders (a process is its index). */
@@ -155,14 +158,37 @@ bool suspend_resume(Model *m, const Step *st)
     return true;
 }
 
-/* The ctl line of process p's call erlang:BIF(<q>): "<p> erlang:BIF(<q>)" and its answer. */
+/* "<p> erlang:BIF(<q>)", process p's call, into call. */
+static void by_process_call(Model *m, Buf *call, int p, const char *bif, int q)
+{
+    buf_printf(call, "<%s> ", m->procs[p].name);
+    bif_call(m, call, bif, q);
+}
+
+/* The ctl line of process p's call erlang:BIF(<q>) and its answer. */
 static void by_process_line(Model *m, int p, const char *bif, int q, const char *answer, const char *rules)
 {
     Buf call;
     buf_init(&call);
-    buf_printf(&call, "<%s> ", m->procs[p].name);
-    bif_call(m, &call, bif, q);
+    by_process_call(m, &call, p, bif, q);
     control_line(m, buf_str(&call), answer, rules);
+    buf_free(&call);
+}
+
+/* The ctl line of p's suspend of q, busy in a loop of a dirty NIF: true (SUSPEND-DIRTY); on a
+ * release with OTP-19799 either that or internal_error, raised once the NIF returns, q suspended
+ * either way (C-611). */
+static void dirty_suspend_line(Model *m, int p, int q)
+{
+    const char *rules = "SUSPEND-BY-PROCESS SUSPEND-DIRTY";
+    if (!release_deviates(m, DEV_SUSPEND_DIRTY_RAISES)) {
+        by_process_line(m, p, "suspend_process", q, "-> true", rules);
+        return;
+    }
+    Buf call;
+    buf_init(&call);
+    by_process_call(m, &call, p, "suspend_process", q);
+    races_either_answer(m, RACE_SUSPEND_DIRTY, buf_str(&call), "-> true", "raises error:internal_error", rules);
     buf_free(&call);
 }
 
@@ -184,7 +210,8 @@ bool suspend_by_process(Model *m, int p, const Step *st)
         by_process_line(m, p, "suspend_process", q, "raises error:badarg", q == p ? "SUSPEND-SELF" : "SUSPEND-DEAD");
         return true;
     }
-    if (!qp->blocked || qp->suspended)
+    bool dirty = busyloop_dirty(m, q); /* SUSPEND-DIRTY: in its loop's dirty NIF or between two */
+    if ((!qp->blocked || qp->suspended) && !dirty)
         return model_unsupported(m, st->line, st->other_col,
                                  "a suspend of a process not blocked in a receive (one at the harness's gate runs "
                                  "a dirty NIF, which OTP 25 to 29 do not suspend: C-491) is");
@@ -195,7 +222,10 @@ bool suspend_by_process(Model *m, int p, const Step *st)
                                  "a suspend by a process of a process with links or monitors (its resume and their "
                                  "signals reach it in no stated order) is");
     hold(m, q, p); /* SUSPEND-BY-PROCESS: suspended where it waits, as by the harness */
-    by_process_line(m, p, "suspend_process", q, "-> true", "SUSPEND-BY-PROCESS SUSPEND-PROCESS RUN-SUSPENDED");
+    if (dirty)
+        dirty_suspend_line(m, p, q);
+    else
+        by_process_line(m, p, "suspend_process", q, "-> true", "SUSPEND-BY-PROCESS SUSPEND-PROCESS RUN-SUSPENDED");
     return true;
 }
 
@@ -242,7 +272,8 @@ bool suspend_status(Model *m, const Step *st)
     int p = model_proc(m, st->actor);
     const Proc *pr = &m->procs[p];
     /* a process at its gate runs a dirty NIF: its status is running, not where it waits (C-491) */
-    if (pr->alive && (!pr->blocked || pr->suspended))
+    bool dirty = busyloop_dirty(m, p) && pr->nsuspenders; /* SUSPEND-DIRTY: suspended in its loop */
+    if (pr->alive && (!pr->blocked || pr->suspended) && !dirty)
         return model_unsupported(m, st->line, st->actor_col,
                                  "a status of a process not blocked in a receive (at the harness's gate it runs a "
                                  "dirty NIF: C-491) is");
@@ -255,8 +286,10 @@ bool suspend_status(Model *m, const Step *st)
                          : pr->nsuspenders ? "-> {status,suspended}"
                                            : "-> {status,waiting}";
     control_line(m, buf_str(&call), answer,
-                 !pr->alive ? "SUSPEND-STATUS SUSPEND-DEAD" : pr->nsuspenders ? "SUSPEND-STATUS SUSPEND-PROCESS"
-                                                                              : "SUSPEND-STATUS RUN-BLOCK");
+                 !pr->alive         ? "SUSPEND-STATUS SUSPEND-DEAD"
+                 : dirty            ? "SUSPEND-STATUS SUSPEND-DIRTY"
+                 : pr->nsuspenders ? "SUSPEND-STATUS SUSPEND-PROCESS"
+                                    : "SUSPEND-STATUS RUN-BLOCK");
     buf_free(&call);
     return true;
 }
@@ -274,7 +307,9 @@ const char *suspend_refuses(const Model *m, const Step *st)
 {
     const char *what = NULL;
     bool signal = st->kind == ST_LINK || st->kind == ST_UNLINK || st->kind == ST_MONITOR;
-    if (signal && m->procs[model_proc(m, st->other)].nsuspenders)
+    if (st->kind == ST_IDLE && m->procs[model_proc(m, st->actor)].nsuspenders)
+        what = "an idle of a suspended busy process (its loop cannot end while it is suspended) is";
+    else if (signal && m->procs[model_proc(m, st->other)].nsuspenders)
         what = "a signal other than a message to a suspended process is";
     else if ((st->kind == ST_TRACE || st->kind == ST_SESSION || st->kind == ST_INFO || st->kind == ST_TRACER_EXIT ||
               st->kind == ST_TRACER_UNLOAD || st->kind == ST_TRACER_RELOAD || st->kind == ST_TRACER_RELOAD_BUSY ||
