@@ -74,6 +74,11 @@ act({kill, Pid, Reason}) -> exit(Pid, Reason);
 act({monitor, Pid}) -> erlang:monitor(process, Pid);
 act({trap_exit, Bool}) -> process_flag(trap_exit, Bool);
 act({match_spec_test, Args, MS, Type}) -> erlang:match_spec_test(Args, MS, Type);
+act({suspend_call, Bif, Pid}) ->
+    %% `P suspend Q`, `P resume Q`: the answer or the raise, either the step's control line
+    try {ok, erlang:Bif(Pid)}
+    catch Class:Reason -> {raised, Class, Reason}
+    end;
 act({busy, M, F, Args, Calls}) -> tcs_busy:loop(M, F, Args, Calls).
 
 %% Killed when its heap passes Words; the runtime's error report goes to the logger.

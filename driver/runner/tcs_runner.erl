@@ -98,7 +98,7 @@ run(JobFile, Watcher) ->
 %% each step over the corpus on 27 and 29 (fuzz/FINDINGS.md, P1).
 load_modules() ->
     [{module, M} = code:ensure_loaded(M) || M <- [tcs_peer, tcs_target, tcs_nif, tcs_shapes, tcs_direct, tcs_puppet, tcs_canon, tcs_patterns, timer,
-                                                  tcs_settle, tcs_ports, tcs_seq, tcs_busy, tcs_readings, tcs_watchdog,
+                                                  tcs_settle, tcs_suspends, tcs_ports, tcs_seq, tcs_busy, tcs_readings, tcs_watchdog,
                                                   tcs_foreign | library_modules()]],
     ok.
 
@@ -286,9 +286,22 @@ run_step({Op, Who}, Names, #{collector := C}) when Op =:= suspend; Op =:= resume
     %% (SUSPEND-*); the settle after it asks A its message_queue_len like any puppet (C-491)
     Pid = maps:get(Who, Names),
     Bif = list_to_atom(atom_to_list(Op) ++ "_process"),
-    ctl(C, ["erlang:", atom_to_list(Bif), "(", canon(Pid, Names), ")"],
-        outcome(fun() -> erlang:Bif(Pid) end), Names),
+    Outcome = outcome(fun() -> erlang:Bif(Pid) end),
+    ctl(C, ["erlang:", atom_to_list(Bif), "(", canon(Pid, Names), ")"], Outcome, Names),
+    tcs_suspends:called(Bif, self(), Pid, Outcome),
     {ok, Names};
+run_step({Op, Who, Other}, Names, #{collector := C} = Ctx) when Op =:= proc_suspend; Op =:= proc_resume ->
+    %% `P suspend Q`, `P resume Q`: P calls erlang:suspend_process(Q), resume_process(Q)
+    %% (SUSPEND-BY-PROCESS); its answer, or what it raised, is the step's control line
+    Pid = maps:get(Other, Names),
+    Bif = case Op of proc_suspend -> suspend_process; proc_resume -> resume_process end,
+    case puppet_step(Who, {suspend_call, Bif, Pid}, Names, Ctx) of
+        {done, {ok, Outcome}} ->
+            ctl(C, ["<", atom_to_list(Who), "> erlang:", atom_to_list(Bif), "(", canon(Pid, Names), ")"], Outcome, Names),
+            tcs_suspends:called(Bif, maps:get(Who, Names), Pid, Outcome),
+            {ok, Names};
+        Ran -> after_puppet_step(Ran, Names)
+    end;
 run_step({peer, Name}, Names, _Ctx) ->
     %% `peer R`: a process R on the case's peer node (DIST-PEER); a node that cannot be had
     %% skips the case, saying why
@@ -309,8 +322,9 @@ run_step({suspend, Who, Opts}, Names, #{collector := C}) ->
     %% `suspend A Opts`: erlang:suspend_process/2 from the harness (SUSPEND-UNLESS-SUSPENDING,
     %% SUSPEND-OPTS-BADARG); the model refuses the asynchronous options (C-550)
     Pid = maps:get(Who, Names),
-    ctl(C, ["erlang:suspend_process(", canon(Pid, Names), ",", canon(Opts, Names), ")"],
-        outcome(fun() -> erlang:suspend_process(Pid, Opts) end), Names),
+    Outcome = outcome(fun() -> erlang:suspend_process(Pid, Opts) end),
+    ctl(C, ["erlang:suspend_process(", canon(Pid, Names), ",", canon(Opts, Names), ")"], Outcome, Names),
+    tcs_suspends:called(suspend_process, self(), Pid, Outcome),
     {ok, Names};
 run_step({status, Who}, Names, #{collector := C}) ->
     %% `status A`: process_info(A, status), read by the harness (SUSPEND-STATUS)
@@ -438,6 +452,8 @@ settle(Gate, Alive) ->
     Dead = [P || P <- Alive, not is_process_alive(P)],
     Deaths = [receive {'DOWN', _, process, P, Reason} -> {P, Reason} end || P <- Dead],
     put(tcs_dead_puppets, Dead ++ get(tcs_dead_puppets)),
+    %% a dead suspender's suspends are lifted (SUSPEND-SUSPENDER-EXIT): its suspendees run again
+    tcs_suspends:exited(Dead),
     %% a port that stays open against the rule shows up as a difference
     _ = tcs_ports:deaths(Deaths, 1000),
     case Dead of

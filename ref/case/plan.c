@@ -214,6 +214,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
     case ST_SPAWN:
     case ST_SPAWN_LINK:
     case ST_MONITOR:
+    case ST_PROC_SUSPEND: /* {proc_suspend, P, Q} */
+    case ST_PROC_RESUME:  /* {proc_resume, P, Q} */
     case ST_LINK:
     case ST_UNLINK:
     case ST_OPEN_PORT:

@@ -1899,7 +1899,9 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         return proc_arg(p, &st->other, &st->other_col) && term_arg(p, &st->term, &st->term_col);
     case ST_SEND_NAME: /* Name ! T */
         return atom_arg(p, "a registered name", &st->fn, &at) && term_arg(p, &st->term, &st->term_col);
-    case ST_MONITOR: /* erlang:monitor(process, Q) */
+    case ST_MONITOR:      /* erlang:monitor(process, Q) */
+    case ST_PROC_SUSPEND: /* erlang:suspend_process(Q) */
+    case ST_PROC_RESUME:  /* erlang:resume_process(Q) */
         return proc_arg(p, &st->other, &st->other_col);
     case ST_MS_TEST: /* erlang:match_spec_test(Args, MS, trace) */
         return ms_test_args(p, st);

@@ -77,7 +77,10 @@
     /* peer R: a second node started with module peer, and a process R there (DIST-*) */              \
     X(ST_PEER, "peer", "peer", BY_HARNESS, true, false, peer_start)                                \
     /* A ms_test Args MS: A evaluates erlang:match_spec_test(Args, MS, trace) (MS-TEST-*) */          \
-    X(ST_MS_TEST, "ms_test", "ms_test", BY_PROCESS, true, false, mstest_step)
+    X(ST_MS_TEST, "ms_test", "ms_test", BY_PROCESS, true, false, mstest_step)                          \
+    /* P suspend Q, P resume Q: P calls erlang:suspend_process(Q), resume_process(Q) (SUSPEND-BY-*) */ \
+    X(ST_PROC_SUSPEND, "proc_suspend", "suspend", BY_PROCESS, true, true, suspend_by_process)          \
+    X(ST_PROC_RESUME, "proc_resume", "resume", BY_PROCESS, true, true, suspend_resume_by_process)
 
 /* X(OP, PLAN, KEYWORD), one row per SessionOp, in its order: the trace session steps
  * (cases/README.md "Trace sessions"), one call of module trace each, planned as

@@ -78,7 +78,7 @@ void messages_drop(Model *m, int p)
 bool messages_deliver(Model *m, int p, Term *msg, const Term *sender, const SeqToken *token,
                       const char *rules)
 {
-    bool wakes = m->procs[p].blocked && !m->procs[p].suspends; /* RUN-SUSPENDED: it stays until resumed */
+    bool wakes = m->procs[p].blocked && !m->procs[p].nsuspenders; /* RUN-SUSPENDED: it stays until resumed */
     if (wakes) /* RUN-WAKE: scheduled in before it handles the message */
         running_wake(m, p);
     if (m->procs[p].link_woken) { /* RUN-WAKE-LINK-DOWN: already in, its receive completes */

@@ -14,6 +14,8 @@ bool busyloop_start(Model *m, int p, const Step *st);
 /* Guarantees: `A idle` (ST_IDLE): a last call of A's loop as A's trace stands, certain, and every
  * window of the loop closed; false (model_unsupported) when A runs no loop. */
 bool busyloop_stop(Model *m, int p, const Step *st);
+/* Guarantees: true iff p runs a loop of a dirty NIF (tcs_nif:dirty_cpu/1, dirty_io/1). */
+bool busyloop_dirty(const Model *m, int p);
 /* Guarantees: NULL when p may do st (every step but its `idle` needs p out of its loop); else the
  * refusal's "what ... is". */
 const char *busyloop_refuses(const Model *m, int p, const Step *st);

@@ -1,6 +1,7 @@
 /* races.c - the table of the runtime's races, and the windows and either-ors opened from it
  * (PROTOCOLS.md section 6; CONFORMANCE.md section 2, "Runtime additions"). */
 #include "races.h"
+#include "control.h"
 
 /* The "what ... is" part of a refusal, which model_unsupported completes ("... is not supported by
  * model v1"), as badcalls.c's refused() takes it. */
@@ -77,6 +78,10 @@ static const RaceRow RACE_ROWS[RACE_COUNT] = {
                         "the lines of one call of a busy loop, as its call's trace stood at some step while the "
                         "loop ran (C-447)",
                         NULL},
+    [RACE_SUSPEND_DIRTY] = {"SUSPEND-DIRTY", 1, NULL, NULL, RACE_ASK_NONE,
+                            "either-or: suspend_process/1 of a process in a dirty NIF answers true, or raises "
+                            "internal_error once the NIF returns, on a release with OTP-19799 (C-611)",
+                            NULL},
 };
 
 const RaceRow *races_row(Race r)
@@ -106,6 +111,22 @@ void races_close(Model *m, Race r, unsigned id)
 void races_either(Model *m, Race r, const Captured *const first[], const Captured *const second[], int n)
 {
     allow_either(m, races_row(r)->rule, first, second, n);
+}
+
+void races_either_answer(Model *m, Race r, const char *call, const char *first, const char *second,
+                         const char *rules)
+{
+    Captured one, other;
+    allow_capture_start(m, &one);
+    control_line(m, call, first, rules);
+    allow_capture_stop(m, &one);
+    allow_capture_start(m, &other);
+    control_line(m, call, second, rules);
+    allow_capture_stop(m, &other);
+    const Captured *const firsts[] = {&one}, *const seconds[] = {&other};
+    races_either(m, r, firsts, seconds, 1);
+    allow_captured_free(&one);
+    allow_captured_free(&other);
 }
 
 bool races_either_detached(Model *m, Race r, int p, int s, RaceRun run, const void *arg)

@@ -38,6 +38,7 @@ typedef enum Race {
     RACE_RELOAD_TRACE_INFO,
     RACE_PORT_OP,
     RACE_BUSY_LOOP,
+    RACE_SUSPEND_DIRTY,
     RACE_COUNT
 } Race;
 
@@ -69,6 +70,10 @@ unsigned races_window(Model *m, Race r, int p, AllowFire fire, const void *arg);
 void races_close(Model *m, Race r, unsigned id);
 /* Guarantees: allow_either of the n parts of first and second for race r. */
 void races_either(Model *m, Race r, const Captured *const first[], const Captured *const second[], int n);
+/* Guarantees: the ctl line CALL with answer first, and with answer second, an either-or of race r
+ * when they differ (each line citing rules). */
+void races_either_answer(Model *m, Race r, const char *call, const char *first, const char *second,
+                         const char *rules);
 /* What one alternative of an either-or runs for process p; false with the error set when the
  * model refuses it. */
 typedef bool (*RaceRun)(Model *m, int p, const void *arg);

@@ -106,6 +106,8 @@ static bool run_step(Model *m, const Step *st)
     if (refused)
         return model_unsupported(m, st->line, st->col, refused);
     bool ok = step_by_process(st->kind) ? actor_step(m, st) : handlers[st->kind].by_harness(m, st);
+    if (ok && !m->crashed) /* a suspender that exited in the step: its suspends lifted */
+        suspend_lift_exited(m);
     if (ok && !drvports_consistent(m))
         return false;
     if (ok && harness_settles(st)) {

@@ -77,8 +77,11 @@ typedef struct Proc {
     bool pending_send;  /* process suspended on a busy port: sending the command with ! (port_send) */
     bool blocked;       /* process: waiting in a receive on an empty mailbox (ref/events/running.c) */
     bool remote;        /* process: on the peer node a `peer` step started (ref/harness/peer.c) */
-    int suspends;       /* process: how often the harness suspended it and has not resumed it
-                         * (erlang:suspend_process/1 nests, ref/harness/suspend.c) */
+    int *suspenders;    /* process: who suspended it and has not resumed it, one entry per
+                         * suspend: the suspender's index, or -1 for the harness (suspends
+                         * nest per suspender; in the arena, grown by doubling: ref/harness/suspend.c) */
+    int nsuspenders;    /* process: its suspend count, all suspenders together (0: not suspended) */
+    size_t suspenders_cap;
     bool link_woken;    /* process: woken in its receive by an ignored link exit signal, whose
                          * sender's 'DOWN' completes that receive (RUN-WAKE-LINK-DOWN, procs.c) */
     unsigned link_woken_wait; /* its window for one wait between the two (0: none) */
@@ -224,6 +227,7 @@ typedef enum {
     DEV_TIMED_WAIT_RECEIVE_LATE,
     DEV_MS_MAP_KEY_TWICE,
     DEV_SPEC_DIRTY_BUSY_MAY_CRASH,
+    DEV_SUSPEND_DIRTY_RAISES,
     DEV_COUNT
 } Deviation;
 

@@ -77,6 +77,11 @@ static const struct {
                                        "the node may crash (SIGSEGV) once erlang:trace/3 on all, processes or "
                                        "existing changes trace flags while a process loops through a dirty NIF "
                                        "(OTP-19034, erlang/otp PR #8286), or not crash"},
+    /* a race: the suspend must find the process on the dirty scheduler (otp_bugs/otp19799.erl) */
+    [DEV_SUSPEND_DIRTY_RAISES] = {DEVIATION_STREAM, {25, 27}, "C-611",
+                                  "erlang:suspend_process/1 of a process looping through a dirty NIF raises "
+                                  "internal_error once the NIF returns, or answers true, the process suspended "
+                                  "either way (OTP-19799, erlang/otp PR #10241)"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */

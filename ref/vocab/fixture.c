@@ -29,6 +29,7 @@ static const FixtureFnInfo fns[FIXTURE_FNS] = {
     [FN_NIF_CHECK] = {MOD_NIF, "check", 1, true},
     [FN_NIF_DIRTY_CPU] = {MOD_NIF, "dirty_cpu", 1, true},
     [FN_NIF_DIRTY_IO] = {MOD_NIF, "dirty_io", 1, true},
+    [FN_NIF_DIRTY_WAIT] = {MOD_NIF, "dirty_wait", 1, true},
     [FN_NIF_INFO0] = {MOD_NIF, "module_info", 0, true},
     [FN_NIF_INFO1] = {MOD_NIF, "module_info", 1, true},
     /* the code shapes of OTP's stack_grow/1, bit_syntax/1 and trace_call_memory_SUITE's receive */
@@ -57,7 +58,10 @@ bool fixture_module_is_library(FixtureModule m) { return m == MOD_ERLANG || m ==
 
 const FixtureFnInfo *fixture_fn_info(int fn) { return &fns[fn]; }
 
-bool fixture_fn_is_dirty(int fn) { return fn == FN_NIF_DIRTY_CPU || fn == FN_NIF_DIRTY_IO; }
+bool fixture_fn_is_dirty(int fn)
+{
+    return fn == FN_NIF_DIRTY_CPU || fn == FN_NIF_DIRTY_IO || fn == FN_NIF_DIRTY_WAIT;
+}
 
 bool fixture_fn_is_harness(int fn) { return fn == FN_NIF_LOAD || strcmp(fns[fn].name, "module_info") == 0; }
 

@@ -12,7 +12,7 @@ typedef enum { MOD_TARGET, MOD_LATE, MOD_NIF, MOD_SHAPES, MOD_ERLANG, MOD_LISTS,
 typedef enum {
     FN_ID, FN_TWICE, FN_TAIL, FN_DEEP, FN_INNER, FN_CHECK, FN_RELAY, FN_CATCHER,
     FN_TOP, FN_MIDDLE, FN_BOTTOM, FN_TARGET_INFO0, FN_TARGET_INFO1, FN_LATE_ID, FN_LATE_INFO0, FN_LATE_INFO1,
-    FN_NIF_LOAD, FN_NIF_ID, FN_NIF_CHECK, FN_NIF_DIRTY_CPU, FN_NIF_DIRTY_IO, FN_NIF_INFO0, FN_NIF_INFO1,
+    FN_NIF_LOAD, FN_NIF_ID, FN_NIF_CHECK, FN_NIF_DIRTY_CPU, FN_NIF_DIRTY_IO, FN_NIF_DIRTY_WAIT, FN_NIF_INFO0, FN_NIF_INFO1,
     FN_LOOP, FN_BS_SUM_A, FN_BS_SUM_B, FN_BS_SUM_C, FN_RECEIVE_MESSAGE, FN_SHAPES_INFO0, FN_SHAPES_INFO1,
     FN_PHASH2, FN_SEQ, FIXTURE_FNS
 } FixtureFn;
@@ -33,7 +33,8 @@ const FixtureFnInfo *fixture_fn_info(int fn);
 /* Guarantees: true iff m is erlang or lists, whose only known functions are the library
  * targets. */
 bool fixture_module_is_library(FixtureModule m);
-/* Guarantees: true iff fn is a NIF run on a dirty scheduler (tcs_nif:dirty_cpu/1, dirty_io/1). */
+/* Guarantees: true iff fn is a NIF run on a dirty scheduler (tcs_nif:dirty_cpu/1, dirty_io/1,
+ * dirty_wait/1). */
 bool fixture_fn_is_dirty(int fn);
 /* Guarantees: true iff fn is a function a call step may not name: module_info/0,1, which no case
  * needs, and tcs_nif:load/1, the harness's loading of the NIF library. */
