@@ -28,7 +28,7 @@ start(Plan, Job) ->
                 {sessions, D} -> D;
                 false -> []
             end,
-    States = [{Name, spawn(tcs_runner_lib, collect, [[]])} || {Name, _, _, _} <- Decls],
+    States = [{Name, spawn(tcs_runner_lib, collect, [])} || {Name, _, _, _} <- Decls],
     Recorders = [{Name, Mod, Path} || {Name, Mod, Path} <- proplists:get_value(session_tracers, Job, [])],
     Modules = lists:usort([Mod || {_, Mod, _} <- Recorders]),
     Holder = spawn(fun() -> hold(#{strong => #{}, weak => #{}, recorders => Modules}) end),

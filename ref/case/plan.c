@@ -132,8 +132,16 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
     case ST_MODULE_LOAD:
         atom(out, st->module);
         break;
-    case ST_SYSTEM_MONITOR: /* erlang:system_monitor/0, no argument */
-        buf_puts(out, "legacy");
+    case ST_SYSTEM_MONITOR: /* legacy: erlang:system_monitor/0; undefined: /1; else /2 */
+        if (!st->other) {
+            buf_puts(out, "legacy");
+        } else if (!st->term) {
+            atom(out, st->other);
+        } else {
+            atom(out, st->other);
+            buf_puts(out, ", ");
+            term_print(out, st->term, PRINT_PLAN);
+        }
         break;
     case ST_RELATION: /* two reading names and the operator between them */
         atom(out, st->actor);

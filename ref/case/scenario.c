@@ -1514,6 +1514,36 @@ static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
     return what ? fail(p, at, "%s not supported by model v1", what) : true;
 }
 
+/* `system_monitor` reads erlang:system_monitor() (SYSMON-LEGACY-APART); `system_monitor
+ * undefined` clears it; `system_monitor P large_heap N` sets it to a scenario process P, or to
+ * the tracer process (`tracer`), with a large_heap limit of N words (SYSMON-LEGACY-SET). */
+static bool parse_system_monitor(Parser *p, Step *st)
+{
+    if (at_end(p))
+        return true;
+    size_t at, save = p->i;
+    const char *w = word(p, &at);
+    bool tracer = w && strcmp(w, "tracer") == 0 && p->sc->tracer.kind == TRACER_PROCESS;
+    if (!w || !(tracer || strcmp(w, "undefined") == 0 || (known(p, w) && !is_port_name(p, w)))) {
+        p->i = save;
+        return end_of_statement(p);
+    }
+    st->other = w;
+    st->other_col = (int)at + 1;
+    if (strcmp(w, "undefined") == 0)
+        return end_of_statement(p);
+    const char *event = word(p, &at);
+    if (!event || strcmp(event, "large_heap") != 0)
+        return fail(p, at, "'system_monitor P' takes large_heap N, the one option model v1 knows");
+    skip_ws(p);
+    at = p->i;
+    if (!term_arg(p, &st->term, &st->term_col))
+        return false;
+    if (st->term->kind != TK_INT)
+        return fail(p, at, "the large_heap limit must be an integer");
+    return end_of_statement(p);
+}
+
 /* `tracer port` (PORT-TRACER): the harness opens a port and the legacy tracer process becomes
  * it, for every step after; so it needs `tracer process`, comes first, once, and in a case
  * without sessions (a session with tracer undefined would name the process). */
@@ -1827,8 +1857,8 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         return st->kind == ST_TRACER_RELOAD_BUSY ? parse_reload_busy(p, st) : end_of_statement(p);
     case ST_RELATION: /* the harness compares two readings (CALL-COUNTERS-RELATION) */
         return parse_relation_step(p, st);
-    case ST_SYSTEM_MONITOR: /* the harness reads erlang:system_monitor() (SYSMON-LEGACY-APART) */
-        return end_of_statement(p);
+    case ST_SYSTEM_MONITOR: /* the harness reads, clears or sets the legacy system monitor */
+        return parse_system_monitor(p, st);
     case ST_MODULE_UNLOAD: /* a fixture module deleted and purged (CALL-PATTERN-MODULE-DELETED) */
     case ST_MODULE_LOAD:   /* or a new version of it loaded (CALL-RELOAD-NEW-INSTANCE) */
         return parse_module_step(p, st, kw);

@@ -2,22 +2,33 @@
  * section 2, "System monitoring in a session", SYSMON-MESSAGE). */
 #include "sysmsg.h"
 
-/* msg(<S>, {monitor,<p>,Event,Info}) into body. */
-static void message(Buf *body, Model *m, int s, int p, const char *event, Term *info)
+/* msg(<receiver>, {monitor,<p>,Event,Info}) into body. */
+static void message(Buf *body, Model *m, const char *receiver, int p, const char *event, Term *info)
 {
     Term *el[4] = {term_atom(m->a, "monitor"), model_pid(m, p), term_atom(m->a, event), info};
-    buf_printf(body, "msg(<%s>, ", m->sessions[s].state);
+    buf_printf(body, "msg(<%s>, ", receiver);
     term_print(body, term_tuple(m->a, 4, el), PRINT_CANON);
     buf_puts(body, ")");
 }
 
-void sysmsg_monitor(Model *m, int s, int p, const char *event, Term *info, const char *rules)
+/* The line of a message to receiver. */
+static void monitor_line(Model *m, const char *receiver, int p, const char *event, Term *info, const char *rules)
 {
     Buf body;
     buf_init(&body);
-    message(&body, m, s, p, event, info);
+    message(&body, m, receiver, p, event, info);
     stream_line(m->out, 'N', buf_str(&body), rules);
     buf_free(&body);
+}
+
+void sysmsg_monitor(Model *m, int s, int p, const char *event, Term *info, const char *rules)
+{
+    monitor_line(m, m->sessions[s].state, p, event, info, rules);
+}
+
+void sysmsg_legacy_monitor(Model *m, int p, const char *event, Term *info, const char *rules)
+{
+    monitor_line(m, m->legacy_monitor, p, event, info, rules);
 }
 
 const char *sysmsg_template(Model *m, int s, int p, const char *event, Term *info)
@@ -25,7 +36,7 @@ const char *sysmsg_template(Model *m, int s, int p, const char *event, Term *inf
     Buf body;
     buf_init(&body);
     buf_puts(&body, "N ");
-    message(&body, m, s, p, event, info);
+    message(&body, m, m->sessions[s].state, p, event, info);
     const char *t = arena_strndup(m->a, buf_str(&body), body.len);
     buf_free(&body);
     return t;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gc.h"
+#include "largeheap.h"
 #include "release.h"
 #include "tracepoint.h"
 
@@ -36,5 +37,5 @@ bool gc_step(Model *m, int p, const Step *st)
     } else { /* GC-MAJOR: erlang:garbage_collect() is a fullsweep */
         gc_pair(m, p, "gc_major_start", "gc_major_end", "GC-INFO GC-MAJOR");
     }
-    return true;
+    return largeheap_collected(m, p);
 }

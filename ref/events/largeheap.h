@@ -11,4 +11,11 @@
  * or the process was killed; false with err set where model v1 cannot tell. */
 bool largeheap_list(Model *m, int q, long long len, long long max_heap, bool killed);
 
+/* Guarantees: what the legacy system monitor (erlang:system_monitor/2) gets after a requested
+ * collection of process q, a scenario process that holds little (the case is one
+ * sysmon_legacy_set accepted): {monitor,<q>,large_heap,_Info} when q's min_heap_size reaches
+ * the large_heap limit, nothing about the monitor itself nor when a quarter of the limit or
+ * less; false with err set between, and for a message to a scenario process. */
+bool largeheap_collected(Model *m, int q);
+
 #endif

@@ -91,8 +91,12 @@ bool procs_spawn(Model *m, int p, const Step *st)
     /* PROCS-SPAWN-OPTS: spawn_opt/4's options are in neither event, which carry the entry point
      * alone (erl_trace.c, trace_proc_spawn: "{trace, ParentPid, spawn, ChildPid, {Mod, Func,
      * Args}}"); a fullsweep_after bounds its minor collections (gc_step) */
-    for (const Term *o = st->spawn_opts; o && o->kind == TK_CONS; o = o->u.cons.tail)
-        m->procs[q].fullsweep_after |= term_is_atom(o->u.cons.head->u.tuple.el[0], "fullsweep_after");
+    for (const Term *o = st->spawn_opts; o && o->kind == TK_CONS; o = o->u.cons.tail) {
+        const Term *key = o->u.cons.head->u.tuple.el[0];
+        m->procs[q].fullsweep_after |= term_is_atom(key, "fullsweep_after");
+        if (term_is_atom(key, "min_heap_size")) /* its heap after a collection (SYSMON-LEGACY-LARGE-HEAP) */
+            m->procs[q].min_heap_size = o->u.cons.head->u.tuple.el[1]->u.i;
+    }
     const char *spawn_rules = st->term ? "EV-SPAWN PROCS-SPAWN-ENTRY" : st->spawn_opts ? "EV-SPAWN PROCS-SPAWN-OPTS"
                                                                                    : "EV-SPAWN";
     tracepoint_event(m, p, "spawn", model_pid(m, q), mfa, spawn_rules);
@@ -301,6 +305,8 @@ static int *process_exits(Model *m, int p, const Term *reason, const char *kille
     races_close(m, RACE_KILLED_EXIT_YIELD, yield[0]);
     running_exited(m, p);
     pp->alive = false;
+    if (m->legacy_monitor && strcmp(m->legacy_monitor, pp->name) == 0)
+        m->legacy_monitor = NULL; /* SYSMON-LEGACY-SET: cleared when its process ends */
     messages_drop(m, p);
     int *links = model_take_links(pp, n);
     for (int i = 0; i < *n; i++)

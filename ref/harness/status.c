@@ -98,6 +98,8 @@ bool status_tracer_exit(Model *m, const Step *st)
     (void)st; /* the reason does not matter to the tracer: only that the process is gone */
     Session *legacy = &m->sessions[LEGACY_SESSION];
     legacy->state_dead = true;
+    if (m->legacy_monitor && strcmp(m->legacy_monitor, "tracer") == 0)
+        m->legacy_monitor = NULL; /* SYSMON-LEGACY-SET: cleared when its process ends */
     if (legacy->tracer->kind != TRACER_PROCESS)
         return true;
     /* PORT-TRACER-DEAD: the tracer port closes with its owner, the state process; erl_tracer's

@@ -1,14 +1,16 @@
 /* sysmon.c - a trace session's system monitoring (CONFORMANCE.md section 2, "Trace
  * sessions", SESSION-SYSTEM*): which events trace:system/3 accepts with which values, and
- * what trace:info(S, system, all) lists. Of the monitor messages, those of long_message_queue
- * are modelled (ref/events/longmsgq.c); no step provokes a long garbage collection, a long
- * schedule, a large heap or a busy port. */
+ * what trace:info(S, system, all) lists; and the legacy system monitor's settings
+ * (erlang:system_monitor/0,1,2, SYSMON-LEGACY-*). The monitor messages are the events' (the
+ * long message queues: ref/events/longmsgq.c, the large heaps: ref/events/largeheap.c, the busy
+ * ports: ref/events/drvports.c); no step provokes a long garbage collection or schedule. */
+#include <stdio.h>
 #include <string.h>
 
 #include "control.h"
 #include "sysmon.h"
 
-enum { LMQ_ENABLE_FLOOR = 10, LARGE_HEAP_FLOOR = 1000000 };
+enum { LMQ_ENABLE_FLOOR = 10, LARGE_HEAP_FLOOR = 1000000, LEGACY_LARGE_HEAP_FLOOR = 65535 };
 
 void sysmon_clear(SystemMonitor *sm)
 {
@@ -142,8 +144,102 @@ Term *sysmon_info(Model *m, int s)
     return pair(m, "system", term_list(m->a, n, el));
 }
 
-bool sysmon_legacy_read(Model *m)
+/* format("<name>", limit) in the arena: the text of a call or an answer naming the monitor. */
+static const char *with_monitor(Model *m, const char *format, const char *name, long long limit)
 {
-    control_line(m, "erlang:system_monitor()", "-> undefined", "SYSMON-LEGACY-APART");
+    char text[256];
+    int n = snprintf(text, sizeof text, format, name, limit);
+    return arena_strndup(m->a, text, n < 0 ? 0 : (size_t)n);
+}
+
+/* The legacy monitor's settings as erlang:system_monitor/0 answers them: {<P>,[{large_heap,N}]},
+ * or undefined. */
+static const char *legacy_settings(Model *m)
+{
+    if (!m->legacy_monitor)
+        return "-> undefined";
+    return with_monitor(m, "-> {<%s>,[{large_heap,%lld}]}", m->legacy_monitor, m->legacy_large_heap);
+}
+
+/* True iff after st a harness's or the runtime's process may have a heap of 65535 words or more
+ * (C-640): st loads or purges code (the code_server's heap: 86071 to 139267 words after it),
+ * calls a function (a library or fixture function may build or return a long term, or load a
+ * module), loops, opens a port, starts a peer node, spawns an entry point, or writes a term of
+ * more than TERM_BIG_BYTES (the job process builds it, the tracer's collector gets it). */
+enum { TERM_BIG_BYTES = 8192 };
+static bool grows_heaps(const Step *st)
+{
+    switch (st->kind) {
+    case ST_CALL:
+    case ST_LOOP:
+    case ST_TRACER_RELOAD_BUSY:
+    case ST_TRACER_UNLOAD:
+    case ST_TRACER_RELOAD:
+    case ST_MODULE_UNLOAD:
+    case ST_MODULE_LOAD:
+    case ST_OPEN_PORT:
+    case ST_PEER:
+        return true;
+    case ST_SPAWN:
+    case ST_SPAWN_LINK:
+        if (st->term) /* an entry point, {lists,seq,[From,To]} */
+            return true;
+        break;
+    default:
+        break;
+    }
+    const Term *terms[] = {st->term, st->args, st->sargs};
+    for (size_t t = 0; t < sizeof terms / sizeof *terms; t++)
+        if (terms[t] && term_bytes(terms[t], TERM_BIG_BYTES) > TERM_BIG_BYTES)
+            return true;
+    return false;
+}
+
+/* The refusal of a legacy system monitor with such a step before it or while it is set. */
+static const char *grown_heaps_refusal(void)
+{
+    const char *unsupported =
+        "the legacy system monitor with a step that may give the harness's or the runtime's processes large heaps (a "
+        "call, loop, port, peer, entry point, code loading or a term over 8192 bytes) before it is set or while it is";
+    return unsupported;
+}
+
+const char *sysmon_legacy_refuses(Model *m, const Step *st)
+{
+    if (!grows_heaps(st))
+        return NULL;
+    m->heaps_grown = true;
+    return m->legacy_monitor ? grown_heaps_refusal() : NULL;
+}
+
+/* erlang:system_monitor(P, [{large_heap, N}]) (SYSMON-LEGACY-SET) */
+static bool legacy_set(Model *m, const Step *st)
+{
+    long long limit = st->term->u.i;
+    if (limit < LEGACY_LARGE_HEAP_FLOOR)
+        return model_unsupported(m, st->line, st->term_col,
+                                 "large_heap below 65535 words (the harness's own heaps could reach it) is");
+    if (m->heaps_grown)
+        return model_unsupported(m, st->line, st->col, grown_heaps_refusal());
+    const char *before = legacy_settings(m);
+    m->legacy_monitor = st->other;
+    m->legacy_large_heap = limit;
+    control_line(m, with_monitor(m, "erlang:system_monitor(<%s>,[{large_heap,%lld}])", st->other, limit), before,
+                 "SYSMON-LEGACY-SET");
+    return true;
+}
+
+bool sysmon_legacy_step(Model *m, const Step *st)
+{
+    if (!st->other) {
+        control_line(m, "erlang:system_monitor()", legacy_settings(m),
+                     m->legacy_monitor ? "SYSMON-LEGACY-SET" : "SYSMON-LEGACY-APART");
+        return true;
+    }
+    if (st->term)
+        return legacy_set(m, st);
+    const char *before = legacy_settings(m); /* system_monitor(undefined) */
+    m->legacy_monitor = NULL;
+    control_line(m, "erlang:system_monitor(undefined)", before, "SYSMON-LEGACY-SET");
     return true;
 }

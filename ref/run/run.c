@@ -50,8 +50,7 @@ static bool run_info(Model *m, const Step *st)
 }
 static bool run_sysmon(Model *m, const Step *st)
 {
-    (void)st;
-    return sysmon_legacy_read(m);
+    return sysmon_legacy_step(m, st);
 }
 
 /* A step's handler: of a process's step (BY_PROCESS) with the index of the process, of the
@@ -103,6 +102,8 @@ static bool run_step(Model *m, const Step *st)
     const char *refused = suspend_refuses(m, st);
     if (!refused)
         refused = peer_refuses(m, st);
+    if (!refused)
+        refused = sysmon_legacy_refuses(m, st);
     if (refused)
         return model_unsupported(m, st->line, st->col, refused);
     bool ok = step_by_process(st->kind) ? actor_step(m, st) : handlers[st->kind].by_harness(m, st);

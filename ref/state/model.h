@@ -91,6 +91,7 @@ typedef struct Proc {
     int nwatchers;
     size_t watchers_cap;
     const char *last_traced; /* the tag of p's last trace line, or NULL (ref/events/gc.c) */
+    long long min_heap_size; /* process: spawned with {min_heap_size, N}: N, else 0 (ref/events/largeheap.c) */
     bool fullsweep_after; /* process: spawned with {fullsweep_after, N}, which makes a minor
                            * collection major once N minors have passed (ref/events/gc.c) */
     OpenWindow windows[WINDOW_KINDS]; /* its open allowance windows (ref/races/windows.c) */
@@ -272,6 +273,10 @@ typedef struct Model {
     bool tracer_unloaded; /* the legacy tracer module was purged and deleted (TRACER-UNLOADED) */
     bool tracer_old_code; /* a reload made the recorder's old code, not purged since (TRACER-RELOAD-NOT-PURGED) */
     long long tcw;      /* the node's trace control word (MS-TCW), 0 when a case starts */
+    const char *legacy_monitor; /* the process erlang:system_monitor/2 named (a scenario process or
+                                 * tracer), NULL: none (ref/harness/sysmon.c) */
+    long long legacy_large_heap; /* its large_heap limit in words */
+    bool heaps_grown;   /* a step that may give a harness's process a large heap has run (C-640) */
     int release;        /* 0: the documents; N: the prediction for OTP N (ref/state/release.c) */
     int deviated_at[DEV_COUNT]; /* per deviation of that release, the first step it applied at (from 1) */
     int deviated_last[DEV_COUNT]; /* ... and the last (a DEVIATION_MAY_CRASH's note names the range) */
