@@ -9,10 +9,12 @@
 /* The model's bound on an integer's magnitude, in bits (2^20, about 315,000 decimal digits):
  * a literal or a result beyond it is refused, so that no case makes the model compute for long. */
 enum { BIGINT_MODEL_BITS = 1 << 20 };
-/* OTP's bound: a bignum has at most BIG_ARITY_MAX = 2^19 - 1 digits of 64 bits (erts
- * erl_term.h; big.c, big_norm: "signal error (too big)"); an operation whose result would pass it
- * raises system_limit (live on 25: 1 bsl 33554367 is an integer of 33554368 bits, 1 bsl 33554368
- * raises). */
+/* OTP's bound, the largest of the releases: on 25 a bignum has at most BIG_ARITY_MAX = 2^19 - 1
+ * digits of 64 bits (erts erl_term.h; big.c, big_norm: "signal error (too big)"), on 27 and 29
+ * 2^16 - 1 (4194240 bits); an operation whose result would pass it raises system_limit (live:
+ * 1 bsl 33554367 is an integer on 25, 1 bsl 33554368 raises; 1 bsl 4194239 and 1 bsl 4194240 on
+ * 27 and 29). Past the largest bound every release raises; below it the model's own bound, far
+ * lower, refuses what the releases would answer differently (C-630). */
 #define BIGINT_OTP_BITS (64ULL * ((1ULL << 19) - 1))
 
 /* What an operation gave: a value, erts' badarith (an operand no integer, a zero divisor) or
