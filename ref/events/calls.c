@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bigint.h"
 #include "calls.h"
 #include "codeload.h"
 #include "control.h"
@@ -548,12 +549,13 @@ static Result enter_bs_sum(Run *r, int fn, Term *args)
         if (bin->u.bin.n > BS_SUM_MAX_BYTES)
             return refused(r, "tcs_shapes:bs_sum_a/2 or bs_sum_b/2 of a binary longer than 1024 bytes (each "
                            "call's line holds the rest: the stream grows as the square of its length) is");
-        if (acc->kind != TK_INT || acc->u.i > LLONG_MAX - 255)
+        Term *sum; /* H + Acc, of any size (C-630) */
+        if (bigint_op2(m->a, "+", acc, term_int(m->a, bin->u.bin.bytes[0]), &sum) != INT_OK)
             return refused(r, "tcs_shapes:bs_sum_a/2 or bs_sum_b/2 with an accumulator that is no integer "
-                           "below 2^63 - 255 (H + Acc raises badarith, or passes 64 bits) is");
+                           "(H + Acc raises badarith) or of 2^20 bits is");
         control_decided(m, "CALL-MATCH-CONTEXT-ARG"); /* the rest is a match context: C-540 */
         a[bin_at] = term_bin(m->a, bin->u.bin.n - 1, bin->u.bin.bytes + 1);
-        a[1 - bin_at] = term_int(m->a, acc->u.i + bin->u.bin.bytes[0]);
+        a[1 - bin_at] = sum;
         args = term_list(m->a, 2, a);
         if (!breakpoint(r, fn, args, false))
             return (Result){.failed = true};

@@ -1,6 +1,7 @@
 /* term.c - construction and Erlang term order. */
 #include "term.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,24 @@ Term *term_int(Arena *a, long long i)
     t->u.i = i;
     return t;
 }
+
+Term *term_integer(Arena *a, bool neg, size_t n, const uint64_t *digit)
+{
+    while (n > 1 && digit[n - 1] == 0)
+        n--;
+    uint64_t low = digit[0];
+    if (n == 1 && (neg ? low <= (uint64_t)1 << 63 : low <= (uint64_t)LLONG_MAX))
+        return term_int(a, neg ? (long long)(0 - low) : (long long)low); /* 0 - 2^63 is LLONG_MIN */
+    Term *t = mk(a, TK_BIGINT);
+    uint64_t *copy = arena_alloc(a, n * sizeof *copy);
+    memcpy(copy, digit, n * sizeof *copy);
+    t->u.big.neg = neg;
+    t->u.big.n = n;
+    t->u.big.digit = copy;
+    return t;
+}
+
+bool term_is_integer(const Term *t) { return t->kind == TK_INT || t->kind == TK_BIGINT; }
 
 /* A term whose value is a name: atom, pid, port, placeholder. */
 static Term *named(Arena *a, TermKind kind, const char *name)
@@ -218,6 +237,8 @@ static size_t clone_size(const Term *t)
         return n;
     case TK_BIN:
         return n + aligned(t->u.bin.n ? t->u.bin.n : 1);
+    case TK_BIGINT:
+        return n + aligned(t->u.big.n * sizeof *t->u.big.digit);
     case TK_FUN:
         return n + clone_size(t->u.fun_body);
     default: /* TK_INT, TK_NIL, TK_REF: the term alone (a reference's name is static) */
@@ -277,6 +298,11 @@ static Term *clone_into(const Term *t, char **next)
         if (t->u.bin.n)
             memcpy(c->u.bin.bytes, t->u.bin.bytes, t->u.bin.n);
         break;
+    case TK_BIGINT: {
+        size_t len = t->u.big.n * sizeof *t->u.big.digit;
+        c->u.big.digit = memcpy(clone_take(next, len), t->u.big.digit, len);
+        break;
+    }
     case TK_FUN:
         c->u.fun_body = clone_into(t->u.fun_body, next);
         break;
@@ -354,6 +380,8 @@ size_t term_bytes(const Term *t, size_t cap)
         return n;
     case TK_BIN:
         return t->u.bin.n;
+    case TK_BIGINT:
+        return 8 * (t->u.big.n + 1);
     case TK_FUN:
         return term_bytes(t->u.fun_body, cap);
     default: /* one word, counted in what holds it */
@@ -400,6 +428,27 @@ long term_list_length(const Term *t)
 
 static int cmp3(long long a, long long b) { return (a > b) - (a < b); }
 
+/* Two integers by value: a TK_BIGINT lies beyond every TK_INT, on the side of its sign; two of
+ * them by sign, then by their magnitudes' lengths and digits, most significant first. */
+static int compare_integers(const Term *a, const Term *b)
+{
+    if (a->kind == TK_INT && b->kind == TK_INT)
+        return cmp3(a->u.i, b->u.i);
+    if (a->kind == TK_INT)
+        return b->u.big.neg ? 1 : -1;
+    if (b->kind == TK_INT)
+        return a->u.big.neg ? -1 : 1;
+    if (a->u.big.neg != b->u.big.neg)
+        return a->u.big.neg ? -1 : 1;
+    int magnitude = 0;
+    if (a->u.big.n != b->u.big.n)
+        magnitude = a->u.big.n < b->u.big.n ? -1 : 1;
+    for (size_t i = a->u.big.n; magnitude == 0 && i > 0; i--)
+        if (a->u.big.digit[i - 1] != b->u.big.digit[i - 1])
+            magnitude = a->u.big.digit[i - 1] < b->u.big.digit[i - 1] ? -1 : 1;
+    return a->u.big.neg ? -magnitude : magnitude;
+}
+
 int term_compare(const Term *a, const Term *b)
 {
     while (a != b && a->kind == TK_CONS && b->kind == TK_CONS) { /* along the tails */
@@ -411,11 +460,14 @@ int term_compare(const Term *a, const Term *b)
     }
     if (a == b) /* one term, e.g. the shared element of lists:duplicate/2 */
         return 0;
+    if (term_is_integer(a) && term_is_integer(b))
+        return compare_integers(a, b);
     if (a->kind != b->kind)
         return cmp3(a->kind, b->kind);
     switch (a->kind) {
-    case TK_INT:
-        return cmp3(a->u.i, b->u.i);
+    case TK_INT: /* integers: compared above */
+    case TK_BIGINT:
+        return 0;
     case TK_ATOM: /* UTF-8 byte order equals code point order */
     case TK_PORT:
     case TK_PID:

@@ -4,24 +4,27 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arena.h"
 #include "buf.h"
 
-/* Kinds in Erlang term order: number < atom < reference < fun < port < pid < tuple < map <
+/* Kinds in Erlang term order: number (TK_INT, TK_BIGINT) < atom < reference < fun < port < pid < tuple < map <
  * nil < list < binary. TK_PLACEHOLDER is a printing-only value (e.g. _SchedulerId), never
  * compared. TK_REF is a fresh reference (`make_ref()`, made by the live harness) and TK_FUN
  * a fun of arity 0 returning a constant (`fun() -> T end`): both only where a case may
  * hand the runtime an opaque value (a tracer state, a tracer option). */
 typedef enum {
-    TK_INT, TK_ATOM, TK_REF, TK_FUN, TK_PORT, TK_PID, TK_TUPLE, TK_MAP, TK_NIL, TK_CONS, TK_BIN, TK_PLACEHOLDER
+    TK_INT, TK_BIGINT, TK_ATOM, TK_REF, TK_FUN, TK_PORT, TK_PID, TK_TUPLE, TK_MAP, TK_NIL, TK_CONS, TK_BIN, TK_PLACEHOLDER
 } TermKind;
 
 typedef struct Term Term;
 struct Term {
     TermKind kind;
     union {
-        long long i;                           /* TK_INT */
+        long long i;                           /* TK_INT: an integer 64 bits hold */
+        struct { bool neg; size_t n; const uint64_t *digit; } big; /* TK_BIGINT: any other integer,
+                                                  its magnitude's n digits, least significant first */
         const char *name;                      /* TK_ATOM (UTF-8), TK_PID/TK_PORT (scenario name), TK_PLACEHOLDER */
         struct { Term *head, *tail; } cons;    /* TK_CONS */
         struct { size_t n; Term **el; } tuple; /* TK_TUPLE */
@@ -33,6 +36,11 @@ struct Term {
 
 /* Guarantees: an integer term. */
 Term *term_int(Arena *a, long long i);
+/* Guarantees: the integer whose magnitude is the n digits (n >= 1, least significant first,
+ * copied), negated when neg: a TK_INT when 64 bits hold it, else a TK_BIGINT (bigint.h). */
+Term *term_integer(Arena *a, bool neg, size_t n, const uint64_t *digit);
+/* Guarantees: true iff t is an integer (TK_INT or TK_BIGINT). */
+bool term_is_integer(const Term *t);
 /* Guarantees: an atom term holding a copy of name. */
 Term *term_atom(Arena *a, const char *name);
 /* Guarantees: a symbolic pid term for the process called name. */
@@ -88,7 +96,7 @@ Term *term_duplicate(Arena *a, size_t n, Term *el);
 Term *term_bin_copy(Arena *a, size_t n, unsigned char byte);
 /* Guarantees: the bytes t takes on a 64-bit node as cases/README.md "Terms" counts them (16 a
  * list cell, 8 a tuple element and 8 its header, 16 a map pair and 16 its header, a binary its
- * bytes), or a number above cap once they pass cap (the walk stops there). */
+ * bytes, a TK_BIGINT 8 a digit and 8 its header), or a number above cap once they pass cap (the walk stops there). */
 size_t term_bytes(const Term *t, size_t cap);
 /* Guarantees: the cell of t where its last run of equal elements starts, with *n its length,
  * when t is a proper list whose last TERM_LONG elements or more are equal (the run as long as

@@ -1,4 +1,5 @@
 /* term_parse.c - the Erlang term syntax subset of cases/README.md "Terms". */
+#include "bigint.h"
 #include "term.h"
 
 #include <limits.h>
@@ -74,26 +75,19 @@ static bool parse_term(P *p, Term **out);
 static bool parse_int(P *p, Term **out)
 {
     size_t start = p->i;
-    bool neg = false;
-    if (peek(p) == '-') {
-        neg = true;
-        p->i++;
-    }
+    bool neg = peek(p) == '-';
+    p->i += neg;
     /* callers only come here at a digit or at '-' followed by a digit */
-    /* checked before each digit is added, so that no value wraps (2^64 + 42 is no 42) */
-    unsigned long long v = 0;
-    while (is_digit(peek(p))) {
-        unsigned long long digit = (unsigned long long)(peek(p) - '0');
-        if (v > ((unsigned long long)LLONG_MAX - digit) / 10)
-            return fail_at(p, start, "integer too large for model v1");
-        v = v * 10 + digit;
+    size_t digits = p->i;
+    while (is_digit(peek(p)))
         p->i++;
-    }
     if (peek(p) == '.' && is_digit(p->s[p->i + 1]))
         return fail_at(p, start, "floats are not supported by model v1");
     if (peek(p) == '#')
         return fail_at(p, start, "based integers are not supported by model v1");
-    *out = term_int(p->a, neg ? -(long long)v : (long long)v);
+    if (bigint_from_decimal(p->a, p->s + digits, p->i - digits, neg, out) != INT_OK)
+        return fail_at(p, start, "integers of more than %d bits are not supported by model v1",
+                       BIGINT_MODEL_BITS);
     return true;
 }
 
@@ -411,8 +405,8 @@ static bool sized_segment(P *p, long long v, Buf *bytes)
     Term *size;
     if (!is_digit(peek(p)) || !parse_int(p, &size))
         return fail_at(p, at, "expected the segment's size in bits after ':'");
-    long long bits = size->u.i;
-    if (bits % 8 != 0 || bits > 8 * 65536)
+    long long bits = size->kind == TK_INT ? size->u.i : -1;
+    if (bits < 0 || bits % 8 != 0 || bits > 8 * 65536)
         return fail_at(p, at, "a segment's size must be a multiple of 8 bits, at most 524288, in model v1");
     if (bits < 64 && v >= (1LL << bits))
         return fail_at(p, at, "the value does not fit in %lld bits", bits);
@@ -439,7 +433,9 @@ static bool parse_binary(P *p, Term **out)
             } else if (is_digit(peek(p))) {
                 Term *t;
                 ok = parse_int(p, &t);
-                if (ok && peek(p) == ':')
+                if (ok && t->kind != TK_INT)
+                    ok = fail_at(p, at, "a segment's value beyond 64 bits is not supported by model v1");
+                else if (ok && peek(p) == ':')
                     ok = sized_segment(p, t->u.i, &bytes);
                 else if (ok && t->u.i > 255)
                     ok = fail_at(p, at, "binary segment out of range 0..255");

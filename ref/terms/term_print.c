@@ -1,4 +1,5 @@
 /* term_print.c - canonical printing (CONFORMANCE.md §1 "Terms") and plan printing. */
+#include "bigint.h"
 #include "term.h"
 
 #include <string.h>
@@ -82,7 +83,8 @@ void term_print(Buf *out, const Term *t, PrintStyle style)
     const char *sep = style == PRINT_PLAN ? ", " : ",";
     switch (t->kind) {
     case TK_INT:
-        buf_printf(out, "%lld", t->u.i);
+    case TK_BIGINT:
+        bigint_print(out, t);
         return;
     case TK_ATOM:
         term_print_atom(out, t->u.name);

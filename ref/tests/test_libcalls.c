@@ -18,6 +18,25 @@ static void test_seq(int *failures)
     CHECK(libcalls_seq_length(term_int(&a, LLONG_MIN), term_int(&a, LLONG_MAX), &len) && len == ULLONG_MAX);
     CHECK(libcalls_seq_length(term_int(&a, LLONG_MIN), term_int(&a, LLONG_MIN), &len) && len == 1);
     CHECK(!libcalls_seq_length(term_atom(&a, "a"), term_int(&a, 1), &len));
+    /* integers beyond 64 bits (bigint.h): From 2^64, To 2^64 + 2; and From LLONG_MAX, To 2^63 */
+    uint64_t two_64[] = {0, 1}, two_64_plus_2[] = {2, 1}, two_63[] = {(uint64_t)1 << 63};
+    Term *big_from = term_integer(&a, false, 2, two_64), *big_to = term_integer(&a, false, 2, two_64_plus_2);
+    CHECK(libcalls_seq_length(big_from, big_to, &len) && len == 3);
+    CHECK(!libcalls_seq_length(big_to, big_from, &len));
+    CHECK(libcalls_seq_length(term_int(&a, LLONG_MIN), big_to, &len) && len == ULLONG_MAX);
+    CHECK(!libcalls_seq_length(big_to, term_int(&a, LLONG_MIN), &len));
+    bool big_raised;
+    Buf big;
+    buf_init(&big);
+    term_print(&big, libcalls_seq(&a, big_from, big_to, &big_raised), PRINT_CANON);
+    CHECK(!big_raised);
+    CHECK_STR(buf_str(&big), "[18446744073709551616,18446744073709551617,18446744073709551618]");
+    buf_free(&big);
+    buf_init(&big);
+    term_print(&big, libcalls_seq(&a, term_int(&a, LLONG_MAX), term_integer(&a, false, 1, two_63), &big_raised),
+               PRINT_CANON);
+    CHECK_STR(buf_str(&big), "[9223372036854775807,9223372036854775808]");
+    buf_free(&big);
     bool raised;
     Buf b;
     buf_init(&b);

@@ -115,14 +115,14 @@ static void test_events(int *failures)
 static void test_unsupported(int *failures)
 {
     /* the model cannot compute the match spec: an error at the step, for send and receive */
-    sim(failures, H "trace a on send\npattern send [{'_',[],[{message,{'*',4611686018427387904,4}}]}]\na send b x",
-        "ERR 9:1: integer arithmetic beyond 64 bits in a match spec is not supported by model v1");
-    sim(failures, H "trace b on 'receive'\npattern 'receive' [{'_',[],[{message,{'*',4611686018427387904,4}}]}]\n"
+    sim(failures, H "trace a on send\npattern send [{'_',[],[{message,{'bsl',1,2000000}}]}]\na send b x",
+        "ERR 9:1: integer arithmetic beyond 2^20 bits in a match spec is not supported by model v1");
+    sim(failures, H "trace b on 'receive'\npattern 'receive' [{'_',[],[{message,{'bsl',1,2000000}}]}]\n"
                     "a send b x",
-        "ERR 9:1: integer arithmetic beyond 64 bits in a match spec is not supported by model v1");
-    sim(failures, H "trace b on 'receive'\npattern 'receive' [{'_',[],[{message,{'*',4611686018427387904,4}}]}]\n"
+        "ERR 9:1: integer arithmetic beyond 2^20 bits in a match spec is not supported by model v1");
+    sim(failures, H "trace b on 'receive'\npattern 'receive' [{'_',[],[{message,{'bsl',1,2000000}}]}]\n"
                     "b recv after 0",
-        "ERR 9:1: integer arithmetic beyond 64 bits in a match spec is not supported by model v1");
+        "ERR 9:1: integer arithmetic beyond 2^20 bits in a match spec is not supported by model v1");
 }
 
 int main(void)

@@ -1,20 +1,22 @@
 /* libcalls.c - what lists:seq/2 returns (erlang:phash2/1's values are phash2.c's). */
 #include "libcalls.h"
+#include "bigint.h"
 
 #include <limits.h>
 
 bool libcalls_seq_length(const Term *from, const Term *to, unsigned long long *len)
 {
-    if (from->kind != TK_INT || to->kind != TK_INT)
+    if (!term_is_integer(from) || !term_is_integer(to))
         return false;
-    long long f = from->u.i, t = to->u.i;
-    if (t < f) { /* seq(First, Last) when First-1 =< Last: [] for Last = First-1 */
-        *len = 0;
-        return f != LLONG_MIN && t == f - 1;
-    }
-    unsigned long long span = (unsigned long long)t - (unsigned long long)f;
-    *len = span == ULLONG_MAX ? ULLONG_MAX : span + 1; /* seq(LLONG_MIN, LLONG_MAX): saturated */
-    return true;
+    Arena scratch;
+    arena_init(&scratch);
+    Term *span; /* To - From: exact, unless it passes the model's bound (a length beyond any list) */
+    bool exact = bigint_op2(&scratch, "-", to, from, &span) == INT_OK;
+    bool list = exact ? term_compare(span, term_int(&scratch, -1)) >= 0 : term_compare(to, from) > 0;
+    if (list) /* seq(First, Last) when First-1 =< Last: [] for Last = First-1; saturated past 2^64 - 1 */
+        *len = exact && span->kind == TK_INT ? (unsigned long long)span->u.i + 1 : ULLONG_MAX;
+    arena_free(&scratch);
+    return list;
 }
 
 Term *libcalls_seq(Arena *a, const Term *from, const Term *to, bool *raised)
@@ -24,7 +26,7 @@ Term *libcalls_seq(Arena *a, const Term *from, const Term *to, bool *raised)
     if (*raised)
         return term_atom(a, "function_clause");
     Term *el[LIBCALLS_SEQ_MAX];
-    for (unsigned long long i = 0; i < len; i++)
-        el[i] = term_int(a, from->u.i + (long long)i);
+    for (unsigned long long i = 0; i < len; i++) /* From + i: within From..To, never beyond the bound */
+        bigint_op2(a, "+", from, term_int(a, (long long)i), &el[i]);
     return term_list(a, (size_t)len, el);
 }

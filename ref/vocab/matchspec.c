@@ -5,6 +5,7 @@
  * expression language is the one of erts' match spec compiler (erl_db_util.c), checked
  * live with erlang:match_spec_test/3 on OTP 25. The MS-* rule IDs are in CONFORMANCE.md. */
 #include "matchspec.h"
+#include "bigint.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -540,10 +541,14 @@ static Term *boolean(Run *r, bool b) { return atom(r, b ? "true" : "false"); }
 static bool is_bool(const Term *t) { return term_is_atom(t, "true") || term_is_atom(t, "false"); }
 static Term *integer(Run *r, long long i) { return term_int(r->a, i); }
 
-static Ev overflow(Run *r)
+/* An integer operation's outcome (MS-GUARD-BIGNUM): badarith and system_limit raise. */
+static Ev integer_result(Run *r, IntResult res)
 {
-    r->unsupported = "integer arithmetic beyond 64 bits in a match spec is";
-    return EV_UNSUPPORTED;
+    if (res == INT_BEYOND_MODEL) {
+        r->unsupported = "integer arithmetic beyond 2^20 bits in a match spec is";
+        return EV_UNSUPPORTED;
+    }
+    return res == INT_OK ? EV_OK : EV_FAIL;
 }
 
 /* '$$': the values of the bound variables, in the order of their numbers. */
@@ -567,42 +572,7 @@ static Term *all_bindings(Run *r)
 
 static Ev arith2(Run *r, const char *op, const Term *x, const Term *y, Term **out)
 {
-    if (x->kind != TK_INT || y->kind != TK_INT)
-        return EV_FAIL;
-    long long a = x->u.i, b = y->u.i, v;
-    if (strcmp(op, "+") == 0) {
-        if (__builtin_add_overflow(a, b, &v))
-            return overflow(r);
-    } else if (strcmp(op, "-") == 0) {
-        if (__builtin_sub_overflow(a, b, &v))
-            return overflow(r);
-    } else if (strcmp(op, "*") == 0) {
-        if (__builtin_mul_overflow(a, b, &v))
-            return overflow(r);
-    } else if (strcmp(op, "div") == 0 || strcmp(op, "rem") == 0) {
-        if (b == 0)
-            return EV_FAIL;
-        if (a == LLONG_MIN && b == -1)
-            return overflow(r);
-        v = op[0] == 'd' ? a / b : a % b; /* both truncate toward zero, as in Erlang */
-    } else if (strcmp(op, "band") == 0) {
-        v = a & b;
-    } else if (strcmp(op, "bor") == 0) {
-        v = a | b;
-    } else if (strcmp(op, "bxor") == 0) {
-        v = a ^ b;
-    } else { /* bsl, bsr: a negative shift goes the other way */
-        long long shift = op[2] == 'l' ? b : -b;
-        if (shift >= 0) {
-            if (shift > 62 || (a != 0 && (a > (LLONG_MAX >> shift) || a < (LLONG_MIN >> shift))))
-                return a == 0 ? (*out = integer(r, 0), EV_OK) : overflow(r);
-            v = (long long)((unsigned long long)a << shift);
-        } else {
-            v = -shift > 63 ? (a < 0 ? -1 : 0) : a >> -shift; /* arithmetic shift */
-        }
-    }
-    *out = integer(r, v);
-    return EV_OK;
+    return integer_result(r, bigint_op2(r->a, op, x, y, out));
 }
 
 static Ev compare2(Run *r, const char *op, const Term *x, const Term *y, Term **out)
@@ -631,7 +601,7 @@ static Ev type_test(Run *r, const char *name, const Term *x, Term **out)
     if (strcmp(name, "is_atom") == 0)
         v = x->kind == TK_ATOM;
     else if (strcmp(name, "is_integer") == 0 || strcmp(name, "is_number") == 0)
-        v = x->kind == TK_INT;
+        v = term_is_integer(x);
     else if (strcmp(name, "is_list") == 0)
         v = x->kind == TK_CONS || x->kind == TK_NIL;
     else if (strcmp(name, "is_pid") == 0)
@@ -714,18 +684,8 @@ static Ev bif1(Run *r, const char *name, const Term *a, Term **out)
             return EV_FAIL;
         return EV_OK;
     }
-    if (a->kind != TK_INT) /* the rest are arithmetic: abs - + bnot round trunc */
-        return EV_FAIL;
-    long long i = a->u.i;
-    if (strcmp(name, "abs") == 0 || strcmp(name, "-") == 0) {
-        bool negate = name[0] == '-' || i < 0;
-        if (negate && i == LLONG_MIN)
-            return overflow(r);
-        *out = integer(r, negate ? -i : i);
-        return EV_OK;
-    }
-    *out = strcmp(name, "bnot") == 0 ? integer(r, ~i) : (Term *)a; /* round, trunc, ceil, floor, + */
-    return EV_OK;
+    /* the rest are arithmetic: abs - + bnot round trunc ceil floor */
+    return integer_result(r, bigint_op1(r->a, name, a, out));
 }
 
 /* The two-argument BIFs on evaluated arguments. */
@@ -761,7 +721,7 @@ static Ev bif2(Run *r, const char *name, const Term *x, const Term *y, Term **ou
         return EV_OK;
     }
     if (strcmp(name, "is_function") == 0) { /* is_function(Term, Arity): no funs in a call's terms */
-        if (y->kind != TK_INT || y->u.i < 0)
+        if (!term_is_integer(y) || (y->kind == TK_INT ? y->u.i < 0 : y->u.big.neg))
             return EV_FAIL;
         *out = boolean(r, false);
         return EV_OK;

@@ -4,7 +4,7 @@
  * into one running hash; hash_term below is that walk written as recursion over the elements of
  * tuples and maps and the heads of lists (which the parser nests at most MAX_TERM_DEPTH deep) and
  * as a loop over list tails (a list may be long). Only the cases a term of the scenario language
- * reaches are here: no floats, no bignums beyond 64 bits, no bitstrings, and no pid, port,
+ * reaches are here: no floats, no bitstrings, and no pid, port,
  * reference or fun (phash2_node_made). */
 #include "phash2.h"
 
@@ -110,10 +110,19 @@ static uint32_t hash_word(uint32_t x, uint32_t aconst, uint32_t hash)
     return hash2_words(x, 0, aconst, hash);
 }
 
+/* A bignum (POS_BIG_SUBTAG, NEG_BIG_SUBTAG, D_EXP 64): each 64-bit digit of its magnitude, least
+ * significant first, as its two 32-bit words with a constant for its sign. */
+static uint32_t hash_digits(const uint64_t *digit, size_t n, bool neg, uint32_t hash)
+{
+    for (size_t i = 0; i < n; i++)
+        hash = hash2_words((uint32_t)digit[i], (uint32_t)(digit[i] >> 32), neg ? HCONST_N(10) : HCONST_N(11),
+                           hash);
+    return hash;
+}
+
 /* An integer: one 32-bit word when it fits in 28 bits (IS_SSMALL28; SINT32_HASH mixes a negative
- * one twice, its magnitude first), else the two words of its magnitude with a constant for its
- * sign (NOT_SSMALL28_HASH for a small of 28 bits or more, and the same words for a bignum of one
- * 64-bit digit: POS_BIG_SUBTAG, NEG_BIG_SUBTAG with D_EXP 64). */
+ * one twice, its magnitude first), else as a bignum of one digit (NOT_SSMALL28_HASH for a small of
+ * 28 bits or more gives the same words). */
 static uint32_t hash_int(long long v, uint32_t hash)
 {
     if (v >= -(1LL << 27) && v < (1LL << 27)) {
@@ -123,8 +132,7 @@ static uint32_t hash_int(long long v, uint32_t hash)
         return hash_word((uint32_t)y, HCONST, hash);
     }
     uint64_t magnitude = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    return hash2_words((uint32_t)magnitude, (uint32_t)(magnitude >> 32), v < 0 ? HCONST_N(10) : HCONST_N(11),
-                       hash);
+    return hash_digits(&magnitude, 1, v < 0, hash);
 }
 
 /* Up to 4 bytes at b, little-endian (how block_hash adds bytes to a word). */
@@ -211,6 +219,8 @@ static uint32_t hash_term(const Term *t, uint32_t hash)
     switch (t->kind) {
     case TK_INT:
         return hash_int(t->u.i, hash);
+    case TK_BIGINT:
+        return hash_digits(t->u.big.digit, t->u.big.n, t->u.big.neg, hash);
     case TK_ATOM: /* the first term hashed answers the atom's own hash unmixed */
         return hash == 0 ? atom_hash(t->u.name) : hash_word(atom_hash(t->u.name), HCONST_N(3), hash);
     case TK_NIL:
