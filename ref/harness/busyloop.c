@@ -78,14 +78,14 @@ static const char *unsupported_loop(const Model *m, int p, const Step *st, bool 
         /* arity and silent change how a call is traced, and add no event on the way to the gate */
         FlagSet call_only = FLAG_BIT(FL_CALL) | FLAG_BIT(FL_ARITY) | FLAG_BIT(FL_SILENT);
         bool silent = model_attached(ts) && (ts->flags & FLAG_BIT(FL_SILENT));
+        bool has_ms = pat->ms && !term_is_atom(pat->ms, "true") && pat->ms->kind != TK_NIL;
         if (model_attached(ts) && (ts->flags & ~call_only) != 0)
             what = "a busy process traced for more than call (its way back to its gate would be seen too) is";
-        else if (pat->meta || (pat->ms && !term_is_atom(pat->ms, "true") && pat->ms->kind != TK_NIL &&
-                               !(silent && silent_arity_ms(pat->ms, st))))
+        else if (pat->meta || (has_ms && !(silent && silent_arity_ms(pat->ms, st))))
             what = "a busy loop's function with a match spec or a meta pattern (their actions as many times as the "
                    "loop calls, but in a silent looper one clause turning its arity flag on or off) is";
         else
-            *arity_ms |= pat->ms && !term_is_atom(pat->ms, "true") && pat->ms->kind != TK_NIL;
+            *arity_ms |= has_ms;
     }
     return what;
 }
