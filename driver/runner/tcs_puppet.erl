@@ -58,6 +58,8 @@ act({recv, Ms}) -> receive Msg -> Msg after Ms -> timeout end;
 act({call, M, F, Args}) -> erlang:apply(M, F, Args);
 act({call_direct, M, F, Args}) -> tcs_direct:call(M, F, Args);
 act({call_fun, M, F, Args}) -> tcs_direct:call_fun(M, F, Args);
+act({spawn, F}) when is_function(F) -> spawn(F);
+act({spawn_link, F}) when is_function(F) -> spawn_link(F);
 act({spawn, Name}) -> spawn(tcs_puppet, run, [Name]);
 act({spawn_link, Name}) -> spawn_link(tcs_puppet, run, [Name]);
 act({spawn, Name, Opts}) -> spawn_opt(tcs_puppet, run, [Name], Opts);

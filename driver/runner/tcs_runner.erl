@@ -215,6 +215,8 @@ run_step({Spawn, Who, Child}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_
     spawned(Child, puppet_step(Who, {Spawn, Child}, Names, Ctx), Names);
 run_step({Spawn, Who, Child, {options, Opts}}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, Child, Opts}, Names, Ctx), Names);
+run_step({Spawn, Who, Child, Fun}, Names, Ctx) when is_function(Fun), Spawn =:= spawn; is_function(Fun), Spawn =:= spawn_link ->
+    spawned(Child, puppet_step(Who, {Spawn, Fun}, Names, Ctx), Names);
 run_step({Spawn, Who, Child, {M, F, Args}}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, M, F, Args}, Names, Ctx), Names);
 run_step({Spawn, Who, Child, {M, F, Args}, MaxHeap}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->

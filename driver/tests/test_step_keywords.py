@@ -17,6 +17,7 @@ REF = Path(__file__).resolve().parents[2] / "ref"
 TABLE = Path("case/steps.h")
 
 SHARED: dict[str, str] = {
+    "apply": "the function erlang:apply/2, a spawned fun's entry point (LIB-TARGET-APPLY)",
     "call": "trace tag and flag call",
     "delivered": "trace:delivered/2",
     "exit": "trace tag exit",

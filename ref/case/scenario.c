@@ -239,22 +239,27 @@ static bool opaque_term_arg(Parser *p, Term **out, int *col)
     return term_parse(p->a, p->s, &p->i, p->line, known_process, p, out, p->err);
 }
 
-/* Any other term: funs and refs are values the model cannot run a step with (a message, a
- * match spec, a call's arguments), so only opaque places take them. */
-static bool term_arg(Parser *p, Term **out, int *col)
+/* A term read at `at` that must hold no opaque value: funs and refs are values the model
+ * cannot run a step with (a message, a match spec, a call's arguments), so only opaque places
+ * take them. */
+static bool no_opaque(Parser *p, size_t at, const Term *t)
 {
-    skip_ws(p);
-    size_t at = p->i;
-    if (!opaque_term_arg(p, out, col))
-        return false;
-    const Term *opaque = term_find_opaque(*out);
+    const Term *opaque = term_find_opaque(t);
     if (opaque && (term_is_external(opaque) || term_is_atomics(opaque)))
         return fail(p, at, "external_pid(), external_port() and atomics:new(1,[]) may appear only in an "
                            "apply step, a session's term(...) or a tracer state (model v1)");
     if (opaque)
-        return fail(p, at, "a fun or make_ref() may appear only in a tracer state or a tracer option "
-                           "(model v1)");
+        return fail(p, at, "a fun or make_ref() may appear only in a tracer state, a tracer option or as a "
+                           "spawn's entry point fun() -> T end (model v1)");
     return true;
+}
+
+/* Any other term: one holding no opaque value. */
+static bool term_arg(Parser *p, Term **out, int *col)
+{
+    skip_ws(p);
+    size_t at = p->i;
+    return opaque_term_arg(p, out, col) && no_opaque(p, at, *out);
 }
 
 /* The end of the line; text after a statement is an error, with a hint when it begins with a
@@ -583,9 +588,8 @@ static bool flag_arg(Parser *p, Step *st)
         st->flags[st->nflags] = FL_COUNT; /* no flag: a tracer, checked by the model */
         st->flag_terms[st->nflags++] = t;
         return true;
-    } else if (term_find_opaque(t)) {
-        return fail(p, at, "a fun or make_ref() may appear only in a tracer state or a tracer option "
-                           "(model v1)");
+    } else if (!no_opaque(p, at, t)) {
+        return false;
     }
     st->bad_flag |= f == FL_COUNT;
     st->flags[st->nflags] = f;
@@ -843,7 +847,7 @@ static bool parse_function_info_step(Parser *p, Step *st)
          fixture_fn((FixtureModule)mod, t->u.tuple.el[1]->u.name, t->u.tuple.el[2]->u.i) < 0))
         return fail(p, (size_t)st->term_col - 1, "expected {Module,Function,Arity} of a fixture module "
                                                  "(tcs_target, tcs_late or tcs_nif) or a library target "
-                                                 "({erlang,phash2,1} or {lists,seq,2})");
+                                                 "({erlang,phash2,1}, {erlang,apply,2} or {lists,seq,2})");
     return function_item_arg(p, st, &st->item);
 }
 
@@ -874,7 +878,7 @@ static bool library_target_exact(Parser *p, const Step *st, size_t at)
         return true;
     return fail(p, at, "only the exact target %s of module '%s' is supported by model v1 (a wildcard or "
                 "another function of a library module matches differently per release)",
-                mod == MOD_ERLANG ? "erlang:phash2/1" : "lists:seq/2", st->module);
+                mod == MOD_ERLANG ? "erlang:phash2/1 or erlang:apply/2" : "lists:seq/2", st->module);
 }
 
 /* The pattern's target: on_load, send, 'receive', or Module:Function/Arity with '_'
@@ -893,7 +897,7 @@ static bool pattern_target(Parser *p, Step *st)
     }
     if (strcmp(st->module, "_") != 0 && fixture_module(st->module) < 0)
         return fail(p, at, "module '%s' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, tcs_shapes, '_', "
-                    "or the library targets erlang:phash2/1 and lists:seq/2)", st->module);
+                    "or the library targets erlang:phash2/1, erlang:apply/2 and lists:seq/2)", st->module);
     size_t module_at = at;
     if (p->s[p->i] != ':')
         return fail(p, p->i, "expected ':' after the module name");
@@ -976,9 +980,8 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
             st->opts[st->nopts++] = NULL;
             continue;
         }
-        if (term_find_opaque(t))
-            return fail(p, at, "a fun or make_ref() may appear only in a tracer state or a tracer option "
-                               "(model v1)");
+        if (!no_opaque(p, at, t))
+            return false;
         if (t->kind != TK_ATOM)
             return fail(p, at, "a trace_pattern option must be an atom");
         const char *opt = t->u.name;
@@ -1034,7 +1037,8 @@ static bool parse_module_step(Parser *p, Step *st, const char *kw)
 
 /* The arguments of a library target's call: erlang:phash2/1 of a term holding no pid (the hash of
  * one depends on the node's numbering of its processes; ref/vocab/phash2.c), lists:seq/2 of a
- * list of at most LIBCALLS_SEQ_MAX elements (any other arguments raise function_clause). */
+ * list of at most LIBCALLS_SEQ_MAX elements (any other arguments raise function_clause); no
+ * call of erlang:apply/2, whose arguments would be a fun, which a call's arguments hold not. */
 static bool library_call_args(Parser *p, int fn, Term *const *args, size_t at)
 {
     const Term *node_made = fn == FN_PHASH2 ? phash2_node_made(args[0]) : NULL;
@@ -1047,6 +1051,9 @@ static bool library_call_args(Parser *p, int fn, Term *const *args, size_t at)
         buf_free(&shown);
         return false;
     }
+    if (fn == FN_APPLY2)
+        return fail(p, at, "a call of erlang:apply/2 (a library target only as the entry point of a spawned fun, "
+                    "LIB-TARGET-APPLY) is not supported by model v1");
     unsigned long long len;
     if (fn == FN_SEQ && libcalls_seq_length(args[0], args[1], &len) && len > LIBCALLS_SEQ_MAX)
         return fail(p, at, "lists:seq/2 of more than %d elements is not supported by model v1", LIBCALLS_SEQ_MAX);
@@ -1162,11 +1169,18 @@ static bool port_control_args(Parser *p, Step *st)
 }
 
 /* The entry point of a spawned process that is no scenario process: {lists,seq,[From,To]}
- * with integers From =< To + 1, which returns and does nothing a tracer sees (model v1 knows
- * no other function that is not a fixture's). */
+ * with integers From =< To + 1, or a fun `fun() -> T end` (T holding no opaque value), which
+ * return and do nothing a tracer sees (model v1 knows no other function that is not a
+ * fixture's). */
 static bool spawn_entry_arg(Parser *p, Step *st)
 {
-    if (!term_arg(p, &st->term, &st->term_col))
+    skip_ws(p);
+    size_t at = p->i;
+    if (!opaque_term_arg(p, &st->term, &st->term_col))
+        return false;
+    if (st->term->kind == TK_FUN) /* spawn(Fun): PROCS-SPAWN-FUN */
+        return no_opaque(p, at, st->term->u.fun_body);
+    if (!no_opaque(p, at, st->term))
         return false;
     const Term *t = st->term, *a = t->kind == TK_TUPLE && t->u.tuple.n == 3 ? t->u.tuple.el[2] : NULL;
     const Term *from = a && a->kind == TK_CONS ? a->u.cons.head : NULL;
@@ -1176,7 +1190,7 @@ static bool spawn_entry_arg(Parser *p, Step *st)
         rest->u.cons.tail->kind != TK_NIL || from->kind != TK_INT || to->kind != TK_INT ||
         from->u.i > to->u.i + 1)
         return fail(p, (size_t)st->term_col - 1, "an entry point other than {lists,seq,[From,To]} "
-                    "(From =< To + 1) is not supported by model v1");
+                    "(From =< To + 1) or fun() -> T end is not supported by model v1");
     return true;
 }
 
@@ -1715,6 +1729,8 @@ static bool spawn_args(Parser *p, Step *st, const char *verb)
     if (st->term && next_word_is(p, "max_heap_size")) { /* spawn_opt with max_heap_size */
         skip_ws(p);
         size_t at = p->i;
+        if (st->term->kind == TK_FUN)
+            return fail(p, at, "max_heap_size with a fun as entry point is not supported by model v1");
         if (!int_arg(p, "max_heap_size", &st->max_heap_size))
             return false;
         if (st->max_heap_size < MIN_MAX_HEAP_SIZE)

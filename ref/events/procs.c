@@ -54,27 +54,75 @@ static int sessions_on(const Model *m, int q)
     return n;
 }
 
-/* Whether anything sees a spawned child's call of its entry point {lists,seq,[From,To]}: a
- * pattern on lists:seq/2 (a meta one or a counter in any process; the child enters it through its
- * export entry, erts's erl_create_process), or the child traced for calls, whose local tail call
- * of seq_loop/3 a '_':'_'/'_' pattern would see (refused where the call is run). */
-static bool entry_call_seen(const Model *m, int q)
+/* Whether anything sees a spawned child's call of its entry function fn (lists:seq/2, or
+ * erlang:apply/2 for a fun): a pattern on fn (a meta one or a counter in any process; the child
+ * enters it through its export entry, erts's erl_create_process), or the child traced for calls,
+ * whose local tail call (of seq_loop/3, of the fun) a '_':'_'/'_' pattern would see (refused where
+ * the call is run). */
+static bool entry_call_seen(const Model *m, int q, int fn)
 {
     for (int s = 0; s < m->nsessions; s++)
-        if (order_pattern_in_use(&m->sessions[s].pats[FN_SEQ]) ||
+        if (order_pattern_in_use(&m->sessions[s].pats[fn]) ||
             (m->procs[q].trace[s].flags & FLAG_BIT(FL_CALL) && m->all_modules_pattern))
             return true;
     return false;
 }
 
+/* PROCS-SPAWN-FUN: spawn(Fun) is spawn(erlang, apply, [Fun, []]) (erlang.erl), the child's
+ * entry point. Refused where more than the child's call of erlang:apply/2 would be traced: the
+ * parent's erlang:spawn/1 and the fun's code under a '_':'_'/'_' pattern, and a large_heap monitor,
+ * which the fun's body may reach (PROCS-SPAWN-ENTRY bounds lists:seq/2's heap, not a fun's). */
+static Term *spawn_fun_entry(Model *m, const Step *st)
+{
+    if (m->all_modules_pattern) {
+        model_unsupported(m, st->line, st->term_col, "a spawn at a fun after a '_':'_'/'_' pattern (it reaches "
+                          "erlang:spawn/1 and the fun's code in the harness's tcs_canon) is");
+        return NULL;
+    }
+    for (int s = 1; s < m->nsessions; s++) /* the sessions' system/3 monitors, as largeheap_list */
+        if (m->sessions[s].life == LIFE_ALIVE && m->sessions[s].sysmon.large_heap >= 0) {
+            model_unsupported(m, st->line, st->term_col, "a spawn at a fun under a large_heap monitor is");
+            return NULL;
+        }
+    Term *args[2] = {st->term, term_nil(m->a)};
+    return term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "apply"), term_list(m->a, 2, args));
+}
+
+/* PROCS-SPAWN-ENTRY-CALL: the child q's call of its entry point {M,F,Args}, through apply/3 as
+ * erts makes it, with nothing to return to. */
+static bool entry_call(Model *m, int q, const Step *st, const Term *mfa)
+{
+    Step call = *st;
+    call.module = mfa->u.tuple.el[0]->u.name;
+    call.fn = mfa->u.tuple.el[1]->u.name;
+    call.args = mfa->u.tuple.el[2];
+    call.path = CALL_APPLY;
+    control_decided(m, "PROCS-SPAWN-ENTRY-CALL");
+    return calls_step_from(m, q, &call, term_atom(m->a, "undefined"));
+}
+
+/* The child at {erlang,apply,[Fun,[]]} calls erlang:apply/2, which returns the fun's body, and
+ * exits normal. */
+static bool spawn_fun_call(Model *m, int q, const Step *st, const Term *mfa)
+{
+    control_decided(m, "PROCS-SPAWN-FUN");
+    if (entry_call_seen(m, q, FN_APPLY2) && !entry_call(m, q, st, mfa))
+        return false;
+    return procs_terminate(m, q, term_atom(m->a, "normal"), NULL, NULL);
+}
+
 bool procs_spawn(Model *m, int p, const Step *st)
 {
     bool linked = st->kind == ST_SPAWN_LINK;
+    bool fun = st->term && st->term->kind == TK_FUN;
+    Term *mfa = fun ? spawn_fun_entry(m, st) : st->term;
+    if (fun && !mfa)
+        return false;
     int q = model_add_proc(m, st->other);
     Term *a[1] = {term_atom(m->a, st->other)};
     /* PROCS-SPAWN-ENTRY: the entry point as written, else the scenario process's */
-    Term *mfa = st->term ? st->term
-                         : term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
+    if (!mfa)
+        mfa = term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "run"), term_list(m->a, 1, a));
     inherit_spawn(m, p, q, linked); /* the child is created with its flags */
     for (int s = 0; s < m->nsessions; s++)
         if (model_attached(&m->procs[p].trace[s]) && model_attached(&m->procs[q].trace[s])) {
@@ -97,8 +145,9 @@ bool procs_spawn(Model *m, int p, const Step *st)
         if (term_is_atom(key, "min_heap_size")) /* its heap after a collection (SYSMON-LEGACY-LARGE-HEAP) */
             m->procs[q].min_heap_size = o->u.cons.head->u.tuple.el[1]->u.i;
     }
-    const char *spawn_rules = st->term ? "EV-SPAWN PROCS-SPAWN-ENTRY" : st->spawn_opts ? "EV-SPAWN PROCS-SPAWN-OPTS"
-                                                                                   : "EV-SPAWN";
+    const char *spawn_rules = fun ? "EV-SPAWN PROCS-SPAWN-ENTRY PROCS-SPAWN-FUN"
+                              : st->term ? "EV-SPAWN PROCS-SPAWN-ENTRY"
+                              : st->spawn_opts ? "EV-SPAWN PROCS-SPAWN-OPTS" : "EV-SPAWN";
     tracepoint_event(m, p, "spawn", model_pid(m, q), mfa, spawn_rules);
     if (linked) { /* PROCS-SPAWN-LINK: the parent's link, then the child's side */
         procs_set_link(m, p, q, true);
@@ -106,8 +155,9 @@ bool procs_spawn(Model *m, int p, const Step *st)
     }
     /* PROCS-SPAWNED: the child's own first event, term = its parent */
     tracepoint_event(m, q, "spawned", model_pid(m, p), mfa,
-                     st->term ? "PROCS-SPAWNED PROCS-SPAWN-ENTRY" : st->spawn_opts ? "PROCS-SPAWNED PROCS-SPAWN-OPTS"
-                                                                                 : "PROCS-SPAWNED");
+                     fun ? "PROCS-SPAWNED PROCS-SPAWN-ENTRY PROCS-SPAWN-FUN"
+                     : st->term ? "PROCS-SPAWNED PROCS-SPAWN-ENTRY"
+                     : st->spawn_opts ? "PROCS-SPAWNED PROCS-SPAWN-OPTS" : "PROCS-SPAWNED");
     if (linked)
         tracepoint_event(m, q, "getting_linked", model_pid(m, p), NULL, "EV-LINK PROCS-SPAWN-LINK");
     /* RUN-SPAWNED: a child created with running is scheduled in, at last, at its initial
@@ -117,23 +167,17 @@ bool procs_spawn(Model *m, int p, const Step *st)
                                                  term_int(m->a, 1)), NULL, "RUN-FLAGS RUN-SPAWNED");
     if (!st->term)
         return true;
+    if (fun)
+        return spawn_fun_call(m, q, st, mfa);
     const Term *args = st->term->u.tuple.el[2]; /* [From, To] */
     long long len = args->u.cons.tail->u.cons.head->u.i - args->u.cons.head->u.i + 1;
     control_decided(m, "PROCS-SPAWN-ENTRY");
-    bool called = entry_call_seen(m, q);
+    bool called = entry_call_seen(m, q, FN_SEQ);
     if (called && (st->max_heap_size || len > LIBCALLS_SEQ_MAX))
         return model_unsupported(m, st->line, st->term_col, "an entry point whose call is traced, with max_heap_size "
                                  "or of a list longer than 1000 elements, is");
-    if (called) { /* PROCS-SPAWN-ENTRY-CALL: the child's call of lists:seq/2, with nothing to return to */
-        Step call = *st;
-        call.module = "lists";
-        call.fn = "seq";
-        call.args = st->term->u.tuple.el[2];
-        call.path = CALL_APPLY;
-        control_decided(m, "PROCS-SPAWN-ENTRY-CALL");
-        if (!calls_step_from(m, q, &call, term_atom(m->a, "undefined")))
-            return false;
-    }
+    if (called && !entry_call(m, q, st, st->term)) /* the child's call of lists:seq/2 */
+        return false;
     if (st->max_heap_size) { /* PROCS-MAX-HEAP-KILL: killed by its list, or the list fits */
         control_decided(m, "PROCS-MAX-HEAP-KILL");
         return spawn_max_heap(m, q, st, len);

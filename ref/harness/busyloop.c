@@ -13,6 +13,7 @@
 
 #include "busyloop.h"
 #include "calls.h"
+#include "control.h"
 #include "fixture.h"
 #include "races.h"
 #include "release.h"
@@ -33,9 +34,30 @@ static int loop_fn(const Step *st)
     return fixture_fn(fixture_module(st->module), st->fn, term_list_length(st->args));
 }
 
-/* Why the model cannot state p's loop as things stand, or NULL. */
-static const char *unsupported_loop(const Model *m, int p, const Step *st)
+/* CALL-BUSY-SILENT-ARITY (match_spec_SUITE otp_9422/1): a match spec whose every run on the
+ * loop's call turns the looper's own arity flag on, or every run off: one clause, its head '_'
+ * or the call's very arguments, no guard, the body [{enable_trace,arity}] or
+ * [{disable_trace,arity}]. In a silent looper, which shows no call event and keeps no trace
+ * frame (CALL-SILENT), each call then writes what any other does, whatever the flag, and the
+ * last call, made after every step, leaves the flag as the pattern standing then says. */
+static bool silent_arity_ms(const Term *ms, const Step *st)
 {
+    const Term *clause = ms->kind == TK_CONS && ms->u.cons.tail->kind == TK_NIL ? ms->u.cons.head : NULL;
+    if (!clause || clause->kind != TK_TUPLE || clause->u.tuple.n != 3)
+        return false;
+    const Term *head = clause->u.tuple.el[0], *guards = clause->u.tuple.el[1], *body = clause->u.tuple.el[2];
+    const Term *action = body->kind == TK_CONS && body->u.cons.tail->kind == TK_NIL ? body->u.cons.head : NULL;
+    return (term_is_atom(head, "_") || term_compare(head, st->args) == 0) && guards->kind == TK_NIL && action &&
+           action->kind == TK_TUPLE && action->u.tuple.n == 2 &&
+           (term_is_atom(action->u.tuple.el[0], "enable_trace") || term_is_atom(action->u.tuple.el[0], "disable_trace")) &&
+           term_is_atom(action->u.tuple.el[1], "arity");
+}
+
+/* Why the model cannot state p's loop as things stand, or NULL; *arity_ms set when a match spec
+ * of the loop's function is one CALL-BUSY-SILENT-ARITY states. */
+static const char *unsupported_loop(const Model *m, int p, const Step *st, bool *arity_ms)
+{
+    *arity_ms = false;
     const Proc *pr = &m->procs[p];
     const char *what = NULL;
     int fn = loop_fn(st);
@@ -53,11 +75,17 @@ static const char *unsupported_loop(const Model *m, int p, const Step *st)
     for (int s = 0; !what && s < m->nsessions; s++) {
         const TraceState *ts = &pr->trace[s];
         const Pattern *pat = &m->sessions[s].pats[fn];
-        if (model_attached(ts) && (ts->flags & ~FLAG_BIT(FL_CALL)) != 0)
+        /* arity and silent change how a call is traced, and add no event on the way to the gate */
+        FlagSet call_only = FLAG_BIT(FL_CALL) | FLAG_BIT(FL_ARITY) | FLAG_BIT(FL_SILENT);
+        bool silent = model_attached(ts) && (ts->flags & FLAG_BIT(FL_SILENT));
+        bool has_ms = pat->ms && !term_is_atom(pat->ms, "true") && pat->ms->kind != TK_NIL;
+        if (model_attached(ts) && (ts->flags & ~call_only) != 0)
             what = "a busy process traced for more than call (its way back to its gate would be seen too) is";
-        else if (pat->meta || (pat->ms && !term_is_atom(pat->ms, "true") && pat->ms->kind != TK_NIL))
+        else if (pat->meta || (has_ms && !(silent && silent_arity_ms(pat->ms, st))))
             what = "a busy loop's function with a match spec or a meta pattern (their actions as many times as the "
-                   "loop calls) is";
+                   "loop calls, but in a silent looper one clause turning its arity flag on or off) is";
+        else
+            *arity_ms |= has_ms;
     }
     return what;
 }
@@ -119,9 +147,12 @@ static void predict_crash(Model *m)
 
 bool busyloop_start(Model *m, int p, const Step *st)
 {
-    const char *why = unsupported_loop(m, p, st);
+    bool arity_ms;
+    const char *why = unsupported_loop(m, p, st, &arity_ms);
     if (why)
         return model_unsupported(m, st->line, st->actor_col, why);
+    if (arity_ms)
+        control_decided(m, "CALL-BUSY-SILENT-ARITY");
     Step *kept = arena_alloc(m->a, sizeof *kept); /* the reader reuses st for the next step; what st
                                                    * holds stays, as a loop step is never forgotten */
     *kept = *st;
@@ -182,9 +213,12 @@ bool busyloop_after_step(Model *m, const Step *st)
         if (!pr->looping)
             continue;
         looping = true;
-        const char *why = unsupported_loop(m, p, pr->looping);
+        bool arity_ms;
+        const char *why = unsupported_loop(m, p, pr->looping, &arity_ms);
         if (why)
             return model_unsupported(m, st->line, st->col, why);
+        if (arity_ms)
+            control_decided(m, "CALL-BUSY-SILENT-ARITY");
         if (!open_window(m, p))
             return false;
         mark_uncounted(m, pr->looping);

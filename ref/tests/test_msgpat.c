@@ -20,7 +20,7 @@ static void test_parse(int *failures)
         "is not supported by model v1");
     sim(failures, H "pattern send:id/1 true",
         "PARSE 7:9: module 'send' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, tcs_shapes, '_', or the library "
-        "targets erlang:phash2/1 and lists:seq/2)");
+        "targets erlang:phash2/1, erlang:apply/2 and lists:seq/2)");
     /* valid for send but not run by the model; refused (badarg) for 'receive' */
     sim(failures, H "pattern send [{'_',[],[{set_seq_token,label,1}]}]",
         "PARSE 7:14: match spec function set_seq_token/2 is not supported by model v1");

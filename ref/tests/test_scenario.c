@@ -124,7 +124,8 @@ static void test_step_errors(int *failures)
     parse(failures, H "pattern tcs_target:id/1 [] {meta,<meta>}", "OK");
     parse(failures, H "a send b <meta>", "7:10: unknown process <meta> (not declared or not yet spawned)");
     parse(failures, H "a call tcs_target:id(make_ref())", "7:22: a fun or make_ref() may appear only in a tracer "
-                                                         "state or a tracer option (model v1)");
+                                                         "state, a tracer option or as a spawn's entry point "
+                                                         "fun() -> T end (model v1)");
     parse(failures, H "tracer unload\ntracer reload", "OK");
     parse(failures, HDR "tracer erl_msg_tracer\nprocess a\ntracer unload",
           "7:1: 'tracer unload' and 'tracer reload' need the recorder as the tracer");
@@ -161,7 +162,7 @@ static void test_step_errors(int *failures)
           "another function of a library module matches differently per release)");
     parse(failures, H "pattern bogus:id/1 true global",
           "7:9: module 'bogus' is not supported by model v1 (tcs_target, tcs_late, tcs_nif, tcs_shapes, '_', or the "
-          "library targets erlang:phash2/1 and lists:seq/2)");
+          "library targets erlang:phash2/1, erlang:apply/2 and lists:seq/2)");
     parse(failures, H "pattern tcs_target/1 true global", "7:19: expected ':' after the module name");
     parse(failures, H "pattern on_load", "7:16: expected a term, found end of line");
     parse(failures, H "pattern tcs_target:/1 true global", "7:20: unexpected character '/' in term");
@@ -181,10 +182,10 @@ static void test_step_errors(int *failures)
           "function/4) is not supported by model v1");
     parse(failures, H "info {tcs_target,id} call_count",
           "7:6: expected {Module,Function,Arity} of a fixture module (tcs_target, tcs_late or tcs_nif) or a library "
-          "target ({erlang,phash2,1} or {lists,seq,2})");
+          "target ({erlang,phash2,1}, {erlang,apply,2} or {lists,seq,2})");
     parse(failures, H "info {tcs_target,id,x} call_count",
           "7:6: expected {Module,Function,Arity} of a fixture module (tcs_target, tcs_late or tcs_nif) or a library "
-          "target ({erlang,phash2,1} or {lists,seq,2})");
+          "target ({erlang,phash2,1}, {erlang,apply,2} or {lists,seq,2})");
     parse(failures, H "info {tcs_target,id,1}", "7:23: expected a function's item: traced, match_spec, meta, "
           "meta_match_spec, call_count, call_time, call_memory or all");
     parse(failures, H "info {tcs_target,id,1} call_memory",

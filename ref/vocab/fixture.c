@@ -42,6 +42,7 @@ static const FixtureFnInfo fns[FIXTURE_FNS] = {
     [FN_SHAPES_INFO1] = {MOD_SHAPES, "module_info", 1, true},
     [FN_PHASH2] = {MOD_ERLANG, "phash2", 1, true}, /* a BIF: traced on its export entry */
     [FN_SEQ] = {MOD_LISTS, "seq", 2, true},
+    [FN_APPLY2] = {MOD_ERLANG, "apply", 2, true}, /* the entry point of a spawned fun (LIB-TARGET-APPLY) */
 };
 
 const char *fixture_module_name(FixtureModule m) { return module_names[m]; }
