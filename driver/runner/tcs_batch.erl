@@ -29,6 +29,7 @@ main(JobFiles) ->
     %% warning once, before the first job)
     _ = erts_debug:set_internal_state(available_internal_state, true),
     Sessions = sessions(),
+    true = register(?MODULE, self()),  % the jobs' step watcher (tcs_watchdog:watcher/1)
     %% loaded before the first job, so that no job counts them as fixtures it
     %% loaded (unload_fixtures/1): each job would purge and reload them
     tcs_runner:load_modules(),
@@ -58,7 +59,7 @@ run([JobFile | Rest], Index, Sessions) ->
 %% been reported: the driver sees the TIMEOUT marker.
 run_isolated(JobFile) ->
     Leader = spawn(fun() -> forward_io(group_leader()) end),
-    Watcher = tcs_watchdog:watcher(self()),
+    Watcher = tcs_watchdog:watcher(?MODULE),
     {Job, Ref} = spawn_monitor(fun() ->
                                        group_leader(Leader, self()),
                                        tcs_runner:run(JobFile, Watcher)

@@ -12,8 +12,8 @@
 %% cancelled asynchronously (a synchronous cancel may suspend the runner,
 %% which `running` tracing would see), so the watcher trusts a timer's message
 %% only if that arming is still the current one (overrun/2): on OTP 29.1.2
-%% timers the runner had cancelled fired anyway, at their limit (not
-%% explained yet; about 600 of the 810 of
+%% timers the runner had cancelled fired anyway, at their limit (C-660: sent
+%% to the batch's pid while hold/1 suspended it; about 600 of the 810 of
 %% busy_dirty_trace_all_otp19034, and one to three in 25 other cases of a
 %% whole-corpus run; none on 25 and 27), and their messages, kept in the
 %% batch's mailbox, made it long enough for a `long_message_queue` monitor
@@ -24,14 +24,18 @@
 
 -import(tcs_runner_lib, [out/2]).
 
-%% watcher(Pid): Pid as the watcher of a job (tcs_runner:run/2), with the
-%% job's armings: how many so far, and the current one (0: none).
-watcher(Pid) -> {Pid, atomics:new(2, [])}.
+%% watcher(Name): the process registered as Name as the watcher of a job
+%% (tcs_runner:run/2), with the job's armings: how many so far, and the
+%% current one (0: none).  The timers go to the name: on OTP 29 a timer sent
+%% to a pid is paused while that process is suspended, as tcs_runner_lib:hold/1
+%% suspends the watcher around a `trace all on` step, and then cannot be
+%% cancelled (C-660); one sent to a registered name is not paused.
+watcher(Name) when is_atom(Name) -> {Name, atomics:new(2, [])}.
 
 %% watch(Watcher, LimitMs): what the job's Ctx holds: a step is reported to
 %% Watcher (or none) when it takes more than LimitMs.
 watch(none, _) -> none;
-watch({Pid, Armings}, LimitMs) -> {Pid, LimitMs, Armings}.
+watch({Name, Armings}, LimitMs) -> {Name, LimitMs, Armings}.
 
 %% arm(Ctx, Step, Names): a timer for step Step, which sends the watcher
 %% {tcs_overrun, Runner, Step, Names, Arming} after LimitMs (the Ctx's watch),

@@ -4,7 +4,10 @@ messages piled up in tcs_batch's mailbox until a later case's `long_message_queu
 reported it (an extra line in a shared node). The probe arms with a 1 ms limit: a timer that fires
 while its step runs is an overrun; one that fires before its step is disarmed but is read after
 (as a lost cancellation's is), and one of an earlier job's watcher, are stale, even when the
-numbers of the two jobs' armings are the same."""
+numbers of the two jobs' armings are the same. And the timers go to the watcher's registered
+name: one sent to a pid is paused while its receiver is suspended on OTP 29 and cannot be
+cancelled then (C-660); the probe suspends the watcher between an arming and its disarming and
+checks that no timer comes."""
 from __future__ import annotations
 
 import pytest
@@ -13,7 +16,8 @@ from conftest import TEST_RELEASES
 
 PROBE = """
 Self = self(),
-Watcher = tcs_watchdog:watcher(Self),
+true = register(tcs_watchdog_probe, Self),
+Watcher = tcs_watchdog:watcher(tcs_watchdog_probe),
 Ctx = #{watch => tcs_watchdog:watch(Watcher, 1), collector => Self},
 Fired = fun() -> receive {timeout, _, M} -> M after 5000 -> none end end,
 T1 = tcs_watchdog:arm(Ctx, 7, #{}),
@@ -23,7 +27,7 @@ T2 = tcs_watchdog:arm(Ctx, 8, #{}),
 timer:sleep(20),
 tcs_watchdog:disarm(Ctx, T2),
 stale = tcs_watchdog:overrun(Watcher, Fired()),
-Next = tcs_watchdog:watcher(Self),
+Next = tcs_watchdog:watcher(tcs_watchdog_probe),
 T3 = tcs_watchdog:arm(Ctx, 9, #{}),
 M3 = receive {timeout, T3, M} -> M after 5000 -> none end,
 T4 = tcs_watchdog:arm(#{watch => tcs_watchdog:watch(Next, 60000), collector => Self}, 1, #{}),
@@ -31,6 +35,12 @@ T4 = tcs_watchdog:arm(#{watch => tcs_watchdog:watch(Next, 60000), collector => S
 stale = tcs_watchdog:overrun(Next, M3),
 {Self, 9, _} = tcs_watchdog:overrun(Next, setelement(5, M3, {element(2, Next), 1})),
 erlang:cancel_timer(T4),
+{Helper, HRef} = spawn_monitor(fun() ->
+    T5 = tcs_watchdog:arm(Ctx#{watch := tcs_watchdog:watch(Watcher, 300)}, 11, #{}),
+    true = erlang:suspend_process(Self), true = erlang:resume_process(Self),
+    tcs_watchdog:disarm(Ctx, T5) end),
+receive {'DOWN', HRef, process, Helper, normal} -> ok end,
+none = receive {timeout, _, Late} -> Late after 600 -> none end,
 io:format("~nwatchdog ok~n"),
 halt().
 """
