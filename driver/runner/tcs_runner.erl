@@ -299,6 +299,17 @@ run_step({peer, Name}, Names, _Ctx) ->
         {ok, Pid} -> {ok, Names#{Name => Pid}};
         {error, Why} -> {skip, Why}
     end;
+run_step({peer_seq_tracer, Name}, Names, #{collector := C}) ->
+    %% `seq_trace tracer peer T`: a process T on the peer node becomes that node's system seq
+    %% tracer and hands on what it gets (DIST-SEQ-TRACER); its call is its own step's
+    case tcs_peer:seq_tracer(Name, C) of
+        {ok, Pid, Answer} ->
+            Names1 = Names#{Name => Pid},
+            ctl(C, ["<", atom_to_list(Name), "> seq_trace:set_system_tracer(", canon(Pid, Names1), ")"],
+                {ok, Answer}, Names1),
+            {ok, Names1};
+        {error, Why} -> {skip, Why}
+    end;
 run_step(Step, Names, #{timeout := Timeout}) when is_tuple(Step), tuple_size(Step) >= 2,
                                                   is_pid(map_get(element(2, Step), Names)),
                                                   node(map_get(element(2, Step), Names)) =/= node() ->
