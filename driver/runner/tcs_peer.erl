@@ -6,7 +6,7 @@
 %% process is one of the job's) and the distribution after it (stop/0, and tcs_batch for a job that
 %% did not finish).
 -module(tcs_peer).
--export([start/1, seq_tracer/2, step/3, sync/2, stop/0, remote/1, seq_tracer_loop/2]).
+-export([start/1, seq_tracer/2, peer_node/0, step/3, sync/2, stop/0, remote/1, seq_tracer_loop/2]).
 
 -define(EPMD_TRIES, 50).
 
@@ -46,6 +46,7 @@ seq_tracer_loop(Name, Collector) ->
     end,
     seq_tracer_loop(Name, Collector).
 
+%% peer_node(): {ok, Node} of the case's peer node, started at the first call, or {error, Why}.
 peer_node() ->
     case get(tcs_peer_node) of
         undefined ->

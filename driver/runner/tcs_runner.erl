@@ -212,6 +212,13 @@ run_step({pattern, Target, MS, Opts}, Names, #{collector := C, tracer := Mod}) -
     {ok, Names1};
 run_step({Spawn, Who, Child}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, Child}, Names, Ctx), Names);
+run_step({Spawn, Who, Child, peer}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
+    %% `P spawn R peer`: P spawns R on the case's peer node (DIST-SPAWN), a process there that does
+    %% the steps the harness hands it, as one of `peer R`; a node that cannot be had skips the case
+    case tcs_peer:peer_node() of
+        {ok, Node} -> spawned(Child, puppet_step(Who, {Spawn, Node, tcs_peer, remote, [Child]}, Names, Ctx), Names);
+        {error, Why} -> {skip, Why}
+    end;
 run_step({Spawn, Who, Child, {options, Opts}}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, Child, Opts}, Names, Ctx), Names);
 run_step({Spawn, Who, Child, {M, F, Args}}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->

@@ -1679,6 +1679,10 @@ static bool spawn_args(Parser *p, Step *st, const char *verb)
 {
     if (!new_name_arg(p, "process", verb, &st->other, &st->other_col))
         return false;
+    if (next_word_is(p, "peer")) { /* spawn/4 on the peer node (DIST-SPAWN) */
+        st->on_peer = true;
+        return true;
+    }
     if (next_word_is(p, "options")) /* spawn_opt/4 of a scenario process */
         return spawn_options_arg(p, st);
     if (!at_end(p) && !spawn_entry_arg(p, st)) /* an entry point {M,F,Args} (E6) */

@@ -8,6 +8,7 @@
 #include "control.h"
 #include "peer.h"
 #include "procs.h"
+#include "sched.h"
 
 bool peer_start(Model *m, const Step *st)
 {
@@ -59,6 +60,21 @@ static bool distributed(const Model *m)
     return false;
 }
 
+/* Why model v1 refuses a spawn on the peer node by p (DIST-SPAWN), or NULL: p waits for the answer,
+ * a message a 'receive' pattern would match with a sender the model does not know, and calls
+ * functions of module erlang a pattern on every module would trace. */
+static const char *spawn_on_peer_refuses(const Model *m, int p)
+{
+    if (sched_traced(m, p))
+        return "a spawn on the peer node by a process traced for scheduling is";
+    for (int s = 0; s < m->nsessions; s++)
+        if (m->sessions[s].receive_pat.set)
+            return "a spawn on the peer node with a 'receive' message pattern set is";
+    if (m->all_modules_pattern)
+        return "a spawn on the peer node with a pattern on every module is";
+    return NULL;
+}
+
 /* True iff name is the peer node's seq tracer, which does no step and gets none. */
 static bool peer_tracer(const Model *m, const char *name)
 {
@@ -103,9 +119,12 @@ const char *peer_refuses(Model *m, const Step *st)
      * erlang:phash2/1 (fuzz seed 4242, scenario 85: a meta pattern's call events of an unknown
      * process on 25, 27 and 29) */
     bool spec = (st->kind == ST_TRACE && st->spec != SPEC_PID) || st->kind == ST_SESSION || library_meta(st);
+    bool starts = st->kind == ST_PEER || st->kind == ST_PEER_SEQ_TRACER || st->on_peer; /* the peer node */
     m->spec_stepped |= spec;
-    if ((spec && distributed(m)) || (st->kind == ST_PEER && m->spec_stepped))
+    if ((spec && distributed(m)) || (starts && m->spec_stepped))
         return "a process spec, a session step or a meta pattern on a library target in a case with a peer node is";
+    if (st->on_peer && !remote(m, st->actor))
+        return spawn_on_peer_refuses(m, model_proc(m, st->actor));
     if (st->kind == ST_PEER || st->kind == ST_PEER_SEQ_TRACER)
         return NULL;
     /* DIST-SEQ-SEND: a token holder's message to the peer node is traced here, by its sender;
