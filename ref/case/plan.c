@@ -224,7 +224,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         if (st->driver) /* {open_port, P, X, driver}: the suite's linked-in driver */
             buf_puts(out, ", driver");
         if (st->on_peer) /* {spawn, P, R, peer}: R on the peer node */
-            buf_puts(out, ", peer");
+            buf_printf(out, ", %s", step_plan_name(ST_PEER));
         if (st->term) { /* spawn, spawn_link: the entry point {M,F,Args} */
             buf_puts(out, ", ");
             term_print(out, st->term, PRINT_PLAN);

@@ -1679,7 +1679,7 @@ static bool spawn_args(Parser *p, Step *st, const char *verb)
 {
     if (!new_name_arg(p, "process", verb, &st->other, &st->other_col))
         return false;
-    if (next_word_is(p, "peer")) { /* spawn/4 on the peer node (DIST-SPAWN) */
+    if (next_word_is(p, step_keyword(ST_PEER))) { /* spawn/4 on the peer node (DIST-SPAWN) */
         st->on_peer = true;
         return true;
     }
@@ -1861,7 +1861,7 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         if (p->peer_seq_tracer)
             return fail(p, at, "setting the peer node's system seq tracer twice is not supported by model v1");
         p->peer_seq_tracer = true;
-        return new_name_arg(p, "process", "seq_trace tracer peer", &st->actor, &st->actor_col) &&
+        return new_name_arg(p, "process", kw, &st->actor, &st->actor_col) &&
                end_of_statement(p) && seq_stamps_allowed(p, st, at);
     case ST_SUSPEND: /* erlang:suspend_process(A), or suspend_process(A, Opts) with an option list */
         return proc_arg(p, &st->actor, &st->actor_col) &&
