@@ -46,15 +46,30 @@ forward(Collector) ->
             synced(Collector, Port),
             From ! '$tcs_tracer_port_synced',
             forward(Collector);
-        Msg -> Collector ! Msg, forward(Collector)
+        Msg -> Collector ! decoded(Msg, get(tcs_tracer_port)), forward(Collector)
     end.
 
 %% The echoes before the harness's marker, handed on in order.
 synced(Collector, Port) ->
     receive
         {Port, {data, ?SYNC}} -> ok;
-        Msg -> Collector ! Msg, synced(Collector, Port)
+        Msg -> Collector ! decoded(Msg, get(tcs_tracer_port)), synced(Collector, Port)
     end.
+
+%% What the runtime wrote to the tracer port TracerPort (undefined before `tracer port`), one
+%% command, which cat hands back whole (PORT-TRACER-MESSAGE), as {Port, {decoded, T}}: T the term
+%% it encodes when it is exactly one term in the external format, every byte used; else the bytes
+%% themselves, which no model line matches.  Decoded as it comes, while the node has the name it
+%% had when the runtime encoded it: a case with a peer node is distributed from its `peer` step
+%% to its end, and pids encoded under one name and decoded under the other are a foreign node's
+%% (<ext:pid>; fuzz seed 20261130, scenario 33942, on 27 and 29; a minimal case on 25 too).
+decoded({Port, {data, Bytes}}, Port) ->
+    try binary_to_term(Bytes, [used]) of
+        {Term, Used} when Used =:= byte_size(Bytes) -> {Port, {decoded, Term}};
+        _ -> {Port, {decoded, Bytes}}
+    catch error:badarg -> {Port, {decoded, Bytes}}
+    end;
+decoded(Msg, _TracerPort) -> Msg.
 
 %% sync_tracer_port(Names, Ctx): once a `tracer port` step has opened the tracer
 %% port, returns when the tracer state process has got back every trace message

@@ -517,21 +517,10 @@ order(Arrived, _) -> Arrived.
 
 item_line(_, {tcs_rec, _, _, _, _} = Rec, Names) -> io_lib:format("~ts", [callback_line(Rec, Names)]);
 item_line(_, {ctl, _, Body}, _) -> io_lib:format("~ts", [Body]);
-item_line(_, {Port, {data, Bytes}}, #{tracer_port := Port} = Names) ->
-    io_lib:format("msg(~ts, ~ts)", [canon(Port, Names), canon(port_output(Bytes), Names)]);
+item_line(_, {Port, {decoded, Term}}, #{tracer_port := Port} = Names) ->
+    io_lib:format("msg(~ts, ~ts)", [canon(Port, Names), canon(sizes_hidden(Term), Names)]);
 item_line(_, {'$tcs_via', State, Msg}, Names) -> item_line(State, Msg, Names);
 item_line(State, Msg, Names) -> io_lib:format("msg(<~s>, ~ts)", [State, canon(sizes_hidden(Msg), Names)]).
-
-%% What the runtime wrote to the tracer port, one command, which cat hands back
-%% whole (PORT-TRACER-MESSAGE): printed as the term it encodes when it is exactly
-%% one term in the external format, every byte used; else as the bytes themselves,
-%% which no model line matches.
-port_output(Bytes) ->
-    try binary_to_term(Bytes, [used]) of
-        {Term, Used} when Used =:= byte_size(Bytes) -> sizes_hidden(Term);
-        _ -> Bytes
-    catch error:badarg -> Bytes
-    end.
 
 %% A system monitor message's sizes and times no model predicts: they print as _Info.
 sizes_hidden({monitor, Who, Event, Info}) when is_list(Info) ->
