@@ -6,7 +6,7 @@
 %% process is one of the job's) and the distribution after it (stop/0, and tcs_batch for a job that
 %% did not finish).
 -module(tcs_peer).
--export([start/1, step/3, sync/2, stop/0, remote/1]).
+-export([start/1, seq_tracer/2, peer_node/0, step/3, sync/2, stop/0, remote/1, seq_tracer_loop/2]).
 
 -define(EPMD_TRIES, 50).
 
@@ -22,6 +22,31 @@ start(Name) ->
         {error, _} = Failed -> Failed
     end.
 
+%% seq_tracer(Name, Collector): {ok, Pid, Answer} of a new process on the case's peer node that has
+%% made itself that node's system seq tracer (DIST-SEQ-TRACER), Answer what
+%% seq_trace:set_system_tracer/1 answered; it hands each message it gets to Collector as Name's
+%% ({'$tcs_via', Name, Msg}: printed msg(<Name>, Msg)).  Or {error, Why} as start/1.
+seq_tracer(Name, Collector) ->
+    case peer_node() of
+        {ok, Node} ->
+            Pid = spawn(Node, ?MODULE, seq_tracer_loop, [Name, {self(), Collector}]),
+            erlang:monitor(process, Pid),
+            receive {Pid, set, Answer} -> {ok, Pid, Answer} end;
+        {error, _} = Failed -> Failed
+    end.
+
+seq_tracer_loop(Name, {Harness, Collector}) ->
+    Harness ! {self(), set, seq_trace:set_system_tracer(self())},
+    seq_tracer_loop(Name, Collector);
+seq_tracer_loop(Name, Collector) ->
+    %% a ping is answered after every message that came before it has been handed on
+    receive
+        {tcs_peer_ping, From, Ref} -> From ! {Ref, pong};
+        Msg -> Collector ! {'$tcs_via', Name, Msg}
+    end,
+    seq_tracer_loop(Name, Collector).
+
+%% peer_node(): {ok, Node} of the case's peer node, started at the first call, or {error, Why}.
 peer_node() ->
     case get(tcs_peer_node) of
         undefined ->
@@ -66,6 +91,9 @@ start_peer() ->
         {ok, Peer, Node} ->
             {Mod, Bin, File} = code:get_object_code(?MODULE),
             {module, Mod} = erpc:call(Node, code, load_binary, [Mod, File, Bin]),
+            %% loaded before a process there holds a token: its call to the code server would
+            %% carry it (remote/1 sets and reads tokens)
+            {module, seq_trace} = erpc:call(Node, code, ensure_loaded, [seq_trace]),
             put(tcs_peer_node, Node),
             put(tcs_peer, Peer),
             {ok, Node};
@@ -140,18 +168,39 @@ unlinked(Local, Remote, Ms) ->
     end.
 
 %% The body of a process on the peer node: it does exactly what a step says, and answers the
-%% harness's ping.  It never traps exits: a message sent to it stays in its mailbox.
-remote(Name) ->
+%% harness's ping.  It never traps exits: a message sent to it stays in its mailbox until a
+%% `recv` step takes it.  A seq_trace token it took with a message (DIST-SEQ-RECEIVE) is its own
+%% from one step to the next: put away after each step, before its answer, and set again once it
+%% has the next step; the harness's messages, which carry none, would clear it (SEQ-RECEIVE).
+remote(Name) -> remote(Name, []).
+
+remote(Name, Token) ->
     receive
         {tcs_peer_step, From, Ref, Action} ->
+            [seq_trace:set_token(Key, Value) || {Key, Value} <- Token],
             act(Action),
+            Kept = put_away_token(),
             From ! {Ref, done},
-            remote(Name);
+            remote(Name, Kept);
         {tcs_peer_ping, From, Ref} ->
             From ! {Ref, pong},
-            remote(Name)
+            remote(Name, Token)
     end.
 
+%% The process's token unset, and its label and flags, [] without one.  Set again one by one,
+%% they make the token it was: its serial is the process's own counters, which unsetting leaves
+%% (seq_trace:set_token/1 of the whole token would set them to the token's fields).
+put_away_token() ->
+    case seq_trace:get_token() of
+        [] -> [];
+        _ ->
+            Parts = [seq_trace:get_token(Key) || Key <- [label, send, 'receive', print, timestamp,
+                                                         monotonic_timestamp, strict_monotonic_timestamp]],
+            seq_trace:set_token([]),
+            Parts
+    end.
+
+act({recv, _}) -> receive M -> M end;
 act({send, To, Msg}) -> To ! Msg;
 act({link, Pid}) -> link(Pid);
 act({unlink, Pid}) -> unlink(Pid);

@@ -59,8 +59,8 @@ synced(Collector, Port) ->
 %% What the runtime wrote to the tracer port is decoded as it comes back, while
 %% the node has the name its pids were written with: a case's peer node names
 %% the node (DIST-PEER) until the job ends, and decoded at the end, after the
-%% peer had stopped, they were other nodes' pids (fuzz seed 2026112903, 633,
-%% OTP 29: <ext:pid> for the exits of two scenario processes).
+%% peer had stopped, they were other nodes' pids (<ext:pid>: fuzz seed
+%% 2026112903, scenario 633, on 29; seed 20261130, scenario 33942, on 27 and 29).
 hand_on(Collector, {Port, {data, Bytes}} = Msg) ->
     case get(tcs_tracer_port) of
         Port -> Collector ! {Port, {written, port_output(Bytes)}};

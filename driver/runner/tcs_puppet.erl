@@ -64,6 +64,8 @@ act({spawn, Name}) -> spawn(tcs_puppet, run, [Name]);
 act({spawn_link, Name}) -> spawn_link(tcs_puppet, run, [Name]);
 act({spawn, Name, Opts}) -> spawn_opt(tcs_puppet, run, [Name], Opts);
 act({spawn_link, Name, Opts}) -> spawn_opt(tcs_puppet, run, [Name], [link | Opts]);
+act({spawn, Node, M, F, Args}) when is_list(Args) -> spawn(Node, M, F, Args);   % on the peer node
+act({spawn_link, Node, M, F, Args}) when is_list(Args) -> spawn_link(Node, M, F, Args);
 act({spawn, M, F, Args}) -> spawn(M, F, Args);
 act({spawn_link, M, F, Args}) -> spawn_link(M, F, Args);
 act({spawn, M, F, Args, MaxHeap}) -> spawn_opt(M, F, Args, [max_heap(MaxHeap)]);

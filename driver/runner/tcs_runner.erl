@@ -213,6 +213,13 @@ run_step({pattern, Target, MS, Opts}, Names, #{collector := C, tracer := Mod}) -
     {ok, Names1};
 run_step({Spawn, Who, Child}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, Child}, Names, Ctx), Names);
+run_step({Spawn, Who, Child, peer}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
+    %% `P spawn R peer`: P spawns R on the case's peer node (DIST-SPAWN), a process there that does
+    %% the steps the harness hands it, as one of `peer R`; a node that cannot be had skips the case
+    case tcs_peer:peer_node() of
+        {ok, Node} -> spawned(Child, puppet_step(Who, {Spawn, Node, tcs_peer, remote, [Child]}, Names, Ctx), Names);
+        {error, Why} -> {skip, Why}
+    end;
 run_step({Spawn, Who, Child, {options, Opts}}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, Child, Opts}, Names, Ctx), Names);
 run_step({Spawn, Who, Child, Fun}, Names, Ctx) when is_function(Fun), Spawn =:= spawn; is_function(Fun), Spawn =:= spawn_link ->
@@ -313,6 +320,17 @@ run_step({peer, Name}, Names, _Ctx) ->
     %% skips the case, saying why
     case tcs_peer:start(Name) of
         {ok, Pid} -> {ok, Names#{Name => Pid}};
+        {error, Why} -> {skip, Why}
+    end;
+run_step({peer_seq_tracer, Name}, Names, #{collector := C}) ->
+    %% `seq_trace tracer peer T`: a process T on the peer node becomes that node's system seq
+    %% tracer and hands on what it gets (DIST-SEQ-TRACER); its call is its own step's
+    case tcs_peer:seq_tracer(Name, C) of
+        {ok, Pid, Answer} ->
+            Names1 = Names#{Name => Pid},
+            ctl(C, ["<", atom_to_list(Name), "> seq_trace:set_system_tracer(", canon(Pid, Names1), ")"],
+                {ok, Answer}, Names1),
+            {ok, Names1};
         {error, Why} -> {skip, Why}
     end;
 run_step(Step, Names, #{timeout := Timeout}) when is_tuple(Step), tuple_size(Step) >= 2,

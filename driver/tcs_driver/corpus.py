@@ -41,6 +41,7 @@ class Case:
     callbacks: list[str]
     sessions: list[Session] = field(default_factory=list)
     desc: str = ""
+    peer_seq_tracer: str | None = None  # the peer node's seq tracer process (DIST-SEQ-TRACER)
 
 
 class ModelError(Exception):
@@ -157,15 +158,17 @@ def case_from_meta(path: Path, meta_json: str) -> Case:
     meta = json.loads(meta_json)
     sessions = [Session(s["name"], s["tracer"], s.get("callbacks", [])) for s in meta.get("sessions", [])]
     return Case(path, meta["id"], meta["rules"], int(meta["otp"]), meta.get("features", []),
-                meta["tracer"], meta.get("callbacks", []), sessions, meta.get("desc", ""))
+                meta["tracer"], meta.get("callbacks", []), sessions, meta.get("desc", ""),
+                meta.get("peer_seq_tracer"))
 
 
 def observable_kinds(case: Case) -> frozenset[str]:
     """The line kinds this case's tracers let the live side observe: callback lines from a
-    recorder, msg lines from the example tracer and from process tracers (trace sessions)."""
+    recorder, msg lines from the example tracer, from process tracers (trace sessions) and from
+    the peer node's seq tracer (DIST-SEQ-TRACER)."""
     tracers = {case.tracer} | {s.tracer for s in case.sessions}
     kinds = set(diff.DEFAULT_OBSERVABLE if "recorder" in tracers else diff.MSG_TRACER_OBSERVABLE)
-    if tracers & {"erl_msg_tracer", "process"}:
+    if tracers & {"erl_msg_tracer", "process"} or case.peer_seq_tracer:
         kinds |= diff.MSG_TRACER_OBSERVABLE
     return frozenset(kinds)
 

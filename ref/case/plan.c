@@ -233,6 +233,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         atom(out, st->other);
         if (st->driver) /* {open_port, P, X, driver}: the suite's linked-in driver */
             buf_puts(out, ", driver");
+        if (st->on_peer) /* {spawn, P, R, peer}: R on the peer node */
+            buf_printf(out, ", %s", step_plan_name(ST_PEER));
         if (st->term) { /* spawn, spawn_link: the entry point {M,F,Args} */
             buf_puts(out, ", ");
             term_print(out, st->term, PRINT_PLAN);
@@ -287,6 +289,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         }
         break;
     case ST_PEER:    /* {peer, R} */
+    case ST_PEER_SEQ_TRACER: /* {peer_seq_tracer, T} */
     case ST_RESUME:  /* {resume, A} */
     case ST_STATUS:  /* {status, A} */
     case ST_IDLE: /* {idle, A} */
@@ -429,5 +432,11 @@ void meta_print(Buf *out, const Scenario *sc)
         tracer_json(out, &sc->sessions[i].tracer);
         buf_puts(out, "}");
     }
-    buf_puts(out, "]}\n");
+    buf_puts(out, "]");
+    for (size_t i = 0; i < sc->nsteps; i++) /* the peer node's seq tracer, whose messages are msg lines */
+        if (sc->steps[i].kind == ST_PEER_SEQ_TRACER) {
+            buf_puts(out, ",\"peer_seq_tracer\":");
+            json_string(out, sc->steps[i].actor);
+        }
+    buf_puts(out, "}\n");
 }

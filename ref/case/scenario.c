@@ -52,6 +52,7 @@ typedef struct {
     bool tracer_port;   /* a `tracer port` step was read: the legacy tracer is a port (PORT-TRACER) */
     bool seq_tracer;    /* a `seq_trace tracer` step was read */
     bool seq_stamps;    /* a `seq_token` step gave a token a time stamp */
+    bool peer_seq_tracer; /* a `seq_trace tracer peer T` step was read */
 } Parser;
 
 enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
@@ -1722,6 +1723,10 @@ static bool spawn_args(Parser *p, Step *st, const char *verb)
 {
     if (!new_name_arg(p, "process", verb, &st->other, &st->other_col))
         return false;
+    if (next_word_is(p, step_keyword(ST_PEER))) { /* spawn/4 on the peer node (DIST-SPAWN) */
+        st->on_peer = true;
+        return true;
+    }
     if (next_word_is(p, "options")) /* spawn_opt/4 of a scenario process */
         return spawn_options_arg(p, st);
     if (!at_end(p) && !spawn_entry_arg(p, st)) /* an entry point {M,F,Args} (E6) */
@@ -1796,13 +1801,14 @@ static bool seq_token_args(Parser *p, Step *st)
 }
 
 /* A token's time stamp would end the {seq_trace, Label, Info, Ts} of a tracer process or port that
- * is the system seq tracer, a shape the stream's placeholders do not cover (model v1): refused at
- * whichever of the two comes second, the token or `seq_trace tracer`. */
+ * is the system seq tracer, the peer node's too, a shape the stream's placeholders do not cover
+ * (model v1): refused at whichever of the two comes second, the token or the seq tracer's step. */
 static bool seq_stamps_allowed(Parser *p, const Step *st, size_t at)
 {
     if (st->kind == ST_SEQ_TOKEN)
         p->seq_stamps |= strstr(st->fn, "timestamp") != NULL && term_is_atom(st->term, "true");
-    if (p->sc->tracer.kind != TRACER_PROCESS || !p->seq_stamps || !p->seq_tracer)
+    bool process_seq_tracer = (p->sc->tracer.kind == TRACER_PROCESS && p->seq_tracer) || p->peer_seq_tracer;
+    if (!p->seq_stamps || !process_seq_tracer)
         return true;
     return fail(p, at, "a seq_trace token with time stamps and a tracer process or port as the system seq "
                        "tracer is not supported by model v1");
@@ -1897,6 +1903,12 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         return wait_args(p, st);
     case ST_PEER: /* a second node, and a new process there */
         return new_name_arg(p, "process", kw, &st->actor, &st->actor_col) && end_of_statement(p);
+    case ST_PEER_SEQ_TRACER: /* ... that becomes the peer node's system seq tracer */
+        if (p->peer_seq_tracer)
+            return fail(p, at, "setting the peer node's system seq tracer twice is not supported by model v1");
+        p->peer_seq_tracer = true;
+        return new_name_arg(p, "process", kw, &st->actor, &st->actor_col) &&
+               end_of_statement(p) && seq_stamps_allowed(p, st, at);
     case ST_SUSPEND: /* erlang:suspend_process(A), or suspend_process(A, Opts) with an option list */
         return proc_arg(p, &st->actor, &st->actor_col) &&
                (at_end(p) || (term_arg(p, &st->term, &st->term_col) && end_of_statement(p)));

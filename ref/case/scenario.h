@@ -88,6 +88,7 @@ typedef struct Step {
     Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL;
                                   apply: the arguments after the session, as a list */
     bool has_timeout;          /* recv after N */
+    bool on_peer;              /* spawn, spawn_link: the new process is on the peer node (DIST-SPAWN) */
     bool driver;               /* open_port: the suite's linked-in driver tcs_drv, not cat;
                                   port_control: item is busy, not_busy or timer (timeout: N ms) */
     long long max_heap_size;   /* spawn with an entry point: its max_heap_size in words, 0: none */

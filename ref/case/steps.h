@@ -76,6 +76,9 @@
     X(ST_TRACER_PORT, "port_tracer", "tracer port", BY_HARNESS, false, false, porttracer_step)           \
     /* peer R: a second node started with module peer, and a process R there (DIST-*) */              \
     X(ST_PEER, "peer", "peer", BY_HARNESS, true, false, peer_start)                                \
+    /* seq_trace tracer peer T: a new process T on the peer node becomes that node's seq tracer */    \
+    X(ST_PEER_SEQ_TRACER, "peer_seq_tracer", "seq_trace tracer peer", BY_HARNESS, true, false,      \
+      peer_seq_tracer)                                                                               \
     /* A ms_test Args MS: A evaluates erlang:match_spec_test(Args, MS, trace) (MS-TEST-*) */          \
     X(ST_MS_TEST, "ms_test", "ms_test", BY_PROCESS, true, false, mstest_step)                          \
     /* P suspend Q, P resume Q: P calls erlang:suspend_process(Q), resume_process(Q) (SUSPEND-BY-*) */ \

@@ -185,3 +185,13 @@ bool enabled_seq_trace_named(Model *m, const char *name, const char *rules)
     buf_free(&tracee);
     return traced;
 }
+
+bool enabled_seq_trace_no_process(Model *m, const char *rules)
+{
+    Buf tracee;
+    buf_init(&tracee);
+    buf_puts(&tracee, "undefined");
+    bool traced = seq_trace_line(m, &tracee, rules);
+    buf_free(&tracee);
+    return traced;
+}

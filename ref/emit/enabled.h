@@ -37,5 +37,9 @@ bool enabled_seq_trace(Model *m, int p, const char *rules);
 /* Guarantees: the same line for a harness process that no Proc stands for, printed <name>
  * (a session's tracer state process: SEQ-TRACER-REPORT-RECEIPT); true iff it answered trace. */
 bool enabled_seq_trace_named(Model *m, const char *name, const char *rules);
+/* Guarantees: the enabled(seq_trace, ...) line of the legacy session's tracer about no process
+ * (tracee undefined: a transfer the runtime reports without its process, DIST-SEQ-EXIT), if it
+ * has one; true iff the tracer traces it. */
+bool enabled_seq_trace_no_process(Model *m, const char *rules);
 
 #endif

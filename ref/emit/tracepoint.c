@@ -184,16 +184,16 @@ void tracepoint_event(Model *m, int proc, const char *tag, const Term *term, con
     tracepoint_fire(m, proc, &ev);
 }
 
-/* The msg line of the seq tracer that is a process or a port (SEQ-TRACER-PROCESS, PORT-TRACER-SEQ):
- * erl_tracer's {seq_trace, Label, SeqTraceInfo} (a token without time stamps: the parser refuses
- * them, SEQ-TRACER-PROCESS). */
-static void port_seq_message(Model *m, const SeqToken *tok, Term *info, const char *rules)
+/* The msg line of a seq tracer that is a process or a port (SEQ-TRACER-PROCESS, PORT-TRACER-SEQ,
+ * DIST-SEQ-TRACER): erl_tracer's {seq_trace, Label, SeqTraceInfo} (a token without time stamps: the
+ * parser refuses them, SEQ-TRACER-PROCESS). */
+static void port_seq_message(Model *m, const Term *tracer, const SeqToken *tok, Term *info, const char *rules)
 {
     Term *el[3] = {term_atom(m->a, "seq_trace"), term_int(m->a, tok->label), info};
     Buf body;
     buf_init(&body);
     buf_puts(&body, "msg(");
-    term_print(&body, m->sessions[LEGACY_SESSION].state_term, PRINT_CANON);
+    term_print(&body, tracer, PRINT_CANON);
     buf_puts(&body, ", ");
     term_print(&body, term_tuple(m->a, 3, el), PRINT_CANON);
     buf_puts(&body, ")");
@@ -201,11 +201,28 @@ static void port_seq_message(Model *m, const SeqToken *tok, Term *info, const ch
     buf_free(&body);
 }
 
-void tracepoint_seq_trace(Model *m, const SeqToken *tok, const char *type, Term *to, const Term *msg,
-                          const char *rules)
+/* The SeqTraceInfo of a transfer: {Type, {Previous, Current}, From, To, Msg}. */
+static Term *seq_info(Model *m, const SeqToken *tok, const char *type, Term *to, const Term *msg)
 {
     Term *serial = term_tuple3(m->a, term_int(m->a, tok->lastcnt), term_int(m->a, tok->serial), NULL);
     Term *el[5] = {term_atom(m->a, type), serial, model_pid(m, tok->sender), to, (Term *)msg};
+    return term_tuple(m->a, 5, el);
+}
+
+void tracepoint_peer_seq_trace(Model *m, const Term *tracer, const SeqToken *tok, const char *type, Term *to,
+                               const Term *msg, const char *rules)
+{
+    Buf r;
+    buf_init(&r);
+    buf_printf(&r, "%s SEQ-TRACE DIST-SEQ-TRACER", rules);
+    port_seq_message(m, tracer, tok, seq_info(m, tok, type, to, msg), buf_str(&r));
+    buf_free(&r);
+}
+
+void tracepoint_seq_trace(Model *m, const SeqToken *tok, const char *type, Term *to, const Term *msg,
+                          const char *rules)
+{
+    Term *info = seq_info(m, tok, type, to, msg);
     Buf body, r;
     buf_init(&body);
     buf_init(&r);
@@ -213,7 +230,7 @@ void tracepoint_seq_trace(Model *m, const SeqToken *tok, const char *type, Term 
     if (m->sessions[LEGACY_SESSION].tracer->kind == TRACER_PROCESS) {
         bool port = m->sessions[LEGACY_SESSION].state_term->kind == TK_PORT;
         buf_puts(&r, port ? " PORT-TRACER-SEQ PORT-TRACER-MESSAGE" : " SEQ-TRACER-PROCESS");
-        port_seq_message(m, tok, term_tuple(m->a, 5, el), buf_str(&r));
+        port_seq_message(m, m->sessions[LEGACY_SESSION].state_term, tok, info, buf_str(&r));
         buf_free(&body);
         buf_free(&r);
         return;
@@ -222,7 +239,7 @@ void tracepoint_seq_trace(Model *m, const SeqToken *tok, const char *type, Term 
     buf_puts(&body, "trace(seq_trace, ");
     term_print(&body, m->sessions[LEGACY_SESSION].state_term, PRINT_CANON);
     buf_printf(&body, ", %lld, ", tok->label);
-    term_print(&body, term_tuple(m->a, 5, el), PRINT_CANON);
+    term_print(&body, info, PRINT_CANON);
     buf_puts(&body, ", ");
     term_print(&body, opts, PRINT_CANON);
     buf_puts(&body, ")");

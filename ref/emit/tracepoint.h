@@ -44,5 +44,10 @@ const char *tracepoint_rules(Model *m, int s, int nsessions, const char *ev_rule
  * Opts) line of the system seq tracer for one transfer with token tok (SEQ-TRACE). */
 void tracepoint_seq_trace(Model *m, const SeqToken *tok, const char *type, Term *to, const Term *msg,
                           const char *rules);
+/* Guarantees: the msg(<T>, {seq_trace, Label, {Type, {Previous, Current}, From, To, Msg}}) line of
+ * tracer T, the peer node's system seq tracer, for one transfer of a process there with token tok
+ * (DIST-SEQ-TRACER). */
+void tracepoint_peer_seq_trace(Model *m, const Term *tracer, const SeqToken *tok, const char *type, Term *to,
+                               const Term *msg, const char *rules);
 
 #endif

@@ -14,6 +14,9 @@
 #include "seqtrace.h"
 #include "windows.h"
 
+/* What stands for the peer node's name, which the harness draws at random (tcs_peer:start_peer/0). */
+#define PEER_NODE_NAME "tcs_peer@127.0.0.1"
+
 /* msg (a copy of it, which the mailbox owns: it outlives the step's memory) at the end of q's
  * mailbox. */
 static void mbox_push(Model *m, int q, const Term *msg, const SeqToken *token)
@@ -122,7 +125,11 @@ bool messages_send(Model *m, int p, const Step *st)
     if (m->procs[q].remote && m->procs[p].token) /* DIST-SEQ-SEND: traced here, by its sender */
         control_decided(m, "DIST-SEQ-SEND");
     const SeqToken *token = seqtrace_send(m, p, q, st->term);
-    return messages_deliver(m, q, st->term, model_pid(m, p), token, "EV-RECEIVE");
+    /* DIST-RECEIVE: a message from the peer node reaches a 'receive' pattern as [Node, undefined,
+     * Msg], Node the sender's node (erl_trace.c trace_receive: "node name or other atom"); that
+     * name is random, and this atom, no other node's, stands for it (fuzz seed 20261129, group 1) */
+    const Term *sender = m->procs[p].remote ? term_atom(m->a, PEER_NODE_NAME) : model_pid(m, p);
+    return messages_deliver(m, q, st->term, sender, token, m->procs[p].remote ? "EV-RECEIVE DIST-RECEIVE" : "EV-RECEIVE");
 }
 
 bool messages_send_name(Model *m, int p, const Step *st)

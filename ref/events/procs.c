@@ -8,6 +8,7 @@
 #include "largeheap.h"
 #include "libcalls.h"
 #include "messages.h"
+#include "msgtrace.h"
 #include "order.h"
 #include "ports.h"
 #include "procs.h"
@@ -111,8 +112,27 @@ static bool spawn_fun_call(Model *m, int q, const Step *st, const Term *mfa)
     return procs_terminate(m, q, term_atom(m->a, "normal"), NULL, NULL);
 }
 
+/* `P spawn R peer`, `P spawn_link R peer` (DIST-SPAWN, C-621): R is created by the peer node's
+ * runtime (spawn_request/5 under spawn/4 and spawn_link/4), so P's node traces no spawn; P's link
+ * when it links, then its receipt of the request's answer {spawn_reply, Ref, ok, R}, which P takes
+ * before the call returns. */
+static bool spawn_on_peer(Model *m, int p, const Step *st)
+{
+    int r = model_add_proc(m, st->other);
+    m->procs[r].remote = true; /* DIST-PEER: alive, untraced, idle */
+    if (st->kind == ST_SPAWN_LINK) {
+        procs_set_link(m, p, r, true);
+        tracepoint_event(m, p, "link", model_pid(m, r), NULL, "EV-LINK DIST-SPAWN");
+    }
+    Term *el[4] = {term_atom(m->a, "spawn_reply"), term_placeholder(m->a, "_Ref"), term_atom(m->a, "ok"),
+                   model_pid(m, r)};
+    return msgtrace_event(m, st, p, "receive", term_tuple(m->a, 4, el), model_pid(m, r), "EV-RECEIVE DIST-SPAWN");
+}
+
 bool procs_spawn(Model *m, int p, const Step *st)
 {
+    if (st->on_peer)
+        return spawn_on_peer(m, p, st);
     bool linked = st->kind == ST_SPAWN_LINK;
     bool fun = st->term && st->term->kind == TK_FUN;
     Term *mfa = fun ? spawn_fun_entry(m, st) : st->term;

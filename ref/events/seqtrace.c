@@ -46,21 +46,56 @@ const SeqToken *seqtrace_down_token(const Term *reason)
     return immediate(reason) ? &RUNTIME_MESSAGE : &DOWN_TERM_REASON;
 }
 
+/* True iff p's node has a system seq tracer: this node's, the scenario's tracer (SEQ-TRACER), or,
+ * for a process on the peer node, the process `seq_trace tracer peer` made that node's
+ * (DIST-SEQ-TRACER): "the trace messages are sent to the system tracer" of p's own node. */
+static bool node_seq_tracer(const Model *m, int p)
+{
+    return m->procs[p].remote ? m->peer_seq_tracer != NULL : m->seq_tracer;
+}
+
+/* Whether p's node's seq tracer, there is one, takes p's transfer: the answer of this node's
+ * enabled(seq_trace, ...) (SEQ-ENABLED) about p, or about no process (the tracee undefined:
+ * anonymous); the peer node's is a process, asked nothing. */
+static bool seq_enabled_about(Model *m, int p, bool anonymous, const char *rules)
+{
+    if (m->procs[p].remote)
+        return true;
+    return anonymous ? enabled_seq_trace_no_process(m, rules) : enabled_seq_trace(m, p, rules);
+}
+
+static bool seq_enabled(Model *m, int p, const char *rules)
+{
+    return seq_enabled_about(m, p, false, rules);
+}
+
 /* The seq_trace output of one transfer: enabled whatever the token's flags (SEQ-FLAGS), asked
  * once more when seq_bump asked already (again: SEQ-ENABLED-REPEAT), then (flag set) its trace
- * line, with the token's time stamps (SEQ-TIMESTAMP). */
-static void seq_output(Model *m, int p, const SeqToken *tok, const char *type, bool flag, bool again,
-                       Term *to, const Term *msg, const char *rules)
+ * line, with the token's time stamps (SEQ-TIMESTAMP); a process of the peer node's goes to
+ * that node's seq tracer (DIST-SEQ-TRACER). */
+static void seq_output_about(Model *m, int p, bool anonymous, const SeqToken *tok, const char *type, bool flag,
+                             bool again, Term *to, const Term *msg, const char *rules)
 {
     Buf asked, traced;
     buf_init(&asked);
     buf_init(&traced);
     buf_printf(&asked, "%s SEQ-FLAGS%s", rules, again ? " SEQ-ENABLED-REPEAT" : "");
     buf_printf(&traced, "%s%s", rules, tok->stamps ? " SEQ-TIMESTAMP" : "");
-    if (enabled_seq_trace(m, p, buf_str(&asked)) && flag)
-        tracepoint_seq_trace(m, tok, type, to, msg, buf_str(&traced));
+    if (seq_enabled_about(m, p, anonymous, buf_str(&asked)) && flag) {
+        if (m->procs[p].remote)
+            tracepoint_peer_seq_trace(m, model_pid(m, model_proc(m, m->peer_seq_tracer)), tok, type, to, msg,
+                                      buf_str(&traced));
+        else
+            tracepoint_seq_trace(m, tok, type, to, msg, buf_str(&traced));
+    }
     buf_free(&asked);
     buf_free(&traced);
+}
+
+static void seq_output(Model *m, int p, const SeqToken *tok, const char *type, bool flag, bool again,
+                       Term *to, const Term *msg, const char *rules)
+{
+    seq_output_about(m, p, false, tok, type, flag, again, to, msg, rules);
 }
 
 /* SEQ-SERIAL: before a send or print the token gets {LastCnt, ++Clock} of the process and
@@ -70,7 +105,7 @@ static SeqToken *seq_bump(Model *m, int p, const char *rules)
     Proc *pp = &m->procs[p];
     SeqToken *tok = arena_alloc(m->a, sizeof *tok);
     *tok = *pp->token;
-    if (!m->seq_tracer || enabled_seq_trace(m, p, rules)) {
+    if (!node_seq_tracer(m, p) || seq_enabled(m, p, rules)) {
         tok->serial = ++pp->seq_clock;
         tok->lastcnt = pp->seq_lastcnt;
         tok->sender = p;
@@ -84,7 +119,7 @@ const SeqToken *seqtrace_send(Model *m, int p, int q, const Term *msg)
     if (!m->procs[p].token)
         return NULL;
     SeqToken *tok = seq_bump(m, p, "SEQ-ENABLED SEQ-SERIAL SEQ-SEND");
-    if (m->seq_tracer)
+    if (node_seq_tracer(m, p))
         seq_output(m, p, tok, "send", tok->send, true, model_pid(m, q), msg, "SEQ-ENABLED SEQ-SEND");
     return tok;
 }
@@ -98,9 +133,14 @@ const SeqToken *seqtrace_exit_signal(Model *m, int p, int q, const Term *reason)
      * SEQ_TRACE_SEND): {send, Serial, <p>, <q>, {'EXIT', <p>, Reason}}, whatever q does with it
      * (erlang/otp seq_trace_SUITE trace_exit/1; live: otp_seq_trace_exit) */
     SeqToken *tok = seq_bump(m, p, "SEQ-ENABLED SEQ-SERIAL SEQ-EXIT-SIGNAL");
-    if (m->seq_tracer) {
+    if (node_seq_tracer(m, p)) {
+        /* DIST-SEQ-EXIT, C-620: to a process on another node the signal goes through
+         * erts_dsig_send_exit_tt (dist.c), whose seq_trace_output_exit passes no process: the
+         * tracer is asked about undefined */
+        bool across = m->procs[q].remote != m->procs[p].remote;
         Term *msg = term_tuple3(m->a, term_atom(m->a, "EXIT"), model_pid(m, p), (Term *)reason);
-        seq_output(m, p, tok, "send", tok->send, true, model_pid(m, q), msg, "SEQ-ENABLED SEQ-EXIT-SIGNAL");
+        seq_output_about(m, p, across, tok, "send", tok->send, true, model_pid(m, q), msg,
+                         across ? "SEQ-ENABLED SEQ-EXIT-SIGNAL DIST-SEQ-EXIT" : "SEQ-ENABLED SEQ-EXIT-SIGNAL");
     }
     return tok;
 }
@@ -116,8 +156,8 @@ bool seqtrace_exit_received(Model *m, int q)
         return model_unsupported(m, m->step->line, m->step->col,
                                  "a process killed by a seq_trace token holder's exit signal, itself linked to "
                                  "others or monitored, is");
-    if (m->seq_tracer)
-        enabled_seq_trace(m, q, "SEQ-ENABLED SEQ-EXIT-SIGNAL");
+    if (node_seq_tracer(m, q))
+        seq_enabled(m, q, "SEQ-ENABLED SEQ-EXIT-SIGNAL");
     return true;
 }
 
@@ -126,8 +166,8 @@ void seqtrace_exit_ignored(Model *m, int q)
     /* C-520: q handles the signal, with its token, before it finds it has nothing to do: the seq
      * tracer is asked about q, nothing is traced whatever the token's flags, and q's own sends
      * carry no token afterwards (seen live on 25, 27, 29: seq_exit_signal_normal_ignored) */
-    if (m->seq_tracer)
-        enabled_seq_trace(m, q, "SEQ-ENABLED SEQ-EXIT-SIGNAL");
+    if (node_seq_tracer(m, q))
+        seq_enabled(m, q, "SEQ-ENABLED SEQ-EXIT-SIGNAL");
 }
 
 void seqtrace_receive(Model *m, int p, const Message *msg)
@@ -150,7 +190,7 @@ void seqtrace_receive(Model *m, int p, const Message *msg)
     pp->seq_lastcnt = msg->token->serial;
     if (pp->seq_clock < msg->token->serial)
         pp->seq_clock = msg->token->serial;
-    if (m->seq_tracer)
+    if (node_seq_tracer(m, p))
         seq_output(m, p, msg->token, "receive", msg->token->receive, false, model_pid(m, p), msg->msg,
                    "SEQ-ENABLED SEQ-RECEIVE");
 }
@@ -213,7 +253,7 @@ bool seqtrace_step(Model *m, int p, const Step *st)
         const char *rules = st->args ? "SEQ-ENABLED SEQ-PRINT SEQ-PRINT-LABEL" : "SEQ-ENABLED SEQ-PRINT";
         SeqToken *tok = seq_bump(m, p, st->args ? "SEQ-ENABLED SEQ-SERIAL SEQ-PRINT SEQ-PRINT-LABEL"
                                                 : "SEQ-ENABLED SEQ-SERIAL SEQ-PRINT");
-        if (m->seq_tracer)
+        if (node_seq_tracer(m, p))
             seq_output(m, p, tok, "print", tok->print, true, term_nil(m->a), st->term, rules);
     } else if (pp->token) {
         control_decided(m, "SEQ-PRINT-LABEL");

@@ -259,6 +259,8 @@ typedef struct Model {
                          * when a session is destroyed (C-446); a direct call of the BIF with the
                          * mark off is traced by no session there */
     bool seq_tracer;    /* the system seq tracer is the scenario's tracer (ref/events/seqtrace.c) */
+    const char *peer_seq_tracer; /* the process on the peer node that is that node's system seq
+                                  * tracer (`seq_trace tracer peer T`), or NULL (ref/harness/peer.c) */
     bool seq_tokens;    /* some process has been given a seq_trace token: until then no step
                          * needs to look for token holders among all processes */
     const Step *step;   /* the step being run: where an error found deeper down points */

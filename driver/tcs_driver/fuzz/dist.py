@@ -2,7 +2,10 @@
 random stream of their own: a process on a peer node sends to local processes and is sent to, links
 and unlinks them and is linked and unlinked by them, sends them exit signals and gets theirs, and exits
 or is killed, its exit signal reaching its local links (DIST-LINK, DIST-EXIT, DIST-SEND-DEAD,
-DIST-SEQ-SEND).
+DIST-SEQ-SEND). Half the blocks make a process on the peer node that node's seq tracer (DIST-SEQ-TRACER),
+unless a token has time stamps; the remote process takes the messages sent to it (`r recv`), a token
+holder's token with one (DIST-SEQ-RECEIVE), and while it holds one it only takes messages, or exits
+when it has no links.
 
 At the end, so that no step after the block needs to know the remote process. Only in a scenario with
 no session, no process spec and no meta pattern on a library target (the model refuses them with a peer
@@ -23,6 +26,12 @@ from .state import FuzzState
 DIST_CHANCE: Final[float] = 0.03
 #: The remote process's name: no declared, spawned or port name (state.SPAWN_NAMES, PORT_NAMES).
 REMOTE: Final[str] = "r"
+#: The peer node's seq tracer's name, and the chance that a block has one.
+PEER_SEQ_TRACER: Final[str] = "rt"
+PEER_SEQ_TRACER_CHANCE: Final[float] = 0.5
+#: A token with a time stamp, which the model refuses with a process as seq tracer.
+STAMPED: Final[re.Pattern[str]] = re.compile(
+    r"\w+ seq_token (timestamp|monotonic_timestamp|strict_monotonic_timestamp) true")
 #: The reasons of the remote process's exit and of exit signals across nodes.
 REASONS: Final[tuple[str, ...]] = ("normal", "kill", "die", "{shutdown,x}")
 #: A legacy trace step of a process spec (cases/README.md, SPEC), and a meta pattern on a library
@@ -57,17 +66,52 @@ def _signal(st: FuzzState, to: str, reason: str, deliver: Deliver, die: Die) -> 
         die(to, False)
 
 
+def _linked(st: FuzzState) -> bool:
+    """Whether the remote process has links (its exit signals would take a token it holds to them)."""
+    return any(REMOTE in link for link in st.links)
+
+
+def _remote_recv(st: FuzzState) -> str | None:
+    """`r recv` of the oldest message sent to it, its token (or none) r's then (DIST-SEQ-RECEIVE); not
+    a token while r has links (what its exit signals would do with it the state does not follow)."""
+    waiting = st.mailbox.get(REMOTE, [])
+    if not waiting or (waiting[0][1] and _linked(st)):
+        return None
+    _, carries = waiting.pop(0)
+    (st.token.add if carries else st.token.discard)(REMOTE)
+    return f"{REMOTE} recv"
+
+
+def _holder_step(st: FuzzState, kind: str, die: Die) -> str | None:
+    """What the remote process does while it holds a token (it has no links then): takes a message, or
+    exits (DIST-SEQ-EXIT with no one to reach)."""
+    if kind == "remote_recv":
+        return _remote_recv(st)
+    if kind == "remote_exit":
+        die(REMOTE, True)
+        return f"{REMOTE} exit normal"
+    return None
+
+
 def _step(st: FuzzState, rng: random.Random, term: Callable[[], str], deliver: Deliver, die: Die) -> str | None:
     """One step by or on the remote process, or None when the one drawn cannot be written now."""
     alive = REMOTE in st.alive
     kind = rng.choice(("link", "unlink", "remote_link", "remote_unlink", "send", "remote_send",
-                       "kill", "remote_kill", "remote_exit"))
+                       "kill", "remote_kill", "remote_exit") + ("remote_recv",) * 3)
     actors = [p for p in st.free() if p != REMOTE]
     linkable = _linkable(st)
     if kind == "send" and actors:      # DIST-SEND, DIST-SEND-DEAD, DIST-SEQ-SEND
-        return f"{rng.choice(actors)} send {REMOTE} {term()}"
+        holders = [a for a in actors if a in st.token]  # half the time a token holder's, to be taken there
+        p = rng.choice(holders if holders and rng.random() < 0.5 else actors)
+        if alive:
+            st.mailbox.setdefault(REMOTE, []).append((None, p in st.token))
+        return f"{p} send {REMOTE} {term()}"
     if not alive:
         return None
+    if REMOTE in st.token:
+        return _holder_step(st, kind, die)
+    if kind == "remote_recv":
+        return _remote_recv(st)
     local_actors = [p for p in actors if p in linkable]
     if kind in ("link", "unlink") and local_actors:
         p = rng.choice(local_actors)
@@ -97,13 +141,16 @@ def _step(st: FuzzState, rng: random.Random, term: Callable[[], str], deliver: D
 
 
 def block_steps(st: FuzzState, rng: random.Random, term: Callable[[], str], deliver: Deliver,
-                die: Die) -> list[str]:
-    """`peer r` and a few steps across the two nodes; the state follows them (the remote process is one
+                die: Die, stamped: bool) -> list[str]:
+    """`peer r`, the peer node's seq tracer in half the blocks (never when a token has time stamps:
+    stamped), and a few steps across the two nodes; the state follows them (the remote process is one
     of st.alive while it lives, so that a local death reaches it through its links, and its through
     theirs: `die`)."""
     st.alive.append(REMOTE)
     st.features.add("dist")
     lines = [f"peer {REMOTE}"]
+    if rng.random() < PEER_SEQ_TRACER_CHANCE and not stamped:
+        lines.append(f"seq_trace tracer peer {PEER_SEQ_TRACER}")
     for _ in range(rng.randrange(2, 8)):
         if (line := _step(st, rng, term, deliver, die)) is not None:
             lines.append(line)

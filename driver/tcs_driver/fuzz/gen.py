@@ -1262,7 +1262,8 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     ends = random.Random(f"tcs-fuzz-dist-{seed}-{index}-{variant}")
     if ends.random() < dist.DIST_CHANCE and dist.possible(with_sessions, steps):
         steps += dist.block_steps(st, ends, lambda: _term(st), lambda p, t: _deliver(st, p, False, t),
-                                  lambda p, normal: _die(st, p, normal))
+                                  lambda p, normal: _die(st, p, normal),
+                                  any(dist.STAMPED.match(s) for s in steps))
     if with_sessions:
         st.needs(27, "sessions")
     if st.system:
