@@ -632,6 +632,8 @@ def _call(st: FuzzState, actor: _Actor) -> str | None:
         _mark_traced(st, [p], ["all"])
     if (nif := runtime.nif_call(st, p, lambda: _term(st))) is not None:
         return nif + runtime.call_path(st)
+    if (test := runtime.ms_test(st, p, lambda: _term(st))) is not None:
+        return test
     if st.rng.random() < (0.45 if st.lib_patterned else 0.1):   # calls the patterns see, mostly
         return _library_call(st, p) + runtime.call_path(st)
     if not st.late_loaded and st.rng.random() < 0.15 and p not in st.traced_sr and not holder:
