@@ -1159,8 +1159,25 @@ def _legacy_trace_step(st: FuzzState) -> str | None:
     line = _trace_step(st)
     if line and _names_dead_tracer(st, line):
         return None
-    if line and " on " in line and not any(t in line for t in BAD_TRACERS) and st.tracer_module == "unloaded":
+    if line:
+        _loads_tracer(st, line)
+    return line
+
+
+def _loads_tracer(st: FuzzState, line: str) -> None:
+    """The recorder module is loaded again by a legacy `trace ... on` step that names no bad tracer."""
+    if " on " in line and not any(t in line for t in BAD_TRACERS) and st.tracer_module == "unloaded":
         st.tracer_module = "loaded"
+
+
+def _dist_trace(st: FuzzState, p: str, flags: list[str]) -> str | None:
+    """`trace P on FLAGS` of a local process before steps across nodes (dist.py), None where the tracer
+    process has exited."""
+    line = f"trace {p} on {' '.join(flags + _named_tracer(st, 'on', flags))}"
+    if _names_dead_tracer(st, line):
+        return None
+    _loads_tracer(st, line)
+    _mark_traced(st, [p], flags)
     return line
 
 
@@ -1264,7 +1281,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     ends = random.Random(f"tcs-fuzz-dist-{seed}-{index}-{variant}")
     if ends.random() < dist.DIST_CHANCE and dist.possible(with_sessions, steps):
         steps += dist.block_steps(st, ends, lambda: _term(st), lambda p, t: _deliver(st, p, False, t),
-                                  lambda p, normal: _die(st, p, normal))
+                                  lambda p, normal: _die(st, p, normal), lambda p, flags: _dist_trace(st, p, flags))
     if with_sessions:
         st.needs(27, "sessions")
     if st.system:
