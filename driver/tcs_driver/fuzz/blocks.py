@@ -14,6 +14,8 @@ the steps the rule needs one after the other, in a state that allows them, and u
 - `reload_not_purged`: `load tcs_late` until a load finds old code (CALL-RELOAD-NOT-PURGED);
 - `head_map`: a call whose map argument a map head matches (MS-HEAD-MAP);
 - `silent_send`: a send spec's `{silent,Bool}` run by the send it matches (MSGPAT-SILENT-ACTION);
+- `spawn_fun`: a child spawned with a fun by a process traced for call with set_on_spawn, under a
+  pattern on erlang:apply/2 (PROCS-SPAWN-FUN, LIB-TARGET-APPLY, PROCS-SPAWN-ENTRY-CALL);
 - `sysmon`: a session's system monitor set to a limit the next steps reach, then cleared
   (SYSMON-LONG-MSGQ, SYSMON-LARGE-HEAP, SYSMON-BUSY-PORT, SYSMON-MESSAGE).
 
@@ -28,6 +30,12 @@ from .state import CHAIN_SHAPES, PORT_NAMES, SPAWN_NAMES, FuzzState, Port
 
 #: The chance, at each step, of a block (which then writes only where the scenario allows it).
 BLOCK_CHANCE: Final[float] = 0.02
+#: The funs a spawn_fun block's child runs (T any term holding no fun or reference), and the patterns
+#: on erlang:apply/2 that see the child's call (procs_spawn_fun_entry_call).
+FUN_VALUES: Final[tuple[str, ...]] = ("[1,2,3]", "{x,[]}", "1", "<<1>>", "ok")
+APPLY_PATTERNS: Final[tuple[str, ...]] = ("[{'_',[],[{return_trace}]}]",
+                                          "[{'_',[],[{return_trace},{message,{caller}}]}] local",
+                                          "[{'_',[],[{return_trace}]}] meta")
 #: The long_message_queue limits of a block: above what the harness's own processes reach.
 LONG_QUEUE: Final[tuple[int, int]] = (20, 40)
 
@@ -157,6 +165,29 @@ def silent_send(st: FuzzState, deliver: Deliver) -> list[str]:
             f"{p} send {to} hello"]
 
 
+def spawn_fun(st: FuzzState, deliver: Deliver) -> list[str]:
+    """P traced for call and procs with set_on_spawn spawns a child with a fun under a pattern on
+    erlang:apply/2, which the child calls as its entry point and which returns the fun's value; the
+    child exits normal, and the pattern is gone after. P untraced before and no flags for new processes:
+    the model refuses an entry point traced for messages, scheduling or garbage collection."""
+    who = [p for p in _actors(st) if p not in st.traced]
+    if st.new_traced or not who or not _legacy_on(st):
+        return []
+    child = st.fresh(SPAWN_NAMES)
+    if child is None:
+        return []
+    p = st.xr.choice(who)
+    st.traced.add(p)
+    st.dead.add(child)
+    st.features.add("library_targets")
+    # a meta pattern as the legacy pattern step allows one: not with trace_call/5 (C-10) nor a tracer port
+    pattern = st.xr.choice(APPLY_PATTERNS[:2] if st.trace_call or st.tracer_port else APPLY_PATTERNS)
+    st.meta |= pattern.endswith("meta")
+    return [f"trace {p} on call set_on_spawn procs", f"pattern erlang:apply/2 {pattern}",
+            f"{p} spawn {child} fun() -> {st.xr.choice(FUN_VALUES)} end",
+            f"pattern erlang:apply/2 false" + (" meta" if pattern.endswith("meta") else "")]
+
+
 def holder_exit(st: FuzzState, deliver: Deliver) -> list[str]:
     """P, never traced, with no links, monitors or ports, links to Q, never traced, takes a token and
     exits normal: Q (not trapping exits) lives on, and both stay in the seq_trace group (C-65)."""
@@ -241,7 +272,7 @@ def _busy_port(st: FuzzState, deliver: Deliver) -> list[str]:
 #: The blocks, drawn alike.
 BLOCKS: Final[tuple[Callable[[FuzzState, Deliver], list[str]], ...]] = (
     relation, session_order, return_to_chain, option_taken, link_order, head_map, silent_send, holder_exit,
-    reload_not_purged, sysmon)
+    reload_not_purged, sysmon, spawn_fun)
 
 
 def block_steps(st: FuzzState, deliver: Deliver) -> list[str]:

@@ -26,10 +26,11 @@ REMOTE: Final[str] = "r"
 #: The reasons of the remote process's exit and of exit signals across nodes.
 REASONS: Final[tuple[str, ...]] = ("normal", "kill", "die", "{shutdown,x}")
 #: A legacy trace step of a process spec (cases/README.md, SPEC), and a meta pattern on a library
-#: target, which the distribution's own processes would call (the model refuses both with a peer node).
+#: target, which the distribution's own processes would call, or on erlang:apply/2 (the model refuses
+#: them with a peer node).
 HARNESS_TRACED: Final[re.Pattern[str]] = re.compile(
     r"trace (all|processes|existing|existing_processes|new|new_processes|new_ports) "
-    r"|pattern (erlang:phash2/1|lists:seq/2) .*(\smeta\b|\{meta,)")
+    r"|pattern (erlang:phash2/1|lists:seq/2|erlang:apply/2) .*(\smeta\b|\{meta,)")
 
 #: The chance that a local process is traced first, and its flags: its sends to R and R's messages to
 #: it are then events (DIST-SEND, DIST-RECEIVE), and its link to R gives R nothing (DIST-LINK-NO-INHERIT).
