@@ -1270,7 +1270,8 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
         elif not with_sessions and loop.random() < BUSY_LOOP_CHANCE and busyloop.possible(st):
             steps += busyloop.block_steps(st, loop)
         steps += runtime.wait_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
-        steps += runtime.suspend_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
+        steps += runtime.suspend_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t),
+                                       lambda p: _die(st, p, True))
         steps += blocks.block_steps(st, lambda p, t: _deliver(st, p, False, t))
         line = _STEPS[rng.choices(kinds, weights)[0]].write(st)
         if line is not None:

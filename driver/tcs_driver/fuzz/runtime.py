@@ -44,6 +44,7 @@ SUSPEND_CHANCE: Final[float] = 0.05
 #: that the harness names options (SUSPEND-UNLESS-SUSPENDING) or bad ones (SUSPEND-OPTS-BADARG).
 BY_PROCESS_CHANCE: Final[float] = 0.25
 OPTIONS_CHANCE: Final[float] = 0.25
+SUSPENDER_EXIT_CHANCE: Final[float] = 0.3
 #: `P ms_test Args MS` now and then in a call's place (MS-TEST-RESULT, MS-TEST-NO-EFFECT), MS one the
 #: model runs in a test: a non-empty list of clauses, no trace flag function, no set_seq_token (C-560, C-561).
 MS_TEST_CHANCE: Final[float] = 0.03
@@ -137,7 +138,8 @@ def wait_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str, s
     return lines + [f"{p} wait {st.xr.choice([250, 250, 300])} while {st.xr.choice(senders)} sends {msg}"]
 
 
-def suspend_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str, str], None]) -> list[str]:
+def suspend_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str, str], None],
+                  die: Callable[[str], None]) -> list[str]:
     """Now and then the harness suspends a process blocked in a receive and resumes it (SUSPEND-PROCESS,
     SUSPEND-RESUME), once or nested (SUSPEND-NESTED), asking its status between (SUSPEND-STATUS), with
     a message sent to it meanwhile (RUN-SUSPENDED: taken at the last resume); or asks about a dead
@@ -157,7 +159,7 @@ def suspend_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str
         return [f"resume {st.xr.choice(st.alive)}"] if st.alive and st.xr.random() < 0.3 else []
     p = st.xr.choice(blocked)
     if st.xr.random() < BY_PROCESS_CHANCE:
-        return _suspend_by_process(st, p, term, deliver)
+        return _suspend_by_process(st, p, term, deliver, die)
     depth = st.xr.choice([1, 1, 2])
     lines = [f"suspend {p}"] * depth
     if st.xr.random() < OPTIONS_CHANCE:
@@ -181,11 +183,12 @@ def suspend_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str
     return lines
 
 
-def _suspend_by_process(st: FuzzState, p: str, term: Callable[[], str],
-                        deliver: Callable[[str, str], None]) -> list[str]:
+def _suspend_by_process(st: FuzzState, p: str, term: Callable[[], str], deliver: Callable[[str, str], None],
+                        die: Callable[[str], None]) -> list[str]:
     """`Q suspend P` ... `Q resume P` by another process that can act (SUSPEND-BY-PROCESS), P blocked
     with no link or monitor (the model refuses one: C-610), a message sent to P meanwhile now and then;
-    and now and then Q suspending itself (badarg: SUSPEND-SELF). None when no process can."""
+    now and then Q suspending itself (badarg: SUSPEND-SELF), or Q exiting normal in place of its resume,
+    which lifts its suspend (SUSPEND-SUSPENDER-EXIT: `die`). None when no process can."""
     tied = any(p in link for link in st.links) or any(p in pair for pair in st.monitors)
     suspenders = [q for q in st.free() if q != p and q not in st.token]
     if tied or not suspenders:
@@ -198,4 +201,7 @@ def _suspend_by_process(st: FuzzState, p: str, term: Callable[[], str],
         msg = term()
         lines.append(f"{q} send {p} {msg}")
         deliver(p, msg)
+    if st.xr.random() < SUSPENDER_EXIT_CHANCE:
+        die(q)
+        return lines + [f"{q} exit normal"]
     return lines + [f"{q} resume {p}"]
