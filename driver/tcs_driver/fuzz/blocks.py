@@ -19,10 +19,12 @@ the steps the rule needs one after the other, in a state that allows them, and u
 - `sysmon`: a session's system monitor set to a limit the next steps reach, then cleared
   (SYSMON-LONG-MSGQ, SYSMON-LARGE-HEAP, SYSMON-BUSY-PORT, SYSMON-MESSAGE).
 
-Drawn with the scenario's second stream (st.xr).
+Drawn with the scenario's second stream (st.xr); but `legacy_sysmon`, written at a scenario's start,
+from a stream of its own (gen.scenario).
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Final
 
@@ -36,6 +38,10 @@ FUN_VALUES: Final[tuple[str, ...]] = ("[1,2,3]", "{x,[]}", "1", "<<1>>", "ok")
 APPLY_PATTERNS: Final[tuple[str, ...]] = ("[{'_',[],[{return_trace}]}]",
                                           "[{'_',[],[{return_trace},{message,{caller}}]}] local",
                                           "[{'_',[],[{return_trace}]}] meta")
+#: The chance that a scenario without sessions begins with the legacy system monitor set, and the
+#: limit and the child's heap (OTP's trace_SUITE system_monitor_large_heap_1 and _2, C-640).
+LEGACY_SYSMON_CHANCE: Final[float] = 0.02
+LEGACY_LARGE_HEAP: Final[tuple[int, int]] = (65535, 131070)
 #: The long_message_queue limits of a block: above what the harness's own processes reach.
 LONG_QUEUE: Final[tuple[int, int]] = (20, 40)
 
@@ -186,6 +192,25 @@ def spawn_fun(st: FuzzState, deliver: Deliver) -> list[str]:
     return [f"trace {p} on call set_on_spawn procs", f"pattern erlang:apply/2 {pattern}",
             f"{p} spawn {child} fun() -> {st.xr.choice(FUN_VALUES)} end",
             f"pattern erlang:apply/2 false" + (" meta" if pattern.endswith("meta") else "")]
+
+
+def legacy_sysmon(st: FuzzState, rng: random.Random) -> list[str]:
+    """At a scenario's start (the model refuses the setter after a call, a port, code loading...): a child
+    spawned with a heap past the limit, the legacy system monitor set to it (SYSMON-LEGACY-SET) or to
+    the tracer process, the child collecting, which the monitor hears of unless it is the child
+    (SYSMON-LEGACY-SELF, SYSMON-LEGACY-LARGE-HEAP), and the monitor cleared; else none."""
+    if rng.random() >= LEGACY_SYSMON_CHANCE or not st.alive:
+        return []
+    child = st.fresh(SPAWN_NAMES)
+    if child is None:
+        return []
+    limit, heap = LEGACY_LARGE_HEAP
+    st.alive.append(child)
+    st.features.add("system_monitor")
+    monitor = "tracer" if st.legacy_process and not st.tracer_port and rng.random() < 0.5 else child
+    lines = [f"{rng.choice(st.alive[:-1])} spawn {child} options [{{min_heap_size,{heap}}}]",
+             f"system_monitor {monitor} large_heap {limit}", f"{child} gc major", "system_monitor undefined"]
+    return lines + (["system_monitor"] if rng.random() < 0.5 else [])
 
 
 def holder_exit(st: FuzzState, deliver: Deliver) -> list[str]:

@@ -1252,6 +1252,8 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     if rng.random() < 0.25 and (not st.legacy_process or st.tracer_port):
         st.seq_tracer = True
         steps.append("seq_trace tracer")
+    if not with_sessions:
+        steps += blocks.legacy_sysmon(st, random.Random(f"tcs-fuzz-sysmon-{seed}-{index}-{variant}"))
     st.system = with_sessions and rng.random() < 0.2
     goal = rng.randrange(3, 26)
     kinds = [kind for kind in _STEPS if kind != "session" or with_sessions]
