@@ -16,6 +16,9 @@ the steps the rule needs one after the other, in a state that allows them, and u
 - `silent_send`: a send spec's `{silent,Bool}` run by the send it matches (MSGPAT-SILENT-ACTION);
 - `spawn_fun`: a child spawned with a fun by a process traced for call with set_on_spawn, under a
   pattern on erlang:apply/2 (PROCS-SPAWN-FUN, LIB-TARGET-APPLY, PROCS-SPAWN-ENTRY-CALL);
+- `corpus_shapes`: a call in one of the corpus's shapes (cases calls/otp_meta_stack_grow,
+  shapes_bs_sum_bignum, call_silent_late, matchspec/ms_bignum_negative, ms_caller_line_undefined):
+  CALL-DEEP-RECURSION, CALL-MATCH-CONTEXT-ARG, CALL-SILENT-LATE, MS-GUARD-BIGNUM, MS-CALLER-LINE;
 - `sysmon`: a session's system monitor set to a limit the next steps reach, then cleared
   (SYSMON-LONG-MSGQ, SYSMON-LARGE-HEAP, SYSMON-BUSY-PORT, SYSMON-MESSAGE).
 
@@ -42,6 +45,13 @@ APPLY_PATTERNS: Final[tuple[str, ...]] = ("[{'_',[],[{return_trace}]}]",
 #: limit and the child's heap (OTP's trace_SUITE system_monitor_large_heap_1 and _2, C-640).
 LEGACY_SYSMON_CHANCE: Final[float] = 0.02
 LEGACY_LARGE_HEAP: Final[tuple[int, int]] = (65535, 131070)
+#: The bignum guard of ms_bignum_negative, and the calls that meet it or not.
+BIGNUM_SPEC: Final[str] = (
+    "[{['$1'],[{is_integer,'$1'},{'<','$1',-9223372036854775808}],[{message,{{{abs,'$1'},{'-','$1'},"
+    "{'bnot','$1'},{'band','$1',255},{'bor','$1',1},{'bxor','$1',-1},{'div','$1',7},{'rem','$1',7},"
+    "{'div','$1',-18446744073709551616},{'bsr','$1',1},{'bsr','$1',64},{'+','$1',18446744073709551617}}}},"
+    "{return_trace}]}] global")
+BIGNUM_ARGS: Final[tuple[str, ...]] = ("-18446744073709551617", "-9223372036854775809", "5")
 #: The long_message_queue limits of a block: above what the harness's own processes reach.
 LONG_QUEUE: Final[tuple[int, int]] = (20, 40)
 
@@ -213,6 +223,44 @@ def legacy_sysmon(st: FuzzState, rng: random.Random) -> list[str]:
     return lines + (["system_monitor"] if rng.random() < 0.5 else [])
 
 
+def corpus_shapes(st: FuzzState, deliver: Deliver) -> list[str]:
+    """One of the corpus's call shapes (the module docstring), by a process that can act and be traced."""
+    who = _actors(st)
+    if not who or not _legacy_on(st):
+        return []
+    p = st.xr.choice(who)
+    shape = st.xr.choice(["deep", "match_context", "silent_late", "bignum", "caller_line"])
+    if shape == "deep" and not st.trace_call and not st.tracer_port:     # a meta pattern (C-10)
+        st.meta = True
+        return ["pattern tcs_shapes:loop/1 [{'_',[],[{return_trace}]}] meta",
+                f"{p} call tcs_shapes:loop({st.xr.choice([64, 200])})", "pattern tcs_shapes:loop/1 false meta"]
+    if shape == "caller_line" and p not in st.traced and not st.new_traced:
+        # an untraced parent: the model refuses an entry point traced for more than calls and procs
+        child = st.fresh(SPAWN_NAMES)
+        if child is None:
+            return []
+        st.traced.add(p)
+        st.dead.add(child)
+        st.seq_patterned = True
+        st.features.add("library_targets")
+        low = st.xr.randrange(0, 4)
+        return [f"trace {p} on call set_on_spawn", "pattern lists:seq/2 [{'_',[],[{message,{caller_line}}]}] local",
+                f"{p} spawn {child} {{lists,seq,[{low},{low + 2}]}}", "pattern lists:seq/2 false local"]
+    st.traced.add(p)
+    if shape == "match_context":
+        return [f"trace {p} on call", "pattern tcs_shapes:'_'/'_' [{'_',[],[{return_trace}]}] local",
+                f"{p} call tcs_shapes:bs_sum_a(<<1,2,3>>, {st.xr.choice([9223372036854775806, 7])})",
+                "pattern tcs_shapes:'_'/'_' false local"]
+    if shape == "silent_late":
+        return [f"trace {p} on call return_to", "pattern tcs_target:twice/1 [{'_',[],[{return_trace}]}] local",
+                "pattern tcs_target:id/1 [{'_',[],[{silent,true},{return_trace}]}] local",
+                f"{p} call tcs_target:twice({st.xr.randrange(5)})", f"trace {p} off silent"]
+    if shape == "bignum":
+        return [f"trace {p} on call", f"pattern tcs_target:id/1 {BIGNUM_SPEC}",
+                f"{p} call tcs_target:id({st.xr.choice(BIGNUM_ARGS)})"]
+    return []
+
+
 def holder_exit(st: FuzzState, deliver: Deliver) -> list[str]:
     """P, never traced, with no links, monitors or ports, links to Q, never traced, takes a token and
     exits normal: Q (not trapping exits) lives on, and both stay in the seq_trace group (C-65)."""
@@ -297,7 +345,7 @@ def _busy_port(st: FuzzState, deliver: Deliver) -> list[str]:
 #: The blocks, drawn alike.
 BLOCKS: Final[tuple[Callable[[FuzzState, Deliver], list[str]], ...]] = (
     relation, session_order, return_to_chain, option_taken, link_order, head_map, silent_send, holder_exit,
-    reload_not_purged, sysmon, spawn_fun)
+    reload_not_purged, sysmon, spawn_fun, corpus_shapes)
 
 
 def block_steps(st: FuzzState, deliver: Deliver) -> list[str]:
