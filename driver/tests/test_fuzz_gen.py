@@ -286,9 +286,13 @@ def test_phash2_arguments_cover_what_the_model_hashes() -> None:
 
 
 def test_the_spawn_entry_is_left_out_while_lists_seq_has_a_pattern() -> None:
-    """LIB-TARGET-EXACT: a child spawned at {lists,seq,...} after a pattern on lists:seq/2 is refused."""
+    """LIB-TARGET-EXACT: a child spawned at {lists,seq,...} after a pattern on lists:seq/2 is refused; but
+    for the spawn blocks.corpus_shapes writes right after its own {caller_line} pattern, the shape of
+    ms_caller_line_undefined, which the model takes (its parent traced for call alone)."""
     for seed, i in ((seed, i) for seed in (2, 3, 4, 5) for i in range(600)):
-        body = gen.scenario(seed, i).body
+        full = gen.scenario(seed, i).body
+        own = {n + d for n, line in enumerate(full) if "{caller_line}" in line and "lists:seq/2" in line for d in (0, 1)}
+        body = [line for n, line in enumerate(full) if n not in own]
         at = next((n for n, line in enumerate(body) if line.startswith("pattern") and "lists:seq/2" in line), None)
         if at is not None:
             assert not any(line.split()[1] in ("spawn", "spawn_link") and "{lists,seq,[" in line
