@@ -18,7 +18,8 @@ the steps the rule needs one after the other, in a state that allows them, and u
   pattern on erlang:apply/2 (PROCS-SPAWN-FUN, LIB-TARGET-APPLY, PROCS-SPAWN-ENTRY-CALL);
 - `corpus_shapes`: a call in one of the corpus's shapes (cases calls/otp_meta_stack_grow,
   shapes_bs_sum_bignum, call_silent_late, matchspec/ms_bignum_negative, ms_caller_line_undefined):
-  CALL-DEEP-RECURSION, CALL-MATCH-CONTEXT-ARG, CALL-SILENT-LATE, MS-GUARD-BIGNUM, MS-CALLER-LINE;
+  CALL-DEEP-RECURSION, CALL-MATCH-CONTEXT-ARG, CALL-SILENT-LATE, MS-GUARD-BIGNUM, MS-CALLER-LINE; and
+  (calls/call_receive_in_traced) CALL-RECEIVE-IN-TRACED;
 - `sysmon`: a session's system monitor set to a limit the next steps reach, then cleared
   (SYSMON-LONG-MSGQ, SYSMON-LARGE-HEAP, SYSMON-BUSY-PORT, SYSMON-MESSAGE).
 
@@ -229,7 +230,14 @@ def corpus_shapes(st: FuzzState, deliver: Deliver) -> list[str]:
     if not who or not _legacy_on(st):
         return []
     p = st.xr.choice(who)
-    shape = st.xr.choice(["deep", "match_context", "silent_late", "bignum", "caller_line"])
+    shape = st.xr.choice(["deep", "match_context", "silent_late", "bignum", "caller_line", "receive"])
+    senders = [q for q in st.free() if q != p and q not in st.token]
+    if shape == "receive" and senders and not st.mailbox.get(p):
+        # the message is taken by the traced function's receive: p's mailbox is empty again after
+        st.traced.add(p)
+        return [f"trace {p} on call", "pattern tcs_shapes:receive_message/0 [{'_',[],[{return_trace}]}] local",
+                f"{st.xr.choice(senders)} send {p} {{m,[1,2]}}", f"{p} call tcs_shapes:receive_message()",
+                "pattern tcs_shapes:receive_message/0 false local"]
     if shape == "deep" and not st.trace_call and not st.tracer_port:     # a meta pattern (C-10)
         st.meta = True
         return ["pattern tcs_shapes:loop/1 [{'_',[],[{return_trace}]}] meta",
