@@ -203,6 +203,8 @@ BUSY_RELOAD_CHANCE: Final[float] = 0.03
 #: The chance, at each step of a scenario without sessions, of a busy loop block (C-447) where the
 #: scenario allows one.
 BUSY_LOOP_CHANCE: Final[float] = 0.01
+#: The chance that a scenario with a tracer process makes it the seq_trace system tracer (SEQ-TRACER-PROCESS).
+SEQ_PROCESS_CHANCE: Final[float] = 0.25
 #: trace:system/3 settings the steps of a scenario do not reach, and refused ones (SYSMON-*). Not
 #: long_message_queue {10,11}, the lowest the model takes: a harness process (the collector of a meta
 #: pattern's reports) reached it (fuzz seed 26112026, OTP 29).
@@ -843,7 +845,8 @@ def _seq_token(st: FuzzState, actor: _Actor) -> str | None:
         return None
     st.seq_group.add(p)
     # a time stamp would end the tracer port's seq_trace messages, which are not modelled so
-    comp = st.pick(("label",) * 3 + tuple(c for c in SEQ_COMPONENTS if not (st.tracer_port and "timestamp" in c)))
+    stamps = not st.tracer_port and not (st.seq_tracer and st.legacy_process)
+    comp = st.pick(("label",) * 3 + tuple(c for c in SEQ_COMPONENTS if stamps or "timestamp" not in c))
     value = str(st.rng.randrange(0, 50)) if comp == "label" else st.pick(["true", "true", "false"])
     st.seq_traced_flag |= comp in ("send", "'receive'") and value == "true"
     st.token.add(p)
@@ -1187,7 +1190,7 @@ def _tracer_exit_step(st: FuzzState) -> str | None:
     are read next, which finds their tracer gone (PROCS-NEW-READ)."""
     if st.tracer_gone or (st.legacy_process and st.sessions):
         return None
-    if st.seq_tracer and st.tracer_port:  # the port is the seq_trace system tracer too: not modelled
+    if st.seq_tracer and st.legacy_process:  # the process or port is the seq_trace system tracer too: not modelled
         return None
     st.tracer_gone = True
     if st.new_traced and st.rng.random() < 0.5:
@@ -1248,8 +1251,13 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
             and random.Random(f"tcs-fuzz-tracer-port-{seed}-{index}-{variant}").random() < TRACER_PORT_CHANCE):
         st.tracer_port = True
         steps.append("tracer port")
-    # not modelled with a tracer process, but with the port in its place
+    # with a tracer process, drawn apart and rarer: its seq_trace messages (SEQ-TRACER-PROCESS) are
+    # modelled but for time stamps, and its exit is not
     if rng.random() < 0.25 and (not st.legacy_process or st.tracer_port):
+        st.seq_tracer = True
+        steps.append("seq_trace tracer")
+    elif (st.legacy_process and not st.tracer_port
+          and random.Random(f"tcs-fuzz-seq-process-{seed}-{index}-{variant}").random() < SEQ_PROCESS_CHANCE):
         st.seq_tracer = True
         steps.append("seq_trace tracer")
     if not with_sessions:
