@@ -1278,7 +1278,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
         elif not with_sessions and extra.random() < BUSY_RELOAD_CHANCE and busyreload.possible(st):
             steps += busyreload.round_steps(st, extra)
         elif not with_sessions and loop.random() < BUSY_LOOP_CHANCE and busyloop.possible(st):
-            steps += busyloop.block_steps(st, loop)
+            steps += busyloop.block_steps(st, loop, lambda p: _die(st, p, True))
         steps += runtime.wait_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
         steps += runtime.suspend_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t),
                                        lambda p: _die(st, p, True))
