@@ -53,7 +53,27 @@ PINNED_SEED: Final = 1
 #: with time-stamped tokens), and the remote process takes the messages sent to it (`r recv`), a token
 #: with one (half the sends to it a token holder's when there is one); while it holds one it only takes
 #: messages or exits (fuzz/dist.py).
-PINNED_SHA256: Final = "98950d75c8c473b015bd02dab2b6f2dacc6d03bf31ffc1e77196a49b1706600f"
+#: Changed on branch fuzzreach (issue 26): in a suspend block, now and then a process suspends and resumes
+#: the blocked one (SUSPEND-BY-PROCESS), and itself (SUSPEND-SELF), or the harness names options, good or
+#: bad (SUSPEND-UNLESS-SUSPENDING, SUSPEND-OPTS-BADARG); now and then `P ms_test Args MS` in a call's
+#: place (MS-TEST-RESULT, MS-TEST-NO-EFFECT); both drawn from the second stream (xr).
+#: Changed on branch fuzzreach too: a block across nodes (fuzz/dist.py) traces a local process for send,
+#: 'receive' (and set_on_link) after `peer r` six times in ten, from the block's own stream.
+#: And the block spawn_fun of fuzz/blocks.py (a child spawned with a fun under a pattern on erlang:apply/2).
+#: And a suspending process that exits normal in place of its resume (SUSPEND-SUSPENDER-EXIT).
+#: And now and then a scenario without sessions begins with the legacy system monitor set and cleared
+#: around a child with a large heap collecting (blocks.legacy_sysmon, a stream of its own).
+#: And the block corpus_shapes of fuzz/blocks.py (calls in shapes of the corpus's cases), with a sixth
+#: shape, a receive inside a traced function.
+#: And a tracer process is the seq_trace system tracer in a quarter of the scenarios that have one and no
+#: tracer port (a stream of its own; SEQ-TRACER-PROCESS): their tokens then take no time stamps, and the
+#: tracer process does not exit.
+#: And one busy loop in five (its stream) loops through tcs_nif:dirty_wait/1 while another process
+#: suspends the looper and exits (busyloop._dirty_suspend, SUSPEND-DIRTY): the loops after it differ;
+#: the suspender is one never traced.
+#: Changed when peerseq and fuzzreach met: a block across nodes may both make the peer node's seq tracer
+#: and trace a local process (the peer seq tracer drawn first).
+PINNED_SHA256: Final = "8eb2f2988c252e2be656c3268cd4a639768ca23c174d2ae7a328c3a87e018044"
 
 
 def test_seed_gives_the_scenarios_it_always_gave() -> None:
@@ -280,9 +300,13 @@ def test_phash2_arguments_cover_what_the_model_hashes() -> None:
 
 
 def test_the_spawn_entry_is_left_out_while_lists_seq_has_a_pattern() -> None:
-    """LIB-TARGET-EXACT: a child spawned at {lists,seq,...} after a pattern on lists:seq/2 is refused."""
+    """LIB-TARGET-EXACT: a child spawned at {lists,seq,...} after a pattern on lists:seq/2 is refused; but
+    for the spawn blocks.corpus_shapes writes right after its own {caller_line} pattern, the shape of
+    ms_caller_line_undefined, which the model takes (its parent traced for call alone)."""
     for seed, i in ((seed, i) for seed in (2, 3, 4, 5) for i in range(600)):
-        body = gen.scenario(seed, i).body
+        full = gen.scenario(seed, i).body
+        own = {n + d for n, line in enumerate(full) if "{caller_line}" in line and "lists:seq/2" in line for d in (0, 1)}
+        body = [line for n, line in enumerate(full) if n not in own]
         at = next((n for n, line in enumerate(body) if line.startswith("pattern") and "lists:seq/2" in line), None)
         if at is not None:
             assert not any(line.split()[1] in ("spawn", "spawn_link") and "{lists,seq,[" in line

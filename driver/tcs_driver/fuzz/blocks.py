@@ -14,13 +14,21 @@ the steps the rule needs one after the other, in a state that allows them, and u
 - `reload_not_purged`: `load tcs_late` until a load finds old code (CALL-RELOAD-NOT-PURGED);
 - `head_map`: a call whose map argument a map head matches (MS-HEAD-MAP);
 - `silent_send`: a send spec's `{silent,Bool}` run by the send it matches (MSGPAT-SILENT-ACTION);
+- `spawn_fun`: a child spawned with a fun by a process traced for call with set_on_spawn, under a
+  pattern on erlang:apply/2 (PROCS-SPAWN-FUN, LIB-TARGET-APPLY, PROCS-SPAWN-ENTRY-CALL);
+- `corpus_shapes`: a call in one of the corpus's shapes (cases calls/otp_meta_stack_grow,
+  shapes_bs_sum_bignum, call_silent_late, matchspec/ms_bignum_negative, ms_caller_line_undefined):
+  CALL-DEEP-RECURSION, CALL-MATCH-CONTEXT-ARG, CALL-SILENT-LATE, MS-GUARD-BIGNUM, MS-CALLER-LINE; and
+  (calls/call_receive_in_traced) CALL-RECEIVE-IN-TRACED;
 - `sysmon`: a session's system monitor set to a limit the next steps reach, then cleared
   (SYSMON-LONG-MSGQ, SYSMON-LARGE-HEAP, SYSMON-BUSY-PORT, SYSMON-MESSAGE).
 
-Drawn with the scenario's second stream (st.xr).
+Drawn with the scenario's second stream (st.xr); but `legacy_sysmon`, written at a scenario's start,
+from a stream of its own (gen.scenario).
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Final
 
@@ -28,6 +36,23 @@ from .state import CHAIN_SHAPES, PORT_NAMES, SPAWN_NAMES, FuzzState, Port
 
 #: The chance, at each step, of a block (which then writes only where the scenario allows it).
 BLOCK_CHANCE: Final[float] = 0.02
+#: The funs a spawn_fun block's child runs (T any term holding no fun or reference), and the patterns
+#: on erlang:apply/2 that see the child's call (procs_spawn_fun_entry_call).
+FUN_VALUES: Final[tuple[str, ...]] = ("[1,2,3]", "{x,[]}", "1", "<<1>>", "ok")
+APPLY_PATTERNS: Final[tuple[str, ...]] = ("[{'_',[],[{return_trace}]}]",
+                                          "[{'_',[],[{return_trace},{message,{caller}}]}] local",
+                                          "[{'_',[],[{return_trace}]}] meta")
+#: The chance that a scenario without sessions begins with the legacy system monitor set, and the
+#: limit and the child's heap (OTP's trace_SUITE system_monitor_large_heap_1 and _2, C-640).
+LEGACY_SYSMON_CHANCE: Final[float] = 0.02
+LEGACY_LARGE_HEAP: Final[tuple[int, int]] = (65535, 131070)
+#: The bignum guard of ms_bignum_negative, and the calls that meet it or not.
+BIGNUM_SPEC: Final[str] = (
+    "[{['$1'],[{is_integer,'$1'},{'<','$1',-9223372036854775808}],[{message,{{{abs,'$1'},{'-','$1'},"
+    "{'bnot','$1'},{'band','$1',255},{'bor','$1',1},{'bxor','$1',-1},{'div','$1',7},{'rem','$1',7},"
+    "{'div','$1',-18446744073709551616},{'bsr','$1',1},{'bsr','$1',64},{'+','$1',18446744073709551617}}}},"
+    "{return_trace}]}] global")
+BIGNUM_ARGS: Final[tuple[str, ...]] = ("-18446744073709551617", "-9223372036854775809", "5")
 #: The long_message_queue limits of a block: above what the harness's own processes reach.
 LONG_QUEUE: Final[tuple[int, int]] = (20, 40)
 
@@ -157,6 +182,93 @@ def silent_send(st: FuzzState, deliver: Deliver) -> list[str]:
             f"{p} send {to} hello"]
 
 
+def spawn_fun(st: FuzzState, deliver: Deliver) -> list[str]:
+    """P traced for call and procs with set_on_spawn spawns a child with a fun under a pattern on
+    erlang:apply/2, which the child calls as its entry point and which returns the fun's value; the
+    child exits normal, and the pattern is gone after. P untraced before and no flags for new processes:
+    the model refuses an entry point traced for messages, scheduling or garbage collection."""
+    who = [p for p in _actors(st) if p not in st.traced]
+    if st.new_traced or not who or not _legacy_on(st):
+        return []
+    child = st.fresh(SPAWN_NAMES)
+    if child is None:
+        return []
+    p = st.xr.choice(who)
+    st.traced.add(p)
+    st.dead.add(child)
+    st.features.add("library_targets")
+    # a meta pattern as the legacy pattern step allows one: not with trace_call/5 (C-10) nor a tracer port
+    pattern = st.xr.choice(APPLY_PATTERNS[:2] if st.trace_call or st.tracer_port else APPLY_PATTERNS)
+    st.meta |= pattern.endswith("meta")
+    return [f"trace {p} on call set_on_spawn procs", f"pattern erlang:apply/2 {pattern}",
+            f"{p} spawn {child} fun() -> {st.xr.choice(FUN_VALUES)} end",
+            f"pattern erlang:apply/2 false" + (" meta" if pattern.endswith("meta") else "")]
+
+
+def legacy_sysmon(st: FuzzState, rng: random.Random) -> list[str]:
+    """At a scenario's start (the model refuses the setter after a call, a port, code loading...): a child
+    spawned with a heap past the limit, the legacy system monitor set to it (SYSMON-LEGACY-SET) or to
+    the tracer process, the child collecting, which the monitor hears of unless it is the child
+    (SYSMON-LEGACY-SELF, SYSMON-LEGACY-LARGE-HEAP), and the monitor cleared; else none."""
+    if rng.random() >= LEGACY_SYSMON_CHANCE or not st.alive:
+        return []
+    child = st.fresh(SPAWN_NAMES)
+    if child is None:
+        return []
+    limit, heap = LEGACY_LARGE_HEAP
+    st.alive.append(child)
+    st.features.add("system_monitor")
+    monitor = "tracer" if st.legacy_process and not st.tracer_port and rng.random() < 0.5 else child
+    lines = [f"{rng.choice(st.alive[:-1])} spawn {child} options [{{min_heap_size,{heap}}}]",
+             f"system_monitor {monitor} large_heap {limit}", f"{child} gc major", "system_monitor undefined"]
+    return lines + (["system_monitor"] if rng.random() < 0.5 else [])
+
+
+def corpus_shapes(st: FuzzState, deliver: Deliver) -> list[str]:
+    """One of the corpus's call shapes (the module docstring), by a process that can act and be traced."""
+    who = _actors(st)
+    if not who or not _legacy_on(st):
+        return []
+    p = st.xr.choice(who)
+    shape = st.xr.choice(["deep", "match_context", "silent_late", "bignum", "caller_line", "receive"])
+    senders = [q for q in st.free() if q != p and q not in st.token]
+    if shape == "receive" and senders and not st.mailbox.get(p):
+        # the message is taken by the traced function's receive: p's mailbox is empty again after
+        st.traced.add(p)
+        return [f"trace {p} on call", "pattern tcs_shapes:receive_message/0 [{'_',[],[{return_trace}]}] local",
+                f"{st.xr.choice(senders)} send {p} {{m,[1,2]}}", f"{p} call tcs_shapes:receive_message()",
+                "pattern tcs_shapes:receive_message/0 false local"]
+    if shape == "deep" and not st.trace_call and not st.tracer_port:     # a meta pattern (C-10)
+        st.meta = True
+        return ["pattern tcs_shapes:loop/1 [{'_',[],[{return_trace}]}] meta",
+                f"{p} call tcs_shapes:loop({st.xr.choice([64, 200])})", "pattern tcs_shapes:loop/1 false meta"]
+    if shape == "caller_line" and p not in st.traced and not st.new_traced:
+        # an untraced parent: the model refuses an entry point traced for more than calls and procs
+        child = st.fresh(SPAWN_NAMES)
+        if child is None:
+            return []
+        st.traced.add(p)
+        st.dead.add(child)
+        st.seq_patterned = True
+        st.features.add("library_targets")
+        low = st.xr.randrange(0, 4)
+        return [f"trace {p} on call set_on_spawn", "pattern lists:seq/2 [{'_',[],[{message,{caller_line}}]}] local",
+                f"{p} spawn {child} {{lists,seq,[{low},{low + 2}]}}", "pattern lists:seq/2 false local"]
+    st.traced.add(p)
+    if shape == "match_context":
+        return [f"trace {p} on call", "pattern tcs_shapes:'_'/'_' [{'_',[],[{return_trace}]}] local",
+                f"{p} call tcs_shapes:bs_sum_a(<<1,2,3>>, {st.xr.choice([9223372036854775806, 7])})",
+                "pattern tcs_shapes:'_'/'_' false local"]
+    if shape == "silent_late":
+        return [f"trace {p} on call return_to", "pattern tcs_target:twice/1 [{'_',[],[{return_trace}]}] local",
+                "pattern tcs_target:id/1 [{'_',[],[{silent,true},{return_trace}]}] local",
+                f"{p} call tcs_target:twice({st.xr.randrange(5)})", f"trace {p} off silent"]
+    if shape == "bignum":
+        return [f"trace {p} on call", f"pattern tcs_target:id/1 {BIGNUM_SPEC}",
+                f"{p} call tcs_target:id({st.xr.choice(BIGNUM_ARGS)})"]
+    return []
+
+
 def holder_exit(st: FuzzState, deliver: Deliver) -> list[str]:
     """P, never traced, with no links, monitors or ports, links to Q, never traced, takes a token and
     exits normal: Q (not trapping exits) lives on, and both stay in the seq_trace group (C-65)."""
@@ -241,7 +353,7 @@ def _busy_port(st: FuzzState, deliver: Deliver) -> list[str]:
 #: The blocks, drawn alike.
 BLOCKS: Final[tuple[Callable[[FuzzState, Deliver], list[str]], ...]] = (
     relation, session_order, return_to_chain, option_taken, link_order, head_map, silent_send, holder_exit,
-    reload_not_purged, sysmon)
+    reload_not_purged, sysmon, spawn_fun, corpus_shapes)
 
 
 def block_steps(st: FuzzState, deliver: Deliver) -> list[str]:

@@ -14,6 +14,7 @@ the harness or of other processes, then A's `idle`.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final
 
 from .state import FuzzState
@@ -23,6 +24,24 @@ LOOP_PATTERNS: Final[tuple[str, ...]] = ("[]", "true", "false", "[] local", "tru
 LOOP_ARGS: Final[tuple[str, ...]] = ("1", "ok", "{x,2}", "[]")
 #: The dirty NIFs a loop calls one time in four (else tcs_target:id/1).
 LOOP_NIFS: Final[tuple[str, ...]] = ("dirty_cpu", "dirty_io")
+#: The chance that a loop runs tcs_nif:dirty_wait/1 and another process suspends the looper, then exits
+#: (busy_dirty_suspend_otp19799's shape: SUSPEND-DIRTY, SUSPEND-SUSPENDER-EXIT).
+DIRTY_SUSPEND_CHANCE: Final[float] = 0.2
+
+
+def _tied(st: FuzzState, p: str) -> bool:
+    """Whether p has a link or a monitor (the model refuses a process suspending such a one: C-610)."""
+    return any(p in link for link in st.links) or any(p in pair for pair in st.monitors)
+
+
+def _dirty_suspend(st: FuzzState, a: str, q: str, die: Callable[[str], None]) -> list[str]:
+    """A loops through a dirty NIF, Q suspends it (true, or internal_error on OTP 25 and 27: C-611) and
+    exits normal, which lifts its suspend; A then stops looping. A's trace flags go first: the model
+    refuses a busy process traced for more than call."""
+    st.looped = True
+    die(q)
+    untrace = [f"trace {a} off all"] if a in st.traced else []   # a busy process traced for more than call
+    return untrace + [f"{a} loop tcs_nif:dirty_wait(5)", f"{q} suspend {a}", f"status {a}", f"{q} exit normal", f"{a} idle"]
 
 
 def possible(st: FuzzState) -> bool:
@@ -38,13 +57,18 @@ def possible(st: FuzzState) -> bool:
             and not ({"id", "dirty_cpu", "dirty_io", "*"} & st.counted))
 
 
-def block_steps(st: FuzzState, xr: random.Random) -> list[str]:
+def block_steps(st: FuzzState, xr: random.Random, die: Callable[[str], None]) -> list[str]:
     """The steps of one loop, drawn with xr, or none when no process can take it."""
     who = [p for p in st.free() if p not in st.seq_group and p not in st.token]
     if not possible(st) or not who:
         return []
     a = xr.choice(who)
     callers = [q for q in who if q != a]
+    # the suspender untraced: its call waits for a reply from a dirty NIF's process, which its running
+    # and 'receive' events show and the model does not predict (fuzz seed 2026112952, scenario 85)
+    suspenders = [q for q in callers if q not in st.traced]
+    if xr.random() < DIRTY_SUSPEND_CHANCE and suspenders and not _tied(st, a):
+        return _dirty_suspend(st, a, xr.choice(suspenders), die)
     fn = f"tcs_nif:{xr.choice(LOOP_NIFS)}" if xr.random() < 0.25 else "tcs_target:id"
     lines = [f"trace {a} off all"] if a in st.traced else []
     lines.append(f"trace {a} on call")

@@ -35,13 +35,22 @@ STAMPED: Final[re.Pattern[str]] = re.compile(
 #: The reasons of the remote process's exit and of exit signals across nodes.
 REASONS: Final[tuple[str, ...]] = ("normal", "kill", "die", "{shutdown,x}")
 #: A legacy trace step of a process spec (cases/README.md, SPEC), and a meta pattern on a library
-#: target, which the distribution's own processes would call (the model refuses both with a peer node).
+#: target, which the distribution's own processes would call, or on erlang:apply/2 (the model refuses
+#: them with a peer node).
 HARNESS_TRACED: Final[re.Pattern[str]] = re.compile(
     r"trace (all|processes|existing|existing_processes|new|new_processes|new_ports) "
-    r"|pattern (erlang:phash2/1|lists:seq/2) .*(\smeta\b|\{meta,)")
+    r"|pattern (erlang:phash2/1|lists:seq/2|erlang:apply/2) .*(\smeta\b|\{meta,)")
+
+#: The chance that a local process is traced first, and its flags: its sends to R and R's messages to
+#: it are then events (DIST-SEND, DIST-RECEIVE), and its link to R gives R nothing (DIST-LINK-NO-INHERIT).
+TRACE_CHANCE: Final[float] = 0.6
+TRACE_FLAGS: Final[tuple[tuple[str, ...], ...]] = (
+    ("send", "'receive'"), ("'receive'",), ("send",), ("procs", "send", "'receive'", "set_on_link"),
+    ("procs", "'receive'", "set_on_first_link"))
 
 Deliver = Callable[[str, str | None], None]
 Die = Callable[[str, bool], None]
+Trace = Callable[[str, list[str]], str | None]
 
 
 def possible(with_sessions: bool, steps: list[str]) -> bool:
@@ -141,16 +150,20 @@ def _step(st: FuzzState, rng: random.Random, term: Callable[[], str], deliver: D
 
 
 def block_steps(st: FuzzState, rng: random.Random, term: Callable[[], str], deliver: Deliver,
-                die: Die, stamped: bool) -> list[str]:
+                die: Die, stamped: bool, trace: Trace) -> list[str]:
     """`peer r`, the peer node's seq tracer in half the blocks (never when a token has time stamps:
-    stamped), and a few steps across the two nodes; the state follows them (the remote process is one
-    of st.alive while it lives, so that a local death reaches it through its links, and its through
-    theirs: `die`)."""
+    stamped), a local process traced first now and then (`trace`), and a few steps across the two
+    nodes; the state follows them (the remote process is one of st.alive while it lives, so that a
+    local death reaches it through its links, and its through theirs: `die`)."""
     st.alive.append(REMOTE)
     st.features.add("dist")
     lines = [f"peer {REMOTE}"]
     if rng.random() < PEER_SEQ_TRACER_CHANCE and not stamped:
         lines.append(f"seq_trace tracer peer {PEER_SEQ_TRACER}")
+    traceable = [p for p in _linkable(st) if p not in st.seq_group]
+    if traceable and rng.random() < TRACE_CHANCE:
+        if (line := trace(rng.choice(traceable), list(rng.choice(TRACE_FLAGS)))) is not None:
+            lines.append(line)
     for _ in range(rng.randrange(2, 8)):
         if (line := _step(st, rng, term, deliver, die)) is not None:
             lines.append(line)

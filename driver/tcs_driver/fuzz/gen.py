@@ -203,6 +203,8 @@ BUSY_RELOAD_CHANCE: Final[float] = 0.03
 #: The chance, at each step of a scenario without sessions, of a busy loop block (C-447) where the
 #: scenario allows one.
 BUSY_LOOP_CHANCE: Final[float] = 0.01
+#: The chance that a scenario with a tracer process makes it the seq_trace system tracer (SEQ-TRACER-PROCESS).
+SEQ_PROCESS_CHANCE: Final[float] = 0.25
 #: trace:system/3 settings the steps of a scenario do not reach, and refused ones (SYSMON-*). Not
 #: long_message_queue {10,11}, the lowest the model takes: a harness process (the collector of a meta
 #: pattern's reports) reached it (fuzz seed 26112026, OTP 29).
@@ -632,6 +634,8 @@ def _call(st: FuzzState, actor: _Actor) -> str | None:
         _mark_traced(st, [p], ["all"])
     if (nif := runtime.nif_call(st, p, lambda: _term(st))) is not None:
         return nif + runtime.call_path(st)
+    if (test := runtime.ms_test(st, p, lambda: _term(st))) is not None:
+        return test
     if st.rng.random() < (0.45 if st.lib_patterned else 0.1):   # calls the patterns see, mostly
         return _library_call(st, p) + runtime.call_path(st)
     if not st.late_loaded and st.rng.random() < 0.15 and p not in st.traced_sr and not holder:
@@ -841,7 +845,8 @@ def _seq_token(st: FuzzState, actor: _Actor) -> str | None:
         return None
     st.seq_group.add(p)
     # a time stamp would end the tracer port's seq_trace messages, which are not modelled so
-    comp = st.pick(("label",) * 3 + tuple(c for c in SEQ_COMPONENTS if not (st.tracer_port and "timestamp" in c)))
+    stamps = not st.tracer_port and not (st.seq_tracer and st.legacy_process)
+    comp = st.pick(("label",) * 3 + tuple(c for c in SEQ_COMPONENTS if stamps or "timestamp" not in c))
     value = str(st.rng.randrange(0, 50)) if comp == "label" else st.pick(["true", "true", "false"])
     st.seq_traced_flag |= comp in ("send", "'receive'") and value == "true"
     st.token.add(p)
@@ -1157,8 +1162,25 @@ def _legacy_trace_step(st: FuzzState) -> str | None:
     line = _trace_step(st)
     if line and _names_dead_tracer(st, line):
         return None
-    if line and " on " in line and not any(t in line for t in BAD_TRACERS) and st.tracer_module == "unloaded":
+    if line:
+        _loads_tracer(st, line)
+    return line
+
+
+def _loads_tracer(st: FuzzState, line: str) -> None:
+    """The recorder module is loaded again by a legacy `trace ... on` step that names no bad tracer."""
+    if " on " in line and not any(t in line for t in BAD_TRACERS) and st.tracer_module == "unloaded":
         st.tracer_module = "loaded"
+
+
+def _dist_trace(st: FuzzState, p: str, flags: list[str]) -> str | None:
+    """`trace P on FLAGS` of a local process before steps across nodes (dist.py), None where the tracer
+    process has exited."""
+    line = f"trace {p} on {' '.join(flags + _named_tracer(st, 'on', flags))}"
+    if _names_dead_tracer(st, line):
+        return None
+    _loads_tracer(st, line)
+    _mark_traced(st, [p], flags)
     return line
 
 
@@ -1168,7 +1190,7 @@ def _tracer_exit_step(st: FuzzState) -> str | None:
     are read next, which finds their tracer gone (PROCS-NEW-READ)."""
     if st.tracer_gone or (st.legacy_process and st.sessions):
         return None
-    if st.seq_tracer and st.tracer_port:  # the port is the seq_trace system tracer too: not modelled
+    if st.seq_tracer and st.legacy_process:  # the process or port is the seq_trace system tracer too: not modelled
         return None
     st.tracer_gone = True
     if st.new_traced and st.rng.random() < 0.5:
@@ -1229,10 +1251,17 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
             and random.Random(f"tcs-fuzz-tracer-port-{seed}-{index}-{variant}").random() < TRACER_PORT_CHANCE):
         st.tracer_port = True
         steps.append("tracer port")
-    # not modelled with a tracer process, but with the port in its place
+    # with a tracer process, drawn apart and rarer: its seq_trace messages (SEQ-TRACER-PROCESS) are
+    # modelled but for time stamps, and its exit is not
     if rng.random() < 0.25 and (not st.legacy_process or st.tracer_port):
         st.seq_tracer = True
         steps.append("seq_trace tracer")
+    elif (st.legacy_process and not st.tracer_port
+          and random.Random(f"tcs-fuzz-seq-process-{seed}-{index}-{variant}").random() < SEQ_PROCESS_CHANCE):
+        st.seq_tracer = True
+        steps.append("seq_trace tracer")
+    if not with_sessions:
+        steps += blocks.legacy_sysmon(st, random.Random(f"tcs-fuzz-sysmon-{seed}-{index}-{variant}"))
     st.system = with_sessions and rng.random() < 0.2
     goal = rng.randrange(3, 26)
     kinds = [kind for kind in _STEPS if kind != "session" or with_sessions]
@@ -1249,9 +1278,10 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
         elif not with_sessions and extra.random() < BUSY_RELOAD_CHANCE and busyreload.possible(st):
             steps += busyreload.round_steps(st, extra)
         elif not with_sessions and loop.random() < BUSY_LOOP_CHANCE and busyloop.possible(st):
-            steps += busyloop.block_steps(st, loop)
+            steps += busyloop.block_steps(st, loop, lambda p: _die(st, p, True))
         steps += runtime.wait_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
-        steps += runtime.suspend_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
+        steps += runtime.suspend_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t),
+                                       lambda p: _die(st, p, True))
         steps += blocks.block_steps(st, lambda p, t: _deliver(st, p, False, t))
         line = _STEPS[rng.choices(kinds, weights)[0]].write(st)
         if line is not None:
@@ -1263,7 +1293,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     if ends.random() < dist.DIST_CHANCE and dist.possible(with_sessions, steps):
         steps += dist.block_steps(st, ends, lambda: _term(st), lambda p, t: _deliver(st, p, False, t),
                                   lambda p, normal: _die(st, p, normal),
-                                  any(dist.STAMPED.match(s) for s in steps))
+                                  any(dist.STAMPED.match(s) for s in steps), lambda p, flags: _dist_trace(st, p, flags))
     if with_sessions:
         st.needs(27, "sessions")
     if st.system:

@@ -40,6 +40,26 @@ WAIT_CHANCE: Final[float] = 0.006
 TRACED_TIMEOUT_CHANCE: Final[float] = 0.3
 TRACED_SUSPEND_CHANCE: Final[float] = 0.3
 SUSPEND_CHANCE: Final[float] = 0.05
+#: Within a suspend block: the chances that a process suspends instead of the harness (SUSPEND-BY-PROCESS),
+#: that the harness names options (SUSPEND-UNLESS-SUSPENDING) or bad ones (SUSPEND-OPTS-BADARG).
+BY_PROCESS_CHANCE: Final[float] = 0.25
+OPTIONS_CHANCE: Final[float] = 0.25
+SUSPENDER_EXIT_CHANCE: Final[float] = 0.3
+#: `P ms_test Args MS` now and then in a call's place (MS-TEST-RESULT, MS-TEST-NO-EFFECT), MS one the
+#: model runs in a test: a non-empty list of clauses, no trace flag function, no set_seq_token (C-560, C-561).
+MS_TEST_CHANCE: Final[float] = 0.03
+MS_TEST_SPECS: Final[tuple[str, ...]] = (
+    "[{'_',[],[{silent,true}]}]",
+    "[{'_',[],[{silent,false},{return_trace}]}]",
+    "[{'_',[],[{return_trace}]}]",
+    "[{'_',[],[{exception_trace}]}]",
+    "[{'_',[],[{message,{caller}}]}]",
+    "[{['$1'],[{is_integer,'$1'}],[{message,'$1'}]}]",
+    "[{'$1',[],[{message,'$$'}]}]",
+    "[{'_',[],[{set_tcw,3},{message,{get_tcw}}]}]",
+    "[{[ok],[],[]},{'_',[],[{exception_trace}]}]",
+)
+BAD_OPTIONS: Final[tuple[str, ...]] = ("[bogus]", "unless_suspending", "[unless_suspending|x]")
 
 
 def call_path(st: FuzzState) -> str:
@@ -55,6 +75,14 @@ def nif_call(st: FuzzState, p: str, term: Callable[[], str]) -> str | None:
     fn = st.xr.choice(NIF_FUNCTIONS)
     arg = "ok" if fn == "check" and st.xr.random() < 0.5 else term()
     return f"{p} call tcs_nif:{fn}({arg})"
+
+
+def ms_test(st: FuzzState, p: str, term: Callable[[], str]) -> str | None:
+    """Now and then `P ms_test Args MS` (a match spec run on an argument list, tracing nothing), else None."""
+    if st.xr.random() >= MS_TEST_CHANCE:
+        return None
+    args = st.xr.choice(("[]", f"[{term()}]", "[ok]"))
+    return f"{p} ms_test {args} {st.xr.choice(MS_TEST_SPECS)}"
 
 
 def nif_target(st: FuzzState, target: str) -> str:
@@ -110,7 +138,8 @@ def wait_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str, s
     return lines + [f"{p} wait {st.xr.choice([250, 250, 300])} while {st.xr.choice(senders)} sends {msg}"]
 
 
-def suspend_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str, str], None]) -> list[str]:
+def suspend_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str, str], None],
+                  die: Callable[[str], None]) -> list[str]:
     """Now and then the harness suspends a process blocked in a receive and resumes it (SUSPEND-PROCESS,
     SUSPEND-RESUME), once or nested (SUSPEND-NESTED), asking its status between (SUSPEND-STATUS), with
     a message sent to it meanwhile (RUN-SUSPENDED: taken at the last resume); or asks about a dead
@@ -129,8 +158,16 @@ def suspend_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str
         # SUSPEND-RESUME-NOT-SUSPENDED: a process at its gate, never suspended
         return [f"resume {st.xr.choice(st.alive)}"] if st.alive and st.xr.random() < 0.3 else []
     p = st.xr.choice(blocked)
+    if st.xr.random() < BY_PROCESS_CHANCE:
+        return _suspend_by_process(st, p, term, deliver, die)
     depth = st.xr.choice([1, 1, 2])
     lines = [f"suspend {p}"] * depth
+    if st.xr.random() < OPTIONS_CHANCE:
+        lines[0] = f"suspend {p} [unless_suspending]"           # true: not suspended yet
+        if st.xr.random() < 0.5:
+            lines.append(f"suspend {p} [unless_suspending]")    # false: the harness suspends it already
+        if st.xr.random() < 0.3:
+            lines.insert(0, f"suspend {p} {st.xr.choice(BAD_OPTIONS)}")   # badarg, nothing suspended
     if st.xr.random() < 0.5:
         lines.append(f"status {p}")
     senders = [q for q in st.free() if q != p and q not in st.token]
@@ -144,3 +181,27 @@ def suspend_steps(st: FuzzState, term: Callable[[], str], deliver: Callable[[str
     if sent:
         deliver(p, msg)
     return lines
+
+
+def _suspend_by_process(st: FuzzState, p: str, term: Callable[[], str], deliver: Callable[[str, str], None],
+                        die: Callable[[str], None]) -> list[str]:
+    """`Q suspend P` ... `Q resume P` by another process that can act (SUSPEND-BY-PROCESS), P blocked
+    with no link or monitor (the model refuses one: C-610), a message sent to P meanwhile now and then;
+    now and then Q suspending itself (badarg: SUSPEND-SELF), or Q exiting normal in place of its resume,
+    which lifts its suspend (SUSPEND-SUSPENDER-EXIT: `die`). None when no process can."""
+    tied = any(p in link for link in st.links) or any(p in pair for pair in st.monitors)
+    suspenders = [q for q in st.free() if q != p and q not in st.token]
+    if tied or not suspenders:
+        return []
+    q = st.xr.choice(suspenders)
+    lines = [f"{q} suspend {p}", f"status {p}"]
+    if st.xr.random() < 0.3:
+        lines.append(f"{q} suspend {q}")
+    if st.xr.random() < 0.5:
+        msg = term()
+        lines.append(f"{q} send {p} {msg}")
+        deliver(p, msg)
+    if st.xr.random() < SUSPENDER_EXIT_CHANCE:
+        die(q)
+        return lines + [f"{q} exit normal"]
+    return lines + [f"{q} resume {p}"]
