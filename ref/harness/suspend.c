@@ -192,6 +192,15 @@ static void dirty_suspend_line(Model *m, int p, int q)
     buf_free(&call);
 }
 
+/* True iff some session has a trace flag on p. */
+static bool traced_by_any(const Model *m, int p)
+{
+    for (int s = 0; s < m->nsessions; s++)
+        if (m->procs[p].trace[s].attached && m->procs[p].trace[s].flags)
+            return true;
+    return false;
+}
+
 /* True iff q monitors some process (a 'DOWN' may reach it). */
 static bool monitors_any(const Model *m, int q)
 {
@@ -221,6 +230,13 @@ bool suspend_by_process(Model *m, int p, const Step *st)
         return model_unsupported(m, st->line, st->other_col,
                                  "a suspend by a process of a process with links or monitors (its resume and their "
                                  "signals reach it in no stated order) is");
+    /* the suspender of a process in a dirty NIF waits for its answer: it was scheduled out and in
+     * and took a {Ref, true} message, both traced (fuzz seed 2026112952, scenario 85, on 27 and
+     * 29), which no document describes */
+    if (dirty && traced_by_any(m, p))
+        return model_unsupported(m, st->line, st->actor_col,
+                                 "a suspend by a traced process of a process looping through a dirty NIF (it waits "
+                                 "for the answer) is");
     hold(m, q, p); /* SUSPEND-BY-PROCESS: suspended where it waits, as by the harness */
     if (dirty)
         dirty_suspend_line(m, p, q);
