@@ -135,8 +135,8 @@ static bool set_pattern(Model *m, Pattern *pat, const Options *o, const Term *ms
         for (int k = 0; on && k < COUNTERS; k++)
             if (pat->counters[k].state != COUNTER_OFF)
                 say_once(said, "CALL-COUNTERS-GLOBAL-OFF");
-        if (on)
-            *pat = (Pattern){.set = true, .ms = ms};
+        if (on) /* replacing a global pattern's match spec keeps its place (SESSION-ORDER-CALL) */
+            *pat = (Pattern){.set = true, .ms = ms, .since = pat->since};
         else if (pat->set && !pat->local)
             pat->set = false;
         return replaced;
