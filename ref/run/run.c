@@ -24,6 +24,7 @@
 #include "sessions.h"
 #include "fninfo.h"
 #include "status.h"
+#include "timers.h"
 #include "windows.h"
 #include "tracermod.h"
 #include "fixturecode.h"
@@ -100,6 +101,8 @@ static bool run_step(Model *m, const Step *st)
     m->step = st;
     bool was_unloaded = m->tracer_unloaded; /* the module may come back in this step (C-390) */
     const char *refused = suspend_refuses(m, st);
+    if (!refused && !timers_before_step(m, st, &refused))
+        return false;
     if (!refused)
         refused = peer_refuses(m, st);
     if (!refused)
@@ -197,6 +200,8 @@ static bool run_end(Run *r, bool ok, RunFacts *facts)
     release_gc_range_close(m);
     if (ok) /* a crash too: the stream stays well formed */
         ok = busyloop_end(m, run_goes_on(r));
+    if (ok && run_goes_on(r))
+        ok = timers_end(m);
     if (ok)
         windows_close_all(m);
     if (ok)
