@@ -179,7 +179,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, ", ");
         term_print(out, st->term, PRINT_PLAN);
         break;
-    case ST_TIMER: /* {timer, A, Ms} */
+    case ST_TIMER: /* {start_timer, A, Ms} */
         atom(out, st->actor);
         buf_printf(out, ", %lld", st->timeout);
         break;

@@ -52,7 +52,7 @@ bool timers_cancel(Model *m, const Step *st)
     int p = model_proc(m, st->actor);
     Proc *pr = &m->procs[p];
     if (pr->timer != TIMER_ARMED && pr->timer != TIMER_PAUSED)
-        return model_unsupported(m, st->line, st->actor_col, "a cancel timer of a process with no timer armed is");
+        return model_unsupported(m, st->line, st->actor_col, "a cancel_timer of a process with no timer armed is");
     if (pr->nsuspenders)
         return model_unsupported(m, st->line, st->actor_col,
                                  "a cancel of a timer whose receiver is suspended (OTP 29 pauses the timer: "
@@ -100,26 +100,25 @@ static bool wait_allows(const Model *m, int p, const Step *st)
            st->timeout >= m->procs[p].timer_ms + TIMERS_WAIT_MARGIN_MS;
 }
 
-bool timers_before_step(Model *m, const Step *st, const char **refused)
+bool timers_before_step(Model *m, const Step *st)
 {
-    *refused = NULL;
     for (int p = 0; p < m->nprocs; p++) {
         Proc *pr = &m->procs[p];
         if ((pr->timer == TIMER_ARMED || pr->timer == TIMER_PAUSED) && !armed_allows(m, p, st))
-            *refused = "a step other than suspend, resume, status or cancel timer of its receiver while a timer is "
-                       "armed (model v1 knows no time: the timer must not fire) is";
-        else if ((pr->timer == TIMER_WAITED || pr->timer == TIMER_LATE) && !wait_allows(m, p, st))
-            *refused = "after a cancel of a timer whose receiver was suspended, a step other than a recv after "
-                       "(at least the timer's milliseconds and 1000 more) by an untraced process with an empty "
-                       "mailbox (OTP 29 fires the timer then: C-660) is";
-        if (*refused)
-            return true;
-        if (pr->timer == TIMER_WAITED || pr->timer == TIMER_LATE) {
-            bool late = pr->timer == TIMER_LATE;
-            pr->timer = TIMER_NONE;
-            if (late && !messages_deliver(m, p, timeout_message(m), NULL, NULL, "EV-RECEIVE TIMER-CANCEL"))
-                return false;
-        }
+            return model_unsupported(m, st->line, st->col,
+                                     "a step other than suspend, resume, status or cancel_timer of its receiver while "
+                                     "a timer is armed (model v1 knows no time: the timer must not fire) is");
+        if (pr->timer != TIMER_WAITED && pr->timer != TIMER_LATE)
+            continue;
+        if (!wait_allows(m, p, st))
+            return model_unsupported(m, st->line, st->col,
+                                     "after a cancel of a timer whose receiver was suspended, a step other than a recv "
+                                     "after (at least the timer's milliseconds and 1000 more) by an untraced process "
+                                     "with an empty mailbox (OTP 29 fires the timer then: C-660) is");
+        bool late = pr->timer == TIMER_LATE;
+        pr->timer = TIMER_NONE;
+        if (late && !messages_deliver(m, p, timeout_message(m), NULL, NULL, "EV-RECEIVE TIMER-CANCEL"))
+            return false;
     }
     return true;
 }

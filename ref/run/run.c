@@ -101,14 +101,14 @@ static bool run_step(Model *m, const Step *st)
     m->step = st;
     bool was_unloaded = m->tracer_unloaded; /* the module may come back in this step (C-390) */
     const char *refused = suspend_refuses(m, st);
-    if (!refused && !timers_before_step(m, st, &refused))
-        return false;
     if (!refused)
         refused = peer_refuses(m, st);
     if (!refused)
         refused = sysmon_legacy_refuses(m, st);
     if (refused)
         return model_unsupported(m, st->line, st->col, refused);
+    if (!timers_before_step(m, st))
+        return false;
     bool ok = step_by_process(st->kind) ? actor_step(m, st) : handlers[st->kind].by_harness(m, st);
     if (ok && !m->crashed) /* a suspender that exited in the step: its suspends lifted */
         suspend_lift_exited(m);

@@ -53,7 +53,7 @@ enum { LOOP_WINDOWS = 8 };
 /* One open allowance window: its id (0: none open) and its template as the A line spells it. */
 typedef struct OpenWindow { unsigned id; const char *tpl; } OpenWindow;
 
-/* The harness's timer aimed at a process (`timer P MS`, `cancel timer P`; ref/harness/timers.c). */
+/* The harness's timer aimed at a process (`start_timer P MS`, `cancel_timer P`; ref/harness/timers.c). */
 typedef enum {
     TIMER_NONE,
     TIMER_ARMED,  /* armed, its receiver not suspended since */
@@ -91,7 +91,7 @@ typedef struct Proc {
                          * nest per suspender; in the arena, grown by doubling: ref/harness/suspend.c) */
     int nsuspenders;    /* process: its suspend count, all suspenders together (0: not suspended) */
     size_t suspenders_cap;
-    TimerState timer;   /* process: the harness's timer aimed at it (`timer P MS`, ref/harness/timers.c) */
+    TimerState timer;   /* process: the harness's timer aimed at it (`start_timer P MS`, ref/harness/timers.c) */
     long long timer_ms; /* process: that timer's milliseconds */
     int timer_line, timer_col; /* process: where the case armed it */
     bool link_woken;    /* process: woken in its receive by an ignored link exit signal, whose
