@@ -16,7 +16,7 @@ enum { TIMERS_MIN_MS = 1000 };
  * and the timer's delivery must fit in it). */
 enum { TIMERS_WAIT_MARGIN_MS = 1000 };
 
-/* The message the harness's timer to p brings: {timeout, TimerRef, tcs_timer}. */
+/* The message the harness's timer brings when it fires: {timeout, TimerRef, tcs_timer}. */
 static Term *timeout_message(Model *m)
 {
     return term_tuple3(m->a, term_atom(m->a, "timeout"), term_ref(m->a), term_atom(m->a, "tcs_timer"));
