@@ -355,6 +355,20 @@ run_step({status, Who}, Names, #{collector := C}) ->
     Pid = maps:get(Who, Names),
     ctl(C, ["erlang:process_info(", canon(Pid, Names), ",status)"], {ok, erlang:process_info(Pid, status)}, Names),
     {harness, Names};
+run_step({start_timer, Who, Ms}, Names, #{collector := C}) ->
+    %% `start_timer A MS`: a BIF timer to A's pid, kept in the harness for `cancel_timer A` (TIMER-START)
+    Pid = maps:get(Who, Names),
+    Timer = erlang:start_timer(Ms, Pid, tcs_timer),
+    put({tcs_timer, Who}, Timer),
+    ctl(C, ["erlang:start_timer(", integer_to_list(Ms), ",", canon(Pid, Names), ",tcs_timer)"], {ok, Timer}, Names),
+    {harness, Names};
+run_step({cancel_timer, Who}, Names, #{collector := C}) ->
+    %% `cancel_timer A`: erlang:cancel_timer/1 of A's timer; the time it had left varies from run
+    %% to run, printed _Ms (TIMER-CANCEL; false when the timer was not found: C-660)
+    Left = erlang:cancel_timer(erase({tcs_timer, Who})),
+    Answer = case is_integer(Left) of true -> {placeholder, "_Ms"}; false -> {ok, Left} end,
+    ctl(C, "erlang:cancel_timer(_Ref)", Answer, Names),
+    {harness, Names};
 run_step({module_unload, Mod}, Names, #{collector := C}) ->
     %% as trace_session_SUITE's on_load/1 (delete + purge): the module's next call
     %% loads it again; the purge before drops old code a delete would refuse

@@ -179,6 +179,10 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, ", ");
         term_print(out, st->term, PRINT_PLAN);
         break;
+    case ST_TIMER: /* {start_timer, A, Ms} */
+        atom(out, st->actor);
+        buf_printf(out, ", %lld", st->timeout);
+        break;
     case ST_RECV:
         atom(out, st->actor);
         if (st->term) { /* {recv, P, {match, T}}: a selective receive */
@@ -291,6 +295,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
     case ST_PEER:    /* {peer, R} */
     case ST_PEER_SEQ_TRACER: /* {peer_seq_tracer, T} */
     case ST_RESUME:  /* {resume, A} */
+    case ST_CANCEL_TIMER: /* {cancel_timer, A} */
     case ST_STATUS:  /* {status, A} */
     case ST_IDLE: /* {idle, A} */
         atom(out, st->actor);

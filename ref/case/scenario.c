@@ -1912,7 +1912,11 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
     case ST_SUSPEND: /* erlang:suspend_process(A), or suspend_process(A, Opts) with an option list */
         return proc_arg(p, &st->actor, &st->actor_col) &&
                (at_end(p) || (term_arg(p, &st->term, &st->term_col) && end_of_statement(p)));
+    case ST_TIMER: /* erlang:start_timer(MS, A, tcs_timer) */
+        return proc_arg(p, &st->actor, &st->actor_col) &&
+               int_in_range(p, "the timer's milliseconds", 1, MAX_WAIT_MS, &st->timeout) && end_of_statement(p);
     case ST_RESUME: /* erlang:resume_process(A) */
+    case ST_CANCEL_TIMER: /* erlang:cancel_timer/1 of A's timer */
     case ST_STATUS: /* process_info(A, status) */
         return proc_arg(p, &st->actor, &st->actor_col) && end_of_statement(p);
     case ST_SEND:

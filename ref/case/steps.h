@@ -83,7 +83,10 @@
     X(ST_MS_TEST, "ms_test", "ms_test", BY_PROCESS, true, false, mstest_step)                          \
     /* P suspend Q, P resume Q: P calls erlang:suspend_process(Q), resume_process(Q) (SUSPEND-BY-*) */ \
     X(ST_PROC_SUSPEND, "proc_suspend", "suspend", BY_PROCESS, true, true, suspend_by_process)          \
-    X(ST_PROC_RESUME, "proc_resume", "resume", BY_PROCESS, true, true, suspend_resume_by_process)
+    X(ST_PROC_RESUME, "proc_resume", "resume", BY_PROCESS, true, true, suspend_resume_by_process)   \
+    /* start_timer A MS, cancel_timer A: erlang:start_timer(MS, A, tcs_timer), cancel_timer/1 of it */ \
+    X(ST_TIMER, "start_timer", "start_timer", BY_HARNESS, false, false, timers_start)                  \
+    X(ST_CANCEL_TIMER, "cancel_timer", "cancel_timer", BY_HARNESS, false, false, timers_cancel)
 
 /* X(OP, PLAN, KEYWORD), one row per SessionOp, in its order: the trace session steps
  * (cases/README.md "Trace sessions"), one call of module trace each, planned as

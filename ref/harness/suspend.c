@@ -10,6 +10,7 @@
 #include "races.h"
 #include "release.h"
 #include "suspend.h"
+#include "timers.h"
 
 /* The suspender the harness is in a Proc's suspenders (a process is its index). */
 enum { SUSPENDER_HARNESS = -1 };
@@ -136,6 +137,7 @@ bool suspend_step(Model *m, const Step *st)
                                  "a suspend of a process not blocked in a receive (one at the harness's gate runs "
                                  "a dirty NIF, which OTP 25 to 29 do not suspend: C-491) is");
     hold(m, p, SUSPENDER_HARNESS); /* SUSPEND-PROCESS: suspended where it waits, not scheduled (RUN-SUSPENDED) */
+    timers_receiver_suspended(m, p);
     if (st->term)
         opts_line(m, p, st->term, "-> true",
                   unless ? "SUSPEND-UNLESS-SUSPENDING SUSPEND-PROCESS RUN-SUSPENDED" : "SUSPEND-PROCESS RUN-SUSPENDED");

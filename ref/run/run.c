@@ -24,6 +24,7 @@
 #include "sessions.h"
 #include "fninfo.h"
 #include "status.h"
+#include "timers.h"
 #include "windows.h"
 #include "tracermod.h"
 #include "fixturecode.h"
@@ -106,6 +107,8 @@ static bool run_step(Model *m, const Step *st)
         refused = sysmon_legacy_refuses(m, st);
     if (refused)
         return model_unsupported(m, st->line, st->col, refused);
+    if (!timers_before_step(m, st))
+        return false;
     bool ok = step_by_process(st->kind) ? actor_step(m, st) : handlers[st->kind].by_harness(m, st);
     if (ok && !m->crashed) /* a suspender that exited in the step: its suspends lifted */
         suspend_lift_exited(m);
@@ -197,6 +200,8 @@ static bool run_end(Run *r, bool ok, RunFacts *facts)
     release_gc_range_close(m);
     if (ok) /* a crash too: the stream stays well formed */
         ok = busyloop_end(m, run_goes_on(r));
+    if (ok && run_goes_on(r))
+        ok = timers_end(m);
     if (ok)
         windows_close_all(m);
     if (ok)

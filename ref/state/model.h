@@ -53,6 +53,15 @@ enum { LOOP_WINDOWS = 8 };
 /* One open allowance window: its id (0: none open) and its template as the A line spells it. */
 typedef struct OpenWindow { unsigned id; const char *tpl; } OpenWindow;
 
+/* The harness's timer aimed at a process (`start_timer P MS`, `cancel_timer P`; ref/harness/timers.c). */
+typedef enum {
+    TIMER_NONE,
+    TIMER_ARMED,  /* armed, its receiver not suspended since */
+    TIMER_PAUSED, /* armed, its receiver suspended since: OTP 29 pauses it (C-660) */
+    TIMER_WAITED, /* cancelled after a pause: the next step must wait longer than the timer */
+    TIMER_LATE,   /* the same on a release where the cancel missed it: it fires in that wait (C-660) */
+} TimerState;
+
 /* One process (or port, see is_port) of the scenario. */
 typedef struct Proc {
     const char *name;
@@ -82,6 +91,9 @@ typedef struct Proc {
                          * nest per suspender; in the arena, grown by doubling: ref/harness/suspend.c) */
     int nsuspenders;    /* process: its suspend count, all suspenders together (0: not suspended) */
     size_t suspenders_cap;
+    TimerState timer;   /* process: the harness's timer aimed at it (`start_timer P MS`, ref/harness/timers.c) */
+    long long timer_ms; /* process: that timer's milliseconds */
+    int timer_line, timer_col; /* process: where the case armed it */
     bool link_woken;    /* process: woken in its receive by an ignored link exit signal, whose
                          * sender's 'DOWN' completes that receive (RUN-WAKE-LINK-DOWN, procs.c) */
     unsigned link_woken_wait; /* its window for one wait between the two (0: none) */
@@ -229,6 +241,7 @@ typedef enum {
     DEV_MS_MAP_KEY_TWICE,
     DEV_SPEC_DIRTY_BUSY_MAY_CRASH,
     DEV_SUSPEND_DIRTY_RAISES,
+    DEV_PAUSED_TIMER_UNREACHABLE,
     DEV_COUNT
 } Deviation;
 

@@ -82,6 +82,10 @@ static const struct {
                                   "erlang:suspend_process/1 of a process looping through a dirty NIF raises "
                                   "internal_error once the NIF returns, or answers true, the process suspended "
                                   "either way (OTP-19799, erlang/otp PR #10241)"},
+    [DEV_PAUSED_TIMER_UNREACHABLE] = {DEVIATION_STREAM, {29, 29}, "C-660",
+                                      "a BIF timer paused by erlang:suspend_process/1 of its receiver is not found "
+                                      "by its reference: cancel_timer/1 answers false, and the timer fires after the "
+                                      "resume with the time it had left"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */
