@@ -13,13 +13,15 @@
 %% sent (every worker sends {tcs_stress, self(), N} only), is garbage: the
 %% tracer mixed up calls made at once.
 %%
-%% Memory over time: a warm-up of a quarter of the time, then the rest; after
-%% each, the workers pause, every queue is drained and every process collected
-%% (quiescence), and the node's memory is sampled: erlang:memory/1, the bytes
-%% malloc has in use (tcs_validate_heap, when the job names it) and the RSS of
-%% the OS process.  Growth between the two samples over the events of
-%% the second part is what the driver judges (leak).  Events per action are
-%% counted beforehand with the built-in tracer on one worker.
+%% Memory over time: a warm-up of a quarter of the time, then the rest in two
+%% halves; after each part, the workers pause, every queue is drained and every
+%% process collected (quiescence), and the node's memory is sampled:
+%% erlang:memory/1, the bytes malloc has in use (tcs_validate_heap, when the
+%% job names it) and the RSS of the OS process.  Growth in each half over its
+%% events is what the driver judges (leak): a leak grows in both halves, a
+%% one-off growth (a carrier, a table, a message still in flight at a sample)
+%% in one only.  Events per action are counted beforehand with the built-in
+%% tracer on one worker.
 %%
 %% System monitoring: long_schedule and long_gc of 100 ms or more of the
 %% tracees during the whole run, reported as DATA monitor lines.
@@ -83,16 +85,15 @@ main([JobFile]) ->
                                       [Warmup])),
     [W ! {go, Counter} || W <- Workers],
     timer:sleep(Warmup),
-    quiesce(Workers, [Checker, Peer | ports_owners(Groups)]),
+    Queues = [Checker, Peer | ports_owners(Groups)],
+    quiesce(Workers, Queues),
     Before = sample(counters:get(Counter, 1)),
     step("main", "-", io_lib:format("stress: every category on every scheduler at once for ~b ms", [Main])),
-    [W ! resume || W <- Workers],
-    timer:sleep(Main),
-    quiesce(Workers, [Checker, Peer | ports_owners(Groups)]),
-    After = sample(counters:get(Counter, 1)),
+    Middle = stress_and_sample(Workers, Main div 2, Queues, Counter),
+    After = stress_and_sample(Workers, Main - Main div 2, Queues, Counter),
     step("report", "-", "stress: what the checker and the system monitor saw"),
-    [out("DATA", "before_~s ~b", [K, V]) || {K, V} <- Before],
-    [out("DATA", "after_~s ~b", [K, V]) || {K, V} <- After],
+    [out("DATA", "~s_~s ~b", [Point, K, V])
+     || {Point, Sample} <- [{before, Before}, {middle, Middle}, {'after', After}], {K, V} <- Sample],
     Checker ! {report, self()},
     receive
         {checked, #{reports := Reports, garbage := Garbage, shown := Shown}} ->
@@ -248,6 +249,13 @@ count(N) ->
     end.
 
 %% --- quiescence and memory ------------------------------------------------------------
+
+%% The workers resumed for Ms, then quiescence and a sample.
+stress_and_sample(Workers, Ms, Queues, Counter) ->
+    [W ! resume || W <- Workers],
+    timer:sleep(Ms),
+    quiesce(Workers, Queues),
+    sample(counters:get(Counter, 1)).
 
 %% Every worker paused, every given process's queue empty, every process collected.
 quiesce(Workers, Queues) ->

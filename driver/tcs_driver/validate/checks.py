@@ -96,8 +96,9 @@ class Stress:
 
     leak: a leak of one allocation per event is at least 16 bytes (the smallest block an
     allocator hands out); a correct tracer's memory at rest does not grow with events after
-    the warm-up, so anything at 16 bytes per event or above is a leak, provided the growth
-    also exceeds a floor that allocator and carrier granularity cannot reach."""
+    the warm-up, so anything at 16 bytes per event or above in each half of the measured part is
+    a leak, provided the growth also exceeds a floor that allocator and carrier granularity
+    cannot reach. min_events is for the two halves together."""
     seconds: float = 4.0
     latency_ms: float = 10.0
     leak_bytes_per_event: float = 16.0
