@@ -17,8 +17,7 @@
 #include "order.h"
 #include "seqtrace.h"
 
-/* The process a match spec names by pid or registered name, or -1 (no live process). */
-static int named_process(const Model *m, const Term *id)
+int msflags_named_process(const Model *m, const Term *id)
 {
     for (int q = 0; q < m->nprocs; q++) {
         const Proc *pr = &m->procs[q];
@@ -60,6 +59,8 @@ static MsEffect trace_flags(void *ctx, const MsTraceChange *ch, const char **why
 {
     MsFlagsCtx *c = ctx;
     Model *m = c->m;
+    if (ch->fails)
+        return MSE_FAIL;
     if (ch->tracer) {
         /* MS-TRACE-FLAGS-TRACER: the item's tracer replaces the caller's (erts_trace_flags), and
          * set_match_trace hands it on if erts_is_tracer_enabled says it lives (a tracer process
@@ -73,7 +74,7 @@ static MsEffect trace_flags(void *ctx, const MsTraceChange *ch, const char **why
         if (m->sessions[LEGACY_SESSION].state_dead) /* an undefined session's tracer is <tracer> too */
             return MSE_FAIL;
     }
-    int t = ch->target ? named_process(m, ch->target) : c->p;
+    int t = ch->target ? msflags_named_process(m, ch->target) : c->p;
     if (t < 0)
         return MSE_FAIL;
     TraceState *ts = &m->procs[t].trace[c->s];

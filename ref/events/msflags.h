@@ -14,6 +14,9 @@ typedef struct MsFlagsCtx {
     MsHooks hooks;
 } MsFlagsCtx;
 
+/* Guarantees: the live process (not a port) a match spec names by id, a pid or a registered name;
+ * -1 when there is none (get_proc in erl_db_util.c finds none). */
+int msflags_named_process(const Model *m, const Term *id);
 /* Guarantees: ctx set up for process p in session s; the hooks a MsCall takes (they point
  * into ctx, which must outlive the match spec's run). */
 const MsHooks *msflags_hooks(MsFlagsCtx *ctx, Model *m, int s, int p);

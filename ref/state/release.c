@@ -86,6 +86,10 @@ static const struct {
                                       "a BIF timer paused by erlang:suspend_process/1 of its receiver is not found "
                                       "by its reference: cancel_timer/1 answers false, and the timer fires after the "
                                       "resume with the time it had left"},
+    [DEV_MS_TEST_TRACE_FLAGS_CRASH] = {DEVIATION_CRASH, {27, 29}, "C-560",
+                                       "the node crashes (SIGSEGV) at trace/2,3 in a match spec that "
+                                       "erlang:match_spec_test/3 runs, and at enable_trace/1,2 or disable_trace/1,2 "
+                                       "that name a flag and a live process"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */

@@ -183,10 +183,13 @@ static void test_a_range_may_be_open_on_either_side(int *failures)
 
 static void test_the_releases_tried_for_a_crash_are_those_a_crash_names(int *failures)
 {
-    /* C-150 names 25, C-92's crash at a `gc` step 27 (its range of steps is no crash for certain) */
+    /* C-150 names 25, C-92's crash at a `gc` step 27 (its range of steps is no crash for certain),
+     * C-560's 27 to 29, where 28 stands for the releases after C-92's range */
     CHECK(release_next_crashing(0) == 25);
     CHECK(release_next_crashing(25) == 27);
-    CHECK(release_next_crashing(27) == 0);
+    CHECK(release_next_crashing(27) == 28);
+    CHECK(release_next_crashing(28) == 29); /* C-660 begins at 29: it stands too */
+    CHECK(release_next_crashing(29) == 0);
 }
 
 /* Counts the tab-separated fields of the line at text (up to its newline). */

@@ -323,13 +323,6 @@ static void check_call(Check *c, const Term *x, bool guard, bool top)
         invalid(c, "MS-UNKNOWN-FUNCTION", "the depth of {current_stacktrace, Depth} must be a small non-negative integer");
         return;
     }
-    bool trace_flag_fn = fn->ctx == F_BODY && (strcmp(name, "enable_trace") == 0 ||
-                                               strcmp(name, "disable_trace") == 0 || strcmp(name, "trace") == 0);
-    if (c->dialect == MS_FOR_TEST && trace_flag_fn) { /* the test's process has no tracer: C-560 */
-        unsupported(c, "%s/%zu in erlang:match_spec_test/3 (it crashes OTP 27 and 29: C-560) is not supported "
-                       "by model v1", name, arity);
-        return;
-    }
     bool test_seq_token = c->dialect == MS_FOR_TEST && strcmp(name, "set_seq_token") == 0;
     if (!fn->supported && !is_bad_seq_component(name, x) && !is_modelled_seq_set(c, name, x) &&
         !test_seq_token) {
@@ -830,31 +823,29 @@ static Ev trace_flags(Run *r, const char *name, Term *const *v, size_t n, Term *
     const Term *target = NULL, *tracer = NULL;
     FlagSet disable = 0, enable = 0;
     bool trace = strcmp(name, "trace") == 0;
+    bool fails;
     if (trace) {
         if (n == 3)
             target = v[0];
         /* matchTrace2/3: the Disable list is read first, then Enable, into one tracer */
-        Ev e = flag_list(v[n - 2], &disable, &tracer);
-        if (e == EV_OK)
-            e = flag_list(v[n - 1], &enable, &tracer);
-        if (e != EV_OK)
-            return e;
+        fails = flag_list(v[n - 2], &disable, &tracer) != EV_OK || flag_list(v[n - 1], &enable, &tracer) != EV_OK;
     } else {
         if (n == 2)
             target = v[0];
         FlagSet bits = flag_bits(v[n - 1]);
-        if (!bits)
-            return EV_FAIL;
+        fails = !bits;
         *(name[0] == 'e' ? &enable : &disable) = bits;
     }
-    if (target && target->kind != TK_PID && target->kind != TK_ATOM)
-        return EV_FAIL; /* get_proc finds no process for any other term */
+    /* get_proc finds no process for a term that is no pid or atom */
+    fails |= target && target->kind != TK_PID && target->kind != TK_ATOM;
     if (!r->call->hooks) {
+        if (fails)
+            return EV_FAIL;
         r->unsupported = "a trace flag function in this match spec is";
         return EV_UNSUPPORTED;
     }
     const char *why = NULL;
-    const MsTraceChange change = {target, tracer, disable, enable, trace};
+    const MsTraceChange change = {target, tracer, disable, enable, trace, fails};
     switch (r->call->hooks->trace_flags(r->call->hooks->ctx, &change, &why)) {
     case MSE_TRUE: *out = boolean(r, true); return EV_OK;
     case MSE_FALSE: *out = boolean(r, false); return EV_OK;

@@ -41,6 +41,9 @@ typedef struct MsTraceChange {
     FlagSet disable, enable;
     bool changed;        /* the value reports a change (trace/2,3, which also checks the tracer
                           * first: set_match_trace in erl_db_util.c) */
+    bool fails;          /* the arguments name no flag, no flag list or no process: the function
+                          * fails ('EXIT' in its place, MS-BODY-EXIT) unless the hook knows the
+                          * release does otherwise first (C-560) */
 } MsTraceChange;
 
 /* The model's side of enable_trace/1,2, disable_trace/1,2 and trace/2,3 on evaluated
@@ -98,7 +101,8 @@ typedef enum {
     MS_FOR_SEND,
     MS_FOR_RECEIVE,
     MS_FOR_TEST /* erlang:match_spec_test(Args, MS, trace): the call dialect, whose set_seq_token the model
-                 * runs there (it changes nothing) and whose trace flag functions it refuses (C-560) */
+                 * runs there (it changes nothing), as it runs the trace flag functions of a process
+                 * with no tracer (MS-TEST-TRACE-FLAGS, C-560) */
 } MsDialect;
 
 /* Guarantees: MS_OK iff ms is true, false, [] or a list of {Head,Guards,Body} clauses that

@@ -46,7 +46,8 @@ BY_PROCESS_CHANCE: Final[float] = 0.25
 OPTIONS_CHANCE: Final[float] = 0.25
 SUSPENDER_EXIT_CHANCE: Final[float] = 0.3
 #: `P ms_test Args MS` now and then in a call's place (MS-TEST-RESULT, MS-TEST-NO-EFFECT), MS one the
-#: model runs in a test: a non-empty list of clauses, no trace flag function, no set_seq_token (C-560, C-561).
+#: model runs in a test: a non-empty list of clauses, no trace flag function (each ends a node of 27 and 29:
+#: C-560), no set_seq_token (C-561).
 MS_TEST_CHANCE: Final[float] = 0.03
 MS_TEST_SPECS: Final[tuple[str, ...]] = (
     "[{'_',[],[{silent,true}]}]",
