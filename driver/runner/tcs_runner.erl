@@ -23,8 +23,8 @@ main([JobFile]) ->
 run(JobFile, Watcher) ->
     tcs_runner_lib:utf8_output(),
     out("OTP ~s", [erlang:system_info(otp_release)]),
-    {ok, Job} = file:consult(JobFile),
-    {ok, Plan} = file:consult(proplists:get_value(plan, Job)),
+    {ok, Job} = tcs_runner_lib:consult(JobFile),
+    {ok, Plan} = tcs_runner_lib:consult(proplists:get_value(plan, Job)),
     ok = load_gate(proplists:get_value(gate_so, Job)),
     load_modules(),
     Gate = tcs_gate:new(),
