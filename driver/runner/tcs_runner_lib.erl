@@ -226,7 +226,7 @@ recorder_stub(Mod) ->
     Assembly = case persistent_term:get(tcs_recorder_template, none) of
                    none ->
                        {ok, ?STUB_TEMPLATE, Asm} = compile:forms(parse_forms(stub_source(?STUB_TEMPLATE)),
-                                                                 ['S', binary, return_errors]),
+                                                                 [to_asm, binary, return_errors]),
                        persistent_term:put(tcs_recorder_template, Asm),
                        Asm;
                    Asm -> Asm

@@ -1,6 +1,6 @@
 """The recorder stub a node assembles for a variant (tcs_runner_lib:recorder_stub/1: one compiled
 template's assembly, renamed) is the beam the release's compiler makes of the variant's own source,
-chunk for chunk, all but the compiler's options (CInf). The corpus loads the stubs and runs them."""
+chunk for chunk, all but the compiler's options (CInf), and the node writes no listing file for it. The corpus loads the stubs and runs them."""
 from __future__ import annotations
 
 import pytest
@@ -18,7 +18,8 @@ Forms = [begin {ok, F} = erl_parse:parse_form(Form), F end
 {ok, Mod, MadeChunks} = beam_lib:all_chunks(Made),
 {ok, Mod, CompiledChunks} = beam_lib:all_chunks(Compiled),
 Differ = [Id || {Id, Data} <- MadeChunks, proplists:get_value(Id, CompiledChunks) =/= Data],
-io:format("~nchunks ~s~ndiffer ~s~n", [lists:join(",", [Id || {Id, _} <- MadeChunks]), lists:join(",", Differ)]),
+io:format("~nchunks ~s~ndiffer ~s~nlisting ~w~n", [lists:join(",", [Id || {Id, _} <- MadeChunks]), lists:join(",", Differ),
+                                               filelib:is_file("tcs_recorder_template.S")]),
 halt().
 """
 
@@ -29,6 +30,7 @@ def test_an_assembled_stub_is_the_compiled_one(release: str, run_probe) -> None:
     lines = done.stdout.split("\n")
     differ = next((line for line in lines if line.startswith("differ")), None)
     assert differ is not None and set(differ.split()[1:2]) <= {"CInf"}, done.stdout + done.stderr
+    assert "listing false" in lines, "the template's assembly was written to a file: " + done.stdout
     # the chunks that hold the code, its atoms, exports, imports and literals are among those compared
     chunks = next(line for line in lines if line.startswith("chunks "))
     assert {"Code", "AtU8", "ExpT", "ImpT", "LitT"} <= set(chunks.split()[1].split(",")), chunks
