@@ -141,7 +141,7 @@ clean(JobFile, Sessions) ->
     %% the cases that need it (tcs_peer)
     _ = net_kernel:stop(),
     [catch trace:session_destroy(S) || Sessions =/= none, S <- trace:session_info(all) -- Sessions],
-    {ok, Job} = file:consult(JobFile),
+    {ok, Job} = tcs_runner_lib:consult(JobFile),
     %% the legacy tracer module and the recorders of the job's trace sessions
     Tracers = [proplists:get_value(tracer_module, Job)
                | [Mod || {_, Mod, _} <- proplists:get_value(session_tracers, Job, [])]],

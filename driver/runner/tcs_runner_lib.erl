@@ -15,7 +15,7 @@
 -module(tcs_runner_lib).
 -export([out/1, out/2, out_after/2, ctl/4, canon/2, collect/0, load_recorder/3, hold/1, node_counts/0, count/3,
          puppet_step/4, after_puppet_step/2, tracer_option/2, tracer/2, recorder_named/2, utf8_output/0,
-         literals_released/0]).
+         literals_released/0, recorder_stub/1, stub_source/1, consult/1]).
 
 %% The optional callbacks in the model's bit order (generated: tcsref tags).
 -include("tcs_tags.hrl").
@@ -34,16 +34,55 @@ out(Fmt, Args) -> out(io_lib:format(Fmt, Args)).
 %% it neither.
 out_after(Bodies, Text) ->
     Marker = ["TCS ", Text, "\n"],
-    case os:getenv("TCS_PROGRESS") of
-        false -> ok;
-        Path -> ok = file:write_file(Path, unicode:characters_to_binary([[["TCS LINE ", B, "\n"] || B <- Bodies],
-                                                                          Marker]), [append, raw])
+    case progress_file() of
+        none -> ok;
+        File -> ok = file:write(File, unicode:characters_to_binary([[["TCS LINE ", B, "\n"] || B <- Bodies], Marker]))
     end,
     io:put_chars(Marker).
+
+%% The progress file, opened once by each process that writes to it (a job's runner, the batch) and
+%% closed when that process ends: opened and closed for each marker, it took 0.16 ms a marker on a
+%% loaded machine, twenty markers in a job of ten steps.  Each write is still one write(2), in
+%% append mode and unbuffered, so a node that dies after it has left it in the file.
+progress_file() ->
+    case get(tcs_progress_file) of
+        undefined ->
+            File = case os:getenv("TCS_PROGRESS") of
+                       false -> none;
+                       Path -> {ok, Opened} = file:open(Path, [append, raw, binary]), Opened
+                   end,
+            put(tcs_progress_file, File),
+            File;
+        File -> File
+    end.
 
 %% Standard output in UTF-8, the stream's encoding, on every release (OTP 25 starts it in latin1, which
 %% cannot write an atom beyond Latin-1 and writes one within it as one byte).
 utf8_output() -> ok = io:setopts(standard_io, [{encoding, unicode}]).
+
+%% consult(Path): what file:consult/1 gives for a job or plan file (UTF-8, PROTOCOLS.md sections 2
+%% and 4), read whole and parsed here: file:consult/1 reads it through an I/O server, term by term,
+%% 0.3 ms for a plan of ten steps on a quiet machine against 0.08, and a job reads two or three.
+consult(Path) ->
+    case file:read_file(Path) of
+        {ok, Bin} ->
+            case erl_scan:string(unicode:characters_to_list(Bin)) of
+                {ok, Tokens, _} -> parse_terms(Tokens, []);
+                {error, Why, _} -> {error, Why}
+            end;
+        {error, _} = Failed -> Failed
+    end.
+
+parse_terms([], Terms) -> {ok, lists:reverse(Terms)};
+parse_terms(Tokens, Terms) ->
+    case lists:splitwith(fun(T) -> element(1, T) =/= dot end, Tokens) of
+        {Term, [Dot | Rest]} ->
+            case erl_parse:parse_term(Term ++ [Dot]) of
+                {ok, T} -> parse_terms(Rest, [T | Terms]);
+                {error, _} = Failed -> Failed
+            end;
+        {_, []} -> {error, {no_dot_after, element(2, hd(Tokens))}}
+    end.
 
 %% --- control lines and canonical terms -------------------------------------
 
@@ -163,33 +202,55 @@ save_beam(Mod, Bin) ->
 
 %% The recorder's Erlang module (its beam): a stub for every callback the
 %% behaviour declares; the NIF library replaces exactly those in its function
-%% table.  Compiled and saved once per variant and node (it depends on the module
-%% name only): compiling took longer than most jobs' steps, and writing the beam
-%% and putting its directory first on the code path again took 0.4 to 0.9 ms
-%% per job on OTP 25 and 27, 4 to 5 ms on 29.
+%% table.  Made and saved once per variant and node (it depends on the module
+%% name only): writing the beam and putting its directory first on the code path
+%% again took 0.4 to 0.9 ms per job on OTP 25 and 27, 4 to 5 ms on 29.
 recorder_stub_beam(Mod) ->
     case persistent_term:get({tcs_recorder_stub, Mod}, none) of
         none ->
-            Compiled = recorder_stub(Mod),
-            ok = save_beam(Mod, Compiled),
-            persistent_term:put({tcs_recorder_stub, Mod}, Compiled),
-            Compiled;
+            Made = recorder_stub(Mod),
+            ok = save_beam(Mod, Made),
+            persistent_term:put({tcs_recorder_stub, Mod}, Made),
+            Made;
         Known -> Known
     end.
 
+%% recorder_stub(Mod): the stub named Mod, the release's compiler's own code for it.  Variants
+%% differ in their name only, so the compiler makes one stub's assembly, named ?STUB_TEMPLATE,
+%% once per node, and each variant's is that assembly with the name replaced, assembled
+%% (from_asm): every chunk of the beam but the compiler's options (CInf) is the one compiling
+%% the variant's source gives (test_recorder_stub.py).  Compiling each variant took 3 to 9 ms
+%% (a fuzz job's whole steps took about 15), assembling takes 0.1 to 0.2.
+-define(STUB_TEMPLATE, tcs_recorder_template).
 recorder_stub(Mod) ->
+    Assembly = case persistent_term:get(tcs_recorder_template, none) of
+                   none ->
+                       {ok, ?STUB_TEMPLATE, Asm} = compile:forms(parse_forms(stub_source(?STUB_TEMPLATE)),
+                                                                 [to_asm, binary, return_errors]),
+                       persistent_term:put(tcs_recorder_template, Asm),
+                       Asm;
+                   Asm -> Asm
+               end,
+    {ok, Mod, Bin} = compile:forms(renamed(Assembly, Mod), [from_asm, binary, return_errors]),
+    Bin.
+
+renamed(?STUB_TEMPLATE, Mod) -> Mod;
+renamed(T, Mod) when is_tuple(T) -> list_to_tuple(renamed(tuple_to_list(T), Mod));
+renamed([H | T], Mod) -> [renamed(H, Mod) | renamed(T, Mod)];
+renamed(M, Mod) when is_map(M) -> maps:from_list(renamed(maps:to_list(M), Mod));
+renamed(T, _) -> T.
+
+stub_source(Mod) ->
     Callbacks = [{enabled, 3}, {trace, 5}] ++
         [{F, case atom_to_list(F) of "enabled_" ++ _ -> 3; "trace_" ++ _ -> 5 end}
          || F <- ?TCS_OPTIONAL_CALLBACKS],
     Stubs = [io_lib:format("~p(~s) -> erlang:nif_error(not_loaded).~n",
                            [F, lists:join(",", lists:duplicate(A, "_"))]) || {F, A} <- Callbacks],
     Exports = [io_lib:format("~p/~p,", [F, A]) || {F, A} <- Callbacks],
-    Src = lists:flatten(["-module(", atom_to_list(Mod), ").\n-export([", lists:droplast(lists:flatten(Exports)),
-                         "]).\n-on_load(init/0).\n",
-                         "init() -> {Path, Answers} = persistent_term:get({tcs_recorder, ", atom_to_list(Mod), "}),\n",
-                         "          erlang:load_nif(Path, Answers).\n", Stubs]),
-    {ok, Mod, Bin} = compile:forms(parse_forms(Src), [binary, return_errors]),
-    Bin.
+    lists:flatten(["-module(", atom_to_list(Mod), ").\n-export([", lists:droplast(lists:flatten(Exports)),
+                   "]).\n-on_load(init/0).\n",
+                   "init() -> {Path, Answers} = persistent_term:get({tcs_recorder, ", atom_to_list(Mod), "}),\n",
+                   "          erlang:load_nif(Path, Answers).\n", Stubs]).
 
 parse_forms(Src) ->
     {ok, Tokens, _} = erl_scan:string(Src),
