@@ -280,16 +280,20 @@ run_step({wait, Who, Ms, Sender, Msg}, Names, #{timeout := Timeout} = Ctx) ->
     %% queue) less than MS after Asked arrives before the timer fires.  A send later than that,
     %% on a machine too slow for the step, may arrive after it: LATE says so, and the step ends
     %% as a timeout rather than as a difference the scenario does not make.
+    %% Measured in native units: in milliseconds, both readings truncated, a send up to 1 ms
+    %% after the timer fired could count as in time (Elapsed 249 for 250.9 ms).
     Waiter = maps:get(Who, Names),
-    Asked = erlang:monotonic_time(millisecond),
+    Asked = erlang:monotonic_time(),
     case puppet_step(Who, {wait, Ms}, Names, Ctx) of
         {done, waiting} ->
             tcs_settle:until_blocked(Waiter),
             Sent = puppet_step(Sender, {send, Waiter, Msg}, Names, Ctx),
-            Elapsed = erlang:monotonic_time(millisecond) - Asked,
-            case Sent =/= timeout andalso Elapsed < Ms andalso tcs_settle:until_in_gate(Waiter, Ms + Timeout) of
+            Elapsed = erlang:monotonic_time() - Asked,
+            InTime = Elapsed < erlang:convert_time_unit(Ms, millisecond, native),
+            case Sent =/= timeout andalso InTime andalso tcs_settle:until_in_gate(Waiter, Ms + Timeout) of
                 true -> {ok, Names};
-                false when Sent =/= timeout, Elapsed >= Ms -> out("LATE ~p ~p", [Ms, Elapsed]), timeout;
+                false when Sent =/= timeout, not InTime ->
+                    out("LATE ~p ~p", [Ms, erlang:convert_time_unit(Elapsed, native, millisecond)]), timeout;
                 false -> timeout
             end;
         Other -> after_puppet_step(Other, Names)
