@@ -100,8 +100,9 @@ bool ports_open(Model *m, int p, const Step *st)
     xp->is_port = true;
     xp->owner = p;
     xp->driver = st->driver;
-    /* RUN-WAIT-OPEN-PORT: erlang:open_port/2 waits in a receive for the port's {Ref, Port}; a
-     * linked-in driver's port is opened at once, no reply comes (PORTS-DRIVER-OPEN) */
+    /* RUN-WAIT-OPEN-PORT: erlang:open_port/2 waits in a receive for the port's {Ref, Port}, and
+     * may be scheduled out and in there any number of times (C-700); a linked-in driver's port is
+     * opened at once, no reply comes (PORTS-DRIVER-OPEN) */
     unsigned w = 0;
     if (!st->driver &&
         !windows_wait(m, p, term_tuple3(m->a, term_atom(m->a, "erlang"), term_atom(m->a, "open_port"), term_int(m->a, 2)),

@@ -29,8 +29,8 @@ static const RaceRow RACE_ROWS[RACE_COUNT] = {
                               "in (flags before) ... out (flags after) at {tcs_puppet,block,0}, from a link that "
                               "passes flags until the wake-up (C-135)",
                               REFUSE_ADDITION},
-    [RACE_WAIT_OPEN_PORT] = {"RUN-WAIT-OPEN-PORT", 1, "out", "in", RACE_ASK_BOTH,
-                             "out ... in at {erlang,open_port,2} (C-97)", REFUSE_ADDITION},
+    [RACE_WAIT_OPEN_PORT] = {"RUN-WAIT-OPEN-PORT", -1, "out", "in", RACE_ASK_BOTH,
+                             "out ... in at {erlang,open_port,2}, any number (C-97, C-700)", REFUSE_ADDITION},
     [RACE_WAIT_CODE_LOAD] = {"RUN-WAIT-CODE-LOAD", -1, "out", "in", RACE_ASK_BOTH,
                              "out ... in at {code_server,call,1} (C-366)", REFUSE_ADDITION},
     [RACE_PREEMPT_CODE_LOAD] = {"RUN-PREEMPT-CODE-LOAD", 1, "out", "in", RACE_ASK_BOTH,
