@@ -229,18 +229,10 @@ static bool long_schedule_watched(const Model *m)
  * session, which the windows of a long_schedule monitor name one by one (C-730). */
 static bool changes_subjects(const Step *st)
 {
-    switch (st->kind) {
-    case ST_SPAWN:
-    case ST_SPAWN_LINK:
-    case ST_OPEN_PORT:
-    case ST_PEER:
-    case ST_TRACER_EXIT:
-        return true;
-    case ST_SESSION:
+    StepKind k = st->kind;
+    if (k == ST_SESSION)
         return st->sop == SO_CREATE || st->sop == SO_DESTROY || st->sop == SO_DROP;
-    default:
-        return false;
-    }
+    return k == ST_SPAWN || k == ST_SPAWN_LINK || k == ST_OPEN_PORT || k == ST_PEER || k == ST_TRACER_EXIT;
 }
 
 const char *sysmon_legacy_refuses(Model *m, const Step *st)
