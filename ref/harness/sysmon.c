@@ -256,6 +256,16 @@ static void legacy_unwatch(Model *m)
     m->legacy_nwindows = 0;
 }
 
+void sysmon_end(Model *m)
+{
+    legacy_unwatch(m);
+    for (int s = 1; s < m->nsessions; s++) {
+        SystemMonitor *sm = &m->sessions[s].sysmon;
+        longsched_unwatch(m, sm->ls_windows, sm->ls_nwindows);
+        sm->ls_nwindows = 0;
+    }
+}
+
 /* The limit erlang:system_monitor(P, [{large_heap, N}]) or [{long_schedule, N}] sets into *limit;
  * false with err set for one model v1 refuses. */
 static bool legacy_limit(Model *m, const Step *st, long long *limit)
