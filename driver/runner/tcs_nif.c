@@ -5,7 +5,7 @@
  * dirty_io/1 and dirty_wait/1 run on a dirty CPU or I/O scheduler, so a process traced for
  * running is scheduled out of its scheduler and in on the dirty one around the call
  * (RUN-DIRTY-NIF); dirty_wait(Ms) stays there Ms milliseconds (OTP-19799's process on a dirty
- * scheduler, C-611).
+ * scheduler, C-611); sleep(Ms) as long on its normal scheduler (trace_SUITE's long_schedule, C-730).
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <erl_nif.h>
@@ -30,9 +30,10 @@ static ERL_NIF_TERM nif_check(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[
     return enif_raise_exception(env, argv[0]);
 }
 
-/* dirty_wait(Ms) -> Ms after Ms milliseconds (0 to 1000) on the dirty I/O scheduler; any other
- * argument at once. */
-static ERL_NIF_TERM nif_dirty_wait(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
+/* dirty_wait(Ms) -> Ms after Ms milliseconds (1 to 1000) on the dirty I/O scheduler, sleep(Ms) the
+ * same on the process's normal scheduler, which it holds uninterrupted that long (a long_schedule
+ * of the system monitor, C-730); any other argument at once. */
+static ERL_NIF_TERM nif_sleep(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[])
 {
     int ms;
     (void)argc;
@@ -49,7 +50,8 @@ static ErlNifFunc nif_funcs[] = {
     {"check", 1, nif_check, 0},
     {"dirty_cpu", 1, nif_id, ERL_NIF_DIRTY_JOB_CPU_BOUND},
     {"dirty_io", 1, nif_id, ERL_NIF_DIRTY_JOB_IO_BOUND},
-    {"dirty_wait", 1, nif_dirty_wait, ERL_NIF_DIRTY_JOB_IO_BOUND},
+    {"dirty_wait", 1, nif_sleep, ERL_NIF_DIRTY_JOB_IO_BOUND},
+    {"sleep", 1, nif_sleep, 0},
 };
 
 ERL_NIF_INIT(tcs_nif, nif_funcs, NULL, NULL, NULL, NULL)

@@ -408,11 +408,11 @@ run_step({system_monitor, undefined}, Names, #{collector := C}) ->
     monitor_messages_delivered(),
     ctl(C, "erlang:system_monitor(undefined)", {ok, erlang:system_monitor(undefined)}, Names),
     {harness, Names};
-run_step({system_monitor, Who, Limit}, Names, #{collector := C}) ->
-    %% `system_monitor P large_heap N`: the node's legacy system monitor, P getting its messages
-    %% (SYSMON-LEGACY-SET); tcs_batch clears it after the job
+run_step({system_monitor, Who, Event, Limit}, Names, #{collector := C}) ->
+    %% `system_monitor P large_heap N` or `long_schedule N`: the node's legacy system monitor, P
+    %% getting its messages (SYSMON-LEGACY-SET); tcs_batch clears it after the job
     Pid = maps:get(Who, Names),
-    Options = [{large_heap, Limit}],
+    Options = [{Event, Limit}],
     monitor_messages_delivered(),
     ctl(C, ["erlang:system_monitor(", canon(Pid, Names), ",", canon(Options, Names), ")"],
         outcome(fun() -> erlang:system_monitor(Pid, Options) end), Names),

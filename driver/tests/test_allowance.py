@@ -567,3 +567,32 @@ def test_the_models_exit_yield_window(live: str, ok: bool) -> None:
     between the exit event and out_exited (an exit that yields, C-302; fuzz group V9's own scenario),
     and nothing else there."""
     assert agree(_golden_case("run_killed_exit2_in_gate"), live) is ok
+
+
+_LS_SET = "ctl erlang:system_monitor(<tracer>,[{long_schedule,100}]) -> undefined\n"
+_LS_CLEAR = ("ctl erlang:system_monitor(undefined) -> {<tracer>,[{long_schedule,100}]}\n"
+             "ctl erlang:system_monitor() -> undefined\n")
+
+
+def _ls(subject: str) -> str:
+    """A long_schedule monitor message to the tracer process about subject."""
+    return f"msg(<tracer>, {{monitor,{subject},long_schedule,_Info}})\n"
+
+
+@pytest.mark.parametrize(
+    ("live", "ok"),
+    [
+        pytest.param(_LS_SET + _ls("<a>") + _LS_CLEAR, True, id="the-sleepers-message"),
+        pytest.param(_LS_SET + _ls("<?>") + _ls("<a>") + _ls("<a>") + _ls("<port:?>") + _ls("<?>") + _LS_CLEAR,
+                     True, id="and-any-number-about-any-process"),
+        pytest.param(_LS_SET + _LS_CLEAR, False, id="no-message-about-the-sleeper"),
+        pytest.param(_LS_SET + _ls("<?>") + _ls("<port:?>") + _LS_CLEAR, False, id="only-others"),
+        pytest.param(_LS_SET + _ls("<tracer>") + _ls("<a>") + _LS_CLEAR, False, id="about-the-monitor-itself"),
+    ],
+)
+def test_the_models_long_schedule_windows(live: str, ok: bool) -> None:
+    """otp_trace_system_monitor_long_schedule states the message about the process that slept 300 ms
+    under a 100 ms limit, which must come, and admits any number more about any process or port but
+    the monitor (wall-clock time, C-730); the tracer process's messages are compared."""
+    golden = parse_stream(_golden_case("otp_trace_system_monitor_long_schedule"), "golden")
+    assert compare(golden, parse_live_stream(live, "live"), observable=ALL_KINDS).agree is ok

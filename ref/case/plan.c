@@ -140,6 +140,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         } else {
             atom(out, st->other);
             buf_puts(out, ", ");
+            atom(out, st->item);
+            buf_puts(out, ", ");
             term_print(out, st->term, PRINT_PLAN);
         }
         break;

@@ -1531,7 +1531,8 @@ static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
 
 /* `system_monitor` reads erlang:system_monitor() (SYSMON-LEGACY-APART); `system_monitor
  * undefined` clears it; `system_monitor P large_heap N` sets it to a scenario process P, or to
- * the tracer process (`tracer`), with a large_heap limit of N words (SYSMON-LEGACY-SET). */
+ * the tracer process (`tracer`), with a large_heap limit of N words, `system_monitor P
+ * long_schedule N` with a long_schedule limit of N milliseconds (SYSMON-LEGACY-SET). */
 static bool parse_system_monitor(Parser *p, Step *st)
 {
     if (at_end(p))
@@ -1548,14 +1549,15 @@ static bool parse_system_monitor(Parser *p, Step *st)
     if (strcmp(w, "undefined") == 0)
         return end_of_statement(p);
     const char *event = word(p, &at);
-    if (!event || strcmp(event, "large_heap") != 0)
-        return fail(p, at, "'system_monitor P' takes large_heap N, the one option model v1 knows");
+    if (!event || (strcmp(event, "large_heap") != 0 && strcmp(event, "long_schedule") != 0))
+        return fail(p, at, "'system_monitor P' takes large_heap N or long_schedule N, the options model v1 knows");
+    st->item = event;
     skip_ws(p);
     at = p->i;
     if (!term_arg(p, &st->term, &st->term_col))
         return false;
     if (st->term->kind != TK_INT)
-        return fail(p, at, "the large_heap limit must be an integer");
+        return fail(p, at, "the %s limit must be an integer", event);
     return end_of_statement(p);
 }
 

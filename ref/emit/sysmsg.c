@@ -2,10 +2,10 @@
  * section 2, "System monitoring in a session", SYSMON-MESSAGE). */
 #include "sysmsg.h"
 
-/* msg(<receiver>, {monitor,<p>,Event,Info}) into body. */
-static void message(Buf *body, Model *m, const char *receiver, int p, const char *event, Term *info)
+/* msg(<receiver>, {monitor,Subject,Event,Info}) into body. */
+static void message(Buf *body, Model *m, const char *receiver, Term *subject, const char *event, Term *info)
 {
-    Term *el[4] = {term_atom(m->a, "monitor"), model_pid(m, p), term_atom(m->a, event), info};
+    Term *el[4] = {term_atom(m->a, "monitor"), subject, term_atom(m->a, event), info};
     buf_printf(body, "msg(<%s>, ", receiver);
     term_print(body, term_tuple(m->a, 4, el), PRINT_CANON);
     buf_puts(body, ")");
@@ -16,7 +16,7 @@ static void monitor_line(Model *m, const char *receiver, int p, const char *even
 {
     Buf body;
     buf_init(&body);
-    message(&body, m, receiver, p, event, info);
+    message(&body, m, receiver, model_pid(m, p), event, info);
     stream_line(m->out, 'N', buf_str(&body), rules);
     buf_free(&body);
 }
@@ -33,10 +33,15 @@ void sysmsg_legacy_monitor(Model *m, int p, const char *event, Term *info, const
 
 const char *sysmsg_template(Model *m, int s, int p, const char *event, Term *info)
 {
+    return sysmsg_template_about(m, m->sessions[s].state, model_pid(m, p), event, info);
+}
+
+const char *sysmsg_template_about(Model *m, const char *receiver, Term *subject, const char *event, Term *info)
+{
     Buf body;
     buf_init(&body);
     buf_puts(&body, "N ");
-    message(&body, m, m->sessions[s].state, p, event, info);
+    message(&body, m, receiver, subject, event, info);
     const char *t = arena_strndup(m->a, buf_str(&body), body.len);
     buf_free(&body);
     return t;

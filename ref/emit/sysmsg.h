@@ -13,5 +13,8 @@ void sysmsg_legacy_monitor(Model *m, int p, const char *event, Term *info, const
 /* Guarantees: the same message as an allowance window's template ("N msg(...)"), in the arena:
  * one the runtime may send any number of times more. */
 const char *sysmsg_template(Model *m, int s, int p, const char *event, Term *info);
+/* Guarantees: the template "N msg(<receiver>, {monitor,Subject,event,info})", in the arena: a
+ * message to any tracer process about any subject (a scenario process, <?>, <port:?>). */
+const char *sysmsg_template_about(Model *m, const char *receiver, Term *subject, const char *event, Term *info);
 
 #endif

@@ -18,6 +18,7 @@
 #include "counters.h"
 #include "enabled.h"
 #include "libcalls.h"
+#include "longsched.h"
 #include "messages.h"
 #include "phash2.h"
 #include "release.h"
@@ -502,8 +503,9 @@ static Result enter_chain(Run *r, int fn, Term *arg)
 }
 
 /* What the model runs of tcs_shapes: loop/1 as deep (the live stack and the stream grow with
- * it), bs_sum_a/2 and bs_sum_b/2 of a binary as long (the stream grows as its square). */
-enum { LOOP_MAX_DEPTH = 1 << 20, BS_SUM_MAX_BYTES = 1024 };
+ * it), bs_sum_a/2 and bs_sum_b/2 of a binary as long (the stream grows as its square),
+ * alloc_tuples/2 as many calls and tuples as large (a case's node allocates 8 (Size + 1) N bytes). */
+enum { LOOP_MAX_DEPTH = 1 << 20, BS_SUM_MAX_BYTES = 1024, ALLOC_TUPLES_MAX_CALLS = 1 << 20, ALLOC_TUPLES_MAX_SIZE = 4096 };
 
 /* loop(0) -> 0; loop(N) -> loop(N - 1) + 1: N local non-tail calls, each returning its own N;
  * unrolled, since a recursion of the model's own as deep would overflow its stack. */
@@ -527,6 +529,25 @@ static Result enter_loop(Run *r, Term *arg)
         x = value(term_int(m->a, k));
     }
     return x;
+}
+
+/* alloc_tuples(0, _) -> ok; alloc_tuples(N, Size) -> make_tuple(Size, []), alloc_tuples(N - 1,
+ * Size): N local tail calls after the first, unrolled. */
+static Result enter_alloc_tuples(Run *r, Term *args)
+{
+    Model *m = r->m;
+    const Term *n = args->u.cons.head, *size = args->u.cons.tail->u.cons.head;
+    if (n->kind != TK_INT || n->u.i < 0 || n->u.i > ALLOC_TUPLES_MAX_CALLS || size->kind != TK_INT ||
+        size->u.i < 0 || size->u.i > ALLOC_TUPLES_MAX_SIZE)
+        return refused(r, "tcs_shapes:alloc_tuples/2 of anything but N from 0 to 1048576 and Size from 0 to "
+                       "4096 (a negative N recurses for ever) is");
+    control_decided(m, "CALL-MEMORY-TUPLES");
+    for (long long k = n->u.i - 1; k >= 0; k--) {
+        Term *a[2] = {term_int(m->a, k), args->u.cons.tail->u.cons.head};
+        if (!breakpoint(r, FN_ALLOC_TUPLES, term_list(m->a, 2, a), false))
+            return (Result){.failed = true};
+    }
+    return value(term_atom(m->a, "ok"));
 }
 
 /* bs_sum_a(<<H,T/binary>>, Acc) -> bs_sum_a(T, H + Acc); bs_sum_a(<<>>, Acc) -> Acc; bs_sum_b
@@ -561,6 +582,9 @@ static Result enter_bs_sum(Run *r, int fn, Term *args)
             return (Result){.failed = true};
     }
 }
+
+/* tcs_nif:sleep(Ms) sleeps Ms milliseconds from 1 to this, and returns at once for any other Ms. */
+enum { NIF_SLEEP_MAX_MS = 1000 };
 
 /* Enters fn with its arguments (through the export entry when global) and runs its body as
  * driver/runner/tcs_target.erl, tcs_late.erl and tcs_shapes.erl define it; failed if the model
@@ -613,6 +637,12 @@ static Result enter(Run *r, int fn, Term *args, bool global)
     case FN_BS_SUM_B:
     case FN_BS_SUM_C:
         return enter_bs_sum(r, fn, args);
+    case FN_ALLOC_TUPLES:
+        return enter_alloc_tuples(r, args);
+    case FN_NIF_SLEEP: /* Ms milliseconds (1 to 1000) on its normal scheduler, uninterrupted */
+        if (arg->kind == TK_INT && arg->u.i >= 1 && arg->u.i <= NIF_SLEEP_MAX_MS)
+            longsched_ran(m, r->p, arg->u.i);
+        return value(arg);
     case FN_RECEIVE_MESSAGE: /* receive Msg -> Msg end, a message already in the mailbox */
         if (m->procs[r->p].mlen == 0)
             return refused(r, "tcs_shapes:receive_message/0 with no message in the mailbox (the call step would "

@@ -40,8 +40,9 @@ bool counters_set(Model *m, Counter *c, const Term *ms, bool breakpoint)
 
 /* True iff the call process p makes allocates on the heap for sure: lists:seq(From, To) with
  * To >= From builds a list (LIB-TARGET-SEQ); tcs_shapes:receive_message/0 takes a message that is
- * a tuple, a list, a map or a binary, whose words count to it (CALL-RECEIVE-IN-TRACED); of other
- * calls the model does not say. */
+ * a tuple, a list, a map or a binary, whose words count to it (CALL-RECEIVE-IN-TRACED);
+ * tcs_shapes:alloc_tuples(N, Size) with N and Size of 1 or more makes a tuple in its first call
+ * (CALL-MEMORY-TUPLES); of other calls the model does not say. */
 static bool call_allocates(const Model *m, int p)
 {
     const Step *st = m->step;
@@ -52,9 +53,14 @@ static bool call_allocates(const Model *m, int p)
         TermKind k = pr->mbox[pr->mhead].msg->kind;
         return k == TK_TUPLE || k == TK_CONS || k == TK_MAP || k == TK_BIN;
     }
+    const Term *args = st->args;
+    if (strcmp(st->module, "tcs_shapes") == 0 && strcmp(st->fn, "alloc_tuples") == 0) {
+        const Term *n = args->u.cons.head, *size = args->u.cons.tail->u.cons.head;
+        return n->u.i >= 1 && size->u.i >= 1; /* the model runs it only with integers; {} is a literal */
+    }
     if (strcmp(st->module, "lists") != 0 || strcmp(st->fn, "seq") != 0)
         return false;
-    const Term *args = st->args, *from = args->u.cons.head, *to = args->u.cons.tail->u.cons.head;
+    const Term *from = args->u.cons.head, *to = args->u.cons.tail->u.cons.head;
     return from->kind == TK_INT && to->kind == TK_INT && to->u.i >= from->u.i;
 }
 

@@ -6,6 +6,8 @@
  * heap of the limit when len >= limit, none can when 64 len + 10000 =< limit (a heap is a few
  * times its live data at most). How many collections reach the limit is the heap growth
  * policy's: the first message is stated, any more are allowed. */
+#include <string.h>
+
 #include "control.h"
 #include "largeheap.h"
 #include "races.h"
@@ -35,10 +37,10 @@ bool largeheap_list(Model *m, int q, long long len, long long max_heap, bool kil
 
 bool largeheap_collected(Model *m, int q)
 {
-    long long limit = m->legacy_large_heap, min_heap = m->procs[q].min_heap_size;
+    long long limit = m->legacy_limit, min_heap = m->procs[q].min_heap_size;
     /* a heap after a collection is its min_heap_size rounded up to the next heap size (at most
      * 1.7 times it) when what the process holds is small (C-640) */
-    if (!m->legacy_monitor || 4 * min_heap <= limit)
+    if (!m->legacy_monitor || strcmp(m->legacy_event, "large_heap") != 0 || 4 * min_heap <= limit)
         return true;
     if (min_heap < limit)
         return model_unsupported(m, m->step->line, m->step->col,

@@ -3,11 +3,13 @@
  * what trace:info(S, system, all) lists; and the legacy system monitor's settings
  * (erlang:system_monitor/0,1,2, SYSMON-LEGACY-*). The monitor messages are the events' (the
  * long message queues: ref/events/longmsgq.c, the large heaps: ref/events/largeheap.c, the busy
- * ports: ref/events/drvports.c); no step provokes a long garbage collection or schedule. */
+ * ports: ref/events/drvports.c, the long schedules: ref/events/longsched.c); no step provokes a
+ * long garbage collection. */
 #include <stdio.h>
 #include <string.h>
 
 #include "control.h"
+#include "longsched.h"
 #include "sysmon.h"
 
 enum { LMQ_ENABLE_FLOOR = 10, LARGE_HEAP_FLOOR = 1000000, LEGACY_LARGE_HEAP_FLOOR = 65535 };
@@ -113,6 +115,12 @@ const char *sysmon_set(Model *m, int s, const Term *event, const Term *value, co
                                   "changing long_message_queue while the session holds a process's queue long is");
                 return NULL;
             }
+    if (next.long_schedule >= 0 && !next.ls_nwindows) /* SYSMON-LONG-SCHEDULE-ANY: from now on */
+        next.ls_windows = longsched_watch(m, ses->state, &next.ls_nwindows);
+    if (next.long_schedule < 0 && next.ls_nwindows) {
+        longsched_unwatch(m, next.ls_windows, next.ls_nwindows);
+        next.ls_nwindows = 0;
+    }
     ses->sysmon = next;
     return "-> ok";
 }
@@ -152,13 +160,15 @@ static const char *with_monitor(Model *m, const char *format, const char *name, 
     return arena_strndup(m->a, text, n < 0 ? 0 : (size_t)n);
 }
 
-/* The legacy monitor's settings as erlang:system_monitor/0 answers them: {<P>,[{large_heap,N}]},
+/* The legacy monitor's settings as erlang:system_monitor/0 answers them: {<P>,[{Event,N}]},
  * or undefined. */
 static const char *legacy_settings(Model *m)
 {
     if (!m->legacy_monitor)
         return "-> undefined";
-    return with_monitor(m, "-> {<%s>,[{large_heap,%lld}]}", m->legacy_monitor, m->legacy_large_heap);
+    char format[64];
+    snprintf(format, sizeof format, "-> {<%%s>,[{%s,%%lld}]}", m->legacy_event);
+    return with_monitor(m, format, m->legacy_monitor, m->legacy_limit);
 }
 
 /* True iff after st a harness's or the runtime's process may have a heap of 65535 words or more
@@ -204,28 +214,97 @@ static const char *grown_heaps_refusal(void)
     return unsupported;
 }
 
+/* True iff a long_schedule monitor, the legacy one or a session's, has its windows open. */
+static bool long_schedule_watched(const Model *m)
+{
+    if (m->legacy_nwindows)
+        return true;
+    for (int s = 1; s < m->nsessions; s++)
+        if (m->sessions[s].sysmon.ls_nwindows)
+            return true;
+    return false;
+}
+
+/* True iff st adds a process, port or tracer process to the node, or ends a tracer process or a
+ * session, which the windows of a long_schedule monitor name one by one (C-730). */
+static bool changes_subjects(const Step *st)
+{
+    StepKind k = st->kind;
+    if (k == ST_SESSION)
+        return st->sop == SO_CREATE || st->sop == SO_DESTROY || st->sop == SO_DROP;
+    return k == ST_SPAWN || k == ST_SPAWN_LINK || k == ST_OPEN_PORT || k == ST_PEER || k == ST_TRACER_EXIT;
+}
+
 const char *sysmon_legacy_refuses(Model *m, const Step *st)
 {
+    if (long_schedule_watched(m) && changes_subjects(st)) {
+        const char *unsupported = "a spawn, a port, a peer, a session created, destroyed or dropped or the tracer's "
+                                  "exit while a long_schedule monitor is set is";
+        return unsupported;
+    }
     if (!grows_heaps(st))
         return NULL;
     m->heaps_grown = true;
-    return m->legacy_monitor ? grown_heaps_refusal() : NULL;
+    bool large_heap = m->legacy_monitor && strcmp(m->legacy_event, "large_heap") == 0;
+    return large_heap ? grown_heaps_refusal() : NULL;
 }
 
-/* erlang:system_monitor(P, [{large_heap, N}]) (SYSMON-LEGACY-SET) */
-static bool legacy_set(Model *m, const Step *st)
+/* The legacy monitor's long_schedule windows closed, if open. */
+static void legacy_unwatch(Model *m)
 {
-    long long limit = st->term->u.i;
-    if (limit < LEGACY_LARGE_HEAP_FLOOR)
+    longsched_unwatch(m, m->legacy_windows, m->legacy_nwindows);
+    m->legacy_nwindows = 0;
+}
+
+void sysmon_end(Model *m)
+{
+    legacy_unwatch(m);
+    for (int s = 1; s < m->nsessions; s++) {
+        SystemMonitor *sm = &m->sessions[s].sysmon;
+        longsched_unwatch(m, sm->ls_windows, sm->ls_nwindows);
+        sm->ls_nwindows = 0;
+    }
+}
+
+/* The limit erlang:system_monitor(P, [{large_heap, N}]) or [{long_schedule, N}] sets into *limit;
+ * false with err set for one model v1 refuses. */
+static bool legacy_limit(Model *m, const Step *st, long long *limit)
+{
+    *limit = st->term->u.i;
+    if (strcmp(st->item, "long_schedule") == 0) {
+        if (strcmp(st->other, "tracer") != 0) /* its messages could come at any step */
+            return model_unsupported(m, st->line, st->other_col,
+                                     "a long_schedule monitor that is a scenario process (not the tracer) is");
+        if (*limit < 0)
+            return model_unsupported(m, st->line, st->term_col, "a negative long_schedule limit is");
+        if (*limit < 1) /* OTP raises a time limit below 1 ms to 1 (C-440) */
+            *limit = 1;
+        return true;
+    }
+    if (*limit < LEGACY_LARGE_HEAP_FLOOR)
         return model_unsupported(m, st->line, st->term_col,
                                  "large_heap below 65535 words (the harness's own heaps could reach it) is");
     if (m->heaps_grown)
         return model_unsupported(m, st->line, st->col, grown_heaps_refusal());
+    return true;
+}
+
+/* erlang:system_monitor(P, [{Event, N}]) (SYSMON-LEGACY-SET) */
+static bool legacy_set(Model *m, const Step *st)
+{
+    long long limit;
+    if (!legacy_limit(m, st, &limit))
+        return false;
     const char *before = legacy_settings(m);
+    legacy_unwatch(m);
     m->legacy_monitor = st->other;
-    m->legacy_large_heap = limit;
-    control_line(m, with_monitor(m, "erlang:system_monitor(<%s>,[{large_heap,%lld}])", st->other, limit), before,
-                 "SYSMON-LEGACY-SET");
+    m->legacy_event = st->item;
+    m->legacy_limit = limit;
+    char format[64];
+    snprintf(format, sizeof format, "erlang:system_monitor(<%%s>,[{%s,%%lld}])", st->item);
+    control_line(m, with_monitor(m, format, st->other, st->term->u.i), before, "SYSMON-LEGACY-SET");
+    if (strcmp(st->item, "long_schedule") == 0) /* SYSMON-LONG-SCHEDULE-ANY: from now on */
+        m->legacy_windows = longsched_watch(m, st->other, &m->legacy_nwindows);
     return true;
 }
 
@@ -239,6 +318,7 @@ bool sysmon_legacy_step(Model *m, const Step *st)
     if (st->term)
         return legacy_set(m, st);
     const char *before = legacy_settings(m); /* system_monitor(undefined) */
+    legacy_unwatch(m);
     m->legacy_monitor = NULL;
     control_line(m, "erlang:system_monitor(undefined)", before, "SYSMON-LEGACY-SET");
     return true;

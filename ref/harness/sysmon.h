@@ -25,5 +25,8 @@ bool sysmon_legacy_step(Model *m, const Step *st);
  * runtime's process a large heap while the legacy system monitor is set; records that such a
  * step ran (a later erlang:system_monitor/2 is refused). */
 const char *sysmon_legacy_refuses(Model *m, const Step *st);
+/* Guarantees: the windows of every long_schedule monitor still set at the end of the case closed
+ * (the stream closes every window it opens). */
+void sysmon_end(Model *m);
 
 #endif

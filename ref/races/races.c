@@ -65,6 +65,10 @@ static const RaceRow RACE_ROWS[RACE_COUNT] = {
                                         "of them is")},
     [RACE_LARGE_HEAP] = {"SYSMON-LARGE-HEAP", -1, NULL, NULL, RACE_ASK_NONE,
                          "{monitor, Pid, large_heap, _Info} after the first (C-139)", NULL},
+    [RACE_LONG_SCHEDULE] = {"SYSMON-LONG-SCHEDULE-ANY", -1, NULL, NULL, RACE_ASK_NONE,
+                            "{monitor, Subject, long_schedule, _Info} about any process or port, while the monitor "
+                            "is set (C-730)",
+                            NULL},
     [RACE_RELOAD_BUSY] = {"TRACER-RELOAD-BUSY", -1, "call", NULL, RACE_ASK_NONE,
                           "the lines of one call of the busy loop (C-281)", NULL},
     [RACE_RELOAD_TRACE_INFO] = {"TRACER-RELOAD-RACE", 1, NULL, NULL, RACE_ASK_NONE,

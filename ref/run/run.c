@@ -202,8 +202,10 @@ static bool run_end(Run *r, bool ok, RunFacts *facts)
         ok = busyloop_end(m, run_goes_on(r));
     if (ok && run_goes_on(r))
         ok = timers_end(m);
-    if (ok)
+    if (ok) {
+        sysmon_end(m);
         windows_close_all(m);
+    }
     if (ok)
         release_notes(m, m->out);
     if (facts) {

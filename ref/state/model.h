@@ -185,6 +185,8 @@ typedef struct {
     bool busy_port, busy_dist_port;
     long long large_heap, long_schedule, long_gc; /* -1: off */
     long long lmq_disable, lmq_enable;             /* long_message_queue; enable 0: off */
+    unsigned ls_windows; /* long_schedule on: the first of its windows (ref/events/longsched.c) */
+    int ls_nwindows;     /* ... and how many are open, 0: none */
 } SystemMonitor;
 
 /* Where a session is in its life (SESSION-CREATE, SESSION-DESTROY, SESSION-GC). */
@@ -291,7 +293,10 @@ typedef struct Model {
     long long tcw;      /* the node's trace control word (MS-TCW), 0 when a case starts */
     const char *legacy_monitor; /* the process erlang:system_monitor/2 named (a scenario process or
                                  * tracer), NULL: none (ref/harness/sysmon.c) */
-    long long legacy_large_heap; /* its large_heap limit in words */
+    const char *legacy_event; /* its one option: large_heap or long_schedule */
+    long long legacy_limit; /* that option's limit: words, milliseconds */
+    unsigned legacy_windows; /* long_schedule: the first of its windows (ref/events/longsched.c) */
+    int legacy_nwindows; /* ... and how many are open, 0: none */
     bool heaps_grown;   /* a step that may give a harness's process a large heap has run (C-640) */
     int release;        /* 0: the documents; N: the prediction for OTP N (ref/state/release.c) */
     int deviated_at[DEV_COUNT]; /* per deviation of that release, the first step it applied at (from 1) */
