@@ -26,15 +26,13 @@ bool porttracer_step(Model *m, const Step *st)
 }
 
 /* Why the model cannot state q killed in the burst, or NULL: a process with links or monitors
- * (their signals and 'DOWN's would race the port's closing), one busy in a loop, suspended, on
- * the peer node, or dead already. */
+ * (their signals and 'DOWN's would race the port's closing), one busy in a loop, suspended or on
+ * the peer node. */
 static const char *kill_all_refuses(const Model *m, int q)
 {
     const Proc *pr = &m->procs[q];
     const char *what = NULL;
-    if (!pr->alive)
-        what = "'kill_all' of a process that has exited is";
-    else if (pr->nlinks > 0 || pr->nwatchers > 0)
+    if (pr->nlinks > 0 || pr->nwatchers > 0)
         what = "'kill_all' of a process with links or monitors is";
     else if (pr->looping || pr->nsuspenders > 0 || pr->remote)
         what = "'kill_all' of a process busy in a loop, suspended or on the peer node is";
@@ -58,6 +56,8 @@ bool porttracer_kill_all(Model *m, const Step *st)
     bool trigger = false;
     for (const Term *t = procs; t->kind == TK_CONS; t = t->u.cons.tail) {
         int q = model_proc(m, t->u.cons.head->u.name);
+        if (!m->procs[q].alive)
+            continue;
         const char *what = kill_all_refuses(m, q);
         if (what)
             return model_unsupported(m, st->line, st->col, what);
@@ -69,10 +69,13 @@ bool porttracer_kill_all(Model *m, const Step *st)
     control_decided(m, "KILL-ALL-PORT-OWNER");
     if (!status_tracer_exit(m, st))
         return false;
-    for (const Term *t = procs; t->kind == TK_CONS; t = t->u.cons.tail) /* SIGNAL-KILL: each exits killed */
-        if (!procs_terminate(m, model_proc(m, t->u.cons.head->u.name), term_atom(m->a, "killed"),
-                             "EV-EXIT SIGNAL-KILL", NULL))
-            return false;
+    for (const Term *t = procs; t->kind == TK_CONS; t = t->u.cons.tail) {
+        int q = model_proc(m, t->u.cons.head->u.name);
+        if (!m->procs[q].alive) /* SIGNAL-DEAD: exit/2 to a process that is gone does nothing */
+            control_decided(m, "SIGNAL-DEAD");
+        else if (!procs_terminate(m, q, term_atom(m->a, "killed"), "EV-EXIT SIGNAL-KILL", NULL))
+            return false; /* SIGNAL-KILL: each live one exits killed */
+    }
     if (trigger) /* a race: a tracee must be on the dirty scheduler as the port closes (C-502) */
         release_deviates(m, DEV_PORT_OWNER_DIRTY_KILL_MAY_CRASH);
     return true;
