@@ -34,7 +34,7 @@ static const char *kill_all_refuses(const Model *m, int q)
     const char *what = NULL;
     if (pr->nlinks > 0 || pr->nwatchers > 0)
         what = "'kill_all' of a process with links or monitors is";
-    else if (pr->looping || pr->nsuspenders > 0 || pr->remote)
+    else if (pr->looping || pr->nsuspenders > 0 || pr->suspended || pr->remote)
         what = "'kill_all' of a process busy in a loop, suspended or on the peer node is";
     return what;
 }
