@@ -161,6 +161,17 @@ run_step({port_tracer, Name}, Names, #{collector := C, state := State}) ->
     Names1 = Names#{Name => Port},
     tcs_runner_lib:ctl(C, "erlang:open_port({spawn,\"cat\"},[binary,{packet,4}])", {ok, Port}, Names1),
     {harness, Names1};
+run_step({kill_all, [tracer | Procs]}, Names, #{state := State}) ->
+    %% `kill_all tracer P...` (KILL-ALL-PORT-OWNER): exit(X, kill) to the tracer port's owner,
+    %% then to each P, back to back (one burst, as otp_bugs/porttracer_dirty_kill.erl; C-502);
+    %% the gate is poked at once, as tcs_batch:kill_group/1 does, so that the puppets killed in
+    %% its dirty NIF leave it while the port closes; the owner's death is awaited here, the
+    %% puppets' by the settle after the step
+    Ref = erlang:monitor(process, State),
+    [exit(X, kill) || X <- [State | [maps:get(P, Names) || P <- Procs]]],
+    ok = tcs_gate:poke(persistent_term:get(tcs_gate)),
+    receive {'DOWN', Ref, process, State, _} -> ok end,
+    {ok, Names};
 run_step({tracer_exit, Reason}, Names, #{state := State}) ->
     Ref = erlang:monitor(process, State),
     State ! {'$tcs_exit', Reason},

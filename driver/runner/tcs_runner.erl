@@ -202,7 +202,8 @@ run_step({trace, Who, How, Flags}, Names, #{collector := C, tracer := Mod, trace
             canon(Flags, Names), ")"], Outcome, Names),
     {ok, Names};
 run_step(Step, Names, Ctx) when element(1, Step) =:= trace_spec; element(1, Step) =:= info;
-                                element(1, Step) =:= tracer_exit; element(1, Step) =:= port_tracer ->
+                                element(1, Step) =:= tracer_exit; element(1, Step) =:= port_tracer;
+                                element(1, Step) =:= kill_all ->
     tcs_procflags:run_step(Step, Names, Ctx);
 run_step({session, Step}, Names, Ctx) ->
     tcs_sessions:run_step(Step, Names, Ctx);

@@ -1505,8 +1505,8 @@ static const char *dead_process_tracer(const Parser *p, const Step *st)
 {
     const char *what = NULL;
     if (p->tracer_exited && (((st->kind == ST_TRACE || st->kind == ST_SESSION) && st->on) || names_meta(st) ||
-                   st->kind == ST_SEQ_TRACER || st->kind == ST_TRACER_EXIT))
-        what = "a step naming the tracer process after 'tracer exit' is";
+                   st->kind == ST_SEQ_TRACER || st->kind == ST_TRACER_EXIT || st->kind == ST_KILL_ALL))
+        what = "a step naming the tracer process after 'tracer exit' or 'kill_all' is";
     return what;
 }
 
@@ -1524,7 +1524,7 @@ static bool process_tracer_allows(Parser *p, const Step *st, size_t at)
             what = "scheduler ids in a tracer process's messages (flag scheduler_id, or all, which holds it) are";
     if (p->tracer_port && names_meta(st))
         what = "a meta pattern with the tracer port ({meta, Port}) is";
-    if (st->kind == ST_TRACER_EXIT && p->seq_tracer)
+    if ((st->kind == ST_TRACER_EXIT || st->kind == ST_KILL_ALL) && p->seq_tracer)
         what = "ending the tracer process or port once it is the seq_trace system tracer is";
     return what ? fail(p, at, "%s not supported by model v1", what) : true;
 }
@@ -1576,6 +1576,41 @@ static bool tracer_port_args(Parser *p, size_t at)
         return fail(p, at, "'tracer port' names its port tracer_port, a process of the case here");
     p->tracer_port = true;
     return end_of_statement(p);
+}
+
+enum { MAX_KILL_ALL = 16 };
+
+/* `kill_all tracer P...` (KILL-ALL-PORT-OWNER): the names the burst kills, in order, into st->args
+ * as a list of atoms; the tracer port's owner first (`tracer`), then distinct processes of the case.
+ * Model v1 states a burst only with the owner in it (the port closing under its tracees, C-502). */
+static bool kill_all_args(Parser *p, Step *st, size_t at)
+{
+    size_t tracer_at;
+    const char *first = word(p, &tracer_at);
+    if (!first || strcmp(first, "tracer") != 0 || !p->tracer_port)
+        return fail(p, at, "'kill_all' without the tracer port's owner first ('tracer port', then "
+                           "'kill_all tracer P...') is not supported by model v1");
+    Term *names[MAX_KILL_ALL + 1];
+    size_t n = 0;
+    names[n++] = term_atom(p->a, first);
+    while (!at_end(p)) {
+        if (n > MAX_KILL_ALL)
+            return fail(p, at, "'kill_all' names at most %d processes", MAX_KILL_ALL);
+        const char *w;
+        int col;
+        if (!proc_arg(p, &w, &col))
+            return false;
+        for (size_t i = 1; i < n; i++)
+            if (term_is_atom(names[i], w))
+                return fail(p, (size_t)col - 1, "'%s' is named twice in 'kill_all'", w);
+        names[n++] = term_atom(p->a, w);
+    }
+    if (n < 2)
+        return fail(p, at, "'kill_all tracer' needs at least one process after 'tracer'");
+    st->actor = first;
+    st->actor_col = (int)tracer_at + 1;
+    st->args = term_list(p->a, n, names);
+    return true;
 }
 
 /* The harness's step the line begins with (kw read): the row of the step table whose keyword's
@@ -1869,6 +1904,8 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         return end_of_statement(p) && process_tracer_allows(p, st, at) && seq_stamps_allowed(p, st, at);
     case ST_TRACER_PORT:
         return tracer_port_args(p, at);
+    case ST_KILL_ALL:
+        return kill_all_args(p, st, at) && process_tracer_allows(p, st, at);
     case ST_PATTERN:
         return parse_pattern_step(p, st, false) && process_tracer_allows(p, st, at);
     case ST_INFO:
@@ -2410,7 +2447,7 @@ ReadResult scenario_next(ScenarioReader *r, const Step **st)
     if (end)
         return id_is_stem(r) ? READ_END : READ_ERROR;
     r->repeats = p->repeat - 1;
-    p->tracer_exited |= r->step.kind == ST_TRACER_EXIT;
+    p->tracer_exited |= r->step.kind == ST_TRACER_EXIT || r->step.kind == ST_KILL_ALL;
     p->stepped = true;
     *st = &r->step;
     return READ_STEP;

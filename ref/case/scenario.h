@@ -86,7 +86,8 @@ typedef struct Step {
                                 * language ("name/arity": OTP 25 refuses it, C-12), else NULL */
     CallPath path;             /* call: how the harness reaches the function (cases/README.md "Call paths") */
     Term *args;                /* call: argument list; seq_print: the label of print/2, or NULL;
-                                  apply: the arguments after the session, as a list */
+                                  apply: the arguments after the session, as a list; kill_all:
+                                  the names killed, in order, tracer first */
     bool has_timeout;          /* recv after N */
     bool on_peer;              /* spawn, spawn_link: the new process is on the peer node (DIST-SPAWN) */
     bool driver;               /* open_port: the suite's linked-in driver tcs_drv, not cat;

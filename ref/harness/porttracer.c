@@ -5,6 +5,9 @@
  * enif_port_command); its enabled/3 answers remove once the port is gone. */
 #include "control.h"
 #include "porttracer.h"
+#include "procs.h"
+#include "release.h"
+#include "status.h"
 
 bool porttracer_step(Model *m, const Step *st)
 {
@@ -19,5 +22,61 @@ bool porttracer_step(Model *m, const Step *st)
     control_line(m, "erlang:open_port({spawn,\"cat\"},[binary,{packet,4}])", buf_str(&result), "PORT-TRACER");
     buf_free(&result);
     m->sessions[LEGACY_SESSION].state_term = port;
+    return true;
+}
+
+/* Why the model cannot state q killed in the burst, or NULL: a process with links or monitors
+ * (their signals and 'DOWN's would race the port's closing), one busy in a loop, suspended or on
+ * the peer node. */
+static const char *kill_all_refuses(const Model *m, int q)
+{
+    const Proc *pr = &m->procs[q];
+    const char *what = NULL;
+    if (pr->nlinks > 0 || pr->nwatchers > 0)
+        what = "'kill_all' of a process with links or monitors is";
+    else if (pr->looping || pr->nsuspenders > 0 || pr->suspended || pr->remote)
+        what = "'kill_all' of a process busy in a loop, suspended or on the peer node is";
+    return what;
+}
+
+/* True iff q waits at its gate, in the gate's dirty NIF (not blocked in a receive), traced by the
+ * port for running_procs or running: C-502's trigger as otp_bugs/porttracer_dirty_kill.erl has it. */
+static bool runs_dirty_traced(const Model *m, int q)
+{
+    const Proc *pr = &m->procs[q];
+    const TraceState *ts = &pr->trace[LEGACY_SESSION];
+    FlagSet sched = FLAG_BIT(FL_RUNNING_PROCS) | FLAG_BIT(FL_RUNNING);
+    return !pr->blocked && model_attached(ts) && (ts->flags & sched) != 0;
+}
+
+bool porttracer_kill_all(Model *m, const Step *st)
+{
+    /* the list's head is the tracer port's owner (the parser puts it first), its tail the processes */
+    const Term *procs = st->args->u.cons.tail;
+    bool trigger = false;
+    for (const Term *t = procs; t->kind == TK_CONS; t = t->u.cons.tail) {
+        int q = model_proc(m, t->u.cons.head->u.name);
+        if (!m->procs[q].alive)
+            continue;
+        const char *what = kill_all_refuses(m, q);
+        if (what)
+            return model_unsupported(m, st->line, st->col, what);
+        trigger |= runs_dirty_traced(m, q);
+    }
+    /* KILL-ALL-PORT-OWNER: the owner's kill signal goes first, so it is in the owner's queue
+     * before any tracee dies: the owner dies with no echo of their deaths handed on, and the port
+     * closes with it (PORT-TRACER-DEAD), so the tracees' last events make no line */
+    control_decided(m, "KILL-ALL-PORT-OWNER");
+    if (!status_tracer_exit(m, st))
+        return false;
+    for (const Term *t = procs; t->kind == TK_CONS; t = t->u.cons.tail) {
+        int q = model_proc(m, t->u.cons.head->u.name);
+        if (!m->procs[q].alive) /* SIGNAL-DEAD: exit/2 to a process that is gone does nothing */
+            control_decided(m, "SIGNAL-DEAD");
+        else if (!procs_terminate(m, q, term_atom(m->a, "killed"), "EV-EXIT SIGNAL-KILL", NULL))
+            return false; /* SIGNAL-KILL: each live one exits killed */
+    }
+    if (trigger) /* a race: a tracee must be on the dirty scheduler as the port closes (C-502) */
+        release_deviates(m, DEV_PORT_OWNER_DIRTY_KILL_MAY_CRASH);
     return true;
 }

@@ -90,6 +90,11 @@ static const struct {
                                        "the node crashes (SIGSEGV) at trace/2,3 in a match spec that "
                                        "erlang:match_spec_test/3 runs, and at enable_trace/1,2 or disable_trace/1,2 "
                                        "that name a flag and a live process"},
+    /* a race: a tracee must be on a dirty scheduler as the port closes (otp_bugs/porttracer_dirty_kill.erl) */
+    [DEV_PORT_OWNER_DIRTY_KILL_MAY_CRASH] = {DEVIATION_MAY_CRASH, {25, 29}, "C-502",
+                                             "the node may crash (SIGSEGV) once processes traced by a port for "
+                                             "running_procs or running are killed while they run dirty, in one "
+                                             "burst with the port's owner, or not crash"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */

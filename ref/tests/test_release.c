@@ -2,7 +2,7 @@
  * release ranges, open ones too, and `tcsref deviations`); where the step is not known, C-92's
  * range of steps at which OTP 27 may crash at a collection the runtime starts, the prediction of a
  * node that dies during a given step (--crash-at), and the facts the plan's step_lines comes from
- * (any release's predicted crash: C-92, C-150). */
+ * (any release's predicted crash: C-92, C-150), and where C-502's burst may crash. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -217,6 +217,25 @@ static void test_the_listing_has_one_line_of_five_fields_per_deviation(int *fail
     buf_free(&out);
 }
 
+#define PORT_BURST(flag, extra) HDR "tracer process\nprocess a b\ntracer port\ntrace a on " flag "\n" extra \
+                               "kill_all tracer a b\n"
+#define C502(r)                                                                                             \
+    "% otp " #r " follows C-502 at step 3: the node may crash (SIGSEGV) once processes traced by a port for " \
+    "running_procs or running are killed while they run dirty, in one burst with the port's owner, or not crash\n"
+
+/* C-502 is predicted where a tracee of the port waits at its gate (in the gate's dirty NIF) traced for
+ * running_procs or running when the burst kills it, on 25, 27 and 29, and nowhere else. */
+static void test_port_owner_burst_may_crash_with_a_scheduling_tracee_at_its_gate(int *failures)
+{
+    notes_are(failures, PORT_BURST("running_procs", ""), 25, C502(25));
+    notes_are(failures, PORT_BURST("running", ""), 29, C502(29));
+    notes_are(failures, PORT_BURST("running_procs", ""), 0, "");
+    notes_are(failures, PORT_BURST("procs", ""), 27, ""); /* not traced for scheduling */
+    /* blocked in a receive, not at its gate: not running dirty */
+    notes_are(failures, HDR "tracer process\nprocess a b\ntracer port\ntrace a on running_procs\na recv\n"
+                            "kill_all tracer a b\n", 27, "");
+}
+
 int main(void)
 {
     int failures = 0;
@@ -230,6 +249,7 @@ int main(void)
     test_facts_say_whether_two_sessions_traced_collections(&failures);
     test_step_lines_wherever_a_release_crashes(&failures);
     test_stray_silent_shows_in_info_on_25_only(&failures);
+    test_port_owner_burst_may_crash_with_a_scheduling_tracee_at_its_gate(&failures);
     if (failures)
         fprintf(stderr, "%d failure(s)\n", failures);
     return failures ? 1 : 0;

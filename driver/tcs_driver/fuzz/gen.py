@@ -199,6 +199,9 @@ APPLY_CHANCE: Final[float] = 0.05
 #: How often a scenario with a tracer process and no sessions makes a port the tracer (`tracer port`,
 #: PORT-TRACER): then it may have a seq tracer too, the port (PORT-TRACER-SEQ).
 TRACER_PORT_CHANCE: Final[float] = 0.5
+#: The chance that the end of a tracer port is a burst, `kill_all tracer P...` (KILL-ALL-PORT-OWNER),
+#: not `tracer exit R`.
+KILL_ALL_CHANCE: Final[float] = 0.5
 BUSY_RELOAD_CHANCE: Final[float] = 0.03
 #: The chance, at each step of a scenario without sessions, of a busy loop block (C-447) where the
 #: scenario allows one.
@@ -1192,10 +1195,35 @@ def _tracer_exit_step(st: FuzzState) -> str | None:
         return None
     if st.seq_tracer and st.legacy_process:  # the process or port is the seq_trace system tracer too: not modelled
         return None
+    if st.tracer_port and st.xr.random() < KILL_ALL_CHANCE:
+        burst = _kill_all_step(st)
+        if burst:
+            return burst
     st.tracer_gone = True
     if st.new_traced and st.rng.random() < 0.5:
         st.then.append(f"info {st.pick(['new', 'new_processes'])} {st.pick(['flags', 'tracer'])}")
     return f"tracer exit {st.pick(['kill', 'normal', 'boom'])}"
+
+
+def _untied(st: FuzzState, p: str) -> bool:
+    """Whether p has no link, no monitor either way and no open port: what `kill_all` takes
+    (KILL-ALL-PORT-OWNER: their signals and 'DOWN's would race the closing port)."""
+    return (not any(p in link for link in st.links) and not any(p in m for m in st.monitors)
+            and not any(port.owner == p and port.open for port in st.ports.values()))
+
+
+def _kill_all_step(st: FuzzState) -> str | None:
+    """`kill_all tracer P...` (in place of `tracer exit R`, with the tracer port): the port's owner and
+    some processes with no links, monitors or ports, killed in one burst; each exits killed (drawn with
+    st.xr, issue 25's stream). None when no process qualifies."""
+    untied = [p for p in st.alive if _untied(st, p)]
+    if not untied:
+        return None
+    burst = st.xr.sample(untied, st.xr.randint(1, len(untied)))
+    for p in burst:
+        _die(st, p, False)
+    st.tracer_gone = True
+    return f"kill_all tracer {' '.join(burst)}"
 
 
 def _names_dead_tracer(st: FuzzState, line: str) -> bool:
