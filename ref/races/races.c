@@ -58,8 +58,8 @@ static const RaceRow RACE_ROWS[RACE_COUNT] = {
                                    refused("the in_exiting and out_exiting the runtime may schedule before the exit "
                                            "(RUN-KILLED-DIRTY-MIGRATE) of a process whose tracer answers remove to "
                                            "in_exiting is")},
-    [RACE_KILLED_EXIT_YIELD] = {"RUN-KILLED-EXIT-YIELD", 1, "out_exiting", "in_exiting", RACE_ASK_BOTH,
-                                "out_exiting 0 ; in_exiting 0 (C-302)",
+    [RACE_KILLED_EXIT_YIELD] = {"RUN-KILLED-EXIT-YIELD", -1, "out_exiting", "in_exiting", RACE_ASK_BOTH,
+                                "out_exiting 0 ; in_exiting 0, any number (C-302, C-701)",
                                 refused("the out_exiting and in_exiting of an exit that yields "
                                         "(RUN-KILLED-EXIT-YIELD) of a process whose tracer answers remove to one "
                                         "of them is")},

@@ -72,10 +72,11 @@ bool windows_exit_ok(Model *m, int p, Race r);
  * scheduler" / "Migrate to another type of scheduler"): a normal scheduler that finds its dirty
  * work still flagged (ids[0]: every line), or the dirty one that finds it exiting (ids[1]: enabled
  * lines only, tracepoint_fire_unreported) (RUN-KILLED-DIRTY-MIGRATE, C-300).
- * - RUN-KILLED-EXIT-YIELD: opens (ids[0]) a window for at most one out_exiting
- * and in_exiting of p right after one another, which the caller closes (races_close) before p's
- * out_exited: p, killed by an exit signal, may yield in the middle of its exit, after its exit
- * event (erl_process.c erts_continue_exit_process, "goto yield") (RUN-KILLED-EXIT-YIELD, C-302). */
+ * - RUN-KILLED-EXIT-YIELD: opens (ids[0]) a window for any number of out_exiting
+ * and in_exiting pairs of p, which the caller closes (races_close) before p's out_exited: p,
+ * killed by an exit signal, may yield in the middle of its exit, after its exit event, at each
+ * phase (erl_process.c erts_continue_exit_process, "goto yield") (RUN-KILLED-EXIT-YIELD, C-302,
+ * C-701). */
 void windows_exit(Model *m, int p, Race r, unsigned ids[2]);
 
 #endif
