@@ -17,7 +17,7 @@
 -define(ROUNDS_MS, 6000).
 
 run() ->
-    Tracer = spawn(fun Sink() -> receive _ -> Sink() end end),
+    Tracer = otp_bugs_lib:sink(),
     Deadline = erlang:monotonic_time(millisecond) + ?ROUNDS_MS,
     otp_bugs_lib:verdict(rounds(Tracer, Deadline, 0)).
 

@@ -13,7 +13,7 @@
 -define(ROUNDS, 1000).
 
 run() ->
-    Tracer = spawn(fun Sink() -> receive _ -> Sink() end end),
+    Tracer = otp_bugs_lib:sink(),
     [exit_round(Tracer) || _ <- lists:seq(1, ?ROUNDS)],
     io:format("absent~n").
 
