@@ -155,7 +155,7 @@ start_puppet(Name) ->
 %% watch on that collection.
 run_steps([], Names, Ctx, Last) ->
     Watched = tcs_watchdog:arm(Ctx, Last, Names),
-    tcs_settle:trace_delivered(),
+    delivered(Names),
     {Names, Watched};
 run_steps([{step, N, Step} | Rest], Names, Ctx, _) ->
     Watched = tcs_watchdog:arm(Ctx, N, Names),
@@ -544,8 +544,15 @@ peek(Collector) ->
 step_marker(N, _Names, #{step_lines := []}) ->
     out("STEP ~p", [N]);
 step_marker(N, Names, #{step_lines := States}) ->
-    tcs_settle:trace_delivered(),
+    delivered(Names),
     out_after(record_lines([{Name, peek(Pid)} || {Name, Pid} <- States], Names), io_lib:format("STEP ~p", [N])).
+
+%% Every event so far has reached the collectors: its trace message or callback record is
+%% delivered (tcs_settle:trace_delivered/0), and what went to a state process that hands it on
+%% (the tracer process <tracer>, the meta tracer process <meta>) has been handed on.
+delivered(Names) ->
+    tcs_settle:trace_delivered(),
+    tcs_settle:until_handed_on([P || N <- [?TRACER_NAME, meta], P <- [maps:get(N, Names, none)], is_pid(P)]).
 
 %% What every tracer state process received, in one order: callback records
 %% by the recorder's sequence number (the order in which the runtime called
