@@ -3,7 +3,7 @@
 on each release, with the verdict each must get.
 
     /usr/bin/python3 bench/validate_matrix.py [--reps 10] [--otp 25,27,29] [--only SUBSTRING]
-                                              [--modes default,sanitize] [--json FILE]
+                                              [--modes default,sanitize] [--json FILE] [--journal FILE]
 
 Tracers and what is right for each:
   - nif_impls/good/ and the documentation's example: every check passes (a failure is a false alarm);
@@ -17,6 +17,10 @@ TSan build) for the good ones, the independent ones, and the defective ones whos
 finds (memory, or stress: a race); tcs_defect_uninit_read's uninitialised read needs memcheck
 (--sanitize without --src, minutes a node): it runs that way, with --checks shape,memory.
 Each run is one `./tcs validate` of one release (so its wall time is that release's), niced.
+The whole matrix takes about 20 hours here: with --journal FILE each run is appended to FILE (a JSON
+object a line) as it ends, and a later call with the same FILE runs only what FILE does not hold yet
+(by tracer, mode, release and repetition), so the matrix can be made over several sittings; the
+table is always that of every run FILE holds.
 It prints one row per tracer and mode: the verdict expected, per release how many runs were right,
 what failed; then the false alarms on the good tracers, and the median wall time of a default
 validate and of a --sanitize one per release.  Any wrong run is a bug (of validate, or of the
@@ -126,14 +130,33 @@ def arguments() -> argparse.ArgumentParser:
     args.add_argument("--only", default="", help="only tracers whose name contains this")
     args.add_argument("--modes", default="default,sanitize", help="default, sanitize or both (default both)")
     args.add_argument("--json", help="write every run's figures as JSON to this file")
+    args.add_argument("--journal", help="append each run to this file as it ends, and skip the runs it holds")
     return args
+
+
+def run_key(run: dict) -> tuple[str, str, str, int]:
+    """What identifies a run of the matrix: its tracer, mode, release and repetition."""
+    return (str(run["tracer"]), str(run["mode"]), str(run["release"]), int(run["rep"]))
+
+
+def journal_runs(text: str) -> list[dict]:
+    """The runs a journal holds, one JSON object a line; a line cut short by an interruption is dropped."""
+    runs = []
+    for line in text.splitlines():
+        try:
+            runs.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return runs
 
 
 def main() -> int:
     options = arguments().parse_args()
     releases = [r.strip() for r in options.otp.split(",") if r.strip()]
     modes = [m.strip() for m in options.modes.split(",") if m.strip()]
-    runs: list[dict[str, object]] = []
+    journal = Path(options.journal) if options.journal else None
+    runs: list[dict] = journal_runs(journal.read_text()) if journal and journal.exists() else []
+    done = {run_key(r) for r in runs}
     layout = corpus.default_layout()
     cli.build(layout)
     with tempfile.TemporaryDirectory(prefix="tcs-matrix-") as scratch:
@@ -145,12 +168,18 @@ def main() -> int:
                         continue
                     extra = subject.sanitize_args() if mode == "sanitize" else []
                     for release in releases:
+                        if (subject.module, mode, release, rep) in done:
+                            continue
                         failed, seconds, verdict = validate(subject, release, extra, Path(scratch) / "r.json")
                         right = subject.right(failed, mode)
-                        runs.append({"tracer": subject.module, "kind": subject.kind, "mode": mode,
-                                     "expected": subject.expected(mode),
-                                     "release": release, "rep": rep, "failed": sorted(failed),
-                                     "seconds": round(seconds, 1), "verdict": verdict, "right": right})
+                        run = {"tracer": subject.module, "kind": subject.kind, "mode": mode,
+                               "expected": subject.expected(mode),
+                               "release": release, "rep": rep, "failed": sorted(failed),
+                               "seconds": round(seconds, 1), "verdict": verdict, "right": right}
+                        runs.append(run)
+                        if journal:
+                            with journal.open("a") as out:
+                                out.write(json.dumps(run) + "\n")
                         print(f"matrix: {rep + 1}/{options.reps} {subject.module} {mode} OTP {release}: "
                               f"{verdict} {','.join(sorted(failed)) or '-'} {seconds:.0f} s"
                               f"{'' if right else '  WRONG'}", file=sys.stderr, flush=True)
