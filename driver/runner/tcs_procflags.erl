@@ -194,11 +194,11 @@ run_step({tracer_exit, Reason}, Names, #{state := State}) ->
 
 %% harness_burst(Flags, Ctx): one of the other rounds of `kill_all ... rounds N` (KILL-ALL-ROUNDS),
 %% the case's burst again on processes and a port of the harness's own: an owner opens cat (its
-%% errors dropped) as the state process does, a process per element of Flags waits in a gate of its own (the gate's dirty
-%% NIF, as a puppet waits), is traced with those flags by that port and settled as after a trace
-%% step (poked, back in the gate); then the owner and they are killed back to back, the gate poked
-%% at once, and all of them and the port awaited gone, the gate poked again.  No echo of the port is handed on: its
-%% owner keeps them, and they die with it.
+%% errors dropped) as the state process does, a process per element of Flags waits in a gate of
+%% its own (the gate's dirty NIF, as a puppet waits), is traced with those flags by that port and
+%% settled as after a trace step (poked, back in the gate); then the owner and they are killed
+%% back to back, the gate poked at once, all of them and the port awaited gone, the gate poked
+%% again.  No echo of the port is handed on: its owner keeps them, and they die with it.
 harness_burst(Flags, #{timeout := Timeout}) ->
     Self = self(),
     Gate = tcs_gate:new(),
