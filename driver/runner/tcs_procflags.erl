@@ -161,22 +161,64 @@ run_step({port_tracer, Name}, Names, #{collector := C, state := State}) ->
     Names1 = Names#{Name => Port},
     tcs_runner_lib:ctl(C, "erlang:open_port({spawn,\"cat\"},[binary,{packet,4}])", {ok, Port}, Names1),
     {harness, Names1};
-run_step({kill_all, [tracer | Procs]}, Names, #{state := State}) ->
-    %% `kill_all tracer P...` (KILL-ALL-PORT-OWNER): exit(X, kill) to the tracer port's owner,
-    %% then to each P, back to back (one burst, as otp_bugs/porttracer_dirty_kill.erl; C-502);
+run_step({kill_all, [tracer | Procs], Rounds}, Names, #{state := State, step := N} = Ctx) ->
+    %% `kill_all tracer P... [rounds N]` (KILL-ALL-PORT-OWNER): exit(X, kill) to the tracer port's
+    %% owner, then to each P, back to back (one burst, as otp_bugs/porttracer_dirty_kill.erl; C-502);
     %% the gate is poked at once, as tcs_batch:kill_group/1 does, so that the puppets killed in
     %% its dirty NIF leave it while the port closes; the owner's death is awaited here, the
     %% puppets' by the settle after the step
+    Pids = [maps:get(P, Names) || P <- Procs],
+    %% the flags of each P alive, for the harness's other rounds: their tracer is the port (a case
+    %% with a tracer port names no other), whose built-in tracer writes nothing for this probe
+    Flags = case Rounds of
+                1 -> [];
+                _ -> [F || Pid <- Pids, {flags, F} <- [erlang:trace_info(Pid, flags)]]
+            end,
     Ref = erlang:monitor(process, State),
-    [exit(X, kill) || X <- [State | [maps:get(P, Names) || P <- Procs]]],
+    [exit(X, kill) || X <- [State | Pids]],
     ok = tcs_gate:poke(persistent_term:get(tcs_gate)),
     receive {'DOWN', Ref, process, State, _} -> ok end,
+    %% KILL-ALL-ROUNDS: each of the others, watched like a step of its own
+    tcs_watchdog:each(Ctx, N, Names, fun(_) -> harness_burst(Flags, Ctx) end, lists:seq(2, Rounds)),
     {ok, Names};
 run_step({tracer_exit, Reason}, Names, #{state := State}) ->
     Ref = erlang:monitor(process, State),
     State ! {'$tcs_exit', Reason},
     receive {'DOWN', Ref, process, State, _} -> ok end,
     {harness, Names}.
+
+%% The port of a round: cat, as the tracer port, but silent about the echoes the closing port cuts
+%% off ("cat: write error: Broken pipe" on the node's standard error, which is the runner's output:
+%% thousands of rounds wrote into its marker lines, "cat: write errorTCS BATCH END").
+-define(ROUND_CAT, "exec cat 2>/dev/null").
+
+%% harness_burst(Flags, Ctx): one of the other rounds of `kill_all ... rounds N` (KILL-ALL-ROUNDS),
+%% the case's burst again on processes and a port of the harness's own: an owner opens cat (its
+%% errors dropped) as the state process does, a process per element of Flags waits in a gate of
+%% its own (the gate's dirty NIF, as a puppet waits), is traced with those flags by that port and
+%% settled as after a trace step (poked, back in the gate); then the owner and they are killed
+%% back to back, the gate poked at once, all of them and the port awaited gone, the gate poked
+%% again.  No echo of the port is handed on: its owner keeps them, and they die with it.
+harness_burst(Flags, #{timeout := Timeout}) ->
+    Self = self(),
+    Gate = tcs_gate:new(),
+    Owner = spawn(fun() -> Self ! {'$tcs_round_port', open_port({spawn, ?ROUND_CAT}, [binary, {packet, 4}])},
+                           receive after infinity -> ok end
+                  end),
+    Port = receive {'$tcs_round_port', P} -> P end,
+    Tracees = [spawn(fun Wait() -> tcs_gate:await_turn(Gate), Wait() end) || _ <- Flags],
+    InGate = fun() -> [true = tcs_gate:await_waiting(Gate, T, 1000 * Timeout) || T <- Tracees] end,
+    InGate(),
+    [1 = erlang:trace(T, true, [{tracer, Port} | F]) || {T, F} <- lists:zip(Tracees, Flags)],
+    ok = tcs_gate:poke(Gate),
+    InGate(),
+    Refs = [erlang:monitor(port, Port) | [erlang:monitor(process, X) || X <- [Owner | Tracees]]],
+    [exit(X, kill) || X <- [Owner | Tracees]],
+    ok = tcs_gate:poke(Gate),
+    [receive {'DOWN', R, _, _, _} -> ok end || R <- Refs],
+    %% one that went back into the gate before its kill holds a dirty scheduler until a poke
+    %% (tcs_batch:kill_group/1)
+    ok = tcs_gate:poke(Gate).
 
 %% The recorder is one module per callback set (tcs_rec_MMMM); the stream names
 %% it tcs_recorder.  The example tracer keeps its name.

@@ -161,7 +161,7 @@ run_steps([{step, N, Step} | Rest], Names, Ctx, _) ->
     Watched = tcs_watchdog:arm(Ctx, N, Names),
     step_marker(N, Names, Ctx),
     tcs_busy:step_begins(),
-    Ran = run_step(resolve(Step, Names), Names, Ctx),
+    Ran = run_step(resolve(Step, Names), Names, Ctx#{step => N}),
     case Ran of
         {ok, Names1} -> settle(Names1);
         _ -> ok

@@ -20,7 +20,7 @@
 %% message about it in a later case (otp_sess_system_monitor_info,
 %% sysmon_long_msgq_crossings: an extra line in a shared node).
 -module(tcs_watchdog).
--export([watcher/1, watch/2, arm/3, disarm/2, overrun/2, report/4]).
+-export([watcher/1, watch/2, arm/3, disarm/2, each/5, overrun/2, report/4]).
 
 -import(tcs_runner_lib, [out/2]).
 
@@ -53,6 +53,16 @@ disarm(_, none) -> ok;
 disarm(#{watch := {_, _, Armings}}, Timer) ->
     atomics:put(Armings, 2, 0),
     erlang:cancel_timer(Timer, [{async, true}, {info, false}]).
+
+%% each(Ctx, Step, Names, Fun, Items): Fun applied to each of Items in turn, each call watched as
+%% step Step is (a step of many rounds, `kill_all ... rounds N`: each round must keep to the limit,
+%% not all of them together); the step's own arming is the current one again afterwards (its timer,
+%% had it fired meanwhile, was stale and dropped).
+each(#{watch := none}, _Step, _Names, Fun, Items) -> lists:foreach(Fun, Items);
+each(#{watch := {_, _, Armings}} = Ctx, Step, Names, Fun, Items) ->
+    Own = atomics:get(Armings, 2),
+    lists:foreach(fun(Item) -> Timer = arm(Ctx, Step, Names), Fun(Item), disarm(Ctx, Timer) end, Items),
+    atomics:put(Armings, 2, Own).
 
 %% overrun(Watcher, Message): {Runner, Step, Names} when Message is the timer
 %% of the current arming of Watcher's job; stale for the timer of an arming

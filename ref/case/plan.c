@@ -124,8 +124,9 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
     case ST_TRACER_EXIT:
         term_print(out, st->term, PRINT_PLAN);
         break;
-    case ST_KILL_ALL: /* {kill_all, [tracer, P...]} */
+    case ST_KILL_ALL: /* {kill_all, [tracer, P...], Rounds} */
         term_print(out, st->args, PRINT_PLAN);
+        buf_printf(out, ", %lld", st->rounds);
         break;
     case ST_TRACER_UNLOAD:
     case ST_TRACER_RELOAD:

@@ -1578,11 +1578,15 @@ static bool tracer_port_args(Parser *p, size_t at)
     return end_of_statement(p);
 }
 
-enum { MAX_KILL_ALL = 16 };
+enum { MAX_KILL_ALL = 16, MAX_KILL_ALL_ROUNDS = 5000 };
 
-/* `kill_all tracer P...` (KILL-ALL-PORT-OWNER): the names the burst kills, in order, into st->args
- * as a list of atoms; the tracer port's owner first (`tracer`), then distinct processes of the case.
- * Model v1 states a burst only with the owner in it (the port closing under its tracees, C-502). */
+static bool int_in_range(Parser *p, const char *what, long long lo, long long hi, long long *out);
+
+/* `kill_all tracer P... [rounds N]` (KILL-ALL-PORT-OWNER): the names the burst kills, in order, into
+ * st->args as a list of atoms; the tracer port's owner first (`tracer`), then distinct processes of
+ * the case; st->rounds the bursts the harness does, 1 without `rounds` (KILL-ALL-ROUNDS: the other
+ * N - 1 on processes and a port of its own). Model v1 states a burst only with the owner in it (the
+ * port closing under its tracees, C-502). */
 static bool kill_all_args(Parser *p, Step *st, size_t at)
 {
     size_t tracer_at;
@@ -1593,7 +1597,13 @@ static bool kill_all_args(Parser *p, Step *st, size_t at)
     Term *names[MAX_KILL_ALL + 1];
     size_t n = 0;
     names[n++] = term_atom(p->a, first);
+    st->rounds = 1;
     while (!at_end(p)) {
+        if (n > 1 && next_word_is(p, "rounds")) {
+            if (!int_in_range(p, "the rounds", 2, MAX_KILL_ALL_ROUNDS, &st->rounds) || !end_of_statement(p))
+                return false;
+            break;
+        }
         if (n > MAX_KILL_ALL)
             return fail(p, at, "'kill_all' names at most %d processes", MAX_KILL_ALL);
         const char *w;

@@ -87,7 +87,8 @@
     /* start_timer A MS, cancel_timer A: erlang:start_timer(MS, A, tcs_timer), cancel_timer/1 of it */ \
     X(ST_TIMER, "start_timer", "start_timer", BY_HARNESS, false, false, timers_start)                  \
     X(ST_CANCEL_TIMER, "cancel_timer", "cancel_timer", BY_HARNESS, false, false, timers_cancel)         \
-    /* kill_all tracer P...: exit(X, kill) to the tracer port's owner, then to each P, in one burst */ \
+    /* kill_all tracer P... [rounds N]: exit(X, kill) to the tracer port's owner, then to each P, in \
+     * one burst; with rounds, N - 1 more bursts on processes and a port of the harness's own */    \
     X(ST_KILL_ALL, "kill_all", "kill_all", BY_HARNESS, true, false, porttracer_kill_all)
 
 /* X(OP, PLAN, KEYWORD), one row per SessionOp, in its order: the trace session steps

@@ -134,7 +134,7 @@ static void predict_if(Model *m, bool cause, Deviation d)
 {
     if (!cause)
         return;
-    m->loop_crash_seen = true;
+    m->may_crash_seen = true;
     release_deviates(m, d);
 }
 

@@ -49,6 +49,15 @@ static bool runs_dirty_traced(const Model *m, int q)
     return !pr->blocked && model_attached(ts) && (ts->flags & sched) != 0;
 }
 
+/* Whether a process the harness makes now could be seen by the case (KILL-ALL-ROUNDS): a
+ * '_':'_'/'_' pattern is set (the harness's code would be counted, or meta traced), or the legacy
+ * system monitor watches every process. New processes' and ports' defaults need no check: they name
+ * the case's tracer port, closed by the first burst, and no case names another tracer with it. */
+static bool harness_processes_seen(const Model *m)
+{
+    return m->all_modules_pattern || m->legacy_monitor != NULL;
+}
+
 bool porttracer_kill_all(Model *m, const Step *st)
 {
     /* the list's head is the tracer port's owner (the parser puts it first), its tail the processes */
@@ -76,7 +85,18 @@ bool porttracer_kill_all(Model *m, const Step *st)
         else if (!procs_terminate(m, q, term_atom(m->a, "killed"), "EV-EXIT SIGNAL-KILL", NULL))
             return false; /* SIGNAL-KILL: each live one exits killed */
     }
-    if (trigger) /* a race: a tracee must be on the dirty scheduler as the port closes (C-502) */
+    /* KILL-ALL-ROUNDS: the harness's other rounds are bursts of processes and a port of its own,
+     * traced by that port alone, all gone before the step ends: no line of the case comes of them */
+    if (st->rounds > 1) {
+        if (harness_processes_seen(m))
+            return model_unsupported(m, st->line, st->col,
+                                     "'kill_all ... rounds' after a '_':'_'/'_' pattern or while the system "
+                                     "monitor is set is");
+        control_decided(m, "KILL-ALL-ROUNDS");
+    }
+    if (trigger) { /* a race: a tracee must be on the dirty scheduler as the port closes (C-502) */
+        m->may_crash_seen = true;
         release_deviates(m, DEV_PORT_OWNER_DIRTY_KILL_MAY_CRASH);
+    }
     return true;
 }

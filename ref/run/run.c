@@ -210,7 +210,7 @@ static bool run_end(Run *r, bool ok, RunFacts *facts)
         release_notes(m, m->out);
     if (facts) {
         facts->gc_two_sessions = m->gc_two_sessions_seen;
-        facts->busy_may_crash = m->loop_crash_seen;
+        facts->may_crash = m->may_crash_seen;
         facts->crashed = m->crashed;
     }
     for (int p = 0; p < m->nprocs; p++) /* the copies in the mailboxes are not the arena's */
@@ -280,8 +280,9 @@ bool run_scenario_may_crash(Arena *a, const Scenario *sc, bool *may_crash, Err *
 {
     RunFacts facts = {0};
     bool ok = run_for_facts(a, sc, 0, &facts, err);
-    /* C-92 at a collection the runtime starts; #8835 under a busy loop (C-448) */
-    *may_crash = ok && (facts.gc_two_sessions || facts.busy_may_crash);
+    /* C-92 at a collection the runtime starts; #8835, OTP-19034 under a busy loop (C-448, C-590); a
+     * tracer port's burst (C-502) */
+    *may_crash = ok && (facts.gc_two_sessions || facts.may_crash);
     for (int r = release_next_crashing(0); ok && !*may_crash && r > 0; r = release_next_crashing(r)) {
         ok = run_for_facts(a, sc, r, &facts, err);
         *may_crash = ok && facts.crashed;

@@ -20,9 +20,10 @@ bool run_scenario_for(Arena *a, const Scenario *sc, int release, Stream *out, Er
 typedef struct {
     bool gc_two_sessions; /* at some step a process's collections were traced by two sessions or more:
                            * the node of a release C-92 names may crash then */
-    bool busy_may_crash; /* at some step a busy loop ran under what may crash the node of a release: a
-                          * call_time or call_memory counter reset (C-448), erlang:trace/3 on a process
-                          * spec under a loop of a dirty NIF (C-590) */
+    bool may_crash;      /* at some step the harness did what may crash the node of a release: a
+                          * call_time or call_memory counter reset under a busy loop (C-448),
+                          * erlang:trace/3 on a process spec under a loop of a dirty NIF (C-590), a
+                          * tracer port's owner killed with tracees in the gate's dirty NIF (C-502) */
     bool crashed;         /* the release's node is predicted to crash at some step: the run ended there */
 } RunFacts;
 

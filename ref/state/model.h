@@ -317,7 +317,8 @@ typedef struct Model {
                               * which goes on (erlang/otp#8835, ref/harness/busyloop.c) */
     bool loop_spec_dirty; /* erlang:trace/3 on a process spec ran while a busy loop of a dirty NIF ran,
                            * which goes on (OTP-19034, ref/harness/busyloop.c) */
-    bool loop_crash_seen; /* either at some step (any release: the plan asks for lines step by step) */
+    bool may_crash_seen; /* either at some step, or a tracer port's burst of C-502's trigger (any
+                          * release: the plan asks for lines step by step) */
     int loop_last_line, loop_last_col; /* the last step run while a loop ran: where a case that
                                         * ends without its idle is refused */
     Reading *readings;  /* in the arena, grown by doubling: the named counter readings so far */

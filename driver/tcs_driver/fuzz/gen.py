@@ -202,6 +202,10 @@ TRACER_PORT_CHANCE: Final[float] = 0.5
 #: The chance that the end of a tracer port is a burst, `kill_all tracer P...` (KILL-ALL-PORT-OWNER),
 #: not `tracer exit R`.
 KILL_ALL_CHANCE: Final[float] = 0.5
+#: The chance that such a burst is repeated by the harness (`rounds N`, KILL-ALL-ROUNDS), and the most
+#: rounds it then does: a few, as each may crash the node (C-502, a may-crash prediction).
+KILL_ALL_ROUNDS_CHANCE: Final[float] = 0.5
+KILL_ALL_ROUNDS_MOST: Final[int] = 5
 BUSY_RELOAD_CHANCE: Final[float] = 0.03
 #: The chance, at each step of a scenario without sessions, of a busy loop block (C-447) where the
 #: scenario allows one.
@@ -1213,8 +1217,10 @@ def _untied(st: FuzzState, p: str) -> bool:
 
 
 def _kill_all_step(st: FuzzState) -> str | None:
-    """`kill_all tracer P...` (in place of `tracer exit R`, with the tracer port): the port's owner and
-    some processes with no links, monitors or ports, killed in one burst; each exits killed (drawn with
+    """`kill_all tracer P... [rounds N]` (in place of `tracer exit R`, with the tracer port): the port's
+    owner and some processes with no links, monitors or ports, killed in one burst, which the harness
+    may repeat on processes of its own (KILL-ALL-ROUNDS: the generator makes no '_':'_'/'_' pattern,
+    and its legacy system monitor is cleared in the block that sets it); each exits killed (drawn with
     st.xr, issue 25's stream). None when no process qualifies."""
     untied = [p for p in st.alive if _untied(st, p)]
     if not untied:
@@ -1223,7 +1229,8 @@ def _kill_all_step(st: FuzzState) -> str | None:
     for p in burst:
         _die(st, p, False)
     st.tracer_gone = True
-    return f"kill_all tracer {' '.join(burst)}"
+    rounds = f" rounds {st.xr.randint(2, KILL_ALL_ROUNDS_MOST)}" if st.xr.random() < KILL_ALL_ROUNDS_CHANCE else ""
+    return f"kill_all tracer {' '.join(burst)}{rounds}"
 
 
 def _names_dead_tracer(st: FuzzState, line: str) -> bool:
