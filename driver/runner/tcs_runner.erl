@@ -278,7 +278,9 @@ run_step({wait, Who, Ms, Sender, Msg}, Names, #{timeout := Timeout} = Ctx) ->
     %% nothing until it is back in the gate: a question makes OTP 25 handle A's messages, and
     %% trace their receipt, before the wait ends (C-490)
     %% The wait's timer starts after A has the step, so a message sent (and so in A's signal
-    %% queue) less than MS after Asked arrives before the timer fires.  A send later than that,
+    %% queue) less than MS after Asked is there before the timer fires; from OTP 27 on A receives
+    %% it when it is next scheduled, which may still come after the timer (C-760, predicted: no
+    %% margin here could rule that out).  A send later than that,
     %% on a machine too slow for the step, may arrive after it: LATE says so, and the step ends
     %% as a timeout rather than as a difference the scenario does not make.
     %% Measured in native units: in milliseconds, both readings truncated, a send up to 1 ms

@@ -43,7 +43,9 @@ def test_every_predicted_deviation_happens(layout: corpus.Layout, release: str, 
     """Where the model predicts that a release deviates in a case (`tcsref sim --release N` differs from
     the golden stream), the node does exactly that: the case is a `deviation` naming the clarification
     (a predicted crash: the crash's), never a pass, which would make the release's prediction wrong.
-    A crash that a `may-crash` deviation allows may also not come."""
+    A crash that a `may-crash` deviation allows may also not come, and a prediction whose either-ors
+    hold the golden lines as their first alternatives (a race that may go the documents' way, C-760)
+    admits a pass."""
     results = corpus_results(release)
     runnable = [c for c in CASES if corpus.skip_reason(c, int(release)) is None]
     table = corpus.deviations(layout)
@@ -52,12 +54,31 @@ def test_every_predicted_deviation_happens(layout: corpus.Layout, release: str, 
         notes = [n for n in release_notes(text, table) if not n.may_crash]
         crashes = {n.clarification for n in notes if n.crash}
         golden = (layout.golden / f"{case.id}.stream").read_text()
-        differs = crashes or _stream_lines(text) != _stream_lines(golden)
+        differs = crashes or _stream_lines(_first_alternatives(text)) != _stream_lines(_first_alternatives(golden))
         must = crashes or {n.clarification for n in notes} if differs else set()
         got = results[case.id]
         if must and not (got.status == "deviation" and must <= set(got.clarification.split(", "))):
             wrong.append(f"{case.id}: predicted {', '.join(sorted(must))}, got {got.verdict()}")
     assert wrong == []
+
+
+def _first_alternatives(text: str) -> str:
+    """A stream with each either-or replaced by its first alternative's lines, its windows numbered
+    anew in the order they open (an either-or takes a number of its own)."""
+    kept: list[str] = []
+    skipping = False
+    for line in text.splitlines():
+        mark = line.split(" %", 1)[0].split()
+        if mark[:2] == ["A", "either"]:
+            continue
+        if mark[:2] in (["A", "or"], ["A", "end"]):
+            skipping = mark[1] == "or"
+            continue
+        if not skipping:
+            kept.append(line)
+    numbers: dict[str, str] = {}
+    return "\n".join(re.sub(r"\bw\d+\b", lambda w: numbers.setdefault(w[0], f"w{len(numbers) + 1}"), line)
+                     if line.startswith("A ") else line for line in kept)
 
 
 def _stream_lines(text: str) -> list[str]:

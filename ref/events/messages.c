@@ -227,22 +227,48 @@ static bool receives_traced(const Model *m, int p)
     return false;
 }
 
+/* The order of a timed wait's two 'receive' events: the step, its sender, and whether the
+ * timeout's comes first. */
+typedef struct WaitOrder { const Step *st; int q; bool timeout_first; } WaitOrder;
+
+/* p's 'receive' events of a timed wait (RECV-TIMED-WAIT): of the message the step has its sender
+ * send, then of the wait's timeout, or the other way round; the mailbox is not touched. */
+static bool wait_events(Model *m, int p, const void *arg)
+{
+    const WaitOrder *o = arg;
+    for (int i = 0; i < 2; i++) {
+        bool ok = (i == 0) != o->timeout_first
+                      ? msgtrace_event(m, o->st, p, "receive", o->st->term, model_pid(m, o->q),
+                                       "EV-RECEIVE RECV-TIMED-WAIT")
+                      : msgtrace_event(m, o->st, p, "receive", term_atom(m->scratch, "timeout"), NULL,
+                                       "EV-RECEIVE-TIMEOUT RECV-TIMED-WAIT");
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
 bool messages_timed_wait(Model *m, int p, const Step *st)
 {
     int q = model_proc(m, st->other), col;
     const char *refused = timed_wait_refusal(m, p, q, st, &col);
     if (refused)
         return model_unsupported(m, st->line, col, refused);
-    /* RECV-TIMED-WAIT: the message is received when it arrives, though no clause takes it; on
-     * OTP 25 its 'receive' event waits for the end of the wait (OTP-19527, C-490) */
-    bool late = receives_traced(m, p) && release_deviates(m, DEV_TIMED_WAIT_RECEIVE_LATE);
     if (!msgtrace_event(m, st, q, "send", st->term, model_pid(m, p), "EV-SEND"))
         return false;
     const SeqToken *token = seqtrace_send(m, q, p, st->term);
-    if (!late && !messages_deliver(m, p, st->term, model_pid(m, q), token, "EV-RECEIVE RECV-TIMED-WAIT"))
+    /* RECV-TIMED-WAIT: the message is received when it arrives, though no clause takes it; on
+     * OTP 25 its 'receive' event waits for the end of the wait (OTP-19527, C-490) */
+    if (receives_traced(m, p) && release_deviates(m, DEV_TIMED_WAIT_RECEIVE_LATE))
+        return msgtrace_event(m, st, p, "receive", term_atom(m->scratch, "timeout"), NULL,
+                              "EV-RECEIVE-TIMEOUT RECV-TIMED-WAIT") &&
+               messages_deliver(m, p, st->term, model_pid(m, q), token, "EV-RECEIVE RECV-TIMED-WAIT");
+    /* the message, then the timeout; on a release that receives the message only when p is next
+     * scheduled (C-760), the other order too: p may get to run only once its timer has fired */
+    const WaitOrder documented = {st, q, false}, timer_first = {st, q, true};
+    if (!races_either_order(m, RACE_TIMED_WAIT_SCHEDULED, DEV_TIMED_WAIT_RECEIVE_SCHEDULED, p, wait_events,
+                            &documented, &timer_first))
         return false;
-    if (!msgtrace_event(m, st, p, "receive", term_atom(m->scratch, "timeout"), NULL,
-                        "EV-RECEIVE-TIMEOUT RECV-TIMED-WAIT"))
-        return false;
-    return !late || messages_deliver(m, p, st->term, model_pid(m, q), token, "EV-RECEIVE RECV-TIMED-WAIT");
+    mbox_push(m, p, st->term, token);
+    return true;
 }

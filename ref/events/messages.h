@@ -32,7 +32,8 @@ bool messages_send_name(Model *m, int p, const Step *st);
 bool messages_recv(Model *m, int p, const Step *st);
 /* Guarantees: the lines and mailbox effect of `P wait MS while Q sends T` (RECV-TIMED-WAIT): Q's
  * send, P's 'receive' of T when it arrives (on the release C-490 names, after the wait's timeout),
- * then its timeout; T stays in P's mailbox. False with err set for what model v1 refuses. */
+ * then its timeout (on the releases C-760 names, an either-or of that order and the timeout's
+ * first); T stays in P's mailbox. False with err set for what model v1 refuses. */
 bool messages_timed_wait(Model *m, int p, const Step *st);
 
 #endif

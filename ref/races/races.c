@@ -1,7 +1,10 @@
 /* races.c - the table of the runtime's races, and the windows and either-ors opened from it
  * (PROTOCOLS.md section 6; CONFORMANCE.md section 2, "Runtime additions"). */
+#include <string.h>
+
 #include "races.h"
 #include "control.h"
+#include "release.h"
 
 /* The "what ... is" part of a refusal, which model_unsupported completes ("... is not supported by
  * model v1"), as badcalls.c's refused() takes it. */
@@ -11,6 +14,10 @@
 static const char REFUSE_ADDITION[] = refused("what the runtime may add (collections, scheduling: GC-RUNTIME, "
                                               "RUN-BLOCKED-SIGNALS, RUN-WAIT-*) for a process whose tracer answers "
                                               "remove to it is");
+
+/* The refusal of races_either_order: the alternatives leave the trace control word otherwise. */
+static const char REFUSE_TCW_ORDER[] = refused("a match spec that sets the trace control word otherwise in the two "
+                                               "orders of a race (a timed wait's message and timeout, C-760) is");
 
 /* The table of the runtime's races (CONFORMANCE.md section 2 states each rule; the C-numbers are
  * the clarifications that found them). */
@@ -86,6 +93,11 @@ static const RaceRow RACE_ROWS[RACE_COUNT] = {
                             "either-or: suspend_process/1 of a process in a dirty NIF answers true, or raises "
                             "internal_error once the NIF returns, on a release with OTP-19799 (C-611)",
                             NULL},
+    [RACE_TIMED_WAIT_SCHEDULED] = {"RECV-TIMED-WAIT", 1, NULL, NULL, RACE_ASK_NONE,
+                                   "either-or: a timed wait's message received before its timeout, or after it "
+                                   "when the waiting process is scheduled only once its timer has fired, on a "
+                                   "release that receives it when the process is next scheduled (C-760)",
+                                   NULL},
 };
 
 const RaceRow *races_row(Race r)
@@ -152,5 +164,38 @@ bool races_either_detached(Model *m, Race r, int p, int s, RaceRun run, const vo
         races_either(m, r, first, second, 1);
     allow_captured_free(&kept);
     allow_captured_free(&gone);
+    return ok;
+}
+
+bool races_either_order(Model *m, Race r, Deviation d, int p, RaceRun run, const void *first, const void *second)
+{
+    AllowKept before = allow_keep(m, p);
+    long long tcw_before = m->tcw;
+    Captured one, other;
+    allow_capture_start(m, &one);
+    bool ok = run(m, p, first);
+    allow_capture_stop(m, &one);
+    AllowKept after = allow_keep(m, p);
+    long long tcw_after = m->tcw;
+    allow_restore(m, p, &before);
+    m->tcw = tcw_before;
+    allow_capture_start(m, &other);
+    ok = ok && run(m, p, second);
+    allow_capture_stop(m, &other);
+    bool same_end = m->tcw == tcw_after;
+    allow_restore(m, p, &after);
+    m->tcw = tcw_after;
+    if (ok && !same_end)
+        ok = model_unsupported(m, m->step->line, m->step->col, REFUSE_TCW_ORDER);
+    if (ok) {
+        bool differ = strcmp(buf_str(&one.lines.text), buf_str(&other.lines.text)) != 0;
+        const Captured *const firsts[] = {&one}, *const seconds[] = {&other};
+        if (differ && release_deviates(m, d))
+            races_either(m, r, firsts, seconds, 1);
+        else
+            allow_captured_write(m, &one);
+    }
+    allow_captured_free(&one);
+    allow_captured_free(&other);
     return ok;
 }

@@ -40,6 +40,7 @@ typedef enum Race {
     RACE_PORT_OP,
     RACE_BUSY_LOOP,
     RACE_SUSPEND_DIRTY,
+    RACE_TIMED_WAIT_SCHEDULED,
     RACE_COUNT
 } Race;
 
@@ -82,5 +83,13 @@ typedef bool (*RaceRun)(Model *m, int p, const void *arg);
  * stand, and those it writes with p's tracer of session s detached (allow_either); p's trace
  * states afterwards those after the first; false (no line) when run refused either. */
 bool races_either_detached(Model *m, Race r, int p, int s, RaceRun run, const void *arg);
+
+/* Guarantees: the lines run(m, p, first) writes; on a release that deviates by d, when the lines
+ * run(m, p, second) writes differ from them, an either-or of race r of the two (release_deviates
+ * marks d then only). Both run from p's trace states and the node's trace control word as they
+ * stand, which are afterwards those after the first; false (no line) with the error set when run
+ * refused either, or refused when the second leaves the trace control word otherwise than the
+ * first (what a match spec's set_tcw did would depend on the race). */
+bool races_either_order(Model *m, Race r, Deviation d, int p, RaceRun run, const void *first, const void *second);
 
 #endif

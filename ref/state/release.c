@@ -95,6 +95,12 @@ static const struct {
                                              "the node may crash (SIGSEGV) once processes traced by a port for "
                                              "running_procs or running are killed while they run dirty, in one "
                                              "burst with the port's owner, or not crash"},
+    /* a race: the waiter must not be scheduled between the send and its timer (fuzz/probes/timed_wait_calls.erl) */
+    [DEV_TIMED_WAIT_RECEIVE_SCHEDULED] = {DEVIATION_STREAM, {27, RELEASE_OPEN}, "C-760",
+                                          "the 'receive' event of a message that reaches a process waiting in a "
+                                          "receive with no clause on messages comes when the process is next "
+                                          "scheduled: before its timeout event, or after it when its timer fired "
+                                          "first"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */
