@@ -503,12 +503,17 @@ _K_EXITED = "enabled(out_exited, <tracer>, <a>) -> trace\ntrace(out_exited, <tra
         pytest.param(_K_CTL + _K_DIRTY_OUT + _K_IN + _K_EXIT + _K_EXITED, True, id="c200-dirty-out-asked"),
         pytest.param(_K_CTL + _K_OUT_TRACED + _K_IN + _K_EXIT + _K_EXITED, False, id="a-trace-line-is-never-reported"),
         pytest.param(_K_CTL + _K_DIRTY_OUT + _K_DIRTY_OUT + _K_IN + _K_EXIT + _K_EXITED, False, id="twice"),
-        pytest.param(_K_CTL + _K_IN + _K_DIRTY_OUT + _K_EXIT + _K_EXITED, False, id="after-in-exiting"),
+        pytest.param(_K_CTL + _K_IN + _K_DIRTY_OUT + _K_EXIT + _K_EXITED, True, id="after-in-exiting"),  # C-800
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_DIRTY_OUT + _K_EXITED, True, id="after-exit"),  # C-800
+        pytest.param(_K_CTL + _K_DIRTY_OUT + _K_IN + _K_EXIT + _K_DIRTY_OUT + _K_EXITED, False,
+                     id="before-in-exiting-and-after-exit"),
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_EXITED + _K_DIRTY_OUT, False, id="after-out-exited"),
     ],
 )
 def test_the_models_killed_dirty_out_window(live: str, ok: bool) -> None:
     """The window the model writes for run_killed_exit2_in_gate admits the one enabled line of the
-    dirty scheduler's out_exiting before the in_exiting (C-200), once, and nothing else."""
+    dirty scheduler's out_exiting anywhere before the out_exited: before the in_exiting (C-200), or
+    while a normal scheduler runs the exit (C-800); once, and nothing else."""
     assert agree(_golden_case("run_killed_exit2_in_gate"), live) is ok
 
 
@@ -558,15 +563,23 @@ _K_YIELD = _K_OUT_TRACED + _K_IN  # scheduled out exiting and back in, in the mi
         pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_YIELD + _K_YIELD + _K_YIELD + _K_EXITED, True, id="three-yields"),
         pytest.param(_K_CTL + _K_IN + _K_YIELD + _K_EXIT + _K_EXITED, True,
                      id="before-exit-it-is-c300s-pair-then-the-exits-in"),
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_OUT_TRACED + _K_DIRTY_OUT + _K_IN + _K_YIELD + _K_EXITED, True,
+                     id="the-dirty-schedulers-out-within-a-yield"),  # C-800, as seen live on 25
         pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_DIRTY_OUT + _K_IN + _K_EXITED, False,
                      id="a-yield-without-its-trace-line"),
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_OUT_TRACED + _K_DIRTY_OUT + _K_DIRTY_OUT + _K_IN + _K_EXITED,
+                     False, id="two-dirty-outs-within-a-yield"),
+        pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_OUT_TRACED + _K_IN_ASKED + _K_EXITED, False,
+                     id="a-yields-in-without-its-trace-line"),
         pytest.param(_K_CTL + _K_IN + _K_EXIT + _K_EXITED + _K_YIELD, False, id="a-yield-after-out-exited"),
     ],
 )
 def test_the_models_exit_yield_window(live: str, ok: bool) -> None:
     """The window the model writes for run_killed_exit2_in_gate admits out_exiting and in_exiting pairs,
     any number, between the exit event and out_exited (an exit that yields, C-302; fuzz group V9's own
-    scenario; more than once, C-701), and nothing else there."""
+    scenario; more than once, C-701), with the dirty scheduler's one out_exiting, its enabled line only,
+    among them (C-800), and nothing else there: an in_exiting after the exit needs a yield's out_exiting
+    with its trace line, which only a normal scheduler reports."""
     assert agree(_golden_case("run_killed_exit2_in_gate"), live) is ok
 
 

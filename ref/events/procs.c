@@ -340,15 +340,17 @@ static bool by_exit_signal(const char *killed_by)
 static int *process_exits(Model *m, int p, const Term *reason, const char *killed_by, int *n)
 {
     Proc *pp = &m->procs[p];
+    unsigned dirty_out[2] = {0, 0};
     if (pp->blocked) { /* RUN-WAKE: a process killed in a receive is scheduled in to exit */
         running_wake(m, p);
     } else if (killed_by) {
-        /* RUN-KILLED-DIRTY-OUT: a signal handled while it is still in the gate's dirty NIF */
+        /* RUN-KILLED-DIRTY-OUT: a signal handled while it is still in the gate's dirty NIF; the NIF
+         * may return at any time until the exit is done (C-800), so the window closes at out_exited */
         if (by_exit_signal(killed_by)) { /* RUN-KILLED-DIRTY-MIGRATE: a normal scheduler finds it still
                                           * dirty, before or after the dirty one's out_exiting */
             unsigned migrate[2];
             windows_exit(m, p, RACE_KILLED_DIRTY_MIGRATE, migrate);
-            windows_exit(m, p, RACE_KILLED_DIRTY_OUT, NULL);
+            windows_exit(m, p, RACE_KILLED_DIRTY_OUT, dirty_out);
             races_close(m, RACE_KILLED_DIRTY_MIGRATE, migrate[1]);
             races_close(m, RACE_KILLED_DIRTY_MIGRATE, migrate[0]);
         }
@@ -367,6 +369,7 @@ static int *process_exits(Model *m, int p, const Term *reason, const char *kille
         pp->regname = NULL;
     }
     races_close(m, RACE_KILLED_EXIT_YIELD, yield[0]);
+    races_close(m, RACE_KILLED_DIRTY_OUT, dirty_out[0]);
     running_exited(m, p);
     pp->alive = false;
     if (m->legacy_monitor && strcmp(m->legacy_monitor, pp->name) == 0)

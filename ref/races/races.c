@@ -56,7 +56,7 @@ static const RaceRow RACE_ROWS[RACE_COUNT] = {
                             refused("the in_exiting the runtime may leave out (RUN-KILLED-LINKED) of a process "
                                     "whose tracer answers remove to it is")},
     [RACE_KILLED_DIRTY_OUT] = {"RUN-KILLED-DIRTY-OUT", 1, "out_exiting", NULL, RACE_ASK_FIRST,
-                               "out_exiting 0, its enabled lines only (C-200)",
+                               "out_exiting 0, its enabled lines only, until out_exited (C-200, C-800)",
                                refused("the out_exiting the runtime may ask about on a dirty scheduler "
                                        "(RUN-KILLED-DIRTY-OUT) of a process whose tracer answers remove to it is")},
     [RACE_KILLED_DIRTY_MIGRATE] = {"RUN-KILLED-DIRTY-MIGRATE", 1, "in_exiting", "out_exiting", RACE_ASK_FIRST,

@@ -319,21 +319,26 @@ static void fire_pair(Model *m, int p, const void *arg)
 /* The races of a process killed by an exit signal: the rules its template's lines cite, one window
  * per way they are fired (a normal scheduler: every line; a dirty one: its enabled lines only,
  * the trace callback's report being lost), whether the windows close at once (else the caller
- * closes them), and whether a process blocked in a receive escapes the race (it is woken, RUN-WAKE). */
+ * closes them), whether a process blocked in a receive escapes the race (it is woken, RUN-WAKE),
+ * and whether a pair's two tracepoints are two segments (the process is scheduled out between
+ * them, when another scheduler's lines of it may come) rather than right after one another. */
 static const struct ExitRace {
     Race race;
     const char *rules;
     AllowFire fires[2];
-    bool at_once, not_blocked;
+    bool at_once, not_blocked, apart;
 } EXIT_RACES[] = {
     /* C-134: scheduled in exiting only when the signal is handled before the harness wakes it */
-    {RACE_KILLED_LINKED, "RUN-FLAGS RUN-KILLED RUN-KILLED-LINKED", {fire_point, NULL}, true, true},
-    /* C-200: scheduled out exiting on the dirty scheduler when the signal is handled before the NIF returns */
-    {RACE_KILLED_DIRTY_OUT, "RUN-FLAGS RUN-KILLED-DIRTY-OUT", {fire_unreported, NULL}, true, true},
+    {RACE_KILLED_LINKED, "RUN-FLAGS RUN-KILLED RUN-KILLED-LINKED", {fire_point, NULL}, true, true, false},
+    /* C-200: scheduled out exiting on the dirty scheduler when the signal is handled before the NIF returns;
+     * C-800: the NIF may return while the exit runs on a normal scheduler, so the caller closes it */
+    {RACE_KILLED_DIRTY_OUT, "RUN-FLAGS RUN-KILLED-DIRTY-OUT", {fire_unreported, NULL}, false, true, false},
     /* C-300: picked by a scheduler of the other type, which schedules it in and straight back out */
-    {RACE_KILLED_DIRTY_MIGRATE, "RUN-FLAGS RUN-KILLED-DIRTY-MIGRATE", {fire_point, fire_unreported}, false, true},
-    /* C-302: the exit yields in its middle (erts_continue_exit_process, "goto yield") */
-    {RACE_KILLED_EXIT_YIELD, "RUN-FLAGS RUN-KILLED-EXIT-YIELD", {fire_point, NULL}, false, false},
+    {RACE_KILLED_DIRTY_MIGRATE, "RUN-FLAGS RUN-KILLED-DIRTY-MIGRATE", {fire_point, fire_unreported}, false, true,
+     false},
+    /* C-302: the exit yields in its middle (erts_continue_exit_process, "goto yield"); C-800: the dirty
+     * scheduler's out_exiting (RUN-KILLED-DIRTY-OUT) may come while it is scheduled out */
+    {RACE_KILLED_EXIT_YIELD, "RUN-FLAGS RUN-KILLED-EXIT-YIELD", {fire_point, NULL}, false, false, true},
 };
 
 /* The row of EXIT_RACES of race r, one of them. */
@@ -361,9 +366,15 @@ void windows_exit(Model *m, int p, Race r, unsigned ids[2])
         ids[0] = ids[1] = 0;
     for (int k = 0; k < 2 && race->fires[k]; k++) {
         const PointPair pair = {race->fires[k], pts};
-        /* one tracepoint, or two right after one another */
-        unsigned id = row->second ? races_window(m, r, p, fire_pair, &pair)
-                                  : races_window(m, r, p, race->fires[k], pts);
+        unsigned id;
+        if (!row->second) { /* one tracepoint */
+            id = races_window(m, r, p, race->fires[k], pts);
+        } else if (!race->apart) { /* two right after one another */
+            id = races_window(m, r, p, fire_pair, &pair);
+        } else { /* two apart, each with every line (a normal scheduler) */
+            const char *tpl = sched_template(m, p, row->first, row->second, zero, race->rules);
+            id = tpl ? races_open(m, r, 0, tpl) : 0;
+        }
         if (race->at_once)
             races_close(m, r, id);
         else

@@ -55,18 +55,20 @@ bool windows_delayed_gc(Model *m, int p, const Term *mfa, unsigned ids[2]);
  * (woken to exit, RUN-WAKE), but for RUN-KILLED-EXIT-YIELD. */
 bool windows_exit_ok(Model *m, int p, Race r);
 /* Guarantees: the windows of race r for p, killed by an exit signal, each for at most one instance
- * of its template, term 0; an id is 0 for a window without a line; ids is NULL for the first two:
+ * of its template, term 0; an id is 0 for a window without a line; ids is NULL for the first:
  * - RUN-KILLED-LINKED: instead of p's in_exiting (RUN-KILLED), a window for at most one of it, opened and
  * closed at once: p, killed through a link while it waits in the gate, is scheduled in exiting
  * only when the exit signal is handled before the harness wakes it (RUN-KILLED-LINKED, C-134).
- * - RUN-KILLED-DIRTY-OUT: before p's in_exiting, a window for at most one out_exiting of p asked on the
- * dirty scheduler, opened and closed at once: p, killed by an exit signal while it waits in the
- * gate's dirty NIF, is scheduled out exiting there when the signal is handled before the NIF
- * returns; its enabled lines only (tracepoint_fire_unreported: the trace callback's report is
- * lost) (RUN-KILLED-DIRTY-OUT, C-200).
+ * - RUN-KILLED-DIRTY-OUT: opens (ids[0]), before p's in_exiting, a window for at most one out_exiting
+ * of p asked on the dirty scheduler, which the caller closes (races_close) before p's out_exited:
+ * p, killed by an exit signal while it waits in the gate's dirty NIF, is scheduled out exiting
+ * there when the NIF returns before its exit is done, even while a normal scheduler runs the exit
+ * (erl_process.c erts_continue_exit_process: "A process executing dirty while terminated";
+ * F_DELAYED_DEL_PROC); its enabled lines only (tracepoint_fire_unreported: the trace callback's
+ * report is lost) (RUN-KILLED-DIRTY-OUT, C-200, C-800).
  * - RUN-KILLED-DIRTY-MIGRATE: opens two windows (ids[0], ids[1]), each for at most one
  * in_exiting and out_exiting of p right after one another, which the caller closes (races_close)
- * after RUN-KILLED-DIRTY-OUT's window, so that they come in any order: p, killed by an exit signal
+ * while RUN-KILLED-DIRTY-OUT's window is open, so that they come in any order: p, killed by an exit signal
  * while it waits in the gate's dirty NIF, may be picked by a scheduler of the other type, which
  * schedules it in and straight back out (erl_process.c erts_schedule, "Migrate to dirty
  * scheduler" / "Migrate to another type of scheduler"): a normal scheduler that finds its dirty
