@@ -154,17 +154,30 @@ bool tracepoint_accept(Model *m, int s, int proc, const char *tag, const char *e
     return enabled_consult(m, s, proc, tag, ev_rules);
 }
 
-void tracepoint_fire(Model *m, int proc, const Event *ev)
+/* The full tracepoint for the sessions that trace proc with every flag of needed (0: any). */
+static void fire_needing(Model *m, int proc, const Event *ev, FlagSet needed)
 {
     int *order;
     int n = order_by_attach(m, proc, &order);
     for (int i = 0; i < n; i++) {
         int s = order[i];
+        if ((m->procs[proc].trace[s].flags & needed) != needed)
+            continue;
         Event sev = *ev;
         sev.rules = tracepoint_rules(m, s, n, ev->rules, "SESSION-ORDER-PROCESS");
         if (enabled_live(m, s, proc, ev->tag) && tracepoint_accept(m, s, proc, ev->tag, sev.rules))
             tracepoint_emit(m, s, proc, &sev, "ENABLED-TRACE");
     }
+}
+
+void tracepoint_fire(Model *m, int proc, const Event *ev)
+{
+    fire_needing(m, proc, ev, 0);
+}
+
+void tracepoint_fire_flagged(Model *m, int proc, const Event *ev, FlagSet needed)
+{
+    fire_needing(m, proc, ev, needed);
 }
 
 void tracepoint_fire_unreported(Model *m, int proc, const Event *ev)

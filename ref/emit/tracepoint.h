@@ -26,6 +26,9 @@ void tracepoint_emit_as(Model *m, Tracer tracer, FlagSet flags, FlagSet ts_clear
  * for the session, its enabled line, then its trace line if answered trace (a process
  * tracer: its message line). */
 void tracepoint_fire(Model *m, int proc, const Event *ev);
+/* Guarantees: tracepoint_fire for the sessions whose flags for proc hold every flag of needed
+ * only; the other sessions see no line of it. */
+void tracepoint_fire_flagged(Model *m, int proc, const Event *ev, FlagSet needed);
 /* Guarantees: of the tracepoint of ev for every session, the enabled line, and no trace line or
  * message: what a tracer can report of a tracepoint reached on a dirty scheduler by an exiting
  * process, whose trace callback's enif_send is refused (RUN-KILLED-DIRTY-OUT). */

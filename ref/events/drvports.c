@@ -76,14 +76,15 @@ static bool control_events(Model *m, int x, const void *arg)
 static bool control_call(Model *m, int p, int x, const Step *st)
 {
     ControlCall call = {st, p};
-    PortOp op = {"control", true, control_events, &call, st, p, term_bin(m->a, 0, NULL), "port_control", 3};
+    PortOp op = {"control", true, control_events, &call, st, p, term_bin(m->a, 0, NULL), "port_control", 3, NULL};
     return ports_operation(m, x, &op);
 }
 
 /* PORTS-DRIVER-RESUME: clearing the busy state resumes the suspended process, whose command
  * then runs as any other (after the control call that cleared it): it is scheduled in where it
  * yielded (RUN-SUSPENDED-BUSY-PORT) and retries its port_command/2, which returns as that BIF
- * does (RUN-WAIT-PORT-SIGNALS). */
+ * does (RUN-WAIT-PORT-SIGNALS); run at once, the command has it scheduled out and in there
+ * again, in the port's context, when it is traced for running_procs (RUN-PROCS-PORT-CONTEXT). */
 static bool resume(Model *m, int x, const Step *st)
 {
     int q = m->procs[x].suspended - 1;
@@ -97,11 +98,11 @@ static bool resume(Model *m, int x, const Step *st)
     tracepoint_event(m, q, "in", mfa, NULL, "RUN-FLAGS RUN-SUSPENDED-BUSY-PORT");
     if (m->procs[q].pending_send) /* PORTS-DRIVER-BUSY-SEND: the retried send is traced again */
         return ports_send_traced(m, st, q, x, m->procs[q].pending) &&
-               ports_run_command(m, st, q, x, m->procs[q].pending, false);
+               ports_run_command(m, st, q, x, m->procs[q].pending, false, mfa);
     unsigned w;
     if (!ports_bif_window(m, q, &w))
         return false;
-    bool ok = ports_run_command(m, st, q, x, m->procs[q].pending, true);
+    bool ok = ports_run_command(m, st, q, x, m->procs[q].pending, true, mfa);
     races_close(m, RACE_WAIT_PORT_SIGNALS, w);
     return ok;
 }

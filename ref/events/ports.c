@@ -59,7 +59,7 @@ bool ports_operation(Model *m, int x, const PortOp *op)
     unsigned w;
     if (!port_op_wait(m, op, &w))
         return false;
-    PortOpRace race = {op->name, op->scheduled_out, op->events, op->arg, port_op_reply, op};
+    PortOpRace race = {op->name, op->scheduled_out, op->events, op->arg, port_op_reply, op, op->caller, op->caller_at};
     bool ok = portop_either(m, x, &race);
     races_close(m, RACE_WAIT_PORT_OP_REPLY, w);
     return ok;
@@ -166,7 +166,7 @@ static bool command_step(Model *m, int p, const Step *st, bool via_send)
         control_decided(m, "PORTS-COMMAND-NOT-SEND");
     if (m->procs[x].busy)
         return drvports_suspend(m, p, x, st, via_send);
-    return ports_run_command(m, st, p, x, st->term, !via_send);
+    return ports_run_command(m, st, p, x, st->term, !via_send, NULL);
 }
 
 /* A command's own events: the port receives it, however it was sent (PORTS-RECEIVE-COMMAND), and
@@ -182,12 +182,12 @@ static bool port_command_events(Model *m, int x, const void *arg)
     return !m->procs[x].driver || ports_output(m, c->st, x, c->data, "EV-SEND PORTS-ECHO PORTS-DRIVER-ECHO");
 }
 
-bool ports_run_command(Model *m, const Step *st, int p, int x, const Term *data, bool bif)
+bool ports_run_command(Model *m, const Step *st, int p, int x, const Term *data, bool bif, const Term *resumed_at)
 {
     PortCommand command = {st, pair(m, model_pid(m, p), pair(m, term_atom(m->a, "command"), (Term *)data)), p, data};
     /* erlang:port_command/2 gets true for a queued command (io.c port_sig_output) */
     PortOp op = {"command", true, port_command_events, &command, st, p, bif ? term_atom(m->a, "true") : NULL,
-                 "port_command", 2};
+                 "port_command", 2, resumed_at};
     if (!ports_operation(m, x, &op))
         return false;
     return m->procs[x].driver || ports_output(m, st, x, data, "EV-SEND PORTS-ECHO");
@@ -219,7 +219,7 @@ static bool close_step(Model *m, int p, const Step *st)
         return false;
     /* PORTS-CLOSE: scheduled in to close, never out; port_close/1 is received as {Pid, close} */
     PortReceive received = {st, pair(m, model_pid(m, p), term_atom(m->a, "close")), p, "EV-RECEIVE PORTS-CLOSE"};
-    PortOp op = {"close", false, port_receive, &received, st, p, NULL, NULL, 0};
+    PortOp op = {"close", false, port_receive, &received, st, p, NULL, NULL, 0, NULL};
     if (!ports_operation(m, x, &op))
         return false;
     return procs_terminate(m, x, term_atom(m->a, "normal"), NULL, "PORTS-CLOSE");
@@ -246,7 +246,7 @@ bool ports_link(Model *m, int p, int x, bool link)
     tracepoint_event(m, p, op, model_id(m, x), NULL, "EV-LINK PORTS-LINK");
     /* PORTS-LINK: the port is scheduled to handle the link signal (running_ports) */
     PortLink linked = {p, link};
-    PortOp operation = {op, true, port_getting_linked, &linked, NULL, p, NULL, NULL, 0};
+    PortOp operation = {op, true, port_getting_linked, &linked, NULL, p, NULL, NULL, 0, NULL};
     return ports_operation(m, x, &operation);
 }
 

@@ -12,15 +12,19 @@ bool ports_open(Model *m, int p, const Step *st);
 bool ports_command(Model *m, int p, const Step *st, bool via_send);
 /* Guarantees: the lines of port x running the command Data of process p (already sent):
  * in/out command around its receive, and the echo (PORTS-ECHO); bif: p called port_command/2,
- * whose wrapper waits for the reply of a command queued as a task (PORT-OP-TASK-REPLY). */
-bool ports_run_command(Model *m, const Step *st, int p, int x, const Term *data, bool bif);
+ * whose wrapper waits for the reply of a command queued as a task (PORT-OP-TASK-REPLY); p's
+ * scheduling in the port's context at resumed_at, the BIF a busy port suspended it in (NULL:
+ * a step's command, where it is the harness's, RUN-PROCS-PORT-CONTEXT). */
+bool ports_run_command(Model *m, const Step *st, int p, int x, const Term *data, bool bif, const Term *resumed_at);
 /* Guarantees: the send line of p's Port ! {P, {command, Data}} to port x (PORTS-SEND-TO-PORT);
  * false with err set where model v1 refuses it. */
 bool ports_send_traced(Model *m, const Step *st, int p, int x, const Term *data);
 /* A port operation (PORT-OP-TASK-OR-IMMEDIATE): its name, whether the port is scheduled out after
  * it (not after a close, C-67), its own events (events(m, x, arg)); for a BIF whose erlang wrapper
  * erlang:WRAPPER/ARITY waits for the reply of an operation queued as a port task, the step, the
- * calling process, and the reply (NULL: no reply, PORT-OP-TASK-REPLY). */
+ * calling process, and the reply (NULL: no reply, PORT-OP-TASK-REPLY); where the calling
+ * process's scheduling in the port's context names it (caller_at; NULL: the harness's,
+ * RUN-PROCS-PORT-CONTEXT). */
 typedef struct PortOp {
     const char *name;
     bool scheduled_out;
@@ -31,6 +35,7 @@ typedef struct PortOp {
     const Term *reply;
     const char *wrapper;
     int arity;
+    const Term *caller_at;
 } PortOp;
 /* Guarantees: the lines of operation op on port x as an either-or of an immediate call and a port
  * task (PORT-OP-TASK-OR-IMMEDIATE), the caller's wait for a task's reply in a window

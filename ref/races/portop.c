@@ -4,6 +4,7 @@
 #include "order.h"
 #include "portop.h"
 #include "races.h"
+#include "sched.h"
 #include "tracepoint.h"
 
 /* Of the tracepoint of ev for every session, the enabled line of each whose tracer answers other
@@ -42,9 +43,24 @@ static void port_op_sched(Model *m, int x, const char *tag, const char *op, Capt
     allow_capture_stop(m, task);
 }
 
+/* RUN-PROCS-PORT-CONTEXT: the caller's scheduling out and back in around an immediate call, where
+ * it names a function of its own; none in the harness's (caller_at NULL). Both lines stand before
+ * the port's: nothing of the caller's comes between them, as the caller traces a message the port
+ * sends it as received when it handles it, after its in. */
+static void caller_sched(Model *m, const PortOpRace *op, Captured *lines)
+{
+    allow_capture_start(m, lines);
+    if (op->caller_at) {
+        sched_port_context(m, op->caller, "out", op->caller_at);
+        sched_port_context(m, op->caller, "in", op->caller_at);
+    }
+    allow_capture_stop(m, lines);
+}
+
 bool portop_either(Model *m, int x, const PortOpRace *op)
 {
-    Captured in_now, in_task, own, out_now, out_task, reply, none;
+    Captured caller, in_now, in_task, own, out_now, out_task, reply, none;
+    caller_sched(m, op, &caller);
     port_op_sched(m, x, "in", op->name, &in_now, &in_task);
     allow_capture_start(m, &own);
     bool ok = op->events(m, x, op->events_arg);
@@ -58,11 +74,11 @@ bool portop_either(Model *m, int x, const PortOpRace *op)
     allow_capture_stop(m, &none);
     const Captured *const out_immediate = op->scheduled_out ? &out_now : &none;
     const Captured *const out_queued = op->scheduled_out ? &out_task : &none;
-    const Captured *const immediate[] = {&in_now, &own, out_immediate, &none};
-    const Captured *const task[] = {&in_task, &own, out_queued, &reply};
+    const Captured *const immediate[] = {&caller, &in_now, &own, out_immediate, &none};
+    const Captured *const task[] = {&none, &in_task, &own, out_queued, &reply};
     if (ok)
-        races_either(m, RACE_PORT_OP, immediate, task, 4);
-    Captured *const all[] = {&in_now, &in_task, &own, &reply, &none};
+        races_either(m, RACE_PORT_OP, immediate, task, 5);
+    Captured *const all[] = {&caller, &in_now, &in_task, &own, &reply, &none};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         allow_captured_free(all[i]);
     if (op->scheduled_out) {
