@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
-from . import badcalls, blocks, busyloop, busyreload, dist, runtime
+from . import badcalls, blocks, busyloop, busyreload, dist, reach, runtime
 from .state import CHAIN_SHAPES, PORT_NAMES, SPAWN_NAMES, FuzzState, Port
 
 #: The optional callbacks of erl_tracer (cases/README.md "Tracer").
@@ -1297,6 +1297,10 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
         steps.append("seq_trace tracer")
     if not with_sessions:
         steps += blocks.legacy_sysmon(st, random.Random(f"tcs-fuzz-sysmon-{seed}-{index}-{variant}"))
+    # the forms of fuzz/reach.py, drawn from a stream of their own too
+    rare = random.Random(f"tcs-fuzz-reach-{seed}-{index}-{variant}")
+    if not any(line.startswith("system_monitor") for line in steps):
+        steps += reach.long_schedule(st, rare, with_sessions)
     st.system = with_sessions and rng.random() < 0.2
     goal = rng.randrange(3, 26)
     kinds = [kind for kind in _STEPS if kind != "session" or with_sessions]
@@ -1318,6 +1322,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
         steps += runtime.suspend_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t),
                                        lambda p: _die(st, p, True))
         steps += blocks.block_steps(st, lambda p, t: _deliver(st, p, False, t))
+        steps += reach.step_steps(st, rare)
         line = _STEPS[rng.choices(kinds, weights)[0]].write(st)
         if line is not None:
             steps.append(line)
@@ -1328,7 +1333,8 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     if ends.random() < dist.DIST_CHANCE and dist.possible(with_sessions, steps):
         steps += dist.block_steps(st, ends, lambda: _term(st), lambda p, t: _deliver(st, p, False, t),
                                   lambda p, normal: _die(st, p, normal),
-                                  any(dist.STAMPED.match(s) for s in steps), lambda p, flags: _dist_trace(st, p, flags))
+                                  any(dist.STAMPED.match(s) for s in steps),
+                                  any(dist.RECEIVE_PATTERN.match(s) for s in steps), lambda p, flags: _dist_trace(st, p, flags))
     if with_sessions:
         st.needs(27, "sessions")
     if st.system:
