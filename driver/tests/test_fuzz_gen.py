@@ -558,6 +558,7 @@ def test_generator_writes_steps_across_nodes(layout: corpus.Layout, tmp_path: Pa
 RARE_FORMS: Final[dict[str, str]] = {
     "long_schedule": r"^system_monitor tracer long_schedule \d+$",
     "sleep past it": r"^[a-h] call tcs_nif:sleep\(\d+\)$",
+    "a session's long_schedule": r"^system s\w long_schedule \d+$",
     "trace flag function in ms_test": r"^[a-h] ms_test \[\w+\] \[\{'_',\[\],\[\{(message,\{)?(enable_trace|disable_trace|trace),",
     "spawn on the peer node": r"^[a-h] spawn(_link)? r peer$",
 }

@@ -7,6 +7,8 @@ rules), each written as the corpus case that names the rule writes it:
   long_schedule limit, a process sleeping past it in the fixture's NIF, and the monitor cleared
   (SYSMON-LEGACY-LONG-SCHEDULE, SYSMON-LONG-SCHEDULE, SYSMON-LONG-SCHEDULE-ANY: case
   sysmon/otp_trace_system_monitor_long_schedule);
+- `session_long_schedule`: the same with a session's system monitor (`system S long_schedule N`, OTP 28),
+  set and cleared around the sleep (SYSMON-LONG-SCHEDULE: case sysmon/otp_sess_system_monitor_long_schedule);
 - `ms_test_flags`: a trace flag function in `P ms_test Args MS` by a process that was never traced
   (MS-TEST-TRACE-FLAGS: case matchspec/ms_test_trace_flags_c560), rare: OTP 27 and 29 crash at it
   (C-560, a crash prediction), which ends a shared node;
@@ -31,6 +33,8 @@ TIMER_MS: Final[tuple[int, ...]] = (1000, 2000, 5000)
 #: schedule block; its limit and the sleep past it (each costs the sleep on every release).
 LONG_SCHEDULE_CHANCE: Final[float] = 0.1
 LONG_SCHEDULE: Final[tuple[int, int]] = (100, 300)
+#: The chance, at each step of a scenario with a session whose tracer is a process, of the session's block.
+SESSION_LONG_SCHEDULE_CHANCE: Final[float] = 0.003
 #: The chance, at each step, of a trace flag function in ms_test (a crash on OTP 27 and 29: rare).
 MS_TEST_FLAGS_CHANCE: Final[float] = 0.0005
 #: What the trace flag functions give a process with no tracer and no flags: `true`, `true`, `false`.
@@ -62,6 +66,23 @@ def long_schedule(st: FuzzState, rng: random.Random, with_sessions: bool) -> lis
     limit, sleep = LONG_SCHEDULE
     return [f"system_monitor tracer long_schedule {limit}", f"{rng.choice(st.alive)} call tcs_nif:sleep({sleep})",
             "system_monitor undefined"] + (["system_monitor"] if rng.random() < 0.5 else [])
+
+
+def session_long_schedule(st: FuzzState, rng: random.Random) -> list[str]:
+    """A created session with a tracer process, still in use, monitoring long_schedule around a process's
+    sleep past the limit, or none."""
+    if rng.random() >= SESSION_LONG_SCHEDULE_CHANCE:
+        return []
+    sessions = sorted(s for s in st.created if st.sessions.get(s) == "process" and s not in st.dropped
+                      and s not in st.destroyed)
+    who = _actors(st)
+    if not sessions or not who:
+        return []
+    s = rng.choice(sessions)
+    st.system = True     # the case needs trace:system/3 (OTP 28)
+    limit, sleep = LONG_SCHEDULE
+    return [f"system {s} long_schedule {limit}", f"{rng.choice(who)} call tcs_nif:sleep({sleep})",
+            f"system {s} long_schedule false"]
 
 
 def timer(st: FuzzState, rng: random.Random) -> list[str]:
@@ -100,4 +121,4 @@ def alloc_tuples(st: FuzzState, rng: random.Random) -> list[str]:
 
 def step_steps(st: FuzzState, rng: random.Random) -> list[str]:
     """Before a scenario's step: now and then the steps of one of the forms above (but the start's)."""
-    return timer(st, rng) + ms_test_flags(st, rng) + alloc_tuples(st, rng)
+    return timer(st, rng) + ms_test_flags(st, rng) + alloc_tuples(st, rng) + session_long_schedule(st, rng)
