@@ -1,5 +1,5 @@
-"""Steps across two nodes (`peer R`, DIST-*: issues 25 and 26), written at the end of a scenario from a
-random stream of their own: a process on a peer node sends to local processes and is sent to, links
+"""Steps across two nodes (`peer R`, or `P spawn R peer`: DIST-SPAWN; DIST-*: issues 25 and 26), written at
+the end of a scenario from a random stream of their own: a process on a peer node sends to local processes and is sent to, links
 and unlinks them and is linked and unlinked by them, sends them exit signals and gets theirs, and exits
 or is killed, its exit signal reaching its local links (DIST-LINK, DIST-EXIT, DIST-SEND-DEAD,
 DIST-SEQ-SEND). Half the blocks make a process on the peer node that node's seq tracer (DIST-SEQ-TRACER),

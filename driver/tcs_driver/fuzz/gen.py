@@ -27,8 +27,8 @@ while A calls M:F(Args)`, C-281) are in `badcalls` and `busyreload`, drawn from 
 own, so that a scenario without them is byte for byte the one its seed gave before they were written.
 The forms of issues 25 and 26 are drawn from streams of their own too: timed waits, suspend/resume/status,
 spawn options, NIF targets, the call paths and long terms (`runtime`), busy loops (`busyloop`), short
-blocks of steps for rules a random order reaches too rarely (`blocks`), and a peer node with links, exit
-signals and messages across the two nodes at the end of a scenario (`dist`).
+blocks of steps for rules a random order reaches too rarely (`blocks`, `reach`), and a peer node with links,
+exit signals and messages across the two nodes at the end of a scenario (`dist`).
 Steps a release lacks raise the header's `otp` (`call_memory` and `info ... all` need 26, sessions 27,
 `trace:system/3` 28), so that older releases skip the scenario with the reason.
 """
