@@ -38,12 +38,9 @@ SESSION_LONG_SCHEDULE_CHANCE: Final[float] = 0.003
 #: The chance, at each step, of a trace flag function in ms_test (a crash on OTP 27 and 29: rare).
 MS_TEST_FLAGS_CHANCE: Final[float] = 0.0005
 #: What the trace flag functions give a process with no tracer and no flags: `true`, `true`, `false`.
-MS_TEST_FLAG_SPECS: Final[tuple[str, ...]] = (
-    "[{'_',[],[{message,{enable_trace,send}}]}]",
-    "[{'_',[],[{message,{disable_trace,send}}]}]",
-    "[{'_',[],[{message,{trace,[],[send]}}]}]",
-    "[{'_',[],[{enable_trace,procs}]}]",
-)
+MS_TEST_FLAG_SPECS: Final[tuple[str, ...]] = tuple(
+    f"[{{'_',[],[{{message,{{{call}}}}}]}}]" for call in ("enable_trace,send", "disable_trace,send", "trace,[],[send]")
+) + ("[{'_',[],[{enable_trace,procs}]}]",)
 #: The chance, at each step, of a call of tcs_shapes:alloc_tuples/2, and its largest counts.
 ALLOC_TUPLES_CHANCE: Final[float] = 0.004
 ALLOC_TUPLES_MOST: Final[tuple[int, int]] = (3, 8)
