@@ -1,5 +1,5 @@
-"""Steps across two nodes (`peer R`, DIST-*: issues 25 and 26), written at the end of a scenario from a
-random stream of their own: a process on a peer node sends to local processes and is sent to, links
+"""Steps across two nodes (`peer R`, or `P spawn R peer`: DIST-SPAWN; DIST-*: issues 25 and 26), written at
+the end of a scenario from a random stream of their own: a process on a peer node sends to local processes and is sent to, links
 and unlinks them and is linked and unlinked by them, sends them exit signals and gets theirs, and exits
 or is killed, its exit signal reaching its local links (DIST-LINK, DIST-EXIT, DIST-SEND-DEAD,
 DIST-SEQ-SEND). Half the blocks make a process on the peer node that node's seq tracer (DIST-SEQ-TRACER),
@@ -51,6 +51,13 @@ TRACE_FLAGS: Final[tuple[tuple[str, ...], ...]] = (
 Deliver = Callable[[str, str | None], None]
 Die = Callable[[str, bool], None]
 Trace = Callable[[str, list[str]], str | None]
+
+
+#: The chance that the remote process is spawned by a local one (`P spawn R peer`, DIST-SPAWN), which is
+#: traced for 'receive' first (its receipt of the spawn_reply is the rule's event); else `peer R`.
+SPAWN_CHANCE: Final[float] = 0.3
+#: A 'receive' message pattern: the model refuses a spawn on the peer node with one set.
+RECEIVE_PATTERN: Final[re.Pattern[str]] = re.compile(r"pattern 'receive' ")
 
 
 def possible(with_sessions: bool, steps: list[str]) -> bool:
@@ -149,19 +156,38 @@ def _step(st: FuzzState, rng: random.Random, term: Callable[[], str], deliver: D
     return None
 
 
+def _spawn(st: FuzzState, rng: random.Random, receive_pattern: bool, trace: Trace) -> list[str]:
+    """Now and then a local process never traced (so not for scheduling, which the model refuses)
+    traced for 'receive' and spawning or spawn-linking the remote process (DIST-SPAWN), none with a
+    'receive' message pattern set; else none."""
+    if receive_pattern or rng.random() >= SPAWN_CHANCE:
+        return []
+    spawners = [p for p in st.free() if p in _linkable(st) and p not in st.seq_group and p not in st.traced]
+    if not spawners:
+        return []
+    p = rng.choice(spawners)
+    if (line := trace(p, list(rng.choice([f for f in TRACE_FLAGS if "'receive'" in f])))) is None:
+        return []
+    how = rng.choice(["spawn", "spawn_link"])
+    if how == "spawn_link":
+        st.links.add(frozenset({p, REMOTE}))
+    return [line, f"{p} {how} {REMOTE} peer"]
+
+
 def block_steps(st: FuzzState, rng: random.Random, term: Callable[[], str], deliver: Deliver,
-                die: Die, stamped: bool, trace: Trace) -> list[str]:
-    """`peer r`, the peer node's seq tracer in half the blocks (never when a token has time stamps:
+                die: Die, stamped: bool, receive_pattern: bool, trace: Trace) -> list[str]:
+    """`peer r` or a local process's `P spawn r peer` (`_spawn`), the peer node's seq tracer in half the blocks (never when a token has time stamps:
     stamped), a local process traced first now and then (`trace`), and a few steps across the two
     nodes; the state follows them (the remote process is one of st.alive while it lives, so that a
     local death reaches it through its links, and its through theirs: `die`)."""
-    st.alive.append(REMOTE)
     st.features.add("dist")
-    lines = [f"peer {REMOTE}"]
+    spawned = _spawn(st, rng, receive_pattern, trace)
+    lines = spawned or [f"peer {REMOTE}"]
+    st.alive.append(REMOTE)
     if rng.random() < PEER_SEQ_TRACER_CHANCE and not stamped:
         lines.append(f"seq_trace tracer peer {PEER_SEQ_TRACER}")
     traceable = [p for p in _linkable(st) if p not in st.seq_group]
-    if traceable and rng.random() < TRACE_CHANCE:
+    if not spawned and traceable and rng.random() < TRACE_CHANCE:
         if (line := trace(rng.choice(traceable), list(rng.choice(TRACE_FLAGS)))) is not None:
             lines.append(line)
     for _ in range(rng.randrange(2, 8)):

@@ -27,8 +27,8 @@ while A calls M:F(Args)`, C-281) are in `badcalls` and `busyreload`, drawn from 
 own, so that a scenario without them is byte for byte the one its seed gave before they were written.
 The forms of issues 25 and 26 are drawn from streams of their own too: timed waits, suspend/resume/status,
 spawn options, NIF targets, the call paths and long terms (`runtime`), busy loops (`busyloop`), short
-blocks of steps for rules a random order reaches too rarely (`blocks`), and a peer node with links, exit
-signals and messages across the two nodes at the end of a scenario (`dist`).
+blocks of steps for rules a random order reaches too rarely (`blocks`, `reach`), and a peer node with links,
+exit signals and messages across the two nodes at the end of a scenario (`dist`).
 Steps a release lacks raise the header's `otp` (`call_memory` and `info ... all` need 26, sessions 27,
 `trace:system/3` 28), so that older releases skip the scenario with the reason.
 """
@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
-from . import badcalls, blocks, busyloop, busyreload, dist, runtime
+from . import badcalls, blocks, busyloop, busyreload, dist, reach, runtime
 from .state import CHAIN_SHAPES, PORT_NAMES, SPAWN_NAMES, FuzzState, Port
 
 #: The optional callbacks of erl_tracer (cases/README.md "Tracer").
@@ -214,9 +214,11 @@ BUSY_LOOP_CHANCE: Final[float] = 0.01
 SEQ_PROCESS_CHANCE: Final[float] = 0.25
 #: trace:system/3 settings the steps of a scenario do not reach, and refused ones (SYSMON-*). Not
 #: long_message_queue {10,11}, the lowest the model takes: a harness process (the collector of a meta
-#: pattern's reports) reached it (fuzz seed 26112026, OTP 29).
+#: pattern's reports) reached it (fuzz seed 26112026, OTP 29). Not a long_schedule limit, which would stay
+#: set while later steps spawn, open ports or create sessions (the model refuses them then: C-730); it is
+#: set and cleared around a sleep (reach.session_long_schedule).
 SYSTEM_SETTINGS: Final[tuple[str, ...]] = (
-    "long_gc 5000", "long_schedule 5000", "large_heap 100000000", "long_message_queue {22,33}",
+    "long_gc 5000", "long_schedule false", "large_heap 100000000", "long_message_queue {22,33}",
     "busy_port true", "busy_port false", "long_gc false", "long_message_queue false", "busy_dist_port true",
     "long_gc -1", "long_message_queue {33,22}", "no_such_event true")
 
@@ -1297,6 +1299,10 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
         steps.append("seq_trace tracer")
     if not with_sessions:
         steps += blocks.legacy_sysmon(st, random.Random(f"tcs-fuzz-sysmon-{seed}-{index}-{variant}"))
+    # the forms of fuzz/reach.py, drawn from a stream of their own too
+    rare = random.Random(f"tcs-fuzz-reach-{seed}-{index}-{variant}")
+    if not any(line.startswith("system_monitor") for line in steps):
+        steps += reach.long_schedule(st, rare, with_sessions)
     st.system = with_sessions and rng.random() < 0.2
     goal = rng.randrange(3, 26)
     kinds = [kind for kind in _STEPS if kind != "session" or with_sessions]
@@ -1318,6 +1324,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
         steps += runtime.suspend_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t),
                                        lambda p: _die(st, p, True))
         steps += blocks.block_steps(st, lambda p, t: _deliver(st, p, False, t))
+        steps += reach.step_steps(st, rare)
         line = _STEPS[rng.choices(kinds, weights)[0]].write(st)
         if line is not None:
             steps.append(line)
@@ -1328,7 +1335,8 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     if ends.random() < dist.DIST_CHANCE and dist.possible(with_sessions, steps):
         steps += dist.block_steps(st, ends, lambda: _term(st), lambda p, t: _deliver(st, p, False, t),
                                   lambda p, normal: _die(st, p, normal),
-                                  any(dist.STAMPED.match(s) for s in steps), lambda p, flags: _dist_trace(st, p, flags))
+                                  any(dist.STAMPED.match(s) for s in steps),
+                                  any(dist.RECEIVE_PATTERN.match(s) for s in steps), lambda p, flags: _dist_trace(st, p, flags))
     if with_sessions:
         st.needs(27, "sessions")
     if st.system:
