@@ -54,7 +54,11 @@ main([JobFile]) ->
     persistent_term:put(tcs_gc_in_sessions, tcs_validate_lib:option(gc_in_sessions, Job, true)),
     persistent_term:put(tcs_heap_nif, load_heap_nif(tcs_validate_lib:option(heap_nif, Job, none))),
     Module = tcs_validate_lib:option(module, Job),
-    Checker = spawn(fun() -> checker(#{reports => 0, garbage => 0, shown => [], workers => []}) end),
+    %% The race detector's node (traffic only) never drains the checker, whose
+    %% queue then grows by hundreds of thousands of reports: kept off its heap,
+    %% it is not copied by each of its collections.
+    Checker = spawn_opt(fun() -> checker(#{reports => 0, garbage => 0, shown => [], workers => []}) end,
+                        [{message_queue_data, case TrafficOnly of true -> off_heap; false -> on_heap end}]),
     {ok, State} = tcs_validate_lib:parse_state(tcs_validate_lib:option(state, Job, default), Checker),
     case tcs_validate_lib:load_tracer(Module, tcs_validate_lib:option(beam, Job)) of
         {ok, _, _} -> ok;
@@ -109,7 +113,7 @@ main([JobFile]) ->
 sampled(Workers, Warmup, Main, Queues, Counter, Checker) ->
     step("warmup", "-", io_lib:format("stress: every category on every scheduler at once for ~b ms (warm-up)",
                                       [Warmup])),
-    [W ! {go, Counter} || W <- Workers],
+    [W ! {go, Counter, infinity} || W <- Workers],
     timer:sleep(Warmup),
     quiesce(Workers, Queues),
     Before = sample(counters:get(Counter, 1)),
@@ -127,18 +131,19 @@ sampled(Workers, Warmup, Main, Queues, Counter, Checker) ->
             [tcs_validate_lib:finding("-", "~ts", [S]) || S <- lists:reverse(Shown)]
     end.
 
-%% The traffic for Ms in one go, then the tracees killed: what is left to do
-%% (the progress lines go through the file server, a process of normal
-%% priority) is not held up behind them.  This process runs at high priority
-%% so that its sleep ends when it should on a node the traffic (and a race
-%% detector) keeps busy: at normal priority a 1000 ms sleep ended after 7 s
-%% under ThreadSanitizer, and the lines after the traffic took 23 s.
+%% The traffic for Ms in one go: each worker ends itself once the time is up
+%% (after its action under way), and this process waits for them all.  Not a
+%% sleep of this process, then the workers stopped: on a node the traffic and a
+%% race detector keep busy, a timer of the coordinator ends late (a 1000 ms
+%% sleep ended after 7 s under ThreadSanitizer, a 4000 ms one after 40 s at
+%% high priority), and the traffic, so the node, went on meanwhile.
 traffic([Dirty | Workers], Ms, Counter) ->
     step("traffic", "-", io_lib:format("stress: every category on every scheduler at once for ~b ms", [Ms])),
-    process_flag(priority, high),
-    [W ! {go, Counter} || W <- Workers],
-    timer:sleep(Ms),
-    [exit(P, kill) || P <- [Dirty | Workers]],
+    Until = erlang:monotonic_time(millisecond) + Ms,
+    Ends = [erlang:monitor(process, W) || W <- Workers],
+    [W ! {go, Counter, Until} || W <- Workers],
+    [receive {'DOWN', End, process, _, _} -> ok end || End <- Ends],
+    exit(Dirty, kill),
     out("DATA", "actions ~b", [counters:get(Counter, 1)]).
 
 %% The traced function of the call category.
@@ -216,9 +221,11 @@ sessions(Module, State) ->
     end.
 
 worker_start(Peer, Port, Owner) ->
-    receive {go, Counter} -> worker(Peer, Port, Owner, Counter, 1) end.
+    receive {go, Counter, Until} -> worker(Peer, Port, Owner, Counter, Until, 1) end.
 
-worker(Peer, Port, Owner, Counter, N) ->
+%% Until: the monotonic millisecond at which the worker ends, or infinity (the
+%% coordinator pauses and resumes it): a number is less than any atom.
+worker(Peer, Port, Owner, Counter, Until, N) ->
     receive
         {pause, From} ->
             From ! {paused, self()},
@@ -227,7 +234,10 @@ worker(Peer, Port, Owner, Counter, N) ->
     end,
     action(Peer, Port, Owner, N),
     counters:add(Counter, 1, 1),
-    worker(Peer, Port, Owner, Counter, N + 1).
+    case erlang:monotonic_time(millisecond) < Until of
+        true -> worker(Peer, Port, Owner, Counter, Until, N + 1);
+        false -> done
+    end.
 
 %% One action: sends to a pid, a registered name and {Name, Node}, receives,
 %% calls a traced function; now and then a port command, a child that links
