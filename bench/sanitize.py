@@ -2,7 +2,7 @@
 """The cost of ./tcs validate --sanitize, rerunnable.
 
     /usr/bin/python3 bench/sanitize.py [--otp local] [--samples 3] [--tracer tcs_good_tracer]
-                                       [--memcheck] [--json FILE]
+                                       [--memcheck] [--stress] [--json FILE]
 
 On each release it validates one bundled tracer (tcs_good_tracer by
 default) `samples` times with these checks, one at a time: tracee_untouched
@@ -10,8 +10,11 @@ default) `samples` times with these checks, one at a time: tracee_untouched
 plain node; it also looks at the tracee after each call, so the ratios
 understate the slowdown a little), memory with --src (the same inputs with an
 ASan+UBSan build of the tracer loaded, asan.py) and, with --memcheck, memory
-without --src (on a node under valgrind memcheck: many minutes per node).
-It prints, per release, the median seconds of each check's node (start to
+without --src (on a node under valgrind memcheck: many minutes per node);
+with --stress, also the stress check with --src: its plain node (stress) and
+its race detector's node (stress (tsan): the traffic again on a node that
+loads a ThreadSanitizer build of the tracer, tsan.py), both for the default
+--stress-seconds, boot included.  It prints, per release, the median seconds of each check's node (start to
 end, boot included) and the ratios to the plain node, all from this one run.
 Numbers depend on the machine and its load; compare runs of one machine.
 """
@@ -28,12 +31,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "driver"))
 
 from tcs_driver import cli, corpus  # noqa: E402
-from tcs_driver.validate import asan, bundled, engine, inputs, releases, sanitize  # noqa: E402
+from tcs_driver.validate import asan, bundled, engine, inputs, releases, sanitize, tsan  # noqa: E402
 from tcs_driver.validate.checks import SANITIZE_CHECK  # noqa: E402
 
 PLAIN = "tracee_untouched"
 ASAN = "memory (asan)"
 MEMCHECK = "memory (memcheck)"
+STRESS = "stress"
+RACES = "stress (tsan)"
 
 
 def main() -> int:
@@ -42,6 +47,7 @@ def main() -> int:
     args.add_argument("--samples", type=int, default=3, help="runs of each check per release (default 3)")
     args.add_argument("--tracer", default="tcs_good_tracer", help="a bundled tracer (default tcs_good_tracer)")
     args.add_argument("--memcheck", action="store_true", help="also the memory check under memcheck (slow)")
+    args.add_argument("--stress", action="store_true", help="also stress and its race detector's node (TSan)")
     args.add_argument("--json", help="write the figures as JSON to this file")
     options = args.parse_args()
     layout = corpus.default_layout()
@@ -51,15 +57,17 @@ def main() -> int:
     if tracer is None or options.samples < 1:
         print(f"--tracer {options.tracer}: not a bundled tracer, or --samples below 1", file=sys.stderr)
         return 2
-    if why := asan.unavailable():
-        print(f"no ASan build: {why}", file=sys.stderr)
+    if why := asan.unavailable() or (options.stress and tsan.unavailable()):
+        print(f"no ASan or TSan build: {why}", file=sys.stderr)
         return 2
-    kinds = (PLAIN, ASAN) + ((MEMCHECK,) if options.memcheck else ())
+    kinds = (PLAIN, ASAN) + ((MEMCHECK,) if options.memcheck else ()) + ((STRESS, RACES) if options.stress else ())
     figures: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory(prefix="tcs-bench-sanitize-") as scratch:
         prepared = inputs.prepare(tracer.module, str(tracer.nif), str(tracer.erl), None, None, Path(scratch))
         source = tracer.erl.with_suffix(".c")
         built = asan.build((source,), corpus.host_include(), Path(scratch) / f"{tracer.module}.asan.so")
+        raced = (tsan.build((source,), corpus.host_include(), Path(scratch) / f"{tracer.module}.tsan.so")
+                 if options.stress else None)
         for otp in releases.available(options.otp, say):
             if options.memcheck:
                 sanitize.install(otp, say)
@@ -69,8 +77,11 @@ def main() -> int:
             seconds: dict[str, list[float]] = {kind: [] for kind in kinds}
             for sample in range(options.samples):
                 for kind in kinds:
-                    check = PLAIN if kind == PLAIN else SANITIZE_CHECK
-                    given = dataclasses.replace(prepared, sanitized=built if kind == ASAN else None)
+                    if kind == RACES:
+                        continue  # the same run as STRESS
+                    check = PLAIN if kind == PLAIN else STRESS if kind == STRESS else SANITIZE_CHECK
+                    given = dataclasses.replace(prepared, sanitized=built if kind == ASAN else None,
+                                                race_build=raced if kind == STRESS else None)
                     run = engine.Options(checks=("shape", check), parallel=1)
                     results = engine.validate(given, [otp], lambda o: corpus.runner_beams(layout, o), run,
                                               lambda _: None)
@@ -78,8 +89,13 @@ def main() -> int:
                     if result.status != "pass":
                         print(f"OTP {otp.name} {kind}: {result.status}: {result.summary}", file=sys.stderr)
                         return 1
-                    seconds[kind].append(result.seconds)
-                    say(f"OTP {otp.name} sample {sample + 1}/{options.samples}: {kind} {result.seconds:.1f} s")
+                    measured = {kind: result.seconds}
+                    if kind == STRESS:
+                        race_s = float(result.data["race_detector_s"])
+                        measured = {STRESS: result.seconds - race_s, RACES: race_s}
+                    for name, value in measured.items():
+                        seconds[name].append(value)
+                        say(f"OTP {otp.name} sample {sample + 1}/{options.samples}: {name} {value:.1f} s")
             medians = {kind: statistics.median(values) for kind, values in seconds.items()}
             figures[otp.name] = {"seconds": seconds, "median_s": medians,
                                  "ratio": {kind: round(medians[kind] / medians[PLAIN], 2) for kind in kinds[1:]}}

@@ -26,6 +26,14 @@
 %% System monitoring: long_schedule and long_gc of 100 ms or more of the
 %% tracees during the whole run, reported as DATA monitor lines.
 %%
+%% {traffic_only, true} (the race detector's node, tsan.py): the traffic for
+%% the whole time in one go, and nothing else: no calibration, no quiescence,
+%% no samples, no tally of the checker.  That node's memory is not judged
+%% (+Mea min) nor its reports (the plain stress node judges those), and under
+%% ThreadSanitizer a quiescence took up to minutes: the checker had a few
+%% hundred thousand reports queued, and asking for its queue length (a signal
+%% it handles after them) waited 78 s once.
+%%
 %% Output: STEP per part; DATA key value; FINDING - garbage descriptions;
 %% NOTE lines.  Usage: erl -noshell -pa DIR -run tcs_validate_stress main JOB_FILE
 -module(tcs_validate_stress).
@@ -42,10 +50,15 @@
 main([JobFile]) ->
     Job = tcs_validate_lib:read_job(JobFile),
     Seconds = tcs_validate_lib:option(seconds, Job, 4),
+    TrafficOnly = tcs_validate_lib:option(traffic_only, Job, false),
     persistent_term:put(tcs_gc_in_sessions, tcs_validate_lib:option(gc_in_sessions, Job, true)),
     persistent_term:put(tcs_heap_nif, load_heap_nif(tcs_validate_lib:option(heap_nif, Job, none))),
     Module = tcs_validate_lib:option(module, Job),
-    Checker = spawn(fun() -> checker(#{reports => 0, garbage => 0, shown => [], workers => []}) end),
+    %% The race detector's node (traffic only) never drains the checker, whose
+    %% queue then grows by hundreds of thousands of reports: kept off its heap,
+    %% it is not copied by each of its collections.
+    Checker = spawn_opt(fun() -> checker(#{reports => 0, garbage => 0, shown => [], workers => []}) end,
+                        [{message_queue_data, case TrafficOnly of true -> off_heap; false -> on_heap end}]),
     {ok, State} = tcs_validate_lib:parse_state(tcs_validate_lib:option(state, Job, default), Checker),
     case tcs_validate_lib:load_tracer(Module, tcs_validate_lib:option(beam, Job)) of
         {ok, _, _} -> ok;
@@ -57,12 +70,12 @@ main([JobFile]) ->
     1 = erlang:trace_pattern({?MODULE, work, 1}, [{'_', [], [{exception_trace}]}], [local]),
     Schedulers = erlang:system_info(schedulers_online),
     Groups = [group(N, Peer) || N <- lists:seq(1, Schedulers)],
-    PerAction = events_per_action(Peer, hd(Groups)),
+    PerAction = [events_per_action(Peer, hd(Groups)) || not TrafficOnly],
     Sessions = sessions(Module, State),
     out("DATA", "schedulers ~b", [Schedulers]),
     out("DATA", "workers ~b", [length(workers(Groups))]),
     out("DATA", "sessions ~b", [1 + length(Sessions)]),
-    out("DATA", "events_per_action ~.2f", [PerAction * (1 + length(Sessions))]),
+    [out("DATA", "events_per_action ~.2f", [P * (1 + length(Sessions))]) || P <- PerAction],
     out("DATA", "bound_to_schedulers ~p", [bound()]),
     [out("NOTE", "OTP ~s has erlang/otp#11624 (fix PR #11623, open), found by validate's probe on this "
          "release: garbage_collection traced in two sessions of one process, the legacy one counting, crashes the "
@@ -81,11 +94,27 @@ main([JobFile]) ->
     Warmup = max(1000, round(Seconds * 250)),
     Main = max(1000, round(Seconds * 1000) - Warmup),
     Workers = workers(Groups),
+    case TrafficOnly of
+        true -> traffic([Dirty | Workers], Warmup + Main, Counter);
+        false ->
+            sampled(Workers, Warmup, Main, [Checker, Peer | ports_owners(Groups)], Counter, Checker),
+            %% Only the tracees' events: the harness's own processes (the checker with
+            %% its long queue) collect garbage for long too.
+            Tracees = Workers ++ [maps:get(port, G) || G <- Groups] ++ [Dirty],
+            [out("DATA", "monitor stress ~s ~b ~ts", [Kind, Ms, Where])
+             || {Kind, Who, Ms, Where} <- tcs_validate_lib:monitored(Monitor), lists:member(Who, Tracees)],
+            erlang:system_monitor(undefined),
+            exit(Dirty, kill)
+    end,
+    tcs_validate_lib:done().
+
+%% Warm-up, quiescence and a sample, then two halves each ended by quiescence
+%% and a sample; then the checker's tally.
+sampled(Workers, Warmup, Main, Queues, Counter, Checker) ->
     step("warmup", "-", io_lib:format("stress: every category on every scheduler at once for ~b ms (warm-up)",
                                       [Warmup])),
-    [W ! {go, Counter} || W <- Workers],
+    [W ! {go, Counter, infinity} || W <- Workers],
     timer:sleep(Warmup),
-    Queues = [Checker, Peer | ports_owners(Groups)],
     quiesce(Workers, Queues),
     Before = sample(counters:get(Counter, 1)),
     step("main", "-", io_lib:format("stress: every category on every scheduler at once for ~b ms", [Main])),
@@ -100,15 +129,22 @@ main([JobFile]) ->
             out("DATA", "reports ~b", [Reports]),
             out("DATA", "garbage ~b", [Garbage]),
             [tcs_validate_lib:finding("-", "~ts", [S]) || S <- lists:reverse(Shown)]
-    end,
-    %% Only the tracees' events: the harness's own processes (the checker with
-    %% its long queue) collect garbage for long too.
-    Tracees = Workers ++ [maps:get(port, G) || G <- Groups] ++ [Dirty],
-    [out("DATA", "monitor stress ~s ~b ~ts", [Kind, Ms, Where])
-     || {Kind, Who, Ms, Where} <- tcs_validate_lib:monitored(Monitor), lists:member(Who, Tracees)],
-    erlang:system_monitor(undefined),
+    end.
+
+%% The traffic for Ms in one go: each worker ends itself once the time is up
+%% (after its action under way), and this process waits for them all.  Not a
+%% sleep of this process, then the workers stopped: on a node the traffic and a
+%% race detector keep busy, a timer of the coordinator ends late (a 1000 ms
+%% sleep ended after 7 s under ThreadSanitizer, a 4000 ms one after 40 s at
+%% high priority), and the traffic, so the node, went on meanwhile.
+traffic([Dirty | Workers], Ms, Counter) ->
+    step("traffic", "-", io_lib:format("stress: every category on every scheduler at once for ~b ms", [Ms])),
+    Until = erlang:monotonic_time(millisecond) + Ms,
+    Ends = [erlang:monitor(process, W) || W <- Workers],
+    [W ! {go, Counter, Until} || W <- Workers],
+    [receive {'DOWN', End, process, _, _} -> ok end || End <- Ends],
     exit(Dirty, kill),
-    tcs_validate_lib:done().
+    out("DATA", "actions ~b", [counters:get(Counter, 1)]).
 
 %% The traced function of the call category.
 work(N) when N rem 50 =:= 0 -> catch error(tcs_stress);
@@ -185,9 +221,11 @@ sessions(Module, State) ->
     end.
 
 worker_start(Peer, Port, Owner) ->
-    receive {go, Counter} -> worker(Peer, Port, Owner, Counter, 1) end.
+    receive {go, Counter, Until} -> worker(Peer, Port, Owner, Counter, Until, 1) end.
 
-worker(Peer, Port, Owner, Counter, N) ->
+%% Until: the monotonic millisecond at which the worker ends, or infinity (the
+%% coordinator pauses and resumes it): a number is less than any atom.
+worker(Peer, Port, Owner, Counter, Until, N) ->
     receive
         {pause, From} ->
             From ! {paused, self()},
@@ -196,7 +234,10 @@ worker(Peer, Port, Owner, Counter, N) ->
     end,
     action(Peer, Port, Owner, N),
     counters:add(Counter, 1, 1),
-    worker(Peer, Port, Owner, Counter, N + 1).
+    case erlang:monotonic_time(millisecond) < Until of
+        true -> worker(Peer, Port, Owner, Counter, Until, N + 1);
+        false -> done
+    end.
 
 %% One action: sends to a pid, a registered name and {Name, Node}, receives,
 %% calls a traced function; now and then a port command, a child that links

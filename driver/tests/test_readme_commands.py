@@ -161,6 +161,8 @@ COMMANDS: dict[str, Spec] = {
         run=("/usr/bin/python3 bench/validate_matrix.py --reps 1 --otp 25 --only heap_overrun",),
         says=("tcs_defect_heap_overrun          sanitize  FAIL memory", "false alarms on the good tracers: 0 of 0"),
         live=True),
+    "/usr/bin/python3 bench/sanitize.py --otp 25,27,29 --samples 3 --stress": Spec(
+        run=("/usr/bin/python3 bench/sanitize.py --otp 25 --samples 1 --stress",), says=("stress (tsan)",), live=True),
     "/usr/bin/python3 bench/sanitize.py --otp 25,27,29 --samples 5": Spec(
         run=("/usr/bin/python3 bench/sanitize.py --otp 25 --samples 1",), says=("memory (asan)",), live=True),
     "./tcs validate --module tcs_defect_heap_overrun --nif build/nif/tcs_defect_heap_overrun.so "

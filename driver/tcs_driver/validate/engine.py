@@ -441,7 +441,7 @@ class _Runner:
         seconds = self.options.stress.seconds
         names = self.library_names(tracer)
         ran, text = self._sanitized("tsan", tracer.race_build, runtime, names, "tcs_validate_stress",
-                                    {"seconds": seconds, **self.gc_in_sessions()},
+                                    {"seconds": seconds, "traffic_only": "true", **self.gc_in_sessions()},
                                     jobs.StepLimit(tsan.SLOWDOWN * max(30.0, 3 * seconds + 20),
                                                    "per-stress-part (under ThreadSanitizer)"),
                                     tsan.SLOWDOWN * self.options.limits.check_s, tsan.command)
