@@ -76,7 +76,7 @@ def _top_level(text: str, sep: str = ",") -> list[str]:
             quoted = c
         elif c in "{[(<":
             depth += 1
-        elif c in "}])" or (c == ">" and text[i - 1] != "="):   # => is no bracket
+        elif c in "}])" or (c == ">" and text[i - 1] not in "=-"):   # => and a fun's -> are no brackets
             depth -= 1
         elif c == sep and depth == 0:
             parts.append(text[start:i])
@@ -114,6 +114,8 @@ def test_extra_shapes_read_from_stream_lines() -> None:
     assert extra_class("{alpha,'tcs@host'}") == {"name_node", "class_value", "return_value"}
     assert extra_class("{caught,exception}") == {"name_node", "class_value", "return_value"}
     assert extra_class("[1,2]") == {"return_value"}
+    # a spawn of a fun: {erlang,apply,[Fun,[]]} (procs_spawn_fun_entry_call)
+    assert extra_class("{erlang,apply,[fun()->[1,2,3] end,[]]}") == {"mfa", "return_value"}
     assert _top_level("extra=><b>,timestamp=>monotonic") == ["extra=><b>", "timestamp=>monotonic"]
 
 
