@@ -80,8 +80,8 @@ await_job(JobFile, Job, Ref, Leader, Watcher) ->
             halt(3);
         {timeout, _, Overrun} ->
             case tcs_watchdog:overrun(Watcher, Overrun) of
-                {Job, Step, Names} ->
-                    tcs_watchdog:report(Job, Step, Names, group_members(Leader)),
+                {Job, Step, Names, Limit} ->
+                    tcs_watchdog:report(Job, Step, Names, tcs_watchdog:members(Leader), {settled, Limit}),
                     halt(3);
                 _ -> await_job(JobFile, Job, Ref, Leader, Watcher)
             end
@@ -99,15 +99,12 @@ forward_io(Real) ->
 %% scenario process could wait any more (seen: step timeouts, then
 %% trace_pattern/3 never returning).
 kill_group(Leader) ->
-    Members = group_members(Leader),
+    Members = tcs_watchdog:members(Leader),
     Refs = [erlang:monitor(process, P) || P <- Members],
     [exit(P, kill) || P <- Members],
     tcs_gate:poke(persistent_term:get(tcs_gate)),
     await_down(Refs),
     tcs_gate:poke(persistent_term:get(tcs_gate)).
-
-group_members(Leader) ->
-    [P || P <- processes(), P =/= Leader, erlang:process_info(P, group_leader) =:= {group_leader, Leader}].
 
 await_down([]) -> ok;
 await_down([Ref | Rest] = Refs) ->

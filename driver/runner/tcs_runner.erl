@@ -184,7 +184,10 @@ run_steps([{step, N, Step} | Rest], Names, Ctx, _) ->
             out("SKIP ~ts", [Why]),
             {Names, none};
         timeout ->
-            out("TIMEOUT ~p", [N]),
+            %% the step's own wait for its process ran out (puppet_step): where each process
+            %% of the job is, as the watchdog says it for a step that overran with its settling
+            tcs_watchdog:report(self(), N, Names#{'(collector)' => maps:get(collector, Ctx)},
+                                tcs_watchdog:members(group_leader()), {step, maps:get(timeout, Ctx)}),
             {Names, none}
     end.
 
@@ -212,6 +215,18 @@ run_step({pattern, Target, MS, Opts}, Names, #{collector := C, tracer := Mod}) -
     ctl(C, ["erlang:trace_pattern(", canon(Target, Names1), ",", canon(MS, Names1), ",",
             canon(Opts, Names1), ")"], Outcome, Names1),
     {ok, Names1};
+run_step({pattern, Target, restart, Opts, Rounds}, Names, #{collector := C, tracer := Mod, step := N} = Ctx) ->
+    %% `pattern ... restart ... rounds N` (PATTERN-RESTART-ROUNDS): N calls back to back, each
+    %% watched like a step of its own; one control line when every call answered alike (as the
+    %% model says they do), else one with each answer
+    Answers = tcs_watchdog:each(Ctx, N, Names, fun(_) -> element(1, tcs_patterns:set(Target, restart, Opts, Names, Mod, C)) end,
+                                lists:seq(1, Rounds)),
+    Outcome = case lists:usort(Answers) of
+                  [Alike] -> Alike;
+                  Unlike -> {placeholder, ["rounds answered unlike: ", io_lib:format("~0p", [Unlike])]}
+              end,
+    ctl(C, ["erlang:trace_pattern(", canon(Target, Names), ",restart,", canon(Opts, Names), ")"], Outcome, Names),
+    {ok, Names};
 run_step({Spawn, Who, Child}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, Child}, Names, Ctx), Names);
 run_step({Spawn, Who, Child, peer}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->

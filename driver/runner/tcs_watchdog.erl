@@ -4,7 +4,10 @@
 %% step (arm/3, disarm/2), sent to the process that waits for the job
 %% (tcs_batch); when it fires, that process reports what every process of
 %% the job is doing (report/4: status, mailbox, stack), what the gate holds
-%% and the run queues, as STUCK markers, then the step's TIMEOUT.
+%% and the run queues, as STUCK markers, then the step's TIMEOUT.  A step
+%% whose own wait for its process ends first (tcs_runner: the step limit) is
+%% reported the same way, by the runner itself: a timeout seen only in a
+%% shared node (fuzz B1) said nothing of where the process was.
 %%
 %% A timer, not a watching process: nothing is sent and nothing is
 %% scheduled while the job keeps to its limit, so a scenario sees no event of
@@ -20,7 +23,7 @@
 %% message about it in a later case (otp_sess_system_monitor_info,
 %% sysmon_long_msgq_crossings: an extra line in a shared node).
 -module(tcs_watchdog).
--export([watcher/1, watch/2, arm/3, disarm/2, each/5, overrun/2, report/4]).
+-export([watcher/1, watch/2, arm/3, disarm/2, each/5, overrun/2, report/5, members/1]).
 
 -import(tcs_runner_lib, [out/2]).
 
@@ -38,7 +41,7 @@ watch(none, _) -> none;
 watch({Name, Armings}, LimitMs) -> {Name, LimitMs, Armings}.
 
 %% arm(Ctx, Step, Names): a timer for step Step, which sends the watcher
-%% {tcs_overrun, Runner, Step, Names, Arming} after LimitMs (the Ctx's watch),
+%% {tcs_overrun, Runner, Step, Names, LimitMs, Arming} after LimitMs (the Ctx's watch),
 %% and makes it the current arming; none without a watcher.  The collector is
 %% named too.
 arm(#{watch := none}, _Step, _Names) -> none;
@@ -46,7 +49,7 @@ arm(#{watch := {Watcher, LimitMs, Armings}, collector := Collector}, Step, Names
     Arming = atomics:add_get(Armings, 1, 1),
     atomics:put(Armings, 2, Arming),
     erlang:start_timer(LimitMs, Watcher, {tcs_overrun, self(), Step, Names#{'(collector)' => Collector},
-                                          {Armings, Arming}}).
+                                          LimitMs, {Armings, Arming}}).
 
 %% disarm(Ctx, Timer): no arming is current, and the timer is cancelled.
 disarm(_, none) -> ok;
@@ -54,30 +57,35 @@ disarm(#{watch := {_, _, Armings}}, Timer) ->
     atomics:put(Armings, 2, 0),
     erlang:cancel_timer(Timer, [{async, true}, {info, false}]).
 
-%% each(Ctx, Step, Names, Fun, Items): Fun applied to each of Items in turn, each call watched as
-%% step Step is (a step of many rounds, `kill_all ... rounds N`: each round must keep to the limit,
-%% not all of them together); the step's own arming is the current one again afterwards (its timer,
-%% had it fired meanwhile, was stale and dropped).
-each(#{watch := none}, _Step, _Names, Fun, Items) -> lists:foreach(Fun, Items);
+%% each(Ctx, Step, Names, Fun, Items): the results of Fun applied to each of Items in turn, each
+%% call watched as step Step is (a step of many rounds, `kill_all ... rounds N`, `pattern ... restart
+%% ... rounds N`: each round must keep to the limit, not all of them together); the step's own
+%% arming is the current one again afterwards (its timer, had it fired meanwhile, was stale and
+%% dropped).
+each(#{watch := none}, _Step, _Names, Fun, Items) -> lists:map(Fun, Items);
 each(#{watch := {_, _, Armings}} = Ctx, Step, Names, Fun, Items) ->
     Own = atomics:get(Armings, 2),
-    lists:foreach(fun(Item) -> Timer = arm(Ctx, Step, Names), Fun(Item), disarm(Ctx, Timer) end, Items),
-    atomics:put(Armings, 2, Own).
+    Results = [begin Timer = arm(Ctx, Step, Names), R = Fun(Item), disarm(Ctx, Timer), R end || Item <- Items],
+    atomics:put(Armings, 2, Own),
+    Results.
 
-%% overrun(Watcher, Message): {Runner, Step, Names} when Message is the timer
+%% overrun(Watcher, Message): {Runner, Step, Names, LimitMs} when Message is the timer
 %% of the current arming of Watcher's job; stale for the timer of an arming
 %% since disarmed (its cancellation lost), or of an earlier job.
-overrun({_, Armings}, {tcs_overrun, Runner, Step, Names, {Armings, Arming}}) ->
+overrun({_, Armings}, {tcs_overrun, Runner, Step, Names, LimitMs, {Armings, Arming}}) ->
     case atomics:get(Armings, 2) of
-        Arming -> {Runner, Step, Names};
+        Arming -> {Runner, Step, Names, LimitMs};
         _ -> stale
     end;
 overrun(_, _) -> stale.
 
-%% report(Runner, Step, Names, Members): one STUCK line per process of the
-%% job (the runner, then Members, each by its scenario name where it has
-%% one), the gate, the run queues, then TIMEOUT Step.
-report(Runner, Step, Names, Members) ->
+%% report(Runner, Step, Names, Members, {Span, LimitMs}): what overran (OVERRUN
+%% Span LimitMs: `step`, the step's own wait for its process, or `settled`, the
+%% step with its settling), one STUCK line per process of the job (the runner,
+%% then Members, each by its scenario name where it has one), the gate, the
+%% run queues, then TIMEOUT Step.
+report(Runner, Step, Names, Members, {Span, LimitMs}) ->
+    out("OVERRUN ~w ~w", [Span, LimitMs]),
     ByPid = maps:from_list([{P, N} || {N, P} <- maps:to_list(Names#{'(runner)' => Runner}), is_pid(P)]),
     [out("STUCK ~ts ~ts", [name(P, ByPid), describe(P)]) || P <- [Runner | Members -- [Runner]]],
     {Generation, Turn, HasResult, Waiters} = tcs_gate:state(persistent_term:get(tcs_gate)),
@@ -87,6 +95,11 @@ report(Runner, Step, Names, Members) ->
     out("STUCK run queues (normal..., dirty CPU, dirty I/O) ~w, active ~w",
         [erlang:statistics(run_queue_lengths_all), erlang:statistics(active_tasks_all)]),
     out("TIMEOUT ~p", [Step]).
+
+%% members(Leader): the processes of the job whose group leader is Leader
+%% (tcs_batch gives each job its own), Leader itself left out.
+members(Leader) ->
+    [P || P <- processes(), P =/= Leader, erlang:process_info(P, group_leader) =:= {group_leader, Leader}].
 
 name(none, _) -> "none";
 name(P, ByPid) ->

@@ -359,21 +359,23 @@ def _follow(proc: subprocess.Popen[str], count: int, step_timeout_ms: int,
         text = "\n".join(line for line in lines if not line.startswith("TCS LINE "))
         release, step, shared = markers.get("OTP", ""), markers.get("STEP", "none"), finished > 0
         stuck = [line.removeprefix("TCS ") for line in lines if line.startswith("TCS STUCK ")]
-        if stuck:  # the runner's watchdog (tcs_watchdog): where each process of the job was
-            return NodeRun("timeout", found, release,
-                           f"step {markers.get('TIMEOUT', step)} with its settling took more than "
-                           f"{2 * step_timeout_ms} ms; the job's processes then:\n" + "\n".join(stuck), shared)
-        if how == "killed":
-            return NodeRun("timeout", found, release, f"node killed after {wall_timeout_s:.0f}s "
-                           f"(last step started: {step})\n{tail(text)}", shared)
-        if "SKIP" in markers and "END" in markers:  # the job could not run here (a peer node: DIST-PEER)
-            return NodeRun("skip", found, release, markers["SKIP"], shared)
         if "LATE" in markers:  # a timed wait's message sent too late (tcs_runner, RECV-TIMED-WAIT)
             waited, sent = markers["LATE"].split()
             return NodeRun("timeout", found, release,
                            f"step {markers.get('TIMEOUT', step)}: the message was sent {sent} ms after the wait of "
                            f"{waited} ms was asked for, so it may have arrived after the wait's timeout: the "
                            "machine was too slow for this step", shared)
+        if stuck:  # tcs_watchdog's report: what overran, and where each process of the job was
+            span, limit = markers.get("OVERRUN", f"settled {2 * step_timeout_ms}").split()
+            what = "with its settling took more than" if span == "settled" else "did not finish within"
+            return NodeRun("timeout", found, release,
+                           f"step {markers.get('TIMEOUT', step)} {what} {limit} ms; the job's processes then:\n"
+                           + "\n".join(stuck), shared)
+        if how == "killed":
+            return NodeRun("timeout", found, release, f"node killed after {wall_timeout_s:.0f}s "
+                           f"(last step started: {step})\n{tail(text)}", shared)
+        if "SKIP" in markers and "END" in markers:  # the job could not run here (a peer node: DIST-PEER)
+            return NodeRun("skip", found, release, markers["SKIP"], shared)
         if "TIMEOUT" in markers:
             return NodeRun("timeout", found, release,
                            f"step {markers['TIMEOUT']} did not finish within {step_timeout_ms} ms", shared)

@@ -156,7 +156,7 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, ", ");
         atom(out, st->other);
         break;
-    case ST_PATTERN:
+    case ST_PATTERN: /* {pattern, Target, MS, Opts}, or {pattern, Target, restart, Opts, Rounds} */
         steptext_pattern_target(out, st);
         buf_puts(out, ", ");
         term_print(out, st->term, PRINT_PLAN);
@@ -167,6 +167,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
             term_print(out, st->opt_terms[i], PRINT_PLAN);
         }
         buf_puts(out, "]");
+        if (st->rounds > 1)
+            buf_printf(out, ", %lld", st->rounds);
         break;
     case ST_SEND:
     case ST_KILL:

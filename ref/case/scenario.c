@@ -674,6 +674,7 @@ static bool undefined_session_options(Parser *p, const Step *st, Term *const *op
 }
 
 static bool next_word_is(Parser *p, const char *what);
+static bool int_in_range(Parser *p, const char *what, long long lo, long long hi, long long *out);
 
 /* A quoted atom where a session's trace step names its process: one that names no process of
  * the case and no spec, passed to trace:process/4, which raises (SESSION-NO-PROCESS). */
@@ -942,7 +943,10 @@ static bool counter_restart_allowed(Parser *p, const Step *st)
     return true;
 }
 
-/* A pattern step: TARGET MS OPTION.... For send and 'receive' every option and restart/pause
+enum { MAX_PATTERN_ROUNDS = 5000 };
+
+/* A pattern step: TARGET MS OPTION... [rounds N] (`rounds` after `restart` and its options only:
+ * PATTERN-RESTART-ROUNDS). For send and 'receive' every option and restart/pause
  * are allowed in a case, and give badarg (MSGPAT-NO-OPTIONS, MSGPAT-NO-RESTART); the count
  * options and a meta tracer with trace_call/5 only matter for function patterns. In a trace
  * session (session) an option may be a tuple, to be refused, and every option is kept as a
@@ -960,8 +964,16 @@ static bool parse_pattern_step(Parser *p, Step *st, bool session)
     st->ms_otp26 = restart || !v.otp26[0] ? NULL : arena_strndup(p->a, v.otp26, strlen(v.otp26));
     Term *all[MAX_STEP_FLAGS];
     size_t nall = 0;
+    st->rounds = 1;
     while (!at_end(p)) {
         size_t at = p->i;
+        if (nall > 0 && next_word_is(p, "rounds")) {
+            if (session || st->event || !term_is_atom(st->term, "restart"))
+                return fail(p, at, "'rounds' is for a legacy function pattern's 'restart' only");
+            if (!int_in_range(p, "the rounds", 2, MAX_PATTERN_ROUNDS, &st->rounds) || !end_of_statement(p))
+                return false;
+            break;
+        }
         Term *t;
         p->meta_option = !session;
         bool parsed = session ? term_arg(p, &t, NULL) : opaque_term_arg(p, &t, NULL);
@@ -1579,8 +1591,6 @@ static bool tracer_port_args(Parser *p, size_t at)
 }
 
 enum { MAX_KILL_ALL = 16, MAX_KILL_ALL_ROUNDS = 5000 };
-
-static bool int_in_range(Parser *p, const char *what, long long lo, long long hi, long long *out);
 
 /* `kill_all tracer P... [rounds N]` (KILL-ALL-PORT-OWNER): the names the burst kills, in order, into
  * st->args as a list of atoms; the tracer port's owner first (`tracer`), then distinct processes of

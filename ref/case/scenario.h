@@ -95,7 +95,9 @@ typedef struct Step {
     long long max_heap_size;   /* spawn with an entry point: its max_heap_size in words, 0: none */
     Term *spawn_opts;          /* spawn of a scenario process: the options of spawn_opt/4, or NULL */
     long long timeout;
-    long long rounds;          /* kill_all: the bursts the harness does, 1 without `rounds` */
+    long long rounds;          /* kill_all: the bursts the harness does; pattern ... restart: the calls of
+                                  trace_pattern/3 it makes back to back (PATTERN-RESTART-ROUNDS); 1 without
+                                  `rounds` */
     SessionOp sop;             /* session steps: which call */
     int session;               /* session steps: index in Scenario.sessions, or SESSION_LEGACY */
     bool weak;                 /* session steps: the call uses the weak handle */

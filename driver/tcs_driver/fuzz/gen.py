@@ -206,6 +206,10 @@ KILL_ALL_CHANCE: Final[float] = 0.5
 #: rounds it then does: a few, as each may crash the node (C-502, a may-crash prediction).
 KILL_ALL_ROUNDS_CHANCE: Final[float] = 0.5
 KILL_ALL_ROUNDS_MOST: Final[int] = 5
+#: The chance that a restart of call counters is repeated by the harness (`rounds N`,
+#: PATTERN-RESTART-ROUNDS), and the most rounds it then does: a few, to keep scenarios fast.
+PATTERN_ROUNDS_CHANCE: Final[float] = 0.3
+PATTERN_ROUNDS_MOST: Final[int] = 20
 BUSY_RELOAD_CHANCE: Final[float] = 0.03
 #: The chance, at each step of a scenario without sessions, of a busy loop block (C-447) where the
 #: scenario allows one.
@@ -375,6 +379,8 @@ def _counter_pattern(st: FuzzState, target: str) -> str:
     ms = st.pick(COUNTER_SPECS)
     if ms in ("true", "false") and st.rng.random() < 0.2:
         opts.append("local")
+    if ms == "restart" and st.xr.random() < PATTERN_ROUNDS_CHANCE:  # st.xr: older seeds' scenarios kept
+        opts.append(f"rounds {st.xr.randint(2, PATTERN_ROUNDS_MOST)}")
     return f"pattern {target} {ms} {' '.join(opts)}"
 
 
