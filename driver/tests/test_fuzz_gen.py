@@ -81,7 +81,9 @@ PINNED_SEED: Final = 1
 #: session's around a sleep, trace flag functions in ms_test, calls of tcs_shapes:alloc_tuples/2), drawn from
 #: a stream of their own; three blocks across nodes in ten begin with `P spawn r peer` (fuzz/dist.py), not
 #: `peer r`: the blocks across nodes after it differ.
-PINNED_SHA256: Final = "e0b67786f8946cbd52fde5bf1dd8b387fac86292d789dd261833a3d1877faaa5"
+#: Changed in session 36 (issue 25): a restart of a legacy counter pattern is sometimes repeated by the
+#: harness, `rounds N` (PATTERN-RESTART-ROUNDS), drawn from the second stream (xr): its later draws differ.
+PINNED_SHA256: Final = "0613d2559d5e8cece681223b0a2ffbbb3e9cb46573088e352bf3a4d827b14a1e"
 
 
 def test_seed_gives_the_scenarios_it_always_gave() -> None:

@@ -370,16 +370,17 @@ def _chain_script(st: FuzzState, fn: str) -> str:
     return "[" + ",".join(script) + "]"
 
 
-def _counter_pattern(st: FuzzState, target: str) -> str:
+def _counter_pattern(st: FuzzState, target: str, session: str | None) -> str:
     """Call counters on `target` (CALL-COUNTERS-*): one or two of call_count, call_time, call_memory
-    (OTP 26+), set, paused, restarted or stopped; `local` sometimes beside true or false."""
+    (OTP 26+), set, paused, restarted or stopped; `local` sometimes beside true or false; a restart
+    of a legacy pattern (session None) sometimes repeated (PATTERN-RESTART-ROUNDS)."""
     opts = st.rng.sample(COUNTER_OPTIONS, st.rng.randrange(1, 3))
     if "call_memory" in opts:
         st.needs(26, "call_memory")
     ms = st.pick(COUNTER_SPECS)
     if ms in ("true", "false") and st.rng.random() < 0.2:
         opts.append("local")
-    if ms == "restart" and st.xr.random() < PATTERN_ROUNDS_CHANCE:  # st.xr: older seeds' scenarios kept
+    if ms == "restart" and session is None and st.xr.random() < PATTERN_ROUNDS_CHANCE:  # st.xr: older seeds' scenarios kept
         opts.append(f"rounds {st.xr.randint(2, PATTERN_ROUNDS_MOST)}")
     return f"pattern {target} {ms} {' '.join(opts)}"
 
@@ -427,7 +428,7 @@ def _pattern_step(st: FuzzState, session: str | None = None) -> str:
         if target.startswith(("tcs_target:", "'_':")):
             fn = target.split(":")[1].split("/")[0]
             st.counted.add("*" if fn == "'_'" else fn)
-        return _counter_pattern(st, target)
+        return _counter_pattern(st, target, session)
     st.meta |= "meta" in opts
     spec = st.pick(CALL_MATCH_SPECS)
     # a caller may get trace flags from the spec (MS-TRACE-FLAGS; for a meta pattern's caller that the
