@@ -179,7 +179,7 @@ run_step({kill_all, [tracer | Procs], Rounds}, Names, #{state := State, step := 
     ok = tcs_gate:poke(persistent_term:get(tcs_gate)),
     receive {'DOWN', Ref, process, State, _} -> ok end,
     %% KILL-ALL-ROUNDS: each of the others, watched like a step of its own
-    tcs_watchdog:each(Ctx, N, Names, fun(_) -> harness_burst(Flags, Ctx) end, lists:seq(2, Rounds)),
+    tcs_watchdog:each(Ctx, N, Names, fun() -> harness_burst(Flags, Ctx) end, Rounds - 1),
     {ok, Names};
 run_step({tracer_exit, Reason}, Names, #{state := State}) ->
     Ref = erlang:monitor(process, State),

@@ -219,8 +219,8 @@ run_step({pattern, Target, restart, Opts, Rounds}, Names, #{collector := C, trac
     %% `pattern ... restart ... rounds N` (PATTERN-RESTART-ROUNDS): N calls back to back, each
     %% watched like a step of its own; one control line when every call answered alike (as the
     %% model says they do), else one with each answer
-    Answers = tcs_watchdog:each(Ctx, N, Names, fun(_) -> element(1, tcs_patterns:set(Target, restart, Opts, Names, Mod, C)) end,
-                                lists:seq(1, Rounds)),
+    Answers = tcs_watchdog:each(Ctx, N, Names, fun() -> element(1, tcs_patterns:set(Target, restart, Opts, Names, Mod, C)) end,
+                                Rounds),
     Outcome = case lists:usort(Answers) of
                   [Alike] -> Alike;
                   Unlike -> {placeholder, ["rounds answered unlike: ", io_lib:format("~0p", [Unlike])]}

@@ -57,17 +57,22 @@ disarm(#{watch := {_, _, Armings}}, Timer) ->
     atomics:put(Armings, 2, 0),
     erlang:cancel_timer(Timer, [{async, true}, {info, false}]).
 
-%% each(Ctx, Step, Names, Fun, Items): the results of Fun applied to each of Items in turn, each
-%% call watched as step Step is (a step of many rounds, `kill_all ... rounds N`, `pattern ... restart
+%% each(Ctx, Step, Names, Fun, Count): the results of Count calls of Fun(), in turn, each call
+%% watched as step Step is (a step of many rounds, `kill_all ... rounds N`, `pattern ... restart
 %% ... rounds N`: each round must keep to the limit, not all of them together); the step's own
 %% arming is the current one again afterwards (its timer, had it fired meanwhile, was stale and
-%% dropped).
-each(#{watch := none}, _Step, _Names, Fun, Items) -> lists:map(Fun, Items);
-each(#{watch := {_, _, Armings}} = Ctx, Step, Names, Fun, Items) ->
+%% dropped).  A count, not a list: the harness calls no lists:seq/2, which a case's pattern on that
+%% library target would see (seed 2026112936, scenario 382: a meta call of lists:seq(1, 6) by the
+%% runner).
+each(#{watch := none}, _Step, _Names, Fun, Count) -> repeat(Fun, Count);
+each(#{watch := {_, _, Armings}} = Ctx, Step, Names, Fun, Count) ->
     Own = atomics:get(Armings, 2),
-    Results = [begin Timer = arm(Ctx, Step, Names), R = Fun(Item), disarm(Ctx, Timer), R end || Item <- Items],
+    Results = repeat(fun() -> Timer = arm(Ctx, Step, Names), R = Fun(), disarm(Ctx, Timer), R end, Count),
     atomics:put(Armings, 2, Own),
     Results.
+
+repeat(_, 0) -> [];
+repeat(Fun, Count) -> [Fun() | repeat(Fun, Count - 1)].
 
 %% overrun(Watcher, Message): {Runner, Step, Names, LimitMs} when Message is the timer
 %% of the current arming of Watcher's job; stale for the timer of an arming
