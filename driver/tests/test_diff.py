@@ -294,6 +294,29 @@ def test_requested_major_after_a_minor_end_answered_discard_counts(live_text: st
     assert compare(parse_stream(golden, "golden"), live(text)).agree is agree
 
 
+GC_MAJOR_START_DISCARDED = ("enabled(gc_major_start, <tracer>, <b>) -> discard\n"
+                            "enabled(gc_major_end, <tracer>, <b>) -> trace\ntrace(gc_major_end, <tracer>, <b>, _GcInfo, #{})\n")
+
+
+@pytest.mark.parametrize(
+    ("live_text", "agree"),
+    [
+        pytest.param(GC_MINOR + GC_MAJOR_START_DISCARDED, True, id="runtime-minor-then-requested-major"),
+        pytest.param(GC_MINOR + GC_MAJOR_START_DISCARDED * 2, True, id="added-fullsweep-then-requested-major"),
+        pytest.param(GC_MINOR + GC_MAJOR_START_DISCARDED * 3, False, id="a-major-beyond-fullsweep-and-request"),
+        pytest.param(GC_MINOR, False, id="requested-major-missing"),
+    ],
+)
+def test_requested_major_whose_start_was_answered_discard_counts(live_text: str, agree: bool) -> None:
+    """C-810 with C-265: a requested major right after a runtime minor, its start answered discard (no trace
+    line): the fullsweep's shape makes it informative, yet it is restored and compared as requested."""
+    golden = GC_GOLDEN.replace("N enabled(gc_major_start, <tracer>, <b>) -> trace\nN trace(gc_major_start, <tracer>, "
+                               "<b>, _GcInfo, #{})\n", "N enabled(gc_major_start, <tracer>, <b>) -> discard\n")
+    assert golden != GC_GOLDEN
+    text = "ctl erlang:trace(<b>,true,[garbage_collection]) -> 1\n" + live_text
+    assert compare(parse_stream(golden, "golden"), live(text)).agree is agree
+
+
 GC_SEND = "enabled(send, <tracer>, <b>) -> trace\ntrace(send, <tracer>, <b>, 87, #{extra=><a>})\n"
 GC_BOTH_WINDOWS_GOLDEN = """\
 % tcs stream v1: requested_major_after_runtime_fullsweep

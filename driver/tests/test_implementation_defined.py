@@ -235,6 +235,44 @@ def test_a_fullsweep_after_a_minor_end_answered_no_trace_is_informative(answer: 
     assert [line[0] for line in got] == ["N"] * 7 + ["I"] * 8, got
 
 
+def test_a_fullsweep_whose_start_one_tracer_answered_no_trace_is_informative_for_both() -> None:
+    """Seed 2026112936 scenario 960 (C-810): a runtime minor collection of b traced by a session and the
+    legacy tracer, then the fullsweep the runtime adds, whose gc_major_start the session answers discard:
+    the session's enabled line is the start it saw, and its traced gc_major_end the fullsweep's end, as
+    the legacy tracer's whole pair is; the minor pairs stay normative."""
+    got = classes(
+        "enabled(gc_minor_start, <sa>, <b>) -> trace\n"
+        "trace(gc_minor_start, <sa>, <b>, _GcInfo, #{})\n"
+        "enabled(gc_minor_start, <tracer>, <b>) -> trace\n"
+        "trace(gc_minor_start, <tracer>, <b>, _GcInfo, #{})\n"
+        "enabled(gc_minor_end, <sa>, <b>) -> trace\n"
+        "trace(gc_minor_end, <sa>, <b>, _GcInfo, #{})\n"
+        "enabled(gc_minor_end, <tracer>, <b>) -> trace\n"
+        "trace(gc_minor_end, <tracer>, <b>, _GcInfo, #{})\n"
+        "enabled(gc_major_start, <sa>, <b>) -> discard\n"
+        "enabled(gc_major_start, <tracer>, <b>) -> trace\n"
+        "trace(gc_major_start, <tracer>, <b>, _GcInfo, #{})\n"
+        "enabled(gc_major_end, <sa>, <b>) -> trace\n"
+        "trace(gc_major_end, <sa>, <b>, _GcInfo, #{})\n"
+        "enabled(gc_major_end, <tracer>, <b>) -> discard\n"
+    )
+    assert [line[0] for line in got] == ["N"] * 8 + ["I"] * 6, got
+
+
+def test_a_major_start_answered_discard_after_a_traced_event_stays_normative() -> None:
+    """C-810 holds only for a major start directly after the minor's end as the same tracer saw it."""
+    got = classes(
+        "enabled(gc_minor_end, <sa>, <b>) -> trace\n"
+        "trace(gc_minor_end, <sa>, <b>, _GcInfo, #{})\n"
+        "enabled(send, <sa>, <b>) -> trace\n"
+        "trace(send, <sa>, <b>, x, #{extra=><a>})\n"
+        "enabled(gc_major_start, <sa>, <b>) -> discard\n"
+        "enabled(gc_major_end, <sa>, <b>) -> trace\n"
+        "trace(gc_major_end, <sa>, <b>, _GcInfo, #{})\n"
+    )
+    assert [line[0] for line in got] == ["N"] * 7, got
+
+
 def test_a_minor_end_answered_discard_then_a_traced_event_keeps_the_major_normative() -> None:
     """C-296 holds only for a major directly after the declined gc_minor_end of the same tracer."""
     got = classes(

@@ -30,13 +30,13 @@ def fullsweep_restorations(golden: list[Line], live: list[Line]) -> Iterator[lis
     def majors(lines: list[Line]) -> dict[tuple[str, str | None], int]:
         counts: dict[tuple[str, str | None], int] = {}
         for ln in lines:
-            if ln.kind == "trace" and ln.cls == "N" and ln.tag == "gc_major_start":
+            if ln.cls == "N" and _major_start(ln):
                 counts[(ln.group, ln.state)] = counts.get((ln.group, ln.state), 0) + 1
         return counts
     live_majors, required = majors(live), majors(golden)
     candidates: dict[tuple[str, str | None], list[int]] = {}  # each process and tracer's informative gc_major_starts
     for i, ln in enumerate(live):
-        if ln.kind == "trace" and ln.tag == "gc_major_start" and ln.cls == "I" and required.get((ln.group, ln.state)):
+        if ln.cls == "I" and _major_start(ln) and required.get((ln.group, ln.state)):
             candidates.setdefault((ln.group, ln.state), []).append(i)
     # per process and tracer: its candidates, how many of them it lacks and how many it may take
     wanted = [(starts, min(max(0, required[key] - live_majors.get(key, 0)), len(starts)),
@@ -45,6 +45,14 @@ def fullsweep_restorations(golden: list[Line], live: list[Line]) -> Iterator[lis
     chosen = itertools.chain.from_iterable(_choices(wanted, extra) for extra in range(beyond + 1))
     for picked in itertools.islice(chosen, MAX_FULLSWEEP_CHOICES):
         yield _restore_fullsweeps(live, frozenset(picked))
+
+
+def _major_start(line: Line) -> bool:
+    """Whether line is where a tracer saw a major collection start: its gc_major_start trace line, or
+    the enabled line of a gc_major_start it answered other than trace (no trace line follows, C-810)."""
+    if line.tag != "gc_major_start":
+        return False
+    return line.kind == "trace" or (line.kind == "enabled" and not line.body.endswith(" -> trace"))
 
 
 def _choices(wanted: list[tuple[list[int], int, int]], extra: int) -> Iterator[tuple[int, ...]]:
@@ -64,7 +72,8 @@ def _choices(wanted: list[tuple[list[int], int, int]], extra: int) -> Iterator[t
 
 def _restore_fullsweeps(live: list[Line], starts: frozenset[int]) -> list[Line]:
     """Return live with the fullsweep-shaped major pairs whose gc_major_start trace lines are at the
-    indexes starts made normative, each with its gc_major_end and both enabled lines."""
+    indexes starts made normative (or the untraced enabled line of its start, C-810), each with its
+    gc_major_end and both enabled lines."""
     out = list(live)
     restoring: set[tuple[str, str | None]] = set()  # between a restored gc_major_start and its end
     for i, line in enumerate(out):

@@ -94,7 +94,8 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
     (GC-MINOR-FULLSWEEP: the gc_major_start and gc_major_end directly following gc_minor_end,
     and the enabled line of that gc_major_end also when it answered no trace: discard leaves the
     enabled line alone, and it belongs to the fullsweep all the same; likewise a gc_minor_end the
-    tracer answered other than trace is the minor's end it saw, C-296). Each tracer of a process is
+    tracer answered other than trace is the minor's end it saw, C-296, and a gc_major_start it answered
+    other than trace the fullsweep's start it saw, with the gc_major_end after it, C-810). Each tracer of a process is
     followed on its own: the lines of several sessions for one collection interleave (fuzz group J3).
     Every other line is unchanged."""
     out = list(lines)
@@ -114,6 +115,12 @@ def classify_implementation_defined(lines: list[Line]) -> list[Line]:
         if (line.kind == "enabled" and line.cls == "N" and line.tag == "gc_minor_end"
                 and not line.body.endswith(" -> trace")):
             last_tag[key] = "gc_minor_end"   # the minor's end as this tracer saw it, untraced
+            continue
+        if (line.kind == "enabled" and line.cls == "N" and line.tag == "gc_major_start"
+                and last_tag.get(key) == "gc_minor_end" and not line.body.endswith(" -> trace")):
+            out[i] = replace(line, cls="I")   # the fullsweep's start as this tracer saw it, untraced (C-810)
+            in_fullsweep.add(key)
+            last_tag[key] = "gc_major_start"
             continue
         if line.kind != "trace" or line.cls != "N":
             continue
