@@ -1255,7 +1255,7 @@ static bool parse_session_decl(Parser *p)
     const char *more = word(p, &mat);
     if (more && strcmp(more, "match_binaries") == 0)
         return fail(p, mat, "'match_binaries' is for the legacy tracer process only ('tracer process "
-                            "match_binaries'); a session's tracer process hands its messages on unread");
+                            "match_binaries'): a session's tracer process hands its messages on unread");
     p->i = save;
     if (kind == TRACER_UNDEFINED && p->sc->tracer.kind != TRACER_PROCESS)
         return fail(p, at, "a session with tracer undefined needs 'tracer process': its processes' tracer "
