@@ -518,6 +518,11 @@ NEW_RUNTIME_FORMS: Final[dict[str, str]] = {
 RUNTIME_SEED: Final = 3
 
 
+def _tracer_process(s: gen.Scenario) -> bool:
+    """Whether the legacy tracer is a tracer process (matching binaries or not, CALL-MATCH-CONTEXT-READ)."""
+    return any(ln in ("tracer process", "tracer process match_binaries") for ln in s.body)
+
+
 @functools.cache
 def _runtime_scenarios(count: int = 800) -> tuple[gen.Scenario, ...]:
     return tuple(gen.scenario(RUNTIME_SEED, i) for i in range(count))
@@ -532,7 +537,7 @@ def test_generator_writes_each_form_of_issues_25_and_26(form: str) -> None:
 def test_generator_ends_a_tracer_process_and_names_it_no_more() -> None:
     """`tracer exit` with `tracer process`, after which no legacy step turns flags on or sets a meta pattern
     (the model refuses a step naming the dead tracer process)."""
-    ended = [s for s in _runtime_scenarios() if "tracer process" in s.body
+    ended = [s for s in _runtime_scenarios() if _tracer_process(s)
              and any(line.startswith("tracer exit ") for line in s.body)]
     assert ended
     for s in ended:
@@ -589,5 +594,5 @@ def test_generator_writes_the_rare_forms_and_the_model_takes_them(layout: corpus
     for s in chosen["long_schedule"]:
         start = next(i for i, ln in enumerate(s.body) if ln.startswith("process ")) + 1
         setter = next(i for i, ln in enumerate(s.body) if re.search(RARE_FORMS["long_schedule"], ln))
-        assert "tracer process" in s.body and list(s.body[start:setter]) in ([], ["seq_trace tracer"]), s.text()
+        assert _tracer_process(s) and list(s.body[start:setter]) in ([], ["seq_trace tracer"]), s.text()
     assert _refusals(layout, tmp_path, [s for found in chosen.values() for s in found]) == []
