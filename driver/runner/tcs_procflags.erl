@@ -2,19 +2,20 @@
 %% erlang:trace/3 on a process spec (all, existing, new, ...), erlang:trace_info/2,
 %% and the tracer state process exiting.  tcs_runner dispatches them here.
 -module(tcs_procflags).
--export([start_state/1, start_meta_state/1, run_step/3, sync_tracer_port/2, close_tracer_port/1]).
+-export([start_state/2, start_meta_state/1, run_step/3, sync_tracer_port/2, close_tracer_port/1]).
 
 %% What the harness writes to the tracer port to know that cat has handed back
 %% everything written before it: no trace message begins so (the external
 %% term format begins with 131).
 -define(SYNC, <<"tcs sync">>).
 
-%% start_state(Collector): a tracer state process (<tracer>, or the meta
-%% tracer's <meta>).  It hands every message it gets (the example tracer's
-%% {trace, Tracee, Recipient}) to the collector, and exits when the scenario
-%% says so.
-start_state(Collector) ->
-    spawn(fun() -> forward(Collector) end).
+%% start_state(Collector, MatchBinaries): the legacy tracer's state process <tracer>.  It hands
+%% every message it gets (the example tracer's {trace, Tracee, Recipient}) to the collector,
+%% and exits when the scenario says so.  With MatchBinaries (`tracer process match_binaries`,
+%% CALL-MATCH-CONTEXT-READ) it first matches the first byte of each binary argument of each call
+%% message with the bit syntax, as a tracer process that inspects them does (C-540).
+start_state(Collector, MatchBinaries) ->
+    spawn(fun() -> put(tcs_match_binaries, MatchBinaries), forward(Collector) end).
 
 %% start_meta_state(Collector): the meta tracer's state process <meta>.  Named
 %% as a meta tracer process of its own ({meta, <meta>}, CALL-META-PROCESS), it
@@ -66,7 +67,26 @@ hand_on(Collector, {Port, {data, Bytes}} = Msg) ->
         Port -> Collector ! {Port, {written, port_output(Bytes)}};
         _ -> Collector ! Msg
     end;
-hand_on(Collector, Msg) -> Collector ! Msg.
+hand_on(Collector, Msg) ->
+    get(tcs_match_binaries) =:= true andalso match_binaries(Msg),
+    Collector ! Msg.
+
+%% CALL-MATCH-CONTEXT-READ: the first byte of each binary argument of a call message ({trace, P,
+%% call, {M, F, Args}}, with a match spec's message or a time stamp after it), matched with
+%% <<B, _/binary>>; what was matched is kept (in the process dictionary, till the next call
+%% message), so that no compiler drops the match.  On OTP 27 and 29 the argument erts made of a
+%% match context then reads one byte short, here and in the collector (C-540).
+match_binaries(Msg) when is_tuple(Msg), tuple_size(Msg) >= 4,
+                         (element(1, Msg) =:= trace orelse element(1, Msg) =:= trace_ts),
+                         element(3, Msg) =:= call ->
+    case element(4, Msg) of
+        {_M, _F, Args} when is_list(Args) -> put(tcs_first_bytes, [first_byte(A) || A <- Args]);
+        _ -> false
+    end;
+match_binaries(_) -> false.
+
+first_byte(<<B, _/binary>>) -> B;
+first_byte(_) -> none.
 
 %% One command of the runtime's, which cat hands back whole (PORT-TRACER-MESSAGE):
 %% the term it encodes when it is exactly one term in the external format, every

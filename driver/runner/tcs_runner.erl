@@ -35,7 +35,7 @@ run(JobFile, Watcher) ->
     %% can make it exit while the collector goes on: it hands what it receives
     %% (the example tracer's messages) to the collector; the recorder reports
     %% to the collector directly ('$collector').
-    State = tcs_procflags:start_state(Collector),
+    State = tcs_procflags:start_state(Collector, lists:member({match_binaries, true}, Plan)),
     Sessions = tcs_sessions:start(Plan, Job),
     {tracer, Kind, _Callbacks, Answers} = lists:keyfind(tracer, 1, Plan),
     TracerModule = load_tracer(Kind, Job, [{'$collector', Collector} | Answers] ++

@@ -353,6 +353,8 @@ void plan_print(Buf *out, const Scenario *sc)
     buf_puts(out, "{tracer, ");
     tracer_entry(out, &sc->tracer);
     buf_puts(out, "}.\n");
+    if (sc->tracer.match_binaries) /* <tracer> matches call messages' binaries (CALL-MATCH-CONTEXT-READ) */
+        buf_puts(out, "{match_binaries, true}.\n");
     if (sc->tracer.state) { /* the tracer state the harness passes (STATE-ANY-TERM) */
         buf_puts(out, "{tracer_state, ");
         term_print(out, sc->tracer.state, PRINT_PLAN);

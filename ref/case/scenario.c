@@ -1251,6 +1251,12 @@ static bool parse_session_decl(Parser *p)
         kind = TRACER_UNDEFINED;
     else
         return fail(p, at, "a session's tracer must be 'recorder', 'erl_msg_tracer', 'process' or 'undefined'");
+    size_t save = p->i, mat;
+    const char *more = word(p, &mat);
+    if (more && strcmp(more, "match_binaries") == 0)
+        return fail(p, mat, "'match_binaries' is for the legacy tracer process only ('tracer process "
+                            "match_binaries'): a session's tracer process hands its messages on unread");
+    p->i = save;
     if (kind == TRACER_UNDEFINED && p->sc->tracer.kind != TRACER_PROCESS)
         return fail(p, at, "a session with tracer undefined needs 'tracer process': its processes' tracer "
                            "is the process <tracer>, named by {tracer,<tracer>} in each trace step");
@@ -1584,6 +1590,9 @@ static bool tracer_port_args(Parser *p, size_t at)
         return fail(p, at, "'tracer port' must be the case's first step");
     if (p->nsessions > 0)
         return fail(p, at, "'tracer port' in a case with trace sessions is not supported by model v1");
+    if (p->sc->tracer.match_binaries)
+        return fail(p, at, "'tracer port' with 'tracer process match_binaries': the port's messages come back "
+                           "as bytes the harness decodes, no binary of the runtime's to match");
     if (known(p, "tracer_port")) /* the harness names the port so (<port:tracer_port>) */
         return fail(p, at, "'tracer port' names its port tracer_port, a process of the case here");
     p->tracer_port = true;
@@ -2102,6 +2111,13 @@ static bool tracer_state(Parser *p, TracerDecl *t)
 {
     size_t save = p->i, at;
     const char *w = word(p, &at);
+    if (w && strcmp(w, "match_binaries") == 0) { /* CALL-MATCH-CONTEXT-READ */
+        if (t->kind != TRACER_PROCESS)
+            return fail(p, at, "only 'tracer process' takes 'match_binaries' (a tracer module's messages go "
+                               "to the harness's collector, which reads binaries with BIFs only)");
+        t->match_binaries = true;
+        return true;
+    }
     if (!w || strcmp(w, "state") != 0) {
         p->i = save;
         return true;

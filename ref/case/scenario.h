@@ -119,6 +119,9 @@ typedef struct TracerDecl {
     Answer default_answer;     /* `answer default`, else trace */
     Term *state;               /* `tracer recorder state T`: the tracer state, else NULL (the
                                   harness's state process <tracer>) */
+    bool match_binaries;       /* `tracer process match_binaries`: <tracer> matches the first byte of
+                                  each binary argument of each call message before it hands the
+                                  message on (CALL-MATCH-CONTEXT-READ, C-540) */
 } TracerDecl;
 
 /* A trace session the case may create: its name (an atom, also the name of its tracer

@@ -6,6 +6,7 @@
 #include "enabled.h"
 #include "opts.h"
 #include "order.h"
+#include "release.h"
 #include "tracepoint.h"
 
 const char *tracepoint_rules(Model *m, int s, int nsessions, const char *ev_rules, const char *order_rule)
@@ -33,6 +34,16 @@ static Term *timestamp_placeholder(Arena *a, const char *kind)
     return term_placeholder(a, "_Timestamp"); /* timestamp, cpu_timestamp: {Mega, Secs, Micro} */
 }
 
+/* Whether state is the legacy tracer's state process <tracer> declared `tracer process
+ * match_binaries` and ev a call: it matches the first byte of each binary argument with the bit
+ * syntax before the message is read (CALL-MATCH-CONTEXT-READ). A session's tracer process and
+ * <meta> hand their messages on unread. */
+static bool matches_binaries(const Model *m, const Term *state, const Event *ev)
+{
+    return m->sc->tracer.match_binaries && state->kind == TK_PID && strcmp(state->u.name, "tracer") == 0 &&
+           strcmp(ev->tag, "call") == 0;
+}
+
 /* The msg line of a tracer process (state: the process) receiving the trace message of the
  * event: {trace, Pid, Tag, Term[, Extra][, Result]}, or trace_ts with a time stamp last when
  * flags ask for one (SESSION-PROCESS-TRACER, TS-PROCESS-MESSAGE). */
@@ -45,7 +56,8 @@ static void process_tracer_message(Model *m, const Term *state, const char *trac
     el[n++] = term_atom(m->a, kind ? "trace_ts" : "trace");
     el[n++] = model_id(m, proc); /* a process or a port */
     el[n++] = term_atom(m->a, ev->tag);
-    el[n++] = (Term *)ev->term;
+    bool matching = matches_binaries(m, state, ev);
+    el[n++] = (Term *)(matching ? release_matched_call(m, ev->term) : ev->term);
     if (ev->extra)
         el[n++] = (Term *)ev->extra;
     if (ev->ms_result) /* a {message,X} result is one more element */
@@ -60,8 +72,8 @@ static void process_tracer_message(Model *m, const Term *state, const char *trac
     buf_puts(&body, ", ");
     term_print(&body, term_tuple(m->a, n, el), PRINT_CANON);
     buf_puts(&body, ")");
-    buf_printf(&rules, "%s%s%s %s %s", tracer_rule, state->kind == TK_PORT ? " PORT-TRACER-MESSAGE" : "",
-               kind ? " TS-PROCESS-MESSAGE" : "", extra_rules, ev->rules);
+    buf_printf(&rules, "%s%s%s%s %s %s", tracer_rule, state->kind == TK_PORT ? " PORT-TRACER-MESSAGE" : "",
+               kind ? " TS-PROCESS-MESSAGE" : "", matching ? " CALL-MATCH-CONTEXT-READ" : "", extra_rules, ev->rules);
     stream_line(m->out, 'N', buf_str(&body), buf_str(&rules));
     buf_free(&body);
     buf_free(&rules);

@@ -578,7 +578,10 @@ static Result enter_bs_sum(Run *r, int fn, Term *args)
         a[bin_at] = term_bin(m->a, bin->u.bin.n - 1, bin->u.bin.bytes + 1);
         a[1 - bin_at] = sum;
         args = term_list(m->a, 2, a);
-        if (!breakpoint(r, fn, args, false))
+        m->match_context_arg = a[bin_at]; /* what a tracer process that matches it reads: C-540 */
+        bool ok = breakpoint(r, fn, args, false);
+        m->match_context_arg = NULL;
+        if (!ok)
             return (Result){.failed = true};
     }
 }

@@ -247,6 +247,7 @@ typedef enum {
     DEV_MS_TEST_TRACE_FLAGS_CRASH,
     DEV_PORT_OWNER_DIRTY_KILL_MAY_CRASH,
     DEV_TIMED_WAIT_RECEIVE_SCHEDULED,
+    DEV_MATCH_CONTEXT_ARG_CHANGES,
     DEV_COUNT
 } Deviation;
 
@@ -322,6 +323,9 @@ typedef struct Model {
                           * release: the plan asks for lines step by step) */
     int loop_last_line, loop_last_col; /* the last step run while a loop ran: where a case that
                                         * ends without its idle is refused */
+    const Term *match_context_arg; /* while a call of tcs_shapes:bs_sum_a/2 or bs_sum_b/2 after the first
+                                    * is traced: its binary argument (by identity), which the runtime
+                                    * holds as a match context (CALL-MATCH-CONTEXT-ARG, C-540); else NULL */
     Reading *readings;  /* in the arena, grown by doubling: the named counter readings so far */
     int nreadings;
     size_t readings_cap;

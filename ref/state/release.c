@@ -101,6 +101,11 @@ static const struct {
                                           "receive with no clause on messages comes when the process is next "
                                           "scheduled: before its timeout event, or after it when its timer fired "
                                           "first"},
+    [DEV_MATCH_CONTEXT_ARG_CHANGES] = {DEVIATION_STREAM, {27, 29}, "C-540",
+                                       "the binary argument a call trace message makes of a match context (a "
+                                       "function tail-called with the rest of the binary it matches) reads one "
+                                       "byte short once the process holding it has matched its first byte with "
+                                       "the bit syntax"},
 };
 
 /* The names `tcsref deviations` gives the kinds. */
@@ -236,6 +241,27 @@ bool release_gc_range_note(const Model *m, int i, Buf *note)
     buf_printf(note, "otp %d follows %s at steps %d-%d: %s", m->release, deviations[d].clarification,
                m->gc_ranges[2 * i], m->gc_ranges[2 * i + 1], deviations[d].what);
     return true;
+}
+
+const Term *release_matched_call(Model *m, const Term *mfa)
+{
+    const Term *arg = m->match_context_arg;
+    if (!arg || arg->kind != TK_BIN || arg->u.bin.n == 0 || mfa->kind != TK_TUPLE || mfa->u.tuple.n != 3)
+        return mfa;
+    /* {M, F, Args} (not {M, F, Arity}): the argument that is the match context, if it is among them */
+    size_t n = 0;
+    bool among = false;
+    for (const Term *c = mfa->u.tuple.el[2]; c->kind == TK_CONS; c = c->u.cons.tail, n++)
+        among |= c->u.cons.head == arg;
+    if (!among || !release_deviates(m, DEV_MATCH_CONTEXT_ARG_CHANGES))
+        return mfa;
+    /* read after <<_, _/binary>> matched its first byte */
+    Term **args = arena_alloc(m->a, n * sizeof *args);
+    size_t i = 0;
+    for (const Term *c = mfa->u.tuple.el[2]; c->kind == TK_CONS; c = c->u.cons.tail, i++)
+        args[i] = c->u.cons.head == arg ? term_bin(m->a, arg->u.bin.n - 1, arg->u.bin.bytes + 1) : c->u.cons.head;
+    Term *el[3] = {mfa->u.tuple.el[0], mfa->u.tuple.el[1], term_list(m->a, n, args)};
+    return term_tuple(m->a, 3, el);
 }
 
 bool release_stray_silent(const Model *m, int p)

@@ -56,6 +56,12 @@ void release_gc_range_close(Model *m);
  * "otp N follows C-92 at steps FIRST-LAST: WHAT" with DEV_GC_RUNTIME_MAY_CRASH's WHAT (PROTOCOLS.md,
  * "Release predictions"). */
 bool release_gc_range_note(const Model *m, int i, Buf *note);
+/* Guarantees: the {M, F, Args} of a call message as a tracer process reads it after matching the
+ * first byte of each binary argument with the bit syntax (CALL-MATCH-CONTEXT-READ): mfa itself,
+ * unless m predicts a release DEV_MATCH_CONTEXT_ARG_CHANGES names and m->match_context_arg is a
+ * binary of one byte or more among Args (by identity): then a copy in m's arena whose argument
+ * lacks its first byte, and the deviation applies at this step (C-540). */
+const Term *release_matched_call(Model *m, const Term *mfa);
 /* Guarantees: true when OTP 25 holds p's silent flag without a tracer: a meta match spec's
  * {silent,true} ran in it while the legacy session did not trace it, and nothing cleared the flag
  * since (C-150's trigger; C-415: trace_info(P, flags) shows it). */

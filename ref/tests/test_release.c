@@ -2,7 +2,8 @@
  * release ranges, open ones too, and `tcsref deviations`); where the step is not known, C-92's
  * range of steps at which OTP 27 may crash at a collection the runtime starts, the prediction of a
  * node that dies during a given step (--crash-at), and the facts the plan's step_lines comes from
- * (any release's predicted crash: C-92, C-150), and where C-502's burst may crash. */
+ * (any release's predicted crash: C-92, C-150), where C-502's burst may crash, and where a call's
+ * match context argument reads one byte short (C-540). */
 #include <stdlib.h>
 
 #include "check.h"
@@ -236,6 +237,41 @@ static void test_port_owner_burst_may_crash_with_a_scheduling_tracee_at_its_gate
                             "kill_all tracer a b\n", 27, "");
 }
 
+#define C540(step)                                                                                        \
+    "% otp 27 follows C-540 at step " #step ": the binary argument a call trace message makes of a match " \
+    "context (a function tail-called with the rest of the binary it matches) reads one byte short once "    \
+    "the process holding it has matched its first byte with the bit syntax\n"
+#define MATCHING HDR "tracer process match_binaries\nprocess a\ntrace a on call\n"
+
+/* Whether text's prediction for release holds want among its lines. */
+static void stream_has(int *failures, const char *text, int release, const char *want, bool has)
+{
+    Buf got;
+    buf_init(&got);
+    RunFacts facts;
+    run(failures, text, release, 0, &got, &facts);
+    CHECK((strstr(buf_str(&got), want) != NULL) == has);
+    buf_free(&got);
+}
+
+static void test_a_match_context_argument_reads_short_where_the_tracer_matches_it(int *failures)
+{
+    const char *sum = MATCHING "pattern tcs_shapes:bs_sum_a/2 [] local\na call tcs_shapes:bs_sum_a(<<1,2,3>>, 0)\n";
+    notes_are(failures, sum, 27, C540(3));
+    stream_has(failures, sum, 27, "{tcs_shapes,bs_sum_a,[<<3>>,1]}", true);
+    stream_has(failures, sum, 27, "{tcs_shapes,bs_sum_a,[<<1,2,3>>,0]}", true); /* no match context yet */
+    stream_has(failures, sum, 27, "{tcs_shapes,bs_sum_a,[<<>>,6]}", true);
+    stream_has(failures, sum, 25, "{tcs_shapes,bs_sum_a,[<<2,3>>,1]}", true);
+    stream_has(failures, sum, 0, "{tcs_shapes,bs_sum_a,[<<2,3>>,1]}", true);
+    notes_are(failures, sum, 25, "");
+    /* a tracer process that reads with BIFs only; an argument that is no match context; no arguments */
+    notes_are(failures, HDR "tracer process\nprocess a\ntrace a on call\npattern tcs_shapes:bs_sum_a/2 [] local\n"
+                            "a call tcs_shapes:bs_sum_a(<<1,2,3>>, 0)\n", 27, "");
+    notes_are(failures, MATCHING "pattern tcs_target:id/1 [] local\na call tcs_target:id(<<1,2,3>>)\n", 27, "");
+    notes_are(failures, HDR "tracer process match_binaries\nprocess a\ntrace a on call arity\n"
+                            "pattern tcs_shapes:bs_sum_a/2 [] local\na call tcs_shapes:bs_sum_a(<<1,2,3>>, 0)\n", 27, "");
+}
+
 int main(void)
 {
     int failures = 0;
@@ -250,6 +286,7 @@ int main(void)
     test_step_lines_wherever_a_release_crashes(&failures);
     test_stray_silent_shows_in_info_on_25_only(&failures);
     test_port_owner_burst_may_crash_with_a_scheduling_tracee_at_its_gate(&failures);
+    test_a_match_context_argument_reads_short_where_the_tracer_matches_it(&failures);
     if (failures)
         fprintf(stderr, "%d failure(s)\n", failures);
     return failures ? 1 : 0;

@@ -216,6 +216,9 @@ BUSY_RELOAD_CHANCE: Final[float] = 0.03
 BUSY_LOOP_CHANCE: Final[float] = 0.01
 #: The chance that a scenario with a tracer process makes it the seq_trace system tracer (SEQ-TRACER-PROCESS).
 SEQ_PROCESS_CHANCE: Final[float] = 0.25
+#: The chance that a tracer process (no tracer port) reads call messages' binaries with the bit syntax,
+#: `tracer process match_binaries` (CALL-MATCH-CONTEXT-READ; C-540 where a block calls bs_sum_a/2).
+MATCH_BINARIES_CHANCE: Final[float] = 0.5
 #: trace:system/3 settings the steps of a scenario do not reach, and refused ones (SYSMON-*). Not
 #: long_message_queue {10,11}, the lowest the model takes: a harness process (the collector of a meta
 #: pattern's reports) reached it (fuzz seed 26112026, OTP 29). Not a long_schedule limit, which would stay
@@ -1344,6 +1347,10 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
                                   lambda p, normal: _die(st, p, normal),
                                   any(dist.STAMPED.match(s) for s in steps),
                                   any(dist.RECEIVE_PATTERN.match(s) for s in steps), lambda p, flags: _dist_trace(st, p, flags))
+    # drawn last from the second stream (xr), so that every other draw of the scenario stays as it was
+    if st.legacy_process and not st.tracer_port and st.xr.random() < MATCH_BINARIES_CHANCE:
+        assert body[0] == "tracer process"
+        body[0] += " match_binaries"
     if with_sessions:
         st.needs(27, "sessions")
     if st.system:
