@@ -5,11 +5,45 @@
 #include "running.h"
 #include "sched.h"
 #include "tracepoint.h"
+#include "races.h"
 #include "windows.h"
+
+/* RUN-WAKE-SESSION-END (C-820): the window for p's wait at mfa, where the wake of a session's end
+ * may still reach it; false when the model refuses it (a tracer answering remove to p's out or in). */
+static bool session_end_window(Model *m, int p, const Term *mfa)
+{
+    Proc *pr = &m->procs[p];
+    if (!pr->session_end_due || pr->session_end_wait)
+        return true;
+    return windows_wait(m, p, mfa, RACE_WAKE_SESSION_END, &pr->session_end_wait);
+}
+
+/* The end of p's wait: the wake, had it not come yet, would find p elsewhere (RUN-WAKE-SESSION-END). */
+static void session_end_waited(Model *m, int p)
+{
+    Proc *pr = &m->procs[p];
+    races_close(m, RACE_WAKE_SESSION_END, pr->session_end_wait);
+    pr->session_end_wait = 0;
+    pr->session_end_due = false;
+}
+
+bool running_session_ended(Model *m)
+{
+    for (int p = 0; p < m->nprocs; p++) {
+        Proc *pr = &m->procs[p];
+        if (!pr->alive || pr->is_port || pr->remote)
+            continue;
+        pr->session_end_due = true;
+        if (pr->blocked && !session_end_window(m, p, sched_block_mfa(m)))
+            return false;
+    }
+    return true;
+}
 
 void running_block(Model *m, int p)
 {
     m->procs[p].blocked = true;
+    (void)session_end_window(m, p, sched_block_mfa(m)); /* a refusal: as windows_sync's below */
     tracepoint_event(m, p, "out", sched_block_mfa(m), NULL, "RUN-FLAGS RUN-BLOCK RUN-HARNESS");
     /* RUN-BLOCKED-SIGNALS: from now on until it is woken (a refusal comes again from
      * windows_after_step, which syncs the actor) */
@@ -21,6 +55,7 @@ void running_wake(Model *m, int p)
     m->procs[p].blocked = false;
     (void)windows_sync(m, p); /* RUN-BLOCKED-SIGNALS: the wake-up closes the window, never refuses */
     tracepoint_event(m, p, "in", sched_block_mfa(m), NULL, "RUN-FLAGS RUN-WAKE");
+    session_end_waited(m, p);
 }
 
 void running_timed_wait(Model *m, int p)
@@ -31,8 +66,10 @@ void running_timed_wait(Model *m, int p)
      * place to run the timeout instruction: exactly one pair, no signal reaches it meanwhile
      * (the runner waits for the step's end and sends it nothing) */
     Term *mfa = term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "act"), term_int(m->a, 1));
+    (void)session_end_window(m, p, mfa); /* a refusal: as running_block's */
     tracepoint_event(m, p, "out", mfa, NULL, "RUN-FLAGS RUN-TIMEOUT");
     tracepoint_event(m, p, "in", mfa, NULL, "RUN-FLAGS RUN-TIMEOUT");
+    session_end_waited(m, p);
 }
 
 void running_dirty_nif(Model *m, int p, const Term *mfa)

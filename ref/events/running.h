@@ -5,6 +5,10 @@
 
 #include "model.h"
 
+/* Guarantees: a trace session has ended: every live process of this node may be woken once in a
+ * wait, the one it is blocked in now or its next (RUN-WAKE-SESSION-END, C-820): a window for
+ * that wait; false when the model refuses it (races_row(RACE_WAKE_SESSION_END)'s refusal). */
+bool running_session_ended(Model *m);
 /* Guarantees: p blocks in a receive: its scheduled-out line (RUN-BLOCK). */
 void running_block(Model *m, int p);
 /* Guarantees: a message reached blocked p: its scheduled-in line; p is no longer blocked. */

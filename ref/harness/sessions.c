@@ -14,6 +14,7 @@
 #include "procspec.h"
 #include "readings.h"
 #include "release.h"
+#include "running.h"
 #include "sessions.h"
 #include "status.h"
 #include "steptext.h"
@@ -78,8 +79,9 @@ static const char *options_refused(const Model *m, const Step *st)
 }
 
 /* Everything session s set is gone: flags, tracers, patterns, the defaults for new processes
- * and ports (SESSION-DESTROY). */
-static void destroy(Model *m, int s)
+ * and ports (SESSION-DESTROY); its end may wake every process (RUN-WAKE-SESSION-END): false when
+ * the model refuses that. */
+static bool destroy(Model *m, int s)
 {
     Session *ses = &m->sessions[s];
     ses->life = LIFE_DESTROYED;
@@ -92,6 +94,7 @@ static void destroy(Model *m, int s)
     ses->send_pat = ses->receive_pat = (MessagePattern){0};
     for (int p = 0; p < m->nprocs; p++)
         memset(&m->procs[p].trace[s], 0, sizeof(TraceState));
+    return running_session_ended(m); /* RUN-WAKE-SESSION-END (C-820) */
 }
 
 /* --- the steps ------------------------------------------------------------------------------ */
@@ -141,8 +144,10 @@ static bool destroy_step(Model *m, const Step *st)
                      st->session == SESSION_LEGACY ? refused : "SESSION-DESTROY-WEAK SESSION-DEAD-HANDLE");
     } else {
         bool was_alive = m->sessions[s].life == LIFE_ALIVE;
-        if (was_alive)
-            destroy(m, s);
+        if (was_alive && !destroy(m, s)) {
+            buf_free(&call);
+            return false;
+        }
         control_line(m, buf_str(&call), was_alive ? "-> true" : "-> false",
                      with_weak(st, "SESSION-DESTROY", "SESSION-DESTROY SESSION-WEAK"));
     }
@@ -158,8 +163,8 @@ static bool drop(Model *m, const Step *st)
     /* unless a trace:info/3 of a process gone holds a reference to it for good: then it lives
      * on, reachable through its weak handle (SESSION-GC-INFO-DEAD, C-375) */
     bool leaked = ses->life == LIFE_ALIVE && ses->info_leaked;
-    if (ses->life == LIFE_ALIVE && !leaked)
-        destroy(m, s);
+    if (ses->life == LIFE_ALIVE && !leaked && !destroy(m, s))
+        return false;
     control_line(m, "erlang:garbage_collect()", "-> true", leaked ? "SESSION-GC SESSION-GC-INFO-DEAD" : "SESSION-GC");
     return true;
 }

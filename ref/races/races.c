@@ -48,6 +48,9 @@ static const RaceRow RACE_ROWS[RACE_COUNT] = {
                                  "out ... in at the port BIF's erlang wrapper (C-230)", REFUSE_ADDITION},
     [RACE_WAKE_LINK_DOWN] = {"RUN-WAKE-LINK-DOWN", 1, "out", "in", RACE_ASK_BOTH,
                              "out ... in at {tcs_puppet,block,0} before the 'DOWN' (C-371)", REFUSE_ADDITION},
+    [RACE_WAKE_SESSION_END] = {"RUN-WAKE-SESSION-END", -1, "out", "in", RACE_ASK_BOTH,
+                               "out ... in where the process waits, after a trace session's end (C-820)",
+                               REFUSE_ADDITION},
     [RACE_GC_DELAYED] = {"GC-RUNTIME-DELAYED", 1, "out", "in", RACE_ASK_BOTH,
                          "out ... in at {erlang,prepare_loading_1,2}, a whole minor or major pair right after "
                          "the in (C-136)",

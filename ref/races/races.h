@@ -41,6 +41,7 @@ typedef enum Race {
     RACE_BUSY_LOOP,
     RACE_SUSPEND_DIRTY,
     RACE_TIMED_WAIT_SCHEDULED,
+    RACE_WAKE_SESSION_END,
     RACE_COUNT
 } Race;
 

@@ -97,6 +97,9 @@ typedef struct Proc {
     bool link_woken;    /* process: woken in its receive by an ignored link exit signal, whose
                          * sender's 'DOWN' completes that receive (RUN-WAKE-LINK-DOWN, procs.c) */
     unsigned link_woken_wait; /* its window for one wait between the two (0: none) */
+    bool session_end_due; /* process: a trace session ended since its last wait began, and the wake
+                           * that end sends may still come (RUN-WAKE-SESSION-END, running.c) */
+    unsigned session_end_wait; /* its window for the wait that wake may reach (0: none) */
     bool trap_exit;     /* process: exit signals other than kill become messages (ref/events/signals.c) */
     int *watchers;      /* process: the processes monitoring it, one entry per monitor, in the
                          * arena, grown by doubling (ref/events/signals.c) */

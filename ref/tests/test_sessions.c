@@ -125,6 +125,44 @@ static void test_order_at_a_call(int *failures)
           "enabled(call, <sa>");
 }
 
+/* RUN-WAKE-SESSION-END (C-820): a session's end may wake every process once: blocked b in the
+ * receive it waits in (beside RUN-BLOCKED-SIGNALS), until that wait ends; b's next wait has none.
+ * Not blocked, a at its gate gets it in its next wait, a timed one here. */
+static void test_session_end_wakes(int *failures)
+{
+    sim(failures, H "create sa\ntrace a on running\ntrace b on running\nb recv\ndrop sa\na send b x\nb recv after 5\na recv after 5\n",
+        "N ctl trace:session_create(sa,{recorder,<sa>},[]) -> {_Ref,{sa,_Id}}\n"
+        "I enabled(trace_status, <tracer>, <a>) -> trace\n"
+        "N ctl erlang:trace(<a>,true,[running]) -> 1\n"
+        "I enabled(trace_status, <tracer>, <b>) -> trace\n"
+        "N ctl erlang:trace(<b>,true,[running]) -> 1\n"
+        "N enabled(out, <tracer>, <b>) -> trace\n"
+        "N trace(out, <tracer>, <b>, {tcs_puppet,block,0}, #{})\n"
+        "A open w1 RUN-BLOCKED-SIGNALS 0..*: N enabled(in, <tracer>, <b>) -> trace ; "
+        "N trace(in, <tracer>, <b>, {tcs_puppet,block,0}, #{}) ... N enabled(out, <tracer>, <b>) -> trace ; "
+        "N trace(out, <tracer>, <b>, {tcs_puppet,block,0}, #{})\n"
+        "A open w2 RUN-WAKE-SESSION-END 0..*: N enabled(out, <tracer>, <b>) -> trace ; "
+        "N trace(out, <tracer>, <b>, {tcs_puppet,block,0}, #{}) ... N enabled(in, <tracer>, <b>) -> trace ; "
+        "N trace(in, <tracer>, <b>, {tcs_puppet,block,0}, #{})\n"
+        "N ctl erlang:garbage_collect() -> true\n"
+        "A close w1\n"
+        "N enabled(in, <tracer>, <b>) -> trace\n"
+        "N trace(in, <tracer>, <b>, {tcs_puppet,block,0}, #{})\n"
+        "A close w2\n"
+        "N enabled(out, <tracer>, <b>) -> trace\n"
+        "N trace(out, <tracer>, <b>, {tcs_puppet,act,1}, #{})\n"
+        "N enabled(in, <tracer>, <b>) -> trace\n"
+        "N trace(in, <tracer>, <b>, {tcs_puppet,act,1}, #{})\n"
+        "A open w3 RUN-WAKE-SESSION-END 0..*: N enabled(out, <tracer>, <a>) -> trace ; "
+        "N trace(out, <tracer>, <a>, {tcs_puppet,act,1}, #{}) ... N enabled(in, <tracer>, <a>) -> trace ; "
+        "N trace(in, <tracer>, <a>, {tcs_puppet,act,1}, #{})\n"
+        "N enabled(out, <tracer>, <a>) -> trace\n"
+        "N trace(out, <tracer>, <a>, {tcs_puppet,act,1}, #{})\n"
+        "N enabled(in, <tracer>, <a>) -> trace\n"
+        "N trace(in, <tracer>, <a>, {tcs_puppet,act,1}, #{})\n"
+        "A close w3\n");
+}
+
 static void test_destroy_and_drop(int *failures)
 {
     has_in_order(failures, H "create sa\ntrace sa a on send\ndestroy sa\ndestroy sa\na send b m\ndestroy weak(sa)\n",
@@ -374,6 +412,7 @@ int main(void)
     test_order_at_one_event(&failures);
     test_order_at_a_call(&failures);
     test_destroy_and_drop(&failures);
+    test_session_end_wakes(&failures);
     test_refused_handles_and_options(&failures);
     test_create_error_info(&failures);
     test_cpu_timestamp_refused(&failures);
