@@ -18,9 +18,10 @@ finds (memory, or stress: a race); tcs_defect_uninit_read's uninitialised read n
 (--sanitize without --src, minutes a node): it runs that way, with --checks shape,memory.
 Each run is one `./tcs validate` of one release (so its wall time is that release's), niced.
 The whole matrix takes about 20 hours here: with --journal FILE each run is appended to FILE (a JSON
-object a line) as it ends, and a later call with the same FILE runs only what FILE does not hold yet
+object a line, with the commit of the tree that made it) as it ends, and a later call with the same FILE runs only what FILE does not hold yet
 (by tracer, mode, release and repetition), so the matrix can be made over several sittings; the
-table is always that of every run FILE holds.
+table is always that of every run FILE holds. The project's own journal is
+bench/results/validate_matrix.jsonl, committed as it grows (a machine's other files do not outlive it).
 It prints one row per tracer and mode: the verdict expected, per release how many runs were right,
 what failed; then the false alarms on the good tracers, and the median wall time of a default
 validate and of a --sanitize one per release.  Any wrong run is a bug (of validate, or of the
@@ -41,7 +42,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "driver"))
 
-from tcs_driver import cli, corpus  # noqa: E402
+from tcs_driver import cli, corpus, merge  # noqa: E402
 from tcs_driver.validate import bundled  # noqa: E402
 from tcs_driver.validate.checks import SANITIZE_CHECK  # noqa: E402
 
@@ -159,6 +160,7 @@ def main() -> int:
     done = {run_key(r) for r in runs}
     layout = corpus.default_layout()
     cli.build(layout)
+    tree = merge.commit(layout)  # each run says which tree made it: a journal kept in the repository spans sittings
     with tempfile.TemporaryDirectory(prefix="tcs-matrix-") as scratch:
         chosen = [s for s in subjects(layout, Path(scratch)) if options.only in s.module]
         for rep in range(options.reps):
@@ -175,7 +177,7 @@ def main() -> int:
                         run = {"tracer": subject.module, "kind": subject.kind, "mode": mode,
                                "expected": subject.expected(mode),
                                "release": release, "rep": rep, "failed": sorted(failed),
-                               "seconds": round(seconds, 1), "verdict": verdict, "right": right}
+                               "seconds": round(seconds, 1), "verdict": verdict, "right": right, "commit": tree}
                         runs.append(run)
                         if journal:
                             with journal.open("a") as out:
