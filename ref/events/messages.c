@@ -182,12 +182,10 @@ bool messages_recv(Model *m, int p, const Step *st)
         messages_received(m, p, messages_take(m, p));
         return true;
     }
-    if (!st->has_timeout) { /* RUN-BLOCK: waits until a later step sends it a message */
-        running_block(m, p);
-        return true;
-    }
-    if (st->timeout > 0) /* RUN-TIMEOUT: it waits, scheduled out and back in when the timer fires */
-        running_timed_wait(m, p);
+    if (!st->has_timeout) /* RUN-BLOCK: waits until a later step sends it a message */
+        return running_block(m, p);
+    if (st->timeout > 0 && !running_timed_wait(m, p)) /* RUN-TIMEOUT: out, and in when the timer fires */
+        return false;
     return msgtrace_event(m, st, p, "receive", term_atom(m->scratch, "timeout"), NULL, "EV-RECEIVE-TIMEOUT");
 }
 

@@ -40,14 +40,16 @@ bool running_session_ended(Model *m)
     return true;
 }
 
-void running_block(Model *m, int p)
+bool running_block(Model *m, int p)
 {
     m->procs[p].blocked = true;
-    (void)session_end_window(m, p, sched_block_mfa(m)); /* a refusal: as windows_sync's below */
+    if (!session_end_window(m, p, sched_block_mfa(m)))
+        return false;
     tracepoint_event(m, p, "out", sched_block_mfa(m), NULL, "RUN-FLAGS RUN-BLOCK RUN-HARNESS");
     /* RUN-BLOCKED-SIGNALS: from now on until it is woken (a refusal comes again from
      * windows_after_step, which syncs the actor) */
     (void)windows_sync(m, p);
+    return true;
 }
 
 void running_wake(Model *m, int p)
@@ -58,7 +60,7 @@ void running_wake(Model *m, int p)
     session_end_waited(m, p);
 }
 
-void running_timed_wait(Model *m, int p)
+bool running_timed_wait(Model *m, int p)
 {
     /* RUN-TIMEOUT: the receive in tcs_puppet:act/1 sets its timer and schedules the process out
      * (beam's wait_timeout; current is NULL there, so the tracepoint names the function of the
@@ -66,10 +68,12 @@ void running_timed_wait(Model *m, int p)
      * place to run the timeout instruction: exactly one pair, no signal reaches it meanwhile
      * (the runner waits for the step's end and sends it nothing) */
     Term *mfa = term_tuple3(m->a, term_atom(m->a, "tcs_puppet"), term_atom(m->a, "act"), term_int(m->a, 1));
-    (void)session_end_window(m, p, mfa); /* a refusal: as running_block's */
+    if (!session_end_window(m, p, mfa))
+        return false;
     tracepoint_event(m, p, "out", mfa, NULL, "RUN-FLAGS RUN-TIMEOUT");
     tracepoint_event(m, p, "in", mfa, NULL, "RUN-FLAGS RUN-TIMEOUT");
     session_end_waited(m, p);
+    return true;
 }
 
 void running_dirty_nif(Model *m, int p, const Term *mfa)

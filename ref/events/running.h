@@ -9,13 +9,15 @@
  * wait, the one it is blocked in now or its next (RUN-WAKE-SESSION-END, C-820): a window for
  * that wait; false when the model refuses it (races_row(RACE_WAKE_SESSION_END)'s refusal). */
 bool running_session_ended(Model *m);
-/* Guarantees: p blocks in a receive: its scheduled-out line (RUN-BLOCK). */
-void running_block(Model *m, int p);
+/* Guarantees: p blocks in a receive: its scheduled-out line (RUN-BLOCK); false when the model
+ * refuses the wait (RUN-WAKE-SESSION-END's window). */
+bool running_block(Model *m, int p);
 /* Guarantees: a message reached blocked p: its scheduled-in line; p is no longer blocked. */
 void running_wake(Model *m, int p);
 /* Guarantees: p waits in a receive with a timeout N > 0 on an empty mailbox until the timer fires:
- * its scheduled-out then scheduled-in line, both at {tcs_puppet,act,1} (RUN-TIMEOUT). */
-void running_timed_wait(Model *m, int p);
+ * its scheduled-out then scheduled-in line, both at {tcs_puppet,act,1} (RUN-TIMEOUT); false when
+ * the model refuses the wait (RUN-WAKE-SESSION-END's window). */
+bool running_timed_wait(Model *m, int p);
 /* Guarantees: p calls the dirty NIF mfa: scheduled out of its scheduler there, and in there on the
  * dirty scheduler (RUN-DIRTY-NIF); its way back is the harness's (RUN-HARNESS). */
 void running_dirty_nif(Model *m, int p, const Term *mfa);
