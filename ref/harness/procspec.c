@@ -239,20 +239,20 @@ static bool reaches_other_tracer(const Model *m, const Step *st, const Term *sta
  * reaches is traced yet (nor left silent by C-150) and no defaults for new processes are set: a
  * round then passes through the state before the step and the state after it only, which the
  * lines of one step state (a busy loop's window for each, CALL-BUSY-LOOP), and a tracer process
- * writes no probe line (the parser asks for one). NULL when it does, else why not. */
-static const char *rounds_refusal(const Model *m, const Step *st)
+ * writes no probe line (the parser asks for one). */
+typedef enum { ROUNDS_KEEP_STATE, ROUNDS_NEW_FLAGS, ROUNDS_TRACED } RoundsVerdict;
+
+static RoundsVerdict rounds_verdict(const Model *m, const Step *st)
 {
     Reach r = spec_reach(st->spec);
     FlagSet set = step_flags(st);
     if (r.future && r.procs && m->sessions[LEGACY_SESSION].new_flags)
-        return "a trace step with rounds while new processes get trace flags (the off between its rounds would "
-               "clear them) is";
+        return ROUNDS_NEW_FLAGS;
     for (int p = 0; p < m->nprocs; p++)
         if (spec_matches(m, r, set, p) &&
             (model_attached(&m->procs[p].trace[LEGACY_SESSION]) || m->procs[p].untraced_silent))
-            return "a trace step with rounds that reaches a process traced already (the off between its rounds "
-                   "would clear its flags) is";
-    return NULL;
+            return ROUNDS_TRACED;
+    return ROUNDS_KEEP_STATE;
 }
 
 bool procspec_step(Model *m, const Step *st)
@@ -285,12 +285,16 @@ bool procspec_step(Model *m, const Step *st)
     }
     const Term *session_state = m->sessions[LEGACY_SESSION].state_term;
     const char *refusal = verdict != TRACER_ACCEPTED ? "CTL-TRACE" : procspec_refusal(m, st);
-    const char *no_rounds = !refusal && st->rounds > 1 ? rounds_refusal(m, st) : NULL;
-    if (no_rounds) {
+    RoundsVerdict rounds = !refusal && st->rounds > 1 ? rounds_verdict(m, st) : ROUNDS_KEEP_STATE;
+    if (rounds != ROUNDS_KEEP_STATE) {
         buf_free(&tracer_rules);
         buf_free(&call);
         buf_free(&rules);
-        return model_unsupported(m, st->line, st->col, no_rounds);
+        return model_unsupported(m, st->line, st->col, rounds == ROUNDS_NEW_FLAGS
+                                 ? "a trace step with rounds while new processes get trace flags (the off between "
+                                   "its rounds would clear them) is"
+                                 : "a trace step with rounds that reaches a process traced already (the off between "
+                                   "its rounds would clear its flags) is");
     }
     if (!refusal && reaches_other_tracer(m, st, state)) {
         buf_free(&tracer_rules);
