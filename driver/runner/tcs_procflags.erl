@@ -148,22 +148,21 @@ rounds(Call, Inverse, {Rounds, Ms}, Names, #{step := N} = Ctx) ->
                          end,
                    {Off, Call()}
            end,
-    {_Made, Ons, Offs} = pairs(Pair, Rounds - 1, Deadline, Names, Ctx, N, {0, [], []}),
+    {Ons, Offs} = pairs(Pair, Rounds - 1, Deadline, Names, Ctx, N, {[], []}),
     case {Ons -- [First], Offs} of
         {[], [{ok, _}]} -> First;
         {[], []} -> First;
         _ -> {placeholder, ["rounds answered unlike: ", io_lib:format("~0p", [{First, Ons, Offs}])]}
     end.
 
-%% The pairs of rounds/5, Left more at most until Deadline: {made, distinct ons, distinct offs}.
+%% The pairs of rounds/5, Left more at most until Deadline: {distinct ons, distinct offs}.
 pairs(_Pair, 0, _Deadline, _Names, _Ctx, _N, Acc) -> Acc;
-pairs(Pair, Left, Deadline, Names, Ctx, N, {Made, Ons, Offs} = Acc) ->
+pairs(Pair, Left, Deadline, Names, Ctx, N, {Ons, Offs} = Acc) ->
     case Deadline =/= infinity andalso erlang:monotonic_time(millisecond) >= Deadline of
         true -> Acc;
         false ->
             [{Off, On}] = tcs_watchdog:each(Ctx, N, Names, Pair, 1),
-            pairs(Pair, Left - 1, Deadline, Names, Ctx, N,
-                  {Made + 1, add_new(On, Ons), add_new(Off, Offs)})
+            pairs(Pair, Left - 1, Deadline, Names, Ctx, N, {add_new(On, Ons), add_new(Off, Offs)})
     end.
 
 add_new(X, Xs) ->

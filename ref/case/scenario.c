@@ -728,11 +728,12 @@ enum { MAX_TRACE_ROUNDS = 50000, MAX_TRACE_ROUNDS_MS = 5000 };
 
 /* `rounds N [within MS]` after the flags of a legacy `trace SPEC on call` step (PROCS-SPEC-ROUNDS):
  * the harness makes the call N times back to back, `erlang:trace(SPEC, false, [call])` between each
- * two, with `within MS` no new round once MS milliseconds of them have passed (a release where
- * the call is slow makes fewer: the lines are the same). For the specs OTP-19034 names (all, processes, existing, existing_processes), the one
- * flag call, a tracer process (no callbacks: a round writes no probe line) and no trace session;
- * the model checks that the call between the rounds gives back the state before the step. rat:
- * where `rounds` begins; the caller ends the statement after N. */
+ * two, with `within MS` no new round once MS milliseconds of them have passed (a release where the
+ * call is slow makes fewer: the lines are the same). For the specs OTP-19034 names (all,
+ * processes, existing, existing_processes), the one flag call, a tracer process (no callbacks: a
+ * round writes no probe line) and no trace session; the model checks that the call between the
+ * rounds gives back the state before the step. rat: where `rounds` begins; the caller ends the
+ * statement after N (and MS). */
 static bool trace_rounds(Parser *p, Step *st, size_t rat)
 {
     bool spec = st->spec == SPEC_ALL || st->spec == SPEC_PROCESSES || st->spec == SPEC_EXISTING ||
@@ -750,7 +751,7 @@ static bool trace_rounds(Parser *p, Step *st, size_t rat)
                                                        &st->rounds_ms);
 }
 
-/* TARGET on|off FLAG... [rounds N]: a legacy step names a process, a port or a spec, and passes its
+/* TARGET on|off FLAG... [rounds N [within MS]]: a legacy step names a process, a port or a spec, and passes its
  * flags as written (FLAGS-BADARG); a session's (with_options) names a process or a port and
  * keeps every option as written in st->sargs. */
 static bool parse_trace_step(Parser *p, Step *st, bool with_options)
