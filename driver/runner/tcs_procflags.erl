@@ -125,9 +125,57 @@ close_tracer_port(#{tracer_port := Port}) ->
     ok;
 close_tracer_port(_Names) -> ok.
 
+%% rounds(Call, Inverse, {Rounds, Ms}, Names, Ctx): what Call() answered (one call of the step), or
+%% with `rounds N [within MS]` (PROCS-SPEC-ROUNDS: `trace SPEC on call rounds N`) what its calls
+%% answered: N, made back to back with Inverse() (erlang:trace(SPEC, false, [call])) between each
+%% two, no new pair once Ms milliseconds have passed since the first call (0: no bound; a release
+%% where the call is slow makes fewer, with the same lines).  Each pair is watched like a step of
+%% its own and begun as a step is for the busy loops (tcs_busy: a burst of calls with no pause, as
+%% OTP-19034's race needs the dirty NIF calls); the other processes of the node stay held across
+%% them all.  When a call or an off answered unlike the first call, every distinct answer is
+%% printed instead, which no stream predicts.
+rounds(Call, _Inverse, {1, _}, _Names, _Ctx) -> Call();
+rounds(Call, Inverse, {Rounds, Ms}, Names, #{step := N} = Ctx) ->
+    Deadline = case Ms of
+                   0 -> infinity;
+                   _ -> erlang:monotonic_time(millisecond) + Ms
+               end,
+    First = Call(),
+    Pair = fun() ->
+                   tcs_busy:step_begins(),
+                   Off = try {ok, Inverse()}
+                         catch Class:Reason -> {raised, Class, Reason}
+                         end,
+                   {Off, Call()}
+           end,
+    {Ons, Offs} = pairs(Pair, Rounds - 1, Deadline, Names, Ctx, N, {[], []}),
+    case {Ons -- [First], Offs} of
+        {[], [{ok, _}]} -> First;
+        {[], []} -> First;
+        _ -> {placeholder, ["rounds answered unlike: ", io_lib:format("~0p", [{First, Ons, Offs}])]}
+    end.
+
+%% The pairs of rounds/5, Left more at most until Deadline: {distinct ons, distinct offs}.
+pairs(_Pair, 0, _Deadline, _Names, _Ctx, _N, Acc) -> Acc;
+pairs(Pair, Left, Deadline, Names, Ctx, N, {Ons, Offs} = Acc) ->
+    case Deadline =/= infinity andalso erlang:monotonic_time(millisecond) >= Deadline of
+        true -> Acc;
+        false ->
+            [{Off, On}] = tcs_watchdog:each(Ctx, N, Names, Pair, 1),
+            pairs(Pair, Left - 1, Deadline, Names, Ctx, N, {add_new(On, Ons), add_new(Off, Offs)})
+    end.
+
+add_new(X, Xs) ->
+    case lists:member(X, Xs) of
+        true -> Xs;
+        false -> [X | Xs]
+    end.
+
 %% run_step(Step, Names, Ctx) -> {ok | harness, Names}: each is a call by the
 %% harness; erlang:trace/3 is settled like the trace step of a pid.
-run_step({trace_spec, Spec, How, Flags}, Names,
+run_step({trace_spec, Spec, How, Flags}, Names, Ctx) ->
+    run_step({trace_spec, Spec, How, Flags, 1, 0}, Names, Ctx);
+run_step({trace_spec, Spec, How, Flags, Rounds, Ms}, Names,
          #{collector := C, tracer := Mod, tracer_state := State} = Ctx) ->
     %% a case that names the tracer ({tracer, recorder, S}) gets no other (TRACER-OPTION)
     Named = [F || F <- Flags, is_tuple(F), tuple_size(F) > 0, element(1, F) =:= tracer],
@@ -151,9 +199,11 @@ run_step({trace_spec, Spec, How, Flags}, Names,
     %% collection now leaves its heap the room for what it does until confine/2
     %% (fuzz/FINDINGS.md, V11)
     Spread andalso erlang:garbage_collect(),
-    Outcome = try {ok, erlang:trace(Spec, How, Options)}
-              catch Class:Reason -> {raised, Class, Reason}
-              end,
+    Call = fun() -> try {ok, erlang:trace(Spec, How, Options)}
+                    catch Class:Reason -> {raised, Class, Reason}
+                    end
+           end,
+    Outcome = rounds(Call, fun() -> erlang:trace(Spec, not How, Real) end, {Rounds, Ms}, Names, Ctx),
     Spread andalso confine(Names, Ctx),
     [catch erlang:resume_process(P) || P <- Held],
     After = tcs_runner_lib:node_counts(),

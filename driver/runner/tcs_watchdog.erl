@@ -59,7 +59,8 @@ disarm(#{watch := {_, _, Armings}}, Timer) ->
 
 %% each(Ctx, Step, Names, Fun, Count): the results of Count calls of Fun(), in turn, each call
 %% watched as step Step is (a step of many rounds, `kill_all ... rounds N`, `pattern ... restart
-%% ... rounds N`: each round must keep to the limit, not all of them together); the step's own
+%% ... rounds N`, `trace SPEC on call rounds N`: each round must keep to the limit, not all of them
+%% together); the step's own
 %% arming is the current one again afterwards (its timer, had it fired meanwhile, was stale and
 %% dropped).  A count, not a list: the harness calls no lists:seq/2, which a case's pattern on that
 %% library target would see (seed 2026112936, scenario 382: a meta call of lists:seq(1, 6) by the

@@ -86,7 +86,11 @@ PINNED_SEED: Final = 1
 #: Changed on branch c540 (issue 25): half the scenarios with a tracer process and no tracer port declare
 #: it `tracer process match_binaries` (CALL-MATCH-CONTEXT-READ, C-540), drawn last from the second stream
 #: (xr): their steps are as they were, only the tracer line differs (16 of the 900 texts).
-PINNED_SHA256: Final = "8266a5af3db69a94c2d2e9707214dbd8ad37955c1e3d71c1e18b56b43c7d5611"
+#: Changed on branch o19034 (issue 25): a `trace SPEC on` step of a spec naming existing processes, in a
+#: scenario with a tracer process, no sessions and nothing traced yet, is now and then `trace SPEC on call
+#: rounds N [within MS]` (PROCS-SPEC-ROUNDS), drawn from the second stream (xr): 1 of the 900 texts, whose
+#: later draws from that stream differ.
+PINNED_SHA256: Final = "3d36b0b373445d4dc1b47521c6cb7da0f264d4ad16a38481ffb2f9f7139b0927"
 
 
 def test_seed_gives_the_scenarios_it_always_gave() -> None:
@@ -147,6 +151,20 @@ def test_generator_reaches_every_step_kind() -> None:
               "kill", "trap_exit", "monitor", "send_name", "tracer unload", "tracer reload", "system", "unload", "load",
               "tracer process", "tracer port", "weak(legacy)", "apply", "kill_all", "rounds"}
     assert wanted - words == set()
+
+
+def test_generator_writes_trace_rounds(layout: corpus.Layout, tmp_path: Path) -> None:
+    """`trace SPEC on call rounds N [within MS]` (PROCS-SPEC-ROUNDS) only where the model takes it: a
+    tracer process, no session; seed 1's first 2000 scenarios hold such steps, and the model accepts them."""
+    found = [s for s in (gen.scenario(1, i) for i in range(2000))
+             if any(ln.startswith("trace ") and " rounds " in ln for ln in s.body)]
+    assert found
+    for s in found:
+        lines = [ln for ln in s.body if ln.startswith("trace ") and " rounds " in ln]
+        assert all(ln.split()[1:4] in ([sp, "on", "call"] for sp in ("all", "processes", "existing",
+                                                                     "existing_processes")) for ln in lines)
+        assert "tracer process" in s.text() and "\nsession " not in s.text(), s.text()
+    assert _refusals(layout, tmp_path, found) == []
 
 
 def _lines(count: int = 1000) -> list[tuple[gen.Scenario, str]]:

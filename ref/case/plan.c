@@ -100,7 +100,8 @@ static void session_step(Buf *out, const Scenario *sc, const Step *st)
 
 static void step_body(Buf *out, const Scenario *sc, const Step *st)
 {
-    /* a trace step naming a process spec is {trace_spec, Spec, How, Flags} */
+    /* a trace step naming a process spec is {trace_spec, Spec, How, Flags}, with `rounds N
+     * [within MS]` {trace_spec, Spec, How, Flags, N, MS} (MS 0: no time bound; PROCS-SPEC-ROUNDS) */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : step_plan_name(st->kind));
     switch (st->kind) {
     case ST_TRACE:
@@ -112,6 +113,8 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
             term_print(out, st->flag_terms[i], PRINT_PLAN);
         }
         buf_puts(out, "]");
+        if (st->rounds > 1)
+            buf_printf(out, ", %lld, %lld", st->rounds, st->rounds_ms);
         break;
     case ST_INFO: /* a process, new, or a function {M,F,A} */
         if (st->term)

@@ -724,7 +724,34 @@ static bool flag_list_term_arg(Parser *p, Step *st)
     return end_of_statement(p);
 }
 
-/* TARGET on|off FLAG... : a legacy step names a process, a port or a spec, and passes its
+enum { MAX_TRACE_ROUNDS = 50000, MAX_TRACE_ROUNDS_MS = 5000 };
+
+/* `rounds N [within MS]` after the flags of a legacy `trace SPEC on call` step (PROCS-SPEC-ROUNDS):
+ * the harness makes the call N times back to back, `erlang:trace(SPEC, false, [call])` between each
+ * two, with `within MS` no new round once MS milliseconds of them have passed (a release where the
+ * call is slow makes fewer: the lines are the same). For the specs OTP-19034 names (all,
+ * processes, existing, existing_processes), the one flag call, a tracer process (no callbacks: a
+ * round writes no probe line) and no trace session; the model checks that the call between the
+ * rounds gives back the state before the step. rat: where `rounds` begins; the caller ends the
+ * statement after N (and MS). */
+static bool trace_rounds(Parser *p, Step *st, size_t rat)
+{
+    bool spec = st->spec == SPEC_ALL || st->spec == SPEC_PROCESSES || st->spec == SPEC_EXISTING ||
+                st->spec == SPEC_EXISTING_PROCESSES;
+    bool call = st->nflags == 1 && st->flags[0] == FL_CALL && term_is_atom(st->flag_terms[0], "call");
+    if (!st->on || !spec || !call)
+        return fail(p, rat, "'rounds' is for 'trace all|processes|existing|existing_processes on call' only");
+    if (p->sc->tracer.kind != TRACER_PROCESS || p->tracer_port || p->sc->nsessions > 0)
+        return fail(p, rat, "'rounds' of a trace step with a tracer module, a tracer port or a trace session (each "
+                            "round would ask their callbacks or write to the port again) is not supported by model v1");
+    if (!int_in_range(p, "the rounds", 2, MAX_TRACE_ROUNDS, &st->rounds))
+        return false;
+    st->rounds_ms = 0;
+    return !next_word_is(p, "within") || int_in_range(p, "the milliseconds of the rounds", 1, MAX_TRACE_ROUNDS_MS,
+                                                       &st->rounds_ms);
+}
+
+/* TARGET on|off FLAG... [rounds N [within MS]]: a legacy step names a process, a port or a spec, and passes its
  * flags as written (FLAGS-BADARG); a session's (with_options) names a process or a port and
  * keeps every option as written in st->sargs. */
 static bool parse_trace_step(Parser *p, Step *st, bool with_options)
@@ -759,9 +786,18 @@ static bool parse_trace_step(Parser *p, Step *st, bool with_options)
         return flag_list_term_arg(p, st);
     Term *opts[MAX_STEP_FLAGS];
     size_t nopts = 0;
-    while (!at_end(p))
+    st->rounds = 1;
+    while (!at_end(p)) {
+        skip_ws(p);
+        size_t rat = p->i;
+        if (!with_options && st->nflags > 0 && next_word_is(p, "rounds")) {
+            if (!trace_rounds(p, st, rat))
+                return false;
+            break; /* the caller ends the statement */
+        }
         if (!(with_options ? session_flag_arg(p, st, opts, &nopts) : flag_arg(p, st)))
             return false;
+    }
     if ((with_options ? (int)nopts : st->nflags) == 0)
         return fail(p, p->i, "expected at least one trace flag");
     if (with_options && st->session >= 0 && p->sessions[st->session].tracer.kind == TRACER_UNDEFINED &&

@@ -96,8 +96,11 @@ typedef struct Step {
     Term *spawn_opts;          /* spawn of a scenario process: the options of spawn_opt/4, or NULL */
     long long timeout;
     long long rounds;          /* kill_all: the bursts the harness does; pattern ... restart: the calls of
-                                  trace_pattern/3 it makes back to back (PATTERN-RESTART-ROUNDS); 1 without
-                                  `rounds` */
+                                  trace_pattern/3 it makes back to back (PATTERN-RESTART-ROUNDS); trace SPEC
+                                  on call: the calls of erlang:trace/3, an off between each two
+                                  (PROCS-SPEC-ROUNDS); 1 without `rounds` */
+    long long rounds_ms;       /* trace SPEC on call rounds N within MS: the harness makes no new round
+                                  once MS milliseconds of them have passed; 0 without `within` */
     SessionOp sop;             /* session steps: which call */
     int session;               /* session steps: index in Scenario.sessions, or SESSION_LEGACY */
     bool weak;                 /* session steps: the call uses the weak handle */

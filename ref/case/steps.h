@@ -24,6 +24,8 @@
  * run/run.c expands SETTLES (harness_settles) and HANDLER, events/seqtrace.c TOKEN
  * (seqtrace_allows); steps.c the rest, for the parser, the plan and the windows. */
 #define TCS_STEPS(X)                                                                                  \
+    /* trace P|SPEC on|off F... [rounds N [within MS]]: erlang:trace/3; with rounds (SPEC on call     \
+     * only), N calls back to back, an off between each two (PROCS-SPEC-ROUNDS) */                   \
     X(ST_TRACE, "trace", "trace", BY_HARNESS, true, false, procspec_step)                             \
     X(ST_PATTERN, "pattern", "pattern", BY_HARNESS, true, false, run_pattern)                         \
     X(ST_SEND, "send", "send", BY_PROCESS, true, false, messages_send)                                \

@@ -234,6 +234,27 @@ static bool reaches_other_tracer(const Model *m, const Step *st, const Term *sta
     return false;
 }
 
+/* PROCS-SPEC-ROUNDS: `trace SPEC on call rounds N` is N calls, erlang:trace(SPEC, false, [call])
+ * between each two. That call gives back the state before the step when no process the spec
+ * reaches is traced yet (nor left silent by C-150) and no defaults for new processes are set: a
+ * round then passes through the state before the step and the state after it only, which the
+ * lines of one step state (a busy loop's window for each, CALL-BUSY-LOOP), and a tracer process
+ * writes no probe line (the parser asks for one). */
+typedef enum { ROUNDS_KEEP_STATE, ROUNDS_NEW_FLAGS, ROUNDS_TRACED } RoundsVerdict;
+
+static RoundsVerdict rounds_verdict(const Model *m, const Step *st)
+{
+    Reach r = spec_reach(st->spec);
+    FlagSet set = step_flags(st);
+    if (r.future && r.procs && m->sessions[LEGACY_SESSION].new_flags)
+        return ROUNDS_NEW_FLAGS;
+    for (int p = 0; p < m->nprocs; p++)
+        if (spec_matches(m, r, set, p) &&
+            (model_attached(&m->procs[p].trace[LEGACY_SESSION]) || m->procs[p].untraced_silent))
+            return ROUNDS_TRACED;
+    return ROUNDS_KEEP_STATE;
+}
+
 bool procspec_step(Model *m, const Step *st)
 {
     Buf call, rules;
@@ -264,6 +285,17 @@ bool procspec_step(Model *m, const Step *st)
     }
     const Term *session_state = m->sessions[LEGACY_SESSION].state_term;
     const char *refusal = verdict != TRACER_ACCEPTED ? "CTL-TRACE" : procspec_refusal(m, st);
+    RoundsVerdict rounds = !refusal && st->rounds > 1 ? rounds_verdict(m, st) : ROUNDS_KEEP_STATE;
+    if (rounds != ROUNDS_KEEP_STATE) {
+        buf_free(&tracer_rules);
+        buf_free(&call);
+        buf_free(&rules);
+        return model_unsupported(m, st->line, st->col, rounds == ROUNDS_NEW_FLAGS
+                                 ? "a trace step with rounds while new processes get trace flags (the off between "
+                                   "its rounds would clear them) is"
+                                 : "a trace step with rounds that reaches a process traced already (the off between "
+                                   "its rounds would clear its flags) is");
+    }
     if (!refusal && reaches_other_tracer(m, st, state)) {
         buf_free(&tracer_rules);
         buf_free(&call);
@@ -286,6 +318,8 @@ bool procspec_step(Model *m, const Step *st)
             /* a crash (ref/state/release.c): the run ends here, no result, no ctl line */
         } else { /* the trace_status probe happens during the call, before its result (STATUS-PROBE) */
             result = procspec_apply(m, LEGACY_SESSION, st, state, &rules);
+            if (st->rounds > 1) /* every round answers as the one the line prints */
+                buf_puts(&rules, " PROCS-SPEC-ROUNDS");
             if (st->spec == SPEC_ALL || st->spec == SPEC_PROCESSES || st->spec == SPEC_EXISTING ||
                 st->spec == SPEC_EXISTING_PROCESSES) /* the specs OTP-19034 names */
                 busyloop_spec_trace(m);

@@ -210,6 +210,13 @@ KILL_ALL_ROUNDS_MOST: Final[int] = 5
 #: PATTERN-RESTART-ROUNDS), and the most rounds it then does: a few, to keep scenarios fast.
 PATTERN_ROUNDS_CHANCE: Final[float] = 0.3
 PATTERN_ROUNDS_MOST: Final[int] = 20
+#: The chance that a `trace SPEC on` step where nothing is traced yet becomes `trace SPEC on call rounds
+#: N` (PROCS-SPEC-ROUNDS, with a tracer process and no sessions), the most rounds it then makes, and the
+#: chance of a time bound (`within MS`, at most TRACE_ROUNDS_MS_MOST): a few, to keep scenarios fast.
+TRACE_ROUNDS_CHANCE: Final[float] = 0.5
+TRACE_ROUNDS_MOST: Final[int] = 20
+TRACE_ROUNDS_WITHIN_CHANCE: Final[float] = 0.5
+TRACE_ROUNDS_MS_MOST: Final[int] = 50
 BUSY_RELOAD_CHANCE: Final[float] = 0.03
 #: The chance, at each step of a scenario without sessions, of a busy loop block (C-447) where the
 #: scenario allows one.
@@ -327,6 +334,22 @@ def _named_tracer(st: FuzzState, how: str, flags: list[str]) -> list[str]:
     return [f"{{tracer,recorder,{st.step_state}}}"]
 
 
+def _rounds_allowed(st: FuzzState, spec: str, how: str) -> bool:
+    """Whether a legacy `trace SPEC on` step may repeat itself as `trace SPEC on call rounds N`
+    (PROCS-SPEC-ROUNDS): a spec naming existing processes, a tracer process (no port, not exited), no
+    sessions, and nothing traced so far, nor by a pattern's match spec (the off between the rounds must
+    give back the state before the step)."""
+    return (how == "on" and spec in ("all", "processes", "existing", "existing_processes") and st.legacy_process
+            and not st.tracer_port and not st.tracer_gone and not st.sessions and not st.traced
+            and not st.new_traced and not st.meta and not st.flag_functions and not st.step_state)
+
+
+def _trace_rounds(st: FuzzState) -> str:
+    """The ` rounds N [within MS]` of a `trace SPEC on call` step, drawn from the second stream (xr)."""
+    within = f" within {st.xr.randint(1, TRACE_ROUNDS_MS_MOST)}" if st.xr.random() < TRACE_ROUNDS_WITHIN_CHANCE else ""
+    return f" rounds {st.xr.randint(2, TRACE_ROUNDS_MOST)}{within}"
+
+
 def _trace_step(st: FuzzState) -> str | None:
     how = "off" if st.rng.random() < 0.15 else "on"
     r = st.rng.random()
@@ -334,13 +357,16 @@ def _trace_step(st: FuzzState) -> str | None:
     if r < 0.12 and not st.seq_group and not st.token:
         spec = st.pick(SPECS)
         flags = _flags(st, _legacy_pool(st, PROCESS_FLAGS))
+        rounds = ""
+        if _rounds_allowed(st, spec, how) and st.xr.random() < TRACE_ROUNDS_CHANCE:
+            flags, rounds = ["call"], _trace_rounds(st)   # st.xr: other scenarios kept
         if how == "on":
             if spec in ("all", "processes", "existing", "existing_processes"):
                 _mark_traced(st, st.alive, flags)
             if spec in ("all", "processes", "new", "new_processes"):
                 st.new_traced = True
                 st.new_sr |= bool({"send", "'receive'", "all"} & set(flags))
-        return f"trace {spec} {how} {' '.join(flags + _named_tracer(st, how, flags))}"
+        return f"trace {spec} {how} {' '.join(flags + _named_tracer(st, how, flags))}{rounds}"
     if r < 0.18:
         st.new_ports_traced |= how == "on"
         flags = _flags(st, _legacy_pool(st, PORT_FLAGS), 3)
