@@ -212,8 +212,7 @@ run_step({session, Step}, Names, Ctx) ->
     tcs_sessions:run_step(Step, Names, Ctx);
 run_step({pattern, Target, MS, Opts}, Names, #{collector := C, tracer := Mod}) ->
     {Outcome, Names1} = tcs_patterns:set(Target, MS, Opts, Names, Mod, C),
-    ctl(C, ["erlang:trace_pattern(", canon(Target, Names1), ",", canon(MS, Names1), ",",
-            canon(Opts, Names1), ")"], Outcome, Names1),
+    ctl(C, pattern_call(Target, MS, Opts, Names1), Outcome, Names1),
     {ok, Names1};
 run_step({pattern, Target, restart, Opts, Rounds}, Names, #{collector := C, tracer := Mod, step := N} = Ctx) ->
     %% `pattern ... restart ... rounds N` (PATTERN-RESTART-ROUNDS): N calls back to back, each
@@ -225,7 +224,7 @@ run_step({pattern, Target, restart, Opts, Rounds}, Names, #{collector := C, trac
                   [Alike] -> Alike;
                   Unlike -> {placeholder, ["rounds answered unlike: ", io_lib:format("~0p", [Unlike])]}
               end,
-    ctl(C, ["erlang:trace_pattern(", canon(Target, Names), ",restart,", canon(Opts, Names), ")"], Outcome, Names),
+    ctl(C, pattern_call(Target, restart, Opts, Names), Outcome, Names),
     {ok, Names};
 run_step({Spawn, Who, Child}, Names, Ctx) when Spawn =:= spawn; Spawn =:= spawn_link ->
     spawned(Child, puppet_step(Who, {Spawn, Child}, Names, Ctx), Names);
@@ -463,6 +462,10 @@ spawned(Child, {done, {ok, Pid}}, Names) ->
     erlang:monitor(process, Pid),
     {ok, Names#{Child => Pid}};
 spawned(_Child, Other, Names) -> after_puppet_step(Other, Names).
+
+%% The control line's call of a pattern step, restart rounds too.
+pattern_call(Target, MS, Opts, Names) ->
+    ["erlang:trace_pattern(", canon(Target, Names), ",", canon(MS, Names), ",", canon(Opts, Names), ")"].
 
 %% The action a scenario process does for a step, with names made pids.
 action({send, Who, To, Msg}, Names) -> {Who, {send, maps:get(To, Names), Msg}};
