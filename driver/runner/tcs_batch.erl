@@ -18,22 +18,23 @@
 %% made since the batch began, and the tracer modules (the legacy one and the
 %% trace sessions' recorders) with their NIF libraries (so
 %% that the next job loads its own, with its own answers); the next job starts
-%% once the runtime has released those modules' literals (tcs_runner_lib:literals_released/0).  The driver does
+%% once the runtime has released those modules' literals (tcs_runner_lib:literals_released/0)
+%% and the trace cleaner has taken the ended sessions off every process
+%% (tcs_runner_lib:trace_cleaner_idle/1).  The driver does
 %% not rely on this alone: a job that crashes or hangs ends the node, and any
 %% case that disagrees in a shared node is replayed in a fresh one.
 -module(tcs_batch).
 -export([main/1]).
 
 main(JobFiles) ->
-    %% for tcs_runner_lib:literals_released/0's wait for thread progress (it logs a
-    %% warning once, before the first job)
-    _ = erts_debug:set_internal_state(available_internal_state, true),
     Sessions = sessions(),
     true = register(?MODULE, self()),  % the jobs' step watcher (tcs_watchdog:watcher/1)
     %% loaded before the first job, so that no job counts them as fixtures it
     %% loaded (unload_fixtures/1): each job would purge and reload them
     tcs_runner:load_modules(),
     put(tcs_batch_ports, erlang:ports()),
+    %% the trace cleaner's stack while it has nothing to do (no job has ended a session yet)
+    put(tcs_trace_cleaner_stack, tcs_runner_lib:trace_cleaner_stack()),
     %% the jobs' names as binaries, a few words each on this process's heap (C-640)
     run([list_to_binary(F) || F <- JobFiles], 1, Sessions),
     io:put_chars("TCS BATCH END\n"),
@@ -51,6 +52,7 @@ run([JobFile | Rest], Index, Sessions) ->
     clean(JobFile, Sessions),
     unload_fixtures(),
     tcs_runner_lib:literals_released(),
+    tcs_runner_lib:trace_cleaner_idle(get(tcs_trace_cleaner_stack)),
     run(Rest, Index + 1, Sessions).
 
 %% A job that raises ends the node, like it does when it runs alone: the

@@ -27,8 +27,7 @@ run(JobFile, Watcher) ->
     {ok, Plan} = tcs_runner_lib:consult(proplists:get_value(plan, Job)),
     ok = load_gate(proplists:get_value(gate_so, Job)),
     load_modules(),
-    Gate = tcs_gate:new(),
-    persistent_term:put(tcs_gate, Gate),
+    Gate = gate(),
     put(tcs_dead_puppets, []),
     Collector = spawn(fun() -> tcs_runner_lib:collect() end),
     %% The legacy tracer's state is a process of its own, so that a scenario
@@ -47,9 +46,6 @@ run(JobFile, Watcher) ->
     %% process started by a later step would be born traced after a
     %% `trace new ...` step, and its events would reach the tracer.
     Meta = tcs_procflags:start_meta_state(Collector),
-    %% the areas of this job's persistent_term updates (gate, answers) released before
-    %% any scenario process exists to get a copy request
-    tcs_runner_lib:literals_released(),
     Names0 = maps:from_list([{?TRACER_NAME, State}, {meta, Meta} | tcs_sessions:states(Sessions)] ++
                             [{N, start_puppet(N)} || N <- Declared]),
     %% What the legacy tracer module gets as its state: the case's term
@@ -114,6 +110,27 @@ load_modules() ->
 library_modules() ->
     [string, unicode_util, io_lib_pretty, epp, erl_erts_errors, erl_kernel_errors, erl_ddll, erl_bits,
      seq_trace, filelib].
+
+%% The node's gate: made by its first job, kept by the later ones of a shared node
+%% (tcs_batch).  A new gate each job replaced the persistent term, and the runtime
+%% releases a replaced value's literal area when it gets to it, after thread progress
+%% (erl_bif_persistent.c: table_deleter/1 on 25 and 27, persistent_term_destroy_node/1
+%% on 29): the literal area collector then sends every process a copy request, and a
+%% scenario process that gets one in a dirty NIF is scheduled out and in at the NIF on a
+%% normal scheduler.  No wait of the harness bounds when that happens (the CI of the
+%% 37th session: run_dirty_nif_io on 29, a second out/in pair in a shared node only,
+%% after tcs_runner_lib:literals_released/0's wait for thread progress).  A job leaves
+%% nothing in the gate that the next one reads: a step is given to a pid, give/3 drops
+%% the last result, and a waiter counts only for its pid and the poke it waits in.
+gate() ->
+    case persistent_term:get(tcs_gate, none) of
+        none ->
+            Gate = tcs_gate:new(),
+            persistent_term:put(tcs_gate, Gate),
+            Gate;
+        Gate ->
+            Gate
+    end.
 
 %% The gate, and the NIF fixture's library beside it (tcs_nif); an earlier job in the same
 %% node (tcs_batch) may have loaded them already.

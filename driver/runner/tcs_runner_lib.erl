@@ -15,7 +15,7 @@
 -module(tcs_runner_lib).
 -export([out/1, out/2, out_after/2, ctl/4, canon/2, collect/0, load_recorder/3, hold/1, node_counts/0, count/3,
          puppet_step/4, after_puppet_step/2, tracer_option/2, tracer/2, recorder_named/2, utf8_output/0,
-         literals_released/0, recorder_stub/1, stub_source/1, consult/1]).
+         literals_released/0, trace_cleaner_idle/1, trace_cleaner_stack/0, recorder_stub/1, stub_source/1, consult/1]).
 
 %% The optional callbacks in the model's bit order (generated: tcsref tags).
 -include("tcs_tags.hrl").
@@ -179,13 +179,22 @@ recorder_named(Option, _) -> Option.
 
 %% One recorder variant with its answer tables (nif_impls/recorder).  Its
 %% module loads its NIF library in its on_load function, with the library and
-%% answers kept in a persistent term, and its beam is also written to a
+%% answers kept in the public table ?RECORDERS, and its beam is also written to a
 %% directory on the code path (beside the progress file, in the node's scratch
 %% directory): so after a `tracer unload` step the runtime can load it again
 %% on demand, as erlang:trace/3 does for a tracer module that is not loaded
-%% (TRACER-LOAD-ON-DEMAND).
+%% (TRACER-LOAD-ON-DEMAND).  A table, not a persistent term: each job's answers
+%% would replace the last job's, and a replaced value's literal area is released
+%% when the runtime gets to it, with a copy request to every process (tcs_runner's
+%% gate/0 says what a scenario process in a dirty NIF makes of one).  The table
+%% belongs to the job's process and goes with it.
+-define(RECORDERS, tcs_recorders).
 load_recorder(Mod, Path, Answers) ->
-    persistent_term:put({tcs_recorder, Mod}, {Path, Answers}),
+    case ets:info(?RECORDERS, id) of
+        undefined -> ?RECORDERS = ets:new(?RECORDERS, [named_table, public]);
+        _ -> ok
+    end,
+    true = ets:insert(?RECORDERS, {Mod, Path, Answers}),
     {module, Mod} = code:load_binary(Mod, "tcs_recorder_stub", recorder_stub_beam(Mod)),
     ok.
 
@@ -249,7 +258,7 @@ stub_source(Mod) ->
     Exports = [io_lib:format("~p/~p,", [F, A]) || {F, A} <- Callbacks],
     lists:flatten(["-module(", atom_to_list(Mod), ").\n-export([", lists:droplast(lists:flatten(Exports)),
                    "]).\n-on_load(init/0).\n",
-                   "init() -> {Path, Answers} = persistent_term:get({tcs_recorder, ", atom_to_list(Mod), "}),\n",
+                   "init() -> [{_, Path, Answers}] = ets:lookup(", atom_to_list(?RECORDERS), ", ", atom_to_list(Mod), "),\n",
                    "          erlang:load_nif(Path, Answers).\n", Stubs]).
 
 parse_forms(Src) ->
@@ -312,33 +321,53 @@ count_name(N, _, _) -> integer_to_list(N).
 %% step, not in a later one (fuzz seed 777001: an `unload tcs_late`, then a second
 %% out/in pair at {erlang,open_port,2} and a gc on OTP 29 in 3 runs of 15).
 %%
-%% A persistent_term update (each job puts its gate and its recorder's answers) hands its
-%% old value's area to the collector only after thread progress, so a status question
-%% sent at once can come first; the wait begins with thread progress (erts_debug's
-%% internal state, enabled once by tcs_batch:main/1).  A scenario process in a dirty NIF
-%% that gets the copy request is scheduled out and in at the NIF on a normal scheduler:
-%% run_dirty_nif_io's extra pair at {tcs_nif,dirty_io,1} in a shared node (OTP 27, twice
-%% in two sessions); a probe of twenty updates while a traced process called a dirty NIF
-%% 3,000 times gave 1 to 4 such pairs a run, none without the updates.
+%% The harness replaces no persistent term's value while the node runs jobs: the
+%% runtime releases a replaced value's area after thread progress, when it gets to it,
+%% which no wait here bounds (tcs_runner:gate/0; the wait for thread progress that this
+%% function began with did not suffice on 29 in the CI of the 37th session).
 literals_released() ->
-    thread_progress(),
-    Collector = case get(tcs_literal_collector) of
-                    undefined ->
-                        Found = [P || P <- processes(),
-                                      erlang:process_info(P, initial_call) =:=
-                                          {initial_call, {erts_literal_area_collector, start, 0}}],
-                        C = case Found of [One] -> One; _ -> none end,
-                        put(tcs_literal_collector, C),
-                        C;
-                    C -> C
-                end,
-    literals_released(Collector, 5000).
+    literals_released(system_process(erts_literal_area_collector), 5000).
 
-%% Twice: the area is handed over by a job scheduled at the first.  A node where the
-%% internal state is not enabled (a job run by hand) waits for none.
-thread_progress() ->
-    try [ok = erts_debug:set_internal_state(wait, thread_progress) || _ <- [1, 2]], ok
-    catch error:_ -> ok
+%% Waits until the trace cleaner is idle.  The end of a trace session (clean/2 in
+%% tcs_batch destroys each job's) reaches every process after trace:session_destroy/1
+%% has returned: the runtime notifies erts_trace_cleaner (OTP 27 and later), which takes
+%% erlang:processes() and sends each a trace clean request, one by one, waiting for their
+%% acknowledgements (erts_trace_cleaner.erl, call_check/0 and loop/4).  A process that
+%% gets one is scheduled out and in where it waits (RUN-WAKE-SESSION-END, C-820); on a
+%% loaded machine the cleaner can run late enough to take the next job's processes.  It
+%% has no status question; idle is where it waits for notify with nothing to do: waiting,
+%% an empty queue, and no more stack than it had when the batch began (IdleStack; on 27
+%% and 29 one word, five while it waits for acknowledgements, none once it hibernates).
+%% Bounded (5 s), as literals_released/0.
+trace_cleaner_idle(IdleStack) ->
+    trace_cleaner_idle(system_process(erts_trace_cleaner), IdleStack, 5000).
+
+%% trace_cleaner_stack(): the cleaner's stack size now (none: no cleaner, OTP 25).
+trace_cleaner_stack() ->
+    case system_process(erts_trace_cleaner) of
+        none -> none;
+        Cleaner -> element(2, erlang:process_info(Cleaner, stack_size))
+    end.
+
+trace_cleaner_idle(none, _, _) -> ok;
+trace_cleaner_idle(_, _, Left) when Left =< 0 -> ok;
+trace_cleaner_idle(Cleaner, IdleStack, Left) ->
+    case erlang:process_info(Cleaner, [status, message_queue_len, stack_size]) of
+        [{status, waiting}, {message_queue_len, 0}, {stack_size, S}] when S =< IdleStack -> ok;
+        _ -> receive after 1 -> trace_cleaner_idle(Cleaner, IdleStack, Left - 1) end
+    end.
+
+%% The runtime's own process started with Module:start/0 (none if this runtime has none),
+%% looked up once per process that asks.
+system_process(Module) ->
+    case get({tcs_system_process, Module}) of
+        undefined ->
+            Found = [P || P <- processes(),
+                          erlang:process_info(P, initial_call) =:= {initial_call, {Module, start, 0}}],
+            Pid = case Found of [One] -> One; _ -> none end,
+            put({tcs_system_process, Module}, Pid),
+            Pid;
+        Pid -> Pid
     end.
 
 %% A runtime without that collector (another build of OTP): nothing to wait for.
