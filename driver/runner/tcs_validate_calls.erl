@@ -36,7 +36,7 @@ main([JobFile]) ->
     %% The inputs the check would call with none left out, for its verdict.
     out("DATA", "planned ~b", [lists:sum([length(tcs_validate_lib:inputs(F, Nifs)) || F <- families(Check)])]),
     check(Check, Ctx),
-    tcs_validate_lib:done().
+    tcs_validate_lib:finish(maps:get(module, Ctx)).
 
 families(tracee_untouched) -> [enabled, trace];
 families(memory) -> [enabled, trace];

@@ -57,7 +57,7 @@ main([JobFile]) ->
     BuiltIn = tcs_validate_lib:drain(),
     data("event_builtin_ns",
          median(Samples, fun() -> per_send([send, {tracer, BuiltIn}], Receiver, Events) end)),
-    tcs_validate_lib:done().
+    tcs_validate_lib:finish(Module).
 
 attaches(Module, State) ->
     Probe = spawn(fun() -> receive stop -> ok end end),

@@ -37,7 +37,7 @@ main([JobFile]) ->
             attached("dead", Module, DeadState, fun() -> ok end, false),
             attached("died", Module, DyingState, fun() -> exit(Dying, kill), wait_dead(Dying) end, false)
     end,
-    tcs_validate_lib:done().
+    tcs_validate_lib:finish(Module).
 
 %% Traces a fresh process with State, lets it send and receive, runs Between,
 %% lets it send and receive again; then the tracer must be attached or not.

@@ -7,7 +7,7 @@
 %% line it wrote) are specified in PROTOCOLS.md, sections 4 and 5.
 -module(tcs_validate_lib).
 -export([start/1, read_job/1, option/2, option/3, parse_state/2, load_tracer/2, log/2,
-         out/2, out/3, step/3, finding/3, done/0]).
+         out/2, out/3, step/3, finding/3, finish/1, done/0]).
 -export([system_monitor/1, monitored/1]).
 -export([sink/0, drain/0, clear/1, messages/1, effects/1, tracee_effects/1,
          context/1, call/2, each/3, describe/2]).
@@ -162,6 +162,27 @@ step(Index, Key, Text) ->
     end.
 
 finding(Index, Fmt, Args) -> out("FINDING", "~s " ++ Fmt, [Index | Args]).
+
+%% finish(Module): the last step of a job that loaded the tracer, then END.  All tracing
+%% of the node stops and the module is deleted and purged, so that the runtime unloads its
+%% NIF library and calls the library's unload callback, as a code upgrade or a removal of
+%% the tracer does.  A plain validate node runs with glibc's malloc check (validate/jobs.py,
+%% MALLOC_DEBUG), which aborts the node at a free() of a block the tracer wrote past: such
+%% a write shows here, at this step, whether or not it broke anything before.
+finish(Module) ->
+    step("unload", "-", "unloading the tracer module (its NIF library's unload callback frees "
+         "what the library holds; glibc checks each block freed)"),
+    _ = erlang:trace(all, false, [all]),
+    _ = erlang:trace_pattern({'_', '_', '_'}, false, [local, meta, call_count, call_time]),
+    _ = erlang:trace_pattern({'_', '_', '_'}, false, [global]),
+    case erlang:function_exported(trace, session_info, 1) of
+        true -> [catch trace:session_destroy(S) || S <- trace:session_info(all)];
+        false -> ok
+    end,
+    _ = code:purge(Module),
+    _ = code:delete(Module),
+    _ = code:purge(Module),
+    done().
 
 done() ->
     out("END", ""),

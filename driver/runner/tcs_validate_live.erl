@@ -31,7 +31,7 @@ main([JobFile]) ->
          [out("DATA", "monitor live_~s ~s ~b ~ts", [Name, Kind, Ms, Where])
           || {Kind, _Who, Ms, Where} <- tcs_validate_lib:monitored(Monitor)]
      end || Name <- [send, 'receive', call, procs, running_procs, garbage_collection, ports, seq_trace]],
-    tcs_validate_lib:done().
+    tcs_validate_lib:finish(maps:get(module, Ctx)).
 
 %% The traced function of the call phase.
 target(raise) -> error(tcs_expected);

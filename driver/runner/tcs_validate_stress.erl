@@ -106,7 +106,7 @@ main([JobFile]) ->
             erlang:system_monitor(undefined),
             exit(Dirty, kill)
     end,
-    tcs_validate_lib:done().
+    tcs_validate_lib:finish(Module).
 
 %% Warm-up, quiescence and a sample, then two halves each ended by quiescence
 %% and a sample; then the checker's tally.

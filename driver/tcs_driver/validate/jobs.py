@@ -9,6 +9,7 @@ files and progress files are written and read through tcs_driver.protocol,
 which the corpus runner (node.py) shares."""
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import selectors
@@ -16,6 +17,7 @@ import signal
 import subprocess
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .. import node, protocol
 from .releases import Workdir
@@ -76,6 +78,30 @@ class Wrap:
     stderr_fd: int | None = None   # where the node's stderr goes (default: with its stdout, read as it comes)
 
 
+#: glibc's debugging malloc (2.34 and later): with MALLOC_CHECK_=3 every block gets a check byte
+#: past its end, and free() aborts the node when it finds that byte overwritten ("free(): invalid
+#: pointer").  A plain validate node runs with it, and every job that loaded the tracer ends by
+#: unloading it (tcs_validate_lib:finish/1), so a tracer that writes past a block it frees in its
+#: unload callback ends that node at that step every time, not only when the write happens to
+#: break glibc's own bookkeeping (ext_schedid, nif_impls/independent).
+MALLOC_DEBUG = "libc_malloc_debug.so.0"
+
+
+def _has_malloc_debug(root: Path) -> bool:
+    return any(root.glob(f"{lib}/*-linux-gnu*/{MALLOC_DEBUG}") or (root / lib / MALLOC_DEBUG).exists()
+               for lib in ("lib", "usr/lib", "lib64", "usr/lib64"))
+
+
+@functools.cache
+def malloc_check_env(root: Path | None) -> dict[str, str]:
+    """Guarantees: the environment that runs a plain node of the OTP in `root` (None: the host) with
+    glibc's malloc check, when the host has glibc's debugging malloc and so has the root (chroot
+    itself runs on the host's libraries); empty otherwise (another libc: no check, no noise)."""
+    if not _has_malloc_debug(Path("/")) or (root is not None and not _has_malloc_debug(root)):
+        return {}
+    return {"LD_PRELOAD": MALLOC_DEBUG, "MALLOC_CHECK_": "3"}
+
+
 def proc_namespace(otp: node.Otp) -> list[str]:
     """Guarantees: the command a wrapped node of `otp` starts under so that the tool in it (valgrind,
     a sanitizer's runtime) can read /proc: for a root, a mount namespace of its own with /proc mounted
@@ -93,13 +119,16 @@ def run(work: Workdir, module: str, job: dict[str, object], step_limit: StepLimi
     progress = work.host / f"job-{number}-{module}.progress"
     progress.write_bytes(b"")
     job_file.write_text(protocol.job_file({**job, "progress": protocol.erlang_string(work.node_path(progress))}))
+    # a wrapped node has a memory checker of its own (valgrind, a sanitizer's runtime)
+    checked_malloc = malloc_check_env(work.otp.root) if wrap is None else {}
     wrap = wrap or Wrap([], [], [], ())
     cmd = [*wrap.outer, *work.otp.erl[:-1], *wrap.before, work.otp.erl[-1], *wrap.emulator_flags,
            "-noshell", "-noinput", "-pa", *map(work.node_path, work.code_path),
            "-run", module, "main", work.node_path(job_file)]
     # A tracer library named without a directory is looked up on the loader
     # path (Clarification C-4); no crash dumps: the STEP lines say more.
-    env = dict(os.environ, LD_LIBRARY_PATH=work.node_path(work.tracer_dir), ERL_CRASH_DUMP_SECONDS="0")
+    env = dict(os.environ, LD_LIBRARY_PATH=work.node_path(work.tracer_dir), ERL_CRASH_DUMP_SECONDS="0",
+               **checked_malloc)
     stderr = subprocess.STDOUT if wrap.stderr_fd is None else wrap.stderr_fd
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=stderr, cwd=work.host, env=env, start_new_session=True,
