@@ -14,7 +14,9 @@ check ends that check's node only and the other checks still run.  The order:
      tracer (asan.py, with --src) or runs under valgrind memcheck (sanitize.py),
      many times slower than a plain node.
 The direct-call checks go on after a crash or a hang in a fresh node, leaving
-out the callback/tag/tracee that ended the last one, up to MAX_NODES nodes."""
+out the callback/tag/tracee that ended the last one, up to MAX_NODES nodes.
+Each job that loaded the tracer ends with the step `unload` (its library's
+unload callback), in a plain node under glibc's malloc check (jobs.py)."""
 from __future__ import annotations
 
 import os
