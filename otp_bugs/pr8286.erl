@@ -7,7 +7,9 @@
 %% the flag only on, never off, does not crash 25.2.3: the crash needs the tracer cleared
 %% under the dirty collection, the path of erlang/otp#6448 (fixed in 25.3) as well.
 %% On 25.2.3, 5 of 6 single runs crashed, within 0 to 160 collections (load average ~24).
-%% tries: 2
+%% Session 38: 10 of 10 quiet, 9 of 10 beside four `yes` loops, 1 of 6 beside six at a higher
+%% priority; absent in both tries of a fresh-clone ./tcs test run beside validate runs: a third try.
+%% tries: 3
 -module(pr8286).
 -export([run/0]).
 
