@@ -88,7 +88,7 @@ MALLOC_DEBUG = "libc_malloc_debug.so.0"
 
 
 def _has_malloc_debug(root: Path) -> bool:
-    return any(root.glob(f"{lib}/*-linux-gnu*/{MALLOC_DEBUG}") or (root / lib / MALLOC_DEBUG).exists()
+    return any(any(root.glob(f"{lib}/*-linux-gnu*/{MALLOC_DEBUG}")) or (root / lib / MALLOC_DEBUG).exists()
                for lib in ("lib", "usr/lib", "lib64", "usr/lib64"))
 
 
