@@ -40,6 +40,12 @@ bool running_session_ended(Model *m)
     return true;
 }
 
+void running_end(Model *m)
+{
+    for (int p = 0; p < m->nprocs; p++)
+        session_end_waited(m, p);
+}
+
 bool running_block(Model *m, int p)
 {
     m->procs[p].blocked = true;

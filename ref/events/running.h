@@ -9,6 +9,9 @@
  * wait, the one it is blocked in now or its next (RUN-WAKE-SESSION-END, C-820): a window for
  * that wait; false when the model refuses it (races_row(RACE_WAKE_SESSION_END)'s refusal). */
 bool running_session_ended(Model *m);
+/* Guarantees: at the end of the run, every RUN-WAKE-SESSION-END window still open (a wait that
+ * never ended: a process blocked at the end, or one that died in its wait) is closed. */
+void running_end(Model *m);
 /* Guarantees: p blocks in a receive: its scheduled-out line (RUN-BLOCK); false when the model
  * refuses the wait (RUN-WAKE-SESSION-END's window). */
 bool running_block(Model *m, int p);

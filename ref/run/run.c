@@ -17,6 +17,7 @@
 #include "procspec.h"
 #include "release.h"
 #include "run.h"
+#include "running.h"
 #include "seqtrace.h"
 #include "seqtracer.h"
 #include "steps.h"
@@ -204,6 +205,7 @@ static bool run_end(Run *r, bool ok, RunFacts *facts)
         ok = timers_end(m);
     if (ok) {
         sysmon_end(m);
+        running_end(m);
         windows_close_all(m);
     }
     if (ok)
