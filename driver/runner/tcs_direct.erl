@@ -28,6 +28,8 @@ call(tcs_shapes, bs_sum_a, [Bin, Acc]) -> tcs_shapes:bs_sum_a(Bin, Acc);
 call(tcs_shapes, bs_sum_b, [Acc, Bin]) -> tcs_shapes:bs_sum_b(Acc, Bin);
 call(tcs_shapes, bs_sum_c, [Bits, Acc]) -> tcs_shapes:bs_sum_c(Bits, Acc);
 call(tcs_shapes, receive_message, []) -> tcs_shapes:receive_message();
+call(tcs_shapes, alloc_tuples, [N, Size]) -> tcs_shapes:alloc_tuples(N, Size);
+call(tcs_shapes, yielding, [X]) -> tcs_shapes:yielding(X);
 call(erlang, phash2, [X]) -> erlang:phash2(X);
 call(lists, seq, [From, To]) -> lists:seq(From, To).
 

@@ -652,6 +652,9 @@ static Result enter(Run *r, int fn, Term *args, bool global)
                            "wait in the traced function) is");
         control_decided(m, "CALL-RECEIVE-IN-TRACED");
         return value(messages_take_value(m, r->p));
+    case FN_YIELDING: /* erlang:yield(), X: scheduled out and in inside the function */
+        running_yield(m, r->p, fn_mfa(m, FN_YIELDING, NULL));
+        return value(arg);
     case FN_PHASH2: /* a BIF: its value only (LIB-TARGET-BIF) */
         control_decided(m, "LIB-TARGET-BIF LIB-TARGET-EXACT");
         return value(term_int(m->a, phash2_value(arg)));

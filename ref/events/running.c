@@ -95,6 +95,17 @@ void running_dirty_nif(Model *m, int p, const Term *mfa)
     m->on_dirty_scheduler = false;
 }
 
+void running_yield(Model *m, int p, const Term *mfa)
+{
+    /* RUN-YIELD: erlang:yield/0 is an instruction, not a BIF call (the JIT's ops.tab:
+     * "call_ext u==0 u$func:erlang:yield/0 => i_yield"): it schedules the process out where it
+     * is, runnable, and a scheduler takes it in again there, whether or not another process ran
+     * between. It waits for nothing, so no signal is awaited there (RUN-WAKE-SESSION-END has no
+     * wait to wake) */
+    tracepoint_event(m, p, "out", mfa, NULL, "RUN-FLAGS RUN-YIELD");
+    tracepoint_event(m, p, "in", mfa, NULL, "RUN-FLAGS RUN-YIELD");
+}
+
 void running_killed(Model *m, int p)
 {
     /* RUN-KILLED: the exit signal reaches the process in the gate's dirty NIF; it is

@@ -24,6 +24,9 @@ bool running_timed_wait(Model *m, int p);
 /* Guarantees: p calls the dirty NIF mfa: scheduled out of its scheduler there, and in there on the
  * dirty scheduler (RUN-DIRTY-NIF); its way back is the harness's (RUN-HARNESS). */
 void running_dirty_nif(Model *m, int p, const Term *mfa);
+/* Guarantees: p calls erlang:yield/0 in the fixture function mfa: scheduled out there and back
+ * in there, exactly one pair (RUN-YIELD). */
+void running_yield(Model *m, int p, const Term *mfa);
 /* Guarantees: the scheduling line of p, killed by a signal while not blocked, scheduled in
  * to exit (RUN-KILLED). */
 void running_killed(Model *m, int p);

@@ -63,9 +63,9 @@ static const char *unsupported_loop(const Model *m, int p, const Step *st, bool 
     int fn = loop_fn(st);
     /* a call that reaches more functions is traced function by function as each pattern stands
      * when the call reaches it: a step between mixes them, which no template of a whole call states */
-    if (fn != FN_ID && !fixture_fn_is_dirty(fn))
-        what = "a busy loop of another function than tcs_target:id/1 or the dirty NIFs tcs_nif:dirty_cpu/1, "
-               "dirty_io/1 and dirty_wait/1 is";
+    if (fn != FN_ID && fn != FN_YIELDING && !fixture_fn_is_dirty(fn))
+        what = "a busy loop of another function than tcs_target:id/1, tcs_shapes:yielding/1 or the dirty NIFs "
+               "tcs_nif:dirty_cpu/1, dirty_io/1 and dirty_wait/1 is";
     else if (!pr->alive || pr->blocked || pr->suspended)
         what = "a busy loop of a process that is not idle at its gate, or ended by another step than its idle, is";
     else if (m->all_modules_pattern)

@@ -33,14 +33,15 @@ static const FixtureFnInfo fns[FIXTURE_FNS] = {
     [FN_NIF_SLEEP] = {MOD_NIF, "sleep", 1, true},
     [FN_NIF_INFO0] = {MOD_NIF, "module_info", 0, true},
     [FN_NIF_INFO1] = {MOD_NIF, "module_info", 1, true},
-    /* the code shapes of OTP's stack_grow/1, bit_syntax/1 and trace_call_memory_SUITE's receive and
-     * big_words/1 */
+    /* the code shapes of OTP's stack_grow/1, bit_syntax/1, trace_call_memory_SUITE's receive and
+     * big_words/1, and trace_call_time_SUITE's yield in a traced function (erlang/otp#8835) */
     [FN_LOOP] = {MOD_SHAPES, "loop", 1, true},
     [FN_BS_SUM_A] = {MOD_SHAPES, "bs_sum_a", 2, true},
     [FN_BS_SUM_B] = {MOD_SHAPES, "bs_sum_b", 2, true},
     [FN_BS_SUM_C] = {MOD_SHAPES, "bs_sum_c", 2, true},
     [FN_RECEIVE_MESSAGE] = {MOD_SHAPES, "receive_message", 0, true},
     [FN_ALLOC_TUPLES] = {MOD_SHAPES, "alloc_tuples", 2, true},
+    [FN_YIELDING] = {MOD_SHAPES, "yielding", 1, true}, /* trace_call_time_SUITE's bbb/0: erlang:yield() inside */
     [FN_SHAPES_INFO0] = {MOD_SHAPES, "module_info", 0, true},
     [FN_SHAPES_INFO1] = {MOD_SHAPES, "module_info", 1, true},
     [FN_PHASH2] = {MOD_ERLANG, "phash2", 1, true}, /* a BIF: traced on its export entry */
