@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tcs_driver import corpus
-from tcs_driver.fuzz import campaign, report
+from tcs_driver.fuzz import campaign, gen, report
 
 from conftest import TEST_RELEASES
 
@@ -97,3 +97,30 @@ def polluted_problem(outcome: campaign.Outcome, scratch: Path) -> str:
     evidence = outcome.changed or outcome.detail.splitlines()[:3]
     return (f"disagrees in a shared node, agrees alone: {scratch}/scenarios/{outcome.scenario}.tcs; in the shared "
             f"node:\n    " + "\n    ".join(evidence[:12]))
+
+
+def test_a_stream_the_driver_cannot_read_is_a_model_error_and_the_others_go_on(
+        layout: corpus.Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model bug that writes an unreadable stream (fuzz seed 2026112938, scenario 119: a window never
+    closed) makes that scenario refused with the reason, not a traceback that ends the campaign."""
+    scenarios = [gen.scenario(SEED, i) for i in range(2)]
+    items = []
+    for index, scenario in enumerate(scenarios):
+        path = tmp_path / f"{scenario.id}.tcs"
+        path.write_text(scenario.text())
+        items.append(campaign.Generated(index, scenario, path))
+    real = corpus.model_batch
+    unclosed = "A open w9 CALL-BUSY-LOOP 0..*: N enabled(call, <tracer>, <a>) -> trace"
+
+    def batch(layout_: corpus.Layout, commands: list[list[str]]) -> list[tuple[int, str]]:
+        answers = real(layout_, commands)
+        status, golden = answers[0]         # the first scenario's sim: a window opened and never closed
+        answers[0] = (status, golden.rstrip("\n") + "\n" + unclosed + "\n")
+        return answers
+
+    monkeypatch.setattr(corpus, "model_batch", batch)
+    campaign._describe(layout, items)
+    assert items[0].refused.startswith("model error: the model wrote a stream the driver cannot read: "), items[0]
+    assert "allowance window w9 is never closed" in items[0].refused
+    assert items[0].case is None
+    assert not items[1].refused and items[1].case is not None and items[1].golden

@@ -149,12 +149,19 @@ def _generate_chunk(layout: corpus.Layout, seed: int, indexes: range, where: Pat
 
 def _describe(layout: corpus.Layout, items: list[Generated]) -> None:
     """Fills in each item's golden stream, case metadata and plan from one tcsref batch; an item the
-    model refuses there gets the model's message as its refusal instead."""
+    model refuses there gets the model's message as its refusal instead, and so does one whose stream
+    the driver cannot read (a model error, named so: the campaign counts it as refused, a failure,
+    and goes on with the others)."""
     answers = corpus.model_batch(layout, [[command, str(g.path)] for g in items for command in ("sim", "meta", "plan")])
     for number, item in enumerate(items):
         (golden, meta, plan) = answers[3 * number:3 * number + 3]
         if refusal := next((text for status, text in (golden, meta, plan) if status != 0), ""):
             item.refused = refusal
+            continue
+        try:
+            stream.parse_stream(golden[1], str(item.path))
+        except stream.StreamError as why:
+            item.refused = f"model error: the model wrote a stream the driver cannot read: {why}"
             continue
         item.golden, item.plan, item.case = golden[1], plan[1], corpus.case_from_meta(item.path, meta[1])
 
