@@ -18,8 +18,9 @@ the steps the rule needs one after the other, in a state that allows them, and u
   pattern on erlang:apply/2 (PROCS-SPAWN-FUN, LIB-TARGET-APPLY, PROCS-SPAWN-ENTRY-CALL);
 - `corpus_shapes`: a call in one of the corpus's shapes (cases calls/otp_meta_stack_grow,
   shapes_bs_sum_bignum, call_silent_late, matchspec/ms_bignum_negative, ms_caller_line_undefined):
-  CALL-DEEP-RECURSION, CALL-MATCH-CONTEXT-ARG, CALL-SILENT-LATE, MS-GUARD-BIGNUM, MS-CALLER-LINE; and
-  (calls/call_receive_in_traced) CALL-RECEIVE-IN-TRACED;
+  CALL-DEEP-RECURSION, CALL-MATCH-CONTEXT-ARG, CALL-SILENT-LATE, MS-GUARD-BIGNUM, MS-CALLER-LINE;
+  (calls/call_receive_in_traced) CALL-RECEIVE-IN-TRACED; and (running/run_yield_in_traced) RUN-YIELD,
+  a call of tcs_shapes:yielding/1, traced for running now and then;
 - `sysmon`: a session's system monitor set to a limit the next steps reach, then cleared
   (SYSMON-LONG-MSGQ, SYSMON-LARGE-HEAP, SYSMON-BUSY-PORT, SYSMON-MESSAGE).
 
@@ -230,7 +231,7 @@ def corpus_shapes(st: FuzzState, deliver: Deliver) -> list[str]:
     if not who or not _legacy_on(st):
         return []
     p = st.xr.choice(who)
-    shape = st.xr.choice(["deep", "match_context", "silent_late", "bignum", "caller_line", "receive"])
+    shape = st.xr.choice(["deep", "match_context", "silent_late", "bignum", "caller_line", "receive", "yield"])
     senders = [q for q in st.free() if q != p and q not in st.token]
     if shape == "receive" and senders and not st.mailbox.get(p):
         # the message is taken by the traced function's receive: p's mailbox is empty again after
@@ -263,6 +264,10 @@ def corpus_shapes(st: FuzzState, deliver: Deliver) -> list[str]:
         return [f"trace {p} on call return_to", "pattern tcs_target:twice/1 [{'_',[],[{return_trace}]}] local",
                 "pattern tcs_target:id/1 [{'_',[],[{silent,true},{return_trace}]}] local",
                 f"{p} call tcs_target:twice({st.xr.randrange(5)})", f"trace {p} off silent"]
+    if shape == "yield":
+        running = [f"trace {p} on running"] if st.xr.random() < 0.5 else []
+        return [f"trace {p} on call", *running, "pattern tcs_shapes:yielding/1 [{'_',[],[{return_trace}]}] local",
+                f"{p} call tcs_shapes:yielding({st.xr.randrange(5)})", "pattern tcs_shapes:yielding/1 false local"]
     if shape == "bignum":
         return [f"trace {p} on call", f"pattern tcs_target:id/1 {BIGNUM_SPEC}",
                 f"{p} call tcs_target:id({st.xr.choice(BIGNUM_ARGS)})"]

@@ -1,11 +1,13 @@
 """`A loop tcs_target:id(X)` ... `A idle` for the generator: a process busy in a loop of traced calls
 while the harness changes the function's pattern and others call it (cases/README.md "Steps"; the
 model is ref/harness/busyloop.c, CALL-BUSY-LOOP, C-447); one loop in four of a dirty NIF,
-`tcs_nif:dirty_cpu/1` or `dirty_io/1`, each call a trip to a dirty scheduler (C-590).
+`tcs_nif:dirty_cpu/1` or `dirty_io/1`, each call a trip to a dirty scheduler (C-590), and one in four
+of the rest of `tcs_shapes:yielding/1`, each call scheduled out inside the function (RUN-YIELD: the
+loop of erlang/otp#8835's test).
 
 The model states a loop only where its windows can bound it, and refuses the rest
 (conformance/refusals.md): A an idle process of the case traced by the legacy recorder for `call`
-and nothing else, looping on tcs_target:id/1 (or a dirty NIF) with a pattern of `true` or `[]` (no match spec, no
+and nothing else, looping on tcs_target:id/1 (a dirty NIF, yielding/1) with a pattern of `true` or `[]` (no match spec, no
 meta pattern, no counters to read), the tracer module loaded with no old code, no step of A before
 its `idle`, and the case not ending inside the loop. The generator writes the block with the steps
 that make it so: A's flags cleared and set to `call`, the pattern set, then one to three steps of
@@ -24,6 +26,8 @@ LOOP_PATTERNS: Final[tuple[str, ...]] = ("[]", "true", "false", "[] local", "tru
 LOOP_ARGS: Final[tuple[str, ...]] = ("1", "ok", "{x,2}", "[]")
 #: The dirty NIFs a loop calls one time in four (else tcs_target:id/1).
 LOOP_NIFS: Final[tuple[str, ...]] = ("dirty_cpu", "dirty_io")
+#: The chance that a loop that is not a dirty NIF's runs tcs_shapes:yielding/1 (else tcs_target:id/1).
+YIELDING_CHANCE: Final[float] = 0.25
 #: The chance that a loop runs tcs_nif:dirty_wait/1 and another process suspends the looper, then exits
 #: (busy_dirty_suspend_otp19799's shape: SUSPEND-DIRTY, SUSPEND-SUSPENDER-EXIT).
 DIRTY_SUSPEND_CHANCE: Final[float] = 0.2
@@ -54,7 +58,7 @@ def possible(st: FuzzState) -> bool:
     block's `trace A on call` names none."""
     return (st.recorder and not st.looped and not st.own_state and not st.step_state and not st.tracer_gone
             and not st.sessions and not st.meta and st.tracer_module == "loaded" and not st.flag_functions
-            and not ({"id", "dirty_cpu", "dirty_io", "*"} & st.counted))
+            and not ({"id", "dirty_cpu", "dirty_io", "yielding", "*"} & st.counted))
 
 
 def block_steps(st: FuzzState, xr: random.Random, die: Callable[[str], None]) -> list[str]:
@@ -69,7 +73,10 @@ def block_steps(st: FuzzState, xr: random.Random, die: Callable[[str], None]) ->
     suspenders = [q for q in callers if q not in st.traced]
     if xr.random() < DIRTY_SUSPEND_CHANCE and suspenders and not _tied(st, a):
         return _dirty_suspend(st, a, xr.choice(suspenders), die)
-    fn = f"tcs_nif:{xr.choice(LOOP_NIFS)}" if xr.random() < 0.25 else "tcs_target:id"
+    if xr.random() < 0.25:
+        fn = f"tcs_nif:{xr.choice(LOOP_NIFS)}"
+    else:
+        fn = "tcs_shapes:yielding" if xr.random() < YIELDING_CHANCE else "tcs_target:id"
     lines = [f"trace {a} off all"] if a in st.traced else []
     lines.append(f"trace {a} on call")
     lines.append(f"pattern {fn}/1 {xr.choice(LOOP_PATTERNS[:2])}")
