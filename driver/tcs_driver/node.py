@@ -114,6 +114,9 @@ class NodeRun:
     otp_release: str = ""
     detail: str = ""
     shared: bool = False      # other jobs ran before it in the same node
+    # it ran in a fresh node because the node before died before an earlier job's output was read
+    # (run_jobs): the first job of that node, where shared says it ran after others
+    after_loss: bool = False
 
 
 class NoErlang(Exception):
@@ -199,18 +202,21 @@ def run_jobs(otp: Otp, jobs: list[Job], beam_dir: Path, gate_so: Path, *, step_t
     A job that crashes or hangs its node, or whose step times out, ends that
     node; the jobs after it go on in a fresh one. `running`, when given, holds
     the node process while it runs (for another thread to kill it)."""
-    done = 0
+    done, after_loss = 0, False
     while done < len(jobs):
         rest = jobs[done:]
         for ran in _run_node(otp, rest[:per_node] if per_node else rest, beam_dir, gate_so,
                              step_timeout_ms, wall_timeout_s, running):
+            ran.after_loss, after_loss = after_loss, False
             if ran.status == "lost":
                 # The job finished, but its output died with the node (a later job
-                # crashed it): run it again in a node of its own, where nothing follows it.
+                # crashed it): run it again in a node of its own, where nothing follows it;
+                # the job that crashed it runs again first in the next node.
                 [ran] = _run_node(otp, [jobs[done]], beam_dir, gate_so, step_timeout_ms, wall_timeout_s, running)
                 if ran.status == "lost":
                     ran = NodeRun("crash", ran.lines, ran.otp_release,
                                   "the node died after the job's end, before its output was read\n" + ran.detail)
+                after_loss = True
             done += 1
             yield ran
 

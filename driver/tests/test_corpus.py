@@ -255,13 +255,41 @@ def test_crashing_tracer_is_a_crash_and_the_run_goes_on(layout: corpus.Layout, o
                               layout.nifs / "tcs_gate"))
     assert [r.status for r in runs] == ["done", "crash", "done"], [r.detail for r in runs]
     crashed = runs[1]
-    assert crashed.shared, "the crashing job should have run after another job in the same node"
+    # Under load the node may die before its standard output has passed on the first job's end: that
+    # job is run again alone, and the crashing one first in a fresh node, which the run says (seen in a
+    # fresh-clone `./tcs test` of session 39 on OTP 25).
+    assert crashed.shared or crashed.after_loss, \
+        "the crashing job should have run after another job in the same node, or after its loss"
     assert "last step started" in crashed.detail
     assert "TCS STEP" in crashed.detail, "the node's last output is missing"
     assert not runs[2].shared, "the job after a crash must run in a fresh node"
     assert f"TCS OTP {release}" in crashed.detail
     after = corpus.judge(layout, case, otp, runs[2], strict=False)
     assert after.status == "pass", after.detail
+
+
+def test_job_after_a_lost_one_runs_first_in_a_fresh_node_and_says_so(monkeypatch) -> None:
+    """run_jobs when a node dies during job 2 before job 1's end was read: job 1 again alone, then job 2
+    first in a fresh node, marked after_loss (the path of the live test above under load)."""
+    nodes: list[list[str]] = []
+    ends = {"one": "done", "two": "crash", "three": "done"}
+
+    def fake_node(otp, jobs, *rest):
+        nodes.append([j.plan for j in jobs])
+        if len(nodes) == 1:  # the first node dies in job 2: job 1's output lost with it
+            yield node.NodeRun("lost", detail="TCS END")
+            return
+        for number, job in enumerate(jobs):
+            yield node.NodeRun(ends[job.plan], shared=number > 0)
+            if ends[job.plan] == "crash":
+                return
+
+    monkeypatch.setattr(node, "_run_node", fake_node)
+    jobs = [node.Job(plan, "m", Path("m")) for plan in ("one", "two", "three")]
+    runs = list(node.run_jobs(None, jobs, Path("."), Path("gate")))  # type: ignore[arg-type]
+    assert nodes == [["one", "two", "three"], ["one"], ["two", "three"], ["three"]]
+    assert [(r.status, r.shared, r.after_loss) for r in runs] == [
+        ("done", False, False), ("crash", False, True), ("done", False, False)]
 
 
 def _one_step_job(case_id: str, step: str, like: node.Job) -> node.Job:
