@@ -11,7 +11,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -42,6 +42,7 @@ class Case:
     sessions: list[Session] = field(default_factory=list)
     desc: str = ""
     peer_seq_tracer: str | None = None  # the peer node's seq tracer process (DIST-SEQ-TRACER)
+    tries: int = 1            # runs where its release may crash, until the crash shows (run_cases)
 
 
 class ModelError(Exception):
@@ -159,7 +160,7 @@ def case_from_meta(path: Path, meta_json: str) -> Case:
     sessions = [Session(s["name"], s["tracer"], s.get("callbacks", [])) for s in meta.get("sessions", [])]
     return Case(path, meta["id"], meta["rules"], int(meta["otp"]), meta.get("features", []),
                 meta["tracer"], meta.get("callbacks", []), sessions, meta.get("desc", ""),
-                meta.get("peer_seq_tracer"))
+                meta.get("peer_seq_tracer"), int(meta.get("tries", 1)))
 
 
 def observable_kinds(case: Case) -> frozenset[str]:
@@ -378,17 +379,20 @@ def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Pa
     fresh node, and that run is its result: what an earlier case left behind
     never decides one.  Nor does it hide a crash the release is known for: a case whose release's own
     prediction says its node crashes, or may crash (a race of a present OTP bug), runs in a node of its
-    own, as `./tcs try` runs it, and a crash there ends no other case's node.  (Whether such a race
-    shows still depends on the machine: counters_reset_busy_gh8835 on 25.2.3, erlang/otp#8835,
-    crashed in 14 of 14 `./tcs try` runs and in 5 of 7 whole-corpus runs in shared nodes before this,
-    and in 3 of 5 whole-corpus runs in its own node after, at a load average of 6 to 8.)"""
+    own, as `./tcs try` runs it, and a crash there ends no other case's node.  Whether such a race
+    shows still depends on the machine (counters_reset_busy_gh8835 on 25.2.3, erlang/otp#8835,
+    crashed in 14 of 14 `./tcs try` runs and in 5 of 7 whole-corpus runs in shared nodes, and in 3 of 5
+    whole-corpus runs in its own node, at a load average of 6 to 8): a case of a race that says
+    `tries N` gets up to N such runs where its release may crash (race_runs)."""
     expected = expectations.load(expectations.path_for(layout.expectations, str(otp.release)))
     beams = runner_beams(layout, otp)
     gate = layout.nifs / "tcs_gate"
     runnable = [c for c in cases if skip_reason(c, otp.release) is None]
     plans = model_each(layout, [c.path for c in runnable], "plan")
     jobs = {c.id: job(layout, c, erts_include, plan) for c, plan in zip(runnable, plans)}
-    own_node = {c.id for c, plan in zip(runnable, plans) if crashes_its_node(layout, c, otp, plan)}
+    # the cases whose node may die, and how many runs each gets (1 unless its release may crash: a race)
+    own_node = {c.id: (c.tries if crash == "may-crash" else 1) for c, plan in zip(runnable, plans)
+                if (crash := node_crash_predicted(layout, c, otp, plan))}
     shared = [j for case_id, j in jobs.items() if case_id not in own_node]
     # closed explicitly: a run interrupted between two cases (Ctrl-C) kills its node at once
     with contextlib.closing(node.run_jobs_side_by_side(otp, shared, beams, gate,
@@ -398,8 +402,9 @@ def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Pa
             if reason is not None:
                 result = CaseResult(case.id, "skip", case.rules, otp.name, reason)
             elif case.id in own_node:
-                result = judged(layout, case, otp, node.run_alone(otp, jobs[case.id], beams, gate),
-                                expected.get(case.id), strict=strict)
+                result = race_runs(own_node[case.id], lambda: judged(
+                    layout, case, otp, node.run_alone(otp, jobs[case.id], beams, gate), expected.get(case.id),
+                    strict=strict))
             else:
                 ran = next(runs)
                 result = judged(layout, case, otp, ran, expected.get(case.id), strict=strict)
@@ -410,13 +415,34 @@ def run_cases(layout: Layout, cases: list[Case], otp: node.Otp, erts_include: Pa
             yield result
 
 
-def crashes_its_node(layout: Layout, case: Case, otp: node.Otp, plan: str) -> bool:
-    """Guarantees: whether the release's own prediction (`tcsref sim --release N`) has the case's node crash,
-    or possibly crash, on otp; asked of the model only for a plan with step lines, which it writes wherever
-    some release's node may die during a step (PROTOCOLS.md, section 2)."""
-    return "{step_lines, true}." in plan and any(
-        n.crash or n.may_crash
-        for n in release.notes(model(layout, "sim", str(case.path), "--release", str(otp.release)), deviations(layout)))
+def node_crash_predicted(layout: Layout, case: Case, otp: node.Otp, plan: str) -> str | None:
+    """Guarantees: "crash" when the release's own prediction (`tcsref sim --release N`) has the case's node
+    crash on otp, "may-crash" when it only may (a race), None when neither; asked of the model only for a
+    plan with step lines, which it writes wherever some release's node may die during a step (PROTOCOLS.md,
+    section 2)."""
+    if "{step_lines, true}." not in plan:
+        return None
+    notes = release.notes(model(layout, "sim", str(case.path), "--release", str(otp.release)), deviations(layout))
+    return "crash" if any(n.crash for n in notes) else "may-crash" if any(n.may_crash for n in notes) else None
+
+
+def race_runs(tries: int, run: Callable[[], CaseResult]) -> CaseResult:
+    """Guarantees: the first of at most `tries` judged runs that is not a pass (the crash the release may
+    show came, or anything else that is not an agreement), else the last pass; its `tries` says how many
+    runs were made, and its detail says so when there were more than one. A run that disagrees is never
+    run again: only a race that did not show is."""
+    for number in range(1, tries + 1):
+        result = run()
+        if result.status != "pass":
+            break
+    result.tries = number
+    if number > 1 and result.status == "pass":
+        result.detail = (f"{number} runs, each in a node of its own: the crash the release's prediction allows "
+                         f"did not show in any\n{result.detail}").rstrip("\n")
+    elif number > 1:
+        result.detail = (f"run {number} of at most {tries}, each in a node of its own (the runs before it "
+                         f"passed: the race did not show)\n{result.detail}").rstrip("\n")
+    return result
 
 
 def run_case(layout: Layout, case: Case, otp: node.Otp, erts_include: Path,

@@ -47,6 +47,7 @@ class CaseResult:
     rerun_alone: bool = False  # disagreed in a shared node, so this is the run of a fresh node
     shared_run: CaseResult | None = None  # when rerun_alone: what the shared node showed
     clarification: str = ""  # a deviation's clarification(s), "C-41" or "C-48, C-155": why it is documented
+    tries: int = 1  # runs made of a case of a race where its release may crash (corpus.race_runs)
 
     def verdict(self) -> str:
         """The status as the reports print it: a deviation names its clarification, "deviation (C-41)"."""
@@ -152,6 +153,7 @@ def _result_json(r: CaseResult) -> dict[str, Any]:
     return {"case": r.case, "status": r.status, "rules": list(r.rules), "otp": r.otp, "detail": r.detail,
             "changed": list(r.changed), "live": list(r.live),
             **({"clarification": r.clarification} if r.clarification else {}),
+            **({"tries": r.tries} if r.tries > 1 else {}),
             **({"golden": list(r.golden)} if r.golden and r.status in SHOWN_WITH_GOLDEN else {})}
 
 
@@ -163,7 +165,7 @@ def from_json(row: dict[str, Any]) -> CaseResult:
     return CaseResult(row["case"], row["status"], list(row["rules"]), row["otp"], row.get("detail", ""),
                       list(row.get("golden", [])), list(row.get("live", [])), list(row.get("changed", [])),
                       bool(row.get("replayed_alone", False)), from_json(shared) if shared else None,
-                      row.get("clarification", ""))
+                      row.get("clarification", ""), int(row.get("tries", 1)))
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

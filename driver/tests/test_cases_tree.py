@@ -78,3 +78,16 @@ def test_two_cases_with_one_id_are_refused(tmp_path: Path) -> None:
     layout = tree(tmp_path, {"calls/twin.tcs": "x", "ports/twin.tcs": "x", "ports/single.tcs": "x"})
     with pytest.raises(corpus.ModelError, match=r"calls/twin\.tcs and \S+ports/twin\.tcs: two cases with one id"):
         corpus.case_paths(layout, "single")
+
+
+def test_a_case_with_tries_is_one_whose_release_may_crash(layout: corpus.Layout) -> None:
+    """`tries N` (cases/README.md, "Header") is for a case of a race: on some release the model's own
+    prediction must say its node may crash, or the tries would be asked for and never given."""
+    with_tries = [c for c in corpus.load_cases(layout, corpus.case_paths(layout)) if c.tries > 1]
+    assert with_tries, "no case says tries: this test checks nothing"
+    table = corpus.deviations(layout)
+    never = [c.id for c in with_tries
+             if not any(n.may_crash for release in ("25", "27", "29")
+                        for n in corpus.release.notes(corpus.model(layout, "sim", str(c.path), "--release", release),
+                                                      table))]
+    assert never == []

@@ -440,7 +440,7 @@ void meta_print(Buf *out, const Scenario *sc)
     json_string(out, sc->desc);
     buf_printf(out, ",\"otp\":%lld,\"features\":", sc->otp);
     json_strings(out, sc->features, sc->nfeatures);
-    buf_puts(out, ",");
+    buf_printf(out, ",\"tries\":%lld,", sc->tries > 1 ? sc->tries : 1);
     tracer_json(out, &sc->tracer);
     buf_puts(out, ",\"sessions\":[");
     for (size_t i = 0; i < sc->nsessions; i++) {

@@ -163,7 +163,7 @@ static bool step_word(const char *w)
  * line of its own. */
 static bool statement_word(const char *w)
 {
-    static const char *const words[] = {"case", "rules", "desc", "otp", "features", "tracer",
+    static const char *const words[] = {"case", "rules", "desc", "otp", "features", "tries", "tracer",
                                         "callbacks", "answer", "process", "session"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strcmp(w, words[i]) == 0)
@@ -2165,6 +2165,24 @@ static bool tracer_state(Parser *p, TracerDecl *t)
 
 /* --- statements in order -------------------------------------------------------------- */
 
+/* Most runs a case of a race gets (cases/README.md, "Header"): a few, since each is a node of its own. */
+enum { MAX_TRIES = 5 };
+
+/* 'tries N': how many runs, each in a node of its own, a release whose prediction says the node may
+ * crash gives the case until the crash shows (the driver's; the model's stream does not change). */
+static bool parse_tries(Parser *p, size_t at)
+{
+    if (p->sc->tries > 1)
+        return fail(p, at, "'tries' given twice");
+    skip_ws(p);
+    size_t iat = p->i;
+    if (!int_arg(p, "tries", &p->sc->tries))
+        return false;
+    if (p->sc->tries < 2 || p->sc->tries > MAX_TRIES)
+        return fail(p, iat, "tries must be 2 to %d (one run is the default)", MAX_TRIES);
+    return end_of_statement(p);
+}
+
 static const char *const stage_kw[] = {"case", "rules", "desc", "otp"};
 
 static bool parse_statement(Parser *p)
@@ -2209,12 +2227,16 @@ static bool parse_statement(Parser *p)
     }
     if (p->stage == S_FEATURES) {
         if (strcmp(kw, "features") == 0) {
+            if (sc->tries > 1)
+                return fail(p, at, "'features' out of order: it comes before 'tries'");
             if (!parse_words(p, "features", is_feature, "feature", &sc->features, &sc->nfeatures))
                 return false;
             return true;
         }
+        if (strcmp(kw, "tries") == 0)
+            return parse_tries(p, at);
         if (strcmp(kw, "tracer") != 0)
-            return fail(p, at, "%s '%s': expected 'features' or 'tracer'",
+            return fail(p, at, "%s '%s': expected 'features', 'tries' or 'tracer'",
                         strcmp(kw, "process") == 0 || strcmp(kw, "callbacks") == 0 ||
                                 strcmp(kw, "answer") == 0 ? "unexpected" : "unknown keyword", kw);
         size_t tat;

@@ -143,6 +143,7 @@ typedef struct Scenario {
     const char *desc;          /* decoded UTF-8 text */
     long long otp;
     const char **features; size_t nfeatures;
+    long long tries;           /* runs of a race the case shows where its release may crash (0: not given, one) */
     TracerDecl tracer;         /* the tracer of erlang:trace/3 (the legacy session) */
     SessionDecl *sessions; size_t nsessions; /* in declaration order */
     const char **procs; size_t nprocs;

@@ -52,10 +52,10 @@ static void test_header_errors(int *failures)
     parse(failures, "case x\nrules A\ndesc \"d\"\notp 0\n", "4:5: otp must be a positive release number");
     parse(failures, "case x\nrules A\ndesc \"d\"\notp 1 2\n", "4:7: unexpected text after the statement");
     parse(failures, "case x\nrules A\ndesc \"d\"\notp [\n", "4:6: expected a term, found end of line");
-    parse(failures, HDR "process a\n", "5:1: unexpected 'process': expected 'features' or 'tracer'");
-    parse(failures, HDR "callbacks trace\n", "5:1: unexpected 'callbacks': expected 'features' or 'tracer'");
-    parse(failures, HDR "answer send trace\n", "5:1: unexpected 'answer': expected 'features' or 'tracer'");
-    parse(failures, HDR "bogus\n", "5:1: unknown keyword 'bogus': expected 'features' or 'tracer'");
+    parse(failures, HDR "process a\n", "5:1: unexpected 'process': expected 'features', 'tries' or 'tracer'");
+    parse(failures, HDR "callbacks trace\n", "5:1: unexpected 'callbacks': expected 'features', 'tries' or 'tracer'");
+    parse(failures, HDR "answer send trace\n", "5:1: unexpected 'answer': expected 'features', 'tries' or 'tracer'");
+    parse(failures, HDR "bogus\n", "5:1: unknown keyword 'bogus': expected 'features', 'tries' or 'tracer'");
     parse(failures, HDR "features Bad\n", "5:10: 'Bad' is not a valid feature");
     parse(failures, HDR "tracer nope\n", "5:8: tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
     parse(failures, HDR "tracer\n", "5:7: tracer must be 'recorder', 'erl_msg_tracer' or 'process'");
