@@ -3,6 +3,7 @@
 
     /usr/bin/python3 bench/sanitize.py [--otp local] [--samples 3] [--tracer tcs_good_tracer]
                                        [--memcheck] [--stress] [--json FILE]
+    /usr/bin/python3 bench/sanitize.py --boot [--otp local] [--samples 3]
 
 On each release it validates one bundled tracer (tcs_good_tracer by
 default) `samples` times with these checks, one at a time: tracee_untouched
@@ -16,6 +17,10 @@ its race detector's node (stress (tsan): the traffic again on a node that
 loads a ThreadSanitizer build of the tracer, tsan.py), both for the default
 --stress-seconds, boot included.  It prints, per release, the median seconds of each check's node (start to
 end, boot included) and the ratios to the plain node, all from this one run.
+
+With --boot it times only a node's boot and halt under memcheck, as the memory check starts it
+(sanitize.command), with its schedulers not busy waiting and, alternating with it, with the runtime's
+default busy waits: under valgrind one thread runs at a time, and a spinning scheduler holds that turn.
 Numbers depend on the machine and its load; compare runs of one machine.
 """
 from __future__ import annotations
@@ -24,13 +29,15 @@ import argparse
 import dataclasses
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "driver"))
 
-from tcs_driver import cli, corpus  # noqa: E402
+from tcs_driver import cli, corpus, node  # noqa: E402
 from tcs_driver.validate import asan, bundled, engine, inputs, releases, sanitize, tsan  # noqa: E402
 from tcs_driver.validate.checks import SANITIZE_CHECK  # noqa: E402
 
@@ -49,10 +56,14 @@ def main() -> int:
     args.add_argument("--memcheck", action="store_true", help="also the memory check under memcheck (slow)")
     args.add_argument("--stress", action="store_true", help="also stress and its race detector's node (TSan)")
     args.add_argument("--json", help="write the figures as JSON to this file")
+    args.add_argument("--boot", action="store_true",
+                      help="only a memcheck node's boot and halt, without and with busy waiting schedulers")
     options = args.parse_args()
     layout = corpus.default_layout()
     cli.build(layout)
     say = lambda text: print(f"bench: {text}", file=sys.stderr, flush=True)  # noqa: E731
+    if options.boot:
+        return memcheck_boot(options.otp, max(1, options.samples), say)
     tracer = next((t for t in bundled.good(layout) + bundled.defective(layout) if t.module == options.tracer), None)
     if tracer is None or options.samples < 1:
         print(f"--tracer {options.tracer}: not a bundled tracer, or --samples below 1", file=sys.stderr)
@@ -111,6 +122,41 @@ def main() -> int:
     if options.json:
         Path(options.json).write_text(json.dumps({"tracer": tracer.module, "samples": options.samples,
                                                   "releases": figures}, indent=2) + "\n")
+    return 0
+
+
+def memcheck_boot(otps: str, samples: int, say) -> int:  # type: ignore[no-untyped-def]
+    """Times a node's boot and halt under memcheck, as sanitize.command starts it, and the same with busy
+    waiting schedulers (node.NO_BUSY_WAIT left out), alternating; prints medians and their ratio."""
+    rows = []
+    for otp in releases.available(otps, say):
+        sanitize.install(otp, say)
+        if why := sanitize.unavailable(otp):
+            say(f"OTP {otp.name} left out: {why}")
+            continue
+        seconds: dict[str, list[float]] = {"no busy wait": [], "busy wait": []}
+        with otp.workspace() as ws:
+            suppressions = ws.write("suppressions.supp", sanitize.suppressions())
+            for sample in range(samples):
+                for variant in seconds:
+                    with open(ws.host / "log.xml", "wb") as log:
+                        wrap = sanitize.command(otp, log.fileno(), str(suppressions))
+                        flags = wrap.emulator_flags
+                        assert tuple(flags[-len(node.NO_BUSY_WAIT):]) == node.NO_BUSY_WAIT
+                        if variant == "busy wait":
+                            flags = flags[:-len(node.NO_BUSY_WAIT)]
+                        started = time.monotonic()
+                        subprocess.run([*wrap.outer, *otp.erl[:-1], *wrap.before, otp.erl[-1], *flags,
+                                        "-noshell", "-eval", "halt()."], check=True, pass_fds=wrap.pass_fds,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                        seconds[variant].append(time.monotonic() - started)
+                    say(f"OTP {otp.name} sample {sample + 1}/{samples}: {variant} {seconds[variant][-1]:.1f} s")
+        quiet, busy = (statistics.median(seconds[v]) for v in ("no busy wait", "busy wait"))
+        rows.append((otp.name, quiet, busy))
+    print(f"a node's boot and halt under memcheck; medians of {samples} samples of one run, seconds")
+    print(f"{'OTP':<8} {'no busy wait':>14} {'busy wait':>14} {'x busy wait':>12}")
+    for name, quiet, busy in rows:
+        print(f"{name:<8} {quiet:>14.1f} {busy:>14.1f} {busy / quiet:>12.2f}")
     return 0
 
 
