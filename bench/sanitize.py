@@ -2,8 +2,7 @@
 """The cost of ./tcs validate --sanitize, rerunnable.
 
     /usr/bin/python3 bench/sanitize.py [--otp local] [--samples 3] [--tracer tcs_good_tracer]
-                                       [--memcheck] [--stress] [--json FILE]
-    /usr/bin/python3 bench/sanitize.py --boot [--otp local] [--samples 3]
+                                       [--memcheck [--busy-wait]] [--stress] [--json FILE]
 
 On each release it validates one bundled tracer (tcs_good_tracer by
 default) `samples` times with these checks, one at a time: tracee_untouched
@@ -11,29 +10,29 @@ default) `samples` times with these checks, one at a time: tracee_untouched
 plain node; it also looks at the tracee after each call, so the ratios
 understate the slowdown a little), memory with --src (the same inputs with an
 ASan+UBSan build of the tracer loaded, asan.py) and, with --memcheck, memory
-without --src (on a node under valgrind memcheck: many minutes per node);
+without --src (on a node under valgrind memcheck: many minutes per node), and with
+--busy-wait that check once more on a node whose schedulers busy-wait, the runtime's default,
+which the memory check turns off (sanitize.command: valgrind runs one thread at a time, and a
+spinning scheduler holds that turn);
 with --stress, also the stress check with --src: its plain node (stress) and
 its race detector's node (stress (tsan): the traffic again on a node that
 loads a ThreadSanitizer build of the tracer, tsan.py), both for the default
 --stress-seconds, boot included.  It prints, per release, the median seconds of each check's node (start to
 end, boot included) and the ratios to the plain node, all from this one run.
-
-With --boot it times only a node's boot and halt under memcheck, as the memory check starts it
-(sanitize.command), with its schedulers not busy waiting and, alternating with it, with the runtime's
-default busy waits: under valgrind one thread runs at a time, and a spinning scheduler holds that turn.
 Numbers depend on the machine and its load; compare runs of one machine.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "driver"))
 
@@ -44,6 +43,7 @@ from tcs_driver.validate.checks import SANITIZE_CHECK  # noqa: E402
 PLAIN = "tracee_untouched"
 ASAN = "memory (asan)"
 MEMCHECK = "memory (memcheck)"
+MEMCHECK_BUSY = "memory (busy wait)"
 STRESS = "stress"
 RACES = "stress (tsan)"
 
@@ -54,16 +54,14 @@ def main() -> int:
     args.add_argument("--samples", type=int, default=3, help="runs of each check per release (default 3)")
     args.add_argument("--tracer", default="tcs_good_tracer", help="a bundled tracer (default tcs_good_tracer)")
     args.add_argument("--memcheck", action="store_true", help="also the memory check under memcheck (slow)")
+    args.add_argument("--busy-wait", action="store_true",
+                      help="with --memcheck: also memcheck on a node whose schedulers busy-wait")
     args.add_argument("--stress", action="store_true", help="also stress and its race detector's node (TSan)")
     args.add_argument("--json", help="write the figures as JSON to this file")
-    args.add_argument("--boot", action="store_true",
-                      help="only a memcheck node's boot and halt, without and with busy waiting schedulers")
     options = args.parse_args()
     layout = corpus.default_layout()
     cli.build(layout)
     say = lambda text: print(f"bench: {text}", file=sys.stderr, flush=True)  # noqa: E731
-    if options.boot:
-        return memcheck_boot(options.otp, max(1, options.samples), say)
     tracer = next((t for t in bundled.good(layout) + bundled.defective(layout) if t.module == options.tracer), None)
     if tracer is None or options.samples < 1:
         print(f"--tracer {options.tracer}: not a bundled tracer, or --samples below 1", file=sys.stderr)
@@ -71,7 +69,9 @@ def main() -> int:
     if why := asan.unavailable() or (options.stress and tsan.unavailable()):
         print(f"no ASan or TSan build: {why}", file=sys.stderr)
         return 2
-    kinds = (PLAIN, ASAN) + ((MEMCHECK,) if options.memcheck else ()) + ((STRESS, RACES) if options.stress else ())
+    kinds = (PLAIN, ASAN) + ((MEMCHECK,) if options.memcheck else ()) + \
+        ((MEMCHECK_BUSY,) if options.memcheck and options.busy_wait else ()) + \
+        ((STRESS, RACES) if options.stress else ())
     figures: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory(prefix="tcs-bench-sanitize-") as scratch:
         prepared = inputs.prepare(tracer.module, str(tracer.nif), str(tracer.erl), None, None, Path(scratch))
@@ -94,8 +94,9 @@ def main() -> int:
                     given = dataclasses.replace(prepared, sanitized=built if kind == ASAN else None,
                                                 race_build=raced if kind == STRESS else None)
                     run = engine.Options(checks=("shape", check), parallel=1)
-                    results = engine.validate(given, [otp], lambda o: corpus.runner_beams(layout, o), run,
-                                              lambda _: None)
+                    with busy_waiting(kind == MEMCHECK_BUSY):
+                        results = engine.validate(given, [otp], lambda o: corpus.runner_beams(layout, o), run,
+                                                  lambda _: None)
                     result = next(r for r in results if r.check == check)
                     if result.status != "pass":
                         print(f"OTP {otp.name} {kind}: {result.status}: {result.summary}", file=sys.stderr)
@@ -125,39 +126,24 @@ def main() -> int:
     return 0
 
 
-def memcheck_boot(otps: str, samples: int, say) -> int:  # type: ignore[no-untyped-def]
-    """Times a node's boot and halt under memcheck, as sanitize.command starts it, and the same with busy
-    waiting schedulers (node.NO_BUSY_WAIT left out), alternating; prints medians and their ratio."""
-    rows = []
-    for otp in releases.available(otps, say):
-        sanitize.install(otp, say)
-        if why := sanitize.unavailable(otp):
-            say(f"OTP {otp.name} left out: {why}")
-            continue
-        seconds: dict[str, list[float]] = {"no busy wait": [], "busy wait": []}
-        with otp.workspace() as ws:
-            suppressions = ws.write("suppressions.supp", sanitize.suppressions())
-            for sample in range(samples):
-                for variant in seconds:
-                    with open(ws.host / "log.xml", "wb") as log:
-                        wrap = sanitize.command(otp, log.fileno(), str(suppressions))
-                        flags = wrap.emulator_flags
-                        assert tuple(flags[-len(node.NO_BUSY_WAIT):]) == node.NO_BUSY_WAIT
-                        if variant == "busy wait":
-                            flags = flags[:-len(node.NO_BUSY_WAIT)]
-                        started = time.monotonic()
-                        subprocess.run([*wrap.outer, *otp.erl[:-1], *wrap.before, otp.erl[-1], *flags,
-                                        "-noshell", "-eval", "halt()."], check=True, pass_fds=wrap.pass_fds,
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                        seconds[variant].append(time.monotonic() - started)
-                    say(f"OTP {otp.name} sample {sample + 1}/{samples}: {variant} {seconds[variant][-1]:.1f} s")
-        quiet, busy = (statistics.median(seconds[v]) for v in ("no busy wait", "busy wait"))
-        rows.append((otp.name, quiet, busy))
-    print(f"a node's boot and halt under memcheck; medians of {samples} samples of one run, seconds")
-    print(f"{'OTP':<8} {'no busy wait':>14} {'busy wait':>14} {'x busy wait':>12}")
-    for name, quiet, busy in rows:
-        print(f"{name:<8} {quiet:>14.1f} {busy:>14.1f} {busy / quiet:>12.2f}")
-    return 0
+@contextlib.contextmanager
+def busy_waiting(on: bool) -> Iterator[None]:
+    """While on: the memcheck node starts as sanitize.command says, but without node.NO_BUSY_WAIT (the
+    one difference this benchmark measures; sanitize.command puts those flags last)."""
+    if not on:
+        yield
+        return
+    command = sanitize.command
+
+    def busy(*args: Any) -> Any:
+        wrap = command(*args)
+        assert tuple(wrap.emulator_flags[-len(node.NO_BUSY_WAIT):]) == node.NO_BUSY_WAIT
+        return dataclasses.replace(wrap, emulator_flags=wrap.emulator_flags[:-len(node.NO_BUSY_WAIT)])
+    sanitize.command = busy
+    try:
+        yield
+    finally:
+        sanitize.command = command
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ want(err "${DEAD_ACTOR}:9:1: a step by a dead process is not supported by model 
 # meta: JSON escapes of ", \ and control characters in desc
 file(WRITE ${W}/cases/meta_esc.tcs "case meta_esc\nrules EV-SEND\ndesc \"q\\\"b\\\\s\tt\"\notp 26\nfeatures f1\ntracer recorder\ncallbacks trace_send\nprocess a\n")
 run(0 meta ${W}/cases/meta_esc.tcs)
-want(out [=[{"id":"meta_esc","rules":["EV-SEND"],"desc":"q\"b\\s\u0009t","otp":26,"features":["f1"],"tracer":"recorder","callbacks":["trace_send"],"sessions":[]}
+want(out [=[{"id":"meta_esc","rules":["EV-SEND"],"desc":"q\"b\\s\u0009t","otp":26,"features":["f1"],"tries":1,"tracer":"recorder","callbacks":["trace_send"],"sessions":[]}
 ]=])
 
 # golden: files that are not cases are ignored; created, then updated when stale
