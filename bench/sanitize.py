@@ -2,7 +2,7 @@
 """The cost of ./tcs validate --sanitize, rerunnable.
 
     /usr/bin/python3 bench/sanitize.py [--otp local] [--samples 3] [--tracer tcs_good_tracer]
-                                       [--memcheck [--busy-wait]] [--stress] [--json FILE]
+                                       [--memcheck [--frames]] [--stress] [--json FILE]
 
 On each release it validates one bundled tracer (tcs_good_tracer by
 default) `samples` times with these checks, one at a time: tracee_untouched
@@ -11,9 +11,8 @@ plain node; it also looks at the tracee after each call, so the ratios
 understate the slowdown a little), memory with --src (the same inputs with an
 ASan+UBSan build of the tracer loaded, asan.py) and, with --memcheck, memory
 without --src (on a node under valgrind memcheck: many minutes per node), and with
---busy-wait that check once more on a node whose schedulers busy-wait, the runtime's default,
-which the memory check turns off (sanitize.command: valgrind runs one thread at a time, and a
-spinning scheduler holds that turn);
+--frames that check once more with valgrind's default --max-stackframe (2 MB) instead of
+sanitize.MAX_STACKFRAME (why it is smaller: sanitize.py);
 with --stress, also the stress check with --src: its plain node (stress) and
 its race detector's node (stress (tsan): the traffic again on a node that
 loads a ThreadSanitizer build of the tracer, tsan.py), both for the default
@@ -36,14 +35,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "driver"))
 
-from tcs_driver import cli, corpus, node  # noqa: E402
+from tcs_driver import cli, corpus  # noqa: E402
 from tcs_driver.validate import asan, bundled, engine, inputs, releases, sanitize, tsan  # noqa: E402
 from tcs_driver.validate.checks import SANITIZE_CHECK  # noqa: E402
 
 PLAIN = "tracee_untouched"
 ASAN = "memory (asan)"
 MEMCHECK = "memory (memcheck)"
-MEMCHECK_BUSY = "memory (busy wait)"
+MEMCHECK_FRAMES = "memory (2 MB frames)"
 STRESS = "stress"
 RACES = "stress (tsan)"
 
@@ -54,8 +53,8 @@ def main() -> int:
     args.add_argument("--samples", type=int, default=3, help="runs of each check per release (default 3)")
     args.add_argument("--tracer", default="tcs_good_tracer", help="a bundled tracer (default tcs_good_tracer)")
     args.add_argument("--memcheck", action="store_true", help="also the memory check under memcheck (slow)")
-    args.add_argument("--busy-wait", action="store_true",
-                      help="with --memcheck: also memcheck on a node whose schedulers busy-wait")
+    args.add_argument("--frames", action="store_true",
+                      help="with --memcheck: also memcheck with valgrind's default --max-stackframe")
     args.add_argument("--stress", action="store_true", help="also stress and its race detector's node (TSan)")
     args.add_argument("--json", help="write the figures as JSON to this file")
     options = args.parse_args()
@@ -70,7 +69,7 @@ def main() -> int:
         print(f"no ASan or TSan build: {why}", file=sys.stderr)
         return 2
     kinds = (PLAIN, ASAN) + ((MEMCHECK,) if options.memcheck else ()) + \
-        ((MEMCHECK_BUSY,) if options.memcheck and options.busy_wait else ()) + \
+        ((MEMCHECK_FRAMES,) if options.memcheck and options.frames else ()) + \
         ((STRESS, RACES) if options.stress else ())
     figures: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory(prefix="tcs-bench-sanitize-") as scratch:
@@ -94,7 +93,7 @@ def main() -> int:
                     given = dataclasses.replace(prepared, sanitized=built if kind == ASAN else None,
                                                 race_build=raced if kind == STRESS else None)
                     run = engine.Options(checks=("shape", check), parallel=1)
-                    with busy_waiting(kind == MEMCHECK_BUSY):
+                    with default_frames(kind == MEMCHECK_FRAMES):
                         results = engine.validate(given, [otp], lambda o: corpus.runner_beams(layout, o), run,
                                                   lambda _: None)
                     result = next(r for r in results if r.check == check)
@@ -127,19 +126,20 @@ def main() -> int:
 
 
 @contextlib.contextmanager
-def busy_waiting(on: bool) -> Iterator[None]:
-    """While on: the memcheck node starts as sanitize.command says, but without node.NO_BUSY_WAIT (the
-    one difference this benchmark measures; sanitize.command puts those flags last)."""
+def default_frames(on: bool) -> Iterator[None]:
+    """While on: the memcheck node starts as sanitize.command says, but without its --max-stackframe,
+    so with valgrind's default (the one difference this benchmark measures)."""
     if not on:
         yield
         return
     command = sanitize.command
+    ours = f"--max-stackframe={sanitize.MAX_STACKFRAME}"
 
-    def busy(*args: Any) -> Any:
+    def frames(*args: Any) -> Any:
         wrap = command(*args)
-        assert tuple(wrap.emulator_flags[-len(node.NO_BUSY_WAIT):]) == node.NO_BUSY_WAIT
-        return dataclasses.replace(wrap, emulator_flags=wrap.emulator_flags[:-len(node.NO_BUSY_WAIT)])
-    sanitize.command = busy
+        assert ours in wrap.before
+        return dataclasses.replace(wrap, before=[a for a in wrap.before if a != ours])
+    sanitize.command = frames
     try:
         yield
     finally:

@@ -163,8 +163,8 @@ COMMANDS: dict[str, Spec] = {
         live=True),
     "/usr/bin/python3 bench/sanitize.py --otp 25,27,29 --samples 3 --stress": Spec(
         run=("/usr/bin/python3 bench/sanitize.py --otp 25 --samples 1 --stress",), says=("stress (tsan)",), live=True),
-    "/usr/bin/python3 bench/sanitize.py --otp 27 --samples 2 --memcheck --busy-wait": Spec(
-        elsewhere="driver/tests/test_validate_sanitize.py::test_command_follows_the_release: NO_BUSY_WAIT"),
+    "/usr/bin/python3 bench/sanitize.py --otp 27 --samples 3 --memcheck --frames": Spec(
+        elsewhere="driver/tests/test_validate_sanitize.py::test_command_follows_the_release: MAX_STACKFRAME"),
     "/usr/bin/python3 bench/sanitize.py --otp 25,27,29 --samples 5": Spec(
         run=("/usr/bin/python3 bench/sanitize.py --otp 25 --samples 1",), says=("memory (asan)",), live=True),
     "./tcs validate --module tcs_defect_heap_overrun --nif build/nif/tcs_defect_heap_overrun.so "

@@ -207,8 +207,8 @@ def test_suppressions_cover_only_errors_starting_in_otp_code() -> None:
 def test_command_follows_the_release(release: int, smc: str, jit: list[str]) -> None:
     wrap = sanitize.command(node.Otp(str(release), ["erl"]), 7, "/s.supp")
     assert wrap.before[0] == "valgrind" and f"--smc-check={smc}" in wrap.before and "--xml-fd=7" in wrap.before
-    assert wrap.emulator_flags == ["+Mea", "min", *jit, *node.NO_BUSY_WAIT] and wrap.pass_fds == (7,)
-    assert wrap.outer == []
+    assert wrap.emulator_flags == ["+Mea", "min", *jit] and wrap.pass_fds == (7,) and wrap.outer == []
+    assert f"--max-stackframe={sanitize.MAX_STACKFRAME}" in wrap.before
 
 
 def test_command_in_a_root_mounts_proc_in_a_namespace_of_its_own(tmp_path: Path) -> None:

@@ -49,6 +49,15 @@ _KINDS = ("Cond", "Value1", "Value2", "Value4", "Value8", "Value16", "Value32",
 _OTP_CODE = ("obj:*/beam.smp", "obj:/memfd:*", "obj:???")
 #: The C library, and valgrind's replacements of its memory and string functions.
 _C_LIBRARY = ("obj:*/libc.so*", "obj:*/vgpreload_memcheck*")
+#: The largest move of the stack pointer memcheck takes for a stack frame; a larger one is a switch of
+#: stacks, which changes no memory's state.  The JIT of OTP 26 and later runs Erlang code on each
+#: process's own stack, in its heap block, and switches back to the scheduler's stack for C code; with
+#: valgrind's default of 2 MB memcheck took the jumps between two blocks less than 2 MB apart for
+#: frames, and the memory between them for freed stack: tens of millions of invalid accesses in OTP's
+#: code (27.3.4.1: 91 million suppressed in one memory check, 113 million in a bare boot and halt),
+#: and reads the tracer makes inside live heap blocks called invalid.  A tracer's frame of more than
+#: 64 KB is not checked for uninitialised reads.
+MAX_STACKFRAME = 65536
 #: How much longer a callback call, and a whole node, may take under memcheck than on a plain node:
 #: Erlang code runs from the JIT's memory, which memcheck checks for changes before every block
 #: (--smc-check), and a loaded machine slows that further (a call of trace/5 on OTP 25 took over 40 s
@@ -115,11 +124,10 @@ def command(otp: node.Otp, log_fd: int, suppression_file: str) -> jobs.Wrap:
     smc = "all-non-file" if otp.release >= 26 else "all"
     valgrind = ["valgrind", "--tool=memcheck", "--trace-children=yes",
                 f"--trace-children-skip={','.join(_SKIP_CHILDREN)}", "--child-silent-after-fork=yes",
-                "--error-limit=no", "--num-callers=16", f"--smc-check={smc}", "--track-origins=yes",
+                "--error-limit=no", f"--max-stackframe={MAX_STACKFRAME}", "--num-callers=16",
+                f"--smc-check={smc}", "--track-origins=yes",
                 f"--suppressions={suppression_file}", "--xml=yes", f"--xml-fd={log_fd}"]
-    # No busy waiting: valgrind runs one thread at a time, and a spinning scheduler holds that turn (the
-    # boot of 27.3.4.1 under --tool=none took 116 s with the default busy waits, 23 s without).
-    return jobs.Wrap(jobs.proc_namespace(otp), valgrind, ["+Mea", "min", *jit, *node.NO_BUSY_WAIT], (log_fd,))
+    return jobs.Wrap(jobs.proc_namespace(otp), valgrind, ["+Mea", "min", *jit], (log_fd,))
 
 
 _ITEM = re.compile(r"^TCS-STEP ([^\n]*)$|<error>.*?</error>|<suppcounts>.*?</suppcounts>", re.M | re.S)
