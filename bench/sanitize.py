@@ -85,6 +85,8 @@ def main() -> int:
                     say(f"OTP {otp.name} left out: {why}")
                     continue
             seconds: dict[str, list[float]] = {kind: [] for kind in kinds}
+            # what memcheck left out as OTP's own, per memcheck kind: the noise --max-stackframe cuts
+            noise: dict[str, list[tuple[int, int, int]]] = {k: [] for k in (MEMCHECK, MEMCHECK_FRAMES) if k in kinds}
             for sample in range(options.samples):
                 for kind in kinds:
                     if kind == RACES:
@@ -101,6 +103,9 @@ def main() -> int:
                         print(f"OTP {otp.name} {kind}: {result.status}: {result.summary}", file=sys.stderr)
                         return 1
                     measured = {kind: result.seconds}
+                    if kind in noise:
+                        noise[kind].append((int(result.data["suppressed"]), int(result.data["otp_errors"]),
+                                            int(result.data["in_bounds"])))
                     if kind == STRESS:
                         race_s = float(result.data["race_detector_s"])
                         measured = {STRESS: result.seconds - race_s, RACES: race_s}
@@ -109,7 +114,9 @@ def main() -> int:
                         say(f"OTP {otp.name} sample {sample + 1}/{options.samples}: {name} {value:.1f} s")
             medians = {kind: statistics.median(values) for kind, values in seconds.items()}
             figures[otp.name] = {"seconds": seconds, "median_s": medians,
-                                 "ratio": {kind: round(medians[kind] / medians[PLAIN], 2) for kind in kinds[1:]}}
+                                 "ratio": {kind: round(medians[kind] / medians[PLAIN], 2) for kind in kinds[1:]},
+                                 "otp_noise": {kind: [{"suppressed": a, "otp_errors": b, "in_bounds": c}
+                                                      for a, b, c in samples] for kind, samples in noise.items()}}
     print(f"{tracer.module}, {options.samples} samples per check; medians of one run, seconds per node "
           "(boot included), ratio to the plain node")
     print(f"{'OTP':<8} " + " ".join(f"{kind:>18}" for kind in kinds) + " " +
@@ -119,6 +126,13 @@ def main() -> int:
         assert isinstance(medians, dict) and isinstance(ratios, dict)
         print(f"{name:<8} " + " ".join(f"{medians[kind]:>18.2f}" for kind in kinds) + " " +
               " ".join(f"{ratios[kind]:>20.2f}" for kind in kinds[1:]))
+    for name, data in figures.items():
+        noise_of = data["otp_noise"]
+        assert isinstance(noise_of, dict)
+        for kind, samples in noise_of.items():
+            print(f"{name:<8} {kind}: left out as OTP's own, medians: " + ", ".join(
+                f"{statistics.median(s[key] for s in samples):,.0f} {key}"
+                for key in ("suppressed", "otp_errors", "in_bounds")))
     if options.json:
         Path(options.json).write_text(json.dumps({"tracer": tracer.module, "samples": options.samples,
                                                   "releases": figures}, indent=2) + "\n")
