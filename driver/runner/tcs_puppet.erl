@@ -37,6 +37,13 @@ loop(Gate) ->
             tcs_gate:finish(Gate, {ok, spinning}),
             tcs_busy:spin(M, F, Args, Calls),
             loop(Gate);
+        {together, Actions} ->
+            %% its chain of a together block (tcs_together): answered at once, so that the harness
+            %% gives the next process its chain while this one runs; the results wait here
+            tcs_gate:finish(Gate, started),
+            put(tcs_together, [perform(Action) || Action <- Actions]),
+            loop(Gate);
+        together_results -> tcs_gate:finish(Gate, erase(tcs_together)), loop(Gate);
         Step -> tcs_gate:finish(Gate, perform(Step)), loop(Gate)
     end.
 

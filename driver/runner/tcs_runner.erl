@@ -99,7 +99,7 @@ run(JobFile, Watcher) ->
 load_modules() ->
     [{module, M} = code:ensure_loaded(M) || M <- [tcs_peer, tcs_target, tcs_nif, tcs_shapes, tcs_direct, tcs_puppet, tcs_canon, tcs_patterns, timer,
                                                   tcs_settle, tcs_suspends, tcs_ports, tcs_seq, tcs_busy, tcs_readings, tcs_watchdog,
-                                                  tcs_foreign | library_modules()]],
+                                                  tcs_foreign, tcs_together | library_modules()]],
     ok.
 
 %% What the node loads on demand: the logger's formatting of a report
@@ -174,6 +174,10 @@ run_steps([], Names, Ctx, Last) ->
     Watched = tcs_watchdog:arm(Ctx, Last, Names),
     delivered(Names),
     {Names, Watched};
+run_steps([{step, N, {together}} | Rest], Names, Ctx, Last) ->
+    %% a together block is one step of the harness's, numbered by its `together`, settled at its end
+    {Block, [{step, _, {together_end}} | After]} = lists:splitwith(fun({step, _, S}) -> S =/= {together_end} end, Rest),
+    run_steps([{step, N, {together, [S || {step, _, S} <- Block]}} | After], Names, Ctx, Last);
 run_steps([{step, N, Step} | Rest], Names, Ctx, _) ->
     Watched = tcs_watchdog:arm(Ctx, N, Names),
     step_marker(N, Names, Ctx),
@@ -451,17 +455,9 @@ run_step({system_monitor, Who, Event, Limit}, Names, #{collector := C}) ->
     ctl(C, ["erlang:system_monitor(", canon(Pid, Names), ",", canon(Options, Names), ")"],
         outcome(fun() -> erlang:system_monitor(Pid, Options) end), Names),
     {harness, Names};
-run_step({ms_test, Who, Args, MS}, Names, #{collector := C} = Ctx) ->
-    %% `A ms_test Args MS`: A evaluates erlang:match_spec_test(Args, MS, trace), whose
-    %% answer is the step's control line (MS-TEST-RESULT); a raise is puppet_step's line
-    Action = {match_spec_test, Args, MS, trace},
-    case puppet_step(Who, Action, Names, Ctx) of
-        {done, {ok, Answer}} ->
-            ctl(C, ["<", atom_to_list(Who), "> erlang:match_spec_test(", canon(Args, Names), ",", canon(MS, Names),
-                    ",trace)"], {ok, Answer}, Names),
-            {ok, Names};
-        Other -> after_puppet_step(Other, Names)
-    end;
+run_step({together, Steps}, Names, Ctx) ->
+    %% `together ... end`: each process does its steps of the block, all at once (BLOCK-TOGETHER)
+    tcs_together:run([action(S, Names) || S <- Steps], Names, Ctx);
 run_step(Step, Names, Ctx) ->
     {Who, Action} = action(Step, Names),
     after_puppet_step(puppet_step(Who, Action, Names, Ctx), Names).
@@ -500,6 +496,7 @@ action({trap_exit, Who, Bool}, _) -> {Who, {trap_exit, Bool}};
 action({monitor, Who, Other}, Names) -> {Who, {monitor, maps:get(Other, Names)}};
 action({send_name, Who, Name, Msg}, _) -> {Who, {send, Name, Msg}};
 action({gc, Who, major}, _) -> {Who, {call, erlang, garbage_collect, []}};
+action({ms_test, Who, Args, MS}, _) -> {Who, {match_spec_test, Args, MS, trace}};
 action({gc, Who, minor}, Names) ->
     {Who, {call, erlang, garbage_collect, [maps:get(Who, Names), [{type, minor}]]}};
 action(Step, _) -> tcs_seq:action(Step).

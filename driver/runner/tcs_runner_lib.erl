@@ -14,7 +14,7 @@
 %% too, step by step (out_after/2).
 -module(tcs_runner_lib).
 -export([out/1, out/2, out_after/2, ctl/4, canon/2, collect/0, load_recorder/3, hold/1, node_counts/0, count/3,
-         puppet_step/4, after_puppet_step/2, tracer_option/2, tracer/2, recorder_named/2, utf8_output/0,
+         puppet_step/4, after_puppet_step/2, step_result/5, tracer_option/2, tracer/2, recorder_named/2, utf8_output/0,
          literals_released/0, trace_cleaner_idle/1, trace_cleaner_stack/0, recorder_stub/1, stub_source/1, consult/1]).
 
 %% The optional callbacks in the model's bit order (generated: tcsref tags).
@@ -126,14 +126,24 @@ puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeo
         {ok, blocked} ->
             tcs_settle:until_blocked(maps:get(Who, Names)),
             {done, blocked};
-        {ok, {raised, Class, Reason} = Raised} ->
-            [Step | Args] = tuple_to_list(Action),
-            ctl(C, ["<", atom_to_list(Who), "> ", atom_to_list(Step), "(",
-                    lists:join(",", [canon(A, Names) || A <- Args]), ")"],
-                {raised, Class, Reason}, Names),
-            {done, Raised};
+        {ok, Result} when element(1, Result) =:= ok; element(1, Result) =:= raised ->
+            step_result(C, Who, Action, Result, Names),
+            {done, Result};
         {ok, Result} -> {done, Result}
     end.
+
+%% The control line of a step's result, if it has one: a raise, or the answer of
+%% erlang:match_spec_test/3 (MS-TEST-RESULT); also of the steps of a together block, whose
+%% results the harness gets once every process is done (tcs_together).
+step_result(C, Who, Action, {raised, Class, Reason}, Names) ->
+    [Step | Args] = tuple_to_list(Action),
+    ctl(C, ["<", atom_to_list(Who), "> ", atom_to_list(Step), "(",
+            lists:join(",", [canon(A, Names) || A <- Args]), ")"],
+        {raised, Class, Reason}, Names);
+step_result(C, Who, {match_spec_test, Args, MS, trace}, {ok, Answer}, Names) ->
+    ctl(C, ["<", atom_to_list(Who), "> erlang:match_spec_test(", canon(Args, Names), ",", canon(MS, Names),
+            ",trace)"], {ok, Answer}, Names);
+step_result(_C, _Who, _Action, {ok, _}, _Names) -> ok.
 
 %% --- tracer state processes and the recorder ---------------------------------
 

@@ -112,6 +112,7 @@ def _group_golden(lines: Iterable[Line]) -> dict[str, list[Line]]:
     groups: dict[str, list[Line]] = {}
     lines = list(lines)
     reach: dict[int, list[str]] = {}  # an either-or's line -> the groups whose lines it decides
+    reach |= _together_reach(lines)
     alike_second: set[int] = set()  # the second alternatives' lines of groups that hold both alike
     for start, middle, end in _either_spans(lines):
         first, second = group_lines(lines[start + 1:middle]), group_lines(lines[middle + 1:end])
@@ -120,7 +121,7 @@ def _group_golden(lines: Iterable[Line]) -> dict[str, list[Line]]:
         alike_second |= {i for i in range(middle + 1, end) if lines[i].group not in differing}
         reach |= {start: differing, middle: differing, end: differing}
     for i, ln in enumerate(lines):
-        if ln.choice is not None:
+        if ln.choice is not None or ln.mark is not None:
             for name in reach[i]:
                 groups.setdefault(name, []).append(ln)
         elif i in alike_second:
@@ -131,6 +132,64 @@ def _group_golden(lines: Iterable[Line]) -> dict[str, list[Line]]:
             for name in dict.fromkeys(t.group for seg in ln.window.segments for t in seg):
                 groups.setdefault(name, []).append(ln)
     return groups
+
+
+def _together_reach(lines: list[Line]) -> dict[int, list[str]]:
+    """Return, for each line of a together block, the groups it goes to: its together, chain and apart
+    lines to every group that has lines in the block, its sync and join lines to those of them whose
+    tracee is their process (`<b>`, `<b> to <sp>`)."""
+    reach: dict[int, list[str]] = {}
+    start: int | None = None
+    for i, ln in enumerate(lines):
+        if ln.mark is None:
+            continue
+        if ln.kind == "together":
+            start = i
+        elif ln.kind == "apart" and start is not None:
+            span = range(start, i + 1)
+            groups = list(dict.fromkeys(lines[j].group for j in span if lines[j].mark is None))
+            for j in span:
+                mark = lines[j].mark
+                if mark is None:
+                    continue
+                proc = mark.proc if mark.word in ("sync", "join") else None
+                reach[j] = [g for g in groups if proc is None or g == proc or g.startswith(f"{proc} to ")]
+            start = None
+    return reach
+
+
+@dataclass(frozen=True)
+class _Block:
+    """A together block within one group: each chain's items (a line's text, or a sync or join key), where
+    each sync stands (chain, position), and the index of its apart line."""
+
+    chains: tuple[tuple[tuple[str, str | int], ...], ...]
+    sync_at: dict[int, tuple[int, int]]
+    apart: int
+
+
+def _blocks(golden: list[Line]) -> dict[int, _Block]:
+    """Return the together blocks of a group's golden lines by the index of their together line."""
+    blocks: dict[int, _Block] = {}
+    start = 0
+    chains: dict[str, list[tuple[str, str | int]]] = {}
+    current: list[tuple[str, str | int]] = []
+    for i, ln in enumerate(golden):
+        mark = ln.mark
+        if mark is not None and mark.word == "together":
+            start, chains, current = i, {}, []
+        elif mark is not None and mark.word == "chain":
+            current = chains.setdefault(mark.proc or "", [])
+        elif mark is not None and mark.word in ("sync", "join"):
+            current.append((mark.word, mark.key or 0))
+        elif mark is not None and mark.word == "apart":
+            order = list(chains.values())
+            sync_at = {key: (c, pos) for c, items in enumerate(order) for pos, (kind, key) in enumerate(items)
+                       if kind == "sync" and isinstance(key, int)}
+            blocks[start] = _Block(tuple(tuple(items) for items in order), sync_at, i)
+        elif mark is None and ln.window is None and ln.choice is None:
+            current.append(("line", ln.text()))
+    return blocks
 
 
 def _one_choice_for_all(ways: dict[str, dict[Choices, int]]) -> bool:
@@ -147,7 +206,8 @@ def _first_alternatives(golden: list[Line]) -> list[Line]:
     """Return a group's golden lines as a diff shows them: without window lines, and of each
     either-or the first alternative only (its head names it beside the group)."""
     second = {i for _, middle, end in _either_spans(golden) for i in range(middle, end + 1)}
-    return [ln for i, ln in enumerate(golden) if ln.window is None and ln.choice is None and i not in second]
+    return [ln for i, ln in enumerate(golden)
+            if ln.window is None and ln.choice is None and ln.mark is None and i not in second]
 
 
 def _either_spans(lines: list[Line]) -> list[tuple[int, int, int]]:
@@ -208,47 +268,57 @@ def admissions(golden: list[Line], live: list[Line], group: str,
     # an either's line -> where its second alternative begins; an or's line -> where the either-or ends
     skip_to = {start: middle + 1 for start, middle, _ in _either_spans(golden)}
     skip_to |= {middle: end + 1 for _, middle, end in _either_spans(golden)}
+    blocks = _blocks(golden)
     live_texts = [ln.text() for ln in live]
     ways: dict[Choices, int] = {}
     # a state: index in golden, index in live, golden case lines matched, per open window (id,
-    # instances, position in template), and the alternatives taken of tied either-ors
+    # instances, position in template), the alternatives taken of tied either-ors, and inside a
+    # together block (gi at its together line) each chain's position, else ()
     Progress = tuple[tuple[str, int, int], ...]
-    seen: set[tuple[int, int, int, Progress, Choices]] = set()
-    stack: list[tuple[int, int, int, Progress, Choices]] = [(0, 0, 0, (), ())]
+    State = tuple[int, int, int, Progress, Choices, tuple[int, ...]]
+    seen: set[State] = set()
+    stack: list[State] = [(0, 0, 0, (), (), ())]
     while stack:
         state = stack.pop()
         if state in seen:
             continue
         seen.add(state)
-        gi, li, used, prog, took = state
+        gi, li, used, prog, took, tog = state
         if gi == len(golden) and li == len(live) and not any(pos for _, _, pos in prog):
             ways.setdefault(took, len(live) - used)
             if not tied:
                 break
             continue
         busy = [k for k, (w, _, pos) in enumerate(prog) if pos and templates[w].joined[pos]]
-        line = golden[gi] if gi < len(golden) else None
+        line = golden[gi] if gi < len(golden) and not tog else None
+        if line is not None and line.mark is not None and not busy:
+            # a together block begins: each chain from its first item (a block without chains, at once past it)
+            block = blocks[gi]
+            stack.append((gi, li, used, prog, took, (0,) * len(block.chains)) if block.chains
+                         else (block.apart + 1, li, used, prog, took, ()))
+        if tog and not busy:
+            stack += _chain_moves(blocks[gi], gi, li, used, prog, took, tog, live_texts)
         if line is not None and line.choice is not None and not busy:
             # either: the first alternative, or on to the second; or: the first is done, skip the
             # second; end: the alternative taken is done. Like a window line, none takes a live line.
             if line.kind != "either":
-                stack.append((gi + 1 if line.kind == "end" else skip_to[gi], li, used, prog, took))
+                stack.append((gi + 1 if line.kind == "end" else skip_to[gi], li, used, prog, took, tog))
             else:
                 tie = line.choice.id in tied
-                stack.append((gi + 1, li, used, prog, took + ((line.choice.id, 0),) if tie else took))
-                stack.append((skip_to[gi], li, used, prog, took + ((line.choice.id, 1),) if tie else took))
+                stack.append((gi + 1, li, used, prog, took + ((line.choice.id, 0),) if tie else took, tog))
+                stack.append((skip_to[gi], li, used, prog, took + ((line.choice.id, 1),) if tie else took, tog))
         if line is not None and line.window is not None and not busy:
             # a window line takes no live line: the window opens (closes) between the live lines
             # around it, so extras right before the next case line of the group are still inside it
             if line.kind == "open":
-                stack.append((gi + 1, li, used, prog + ((line.window.id, 0, 0),), took))
+                stack.append((gi + 1, li, used, prog + ((line.window.id, 0, 0),), took, tog))
             elif not any(w == line.window.id and pos for w, _, pos in prog):  # no instance half done
-                stack.append((gi + 1, li, used, tuple(p for p in prog if p[0] != line.window.id), took))
+                stack.append((gi + 1, li, used, tuple(p for p in prog if p[0] != line.window.id), took, tog))
         if li == len(live):
             continue
-        if line is not None and line.window is None and line.choice is None and not busy \
+        if line is not None and line.window is None and line.choice is None and line.mark is None and not busy \
                 and live_texts[li] == line.text():
-            stack.append((gi + 1, li + 1, used + 1, prog, took))
+            stack.append((gi + 1, li + 1, used + 1, prog, took, tog))
         for k, (w, count, pos) in enumerate(prog):
             t = templates[w]
             if (busy and k not in busy) or live_texts[li] != t.texts[pos] or \
@@ -262,8 +332,32 @@ def admissions(golden: list[Line], live: list[Line], group: str,
                 if any(a == t.after and apos for a, _, apos in prog):
                     continue
                 nxt = tuple(p for p in nxt if p[0] != t.after)
-            stack.append((gi, li + 1, used, nxt, took))
+            stack.append((gi, li + 1, used, nxt, took, tog))
     return ways
+
+
+def _chain_moves(block: _Block, gi: int, li: int, used: int, prog: tuple[tuple[str, int, int], ...],
+                 took: Choices, tog: tuple[int, ...], live_texts: list[str]):
+    """Return the states that follow one inside a together block: a chain past a sync, past a join whose
+    sync its sender's chain has passed, or past a line equal to the next live line; past the block
+    once every chain is done."""
+    if all(pos == len(items) for pos, items in zip(tog, block.chains)):
+        return [(block.apart + 1, li, used, prog, took, ())]
+    moves = []
+    for c, (pos, items) in enumerate(zip(tog, block.chains)):
+        if pos == len(items):
+            continue
+        kind, value = items[pos]
+        nxt = tog[:c] + (pos + 1,) + tog[c + 1:]
+        if kind == "sync":
+            moves.append((gi, li, used, prog, took, nxt))
+        elif kind == "join":
+            sender, at = block.sync_at[int(value)]
+            if tog[sender] > at:
+                moves.append((gi, li, used, prog, took, nxt))
+        elif li < len(live_texts) and live_texts[li] == value:
+            moves.append((gi, li + 1, used + 1, prog, took, nxt))
+    return moves
 
 
 def collapse_repeats(lines: Iterable[Line]) -> list[Line]:
@@ -359,6 +453,16 @@ def compare(
     return first
 
 
+def _head(line: Line) -> str:
+    """Return the head a differing group's report names of a window, either-or or together block."""
+    if line.window is not None:
+        return line.window.spec()
+    if line.choice is not None:
+        return line.choice.spec()
+    assert line.mark is not None
+    return line.mark.spec()
+
+
 def _compare_groups(g_groups: dict[str, list[Line]], live: list[Line], *, strict: bool,
                     observable: frozenset[str]) -> Comparison:
     """Return compare's per-group comparison of the grouped golden lines (selected, and with repeats
@@ -378,8 +482,8 @@ def _compare_groups(g_groups: dict[str, list[Line]], live: list[Line], *, strict
     for name in names:
         g = g_groups.get(name, [])
         lv = l_groups.get(name, [])
-        heads = tuple(dict.fromkeys(ln.window.spec() if ln.window is not None else ln.choice.spec()
-                                    for ln in g if ln.window is not None or ln.choice is not None))
+        heads = tuple(dict.fromkeys(_head(ln) for ln in g if ln.window is not None or ln.choice is not None
+                                    or (ln.mark is not None and ln.kind == "together")))
         shown = _first_alternatives(g)
         if heads:
             ways[name] = admissions(g, lv, name, tied)

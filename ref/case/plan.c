@@ -100,6 +100,10 @@ static void session_step(Buf *out, const Scenario *sc, const Step *st)
 
 static void step_body(Buf *out, const Scenario *sc, const Step *st)
 {
+    if (st->kind == ST_TOGETHER || st->kind == ST_TOGETHER_END) { /* {together}, {together_end} */
+        buf_printf(out, "{%s}", step_plan_name(st->kind));
+        return;
+    }
     /* a trace step naming a process spec is {trace_spec, Spec, How, Flags}, with `rounds N
      * [within MS]` {trace_spec, Spec, How, Flags, N, MS} (MS 0: no time bound; PROCS-SPEC-ROUNDS) */
     buf_printf(out, "{%s, ", st->kind == ST_TRACE && st->spec != SPEC_PID ? "trace_spec" : step_plan_name(st->kind));
@@ -319,6 +323,9 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         break;
     case ST_SESSION:
         session_step(out, sc, st);
+        break;
+    case ST_TOGETHER:
+    case ST_TOGETHER_END:
         break;
     }
     buf_puts(out, "}");

@@ -53,6 +53,9 @@ typedef struct {
     bool seq_tracer;    /* a `seq_trace tracer` step was read */
     bool seq_stamps;    /* a `seq_token` step gave a token a time stamp */
     bool peer_seq_tracer; /* a `seq_trace tracer peer T` step was read */
+    int block_line, block_col; /* the open `together` block's line and column (0: none open) */
+    const char *block_first; /* the first process with a step in it, NULL: none yet */
+    bool block_two;     /* ... and some other process has one too */
 } Parser;
 
 enum { S_CASE, S_RULES, S_DESC, S_OTP, S_FEATURES, S_TRACER_OPTS, S_STEPS };
@@ -1720,6 +1723,61 @@ static bool process_step(const char *verb, StepKind *kind)
 
 enum { MAX_REPEAT = 10000, MIN_MAX_HEAP_SIZE = 1000, MAX_WAIT_MS = 5000 };
 
+/* `together` opens a block, `end` closes it (cases/README.md "Steps together"): no block inside
+ * another, none empty or of one process only. */
+static bool together_line(Parser *p, const Step *st, size_t at)
+{
+    if (!end_of_statement(p))
+        return false;
+    if (st->kind == ST_TOGETHER) {
+        if (p->block_line)
+            return fail(p, at, "'together' inside the together block of line %d", p->block_line);
+        p->block_line = st->line;
+        p->block_col = st->col;
+        p->block_first = NULL;
+        p->block_two = false;
+        return true;
+    }
+    if (!p->block_line)
+        return fail(p, at, "'end' without 'together'");
+    if (!p->block_two)
+        return fail(p, at, "a together block needs steps of two processes or more (its 'together': line %d)",
+                    p->block_line);
+    p->block_line = 0;
+    return true;
+}
+
+/* The kinds of a process's step a together block may hold: those whose lines, done beside other
+ * processes' steps, the model can state (BLOCK-TOGETHER-STEPS). */
+static bool together_allows(StepKind kind)
+{
+    static const StepKind allowed[] = {ST_SEND, ST_RECV, ST_CALL, ST_LINK, ST_UNLINK, ST_MONITOR, ST_TRAP_EXIT,
+                                       ST_GC, ST_MS_TEST};
+    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++)
+        if (allowed[i] == kind)
+            return true;
+    return false;
+}
+
+/* A step read inside an open together block (st: a process's, of an allowed kind): marked, and
+ * its process counted. */
+static bool together_step(Parser *p, Step *st, size_t at)
+{
+    if (!step_by_process(st->kind))
+        return fail(p, at, "only a process's step can be in a together block (its 'together': line %d)",
+                    p->block_line);
+    if (!together_allows(st->kind))
+        return fail(p, at, "'%s' cannot be in a together block: only send, recv, call, link, unlink, monitor, "
+                           "trap_exit, gc and ms_test can",
+                    step_keyword(st->kind));
+    st->together = true;
+    if (!p->block_first)
+        p->block_first = st->actor;
+    else if (strcmp(p->block_first, st->actor) != 0)
+        p->block_two = true;
+    return true;
+}
+
 /* An integer argument (what it is: what) from lo to hi into out. */
 static bool int_in_range(Parser *p, const char *what, long long lo, long long hi, long long *out)
 {
@@ -2077,6 +2135,9 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
         if (!term_is_atom(st->term, "true") && !term_is_atom(st->term, "false"))
             return fail(p, (size_t)st->term_col - 1, "the value must be true or false");
         return true;
+    case ST_TOGETHER:
+    case ST_TOGETHER_END:
+        return together_line(p, st, at);
     }
     return false; /* no kind of step is missing above (-Wswitch) */
 }
@@ -2138,6 +2199,8 @@ static bool parse_step(Parser *p, const char *kw, size_t at)
     } else {
         return no_step(p, kw, at);
     }
+    if (ok && p->block_line && st->kind != ST_TOGETHER && st->kind != ST_TOGETHER_END)
+        ok = together_step(p, st, at);
     return ok;
 }
 
@@ -2538,6 +2601,12 @@ ReadResult scenario_next(ScenarioReader *r, const Step **st)
     p->a = p->keep;
     if (!ok)
         return READ_ERROR;
+    if (end && p->block_line) {
+        p->err->line = p->block_line;
+        p->err->col = p->block_col;
+        snprintf(p->err->msg, sizeof p->err->msg, "together block never closed by 'end'");
+        return READ_ERROR;
+    }
     if (end)
         return id_is_stem(r) ? READ_END : READ_ERROR;
     r->repeats = p->repeat - 1;

@@ -90,6 +90,7 @@ typedef struct Step {
                                   the names killed, in order, tracer first */
     bool has_timeout;          /* recv after N */
     bool on_peer;              /* spawn, spawn_link: the new process is on the peer node (DIST-SPAWN) */
+    bool together;             /* a process's step between `together` and `end` (BLOCK-TOGETHER) */
     bool driver;               /* open_port: the suite's linked-in driver tcs_drv, not cat;
                                   port_control: item is busy, not_busy or timer (timeout: N ms) */
     long long max_heap_size;   /* spawn with an entry point: its max_heap_size in words, 0: none */

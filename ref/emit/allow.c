@@ -65,6 +65,7 @@ void allow_close(Model *m, unsigned id, const char *rule)
     Buf body;
     buf_init(&body);
     buf_printf(&body, "close w%u", id);
+    m->nwindow_closes++;
     stream_line(m->out, 'A', buf_str(&body), rule);
     buf_free(&body);
 }

@@ -21,7 +21,8 @@ void control_line(Model *m, const char *call, const char *result, const char *ru
         errorinfo_append(&body, call, rules, blames_what ? "2" : NULL);
         buf_printf(&why, " %s", info);
     }
-    stream_line(m->out, 'N', buf_str(&body), buf_str(&why));
+    /* a together block's steps: the harness writes them once the block is done (BLOCK-TOGETHER) */
+    stream_line(m->together ? &m->together->held : m->out, 'N', buf_str(&body), buf_str(&why));
     buf_free(&body);
     buf_free(&why);
 }

@@ -12,6 +12,7 @@
 #include "running.h"
 #include "sched.h"
 #include "seqtrace.h"
+#include "together.h"
 #include "windows.h"
 
 /* What stands for the peer node's name, which the harness draws at random (tcs_peer:start_peer/0). */
@@ -35,7 +36,7 @@ static void mbox_push(Model *m, int q, const Term *msg, const SeqToken *token)
         p->mcap = cap;
         p->mhead = 0;
     }
-    p->mbox[p->mhead + p->mlen++] = (Message){term_clone(msg), token};
+    p->mbox[p->mhead + p->mlen++] = (Message){term_clone(msg), token, 0};
     longmsgq_grew(m, q);
 }
 
@@ -99,6 +100,7 @@ bool messages_deliver_woken(Model *m, int p, Term *msg, const Term *sender, cons
     /* each tracepoint goes through the session's 'receive' pattern (msgtrace.c) */
     bool ok = msgtrace_event(m, m->step, p, "receive", msg, sender, rules);
     mbox_push(m, p, msg, token);
+    ok = ok && together_delivered(m, p, woken);
     if (woken) { /* the blocked receive completes */
         messages_received(m, p, messages_take(m, p));
     }
@@ -167,8 +169,9 @@ static bool recv_selective(Model *m, int p, const Step *st)
         pr->mlen--;
         longmsgq_shrank(m, p);
         control_decided(m, "RECV-SELECTIVE");
+        bool ok = together_received(m, p, got.sync);
         messages_received(m, p, got);
-        return true;
+        return ok;
     }
     return model_unsupported(m, st->line, st->term_col, "a selective receive that waits for its message is");
 }
@@ -179,9 +182,14 @@ bool messages_recv(Model *m, int p, const Step *st)
     if (st->term)
         return recv_selective(m, p, st);
     if (pr->mlen > 0) { /* the 'receive' event happened at delivery */
-        messages_received(m, p, messages_take(m, p));
-        return true;
+        Message got = messages_take(m, p);
+        bool ok = together_received(m, p, got.sync);
+        messages_received(m, p, got);
+        return ok;
     }
+    if (st->together) /* its chain would wait for another's send: which lines come first is a race */
+        return model_unsupported(m, st->line, st->col,
+                                 "a receive in a together block before the send it takes (write the send first) is");
     if (!st->has_timeout) /* RUN-BLOCK: waits until a later step sends it a message */
         return running_block(m, p);
     if (st->timeout > 0 && !running_timed_wait(m, p)) /* RUN-TIMEOUT: out, and in when the timer fires */

@@ -26,6 +26,7 @@
 #include "fninfo.h"
 #include "status.h"
 #include "timers.h"
+#include "together.h"
 #include "windows.h"
 #include "tracermod.h"
 #include "fixturecode.h"
@@ -110,12 +111,14 @@ static bool run_step(Model *m, const Step *st)
         return model_unsupported(m, st->line, st->col, refused);
     if (!timers_before_step(m, st))
         return false;
+    if (st->together && !together_step_begin(m, st))
+        return false;
     bool ok = step_by_process(st->kind) ? actor_step(m, st) : handlers[st->kind].by_harness(m, st);
     if (ok && !m->crashed) /* a suspender that exited in the step: its suspends lifted */
         suspend_lift_exited(m);
     if (ok && !drvports_consistent(m))
         return false;
-    if (ok && harness_settles(st)) {
+    if (ok && harness_settles(st) && !st->together) { /* a block is settled at its end */
         tracermod_settled(m, step_by_process(st->kind) ? model_proc(m, st->actor) : -1);
         status_settled(m);
     }
@@ -123,7 +126,7 @@ static bool run_step(Model *m, const Step *st)
         return model_unsupported(m, st->line, st->col,
                                  "tracing a process that holds a seq_trace token (C-65) is");
     return ok && (m->crashed || (windows_after_step(m, st, was_unloaded && !m->tracer_unloaded) &&
-                                 busyloop_after_step(m, st)));
+                                 busyloop_after_step(m, st) && (!st->together || together_step_end(m, st))));
 }
 
 bool run_scenario(Arena *a, const Scenario *sc, Stream *out, Err *err)

@@ -41,7 +41,8 @@ typedef struct SeqToken {
 } SeqToken;
 
 /* A message in a mailbox, with the seq_trace token it carries (NULL: none). */
-typedef struct Message { Term *msg; const SeqToken *token; } Message;
+/* sync: the sync point of the together block step that sent it (ref/races/together.c), 0: none. */
+typedef struct Message { Term *msg; const SeqToken *token; unsigned sync; } Message;
 
 /* The allowance windows the model keeps open for a process while it lives (ref/races/windows.c):
  * runtime-started minor and major collections, scheduling while blocked in a receive, and the one
@@ -254,6 +255,22 @@ typedef enum {
     DEV_COUNT
 } Deviation;
 
+/* An open together block (BLOCK-TOGETHER, ref/races/together.c): its steps' lines as chains, one
+ * per process, and what the model checks so that no chain's lines depend on how they interleave. */
+typedef struct Together {
+    unsigned id;        /* its A lines' id, wN */
+    int chain;          /* the process whose step wrote the lines last (its chain), -1: none yet */
+    Stream held;        /* the ctl lines of its steps: the harness writes them after the block */
+    unsigned first_sync; /* its sync points are numbered from this one on */
+    unsigned windows, closes; /* Model.nwindows and Model.nwindow_closes when it opened */
+    int nprocs;         /* the processes when it opened (its steps start none) */
+    unsigned *flags;    /* per process and session: attached (bit 31) and flags when it opened */
+    int *sender;        /* per process: the process whose steps sent to it in the block, -1: none,
+                         * -2: two or more */
+    bool *received;     /* per process: it took a message in the block */
+    int *pair;          /* per two processes: the one whose step linked or unlinked them, -1: none */
+} Together;
+
 /* The whole simulation. */
 typedef struct Model {
     Arena *a;
@@ -291,6 +308,9 @@ typedef struct Model {
     bool cpu_timestamp; /* the node-wide cpu_timestamp flag (TS-CPU) */
     bool on_dirty_scheduler; /* the tracepoint being written happens on a dirty scheduler (RUN-DIRTY-NIF) */
     unsigned nwindows;  /* allowance windows opened so far: the next one is w<nwindows + 1> */
+    unsigned nwindow_closes; /* allowance windows closed so far */
+    Together *together; /* the together block open, NULL: none (ref/races/together.c) */
+    unsigned nsyncs;    /* the together blocks' sync points so far */
     int *windowed;      /* in the arena: the processes that may have an open window (grown by doubling) */
     int nwindowed;
     size_t windowed_cap;

@@ -6,7 +6,7 @@ A golden line is ``CLASS SP BODY``; a live line is a bare ``BODY`` whose class i
 line         the Line, Window and Choice a parse returns, and StreamError
 lex          a line's terms: bracket depths, top-level splits, pid tokens
 parse        one line: its shape (callback, msg, ctl), group and class
-windows      a golden stream's annotation lines: allowance windows and either-ors
+windows      a golden stream's annotation lines: allowance windows, either-ors, together blocks
 informative  the events the documents leave to the implementation, made informative
 normalise    a live line's unpredictable values replaced by placeholders
 fullsweep    requested major collections of a fullsweep's shape, made normative again
@@ -16,7 +16,7 @@ What the rest of the driver uses is exported here.
 """
 
 from .fullsweep import fullsweep_restorations
-from .line import Choice, Line, StreamError, Window
+from .line import Choice, Line, Mark, StreamError, Window
 from .parse import classify, parse_body
 from .read import parse_classed_lines, parse_line, parse_live_stream, parse_stream
 from .windows import filter_lines
@@ -24,6 +24,7 @@ from .windows import filter_lines
 __all__ = [
     "Choice",
     "Line",
+    "Mark",
     "StreamError",
     "Window",
     "classify",

@@ -45,18 +45,38 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """A line of a together block of a golden stream (PROTOCOLS.md section 6, "Together blocks"):
+    `together` opens block `id`, `chain` says whose steps' lines follow (proc), `sync` and `join`
+    (key) bind the receiver proc's lines after a join to its sender's up to the sync of that key,
+    `apart` closes the block. In each group, the lines of one chain come in order and the chains
+    interleave in any way the joins allow."""
+
+    id: str
+    word: str  # 'together' | 'chain' | 'sync' | 'join' | 'apart'
+    rule: str | None = None  # together: the block's rule
+    proc: str | None = None  # chain: its process; sync, join: the receiver, e.g. '<b>'
+    key: int | None = None  # sync, join
+
+    def spec(self) -> str:
+        """Return the block's head as a report names it: ID together RULE."""
+        return f"{self.id} together {self.rule}"
+
+
+@dataclass(frozen=True)
 class Line:
     """One parsed stream line."""
 
     cls: str  # 'N' | 'I' | 'A' (an allowance window's or an either-or's line)
     body: str
-    kind: str  # 'enabled' | 'trace' | 'msg' | 'ctl' | 'open' | 'close' | 'either' | 'or' | 'end'
+    kind: str  # 'enabled' | 'trace' | 'msg' | 'ctl' | 'open' | 'close' | 'either' | 'or' | 'end', or a Mark's word
     callback: str | None
     tag: str | None
     group: str
     state: str | None = field(default=None, compare=False)  # the tracer state (2nd argument; msg: 1st)
     window: Window | None = field(default=None, compare=False)  # kind 'open' and 'close': its window
     choice: Choice | None = field(default=None, compare=False)  # kind 'either', 'or' and 'end': its either-or
+    mark: Mark | None = field(default=None, compare=False)  # a together block's line
 
     def text(self) -> str:
         """Return the line exactly as a golden file spells it: ``CLASS BODY``."""

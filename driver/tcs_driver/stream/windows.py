@@ -1,5 +1,6 @@
 """The annotation lines of a golden stream (PROTOCOLS.md section 6): allowance windows (`A open`,
-`A close`) and either-ors (`A either`, `A or`, `A end`), and filtering a stream that holds them."""
+`A close`), either-ors (`A either`, `A or`, `A end`) and together blocks (`A together`, `A chain`,
+`A sync`, `A join`, `A apart`), and filtering a stream that holds them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from .lex import depths
-from .line import Choice, Line, StreamError, Window, fail
+from .line import Choice, Line, Mark, StreamError, Window, fail
 from .parse import classify, parse_with_class
 
 _WINDOW_OPEN: Final = re.compile(r"open (w[0-9]+) ([A-Z][A-Z0-9-]*) 0\.\.(\*|[1-9][0-9]*)(?: after (w[0-9]+))?: (.+)")
@@ -24,9 +25,13 @@ class Choices:
     open: Choice | None = None
     second: bool = False
     used: set[str] = field(default_factory=set)
+    together: str | None = None  # the together block open, None: none (its ids are in used too)
 
 
 _CHOICE_LINE: Final = re.compile(r"A (?:either|or|end) ")
+_MARK_LINE: Final = re.compile(r"A (?:together|chain|sync|join|apart) ")
+_MARK: Final = re.compile(r"(together) (w[0-9]+) ([A-Z][A-Z0-9-]*)|(chain) (w[0-9]+) (<[^<>]+>)"
+                          r"|(sync|join) (w[0-9]+) ([1-9][0-9]*) (<[^<>]+>)|(apart) (w[0-9]+)")
 _CHOICE: Final = re.compile(r"(either) (w[0-9]+) ([A-Z][A-Z0-9-]*)|(or|end) (w[0-9]+)")
 
 
@@ -34,9 +39,43 @@ def parse_annotation(where: str, text: str, open_windows: dict[str, Window], cho
     """Return the Line of an 'A ...' line: an either-or's or an allowance window's; raise StreamError when
     malformed or out of turn. open_windows (the ids of the windows open before this line) and choices
     are updated."""
+    if _MARK_LINE.match(text):
+        return _parse_mark(where, text, open_windows, choices)
+    if choices.together is not None:
+        raise fail(where, f"col 3: an allowance window or either-or line inside together {choices.together}")
     if _CHOICE_LINE.match(text):
         return _parse_choice(where, text, open_windows, choices)
     return _parse_allowance(where, text, open_windows, choices)
+
+
+def _parse_mark(where: str, text: str, open_windows: dict[str, Window], choices: Choices) -> Line:
+    """Return the Line of a together block's line; raise StreamError when malformed, for a block inside
+    another, in an either-or, or of an id used before, and for a chain, sync, join or apart line of
+    no block open. choices is updated."""
+    body = text[2:]
+    m = _MARK.fullmatch(body)
+    if m is None:
+        raise fail(where, f"col 3: not 'together wN RULE', 'chain wN <P>', 'sync wN K <P>', 'join wN K <P>' "
+                          f"nor 'apart wN': {body!r}")
+    word = next(g for g in (m.group(1), m.group(4), m.group(7), m.group(11)) if g)
+    wid = next(g for g in (m.group(2), m.group(5), m.group(8), m.group(12)) if g)
+    if word == "together":
+        inside = choices.together or (choices.open.id if choices.open is not None else None)
+        if inside is not None:
+            raise fail(where, f"col 3: together {wid} inside {inside}")
+        if wid in choices.used or wid in open_windows:
+            raise fail(where, f"col 12: id {wid} used before")
+        choices.used.add(wid)
+        choices.together = wid
+        mark = Mark(wid, word, rule=m.group(3))
+    else:
+        if choices.together != wid:
+            raise fail(where, f"col 3: '{word} {wid}' out of a together block of that id")
+        if word == "apart":
+            choices.together = None
+        proc = m.group(6) or m.group(10)
+        mark = Mark(wid, word, proc=proc, key=int(m.group(9)) if m.group(9) else None)
+    return Line(cls="A", body=body, kind=word, callback=None, tag=None, group="", mark=mark)
 
 
 def check_closed(numbered: list[tuple[str, str]], lines: list[Line], open_windows: dict[str, Window],
@@ -50,6 +89,10 @@ def check_closed(numbered: list[tuple[str, str]], lines: list[Line], open_window
     if choices.open is not None:
         where = next(w for (w, _), line in zip(numbered, lines) if line.kind == "either" and line.choice == choices.open)
         raise fail(where, f"col 1: either {choices.open.id} is never ended")
+    if choices.together is not None:
+        where = next(w for (w, _), line in zip(numbered, lines) if line.kind == "together"
+                     and line.mark is not None and line.mark.id == choices.together)
+        raise fail(where, f"col 1: together {choices.together} is never apart")
 
 
 def _parse_choice(where: str, text: str, open_windows: dict[str, Window], choices: Choices) -> Line:
@@ -136,10 +179,11 @@ def _pieces(text: str, sep: str, col0: int) -> list[tuple[int, str]]:
 
 def filter_lines(lines: list[Line], keep: Callable[[Line], bool]) -> list[Line]:
     """Return the lines keep accepts; an allowance window's open and close lines stay with their template
-    cut to the lines keep accepts, and are left out when none is left; an either-or's lines stay."""
+    cut to the lines keep accepts, and are left out when none is left; an either-or's and a together
+    block's lines stay."""
     out: list[Line] = []
     for line in lines:
-        if line.choice is not None:
+        if line.choice is not None or line.mark is not None:
             out.append(line)
             continue
         if line.window is None:

@@ -1,0 +1,178 @@
+/* together.c - steps of several processes at once (BLOCK-TOGETHER*): the chains of a together
+ * block in the stream, and the refusals that keep every chain's lines independent of how the
+ * chains interleave. The runtime orders the events of one process, and the signals from one
+ * process to another (erlang.org/doc/system/ref_man_processes.html, "Signal Delivery": "if an
+ * entity sends multiple signals to the same destination entity, the order is preserved"); nothing
+ * else. */
+#include <string.h>
+
+#include "sched.h"
+#include "together.h"
+
+/* The bit of Together.flags that says the session's tracer is attached. */
+#define ATTACHED_BIT (1u << 31)
+
+/* One annotation line of the block: "A WORD wN REST" (REST may be empty). */
+static void together_line(Model *m, const char *word, const char *rest, const char *rules)
+{
+    Buf body;
+    buf_init(&body);
+    buf_printf(&body, "%s w%u%s%s", word, m->together->id, *rest ? " " : "", rest);
+    stream_line(m->out, 'A', buf_str(&body), rules);
+    buf_free(&body);
+}
+
+/* The annotation line of process p: "A WORD wN [K ]<P>" (K: 0 for none). */
+static void together_proc_line(Model *m, const char *word, unsigned k, int p, const char *rules)
+{
+    Buf rest;
+    buf_init(&rest);
+    if (k)
+        buf_printf(&rest, "%u ", k);
+    model_print_id(&rest, m, p);
+    together_line(m, word, buf_str(&rest), rules);
+    buf_free(&rest);
+}
+
+/* Process p's trace state in session s as Together.flags keeps it. */
+static unsigned flags_word(const Model *m, int p, int s)
+{
+    const TraceState *ts = &m->procs[p].trace[s];
+    return ts->flags | (ts->attached ? ATTACHED_BIT : 0u);
+}
+
+bool together_begin(Model *m, const Step *st)
+{
+    if (m->seq_tokens)
+        return model_unsupported(m, st->line, st->col, "a together block once a seq_trace token was given is");
+    if (m->tracer_unloaded)
+        return model_unsupported(m, st->line, st->col, "a together block while the tracer module is unloaded is");
+    Together *t = arena_alloc(m->a, sizeof *t);
+    int n = m->nprocs, ns = m->nsessions;
+    *t = (Together){.id = ++m->nwindows, .chain = -1, .first_sync = m->nsyncs + 1, .windows = m->nwindows,
+                    .closes = m->nwindow_closes, .nprocs = n};
+    t->held = (Stream){.explain = m->out->explain};
+    buf_init(&t->held.text);
+    t->flags = arena_alloc(m->a, (size_t)n * (size_t)ns * sizeof *t->flags);
+    t->sender = arena_alloc(m->a, (size_t)n * sizeof *t->sender);
+    t->received = arena_alloc(m->a, (size_t)n * sizeof *t->received);
+    t->pair = arena_alloc(m->a, (size_t)n * (size_t)n * sizeof *t->pair);
+    for (int p = 0; p < n; p++) {
+        for (int s = 0; s < ns; s++)
+            t->flags[p * ns + s] = flags_word(m, p, s);
+        t->sender[p] = -1;
+        t->received[p] = false;
+        for (int q = 0; q < n; q++)
+            t->pair[p * n + q] = -1;
+    }
+    m->together = t;
+    together_line(m, "together", "BLOCK-TOGETHER", "BLOCK-TOGETHER");
+    return true;
+}
+
+/* Why model v1 refuses p's step st in the block (col: where), or NULL. */
+static const char *step_refusal(Model *m, int p, const Step *st, int *col)
+{
+    Together *t = m->together;
+    *col = st->actor_col;
+    if (m->procs[p].remote)
+        return "a step of a process on the peer node in a together block is";
+    if (sched_traced(m, p))
+        return "a step in a together block of a process traced for running (where it is scheduled out depends on "
+               "the other processes) is";
+    if (!st->other)
+        return NULL;
+    int q = model_proc(m, st->other);
+    *col = st->other_col;
+    if (m->procs[q].is_port || m->procs[q].remote)
+        return "a step in a together block on a port or a process of the peer node is";
+    if (st->kind != ST_LINK && st->kind != ST_UNLINK)
+        return NULL;
+    int *by = &t->pair[(p < q ? p : q) * t->nprocs + (p < q ? q : p)];
+    if (*by >= 0 && *by != p)
+        return "two processes of a together block linking or unlinking the same two processes (which comes first "
+               "is a race) are";
+    *by = p;
+    return NULL;
+}
+
+bool together_step_begin(Model *m, const Step *st)
+{
+    Together *t = m->together;
+    int p = model_proc(m, st->actor), col;
+    const char *refused = p < t->nprocs ? step_refusal(m, p, st, &col) : NULL;
+    if (refused)
+        return model_unsupported(m, st->line, col, refused);
+    if (p != t->chain)
+        together_proc_line(m, "chain", 0, p, "BLOCK-TOGETHER");
+    t->chain = p;
+    return true;
+}
+
+bool together_step_end(Model *m, const Step *st)
+{
+    const Together *t = m->together;
+    if (m->nwindows != t->windows || m->nwindow_closes != t->closes)
+        return model_unsupported(m, st->line, st->col,
+                                 "a step that opens or closes an allowance window or an either-or in a together "
+                                 "block is");
+    for (int p = 0; p < t->nprocs; p++)
+        for (int s = 0; s < m->nsessions; s++)
+            if (flags_word(m, p, s) != t->flags[p * m->nsessions + s])
+                return model_unsupported(m, st->line, st->col,
+                                         "a step that changes trace flags in a together block (when the other "
+                                         "processes' steps see the change is a race) is");
+    return true;
+}
+
+/* A refusal of messages to p from two processes of the block, which p takes in it. */
+static bool two_senders(Model *m)
+{
+    return model_unsupported(m, m->step->line, m->step->col,
+                             "messages from two processes of a together block to a process that takes messages in "
+                             "it (which it takes first is a race) are");
+}
+
+bool together_delivered(Model *m, int q, bool taken)
+{
+    Together *t = m->together;
+    if (!t || !m->step || !m->step->together || q >= t->nprocs)
+        return true;
+    int from = model_proc(m, m->step->actor);
+    if (t->sender[q] == -1)
+        t->sender[q] = from;
+    else if (t->sender[q] != from)
+        t->sender[q] = -2;
+    t->received[q] |= taken;
+    if (t->sender[q] == -2 && t->received[q])
+        return two_senders(m);
+    Proc *pr = &m->procs[q];
+    unsigned k = ++m->nsyncs;
+    pr->mbox[pr->mhead + pr->mlen - 1].sync = k;
+    together_proc_line(m, "sync", k, q, "BLOCK-TOGETHER-JOIN");
+    return true;
+}
+
+bool together_received(Model *m, int p, unsigned sync)
+{
+    Together *t = m->together;
+    if (!t || !m->step || !m->step->together || p >= t->nprocs)
+        return true;
+    t->received[p] = true;
+    if (t->sender[p] == -2)
+        return two_senders(m);
+    if (sync >= t->first_sync)
+        together_proc_line(m, "join", sync, p, "BLOCK-TOGETHER-JOIN");
+    return true;
+}
+
+bool together_end(Model *m, const Step *st)
+{
+    (void)st;
+    Together *t = m->together;
+    together_line(m, "apart", "", "BLOCK-TOGETHER");
+    stream_puts(m->out, buf_str(&t->held.text));
+    stream_free(&t->held);
+    m->together = NULL;
+    return true;
+}
