@@ -38,9 +38,11 @@ loop(Gate) ->
             tcs_busy:spin(M, F, Args, Calls),
             loop(Gate);
         {together, Actions} ->
-            %% its chain of a together block (tcs_together): answered at once, so that the harness
-            %% gives the next process its chain while this one runs; the results wait here
+            %% its chain of a together block (tcs_together): answered at once; the chain starts when
+            %% the harness pokes the gate, once every process of the block has its own; the results
+            %% wait here until the harness asks for them
             tcs_gate:finish(Gate, started),
+            poke = tcs_gate:await_turn(Gate),
             put(tcs_together, [perform(Action) || Action <- Actions]),
             loop(Gate);
         together_results -> tcs_gate:finish(Gate, erase(tcs_together)), loop(Gate);

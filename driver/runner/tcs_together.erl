@@ -2,9 +2,10 @@
 %% block does its own steps of it in order, every process at once.
 %%
 %% Each process gets its chain of steps through the gate ({together, Actions}), answers at once
-%% and goes on with it, so that the next process gets its chain while the first one runs; none
-%% waits for another's step.  A process keeps its results until the harness asks for them
-%% (together_results), which it answers once its chain is done and it is back in the gate.  The
+%% and waits in the gate again; once every process of the block waits there, one poke of the gate
+%% starts them all, and none waits for another's step.  A process keeps its results until the
+%% harness asks for them (together_results), which it answers once its chain is done and it is
+%% back in the gate.  The
 %% control lines of the steps (a raise, an answer of match_spec_test) are written then, in the
 %% order the case wrote the steps, as the model writes them after the block.
 -module(tcs_together).
@@ -27,10 +28,15 @@ first_seen([W | Rest], Seen) ->
         false -> first_seen(Rest, [W | Seen])
     end.
 
-%% Each process given its chain, one after the other: true when each took it.
+%% Each process given its chain, one after the other, and started together once each took it and
+%% waits in the gate: true; false when one did not.
 started(Chains, Gate, Names, Timeout) ->
-    lists:all(fun({W, Chain}) -> give(Gate, maps:get(W, Names), {together, Chain}, Timeout) =:= {ok, started} end,
-              Chains).
+    Ready = fun({W, Chain}) ->
+                    Pid = maps:get(W, Names),
+                    give(Gate, Pid, {together, Chain}, Timeout) =:= {ok, started}
+                        andalso tcs_gate:await_waiting(Gate, Pid, Timeout * 1000)
+            end,
+    lists:all(Ready, Chains) andalso tcs_gate:poke(Gate) =:= ok.
 
 %% Each process's results once its chain is done (a chain may take the time of all its steps; the
 %% watchdog bounds the whole block), by name; false when one did not answer.

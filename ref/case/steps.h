@@ -92,9 +92,9 @@
     /* kill_all tracer P... [rounds N]: exit(X, kill) to the tracer port's owner, then to each P, in \
      * one burst; with rounds, N - 1 more bursts on processes and a port of the harness's own */    \
     X(ST_KILL_ALL, "kill_all", "kill_all", BY_HARNESS, true, false, porttracer_kill_all)              \
-    /* together ... end: the steps between, of two processes or more, start together; each        \
-     * process does its own in order, all at once (BLOCK-TOGETHER); settled at its end only */      \
-    X(ST_TOGETHER, "together", "together", BY_HARNESS, false, false, together_begin)                   \
+    /* together ... end: the steps between, of two processes or more, start together (one poke of    \
+     * the gate, as a settle); each process does its own in order, all at once (BLOCK-TOGETHER) */  \
+    X(ST_TOGETHER, "together", "together", BY_HARNESS, true, false, together_begin)                    \
     X(ST_TOGETHER_END, "together_end", "end", BY_HARNESS, true, false, together_end)
 
 /* X(OP, PLAN, KEYWORD), one row per SessionOp, in its order: the trace session steps

@@ -48,18 +48,15 @@ bool together_begin(Model *m, const Step *st)
     if (m->tracer_unloaded)
         return model_unsupported(m, st->line, st->col, "a together block while the tracer module is unloaded is");
     Together *t = arena_alloc(m->a, sizeof *t);
-    int n = m->nprocs, ns = m->nsessions;
+    int n = m->nprocs;
     *t = (Together){.id = ++m->nwindows, .chain = -1, .first_sync = m->nsyncs + 1, .windows = m->nwindows,
                     .closes = m->nwindow_closes, .nprocs = n};
     t->held = (Stream){.explain = m->out->explain};
     buf_init(&t->held.text);
-    t->flags = arena_alloc(m->a, (size_t)n * (size_t)ns * sizeof *t->flags);
     t->sender = arena_alloc(m->a, (size_t)n * sizeof *t->sender);
     t->received = arena_alloc(m->a, (size_t)n * sizeof *t->received);
     t->pair = arena_alloc(m->a, (size_t)n * (size_t)n * sizeof *t->pair);
     for (int p = 0; p < n; p++) {
-        for (int s = 0; s < ns; s++)
-            t->flags[p * ns + s] = flags_word(m, p, s);
         t->sender[p] = -1;
         t->received[p] = false;
         for (int q = 0; q < n; q++)
@@ -103,6 +100,13 @@ bool together_step_begin(Model *m, const Step *st)
     const char *refused = p < t->nprocs ? step_refusal(m, p, st, &col) : NULL;
     if (refused)
         return model_unsupported(m, st->line, col, refused);
+    if (!t->flags) { /* as the poke that starts the block left them (run.c settles after `together`) */
+        int ns = m->nsessions;
+        t->flags = arena_alloc(m->a, (size_t)t->nprocs * (size_t)ns * sizeof *t->flags);
+        for (int q = 0; q < t->nprocs; q++)
+            for (int s = 0; s < ns; s++)
+                t->flags[q * ns + s] = flags_word(m, q, s);
+    }
     if (p != t->chain)
         together_proc_line(m, "chain", 0, p, "BLOCK-TOGETHER");
     t->chain = p;

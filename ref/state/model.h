@@ -264,7 +264,7 @@ typedef struct Together {
     unsigned first_sync; /* its sync points are numbered from this one on */
     unsigned windows, closes; /* Model.nwindows and Model.nwindow_closes when it opened */
     int nprocs;         /* the processes when it opened (its steps start none) */
-    unsigned *flags;    /* per process and session: attached (bit 31) and flags when it opened */
+    unsigned *flags;    /* per process and session: attached (bit 31) and flags at its first step (NULL before) */
     int *sender;        /* per process: the process whose steps sent to it in the block, -1: none,
                          * -2: two or more */
     bool *received;     /* per process: it took a message in the block */
