@@ -1,5 +1,6 @@
 /* test_model.c - run_scenario: the "not supported by model v1" errors of steps, link cascades,
- * mailbox growth, the example tracer's message, and a case larger than any former cap. */
+ * mailbox growth, the example tracer's message, a case larger than any former cap, and together
+ * blocks (their lines and refusals). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,35 @@ static void test_unsupported(int *failures)
     sim(failures, H "a recv\na send b hi", "ERR 8:1: a step by a process blocked in a receive is not supported by model v1");
     /* after an exit the name is free again; a dead process's name is unregistered */
     sim(failures, H "a register r\na exit normal\nb register r\nb unregister r", "");
+}
+
+/* BLOCK-TOGETHER: chains, syncs and joins, the ctl lines after the block in the order written, and
+ * what the model refuses because the lines would depend on how the chains interleave. */
+static void test_together(int *failures)
+{
+    sim(failures, H "trace b on 'receive'\ntogether\na send b x\na ms_test [1] [{'_',[],[true]}]\nb recv\n"
+                    "c ms_test [2] [{'_',[],[false]}]\nend",
+        "I enabled(trace_status, <tracer>, <b>) -> trace\nN ctl erlang:trace(<b>,true,['receive']) -> 1\n"
+        "A together w1 BLOCK-TOGETHER\nA chain w1 <a>\n"
+        "N enabled('receive', <tracer>, <b>) -> trace\nN trace('receive', <tracer>, <b>, x, #{})\n"
+        "A sync w1 1 <b>\nA chain w1 <b>\nA join w1 1 <b>\nA chain w1 <c>\nA apart w1\n"
+        "N ctl <a> erlang:match_spec_test([1],[{'_',[],[true]}],trace) -> {ok,true,[],[]}\n"
+        "N ctl <c> erlang:match_spec_test([2],[{'_',[],[false]}],trace) -> {ok,true,[],[]}\n"); /* as OTP 25 answers */
+    sim(failures, H "together\na send c x\nb send c y\nc recv\nend",
+        "ERR 10:1: messages from two processes of a together block to a process that takes messages in it (which "
+        "it takes first is a race) are not supported by model v1");
+    sim(failures, H "together\nc recv\na send c x\nend",
+        "ERR 8:1: a receive in a together block before the send it takes (write the send first) is not supported "
+        "by model v1");
+    sim(failures, H "trace a on running\ntogether\na send b x\nb send a y\nend",
+        "ERR 9:1: a step in a together block of a process traced for running (where it is scheduled out depends "
+        "on the other processes) is not supported by model v1");
+    sim(failures, H "together\na link b\nb unlink a\nend",
+        "ERR 9:10: two processes of a together block linking or unlinking the same two processes (which comes "
+        "first is a race) are not supported by model v1");
+    sim(failures, H "trace a on procs set_on_link\ntogether\na link b\nb send c x\nend",
+        "ERR 9:1: a step that changes trace flags in a together block (when the other processes' steps see the "
+        "change is a race) is not supported by model v1");
 }
 
 static void test_links(int *failures)
@@ -348,6 +378,7 @@ int main(void)
 {
     int n = 0, *failures = &n;
     test_unsupported(failures);
+    test_together(failures);
     test_ms_trace_flags_port_send(failures);
     test_reload_after_unload_and_meta_process(failures);
     test_driver_timeout_ports_callbacks(failures);
