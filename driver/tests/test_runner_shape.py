@@ -14,7 +14,7 @@ RUNNER = REPO / "driver" / "runner"
 #: The corpus runner's modules from the top: each may call only modules after it in this list.
 #: (The validate jobs, tcs_validate_*, are a family of their own on tcs_validate_lib.)
 LAYERS = ["tcs_batch", "tcs_runner",
-          "tcs_patterns", "tcs_procflags", "tcs_sessions", "tcs_ports", "tcs_seq", "tcs_readings", "tcs_watchdog", "tcs_peer",
+          "tcs_together", "tcs_patterns", "tcs_procflags", "tcs_sessions", "tcs_ports", "tcs_seq", "tcs_readings", "tcs_watchdog", "tcs_peer",
           "tcs_runner_lib", "tcs_settle", "tcs_suspends", "tcs_puppet", "tcs_direct", "tcs_busy", "tcs_gate", "tcs_canon", "tcs_foreign", "tcs_target",
           "tcs_late", "tcs_nif", "tcs_shapes"]
 

@@ -20,6 +20,7 @@ SHARED: dict[str, str] = {
     "apply": "the function erlang:apply/2, a spawned fun's entry point (LIB-TARGET-APPLY)",
     "call": "trace tag and flag call",
     "delivered": "trace:delivered/2",
+    "end": "the end of a fun in a term (`fun() -> T end`, ref/terms)",
     "exit": "trace tag exit",
     "function": "trace:function/4",
     "info": "trace:info/3",

@@ -63,7 +63,7 @@ bool together_begin(Model *m, const Step *st)
             t->pair[p * n + q] = -1;
     }
     m->together = t;
-    together_line(m, "together", "BLOCK-TOGETHER", "BLOCK-TOGETHER");
+    together_line(m, step_keyword(ST_TOGETHER), "BLOCK-TOGETHER", "BLOCK-TOGETHER"); /* as the case opens it */
     return true;
 }
 
@@ -71,26 +71,28 @@ bool together_begin(Model *m, const Step *st)
 static const char *step_refusal(Model *m, int p, const Step *st, int *col)
 {
     Together *t = m->together;
+    const char *what = NULL;
+    int q = st->other ? model_proc(m, st->other) : -1;
     *col = st->actor_col;
     if (m->procs[p].remote)
-        return "a step of a process on the peer node in a together block is";
-    if (sched_traced(m, p))
-        return "a step in a together block of a process traced for running (where it is scheduled out depends on "
+        what = "a step of a process on the peer node in a together block is";
+    else if (sched_traced(m, p))
+        what = "a step in a together block of a process traced for running (where it is scheduled out depends on "
                "the other processes) is";
-    if (!st->other)
-        return NULL;
-    int q = model_proc(m, st->other);
+    if (what || q < 0)
+        return what;
     *col = st->other_col;
     if (m->procs[q].is_port || m->procs[q].remote)
-        return "a step in a together block on a port or a process of the peer node is";
-    if (st->kind != ST_LINK && st->kind != ST_UNLINK)
-        return NULL;
+        what = "a step in a together block on a port or a process of the peer node is";
+    if (what || (st->kind != ST_LINK && st->kind != ST_UNLINK))
+        return what;
     int *by = &t->pair[(p < q ? p : q) * t->nprocs + (p < q ? q : p)];
     if (*by >= 0 && *by != p)
-        return "two processes of a together block linking or unlinking the same two processes (which comes first "
+        what = "two processes of a together block linking or unlinking the same two processes (which comes first "
                "is a race) are";
-    *by = p;
-    return NULL;
+    else
+        *by = p;
+    return what;
 }
 
 bool together_step_begin(Model *m, const Step *st)

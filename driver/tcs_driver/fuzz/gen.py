@@ -1347,6 +1347,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
     # so that a scenario without them is the one this seed gave before they existed
     extra = random.Random(f"tcs-fuzz-extra-{seed}-{index}-{variant}")
     loop = random.Random(f"tcs-fuzz-loop-{seed}-{index}-{variant}")
+    together = random.Random(f"tcs-fuzz-together-{seed}-{index}-{variant}")
     tries = 0
     while len(steps) < goal and tries < goal * 6:
         tries += 1
@@ -1360,6 +1361,7 @@ def scenario(seed: int, index: int, variant: int = 0) -> Scenario:
         steps += runtime.suspend_steps(st, lambda: _term(st), lambda p, t: _deliver(st, p, False, t),
                                        lambda p: _die(st, p, True))
         steps += blocks.block_steps(st, lambda p, t: _deliver(st, p, False, t))
+        steps += runtime.together_steps(st, together, steps, lambda: _term(st), lambda p, t: _deliver(st, p, False, t))
         steps += reach.step_steps(st, rare)
         line = _STEPS[rng.choices(kinds, weights)[0]].write(st)
         if line is not None:

@@ -2,13 +2,15 @@
 (`P wait MS while Q sends T`, RECV-TIMED-WAIT), the harness suspending a blocked process (`suspend P`,
 `resume P`, `status P`, SUSPEND-*, RUN-SUSPENDED), spawn_opt options (PROCS-SPAWN-OPTS), NIF functions
 as call targets and dirty NIFs (CALL-NIF-TARGET, RUN-DIRTY-NIF), the call paths `direct` and `fun`,
-and long terms (`lists:duplicate(N,T)`, `binary:copy(<<B>>,N)`).
+long terms (`lists:duplicate(N,T)`, `binary:copy(<<B>>,N)`), and steps of several processes at once
+(`together ... end`, BLOCK-TOGETHER).
 
 Every draw here is made with the scenario's second stream (st.xr), so that a scenario without these
 forms is byte for byte the one its seed gave before they were written.
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Final
 
@@ -61,6 +63,10 @@ MS_TEST_SPECS: Final[tuple[str, ...]] = (
     "[{[ok],[],[]},{'_',[],[{exception_trace}]}]",
 )
 BAD_OPTIONS: Final[tuple[str, ...]] = ("[bogus]", "unless_suspending", "[unless_suspending|x]")
+#: A together block now and then (BLOCK-TOGETHER), of a sender, its receiver and now and then a third
+#: process that calls, for up to this many rounds.
+TOGETHER_CHANCE: Final[float] = 0.02
+TOGETHER_ROUNDS: Final[int] = 4
 
 
 def call_path(st: FuzzState) -> str:
@@ -206,3 +212,39 @@ def _suspend_by_process(st: FuzzState, p: str, term: Callable[[], str], deliver:
         die(q)
         return lines + [f"{q} exit normal"]
     return lines + [f"{q} resume {p}"]
+
+
+def together_steps(st: FuzzState, rng: random.Random, steps: list[str], term: Callable[[], str],
+                   deliver: Callable[[str, str], None]) -> list[str]:
+    """Now and then a together block (BLOCK-TOGETHER): P sends Q a few messages, which Q takes, each
+    followed by a call of Q's; P links and unlinks Q around them when neither may be traced and they are
+    not linked (no flags to inherit); a third process R calls or tests a match spec beside them. Only
+    where model v1 states a block: no seq_trace token ever given, the tracer module loaded, no busy loop;
+    without sessions a process that may be traced is first untraced for running (the model refuses a
+    block's step of a process traced for scheduling); with sessions such a process takes no part.
+    Else none. Drawn from a stream of its own (rng), so that a scenario without a block is the one its
+    seed gave before blocks were written."""
+    if (rng.random() >= TOGETHER_CHANCE or st.looped or st.tracer_module == "unloaded" or st.token
+            or any(" seq_token " in s for s in steps)):
+        return []
+    free = [p for p in st.free() if not (st.sessions and p in st.traced)]
+    if len(free) < 2:
+        return []
+    p, q = rng.sample(free, 2)
+    others = [r for r in free if r not in (p, q)]
+    third = rng.choice(others) if others and rng.random() < 0.5 else None
+    chains = [x for x in (p, q, third) if x is not None]
+    lines = [f"trace {x} off running running_procs" for x in chains if x in st.traced]
+    link = not ({p, q} & st.traced) and frozenset((p, q)) not in st.links and rng.random() < 0.5
+    block = [f"{p} link {q}"] if link else []
+    for n in range(rng.randrange(1, TOGETHER_ROUNDS + 1)):
+        msg = term()
+        deliver(q, msg)
+        block += [f"{p} send {q} {msg}", f"{q} recv", f"{q} call tcs_target:id({n})"]
+        st.mailbox[q].pop(0)
+        if third is not None:
+            block.append(f"{third} call tcs_target:id({n})" if rng.random() < 0.7
+                         else f"{third} ms_test [{n}] {rng.choice(MS_TEST_SPECS)}")
+    if link:
+        block.append(f"{p} unlink {q}")
+    return lines + ["together"] + block + ["end"]
