@@ -87,6 +87,11 @@ act({kill, Pid, Reason}) -> exit(Pid, Reason);
 act({monitor, Pid}) -> erlang:monitor(process, Pid);
 act({trap_exit, Bool}) -> process_flag(trap_exit, Bool);
 act({match_spec_test, Args, MS, Type}) -> erlang:match_spec_test(Args, MS, Type);
+act({pattern, Target, MS, Opts}) ->
+    %% `P pattern M:F/A MS OPTS`: the answer or the raise, either the step's control line
+    try {ok, erlang:trace_pattern(Target, MS, Opts)}
+    catch Class:Reason -> {raised, Class, Reason}
+    end;
 act({suspend_call, Bif, Pid}) ->
     %% `P suspend Q`, `P resume Q`: the answer or the raise, either the step's control line
     try {ok, erlang:Bif(Pid)}

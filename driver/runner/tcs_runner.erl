@@ -497,6 +497,7 @@ action({monitor, Who, Other}, Names) -> {Who, {monitor, maps:get(Other, Names)}}
 action({send_name, Who, Name, Msg}, _) -> {Who, {send, Name, Msg}};
 action({gc, Who, major}, _) -> {Who, {call, erlang, garbage_collect, []}};
 action({ms_test, Who, Args, MS}, _) -> {Who, {match_spec_test, Args, MS, trace}};
+action({proc_pattern, Who, Target, MS, Opts}, _) -> {Who, {pattern, Target, MS, Opts}};
 action({gc, Who, minor}, Names) ->
     {Who, {call, erlang, garbage_collect, [maps:get(Who, Names), [{type, minor}]]}};
 action(Step, _) -> tcs_seq:action(Step).

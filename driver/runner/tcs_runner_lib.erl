@@ -132,8 +132,9 @@ puppet_step(Who, Action, Names, #{gate := Gate, collector := C, timeout := Timeo
         {ok, Result} -> {done, Result}
     end.
 
-%% The control line of a step's result, if it has one: a raise, or the answer of
-%% erlang:match_spec_test/3 (MS-TEST-RESULT); also of the steps of a together block, whose
+%% The control line of a step's result, if it has one: a raise, the answer of
+%% erlang:match_spec_test/3 (MS-TEST-RESULT), or that of erlang:trace_pattern/3 by a process, or
+%% what it raised (PATTERN-BY-PROCESS); also of the steps of a together block, whose
 %% results the harness gets once every process is done (tcs_together).
 step_result(C, Who, Action, {raised, Class, Reason}, Names) ->
     [Step | Args] = tuple_to_list(Action),
@@ -143,6 +144,9 @@ step_result(C, Who, Action, {raised, Class, Reason}, Names) ->
 step_result(C, Who, {match_spec_test, Args, MS, trace}, {ok, Answer}, Names) ->
     ctl(C, ["<", atom_to_list(Who), "> erlang:match_spec_test(", canon(Args, Names), ",", canon(MS, Names),
             ",trace)"], {ok, Answer}, Names);
+step_result(C, Who, {pattern, Target, MS, Opts}, {ok, Outcome}, Names) ->
+    ctl(C, ["<", atom_to_list(Who), "> erlang:trace_pattern(", canon(Target, Names), ",", canon(MS, Names), ",",
+            canon(Opts, Names), ")"], Outcome, Names);
 step_result(_C, _Who, _Action, {ok, _}, _Names) -> ok.
 
 %% --- tracer state processes and the recorder ---------------------------------

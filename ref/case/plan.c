@@ -163,6 +163,10 @@ static void step_body(Buf *out, const Scenario *sc, const Step *st)
         buf_puts(out, ", ");
         atom(out, st->other);
         break;
+    case ST_PROC_PATTERN: /* {proc_pattern, P, Target, MS, Opts} */
+        atom(out, st->actor);
+        buf_puts(out, ", ");
+        /* fall through */
     case ST_PATTERN: /* {pattern, Target, MS, Opts}, or {pattern, Target, restart, Opts, Rounds} */
         steptext_pattern_target(out, st);
         buf_puts(out, ", ");

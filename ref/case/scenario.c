@@ -1747,12 +1747,30 @@ static bool together_line(Parser *p, const Step *st, size_t at)
     return true;
 }
 
+/* `P pattern M:F/A MS OPTS`: a fixture function, a match spec (no restart or pause), global or local
+ * (PATTERN-BY-PROCESS): what a process calling erlang:trace_pattern/3 does alike on every release;
+ * the other forms are the harness's (a meta pattern would make P the meta tracer). */
+static bool proc_pattern_args(Parser *p, Step *st, size_t at)
+{
+    if (!parse_pattern_step(p, st, false))
+        return false;
+    bool function = !st->event && st->module && strcmp(st->module, "_") != 0 && strcmp(st->fn, "_") != 0 &&
+                    st->arity != ANY_ARITY;
+    bool plain = st->rounds == 1 && st->opts && !term_is_atom(st->term, "restart") && !term_is_atom(st->term, "pause");
+    for (int i = 0; plain && i < st->nopts; i++)
+        plain = strcmp(st->opts[i], "global") == 0 || strcmp(st->opts[i], "local") == 0;
+    if (!function || !plain)
+        return fail(p, at, "a process's pattern takes a function M:F/A, a match spec and the options global or "
+                           "local only (the other forms are the harness's: pattern ...)");
+    return true;
+}
+
 /* The kinds of a process's step a together block may hold: those whose lines, done beside other
  * processes' steps, the model can state (BLOCK-TOGETHER-STEPS). */
 static bool together_allows(StepKind kind)
 {
     static const StepKind allowed[] = {ST_SEND, ST_RECV, ST_CALL, ST_LINK, ST_UNLINK, ST_MONITOR, ST_TRAP_EXIT,
-                                       ST_GC, ST_MS_TEST};
+                                       ST_GC, ST_MS_TEST, ST_PROC_PATTERN};
     for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++)
         if (allowed[i] == kind)
             return true;
@@ -1768,7 +1786,7 @@ static bool together_step(Parser *p, Step *st, size_t at)
                     p->block_line);
     if (!together_allows(st->kind))
         return fail(p, at, "'%s' cannot be in a together block: only send, recv, call, link, unlink, monitor, "
-                           "trap_exit, gc and ms_test can",
+                           "trap_exit, gc, ms_test and pattern can",
                     step_keyword(st->kind));
     st->together = true;
     if (!p->block_first)
@@ -2138,6 +2156,8 @@ static bool step_args(Parser *p, Step *st, const char *kw, size_t at)
     case ST_TOGETHER:
     case ST_TOGETHER_END:
         return together_line(p, st, at);
+    case ST_PROC_PATTERN:
+        return proc_pattern_args(p, st, at);
     }
     return false; /* no kind of step is missing above (-Wswitch) */
 }

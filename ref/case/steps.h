@@ -95,7 +95,9 @@
     /* together ... end: the steps between, of two processes or more, start together (one poke of    \
      * the gate, as a settle); each process does its own in order, all at once (BLOCK-TOGETHER) */  \
     X(ST_TOGETHER, "together", "together", BY_HARNESS, true, false, together_begin)                    \
-    X(ST_TOGETHER_END, "together_end", "end", BY_HARNESS, true, false, together_end)
+    X(ST_TOGETHER_END, "together_end", "end", BY_HARNESS, true, false, together_end)                    \
+    /* P pattern M:F/A MS OPTS: P calls erlang:trace_pattern/3 (global or local only; PATTERN-BY-PROCESS) */ \
+    X(ST_PROC_PATTERN, "proc_pattern", "pattern", BY_PROCESS, true, false, patterns_by_process)
 
 /* X(OP, PLAN, KEYWORD), one row per SessionOp, in its order: the trace session steps
  * (cases/README.md "Trace sessions"), one call of module trace each, planned as

@@ -9,7 +9,9 @@
 #include "busyloop.h"
 #include "patterns.h"
 #include "release.h"
+#include "sched.h"
 #include "steptext.h"
+#include "together.h"
 #include "tracermod.h"
 
 /* What the options of a pattern step ask for. */
@@ -268,6 +270,38 @@ void patterns_apply(Model *m, int s, const Step *st, Buf *result, Buf *rules)
         success_rules(rules, st, &o, on, replaced, cleared_local, &said);
         buf_free(&said);
     }
+}
+
+bool patterns_by_process(Model *m, int p, const Step *st)
+{
+    const char *what = NULL;
+    if (sched_traced(m, p))
+        what = "a pattern step by a process traced for running (trace_pattern/3 makes it wait for the breakpoints' "
+               "commit) is";
+    if (what)
+        return model_unsupported(m, st->line, st->actor_col, what);
+    Buf target, call, by, result, rules;
+    buf_init(&target);
+    buf_init(&call);
+    buf_init(&by);
+    buf_init(&result);
+    buf_init(&rules);
+    steptext_pattern_target(&target, st);
+    patterns_call_text(&call, st);
+    bool ok = together_pattern(m, p, buf_str(&target), buf_str(&call));
+    if (ok) {
+        model_print_id(&by, m, p);
+        buf_printf(&by, " %s", buf_str(&call));
+        patterns_apply(m, LEGACY_SESSION, st, &result, &rules);
+        buf_puts(&rules, " PATTERN-BY-PROCESS");
+        control_line(m, buf_str(&by), buf_str(&result), buf_str(&rules));
+    }
+    buf_free(&target);
+    buf_free(&call);
+    buf_free(&by);
+    buf_free(&result);
+    buf_free(&rules);
+    return ok;
 }
 
 bool patterns_step(Model *m, const Step *st)

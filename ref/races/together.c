@@ -9,6 +9,13 @@
 #include "sched.h"
 #include "together.h"
 
+/* A pattern step of the block: its process, its target's text, its call's text. */
+typedef struct TogetherPattern {
+    int proc;
+    const char *target, *call;
+    struct TogetherPattern *next; /* the step before it */
+} TogetherPattern;
+
 /* The bit of Together.flags that says the session's tracer is attached. */
 #define ATTACHED_BIT (1u << 31)
 
@@ -172,13 +179,55 @@ bool together_received(Model *m, int p, unsigned sync)
     return true;
 }
 
+bool together_pattern(Model *m, int p, const char *target, const char *call)
+{
+    Together *t = m->together;
+    if (!t || !m->step || !m->step->together)
+        return true;
+    for (int q = 0; q < m->nprocs; q++)
+        for (int s = 0; s < m->nsessions; s++)
+            if (m->procs[q].trace[s].flags & FLAG_BIT(FL_CALL))
+                return model_unsupported(m, m->step->line, m->step->col,
+                                         "a pattern step in a together block while a process is traced for call "
+                                         "(which of its calls the pattern changes under it is a race) is");
+    TogetherPattern *tp = arena_alloc(m->a, sizeof *tp);
+    *tp = (TogetherPattern){p, arena_strndup(m->a, target, strlen(target)), arena_strndup(m->a, call, strlen(call)),
+                            t->patterns};
+    t->patterns = tp;
+    return true;
+}
+
+/* True iff some step after `last` (newer, in the list before it) is of process p on target. */
+static bool pattern_set_later(const TogetherPattern *newest, const TogetherPattern *last)
+{
+    for (const TogetherPattern *tp = newest; tp != last; tp = tp->next)
+        if (tp->proc == last->proc && strcmp(tp->target, last->target) == 0)
+            return true;
+    return false;
+}
+
+/* The call of the step written last on target. */
+static const char *pattern_written_last(const TogetherPattern *newest, const char *target)
+{
+    for (const TogetherPattern *tp = newest;; tp = tp->next)
+        if (strcmp(tp->target, target) == 0)
+            return tp->call;
+}
+
 bool together_end(Model *m, const Step *st)
 {
-    (void)st;
     Together *t = m->together;
-    together_line(m, "apart", "", "BLOCK-TOGETHER");
-    stream_puts(m->out, buf_str(&t->held.text));
+    bool ok = true;
+    for (const TogetherPattern *tp = t->patterns; ok && tp; tp = tp->next)
+        if (!pattern_set_later(t->patterns, tp) && strcmp(tp->call, pattern_written_last(t->patterns, tp->target)) != 0)
+            ok = model_unsupported(m, st->line, st->col,
+                                   "pattern steps of two processes of a together block on one function that end "
+                                   "differently (which is set last is a race, and it stays) are");
+    if (ok) {
+        together_line(m, "apart", "", "BLOCK-TOGETHER");
+        stream_puts(m->out, buf_str(&t->held.text));
+    }
     stream_free(&t->held);
     m->together = NULL;
-    return true;
+    return ok;
 }

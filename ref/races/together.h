@@ -33,8 +33,15 @@ bool together_delivered(Model *m, int q, bool taken);
  * false with the error set when p's messages in the block come from two processes. Nothing
  * outside a block. */
 bool together_received(Model *m, int p, unsigned sync);
+/* Guarantees: true when process p may set a pattern on target (its text) in the open block, the call
+ * (its text) kept for together_end: no process is traced for call (which of its calls a pattern
+ * changed under it would be traced is a race); false with the error set otherwise. True outside a
+ * block. */
+bool together_pattern(Model *m, int p, const char *target, const char *call);
 /* Guarantees: the block closed: "A apart wN", then the ctl lines of its steps in the order written
- * (the harness writes them once every process is done). */
+ * (the harness writes them once every process is done); false with the error set (the block closed
+ * all the same) when two processes' last pattern steps on one function differ: which is set last
+ * is a race, and it stays. */
 bool together_end(Model *m, const Step *st);
 
 #endif

@@ -269,6 +269,7 @@ typedef struct Together {
                          * -2: two or more */
     bool *received;     /* per process: it took a message in the block */
     int *pair;          /* per two processes: the one whose step linked or unlinked them, -1: none */
+    struct TogetherPattern *patterns; /* its pattern steps, the last first (ref/races/together.c) */
 } Together;
 
 /* The whole simulation. */

@@ -218,7 +218,8 @@ def together_steps(st: FuzzState, rng: random.Random, steps: list[str], term: Ca
                    deliver: Callable[[str, str], None]) -> list[str]:
     """Now and then a together block (BLOCK-TOGETHER): P sends Q a few messages, which Q takes, each
     followed by a call of Q's; P links and unlinks Q around them when neither may be traced and they are
-    not linked (no flags to inherit); a third process R calls or tests a match spec beside them. Only
+    not linked (no flags to inherit); a third process R calls, tests a match spec or, when no process may
+    be traced, turns a local pattern on (and off at the end) beside them (PATTERN-BY-PROCESS). Only
     where model v1 states a block: no seq_trace token ever given, the tracer module loaded, no busy loop;
     without sessions a process that may be traced is first untraced for running (the model refuses a
     block's step of a process traced for scheduling); with sessions such a process takes no part.
@@ -243,8 +244,12 @@ def together_steps(st: FuzzState, rng: random.Random, steps: list[str], term: Ca
         block += [f"{p} send {q} {msg}", f"{q} recv", f"{q} call tcs_target:id({n})"]
         st.mailbox[q].pop(0)
         if third is not None:
-            block.append(f"{third} call tcs_target:id({n})" if rng.random() < 0.7
-                         else f"{third} ms_test [{n}] {rng.choice(MS_TEST_SPECS)}")
+            r = rng.random()
+            block.append(f"{third} call tcs_target:id({n})" if r < 0.5
+                         else f"{third} ms_test [{n}] {rng.choice(MS_TEST_SPECS)}" if r < 0.75 or st.traced
+                         else f"{third} pattern tcs_target:id/1 true local")
     if link:
         block.append(f"{p} unlink {q}")
+    if any(" pattern " in line for line in block):   # PATTERN-BY-PROCESS: left as it was found, off
+        block.append(f"{third} pattern tcs_target:id/1 false local")
     return lines + ["together"] + block + ["end"]
