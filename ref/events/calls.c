@@ -651,7 +651,10 @@ static Result enter(Run *r, int fn, Term *args, bool global)
             return refused(r, "tcs_shapes:receive_message/0 with no message in the mailbox (the call step would "
                            "wait in the traced function) is");
         control_decided(m, "CALL-RECEIVE-IN-TRACED");
-        return value(messages_take_value(m, r->p));
+        { /* in a together block the message may come while the call waits: its join (BLOCK-TOGETHER-JOIN) */
+            Term *got = messages_take_value(m, r->p);
+            return got ? value(got) : (Result){.failed = true};
+        }
     case FN_YIELDING: /* erlang:yield(), X: scheduled out and in inside the function */
         running_yield(m, r->p, fn_mfa(m, FN_YIELDING, NULL));
         return value(arg);

@@ -60,7 +60,7 @@ static void messages_received(Model *m, int p, Message got)
 Term *messages_take_value(Model *m, int p)
 {
     Message got = messages_take(m, p);
-    Term *value = term_clone_in(m->a, got.msg);
+    Term *value = together_received(m, p, got.sync) ? term_clone_in(m->a, got.msg) : NULL;
     messages_received(m, p, got);
     return value;
 }

@@ -18,7 +18,8 @@ bool messages_deliver_woken(Model *m, int p, Term *msg, const Term *sender, cons
  * suspended), is woken and takes the oldest (RUN-WAKE; its 'receive' event was at delivery). */
 void messages_wake_blocked(Model *m, int p);
 /* Guarantees: the oldest message of p's non-empty mailbox taken and handled (its seq_trace token
- * passed on), its value returned (in the arena): a receive in a traced function. */
+ * passed on), its value returned (in the arena): a receive in a traced function; in a together
+ * block, its join (together_received); NULL with the error set when the block refuses it. */
 Term *messages_take_value(Model *m, int p);
 /* Guarantees: p's mailbox empty, the memory of the messages it held freed (an exit, the end of
  * a run). */
