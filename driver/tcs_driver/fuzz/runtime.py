@@ -216,17 +216,19 @@ def _suspend_by_process(st: FuzzState, p: str, term: Callable[[], str], deliver:
 
 def together_steps(st: FuzzState, rng: random.Random, steps: list[str], term: Callable[[], str],
                    deliver: Callable[[str, str], None]) -> list[str]:
-    """Now and then a together block (BLOCK-TOGETHER): P sends Q a few messages, which Q takes, each
-    followed by a call of Q's; P links and unlinks Q around them when neither may be traced and they are
+    """Now and then a together block (BLOCK-TOGETHER): P sends Q a few messages, which Q takes (a receive,
+    or a call of tcs_shapes:receive_message/0 that may wait in the function: CALL-RECEIVE-IN-TRACED),
+    each followed by a call of Q's; P links and unlinks Q around them when neither may be traced and they are
     not linked (no flags to inherit); a third process R calls, tests a match spec or, when no process may
     be traced, turns a local pattern on (and off at the end) beside them (PATTERN-BY-PROCESS). Only
-    where model v1 states a block: no seq_trace token ever given, the tracer module loaded, no busy loop;
+    where model v1 states a block: no seq_trace token ever given, the tracer module loaded, no busy loop,
+    no pattern whose match spec changes its callers' flags;
     without sessions a process that may be traced is first untraced for running (the model refuses a
     block's step of a process traced for scheduling); with sessions such a process takes no part.
     Else none. Drawn from a stream of its own (rng), so that a scenario without a block is the one its
     seed gave before blocks were written."""
     if (rng.random() >= TOGETHER_CHANCE or st.looped or st.tracer_module == "unloaded" or st.token
-            or any(" seq_token " in s for s in steps)):
+            or st.flag_functions or any(" seq_token " in s for s in steps)):
         return []
     free = [p for p in st.free() if not (st.sessions and p in st.traced)]
     if len(free) < 2:
@@ -241,7 +243,8 @@ def together_steps(st: FuzzState, rng: random.Random, steps: list[str], term: Ca
     for n in range(rng.randrange(1, TOGETHER_ROUNDS + 1)):
         msg = term()
         deliver(q, msg)
-        block += [f"{p} send {q} {msg}", f"{q} recv", f"{q} call tcs_target:id({n})"]
+        take = f"{q} call tcs_shapes:receive_message()" if rng.random() < 0.3 else f"{q} recv"
+        block += [f"{p} send {q} {msg}", take, f"{q} call tcs_target:id({n})"]
         st.mailbox[q].pop(0)
         if third is not None:
             r = rng.random()
