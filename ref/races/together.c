@@ -227,7 +227,14 @@ bool together_end(Model *m, const Step *st)
         together_line(m, "apart", "", "BLOCK-TOGETHER");
         stream_puts(m->out, buf_str(&t->held.text));
     }
-    stream_free(&t->held);
-    m->together = NULL;
+    together_abandon(m);
     return ok;
+}
+
+void together_abandon(Model *m)
+{
+    if (!m->together)
+        return;
+    stream_free(&m->together->held);
+    m->together = NULL;
 }

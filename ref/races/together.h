@@ -43,5 +43,8 @@ bool together_pattern(Model *m, int p, const char *target, const char *call);
  * all the same) when two processes' last pattern steps on one function differ: which is set last
  * is a race, and it stays. */
 bool together_end(Model *m, const Step *st);
+/* Guarantees: a block still open (the run ended in it: a refusal, the node's crash) closed, its
+ * held lines' memory released; nothing when none is open. */
+void together_abandon(Model *m);
 
 #endif

@@ -220,6 +220,7 @@ static bool run_end(Run *r, bool ok, RunFacts *facts)
     }
     for (int p = 0; p < m->nprocs; p++) /* the copies in the mailboxes are not the arena's */
         messages_drop(m, p);
+    together_abandon(m);
     arena_free(&r->scratch);
     free(m);
     return ok;
