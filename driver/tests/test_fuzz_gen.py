@@ -384,6 +384,11 @@ def test_reductions_are_one_edit_each() -> None:
     assert all(len(c) >= len(body) - 2 for c in cuts[2:])
 
 
+def test_a_together_block_is_also_tried_step_by_step() -> None:
+    body = ("tracer recorder", "process a b", "together", "a send b x", "b recv", "end", "a send b y")
+    assert body[:2] + ("a send b x", "b recv", "a send b y") in list(shrink.reductions(body))
+
+
 def test_shrink_keeps_the_smallest_reproducing_scenario() -> None:
     """A stand-in judgement: the scenario 'disagrees' while it has a step sending to b."""
     start = gen.Scenario("s", 25, (), ("tracer recorder", "process a b c", "a send c x", "a send b {x,1}",

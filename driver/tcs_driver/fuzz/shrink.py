@@ -1,9 +1,11 @@
 """Shrinking: reducing a disagreeing scenario to a minimal one that disagrees in the same way.
 
 The reductions are syntactic, one edit each: drop a run of steps (halves,
-quarters, ... single steps, as delta debugging does), drop a declaration line
-(callbacks, answers, a session), drop one argument of a line (a flag, a
-callback, a process, an option) and replace a term by the atom `ok`. A
+quarters, ... single steps, as delta debugging does), run a together block's
+steps one by one (its `together` and `end` dropped: does the disagreement need
+them at once?), drop a declaration line (callbacks, answers, a session), drop
+one argument of a line (a flag, a callback, a process, an option) and replace a
+term by the atom `ok`. A
 reduction the model refuses is no scenario and is skipped; of the rest, the
 first one that still disagrees the same way (the caller's judgement) is kept,
 and shrinking starts again from it, until no reduction reproduces or the budget
@@ -48,11 +50,21 @@ def _argument_edits(line: str) -> Iterator[str]:
             yield " ".join(words[:i] + ["ok"] + words[i + 1:])
 
 
+def _unblocked(steps: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+    """The steps with one together block's `together` and `end` dropped: its steps one by one."""
+    for i, line in enumerate(steps):
+        if line == "together":
+            end = steps.index("end", i)
+            yield steps[:i] + steps[i + 1:end] + steps[end + 1:]
+
+
 def reductions(body: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
     """Every one-edit reduction of a body, the larger ones first."""
     decls, steps = split(body)
     for cut in _step_cuts(steps):
         yield decls + cut
+    for serial in _unblocked(steps):
+        yield decls + serial
     for i, line in enumerate(decls):
         if line.split()[0] in ("callbacks", "answer", "session"):
             yield decls[:i] + decls[i + 1:] + steps
