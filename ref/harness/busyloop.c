@@ -138,6 +138,11 @@ static void predict_if(Model *m, bool cause, Deviation d)
     release_deviates(m, d);
 }
 
+bool busyloop_crash_possible(const Model *m)
+{
+    return (m->loop_counter_reset && any_loop(m, false)) || (m->loop_spec_dirty && any_loop(m, true));
+}
+
 /* Every prediction a loop running now makes. */
 static void predict_crash(Model *m)
 {

@@ -28,6 +28,9 @@ bool busyloop_after_step(Model *m, const Step *st);
 /* Guarantees: a reset (restart, true, [] or false) of a running call_time or call_memory counter,
  * made now, noted for the #8835 prediction when some loop runs (C-448). */
 void busyloop_counter_reset(Model *m);
+/* Guarantees: true when a loop runs now under which some release's node may crash (#8835 after a
+ * counter reset, C-448; OTP-19034 after a process spec, C-590), whichever release m predicts. */
+bool busyloop_crash_possible(const Model *m);
 /* Guarantees: erlang:trace/3 on a process spec (all, processes, existing), made now, noted for the
  * OTP-19034 prediction when some loop of a dirty NIF runs (C-590). */
 void busyloop_spec_trace(Model *m);

@@ -97,6 +97,22 @@ static bool harness_settles(const Step *st)
     return settles[st->kind];
 }
 
+/* Why model v1 refuses a together block's step (its `together` too) or NULL: the node of a release
+ * may crash during it, and the crash's evidence, the last step the node started (PROTOCOLS.md
+ * section 5), would name the block, where the model names a step in it (release.py's crash check). */
+static const char *together_crash_refusal(Model *m, const Step *st)
+{
+    const char *what = NULL;
+    if (!st->together && st->kind != ST_TOGETHER)
+        return NULL;
+    if (release_gc_range_before(m))
+        what = "a together block while two sessions trace a process's collections (a release's node may crash at "
+               "one: #11624, C-92) is";
+    else if (busyloop_crash_possible(m))
+        what = "a together block while a busy loop runs under which a release's node may crash (C-448, C-590) is";
+    return what;
+}
+
 /* The effect and lines of one step; false with err set if unsupported. */
 static bool run_step(Model *m, const Step *st)
 {
@@ -107,6 +123,8 @@ static bool run_step(Model *m, const Step *st)
         refused = peer_refuses(m, st);
     if (!refused)
         refused = sysmon_legacy_refuses(m, st);
+    if (!refused)
+        refused = together_crash_refusal(m, st);
     if (refused)
         return model_unsupported(m, st->line, st->col, refused);
     if (!timers_before_step(m, st))
@@ -118,6 +136,10 @@ static bool run_step(Model *m, const Step *st)
         suspend_lift_exited(m);
     if (ok && !drvports_consistent(m))
         return false;
+    if (ok && m->crashed && st->together)
+        return model_unsupported(m, st->line, st->col,
+                                 "a step of a together block at which the release's node crashes (its crash evidence "
+                                 "names the block, not the step) is");
     if (ok && harness_settles(st) && !st->together) { /* a block is settled at its end */
         tracermod_settled(m, step_by_process(st->kind) ? model_proc(m, st->actor) : -1);
         status_settled(m);
