@@ -256,6 +256,12 @@ def admitted(golden: list[Line], live: list[Line], group: str) -> int | None:
 
 #: The alternatives taken of the either-ors that must agree with other groups: (id, 0 | 1) pairs.
 Choices = tuple[tuple[str, int], ...]
+#: Per open window: its id, the instances so far, the position in its template.
+_Progress = tuple[tuple[str, int, int], ...]
+#: A state of admissions' search: index in golden, index in live, golden case lines matched, the open
+#: windows' progress, the alternatives taken of tied either-ors, and inside a together block (golden's
+#: index at its together line) each chain's position, else ().
+_State = tuple[int, int, int, _Progress, Choices, tuple[int, ...]]
 
 
 def admissions(golden: list[Line], live: list[Line], group: str,
@@ -271,13 +277,8 @@ def admissions(golden: list[Line], live: list[Line], group: str,
     blocks = _blocks(golden)
     live_texts = [ln.text() for ln in live]
     ways: dict[Choices, int] = {}
-    # a state: index in golden, index in live, golden case lines matched, per open window (id,
-    # instances, position in template), the alternatives taken of tied either-ors, and inside a
-    # together block (gi at its together line) each chain's position, else ()
-    Progress = tuple[tuple[str, int, int], ...]
-    State = tuple[int, int, int, Progress, Choices, tuple[int, ...]]
-    seen: set[State] = set()
-    stack: list[State] = [(0, 0, 0, (), (), ())]
+    seen: set[_State] = set()
+    stack: list[_State] = [(0, 0, 0, (), (), ())]
     while stack:
         state = stack.pop()
         if state in seen:
@@ -336,14 +337,14 @@ def admissions(golden: list[Line], live: list[Line], group: str,
     return ways
 
 
-def _chain_moves(block: _Block, gi: int, li: int, used: int, prog: tuple[tuple[str, int, int], ...],
-                 took: Choices, tog: tuple[int, ...], live_texts: list[str]):
+def _chain_moves(block: _Block, gi: int, li: int, used: int, prog: _Progress, took: Choices, tog: tuple[int, ...],
+                 live_texts: list[str]) -> list[_State]:
     """Return the states that follow one inside a together block: a chain past a sync, past a join whose
     sync its sender's chain has passed, or past a line equal to the next live line; past the block
     once every chain is done."""
     if all(pos == len(items) for pos, items in zip(tog, block.chains)):
         return [(block.apart + 1, li, used, prog, took, ())]
-    moves = []
+    moves: list[_State] = []
     for c, (pos, items) in enumerate(zip(tog, block.chains)):
         if pos == len(items):
             continue
