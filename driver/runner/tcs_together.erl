@@ -5,9 +5,9 @@
 %% and waits in the gate again; once every process of the block waits there, one poke of the gate
 %% starts them all, and none waits for another's step.  A process keeps its results until the
 %% harness asks for them (together_results), which it answers once its chain is done and it is
-%% back in the gate.  The
-%% control lines of the steps (a raise, an answer of match_spec_test) are written then, in the
-%% order the case wrote the steps, as the model writes them after the block.
+%% back in the gate.  The control lines of the steps (a raise, an answer of match_spec_test or
+%% trace_pattern) are written then, in the order the case wrote the steps, as the model writes
+%% them after the block.
 -module(tcs_together).
 -export([run/3]).
 

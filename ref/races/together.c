@@ -138,6 +138,12 @@ bool together_step_end(Model *m, const Step *st)
     return true;
 }
 
+/* The open block when the step being run is one of its steps, else NULL. */
+static Together *block_of_step(const Model *m)
+{
+    return m->together && m->step && m->step->together ? m->together : NULL;
+}
+
 /* A refusal of messages to p from two processes of the block, which p takes in it. */
 static bool two_senders(Model *m)
 {
@@ -148,8 +154,8 @@ static bool two_senders(Model *m)
 
 bool together_delivered(Model *m, int q, bool taken)
 {
-    Together *t = m->together;
-    if (!t || !m->step || !m->step->together || q >= t->nprocs)
+    Together *t = block_of_step(m);
+    if (!t || q >= t->nprocs)
         return true;
     int from = model_proc(m, m->step->actor);
     if (t->sender[q] == -1)
@@ -168,8 +174,8 @@ bool together_delivered(Model *m, int q, bool taken)
 
 bool together_received(Model *m, int p, unsigned sync)
 {
-    Together *t = m->together;
-    if (!t || !m->step || !m->step->together || p >= t->nprocs)
+    Together *t = block_of_step(m);
+    if (!t || p >= t->nprocs)
         return true;
     t->received[p] = true;
     if (t->sender[p] == -2)
@@ -181,8 +187,8 @@ bool together_received(Model *m, int p, unsigned sync)
 
 bool together_pattern(Model *m, int p, const char *target, const char *call)
 {
-    Together *t = m->together;
-    if (!t || !m->step || !m->step->together)
+    Together *t = block_of_step(m);
+    if (!t)
         return true;
     for (int q = 0; q < m->nprocs; q++)
         for (int s = 0; s < m->nsessions; s++)
